@@ -1,0 +1,13 @@
+"""``python -m monchat`` and the ``monchat`` console script."""
+
+import sys
+
+from .cli import main as _cli_main
+
+
+def main() -> None:
+    sys.exit(_cli_main())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,135 @@
+"""The composition root: builds paths, settings, store, backends and services once.
+
+The GUI and the CLI both start here and use the same service objects.
+"""
+
+from __future__ import annotations
+
+import logging
+import logging.handlers
+from dataclasses import dataclass, field
+from datetime import tzinfo
+
+from .core.backends.base import Backend
+from .core.backends.registry import BackendRegistry
+from .core.chat import ChatService, NoMemory
+from .core.logs import LogBook
+from .core.paths import Paths, resource_dir
+from .core.personas import PersonaRegistry
+from .core.prompts import PromptLibrary
+from .core.secrets import SecretStore
+from .core.settings import Settings, load_settings, save_settings
+from .core.store import Store
+from .core.store.messages import MessageArchive
+from .core.types import Clock, local_now
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class App:
+    paths: Paths
+    settings: Settings
+    settings_warnings: list[str]
+    store: Store
+    logbook: LogBook
+    archive: MessageArchive
+    personas: PersonaRegistry
+    prompts: PromptLibrary
+    secrets: SecretStore
+    backends: BackendRegistry
+    chat: ChatService
+    clock: Clock
+    services: dict = field(default_factory=dict)
+
+    def save_settings(self) -> None:
+        save_settings(self.settings, self.paths.settings_path)
+
+    def status(self) -> dict:
+        """What ``monchat status`` and the GUI's status bar show."""
+        gate = self.chat.gate()
+        name = self.backends.chosen_name()
+        memory = self.services.get("memory")
+        counts = memory.counts() if memory is not None else {}
+        return {
+            "backend": name,
+            "model": self.backends.default().model,
+            "unflushed_files": gate.unflushed_files,
+            "gate": gate.state,
+            "warn_at": gate.warn_at,
+            "stop_at": gate.stop_at,
+            "archived_messages": self.archive.count(),
+            "quarantined_lines": len(self.logbook.quarantined()),
+            "layers": counts.get("layers", {"layer1": 0, "layer2": 0}),
+            "review_queue": counts.get("queue", 0),
+            "persona": self.settings.chat.persona,
+            "data_dir": str(self.paths.data_dir),
+            "settings_warnings": list(self.settings_warnings),
+        }
+
+
+def setup_logging(paths: Paths, verbose: bool = False) -> None:
+    """Log to ``monchat.log`` in the data folder (rotated) and warnings to stderr."""
+    root = logging.getLogger()
+    if any(getattr(h, "_monchat", False) for h in root.handlers):
+        return
+    handler = logging.handlers.RotatingFileHandler(paths.data_dir / "monchat.log", maxBytes=2_000_000,
+                                                   backupCount=3, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler._monchat = True
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG if verbose else logging.INFO)
+    for noisy in ("httpx", "httpx2", "httpcore", "httpcore2", "google_genai"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+
+
+def build_app(home: str | None = None, *, backend: str | None = None, model: str | None = None,
+              pinned_backend: Backend | None = None, clock: Clock = local_now,
+              tz: tzinfo | None = None) -> App:
+    """Build everything monchat needs, wired together.
+
+    Args:
+        home: a folder for everything (else ``MONCHAT_HOME`` or the platform folders).
+        backend, model: the ``--backend`` / ``--model`` CLI options.
+        pinned_backend: one backend object for every call (tests and benchmarks).
+        clock, tz: time source and the zone that defines the 6-hour slots (tests).
+    """
+    paths = Paths.from_env(home).ensure()
+    settings, warnings = load_settings(paths.settings_path)
+    for warning in warnings:
+        log.warning("settings: %s", warning)
+    store = Store(paths.db_path)
+    logbook = LogBook(paths.logs_dir, paths.quarantine_dir, tz=tz)
+    archive = MessageArchive(store, tz=tz)
+    personas = PersonaRegistry(resource_dir("personas"), paths.user_surface_dir, paths.user_filter_dir)
+    for source, problems in personas.problems.items():
+        log.warning("persona %s: %s", source, "; ".join(problems))
+    prompts = PromptLibrary(resource_dir("prompts"))
+    secrets = SecretStore()
+    backends = BackendRegistry(settings, secrets, store, backend=backend, model=model, pinned=pinned_backend)
+    memory = _build_memory(store, settings, paths, clock)
+    chat = ChatService(settings, logbook, archive, personas, prompts, backends,
+                       memory=memory or NoMemory(), clock=clock)
+    app = App(paths, settings, warnings, store, logbook, archive, personas, prompts, secrets,
+              backends, chat, clock)
+    if memory is not None:
+        app.services["memory"] = memory
+    _attach_flush(app)
+    return app
+
+
+def _build_memory(store, settings, paths, clock):
+    """The MemoryService (prompt memory for chat) once the flush package provides it."""
+    try:
+        from .core.memory import MemoryService
+    except ImportError:
+        return None
+    return MemoryService(store, settings, paths, clock=clock)
+
+
+def _attach_flush(app: App) -> None:
+    try:
+        from .core.flush.service import FlushService
+    except ImportError:
+        return
+    app.services["flush"] = FlushService.from_app(app)

@@ -1,0 +1,288 @@
+"""The terminal face of monchat: argparse commands over the same services as the GUI."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import threading
+import traceback
+from datetime import datetime
+from pathlib import Path
+
+from .app import App, build_app, setup_logging
+from .core.errors import InputError, KnownError
+
+log = logging.getLogger(__name__)
+
+EXIT_BUG = 70
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="monchat", description="A chat companion that remembers what changed.")
+    parser.add_argument("--backend", choices=("ollama", "gemini", "embedded"),
+                        help="backend for this run (else settings, else the first that works)")
+    parser.add_argument("--model", help="model name for this run")
+    parser.add_argument("--verbose", action="store_true", help="debug logging to monchat.log")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("gui", help="open the desktop app (the default)")
+    p = sub.add_parser("chat", help="chat in the terminal (piped stdin: one message per line)")
+    p.add_argument("--persona", help="surface persona id")
+    p.add_argument("-m", "--message", action="append", help="send this message and exit (repeatable)")
+
+    p = sub.add_parser("status", help="backend, unflushed files, gate, memory counts")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("import", help="import chat history from a JSONL file")
+    p.add_argument("file", type=Path)
+    p.add_argument("--skip-bad", action="store_true", help="import the good lines when some are bad")
+    p.add_argument("--persona", help="persona for lines that name none (default: the current one)")
+
+    p = sub.add_parser("export", help="export messages (JSONL) or memory (Markdown)")
+    group = p.add_mutually_exclusive_group(required=True)
+    group.add_argument("--jsonl", action="store_true", help="every message, archived or not, once")
+    group.add_argument("--markdown", action="store_true", help="the readable memory file")
+    p.add_argument("-o", "--output", type=Path, help="write to this file instead of stdout")
+
+    p = sub.add_parser("doctor", help="check every backend and the data folder; say how to fix")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("personas", help="list or validate personas")
+    p.add_argument("action", choices=("list", "validate"))
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("settings", help="show or change settings")
+    p.add_argument("action", choices=("show", "set", "path"), nargs="?", default="show")
+    p.add_argument("key", nargs="?")
+    p.add_argument("value", nargs="?")
+
+    from .cli_memory import add_memory_commands
+    add_memory_commands(sub)
+    return parser
+
+
+# ---- commands ------------------------------------------------------------
+def cmd_chat(app: App, args) -> int:
+    chat = app.chat
+    persona = chat.persona(args.persona)
+    if args.message:
+        lines = args.message
+    elif not sys.stdin.isatty():
+        lines = (line.rstrip("\n") for line in sys.stdin)
+    else:
+        return _interactive_chat(app, persona.id)
+    for line in lines:
+        if not line.strip():
+            continue
+        result = chat.send(line, persona_id=persona.id)
+        print(result.reply.text if result.reply else "", flush=True)
+        for warning in result.warnings:
+            print(f"monchat: warning: {warning}", file=sys.stderr)
+    return 0
+
+
+def _interactive_chat(app: App, persona_id: str) -> int:
+    chat = app.chat
+    persona = chat.persona(persona_id)
+    backend = chat.backend_for(persona)
+    gate = chat.gate()
+    print(f"{persona.name} — {backend.describe()}   (/quit to leave, Ctrl+C stops a reply)")
+    if gate.state == "warn":
+        print(f"Note: {gate.unflushed_files} log files wait for a flush; run `monchat flush` soon.")
+    if persona.greeting:
+        print(f"{persona.name}: {persona.greeting}")
+    while True:
+        try:
+            line = input("> ")
+        except EOFError:
+            print()
+            return 0
+        if line.strip() in ("/quit", "/exit"):
+            return 0
+        if not line.strip():
+            continue
+        stop = threading.Event()
+        print(f"{persona.name}: ", end="", flush=True)
+        try:
+            result = chat.send(line, persona_id=persona.id, stop=stop,
+                               on_chunk=lambda piece: print(piece, end="", flush=True))
+        except KeyboardInterrupt:
+            stop.set()
+            print("\n(stopped)")
+            continue
+        except KnownError as exc:
+            print()
+            _print_error(exc)
+            continue
+        print()
+        for warning in result.warnings:
+            print(f"(warning: {warning})")
+
+
+def cmd_status(app: App, args) -> int:
+    status = app.status()
+    if args.json:
+        print(json.dumps(status, ensure_ascii=False, indent=2))
+        return 0
+    gate_words = {"ok": "ok", "warn": "a flush is recommended", "stop": "chat is paused until a flush"}
+    print(f"backend:   {status['backend']} ({status['model']})")
+    print(f"logs:      {status['unflushed_files']} unflushed file(s) — {gate_words[status['gate']]}"
+          f" (warn at {status['warn_at']}, stop at {status['stop_at']})")
+    print(f"archive:   {status['archived_messages']} message(s)")
+    print(f"memory:    Layer 1 {status['layers'].get('layer1', 0)}, Layer 2 {status['layers'].get('layer2', 0)},"
+          f" review queue {status['review_queue']}")
+    if status["quarantined_lines"]:
+        print(f"warning:   {status['quarantined_lines']} unreadable log line(s) kept in "
+              f"{app.paths.quarantine_dir}")
+    for warning in status["settings_warnings"]:
+        print(f"settings:  {warning}")
+    print(f"data:      {status['data_dir']}")
+    return 0
+
+
+def cmd_import(app: App, args) -> int:
+    from .core.transfer import import_jsonl
+    report = import_jsonl(args.file, app.logbook, app.archive,
+                          default_persona=args.persona or app.settings.chat.persona, skip_bad=args.skip_bad)
+    print(f"imported {report.imported} of {report.read} message(s)"
+          + (f"; {report.already_known} already known" if report.already_known else ""))
+    for bad in report.bad_lines:
+        print(f"skipped {bad}", file=sys.stderr)
+    gate = app.chat.gate()
+    print(f"{gate.unflushed_files} unflushed log file(s); gate: {gate.state}")
+    return 1 if report.bad_lines else 0
+
+
+def cmd_export(app: App, args) -> int:
+    if args.jsonl:
+        from .core.transfer import export_records
+        text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in export_records(app.logbook, app.archive))
+    else:
+        memory = app.services.get("memory")
+        if memory is None:
+            raise KnownError("Memory export needs the flush features.", "Update monchat.")
+        text = memory.markdown()
+    if args.output:
+        args.output.write_text(text, encoding="utf-8")
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_doctor(app: App, args) -> int:
+    from .core.doctor import run_doctor
+    report = run_doctor(app)
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False, indent=2))
+    else:
+        for section in report["sections"]:
+            mark = "ok " if section["ok"] else "!! "
+            print(f"{mark}{section['title']}")
+            for check in section["checks"]:
+                print(f"   {'✓' if check['ok'] else '✗'} {check['name']}: {check['detail']}")
+                if not check["ok"] and check.get("hint"):
+                    print(f"     → {check['hint']}")
+        print(f"\nchat will use: {report['chosen']}")
+    return 0 if report["usable"] else 1
+
+
+def cmd_personas(app: App, args) -> int:
+    registry = app.personas
+    if args.action == "validate":
+        if args.json:
+            print(json.dumps(registry.problems, ensure_ascii=False, indent=2))
+        for source, problems in registry.problems.items():
+            for problem in problems:
+                print(f"{source}: {problem}", file=sys.stderr)
+        if not registry.problems:
+            print(f"all {len(registry.surface)} surface and {len(registry.filters)} filter personas are valid")
+        return 1 if registry.problems else 0
+    rows = ([{"kind": "surface", "id": p.id, "name": p.name, "language": p.language, "source": p.source}
+             for p in registry.surface.values()]
+            + [{"kind": "filter", "id": p.id, "name": p.name, "locked": p.locked, "max_items": p.max_items,
+                "style": p.style, "source": p.source} for p in registry.filters.values()])
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+    else:
+        for row in rows:
+            flag = " (locked)" if row.get("locked") else ""
+            print(f"{row['kind']:8} {row['id']:12} {row['name']}{flag}")
+    return 0
+
+
+def cmd_settings(app: App, args) -> int:
+    from .core.settings import set_value
+    if args.action == "path":
+        print(app.paths.settings_path)
+        return 0
+    if args.action == "set":
+        if not args.key or args.value is None:
+            raise InputError("settings set needs a key and a value.", "Example: monchat settings set gate.warn_files 4")
+        set_value(app.settings, args.key, args.value)
+        app.save_settings()
+        print(f"{args.key} = {args.value}")
+        return 0
+    import tomli_w
+    print(tomli_w.dumps(app.settings.to_dict()), end="")
+    return 0
+
+
+COMMANDS = {"chat": cmd_chat, "status": cmd_status, "import": cmd_import, "export": cmd_export,
+            "doctor": cmd_doctor, "personas": cmd_personas, "settings": cmd_settings}
+
+
+# ---- entry -----------------------------------------------------------------
+def _print_error(exc: KnownError) -> None:
+    print(f"monchat: {exc.message}", file=sys.stderr)
+    if exc.hint:
+        print(f"  → {exc.hint}", file=sys.stderr)
+
+
+def write_crash_report(app_paths, exc: BaseException) -> Path | None:
+    try:
+        app_paths.crash_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        path = app_paths.crash_dir / f"crash-{datetime.now():%Y%m%d-%H%M%S}.txt"
+        path.write_text("".join(traceback.format_exception(exc)), encoding="utf-8")
+        return path
+    except OSError:
+        return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    command = args.command or "gui"
+    app = None
+    try:
+        app = build_app(backend=args.backend, model=args.model)
+        setup_logging(app.paths, args.verbose)
+        if command == "gui":
+            from .gui.main import run_gui
+            return run_gui(app)
+        if command == "memory":
+            from .cli_memory import cmd_memory
+            return cmd_memory(app, args)
+        if command == "flush":
+            from .cli_memory import cmd_flush
+            return cmd_flush(app, args)
+        return COMMANDS[command](app, args)
+    except KnownError as exc:
+        log.info("command %s failed: %s", command, exc.message)
+        _print_error(exc)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # our bug: a crash report, never silence
+        log.exception("crash in %s", command)
+        from .core.paths import Paths
+        path = write_crash_report(app.paths if app else Paths.from_env(), exc)
+        print(f"monchat: internal error ({type(exc).__name__}: {exc}).", file=sys.stderr)
+        if path:
+            print(f"  → A crash report was written to {path}; please attach it to a bug report.", file=sys.stderr)
+        return EXIT_BUG

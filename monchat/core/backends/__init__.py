@@ -1,0 +1,1 @@
+"""LLM backends: one small abstract class, a thin adapter per service."""

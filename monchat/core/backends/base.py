@@ -1,0 +1,141 @@
+"""The backend contract.
+
+A backend does three things: stream a chat reply, produce structured output
+(a JSON object matching a schema) and report usage. Adapters only build the
+request, translate the SDK's chunks and map its errors to ``KnownError``s.
+Collaborators (host, key, state store) come in through the constructor.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Callable, ClassVar, Iterator
+
+from ..errors import MalformedReply
+from ..types import Turn, Usage
+
+
+@dataclass
+class Check:
+    """One line of ``monchat doctor``."""
+
+    name: str
+    ok: bool
+    detail: str
+    hint: str = ""
+
+
+@dataclass
+class DoctorReport:
+    backend: str
+    model: str
+    checks: list[Check] = field(default_factory=list)
+    context_length: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+
+class Reply:
+    """A streamed reply: iterate for text pieces; ``usage`` is set once it ends.
+
+    ``stop`` (a threading.Event) is checked between chunks; a stopped reply
+    ends quietly with ``stopped = True``.
+    """
+
+    def __init__(self, produce: Callable[["Reply"], Iterator[str]], stop: threading.Event | None = None):
+        self._produce = produce
+        self.stop = stop or threading.Event()
+        self.usage = Usage()
+        self.text = ""
+        self.stopped = False
+
+    def __iter__(self) -> Iterator[str]:
+        for piece in self._produce(self):
+            if not piece:
+                continue
+            self.text += piece
+            yield piece
+            if self.stop.is_set():
+                self.stopped = True
+                return
+
+
+class Backend(ABC):
+    """Abstract LLM backend."""
+
+    name: ClassVar[str] = ""
+    supports_schema: ClassVar[bool] = True
+
+    def __init__(self, model: str) -> None:
+        self.model = model
+        self.calls = 0  # LLM calls made through this object (chat and structured)
+
+    def stream(self, system: str, turns: list[Turn], *, temperature: float | None = None,
+               stop: threading.Event | None = None) -> Reply:
+        """Start one chat call. The call happens when the reply is iterated."""
+        def produce(reply: Reply) -> Iterator[str]:
+            self.calls += 1
+            yield from self._stream(system, turns, temperature, reply)
+        return Reply(produce, stop)
+
+    def complete_json(self, system: str, turns: list[Turn], schema: dict, *,
+                      temperature: float = 0.0) -> dict:
+        """One structured-output call: a JSON object shaped by ``schema``.
+
+        Raises:
+            MalformedReply: the model's answer is not a JSON object.
+            BackendError: the call failed.
+        """
+        self.calls += 1
+        raw = self._complete_json(system, turns, schema, temperature)
+        return parse_json_object(raw)
+
+    @abstractmethod
+    def _stream(self, system: str, turns: list[Turn], temperature: float | None,
+                reply: Reply) -> Iterator[str]:
+        """Yield text pieces; set ``reply.usage`` at the end."""
+
+    @abstractmethod
+    def _complete_json(self, system: str, turns: list[Turn], schema: dict,
+                       temperature: float) -> str:
+        """Return the raw text of a schema-constrained answer."""
+
+    @abstractmethod
+    def doctor(self) -> DoctorReport:
+        """Check reachability, model presence, context length and credentials."""
+
+    def context_length(self) -> int:
+        """The context the backend is asked to use, in tokens."""
+        return 8192
+
+    def probe(self) -> bool:
+        """Cheap check that this backend can be used now (for automatic choice)."""
+        return self.doctor().ok
+
+    def describe(self) -> str:
+        return f"{self.name}:{self.model}"
+
+
+def parse_json_object(raw: str) -> dict:
+    """Parse a model's JSON answer, tolerating code fences. Raises MalformedReply."""
+    text = (raw or "").strip()
+    if text.startswith("```"):
+        text = text.strip("`")
+        text = text[text.find("{"):] if "{" in text else text
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end < start:
+        raise MalformedReply("The model's answer was not JSON.",
+                             "Try again; a larger model follows the format more reliably.")
+    try:
+        value = json.loads(text[start:end + 1])
+    except json.JSONDecodeError as exc:
+        raise MalformedReply(f"The model's answer was not valid JSON ({exc.msg}).",
+                             "Try again; a larger model follows the format more reliably.") from exc
+    if not isinstance(value, dict):
+        raise MalformedReply("The model's answer was JSON but not an object.", "Try again.")
+    return value

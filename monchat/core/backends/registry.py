@@ -1,0 +1,121 @@
+"""Which backend answers: ``--backend``/``--model``, else settings, else the first that works.
+
+Instances are built lazily and kept, so the embedded model loads once and stays warm.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from ..errors import BackendUnavailable, KnownError
+from ..secrets import SecretStore
+from ..settings import Settings
+from .base import Backend
+
+log = logging.getLogger(__name__)
+
+BACKEND_NAMES = ("ollama", "gemini", "embedded")
+
+
+class BackendRegistry:
+    def __init__(self, settings: Settings, secrets: SecretStore, state, *,
+                 backend: str | None = None, model: str | None = None,
+                 pinned: Backend | None = None) -> None:
+        self.settings = settings
+        self.secrets = secrets
+        self.state = state  # get_state/set_state (the Store), for Gemini's cache handle
+        self.forced_backend = backend
+        self.forced_model = model
+        self._instances: dict[tuple[str, str], Backend] = {}
+        self._auto: str | None = None
+        self._lock = threading.Lock()
+        self.pinned = pinned  # one backend for everything (tests, benchmarks)
+
+    # ---- construction --------------------------------------------------
+    def default_model(self, name: str) -> str:
+        s = self.settings
+        return {"ollama": s.ollama.model, "gemini": s.gemini.model, "embedded": "SmolLM2-135M-Instruct"}[name]
+
+    def build(self, name: str, model: str = "") -> Backend:
+        """A new adapter (not cached)."""
+        s = self.settings
+        model = model or self.default_model(name)
+        if name == "ollama":
+            from .ollama import OllamaBackend
+            return OllamaBackend(model, host=s.ollama.host, num_ctx=s.ollama.num_ctx,
+                                 keep_alive=s.ollama.keep_alive, timeout_s=s.ollama.timeout_s)
+        if name == "gemini":
+            from .gemini import GeminiBackend
+            return GeminiBackend(model, api_key=self.secrets.gemini_key, api_version=s.gemini.api_version,
+                                 base_url=s.gemini.base_url, cache_ttl_s=s.gemini.cache_ttl_s,
+                                 timeout_s=s.gemini.timeout_s, state=self.state)
+        if name == "embedded":
+            from .embedded import EmbeddedBackend
+            return EmbeddedBackend(s.embedded.model_path, n_ctx=s.embedded.n_ctx,
+                                   threads=s.embedded.threads, max_tokens=s.embedded.max_tokens)
+        raise BackendUnavailable(f"Unknown backend {name!r}.", f"Use one of: {', '.join(BACKEND_NAMES)}.")
+
+    def get(self, name: str, model: str = "") -> Backend:
+        if self.pinned is not None:
+            return self.pinned
+        model = model or self.default_model(name)
+        with self._lock:
+            key = (name, model)
+            if key not in self._instances:
+                self._instances[key] = self.build(name, model)
+            return self._instances[key]
+
+    # ---- choice --------------------------------------------------------
+    def chosen_name(self) -> str:
+        """The backend name in force: CLI option, else settings, else the first that works."""
+        if self.pinned is not None:
+            return self.pinned.name
+        if self.forced_backend:
+            return self.forced_backend
+        if self.settings.backend.name != "auto":
+            return self.settings.backend.name
+        if self._auto is None:
+            self._auto = self._first_working()
+        return self._auto
+
+    def chosen_model(self, name: str) -> str:
+        if self.forced_model:
+            return self.forced_model
+        if self.settings.backend.model and (self.forced_backend or self.settings.backend.name != "auto"):
+            return self.settings.backend.model
+        return self.default_model(name)
+
+    def default(self) -> Backend:
+        if self.pinned is not None:
+            return self.pinned
+        name = self.chosen_name()
+        return self.get(name, self.chosen_model(name))
+
+    def for_persona(self, persona) -> Backend:
+        """A persona may name its own backend/model; CLI options still win."""
+        if self.pinned is None and not self.forced_backend and not self.forced_model and persona.backend:
+            return self.get(persona.backend, persona.model)
+        return self.default()
+
+    def _first_working(self) -> str:
+        for name in BACKEND_NAMES:
+            try:
+                if self.get(name).probe():
+                    log.info("automatic backend choice: %s", name)
+                    return name
+            except KnownError as exc:
+                log.info("backend %s not usable: %s", name, exc)
+        # Nothing works: report through the embedded backend's own error when used.
+        return "embedded"
+
+    def escalation(self) -> Backend | None:
+        """The larger model a low-confidence judgement is re-asked with, if set."""
+        spec = self.settings.backend.escalation.strip()
+        if not spec:
+            return None
+        name, _, model = spec.partition(":")
+        if name not in BACKEND_NAMES:
+            raise BackendUnavailable(f"backend.escalation {spec!r} names no backend.",
+                                     "Write it as ollama:MODEL or gemini:MODEL.")
+        return self.get(name, model)

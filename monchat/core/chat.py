@@ -1,0 +1,238 @@
+"""ChatService: one turn is exactly one LLM call.
+
+A turn reads the prompt memory (Layers 1–2, chosen at the last flush) and the
+Layer 3 window (the last 12 hours of messages), renders the system prompt —
+byte-identical until the memory or the persona changes, so the backend's prompt
+cache is hit — logs the user's message to disk, then makes the one call and
+logs the reply. A failure mid-reply logs the partial text marked ``partial``;
+a stop by the user logs it marked ``stopped``.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Callable, Protocol
+
+from .backends.base import Backend
+from .backends.registry import BackendRegistry
+from .errors import GateClosed, InputError, KnownError
+from .logs import FlushGate, LogBook
+from .personas import PersonaRegistry, SurfacePersona
+from .prompts import PromptLibrary
+from .settings import Settings
+from .store.messages import MessageArchive
+from .tokens import count_tokens, count_turns
+from .types import Clock, Message, Turn, Usage, format_ts, local_now, new_message_id
+
+log = logging.getLogger(__name__)
+
+
+class PromptMemory(Protocol):
+    """What the system prompt carries from memory (implemented by MemoryService)."""
+
+    def prompt_items(self) -> tuple[list, list]:
+        """(Layer 1 items, Layer 2 items) chosen for the prompt; each has ``.text``."""
+
+    def revision(self) -> str:
+        """Changes whenever ``prompt_items`` would change."""
+
+
+class NoMemory:
+    def prompt_items(self) -> tuple[list, list]:
+        return [], []
+
+    def revision(self) -> str:
+        return "empty"
+
+
+@dataclass
+class TurnResult:
+    user: Message
+    reply: Message | None
+    usage: Usage
+    system_prompt: str
+    stopped: bool = False
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ContextMeter:
+    """Tokens of the current prompt against the backend's context."""
+
+    system_tokens: int
+    window_tokens: int
+    context_length: int
+
+    @property
+    def total(self) -> int:
+        return self.system_tokens + self.window_tokens
+
+
+def gate_error(gate: FlushGate) -> GateClosed:
+    return GateClosed(
+        f"{gate.unflushed_files} log files are waiting for a flush; chat is paused at {gate.stop_at}.",
+        "Run a flush (the Flush button, or `monchat flush`); chat reopens when it completes.",
+    )
+
+
+class ChatService:
+    def __init__(self, settings: Settings, logbook: LogBook, archive: MessageArchive,
+                 personas: PersonaRegistry, prompts: PromptLibrary, backends: BackendRegistry,
+                 memory: PromptMemory | None = None, clock: Clock = local_now) -> None:
+        self.settings = settings
+        self.logbook = logbook
+        self.archive = archive
+        self.personas = personas
+        self.prompts = prompts
+        self.backends = backends
+        self.memory = memory or NoMemory()
+        self.clock = clock
+        self._prompt_cache: dict[str, tuple[str, str]] = {}  # persona id -> (revision key, prompt)
+        self._lock = threading.Lock()
+
+    # ---- pieces a turn is made of -------------------------------------
+    def gate(self) -> FlushGate:
+        return self.logbook.gate(self.settings.gate.warn_files, self.settings.gate.stop_files)
+
+    def persona(self, persona_id: str | None = None) -> SurfacePersona:
+        return self.personas.surface_persona(persona_id or self.settings.chat.persona)
+
+    def backend_for(self, persona: SurfacePersona) -> Backend:
+        return self.backends.for_persona(persona)
+
+    def system_prompt(self, persona: SurfacePersona) -> str:
+        """The rendered system prompt, re-rendered only when memory or persona changed."""
+        key = f"{self.memory.revision()}|{persona.source}|{hash(persona.to_toml())}"
+        with self._lock:
+            cached = self._prompt_cache.get(persona.id)
+            if cached and cached[0] == key:
+                return cached[1]
+        layer1, layer2 = self.memory.prompt_items()
+        prompt = self.prompts.system_prompt(persona, layer1, layer2)
+        with self._lock:
+            self._prompt_cache[persona.id] = (key, prompt)
+        return prompt
+
+    def window(self, now=None) -> list[Message]:
+        """Layer 3: the last N hours of messages, archived or not, each once, oldest first.
+
+        Messages replaced by a later edit or regeneration are left out.
+        """
+        now = now or self.clock()
+        since = (now - timedelta(hours=self.settings.chat.window_hours)).timestamp()
+        by_id = {m.id: m for m in self.archive.since(since)}
+        for m in self.logbook.read_all().messages:
+            if m.dt.timestamp() >= since:
+                by_id[m.id] = m
+        messages = sorted(by_id.values(), key=lambda m: (m.dt.timestamp(), m.id))
+        replaced = {m.replaces for m in messages if m.replaces}
+        return [m for m in messages if m.id not in replaced and m.text.strip()]
+
+    @staticmethod
+    def turns_of(messages: list[Message]) -> list[Turn]:
+        return [Turn(m.role, m.text) for m in messages]
+
+    def context_meter(self, persona_id: str | None = None) -> ContextMeter:
+        persona = self.persona(persona_id)
+        system = self.system_prompt(persona)
+        window = self.window()
+        return ContextMeter(count_tokens(system), count_turns("", self.turns_of(window)),
+                            self.backend_for(persona).context_length())
+
+    # ---- turns ---------------------------------------------------------
+    def send(self, text: str, *, persona_id: str | None = None,
+             on_chunk: Callable[[str], None] | None = None,
+             stop: threading.Event | None = None) -> TurnResult:
+        """Log the user's message, make one LLM call, log the reply.
+
+        Raises:
+            GateClosed: too many unflushed files (no call is made, nothing logged).
+            InputError: the message is empty.
+            BackendError: the call failed (the user's message stays logged).
+        """
+        if not text.strip():
+            raise InputError("The message is empty.", "Type something to send.")
+        return self._turn(text, persona_id, on_chunk, stop, replaces="")
+
+    def regenerate(self, *, persona_id: str | None = None, on_chunk=None, stop=None) -> TurnResult:
+        """Ask again for the last reply; the new reply replaces the old one."""
+        window = self.window()
+        if not window or window[-1].role != "assistant":
+            raise InputError("There is no reply to regenerate.", "Send a message first.")
+        last_reply = window[-1]
+        users = [m for m in window if m.role == "user"]
+        return self._call(users[-1], window[:-1], persona_id, on_chunk, stop, replaces=last_reply.id)
+
+    def edit_last(self, text: str, *, persona_id: str | None = None, on_chunk=None, stop=None) -> TurnResult:
+        """Replace the last user message with ``text`` and answer it again.
+
+        The new message replaces the old one and the new reply replaces the old reply.
+        """
+        if not text.strip():
+            raise InputError("The message is empty.", "Type something to send.")
+        window = self.window()
+        user_positions = [i for i, m in enumerate(window) if m.role == "user"]
+        if not user_positions:
+            raise InputError("There is no message to edit.", "Send a message first.")
+        position = user_positions[-1]
+        old_reply = next((m for m in window[position + 1:] if m.role == "assistant"), None)
+        return self._turn(text, persona_id, on_chunk, stop, replaces=window[position].id,
+                          history=window[:position], reply_replaces=old_reply.id if old_reply else "")
+
+    def _turn(self, text, persona_id, on_chunk, stop, replaces: str,
+              history: list[Message] | None = None, reply_replaces: str = "") -> TurnResult:
+        gate = self.gate()
+        if gate.state == "stop":
+            raise gate_error(gate)
+        persona = self.persona(persona_id)
+        backend = self.backend_for(persona)
+        if history is None:
+            history = self.window()
+        user = Message(id=new_message_id(), ts=format_ts(self.clock()), role="user", text=text,
+                       persona=persona.id, backend=backend.name, model=backend.model, replaces=replaces)
+        self.logbook.append(user)  # on disk before the model is asked
+        return self._call(user, history, persona.id, on_chunk, stop, replaces=reply_replaces, persona=persona)
+
+    def _call(self, user: Message, history: list[Message], persona_id, on_chunk, stop,
+              replaces: str, persona: SurfacePersona | None = None) -> TurnResult:
+        gate = self.gate()
+        if gate.state == "stop":
+            raise gate_error(gate)
+        persona = persona or self.persona(persona_id)
+        backend = self.backend_for(persona)
+        system = self.system_prompt(persona)
+        history = [m for m in history if m.id != user.id]
+        turns = self.turns_of(history) + [Turn("user", user.text)]
+        if persona.post_history_instructions:
+            # A card's trailing instruction rides on the last user turn (data, not template).
+            turns[-1] = Turn("user", f"{user.text}\n\n({persona.post_history_instructions})")
+        reply = backend.stream(system, turns, temperature=persona.temperature, stop=stop)
+        try:
+            for piece in reply:
+                if on_chunk:
+                    on_chunk(piece)
+        except KnownError:
+            self._log_reply(reply.text, "partial", persona, backend, replaces)
+            raise
+        except Exception:
+            log.exception("backend %s crashed mid-reply", backend.describe())
+            self._log_reply(reply.text, "partial", persona, backend, replaces)
+            raise
+        status = "stopped" if reply.stopped else "ok"
+        message = self._log_reply(reply.text, status, persona, backend, replaces)
+        for warning in reply.usage.warnings:
+            log.warning("%s", warning)
+        return TurnResult(user=user, reply=message, usage=reply.usage, system_prompt=system,
+                          stopped=reply.stopped, warnings=list(reply.usage.warnings))
+
+    def _log_reply(self, text: str, status: str, persona, backend, replaces: str) -> Message | None:
+        if not text and status != "ok":
+            return None
+        message = Message(id=new_message_id(), ts=format_ts(self.clock()), role="assistant", text=text,
+                          persona=persona.id, backend=backend.name, model=backend.model,
+                          status=status, replaces=replaces)
+        self.logbook.append(message)
+        return message

@@ -1,0 +1,62 @@
+"""``monchat doctor``: every backend, the data folder, settings and personas, with fixes."""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import asdict
+
+from .backends.base import Check, DoctorReport
+from .backends.registry import BACKEND_NAMES
+from .errors import KnownError
+
+
+def _section(title: str, checks: list[Check], **extra) -> dict:
+    return {"title": title, "ok": all(c.ok for c in checks), "checks": [asdict(c) for c in checks], **extra}
+
+
+def _data_checks(app) -> list[Check]:
+    checks = []
+    data = app.paths.data_dir
+    writable = os.access(data, os.W_OK)
+    checks.append(Check("data folder", writable, str(data),
+                        "" if writable else f"Make {data} writable, or set MONCHAT_HOME to another folder."))
+    mode = stat.S_IMODE(data.stat().st_mode)
+    checks.append(Check("privacy", mode & 0o077 == 0, f"folder mode {mode:o}",
+                        f"Run `chmod 700 {data}`."))
+    bad = app.logbook.quarantined()
+    checks.append(Check("log files", not bad,
+                        f"{len(app.logbook.files())} unflushed; {len(bad)} unreadable line(s) quarantined",
+                        f"Unreadable lines are kept in {app.paths.quarantine_dir}; look at them and "
+                        "re-import what matters with `monchat import`."))
+    return checks
+
+
+def run_doctor(app) -> dict:
+    sections = [_section("data", _data_checks(app))]
+    warnings = app.settings_warnings
+    sections.append(_section("settings", [Check("settings.toml", not warnings,
+                                                "; ".join(warnings) or str(app.paths.settings_path),
+                                                "Fix the values named; defaults are used meanwhile.")]))
+    persona_problems = [f"{src}: {'; '.join(p)}" for src, p in app.personas.problems.items()]
+    sections.append(_section("personas", [Check("personas", not persona_problems,
+                                                 "; ".join(persona_problems) or
+                                                 f"{len(app.personas.surface)} surface, "
+                                                 f"{len(app.personas.filters)} filter",
+                                                 "Run `monchat personas validate` and fix the files named.")]))
+    usable = []
+    for name in BACKEND_NAMES:
+        try:
+            report: DoctorReport = app.backends.get(name).doctor()
+        except KnownError as exc:
+            report = DoctorReport(name, app.backends.default_model(name),
+                                  [Check("available", False, exc.message, exc.hint)])
+        if report.ok:
+            usable.append(name)
+        sections.append(_section(f"backend {name} ({report.model})", report.checks,
+                                 backend=name, context_length=report.context_length))
+    try:
+        chosen = app.backends.default().describe()
+    except KnownError as exc:
+        chosen = f"none ({exc.message})"
+    return {"sections": sections, "usable": usable, "chosen": chosen}

@@ -1,0 +1,186 @@
+"""6-hour log files and the flush gate.
+
+One JSONL file per local 6-hour slot (``YYYY-MM-DD_HH.jsonl``, HH in 00/06/12/18).
+A message is appended and fsynced before anything else happens with it, so a
+crash never loses what the user typed. Files are append-only; reading never
+changes them. A line that cannot be read (truncated JSON, bad encoding, missing
+fields) is copied to ``quarantine/`` and reported, and the good lines around it
+are used. A flush removes a file only after its messages are in the archive.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, tzinfo
+from pathlib import Path
+
+from .types import Message
+
+SLOT_HOURS = 6
+FILE_PATTERN = re.compile(r"^(\d{4}-\d{2}-\d{2})_(00|06|12|18)\.jsonl$")
+
+
+def slot_name(dt: datetime, tz: tzinfo | None = None) -> str:
+    """The local 6-hour slot of an aware datetime, e.g. ``2026-11-29_18``."""
+    local = dt.astimezone(tz)
+    return f"{local:%Y-%m-%d}_{local.hour // SLOT_HOURS * SLOT_HOURS:02d}"
+
+
+@dataclass
+class BadLine:
+    file: str
+    line_no: int
+    reason: str
+    raw: bytes = field(repr=False, default=b"")
+
+
+@dataclass
+class LogRead:
+    messages: list[Message]
+    bad_lines: list[BadLine]
+
+
+@dataclass(frozen=True)
+class FlushGate:
+    """How many log files wait for a flush, and what that means for chat."""
+
+    unflushed_files: int
+    warn_at: int
+    stop_at: int
+
+    @property
+    def state(self) -> str:
+        if self.unflushed_files >= self.stop_at:
+            return "stop"
+        if self.unflushed_files >= self.warn_at:
+            return "warn"
+        return "ok"
+
+
+class LogBook:
+    """The folder of 6-hour log files."""
+
+    def __init__(self, logs_dir: Path, quarantine_dir: Path, tz: tzinfo | None = None) -> None:
+        self.logs_dir = logs_dir
+        self.quarantine_dir = quarantine_dir
+        self.tz = tz
+
+    # ---- writing -------------------------------------------------------
+    def path_for(self, dt: datetime) -> Path:
+        return self.logs_dir / f"{slot_name(dt, self.tz)}.jsonl"
+
+    def append(self, message: Message) -> Path:
+        """Append one message to its slot's file and sync it to disk."""
+        path = self.path_for(message.dt)
+        self._append_lines(path, [message.to_json()])
+        return path
+
+    def _append_lines(self, path: Path, lines: list[str]) -> None:
+        self.logs_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        created = not path.exists()
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            payload = "".join(line + "\n" for line in lines).encode("utf-8")
+            size = os.fstat(fd).st_size
+            if size and os.pread(fd, 1, size - 1) != b"\n":
+                # A crash left a torn last line: start ours on a fresh line.
+                payload = b"\n" + payload
+            os.write(fd, payload)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if created:
+            dir_fd = os.open(self.logs_dir, os.O_RDONLY)
+            try:
+                os.fsync(dir_fd)
+            finally:
+                os.close(dir_fd)
+
+    def import_messages(self, messages: list[Message]) -> int:
+        """Place messages into their slots' files, skipping ids already logged.
+
+        Returns the number of messages written.
+        """
+        known = {m.id for m in self.read_all().messages}
+        by_file: dict[Path, list[str]] = {}
+        for message in sorted(messages, key=lambda m: m.dt):
+            if message.id in known:
+                continue
+            known.add(message.id)
+            by_file.setdefault(self.path_for(message.dt), []).append(message.to_json())
+        for path, lines in by_file.items():
+            self._append_lines(path, lines)
+        return sum(len(lines) for lines in by_file.values())
+
+    # ---- reading -------------------------------------------------------
+    def files(self) -> list[Path]:
+        """Unflushed log files, oldest first."""
+        if not self.logs_dir.is_dir():
+            return []
+        return sorted(p for p in self.logs_dir.iterdir() if FILE_PATTERN.match(p.name))
+
+    def read(self, path: Path) -> LogRead:
+        messages: list[Message] = []
+        bad: list[BadLine] = []
+        try:
+            raw_lines = path.read_bytes().split(b"\n")
+        except FileNotFoundError:
+            return LogRead([], [])
+        for line_no, raw in enumerate(raw_lines, start=1):
+            if not raw.strip():
+                continue
+            try:
+                messages.append(Message.from_dict(json.loads(raw.decode("utf-8"))))
+            except UnicodeDecodeError:
+                bad.append(BadLine(path.name, line_no, "not valid UTF-8", raw))
+            except json.JSONDecodeError as exc:
+                bad.append(BadLine(path.name, line_no, f"not valid JSON ({exc.msg})", raw))
+            except ValueError as exc:
+                bad.append(BadLine(path.name, line_no, str(exc), raw))
+        if bad:
+            self.quarantine(bad)
+        return LogRead(messages, bad)
+
+    def read_all(self, paths: list[Path] | None = None) -> LogRead:
+        messages: list[Message] = []
+        bad: list[BadLine] = []
+        for path in self.files() if paths is None else paths:
+            part = self.read(path)
+            messages.extend(part.messages)
+            bad.extend(part.bad_lines)
+        return LogRead(messages, bad)
+
+    def quarantine(self, bad_lines: list[BadLine]) -> list[Path]:
+        """Copy unreadable lines out, once each; the log file itself is not touched."""
+        self.quarantine_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        written = []
+        for bad in bad_lines:
+            digest = hashlib.sha256(bad.raw).hexdigest()[:12]
+            target = self.quarantine_dir / f"{bad.file}.line{bad.line_no}.{digest}.bad"
+            if not target.exists():
+                fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                try:
+                    os.write(fd, bad.raw)
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+            written.append(target)
+        return written
+
+    def quarantined(self) -> list[Path]:
+        if not self.quarantine_dir.is_dir():
+            return []
+        return sorted(self.quarantine_dir.glob("*.bad"))
+
+    # ---- gate and flush ------------------------------------------------
+    def gate(self, warn_at: int, stop_at: int) -> FlushGate:
+        return FlushGate(len(self.files()), warn_at, stop_at)
+
+    def remove(self, paths: list[Path]) -> None:
+        """Remove flushed files (call only after their messages are committed)."""
+        for path in paths:
+            path.unlink(missing_ok=True)

@@ -1,0 +1,234 @@
+"""Surface personas (who talks) and filter personas (who chooses what to remember).
+
+Shipped personas live in ``personas/{surface,filter}/*.toml``; the user's copies
+in the config folder override shipped ones by id, except the immutable ``base``
+filter persona. Loading never stops at a bad file: each problem is reported
+and the file skipped.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import tomli_w
+
+from .errors import PersonaError
+from .paths import write_private
+
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+BASE_FILTER_ID = "base"
+FILTER_STYLES = ("timeline", "reinforced")
+
+
+@dataclass
+class SurfacePersona:
+    id: str
+    name: str
+    system: str = ""  # inline system text (data, never rendered as a template)
+    template: str = ""  # or a template file in prompts/ (shipped, rendered strictly)
+    description: str = ""
+    language: str = "ja"
+    temperature: float = 0.7
+    greeting: str = ""
+    backend: str = ""
+    model: str = ""
+    avatar: str = ""
+    post_history_instructions: str = ""
+    example_dialogue: str = ""
+    creator_notes: str = ""  # shown to the user, never sent to a model
+    extensions: dict = field(default_factory=dict)  # round-tripped untouched (cards)
+    source: str = ""  # the file it came from; not saved
+
+    def to_toml(self) -> str:
+        data = {k: v for k, v in asdict(self).items() if k != "source" and v not in ("", {}, None)}
+        return tomli_w.dumps(data)
+
+
+@dataclass
+class FilterPersona:
+    id: str
+    name: str
+    talent: str
+    picks: list[str]
+    ignores: list[str]
+    max_items: int = 3
+    style: str = "reinforced"
+    instructions: str = ""
+    locked: bool = False
+    source: str = ""
+
+    def to_toml(self) -> str:
+        data = {k: v for k, v in asdict(self).items() if k not in ("source", "locked") and v not in ("", None)}
+        return tomli_w.dumps(data)
+
+
+def _str(data: dict, key: str, problems: list[str], required: bool = False, default: str = "") -> str:
+    value = data.get(key, default)
+    if not isinstance(value, str):
+        problems.append(f"{key} must be text")
+        return default
+    if required and not value.strip():
+        problems.append(f"{key} is required")
+    return value
+
+
+def _str_list(data: dict, key: str, problems: list[str]) -> list[str]:
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        problems.append(f"{key} must be a list of non-empty texts")
+        return []
+    return value
+
+
+def parse_surface(data: dict, source: str = "") -> tuple[SurfacePersona | None, list[str]]:
+    problems: list[str] = []
+    pid = _str(data, "id", problems, required=True)
+    if pid and not ID_PATTERN.match(pid):
+        problems.append(f"id {pid!r} must be lowercase letters, digits, - or _")
+    persona = SurfacePersona(
+        id=pid, name=_str(data, "name", problems, required=True),
+        system=_str(data, "system", problems), template=_str(data, "template", problems),
+        description=_str(data, "description", problems), language=_str(data, "language", problems, default="ja"),
+        greeting=_str(data, "greeting", problems), backend=_str(data, "backend", problems),
+        model=_str(data, "model", problems), avatar=_str(data, "avatar", problems),
+        post_history_instructions=_str(data, "post_history_instructions", problems),
+        example_dialogue=_str(data, "example_dialogue", problems),
+        creator_notes=_str(data, "creator_notes", problems), source=source,
+    )
+    temperature = data.get("temperature", 0.7)
+    if isinstance(temperature, (int, float)) and not isinstance(temperature, bool) and 0 <= temperature <= 2:
+        persona.temperature = float(temperature)
+    else:
+        problems.append("temperature must be a number from 0 to 2")
+    extensions = data.get("extensions", {})
+    if isinstance(extensions, dict):
+        persona.extensions = extensions
+    else:
+        problems.append("extensions must be a table")
+    if not persona.system.strip() and not persona.template.strip():
+        problems.append("either system or template is required")
+    if persona.backend and persona.backend not in ("ollama", "gemini", "embedded"):
+        problems.append(f"backend {persona.backend!r} is not one of ollama, gemini, embedded")
+    return (None if problems else persona), problems
+
+
+def parse_filter(data: dict, source: str = "") -> tuple[FilterPersona | None, list[str]]:
+    problems: list[str] = []
+    pid = _str(data, "id", problems, required=True)
+    if pid and not ID_PATTERN.match(pid):
+        problems.append(f"id {pid!r} must be lowercase letters, digits, - or _")
+    max_items = data.get("max_items", 3)
+    if not isinstance(max_items, int) or isinstance(max_items, bool) or not 0 <= max_items <= 3:
+        problems.append("max_items must be a whole number from 0 to 3")
+        max_items = 3
+    style = _str(data, "style", problems, default="reinforced")
+    if style not in FILTER_STYLES:
+        problems.append(f"style must be one of {', '.join(FILTER_STYLES)}")
+    persona = FilterPersona(
+        id=pid, name=_str(data, "name", problems, required=True),
+        talent=_str(data, "talent", problems, required=True),
+        picks=_str_list(data, "picks", problems), ignores=_str_list(data, "ignores", problems),
+        max_items=max_items, style=style, instructions=_str(data, "instructions", problems),
+        locked=pid == BASE_FILTER_ID, source=source,
+    )
+    if not persona.picks:
+        problems.append("picks must name at least one thing")
+    if not persona.ignores:
+        problems.append("ignores must name at least one thing (a filter is valuable for what it ignores)")
+    return (None if problems else persona), problems
+
+
+def _load_dir(folder: Path, parse) -> tuple[dict, dict[str, list[str]]]:
+    found, problems = {}, {}
+    if not folder.is_dir():
+        return found, problems
+    for path in sorted(folder.glob("*.toml")):
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            problems[str(path)] = [f"not valid TOML: {exc}"]
+            continue
+        persona, errs = parse(data, str(path))
+        if errs:
+            problems[str(path)] = errs
+        elif persona is not None:
+            found[persona.id] = persona
+    return found, problems
+
+
+class PersonaRegistry:
+    """Shipped and user personas, reloaded on demand."""
+
+    def __init__(self, shipped_dir: Path, user_surface_dir: Path, user_filter_dir: Path) -> None:
+        self.shipped_dir = shipped_dir
+        self.user_surface_dir = user_surface_dir
+        self.user_filter_dir = user_filter_dir
+        self.problems: dict[str, list[str]] = {}
+        self.reload()
+
+    def reload(self) -> None:
+        shipped_s, p1 = _load_dir(self.shipped_dir / "surface", parse_surface)
+        user_s, p2 = _load_dir(self.user_surface_dir, parse_surface)
+        shipped_f, p3 = _load_dir(self.shipped_dir / "filter", parse_filter)
+        user_f, p4 = _load_dir(self.user_filter_dir, parse_filter)
+        self.problems = {**p1, **p2, **p3, **p4}
+        if BASE_FILTER_ID in user_f:
+            self.problems[user_f[BASE_FILTER_ID].source] = ["the base filter persona is locked; this copy is ignored"]
+            del user_f[BASE_FILTER_ID]
+        self.surface = {**shipped_s, **user_s}
+        self.filters = {**shipped_f, **user_f}
+        self.shipped_surface_ids = set(shipped_s)
+        self.shipped_filter_ids = set(shipped_f)
+
+    def surface_persona(self, persona_id: str) -> SurfacePersona:
+        try:
+            return self.surface[persona_id]
+        except KeyError:
+            raise PersonaError(f"There is no surface persona {persona_id!r}.",
+                               f"Choose one of: {', '.join(sorted(self.surface))}.") from None
+
+    def filter_persona(self, persona_id: str) -> FilterPersona:
+        try:
+            return self.filters[persona_id]
+        except KeyError:
+            raise PersonaError(f"There is no filter persona {persona_id!r}.",
+                               f"Choose one of: {', '.join(sorted(self.filters))}.") from None
+
+    def pool(self) -> list[FilterPersona]:
+        """Filter personas other than base, by id."""
+        return [p for pid, p in sorted(self.filters.items()) if pid != BASE_FILTER_ID]
+
+    def save_surface(self, persona: SurfacePersona) -> Path:
+        _, problems = parse_surface({k: v for k, v in asdict(persona).items() if k != "source"})
+        if problems:
+            raise PersonaError(f"The persona cannot be saved: {'; '.join(problems)}.", "Fix the fields named.")
+        path = self.user_surface_dir / f"{persona.id}.toml"
+        write_private(path, persona.to_toml())
+        self.reload()
+        return path
+
+    def save_filter(self, persona: FilterPersona) -> Path:
+        if persona.id == BASE_FILTER_ID:
+            raise PersonaError("The base filter persona is locked.", "Copy it under a new id to change it.")
+        data = {k: v for k, v in asdict(persona).items() if k not in ("source", "locked")}
+        _, problems = parse_filter(data)
+        if problems:
+            raise PersonaError(f"The filter persona cannot be saved: {'; '.join(problems)}.",
+                               "Fix the fields named.")
+        path = self.user_filter_dir / f"{persona.id}.toml"
+        write_private(path, persona.to_toml())
+        self.reload()
+        return path
+
+    def delete_filter(self, persona_id: str) -> None:
+        if persona_id == BASE_FILTER_ID:
+            raise PersonaError("The base filter persona is locked.", "It runs at every flush.")
+        path = self.user_filter_dir / f"{persona_id}.toml"
+        if not path.exists():
+            raise PersonaError(f"{persona_id!r} is not a filter persona of yours.",
+                               "Shipped personas cannot be removed; leave them out of the fixed two.")
+        path.unlink()
+        self.reload()

