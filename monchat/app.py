@@ -12,8 +12,10 @@ from datetime import tzinfo
 
 from .core.backends.base import Backend
 from .core.backends.registry import BackendRegistry
-from .core.chat import ChatService, NoMemory
+from .core.chat import ChatService
+from .core.flush.service import FlushService
 from .core.logs import LogBook
+from .core.memory import MemoryService
 from .core.paths import Paths, resource_dir
 from .core.personas import PersonaRegistry
 from .core.prompts import PromptLibrary
@@ -49,8 +51,7 @@ class App:
         """What ``monchat status`` and the GUI's status bar show."""
         gate = self.chat.gate()
         name = self.backends.chosen_name()
-        memory = self.services.get("memory")
-        counts = memory.counts() if memory is not None else {}
+        counts = self.services["memory"].counts()
         return {
             "backend": name,
             "model": self.backends.default().model,
@@ -60,8 +61,8 @@ class App:
             "stop_at": gate.stop_at,
             "archived_messages": self.archive.count(),
             "quarantined_lines": len(self.logbook.quarantined()),
-            "layers": counts.get("layers", {"layer1": 0, "layer2": 0}),
-            "review_queue": counts.get("queue", 0),
+            "layers": counts["layers"],
+            "review_queue": counts["queue"],
             "persona": self.settings.chat.persona,
             "data_dir": str(self.paths.data_dir),
             "settings_warnings": list(self.settings_warnings),
@@ -107,29 +108,12 @@ def build_app(home: str | None = None, *, backend: str | None = None, model: str
     prompts = PromptLibrary(resource_dir("prompts"))
     secrets = SecretStore()
     backends = BackendRegistry(settings, secrets, store, backend=backend, model=model, pinned=pinned_backend)
-    memory = _build_memory(store, settings, paths, clock)
-    chat = ChatService(settings, logbook, archive, personas, prompts, backends,
-                       memory=memory or NoMemory(), clock=clock)
+    memory = MemoryService(store, settings, paths, clock=clock)
+    chat = ChatService(settings, logbook, archive, personas, prompts, backends, memory=memory, clock=clock)
     app = App(paths, settings, warnings, store, logbook, archive, personas, prompts, secrets,
               backends, chat, clock)
-    if memory is not None:
-        app.services["memory"] = memory
-    _attach_flush(app)
+    app.services["memory"] = memory
+    app.services["flush"] = FlushService.from_app(app)
     return app
 
 
-def _build_memory(store, settings, paths, clock):
-    """The MemoryService (prompt memory for chat) once the flush package provides it."""
-    try:
-        from .core.memory import MemoryService
-    except ImportError:
-        return None
-    return MemoryService(store, settings, paths, clock=clock)
-
-
-def _attach_flush(app: App) -> None:
-    try:
-        from .core.flush.service import FlushService
-    except ImportError:
-        return
-    app.services["flush"] = FlushService.from_app(app)

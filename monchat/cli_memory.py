@@ -1,24 +1,162 @@
-"""``monchat flush`` and ``monchat memory …`` (filled by the flush work)."""
+"""``monchat flush`` and ``monchat memory …``: thin words over FlushService and MemoryService."""
 
 from __future__ import annotations
+
+import json
+import sys
+
+from .core.errors import InputError
+
+MEMORY_ACTIONS = ("list", "show", "history", "approve", "reject", "edit", "forget", "pin", "unpin", "queue",
+                  "budget")
 
 
 def add_memory_commands(sub) -> None:
     p = sub.add_parser("flush", help="distil the unflushed logs into memory")
-    p.add_argument("--dry-run", action="store_true")
+    p.add_argument("--dry-run", action="store_true", help="show the proposed changes and write nothing")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--seed", type=int, help="seed for the random filter persona (recorded either way)")
+
     p = sub.add_parser("memory", help="list, show and change memories")
-    p.add_argument("action")
-    p.add_argument("rest", nargs="*")
+    p.add_argument("action", choices=MEMORY_ACTIONS)
+    p.add_argument("id", nargs="?", help="memory id (mem-…) or review item number")
+    p.add_argument("text", nargs="*", help="new text (edit)")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--all", action="store_true")
+    p.add_argument("--all", action="store_true", help="list: every memory, history included")
+
+
+def _print_progress(progress) -> None:
+    who = f" {progress.persona}" if progress.persona else ""
+    print(f"[{progress.stage}{who}] {progress.message}", file=sys.stderr, flush=True)
 
 
 def cmd_flush(app, args) -> int:
-    from .core.errors import KnownError
-    raise KnownError("Flush is not available yet.", "")
+    flush = app.services["flush"]
+    report = flush.run(dry_run=args.dry_run, seed=args.seed,
+                       progress=None if args.json else _print_progress)
+    if args.json:
+        data = report.to_dict()
+        data["gate"] = app.chat.gate().state
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+        return 0
+    if report.nothing_to_flush:
+        print("Nothing to flush: no new messages in the logs.")
+        return 0
+    title = "Dry run — nothing was written. Proposed changes:" if report.dry_run else f"Flush {report.run_id} done."
+    print(title)
+    personas = ", ".join(f"{p['id']} ({p['role']})" for p in report.personas)
+    print(f"  personas: {personas}; seed {report.seed}")
+    print(f"  {report.messages_archived} message(s) archived; {report.llm_calls} LLM call(s); "
+          f"{report.duration_s:.1f}s")
+    print(f"  Layer 1 +{report.promoted['layer1']}, Layer 2 +{report.promoted['layer2']}, "
+          f"superseded {report.superseded}, queued for review {report.queued}, dropped {report.dropped}")
+    for change in report.changes:
+        old = f"  (was: {change.old_text})" if change.old_text else ""
+        print(f"  {change.kind:12} {change.memory_id}  {change.text}{old}")
+        for ev in change.evidence:
+            print(f"               ← {ev['ts'][:16]} «{ev['text']}»")
+    for item in report.dropped_items:
+        print(f"  dropped ({item['persona']}): {item['text'] or '(empty)'} — {item['reason']}")
+    for error in report.errors:
+        print(f"  warning: {error}", file=sys.stderr)
+    if report.queued:
+        print("  Review the queue with `monchat memory list` and `monchat memory approve|reject ID`.")
+    if not report.dry_run:
+        print(f"gate: {app.chat.gate().state}")
+    return 0
+
+
+def _memory_line(data: dict) -> str:
+    layer = {1: "L1", 2: "L2"}.get(data["layer"], "--")
+    pin = " pinned" if data["pinned"] else ""
+    return f"{data['id']}  {layer} {data['state']:10} {data['slot']:18} {data['text']}{pin}"
+
+
+def _need_id(args) -> str:
+    if not args.id:
+        raise InputError(f"memory {args.action} needs an id.", "See `monchat memory list --all` for ids.")
+    return args.id
 
 
 def cmd_memory(app, args) -> int:
-    from .core.errors import KnownError
-    raise KnownError("Memory commands are not available yet.", "")
+    memory = app.services["memory"]
+    action = args.action
+    out = None
+    if action == "list":
+        records = [memory.to_dict(m) for m in memory.list(all=args.all)]
+        queue = memory.queue()
+        if args.json:
+            out = records
+        else:
+            if not records:
+                print("No memories yet." if not args.all else "No memories at all yet.")
+            for data in records:
+                print(_memory_line(data))
+            if queue:
+                print("\nWaiting for your review (approve/reject by number or memory id):")
+                for row in queue:
+                    was = f" (replaces: {row['old_text']})" if row["old_text"] else ""
+                    print(f"  #{row['id']} {row['action']:9} {row['memory_id']}  {row['text']}{was} — {row['reason']}")
+            return 0
+    elif action == "queue":
+        out = memory.queue()
+        if not args.json:
+            for row in out:
+                print(f"#{row['id']} {row['action']:9} {row['memory_id']}  {row['text']} — {row['reason']}")
+            return 0
+    elif action == "budget":
+        out = memory.budget_report()
+        if not args.json:
+            print(f"{out.get('used_tokens', 0)} of {out.get('budget_tokens', '?')} tokens; "
+                  f"{out.get('included', 0)} memories in the prompt")
+            for left in out.get("left_out", []):
+                print(f"  left out: {left['id']} {left['text']} — {left['reason']}")
+            return 0
+    elif action == "show":
+        m = memory.get(_need_id(args))
+        out = memory.to_dict(m)
+        out["evidence_messages"] = memory.evidence(m.id)
+        out["events"] = memory.events(m.id)
+        if not args.json:
+            print(_memory_line(out))
+            print(f"  kind {out['kind']}, confidence {out['confidence']:.2f}, {out['days']} day(s) of evidence, "
+                  f"{out['contradictions']} contradiction(s); valid {out['valid_at'] or '?'}"
+                  + (f" until {out['invalid_at']}" if out["invalid_at"] else ""))
+            if out["superseded_by"]:
+                print(f"  superseded by {out['superseded_by']}")
+            for ev in out["evidence_messages"]:
+                flag = " (contradicts)" if ev["contradicts"] else ""
+                print(f"  ← {ev['ts'][:16]} {ev['role']}: {ev['text']}{flag}")
+            return 0
+    elif action == "history":
+        chain = memory.history(_need_id(args))
+        out = [memory.to_dict(m) for m in chain]
+        if not args.json:
+            for n, data in enumerate(out):
+                arrow = "   " if n == 0 else "→  "
+                until = f" until {data['invalid_at'][:16]}" if data["invalid_at"] else ""
+                print(f"{arrow}{data['id']} [{data['state']}] {data['text']} "
+                      f"(from {(data['valid_at'] or '?')[:16]}{until})")
+            return 0
+    elif action in ("approve", "reject"):
+        row = getattr(memory, action)(_need_id(args))
+        out = {"queue": row["id"], "memory_id": row["memory_id"], "action": row["action"],
+               "result": "approved" if action == "approve" else "rejected"}
+        if not args.json:
+            print(f"{out['result']}: #{row['id']} {row['action']} {row['memory_id']} {row['text']}")
+            return 0
+    elif action == "edit":
+        text = " ".join(args.text)
+        new = memory.edit(_need_id(args), text)
+        out = memory.to_dict(new)
+        if not args.json:
+            print(f"{args.id} → {new.id}: {new.text}")
+            return 0
+    elif action in ("forget", "pin", "unpin"):
+        m = getattr(memory, action)(_need_id(args))
+        out = memory.to_dict(m)
+        if not args.json:
+            print(f"{action}: {m.id} [{m.state}] {m.text}")
+            return 0
+    print(json.dumps(out, ensure_ascii=False, indent=2))
+    return 0

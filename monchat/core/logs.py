@@ -10,6 +10,7 @@ are used. A flush removes a file only after its messages are in the archive.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -81,18 +82,24 @@ class LogBook:
 
     def _append_lines(self, path: Path, lines: list[str]) -> None:
         self.logs_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-        created = not path.exists()
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
-        try:
-            payload = "".join(line + "\n" for line in lines).encode("utf-8")
-            size = os.fstat(fd).st_size
-            if size and os.pread(fd, 1, size - 1) != b"\n":
-                # A crash left a torn last line: start ours on a fresh line.
-                payload = b"\n" + payload
-            os.write(fd, payload)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        payload = "".join(line + "\n" for line in lines).encode("utf-8")
+        while True:
+            created = not path.exists()
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                if not _same_file(fd, path):
+                    continue  # a flush removed the file meanwhile: write to a fresh one
+                size = os.fstat(fd).st_size
+                data = payload
+                if size and os.pread(fd, 1, size - 1) != b"\n":
+                    # A crash left a torn last line: start ours on a fresh line.
+                    data = b"\n" + payload
+                os.write(fd, data)
+                os.fsync(fd)
+                break
+            finally:
+                os.close(fd)  # also releases the lock
         if created:
             dir_fd = os.open(self.logs_dir, os.O_RDONLY)
             try:
@@ -180,7 +187,35 @@ class LogBook:
     def gate(self, warn_at: int, stop_at: int) -> FlushGate:
         return FlushGate(len(self.files()), warn_at, stop_at)
 
-    def remove(self, paths: list[Path]) -> None:
-        """Remove flushed files (call only after their messages are committed)."""
+    def remove_flushed(self, paths: list[Path], archived_ids: set[str]) -> list[Path]:
+        """Remove files whose every message is archived; return those kept.
+
+        Each file is locked while it is checked and removed, so a message
+        appended meanwhile either is seen (and the file kept) or goes to a
+        new file. Call only after the archive is committed.
+        """
+        kept = []
         for path in paths:
-            path.unlink(missing_ok=True)
+            try:
+                fd = os.open(path, os.O_RDONLY)
+            except FileNotFoundError:
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                if not _same_file(fd, path):
+                    continue
+                ids = {m.id for m in self.read(path).messages}
+                if ids <= archived_ids:
+                    path.unlink()
+                else:
+                    kept.append(path)
+            finally:
+                os.close(fd)
+        return kept
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    try:
+        return os.fstat(fd).st_ino == os.stat(path).st_ino
+    except FileNotFoundError:
+        return False

@@ -54,7 +54,7 @@ class Store:
             yield db
 
     def applied_migrations(self) -> list[str]:
-        return [m["name"] for m in migrations.applied(self.db)]
+        return [m.name for m in migrations.applied(self.db)]
 
     def close(self) -> None:
         db = getattr(self._local, "db", None)

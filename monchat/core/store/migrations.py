@@ -40,3 +40,75 @@ def m001_messages(db: Database) -> None:
 def m002_kv(db: Database) -> None:
     """Small named values: backend cache handles, last choices."""
     db["kv"].create({"key": str, "value": str}, pk="key")
+
+
+@migrations()
+def m003_memory(db: Database) -> None:
+    """Memories, their evidence ledger, verdicts, the review queue, flush runs and an audit trail.
+
+    Nothing here is ever deleted: forgetting a memory changes its state.
+    """
+    db["memories"].create(
+        {
+            "id": str,  # stable anchor, e.g. mem-1a2b3c4d
+            "text": str,  # distilled, in the user's words and language
+            "slot": str,  # subject/attribute key, e.g. drink/daily
+            "kind": str,  # explicit | correction | fact | habit | retraction
+            "state": str,  # candidate | active | queued | pending | dormant | superseded | retracted | forgotten | rejected | retraction
+            "score": float,  # the filter persona's latest score
+            "confidence": float,  # confidence before decay
+            "persona": str,  # filter persona that first proposed it
+            "style": str,  # timeline | reinforced
+            "pinned": int,
+            "contradictions": int,
+            "valid_at": str,
+            "invalid_at": str,
+            "superseded_by": str,
+            "superseded_at": str,
+            "layer2_until": float,  # epoch; in Layer 2 while in the future
+            "last_evidence_epoch": float,
+            "created_at": str,
+            "updated_at": str,
+            "created_run": int,
+        },
+        pk="id",
+        not_null={"text", "slot", "kind", "state"},
+        defaults={"pinned": 0, "contradictions": 0, "score": 0.0, "confidence": 0.0},
+    )
+    db["memories"].create_index(["slot"])
+    db["memories"].create_index(["state"])
+    db["memories"].create_index(["superseded_by"])
+    db["memories"].enable_fts(["text", "slot"], create_triggers=True, tokenize="trigram")
+    db["evidence"].create(
+        {"memory_id": str, "message_id": str, "day": str, "session": str, "kind": str,
+         "contradicts": int, "run_id": int, "persona": str},
+        pk=("memory_id", "message_id"),
+        foreign_keys=[("memory_id", "memories", "id")],
+        defaults={"contradicts": 0},
+    )
+    db["evidence"].create_index(["message_id"])
+    db["flush_runs"].create(
+        {"id": int, "started_at": str, "finished_at": str, "seed": int, "personas": str,
+         "items": str, "dropped": str, "verdicts": str, "changes": str, "promoted": str,
+         "llm_calls": int, "tokens": int, "duration_s": float, "errors": str, "files": str,
+         "messages_archived": int, "budget": str},
+        pk="id",
+    )
+    db["verdicts"].create(
+        {"id": int, "run_id": int, "memory_id": str, "target_id": str, "verdict": str,
+         "confidence": float, "reasoning": str, "model": str, "escalated": int, "applied": str},
+        pk="id",
+    )
+    db["review_queue"].create(
+        {"id": int, "memory_id": str, "action": str, "target_id": str, "text": str, "old_text": str,
+         "reason": str, "confidence": float, "created_at": str, "deadline_epoch": float,
+         "status": str, "resolved_at": str, "run_id": int},
+        pk="id",
+        defaults={"status": "open"},
+    )
+    db["review_queue"].create_index(["status"])
+    db["memory_events"].create(
+        {"id": int, "memory_id": str, "at": str, "action": str, "detail": str, "run_id": int},
+        pk="id",
+    )
+    db["memory_events"].create_index(["memory_id"])

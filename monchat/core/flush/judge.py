@@ -1,0 +1,164 @@
+"""Stage 3, match and judge: is a new item the same as, an update of, or apart from a kept memory?
+
+Input: validated items, the memory store, backends. Output: one ``Verdict`` per
+(item, candidate) pair. Candidates are live memories in the same slot plus
+full-text neighbours by rank (never an absolute score threshold), and earlier
+items of this flush in the same slot. The judge reasons first, then answers
+SAME / MERGE / SUPERSEDE / CONTRADICT / COEXIST with a confidence; below the
+threshold the escalation model is asked; a verdict still below it is marked
+for the review queue by the program — never guessed.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..backends.base import Backend
+from ..errors import MalformedReply
+from ..prompts import PromptLibrary
+from ..store.memories import MemoryStore
+from ..tokens import count_tokens
+from ..types import Turn
+from .records import VERDICTS, FlushCancelled, Item, Verdict
+
+log = logging.getLogger(__name__)
+
+NEIGHBOURS = 3
+BATCH = 10
+
+JUDGE_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "verdicts": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "pair": {"type": "string"},
+                    "reasoning": {"type": "string"},
+                    "verdict": {"type": "string", "enum": list(VERDICTS)},
+                    "confidence": {"type": "number"},
+                    "merged_text": {"type": "string"},
+                },
+                "required": ["pair", "reasoning", "verdict", "confidence"],
+            },
+        }
+    },
+    "required": ["verdicts"],
+}
+
+
+@dataclass
+class Pair:
+    id: str
+    item: Item
+    target_id: str  # memory id, or "item:N"
+    old_text: str
+    old_kind: str
+    old_slot: str
+    old_since: str
+
+    def as_prompt(self) -> dict:
+        return {"id": self.id,
+                "old": {"text": self.old_text, "kind": self.old_kind, "slot": self.old_slot, "since": self.old_since},
+                "new": {"text": self.item.text, "kind": self.item.kind, "slot": self.item.slot,
+                        "when": self.item.first_ts}}
+
+
+def _since(valid_at: str | None) -> str:
+    if not valid_at:
+        return "?"
+    try:
+        return f"{datetime.fromisoformat(valid_at):%Y-%m-%d}"
+    except ValueError:
+        return valid_at[:10]
+
+
+def build_pairs(items: list[Item], memories: MemoryStore) -> list[Pair]:
+    pairs: list[Pair] = []
+    for item in items:
+        seen: set[str] = set()
+        candidates = memories.same_slot(item.slot) + memories.neighbours(item.text, NEIGHBOURS)
+        for memory in candidates:
+            if memory.id in seen or memory.kind == "retraction":
+                continue
+            seen.add(memory.id)
+            pairs.append(Pair(f"p{len(pairs) + 1}", item, memory.id, memory.text, memory.kind, memory.slot,
+                              _since(memory.valid_at)))
+        for earlier in items:
+            if earlier.index >= item.index or earlier.slot != item.slot or earlier.kind == "retraction":
+                continue
+            pairs.append(Pair(f"p{len(pairs) + 1}", item, f"item:{earlier.index}", earlier.text, earlier.kind,
+                              earlier.slot, earlier.first_ts[:10]))
+    return pairs
+
+
+@dataclass
+class JudgeOutcome:
+    verdicts: dict[str, Verdict]
+    calls: int = 0
+    tokens: int = 0
+    errors: list[str] = None
+
+
+def _ask(backend: Backend, prompts: PromptLibrary, pairs: list[Pair], outcome: JudgeOutcome,
+         escalated: bool, cancel: threading.Event | None) -> dict[str, Verdict]:
+    system = prompts.render("judge.md.j2")
+    found: dict[str, Verdict] = {}
+    for start in range(0, len(pairs), BATCH):
+        if cancel is not None and cancel.is_set():
+            raise FlushCancelled()
+        batch = pairs[start:start + BATCH]
+        user = prompts.render("judge_pairs.md.j2", pairs=[p.as_prompt() for p in batch])
+        outcome.calls += 1
+        outcome.tokens += count_tokens(system) + count_tokens(user)
+        try:
+            answer = backend.complete_json(system, [Turn("user", user)], JUDGE_SCHEMA)
+        except MalformedReply as exc:
+            outcome.errors.append(f"judge ({backend.describe()}): {exc.message}")
+            continue
+        by_id = {p.id: p for p in batch}
+        for raw in answer.get("verdicts") or []:
+            if not isinstance(raw, dict) or raw.get("pair") not in by_id:
+                continue
+            verdict = str(raw.get("verdict") or "").upper()
+            if verdict not in VERDICTS:
+                continue
+            try:
+                confidence = min(1.0, max(0.0, float(raw.get("confidence", 0))))
+            except (TypeError, ValueError):
+                confidence = 0.0
+            pair = by_id[raw["pair"]]
+            found[pair.id] = Verdict(pair.id, pair.item.index, pair.target_id, verdict, confidence,
+                                     str(raw.get("reasoning") or "")[:1000],
+                                     str(raw.get("merged_text") or "").strip(), backend.describe(), escalated)
+    return found
+
+
+def judge(pairs: list[Pair], backend: Backend, prompts: PromptLibrary, threshold: float,
+          escalation: Backend | None = None, cancel: threading.Event | None = None) -> JudgeOutcome:
+    """Judge every pair; re-ask low-confidence ones with the escalation backend.
+
+    A pair left without a verdict gets confidence 0, which sends it to review.
+    """
+    outcome = JudgeOutcome({}, errors=[])
+    if not pairs:
+        return outcome
+    outcome.verdicts = _ask(backend, prompts, pairs, outcome, False, cancel)
+    unsure = [p for p in pairs if p.id not in outcome.verdicts or outcome.verdicts[p.id].confidence < threshold]
+    if unsure and escalation is not None:
+        log.info("escalating %s low-confidence pair(s) to %s", len(unsure), escalation.describe())
+        second = _ask(escalation, prompts, unsure, outcome, True, cancel)
+        for pair_id, verdict in second.items():
+            first = outcome.verdicts.get(pair_id)
+            if first is None or verdict.confidence >= first.confidence:
+                outcome.verdicts[pair_id] = verdict
+    for pair in pairs:
+        if pair.id not in outcome.verdicts:
+            outcome.verdicts[pair.id] = Verdict(pair.id, pair.item.index, pair.target_id, "COEXIST", 0.0,
+                                                "no verdict was given", "", backend.describe(),
+                                                escalation is not None)
+    return outcome

@@ -1,0 +1,64 @@
+"""Stage 1, orient: what waits to be flushed, and which filter personas read it.
+
+Input: the log book, the archive, the persona registry, settings.
+Output: an ``Orientation`` (files, new messages, selected personas with the seed).
+A message already in the archive (a flush that crashed after its commit) is not
+new: its file is only removed.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import PersonaError
+from ..logs import BadLine, LogBook
+from ..personas import BASE_FILTER_ID, FilterPersona, PersonaRegistry
+from ..store.messages import MessageArchive
+from ..types import Message
+
+
+@dataclass
+class Orientation:
+    files: list[Path]
+    messages: list[Message]  # not yet archived, oldest first
+    already_archived: int
+    bad_lines: list[BadLine]
+    personas: list[tuple[FilterPersona, str]] = field(default_factory=list)  # (persona, base|fixed|random)
+    seed: int = 0
+
+
+def select_personas(registry: PersonaRegistry, fixed_ids: list[str], seed: int) -> list[tuple[FilterPersona, str]]:
+    """base + the two fixed personas + one drawn from the rest of the pool with ``seed``."""
+    if BASE_FILTER_ID not in registry.filters:
+        raise PersonaError("The base filter persona is missing.", "Reinstall monchat; base ships with it.")
+    chosen: list[tuple[FilterPersona, str]] = [(registry.filters[BASE_FILTER_ID], "base")]
+    pool = registry.pool()
+    pool_ids = [p.id for p in pool]
+    for pid in fixed_ids:
+        if pid == BASE_FILTER_ID or pid in (p.id for p, _ in chosen):
+            continue
+        if pid not in pool_ids:
+            raise PersonaError(f"The fixed filter persona {pid!r} does not exist.",
+                               f"Choose two of: {', '.join(pool_ids)} (settings flush.fixed_personas).")
+        chosen.append((registry.filters[pid], "fixed"))
+    rest = [p for p in pool if p.id not in {c.id for c, _ in chosen}]
+    if rest:
+        chosen.append((random.Random(seed).choice(rest), "random"))
+    return chosen
+
+
+def orient(logbook: LogBook, archive: MessageArchive) -> Orientation:
+    files = logbook.files()
+    read = logbook.read_all(files)
+    archived = archive.ids()
+    by_id: dict[str, Message] = {}
+    already = 0
+    for m in read.messages:
+        if m.id in archived:
+            already += 1
+        else:
+            by_id.setdefault(m.id, m)
+    messages = sorted(by_id.values(), key=lambda m: (m.dt.timestamp(), m.id))
+    return Orientation(files=files, messages=messages, already_archived=already, bad_lines=read.bad_lines)

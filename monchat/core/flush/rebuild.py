@@ -1,0 +1,150 @@
+"""Stage 6, rebuild: the memory part of the system prompt under a token budget, and memory.md.
+
+Input: the memory store, settings, the time. Output: a ``PromptSelection``
+(saved in the store; its revision tells ChatService to re-render) with a budget
+report saying what was left out and why, and the readable ``memory.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+
+from ..settings import FlushSettings
+from ..store.db import Store
+from ..store.memories import MemoryRecord, MemoryStore
+from ..tokens import count_tokens
+from ..types import format_ts
+from .prune import effective_confidence, recency
+
+SELECTION_KEY = "memory.prompt"
+REVISION_KEY = "memory.revision"
+SECTION_OVERHEAD = 12  # tokens of a section heading
+
+
+@dataclass
+class PromptItem:
+    id: str
+    text: str
+    slot: str
+    layer: int
+
+
+@dataclass
+class PromptSelection:
+    layer1: list[PromptItem] = field(default_factory=list)
+    layer2: list[PromptItem] = field(default_factory=list)
+    budget: dict = field(default_factory=dict)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> "PromptSelection":
+        data = json.loads(text)
+        return cls([PromptItem(**i) for i in data["layer1"]], [PromptItem(**i) for i in data["layer2"]],
+                   data.get("budget", {}))
+
+
+def compile_prompt(memories: MemoryStore, settings: FlushSettings, now: datetime) -> PromptSelection:
+    """Choose the memory lines for the prompt; over budget, the weakest are left out and reported."""
+    epoch = now.timestamp()
+    live = memories.live()
+    layer1 = [m for m in live if m.layer(epoch) == 1]
+    layer2 = [m for m in live if m.layer(epoch) == 2]
+
+    def strength(m: MemoryRecord) -> float:
+        return effective_confidence(m, now, settings.half_life_days) * recency(m, now)
+
+    ranked = sorted(layer1 + layer2, key=lambda m: (not m.pinned, m.layer(epoch), -strength(m), m.id))
+    budget = settings.memory_token_budget
+    used = (SECTION_OVERHEAD if layer1 else 0) + (SECTION_OVERHEAD if layer2 else 0)
+    chosen: set[str] = set()
+    left_out = []
+    for m in ranked:
+        cost = count_tokens(f"- {m.text}\n")
+        if used + cost <= budget or m.pinned:
+            chosen.add(m.id)
+            used += cost
+        else:
+            left_out.append({"id": m.id, "text": m.text, "layer": m.layer(epoch), "tokens": cost,
+                             "strength": round(strength(m), 4),
+                             "reason": f"over the {budget}-token memory budget; lowest confidence × recency"})
+    order = lambda m: (m.slot, m.valid_at or "", m.id)  # noqa: E731 - deterministic prompt order
+    selection = PromptSelection(
+        [PromptItem(m.id, m.text, m.slot, 1) for m in sorted(layer1, key=order) if m.id in chosen],
+        [PromptItem(m.id, m.text, m.slot, 2) for m in sorted(layer2, key=order) if m.id in chosen],
+        {"budget_tokens": budget, "used_tokens": used, "included": len(chosen), "left_out": left_out,
+         "pinned_over_budget": used > budget},
+    )
+    return selection
+
+
+def save_selection(store: Store, selection: PromptSelection) -> str:
+    """Store the selection; return its revision (changes only when the prompt would)."""
+    text = selection.to_json()
+    content = json.dumps({"l1": [(i.id, i.text) for i in selection.layer1],
+                          "l2": [(i.id, i.text) for i in selection.layer2]}, ensure_ascii=False)
+    revision = hashlib.sha256(content.encode("utf-8")).hexdigest()[:16]
+    store.set_state(SELECTION_KEY, text)
+    store.set_state(REVISION_KEY, revision)
+    return revision
+
+
+def load_selection(store: Store) -> PromptSelection:
+    text = store.get_state(SELECTION_KEY)
+    return PromptSelection.from_json(text) if text else PromptSelection()
+
+
+# ---- memory.md ---------------------------------------------------------------
+STATE_LABELS = {"active": "active", "candidate": "candidate", "queued": "queued", "pending": "pending",
+                "dormant": "dormant", "superseded": "superseded", "retracted": "retracted",
+                "forgotten": "forgotten", "rejected": "rejected", "retraction": "retraction"}
+
+
+def _line(m: MemoryRecord, label: str) -> str:
+    date = (m.valid_at or m.created_at or "")[:10]
+    text = " ".join(m.text.split())
+    extra = f" → {m.superseded_by}" if m.superseded_by else ""
+    pin = " 📌" if m.pinned else ""
+    sources = ", ".join(m.evidence) or "none"
+    return (f"- [{label} {date}] {text}{pin} ^{m.id}{extra}\n"
+            f"  <!-- key: {m.slot} · kind: {m.kind} · confidence: {m.confidence:.2f} · days: {m.days} -->\n"
+            f"  <!-- src: {sources} -->")
+
+
+def render_markdown(memories: MemoryStore, now: datetime, selection: PromptSelection | None = None) -> str:
+    epoch = now.timestamp()
+    everything = memories.all()
+    in_prompt = ({i.id for i in selection.layer1} | {i.id for i in selection.layer2}) if selection else None
+    groups = [
+        ("Layer 1 — lasting", [m for m in everything if m.layer(epoch) == 1], "active"),
+        ("Layer 2 — lately", [m for m in everything if m.layer(epoch) == 2], "layer2"),
+        ("Waiting for your review", [m for m in everything if m.state == "queued"], "queued"),
+        ("Candidates (not enough evidence yet)",
+         [m for m in everything if m.state == "candidate" and m.layer(epoch) == 0], "candidate"),
+        ("Pending (contradicted)", [m for m in everything if m.state == "pending"], "pending"),
+        ("Dormant", [m for m in everything if m.state == "dormant"], "dormant"),
+        ("History (superseded, retracted, forgotten, rejected)",
+         [m for m in everything if m.state in ("superseded", "retracted", "forgotten", "rejected", "retraction")],
+         None),
+    ]
+    lines = ["# monchat memory", "",
+             f"_Rebuilt {format_ts(now)[:16].replace('T', ' ')}. One line per memory: "
+             "[state date] text ^anchor, with its key and source message ids as comments._", ""]
+    for title, items, label in groups:
+        if not items:
+            continue
+        lines += [f"## {title}", ""]
+        for m in items:
+            state_label = label or STATE_LABELS.get(m.state, m.state)
+            line = _line(m, state_label)
+            if in_prompt is not None and label in ("active", "layer2") and m.id not in in_prompt:
+                line += "\n  <!-- left out of the prompt by the token budget -->"
+            lines.append(line)
+        lines.append("")
+    if len(lines) == 4:
+        lines += ["_Nothing remembered yet. Chat, then press Flush._", ""]
+    return "\n".join(lines)

@@ -1,0 +1,116 @@
+"""Records passed between flush stages."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from ..errors import KnownError
+
+STAGES = ("orient", "score", "judge", "consolidate", "prune", "rebuild")
+VERDICTS = ("SAME", "MERGE", "SUPERSEDE", "CONTRADICT", "COEXIST")
+
+
+class FlushCancelled(KnownError):
+    code = "flush_cancelled"
+
+    def __init__(self) -> None:
+        super().__init__("The flush was cancelled; nothing was changed.",
+                         "Run it again when you are ready; the logs are still there.")
+
+
+@dataclass
+class LogLine:
+    """A message as a filter persona sees it: a short local id instead of the real one."""
+
+    local_id: str
+    message_id: str
+    role: str
+    when: str
+    text: str
+    day: str
+    session: str
+    epoch: float
+
+
+@dataclass
+class Item:
+    """A validated proposal from one filter persona."""
+
+    persona: str
+    style: str
+    text: str
+    slot: str
+    kind: str
+    score: float
+    evidence: list[str]  # real message ids, user messages only
+    reason: str
+    first_epoch: float  # time of the earliest evidence
+    first_ts: str
+    index: int = 0  # order within the flush
+
+
+@dataclass
+class Dropped:
+    persona: str
+    text: str
+    reason: str
+    evidence: list[str] = field(default_factory=list)
+    category: str = "evidence"  # evidence | invalid | limit | no_target
+
+
+@dataclass
+class Verdict:
+    pair_id: str
+    item_index: int
+    target_id: str  # a memory id, or "item:N" for an earlier item of this flush
+    verdict: str
+    confidence: float
+    reasoning: str
+    merged_text: str = ""
+    model: str = ""
+    escalated: bool = False
+
+
+@dataclass
+class FlushProgress:
+    stage: str
+    persona: str | None
+    done: int
+    total: int
+    message: str = ""
+
+
+@dataclass
+class Change:
+    kind: str  # new|reinforced|merged|superseded|retracted|queued|layer1|layer2|pending|dormant|expired|contradicted
+    memory_id: str
+    text: str
+    old_text: str = ""
+    layer: int = 0
+    evidence: list[dict] = field(default_factory=list)
+
+
+@dataclass
+class FlushReport:
+    run_id: int | None = None
+    dry_run: bool = False
+    nothing_to_flush: bool = False
+    personas: list[dict] = field(default_factory=list)
+    seed: int | None = None
+    llm_calls: int = 0
+    tokens: int = 0
+    dropped: int = 0
+    dropped_items: list[dict] = field(default_factory=list)
+    promoted: dict = field(default_factory=lambda: {"layer1": 0, "layer2": 0})
+    superseded: int = 0
+    queued: int = 0
+    duration_s: float = 0.0
+    changes: list[Change] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    messages_archived: int = 0
+    budget: dict = field(default_factory=dict)
+    items: dict = field(default_factory=dict)  # persona id -> [{text, slot, kind, score}]
+
+    def to_dict(self) -> dict:
+        return asdict(self)

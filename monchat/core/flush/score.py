@@ -1,0 +1,187 @@
+"""Stage 2, score: each selected filter persona reads the logs and proposes items.
+
+Input: new messages, the personas, a backend. Output: validated ``Item``s and
+``Dropped`` proposals. The LLM sees short local ids (m1, m2, …), mapped back
+here. The program validates every item: evidence must exist, must be a user
+message, and must not merely repeat memory that was injected into the prompt.
+Logs are chunked to fit the model's context.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from dataclasses import dataclass, field
+from datetime import tzinfo
+
+from ..backends.base import Backend
+from ..errors import MalformedReply
+from ..personas import FilterPersona
+from ..prompts import PromptLibrary
+from ..store.memories import KINDS
+from ..tokens import count_tokens
+from ..types import Message, Turn
+from ..logs import slot_name
+from .records import Dropped, FlushCancelled, Item, LogLine
+
+log = logging.getLogger(__name__)
+
+OUTPUT_RESERVE = 700  # tokens kept free for the answer
+MIN_INJECTED_LENGTH = 8  # shorter memory texts are too generic to call a copy
+
+
+def item_schema(max_items: int) -> dict:
+    return {
+        "type": "object",
+        "properties": {
+            "items": {
+                "type": "array",
+                "maxItems": max_items,
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "reason": {"type": "string"},
+                        "text": {"type": "string"},
+                        "slot": {"type": "string"},
+                        "kind": {"type": "string", "enum": list(KINDS)},
+                        "score": {"type": "number"},
+                        "evidence": {"type": "array", "items": {"type": "string"}},
+                    },
+                    "required": ["reason", "text", "slot", "kind", "score", "evidence"],
+                },
+            }
+        },
+        "required": ["items"],
+    }
+
+
+def build_lines(messages: list[Message], tz: tzinfo | None = None) -> list[LogLine]:
+    lines = []
+    for n, m in enumerate(messages, start=1):
+        dt = m.dt.astimezone(tz)
+        lines.append(LogLine(local_id=f"m{n}", message_id=m.id, role=m.role, when=f"{dt:%Y-%m-%d %a %H:%M}",
+                             text=m.text, day=f"{dt:%Y-%m-%d}", session=slot_name(m.dt, tz),
+                             epoch=m.dt.timestamp()))
+    return lines
+
+
+def chunk_lines(lines: list[LogLine], budget: int) -> list[list[LogLine]]:
+    """Split lines into chunks of at most ``budget`` tokens (a long line gets its own chunk)."""
+    chunks: list[list[LogLine]] = []
+    current: list[LogLine] = []
+    used = 0
+    for line in lines:
+        cost = count_tokens(line.text) + 12
+        if current and used + cost > budget:
+            chunks.append(current)
+            current, used = [], 0
+        current.append(line)
+        used += cost
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def normalise_slot(slot: str) -> str:
+    slot = re.sub(r"\s+", "_", slot.strip().lower())
+    slot = re.sub(r"/+", "/", slot).strip("/")
+    return slot[:60] or "misc"
+
+
+@dataclass
+class PersonaResult:
+    persona: str
+    items: list[Item] = field(default_factory=list)
+    dropped: list[Dropped] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    calls: int = 0
+    tokens: int = 0
+
+
+def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine],
+                  injected: list[str]) -> Item | Dropped:
+    """Check one raw item from the LLM; return an Item or the reason it is dropped."""
+    if not isinstance(raw, dict):
+        return Dropped(persona.id, str(raw)[:200], "not an object", category="invalid")
+    text = str(raw.get("text") or "").strip()
+    if not text:
+        return Dropped(persona.id, "", "empty text", category="invalid")
+    kind = str(raw.get("kind") or "").strip().lower()
+    if kind not in KINDS:
+        return Dropped(persona.id, text, f"unknown kind {kind!r}", category="invalid")
+    try:
+        score = min(1.0, max(0.0, float(raw.get("score", 0))))
+    except (TypeError, ValueError):
+        return Dropped(persona.id, text, "score is not a number", category="invalid")
+    local_ids = raw.get("evidence") or []
+    if isinstance(local_ids, str):
+        local_ids = [local_ids]
+    evidence, problems = [], []
+    for local in local_ids:
+        key = str(local).strip().strip("[]")
+        line = lines_by_local.get(key)
+        if line is None:
+            problems.append(f"{key}: no such line")
+        elif line.role != "user":
+            problems.append(f"{key}: an assistant line is not evidence about the user")
+        elif any(len(t) >= MIN_INJECTED_LENGTH and t in line.text for t in injected):
+            problems.append(f"{key}: repeats memory that was injected into the prompt")
+        elif line.message_id not in [e.message_id for e in evidence]:
+            evidence.append(line)
+    if not evidence:
+        reason = "; ".join(problems) if problems else "no evidence"
+        return Dropped(persona.id, text, reason, [str(x) for x in local_ids])
+    evidence.sort(key=lambda line: (line.epoch, line.message_id))
+    return Item(persona=persona.id, style=persona.style, text=text,
+                slot=normalise_slot(str(raw.get("slot") or "")), kind=kind, score=score,
+                evidence=[line.message_id for line in evidence], reason=str(raw.get("reason") or "")[:500],
+                first_epoch=evidence[0].epoch, first_ts=evidence[0].when)
+
+
+def score_persona(backend: Backend, prompts: PromptLibrary, persona: FilterPersona, lines: list[LogLine],
+                  injected: list[str], cancel: threading.Event | None = None,
+                  on_chunk=None) -> PersonaResult:
+    """Run one filter persona over all lines (chunked); keep its best ``max_items`` items."""
+    result = PersonaResult(persona.id)
+    if persona.max_items == 0 or not lines:
+        return result
+    system = prompts.render("filter.md.j2", persona=persona)
+    budget = max(256, backend.context_length() - count_tokens(system) - OUTPUT_RESERVE)
+    chunks = chunk_lines(lines, budget)
+    by_local = {line.local_id: line for line in lines}
+    schema = item_schema(persona.max_items)
+    items: list[Item] = []
+    for n, chunk in enumerate(chunks, start=1):
+        if cancel is not None and cancel.is_set():
+            raise FlushCancelled()
+        user = prompts.render("filter_log.md.j2", lines=chunk, part=n, parts=len(chunks),
+                              first_day=chunk[0].day, last_day=chunk[-1].day)
+        result.calls += 1
+        result.tokens += count_tokens(system) + count_tokens(user)
+        try:
+            answer = backend.complete_json(system, [Turn("user", user)], schema)
+        except MalformedReply as exc:
+            result.errors.append(f"{persona.id} part {n}: {exc.message}")
+            log.warning("filter %s part %s: malformed answer: %s", persona.id, n, exc.message)
+            continue
+        result.tokens += count_tokens(str(answer))
+        raw_items = answer.get("items")
+        if not isinstance(raw_items, list):
+            result.errors.append(f"{persona.id} part {n}: the answer had no item list")
+            continue
+        for raw in raw_items:
+            checked = validate_item(raw, persona, by_local, injected)
+            if isinstance(checked, Item):
+                items.append(checked)
+            else:
+                result.dropped.append(checked)
+        if on_chunk:
+            on_chunk(n, len(chunks))
+    items.sort(key=lambda i: (-i.score, i.first_epoch, i.slot, i.text))
+    kept, extra = items[:persona.max_items], items[persona.max_items:]
+    for item in extra:
+        result.dropped.append(Dropped(persona.id, item.text, f"over max_items={persona.max_items}",
+                                      item.evidence, category="limit"))
+    result.items = sorted(kept, key=lambda i: (i.first_epoch, i.slot, i.text))
+    return result

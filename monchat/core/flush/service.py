@@ -1,0 +1,246 @@
+"""FlushService: runs the six stages; the GUI and ``monchat flush`` both call it.
+
+The LLM stages (score, judge) write nothing. Archive, consolidate, prune and
+rebuild then run in one transaction, with the run recorded in it; memory.md is
+rewritten and the processed log files removed only after the commit. A kill
+at any point followed by a rerun ends in the same state: before the commit
+nothing changed; after it, every message of the old files is archived, so the
+rerun finds nothing new and only finishes the clean-up.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import tzinfo
+from typing import Callable
+
+from ..backends.base import Backend
+from ..logs import LogBook
+from ..paths import Paths, write_private
+from ..personas import PersonaRegistry
+from ..prompts import PromptLibrary
+from ..settings import Settings
+from ..store.db import Store
+from ..store.memories import MemoryStore
+from ..store.messages import MessageArchive
+from ..types import Clock, local_now
+from .consolidate import Consolidator
+from .judge import build_pairs, judge
+from .orient import orient, select_personas
+from .prune import prune
+from .rebuild import compile_prompt, load_selection, render_markdown, save_selection
+from .records import Dropped, FlushCancelled, FlushProgress, FlushReport
+from .score import build_lines, score_persona
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[FlushProgress], None]
+
+
+class _DryRun(Exception):
+    """Raised inside the transaction to roll a dry run back."""
+
+
+@dataclass
+class FlushPlan:
+    files: list[str]
+    messages: int
+    personas: list[dict]
+    seed: int
+    last_run: dict | None = None
+    bad_lines: int = 0
+    already_archived: int = 0
+    pool: list[str] = field(default_factory=list)
+
+
+class FlushService:
+    def __init__(self, settings: Settings, store: Store, logbook: LogBook, archive: MessageArchive,
+                 personas: PersonaRegistry, prompts: PromptLibrary, paths: Paths,
+                 backend: Callable[[], Backend], escalation: Callable[[], Backend | None],
+                 clock: Clock = local_now, tz: tzinfo | None = None) -> None:
+        self.settings = settings
+        self.store = store
+        self.logbook = logbook
+        self.archive = archive
+        self.personas = personas
+        self.prompts = prompts
+        self.paths = paths
+        self.backend = backend
+        self.escalation = escalation
+        self.clock = clock
+        self.tz = tz
+        self.memories = MemoryStore(store)
+        self._lock = threading.Lock()  # one flush at a time in this process
+
+    @classmethod
+    def from_app(cls, app) -> "FlushService":
+        return cls(app.settings, app.store, app.logbook, app.archive, app.personas, app.prompts, app.paths,
+                   backend=app.backends.default, escalation=app.backends.escalation, clock=app.clock,
+                   tz=app.logbook.tz)
+
+    def _seed(self, seed: int | None) -> int:
+        if seed is not None:
+            return seed
+        if self.settings.flush.seed >= 0:
+            return self.settings.flush.seed
+        return random.SystemRandom().randrange(2**31)
+
+    def plan(self, seed: int | None = None) -> FlushPlan:
+        """What a flush would read and which personas would run (the random one with this seed)."""
+        orientation = orient(self.logbook, self.archive)
+        seed = self._seed(seed)
+        chosen = select_personas(self.personas, self.settings.flush.fixed_personas, seed)
+        runs = self.memories.runs(1)
+        return FlushPlan(files=[p.name for p in orientation.files], messages=len(orientation.messages),
+                         personas=[{"id": p.id, "role": role} for p, role in chosen], seed=seed,
+                         last_run=runs[0] if runs else None, bad_lines=len(orientation.bad_lines),
+                         already_archived=orientation.already_archived,
+                         pool=[p.id for p in self.personas.pool()])
+
+    def runs(self, limit: int = 20) -> list[dict]:
+        return self.memories.runs(limit)
+
+    def run(self, *, dry_run: bool = False, progress: Progress | None = None,
+            cancel: threading.Event | None = None, seed: int | None = None) -> FlushReport:
+        """Flush the unflushed logs into memory.
+
+        Raises:
+            FlushCancelled: ``cancel`` was set before the commit; nothing changed.
+            BackendError: a filter or judge call failed; nothing changed.
+        """
+        if not self._lock.acquire(blocking=False):
+            from ..errors import KnownError
+            raise KnownError("A flush is already running.", "Wait for it to finish.")
+        try:
+            return self._run(dry_run, progress or (lambda p: None), cancel or threading.Event(), seed)
+        finally:
+            self._lock.release()
+
+    def _run(self, dry_run: bool, progress: Progress, cancel: threading.Event, seed: int | None) -> FlushReport:
+        started = time.monotonic()
+        now = self.clock()
+        report = FlushReport(dry_run=dry_run)
+        progress(FlushProgress("orient", None, 0, 1, "reading the logs"))
+        orientation = orient(self.logbook, self.archive)
+        report.files = [p.name for p in orientation.files]
+        if orientation.bad_lines:
+            report.errors.append(f"{len(orientation.bad_lines)} unreadable log line(s) kept in "
+                                 f"{self.paths.quarantine_dir}")
+        if not orientation.messages:
+            report.nothing_to_flush = True
+            if not dry_run:
+                self._finish(orientation.files, now)
+            report.duration_s = round(time.monotonic() - started, 3)
+            return report
+
+        report.seed = self._seed(seed)
+        chosen = select_personas(self.personas, self.settings.flush.fixed_personas, report.seed)
+        report.personas = [{"id": p.id, "role": role} for p, role in chosen]
+        backend = self.backend()
+        escalation = self.escalation()
+        selection = load_selection(self.store)
+        injected = [i.text for i in selection.layer1 + selection.layer2]
+        lines = build_lines(orientation.messages, self.tz)
+
+        # Stage 2: score (LLM, no writes)
+        items, dropped = [], []
+        for n, (persona, role) in enumerate(chosen):
+            if cancel.is_set():
+                raise FlushCancelled()
+            progress(FlushProgress("score", persona.id, n, len(chosen), f"{persona.name} ({role}) is reading"))
+            result = score_persona(backend, self.prompts, persona, lines, injected, cancel)
+            report.llm_calls += result.calls
+            report.tokens += result.tokens
+            report.errors.extend(result.errors)
+            items.extend(result.items)
+            dropped.extend(result.dropped)
+            report.items[persona.id] = [{"text": i.text, "slot": i.slot, "kind": i.kind, "score": i.score,
+                                         "evidence": i.evidence} for i in result.items]
+            progress(FlushProgress("score", persona.id, n + 1, len(chosen),
+                                   f"{persona.name}: {len(result.items)} item(s)"))
+        order = {p.id: n for n, (p, _) in enumerate(chosen)}
+        items.sort(key=lambda i: (i.first_epoch, order[i.persona], i.slot, i.text))
+        for index, item in enumerate(items):
+            item.index = index
+
+        # Stage 3: match and judge (LLM, no writes)
+        if cancel.is_set():
+            raise FlushCancelled()
+        pairs = build_pairs(items, self.memories)
+        progress(FlushProgress("judge", None, 0, len(pairs), f"{len(pairs)} comparison(s)"))
+        outcome = judge(pairs, backend, self.prompts, self.settings.flush.judge_confidence, escalation, cancel)
+        report.llm_calls += outcome.calls
+        report.tokens += outcome.tokens
+        report.errors.extend(outcome.errors)
+        progress(FlushProgress("judge", None, len(pairs), len(pairs), "judged"))
+        if cancel.is_set():
+            raise FlushCancelled()
+
+        # Stages 1 (archive) and 4–6: one transaction
+        try:
+            with self.store.atomic():
+                run_id = self.memories.next_run_id()
+                report.run_id = run_id
+                report.messages_archived = self.archive.archive(orientation.messages, now)
+                progress(FlushProgress("consolidate", None, 0, len(items), "weighing the evidence"))
+                evidence_ids = sorted({mid for i in items for mid in i.evidence})
+                rows = self.archive.get_many(evidence_ids)
+                consolidator = Consolidator(self.memories, self.settings.flush, now, run_id, rows)
+                consolidator.run(items, list(outcome.verdicts.values()))
+                for item in consolidator.unmatched_retractions:
+                    dropped.append(Dropped(item.persona, item.text, "nothing kept to take back", item.evidence,
+                                           category="no_target"))
+                for verdict in outcome.verdicts.values():
+                    self.memories.add_verdict({
+                        "run_id": run_id, "memory_id": consolidator.item_memory.get(verdict.item_index),
+                        "target_id": verdict.target_id, "verdict": verdict.verdict,
+                        "confidence": verdict.confidence, "reasoning": verdict.reasoning,
+                        "model": verdict.model, "escalated": int(verdict.escalated),
+                        "applied": "yes" if verdict.confidence >= self.settings.flush.judge_confidence else "review"})
+                progress(FlushProgress("consolidate", None, len(items), len(items), "done"))
+                progress(FlushProgress("prune", None, 0, 1, "expiry, decay and the cap"))
+                changes = consolidator.changes + prune(self.memories, self.settings.flush, now, run_id)
+                progress(FlushProgress("rebuild", None, 0, 1, "rebuilding the prompt"))
+                new_selection = compile_prompt(self.memories, self.settings.flush, now)
+                save_selection(self.store, new_selection)
+
+                report.changes = changes
+                report.dropped_items = [vars(d) for d in dropped]
+                report.dropped = sum(1 for d in dropped if d.category == "evidence")
+                report.promoted = {"layer1": consolidator.counters.layer1, "layer2": consolidator.counters.layer2}
+                report.superseded = consolidator.counters.superseded
+                report.queued = consolidator.counters.queued
+                report.budget = new_selection.budget
+                report.duration_s = round(time.monotonic() - started, 3)
+                self.memories.add_run({
+                    "id": run_id, "started_at": now.isoformat(timespec="seconds"),
+                    "finished_at": self.clock().isoformat(timespec="seconds"), "seed": report.seed,
+                    "personas": report.personas, "items": report.items, "dropped": report.dropped_items,
+                    "verdicts": [vars(v) for v in outcome.verdicts.values()],
+                    "changes": [vars(c) for c in changes], "promoted": report.promoted,
+                    "llm_calls": report.llm_calls, "tokens": report.tokens, "duration_s": report.duration_s,
+                    "errors": report.errors, "files": report.files,
+                    "messages_archived": report.messages_archived, "budget": report.budget})
+                if dry_run:
+                    raise _DryRun()
+        except _DryRun:
+            report.run_id = None
+            report.messages_archived = len(orientation.messages)
+            return report
+        progress(FlushProgress("rebuild", None, 1, 1, "committed"))
+        self._finish(orientation.files, now)
+        report.duration_s = round(time.monotonic() - started, 3)
+        log.info("flush %s: %s call(s), %s change(s), %s dropped, %.1fs", report.run_id, report.llm_calls,
+                 len(report.changes), report.dropped, report.duration_s)
+        return report
+
+    def _finish(self, files, now) -> None:
+        """After the commit: rewrite memory.md, then remove the files whose messages are archived."""
+        write_private(self.paths.memory_md, render_markdown(self.memories, now, load_selection(self.store)))
+        kept = self.logbook.remove_flushed(files, self.archive.ids())
+        for path in kept:
+            log.info("kept %s: it has messages written during the flush", path.name)

@@ -1,0 +1,249 @@
+"""Memories, the evidence ledger, verdicts, the review queue, flush runs and the audit trail.
+
+Rows are never deleted. A memory leaves the prompt by changing ``state``;
+supersession sets ``superseded_by``/``superseded_at``/``invalid_at`` on the old
+row, so the chain old → new is the history and active recall is
+``superseded_by IS NULL``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field, fields
+
+from .db import Store
+
+# States whose memories still take part in matching (not retired).
+LIVE_STATES = ("candidate", "active", "queued", "pending", "dormant")
+KINDS = ("explicit", "correction", "fact", "habit", "retraction")
+
+
+@dataclass
+class MemoryRecord:
+    id: str
+    text: str
+    slot: str
+    kind: str
+    state: str = "candidate"
+    score: float = 0.0
+    confidence: float = 0.0
+    persona: str = ""
+    style: str = "reinforced"
+    pinned: int = 0
+    contradictions: int = 0
+    valid_at: str | None = None
+    invalid_at: str | None = None
+    superseded_by: str | None = None
+    superseded_at: str | None = None
+    layer2_until: float | None = None
+    last_evidence_epoch: float | None = None
+    created_at: str | None = None
+    updated_at: str | None = None
+    created_run: int | None = None
+    # Filled from the ledger when read, not stored in the row:
+    evidence: list[str] = field(default_factory=list)
+    days: int = 0
+
+    def layer(self, now_epoch: float) -> int:
+        """1 for Layer 1, 2 for Layer 2, 0 for neither."""
+        if self.superseded_by or self.state not in LIVE_STATES:
+            return 0
+        if self.state == "active":
+            return 1
+        if self.state in ("candidate", "queued") and self.layer2_until and self.layer2_until > now_epoch:
+            return 2
+        return 0
+
+    def row(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("evidence", "days")}
+
+    def to_dict(self, now_epoch: float) -> dict:
+        data = self.row()
+        data.update(layer=self.layer(now_epoch), evidence=list(self.evidence), days=self.days)
+        return data
+
+
+_COLUMNS = {f.name for f in fields(MemoryRecord)} - {"evidence", "days"}
+
+
+@dataclass
+class LedgerStats:
+    """What the evidence ledger says about one memory."""
+
+    days: int  # distinct days with supporting evidence
+    sessions: int  # distinct log files with supporting evidence
+    kinds: set[str]
+    contradictions: int
+    last_epoch: float | None
+
+
+def _fts_query(text: str, limit_terms: int = 12) -> str:
+    """An OR query of distinct trigrams (and words) from ``text`` for the trigram index."""
+    cleaned = re.sub(r"[\"'*^():{}\[\]+\-]", " ", text)
+    terms: list[str] = []
+    for word in cleaned.split():
+        if len(word) >= 3:
+            for i in range(0, len(word) - 2):
+                gram = word[i:i + 3]
+                if gram not in terms:
+                    terms.append(gram)
+    return " OR ".join(f'"{t}"' for t in terms[:limit_terms * 4])
+
+
+class MemoryStore:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    @property
+    def db(self):
+        return self.store.db
+
+    # ---- memories ------------------------------------------------------
+    def _records(self, sql: str, params=()) -> list[MemoryRecord]:
+        rows = list(self.db.query(sql, list(params)))
+        records = [MemoryRecord(**{k: r[k] for k in _COLUMNS}) for r in rows]
+        if records:
+            ids = [m.id for m in records]
+            marks = ",".join("?" * len(ids))
+            ev: dict[str, list[str]] = {}
+            days: dict[str, set] = {}
+            for r in self.db.query(
+                    f"SELECT e.memory_id, e.message_id, e.day, e.contradicts FROM evidence e "
+                    f"JOIN messages m ON m.id = e.message_id WHERE e.memory_id IN ({marks}) "
+                    f"ORDER BY m.ts_epoch, e.message_id", ids):
+                ev.setdefault(r["memory_id"], []).append(r["message_id"])
+                if not r["contradicts"]:
+                    days.setdefault(r["memory_id"], set()).add(r["day"])
+            for m in records:
+                m.evidence = ev.get(m.id, [])
+                m.days = len(days.get(m.id, ()))
+        return records
+
+    def get(self, memory_id: str) -> MemoryRecord | None:
+        found = self._records("SELECT * FROM memories WHERE id = ?", [memory_id])
+        return found[0] if found else None
+
+    def all(self) -> list[MemoryRecord]:
+        return self._records("SELECT * FROM memories ORDER BY slot, created_at, id")
+
+    def live(self) -> list[MemoryRecord]:
+        marks = ",".join("?" * len(LIVE_STATES))
+        return self._records(f"SELECT * FROM memories WHERE superseded_by IS NULL AND state IN ({marks}) "
+                             f"ORDER BY slot, id", LIVE_STATES)
+
+    def in_state(self, *states: str) -> list[MemoryRecord]:
+        marks = ",".join("?" * len(states))
+        return self._records(f"SELECT * FROM memories WHERE state IN ({marks}) ORDER BY slot, id", states)
+
+    def same_slot(self, slot: str) -> list[MemoryRecord]:
+        marks = ",".join("?" * len(LIVE_STATES))
+        return self._records(f"SELECT * FROM memories WHERE slot = ? AND superseded_by IS NULL "
+                             f"AND state IN ({marks}) ORDER BY id", [slot, *LIVE_STATES])
+
+    def neighbours(self, text: str, limit: int = 3) -> list[MemoryRecord]:
+        """Live memories that share wording with ``text``, best rank first (no score threshold)."""
+        query = _fts_query(text)
+        if not query:
+            return []
+        marks = ",".join("?" * len(LIVE_STATES))
+        return self._records(
+            f"SELECT m.* FROM memories_fts f JOIN memories m ON m.rowid = f.rowid "
+            f"WHERE memories_fts MATCH ? AND m.superseded_by IS NULL AND m.state IN ({marks}) "
+            f"ORDER BY bm25(memories_fts), m.id LIMIT ?", [query, *LIVE_STATES, limit])
+
+    def insert(self, record: MemoryRecord) -> None:
+        self.db["memories"].insert(record.row(), pk="id")
+
+    def update(self, memory_id: str, **values) -> None:
+        unknown = set(values) - _COLUMNS
+        if unknown:
+            raise ValueError(f"unknown memory columns: {sorted(unknown)}")
+        self.db["memories"].update(memory_id, values)
+
+    def predecessors(self, memory_id: str) -> list[MemoryRecord]:
+        return self._records("SELECT * FROM memories WHERE superseded_by = ? ORDER BY superseded_at, id",
+                             [memory_id])
+
+    # ---- ledger --------------------------------------------------------
+    def add_evidence(self, memory_id: str, rows: list[dict], run_id: int | None) -> int:
+        """Add ledger rows (message_id, day, session, kind, contradicts, persona); return new ones."""
+        table = self.db["evidence"]
+        before = table.count_where("memory_id = ?", [memory_id])
+        table.insert_all(
+            [{"memory_id": memory_id, "run_id": run_id, **row} for row in rows],
+            pk=("memory_id", "message_id"), ignore=True)
+        return table.count_where("memory_id = ?", [memory_id]) - before
+
+    def ledger(self, memory_id: str) -> LedgerStats:
+        rows = list(self.db.query(
+            "SELECT e.day, e.session, e.kind, e.contradicts, m.ts_epoch FROM evidence e "
+            "JOIN messages m ON m.id = e.message_id WHERE e.memory_id = ?", [memory_id]))
+        support = [r for r in rows if not r["contradicts"]]
+        return LedgerStats(
+            days=len({r["day"] for r in support}),
+            sessions=len({r["session"] for r in support}),
+            kinds={r["kind"] for r in support},
+            contradictions=sum(1 for r in rows if r["contradicts"]),
+            last_epoch=max((r["ts_epoch"] for r in support), default=None),
+        )
+
+    def evidence_messages(self, memory_id: str) -> list[dict]:
+        return list(self.db.query(
+            "SELECT m.id, m.ts, m.role, m.text, m.session, e.kind, e.contradicts, e.persona FROM evidence e "
+            "JOIN messages m ON m.id = e.message_id WHERE e.memory_id = ? ORDER BY m.ts_epoch, m.id",
+            [memory_id]))
+
+    # ---- audit, verdicts, runs ----------------------------------------
+    def event(self, memory_id: str, at: str, action: str, detail: dict | None = None,
+              run_id: int | None = None) -> None:
+        self.db["memory_events"].insert({"memory_id": memory_id, "at": at, "action": action,
+                                         "detail": json.dumps(detail or {}, ensure_ascii=False),
+                                         "run_id": run_id})
+
+    def events(self, memory_id: str) -> list[dict]:
+        return list(self.db.query("SELECT * FROM memory_events WHERE memory_id = ? ORDER BY id", [memory_id]))
+
+    def add_verdict(self, row: dict) -> None:
+        self.db["verdicts"].insert(row)
+
+    def add_run(self, row: dict) -> int:
+        encoded = {k: (json.dumps(v, ensure_ascii=False) if isinstance(v, (dict, list)) else v)
+                   for k, v in row.items()}
+        return self.db["flush_runs"].insert(encoded).last_pk
+
+    def runs(self, limit: int = 20) -> list[dict]:
+        out = []
+        for r in self.db.query("SELECT * FROM flush_runs ORDER BY id DESC LIMIT ?", [limit]):
+            for key in ("personas", "items", "dropped", "verdicts", "changes", "promoted", "errors",
+                        "files", "budget"):
+                if r.get(key):
+                    r[key] = json.loads(r[key])
+            out.append(r)
+        return out
+
+    def next_run_id(self) -> int:
+        row = self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM flush_runs").fetchone()
+        return int(row[0])
+
+    # ---- review queue --------------------------------------------------
+    def queue_add(self, row: dict) -> int:
+        return self.db["review_queue"].insert({"status": "open", **row}).last_pk
+
+    def queue_open(self) -> list[dict]:
+        return list(self.db.query("SELECT * FROM review_queue WHERE status = 'open' ORDER BY id"))
+
+    def queue_get(self, queue_id: int) -> dict | None:
+        rows = list(self.db.query("SELECT * FROM review_queue WHERE id = ?", [queue_id]))
+        return rows[0] if rows else None
+
+    def queue_for_memory(self, memory_id: str) -> list[dict]:
+        return list(self.db.query("SELECT * FROM review_queue WHERE status = 'open' AND "
+                                  "(memory_id = ? OR target_id = ?) ORDER BY id", [memory_id, memory_id]))
+
+    def queue_resolve(self, queue_id: int, status: str, at: str) -> None:
+        self.db["review_queue"].update(queue_id, {"status": status, "resolved_at": at})
+
+    def counts(self) -> dict:
+        return {r["state"]: r["n"] for r in self.db.query(
+            "SELECT state, COUNT(*) AS n FROM memories GROUP BY state")}
