@@ -55,14 +55,21 @@ class Reply:
         self.stopped = False
 
     def __iter__(self) -> Iterator[str]:
-        for piece in self._produce(self):
-            if not piece:
-                continue
-            self.text += piece
-            yield piece
-            if self.stop.is_set():
-                self.stopped = True
-                return
+        producer = self._produce(self)
+        try:
+            for piece in producer:
+                if self.stop.is_set():
+                    self.stopped = True
+                    return
+                if not piece:
+                    continue
+                self.text += piece
+                yield piece
+                if self.stop.is_set():
+                    self.stopped = True
+                    return
+        finally:
+            producer.close()  # closes the SDK's stream (and its HTTP connection) when stopped early
 
 
 class Backend(ABC):

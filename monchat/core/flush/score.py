@@ -31,7 +31,9 @@ OUTPUT_RESERVE = 700  # tokens kept free for the answer
 MIN_INJECTED_LENGTH = 8  # shorter memory texts are too generic to call a copy
 
 
-def item_schema(max_items: int) -> dict:
+def item_schema(max_items: int, user_ids: list[str] | None = None) -> dict:
+    """The JSON schema of a filter answer; evidence is limited to this chunk's user line ids."""
+    evidence_item = {"type": "string", "enum": user_ids} if user_ids else {"type": "string"}
     return {
         "type": "object",
         "properties": {
@@ -46,7 +48,7 @@ def item_schema(max_items: int) -> dict:
                         "slot": {"type": "string"},
                         "kind": {"type": "string", "enum": list(KINDS)},
                         "score": {"type": "number"},
-                        "evidence": {"type": "array", "items": {"type": "string"}},
+                        "evidence": {"type": "array", "items": evidence_item},
                     },
                     "required": ["reason", "text", "slot", "kind", "score", "evidence"],
                 },
@@ -150,13 +152,13 @@ def score_persona(backend: Backend, prompts: PromptLibrary, persona: FilterPerso
     budget = max(256, backend.context_length() - count_tokens(system) - OUTPUT_RESERVE)
     chunks = chunk_lines(lines, budget)
     by_local = {line.local_id: line for line in lines}
-    schema = item_schema(persona.max_items)
     items: list[Item] = []
     for n, chunk in enumerate(chunks, start=1):
         if cancel is not None and cancel.is_set():
             raise FlushCancelled()
         user = prompts.render("filter_log.md.j2", lines=chunk, part=n, parts=len(chunks),
                               first_day=chunk[0].day, last_day=chunk[-1].day)
+        schema = item_schema(persona.max_items, [line.local_id for line in chunk if line.role == "user"])
         result.calls += 1
         result.tokens += count_tokens(system) + count_tokens(user)
         try:

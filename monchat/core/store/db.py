@@ -48,10 +48,26 @@ class Store:
 
     @contextmanager
     def atomic(self) -> Iterator[Database]:
-        """One transaction (a savepoint when nested)."""
+        """One transaction (a savepoint when nested).
+
+        The outermost one is ``BEGIN IMMEDIATE``: it takes the write lock at the
+        start, so two threads or processes queue on the busy timeout instead of
+        one failing with "database is locked" when its read turns into a write.
+        """
         db = self.db
-        with db.atomic():
+        if db.conn.in_transaction:
+            with db.atomic():
+                yield db
+            return
+        db.conn.execute("BEGIN IMMEDIATE")
+        try:
             yield db
+        except BaseException:
+            if db.conn.in_transaction:
+                db.conn.execute("ROLLBACK")
+            raise
+        else:
+            db.conn.execute("COMMIT")
 
     def applied_migrations(self) -> list[str]:
         return [m.name for m in migrations.applied(self.db)]

@@ -1,0 +1,317 @@
+"""Ollama through the official ``ollama`` client.
+
+Design notes:
+
+- Every chat call sends ``options.num_ctx`` and ``keep_alive``: Ollama's own
+  default context is small (2k–4k) and ``/api/chat`` silently drops the oldest
+  messages that do not fit. No flag tells the client, so we compare the
+  reported ``prompt_eval_count`` with our own tiktoken estimate and add a
+  warning to ``Usage.warnings`` when the two disagree in the way a cut would.
+- The client raises different things for the same fault (a refused connection
+  is a builtin ``ConnectionError`` without streaming but a raw
+  ``httpx.ConnectError`` with it; a missing model is a ``ResponseError`` with
+  status 404; an error line mid-stream has status -1). ``_translate`` maps all
+  of them to ``KnownError`` subclasses with a hint.
+- A stopped stream closes the client's generator, which closes the HTTP
+  response, so Ollama stops generating.
+- ``doctor()`` and ``probe()`` use short timeouts of their own and never raise
+  for an unreachable server.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import logging
+import os
+import re
+import urllib.parse
+from typing import Iterator
+
+import httpx
+import ollama
+
+from ..errors import (BackendError, BackendUnreachable, KnownError, ModelNotFound, RateLimited,
+                      SettingsError)
+from ..tokens import count_turns
+from ..types import Turn, Usage
+from .base import Backend, Check, DoctorReport, Reply
+
+log = logging.getLogger(__name__)
+
+DEFAULT_HOST = "http://127.0.0.1:11434"
+DEFAULT_PORT = 11434
+
+# What the client can raise for one call; everything else is our bug.
+CLIENT_ERRORS = (ollama.ResponseError, ConnectionError, httpx.TransportError, json.JSONDecodeError)
+
+_NUMBER = re.compile(r"^[-+]?(\d+(\.\d*)?|\.\d+)$")
+# Go's time.ParseDuration, which Ollama uses for a string keep_alive ("30m", "1h30m", "-1s").
+_GO_DURATION = re.compile(r"^[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$")
+
+
+def normalise_host(host: str) -> str:
+    """Turn ``OLLAMA_HOST``-style text into a full URL, as the ollama client does.
+
+    ``""`` → ``http://127.0.0.1:11434``, ``":5000"`` → ``http://127.0.0.1:5000``,
+    ``"https://box"`` → ``https://box:443``.
+
+    Raises:
+        SettingsError: the text is not an address.
+    """
+    text = (host or "").strip()
+    port = DEFAULT_PORT
+    scheme, _, hostport = text.partition("://")
+    if not hostport:
+        scheme, hostport = "http", text
+    elif scheme == "http":
+        port = 80
+    elif scheme == "https":
+        port = 443
+    try:
+        split = urllib.parse.urlsplit(f"{scheme}://{hostport}")
+        name = split.hostname or "127.0.0.1"
+        port = split.port or port
+    except ValueError as exc:
+        raise SettingsError(f"The Ollama address {host!r} is not valid ({exc}).",
+                            "Set ollama.host (or OLLAMA_HOST) like http://127.0.0.1:11434.") from exc
+    try:
+        if isinstance(ipaddress.ip_address(name), ipaddress.IPv6Address):
+            name = f"[{name}]"
+    except ValueError:
+        pass  # a host name, not an IP address
+    path = split.path.strip("/")
+    return f"{scheme}://{name}:{port}/{path}" if path else f"{scheme}://{name}:{port}"
+
+
+def keep_alive_value(text: str) -> float | str:
+    """Ollama reads a string keep_alive as a Go duration, so bare numbers go as seconds."""
+    text = text.strip()
+    if _NUMBER.match(text):
+        number = float(text)
+        return int(number) if number.is_integer() else number
+    return text
+
+
+class OllamaBackend(Backend):
+    """Chat and structured output through a local (or remote) Ollama server."""
+
+    name = "ollama"
+    TRUNCATION_RATIO = 0.8  # reported tokens below this share of our estimate look cut
+    TRUNCATION_MIN_ESTIMATE = 64  # tiny prompts: tokenizer differences dominate
+    FULL_CONTEXT_MARGIN = 32  # this close to num_ctx counts as full
+    PROBE_TIMEOUT_S = 1.5
+    DOCTOR_TIMEOUT_S = 5.0
+
+    def __init__(self, model: str, *, host: str = "", num_ctx: int = 8192, keep_alive: str = "30m",
+                 timeout_s: float = 120.0) -> None:
+        super().__init__(model)
+        self.host = normalise_host(host or os.environ.get("OLLAMA_HOST", ""))
+        self.num_ctx = num_ctx
+        self.keep_alive = keep_alive
+        self.timeout_s = timeout_s
+        self._client = ollama.Client(host=self.host, timeout=timeout_s)  # no I/O until a call
+
+    def context_length(self) -> int:
+        return self.num_ctx
+
+    def close(self) -> None:
+        """Release the HTTP connections."""
+        self._client.close()
+
+    # ---- calls ---------------------------------------------------------
+    def _messages(self, system: str, turns: list[Turn]) -> list[dict]:
+        head = [{"role": "system", "content": system}] if system else []
+        return head + [{"role": t.role, "content": t.content} for t in turns]
+
+    def _options(self, temperature: float | None) -> dict:
+        options: dict = {"num_ctx": self.num_ctx}
+        if temperature is not None:
+            options["temperature"] = temperature
+        return options
+
+    def _stream(self, system: str, turns: list[Turn], temperature: float | None,
+                reply: Reply) -> Iterator[str]:
+        estimate = count_turns(system, turns)
+        reply.usage = Usage(estimated_prompt_tokens=estimate)
+        chunks = None
+        try:
+            # The request is sent on the first next(), so errors surface in the loop.
+            chunks = self._client.chat(self.model, messages=self._messages(system, turns), stream=True,
+                                       options=self._options(temperature),
+                                       keep_alive=keep_alive_value(self.keep_alive))
+            for chunk in chunks:
+                if chunk.done:
+                    reply.usage = self._usage(chunk, estimate)
+                text = chunk.message.content if chunk.message else None
+                if text:
+                    yield text
+        except CLIENT_ERRORS as exc:
+            raise self._translate(exc) from exc
+        finally:
+            if chunks is not None:
+                chunks.close()  # a stopped reply closes the HTTP stream too
+
+    def _complete_json(self, system: str, turns: list[Turn], schema: dict, temperature: float) -> str:
+        # Ollama constrains the output with `format`; stating the schema helps the model fill it well.
+        schema_line = f"Answer with JSON matching this schema: {json.dumps(schema, ensure_ascii=False)}"
+        system = f"{system}\n\n{schema_line}" if system else schema_line
+        try:
+            response = self._client.chat(self.model, messages=self._messages(system, turns), stream=False,
+                                         format=schema, options=self._options(temperature),
+                                         keep_alive=keep_alive_value(self.keep_alive))
+        except CLIENT_ERRORS as exc:
+            raise self._translate(exc) from exc
+        self._usage(response, count_turns(system, turns))  # logs a truncation warning if any
+        return response.message.content or ""
+
+    def _usage(self, final: ollama.ChatResponse, estimate: int) -> Usage:
+        usage = Usage(prompt_tokens=final.prompt_eval_count, output_tokens=final.eval_count,
+                      estimated_prompt_tokens=estimate)
+        warning = self._truncation_warning(final.prompt_eval_count, estimate)
+        if warning:
+            log.warning("%s", warning)
+            usage.warnings.append(warning)
+        return usage
+
+    def _truncation_warning(self, prompt_tokens: int | None, estimate: int) -> str:
+        """Text of a warning when Ollama probably cut the conversation, else "".
+
+        Ollama drops the oldest messages only when the prompt does not fit, so
+        a low count with an estimate far below num_ctx is a tokenizer
+        difference (cl100k vs the model's own), not a cut.
+        """
+        if prompt_tokens is None:
+            return ""
+        full = prompt_tokens >= self.num_ctx - self.FULL_CONTEXT_MARGIN
+        far_below = (estimate > self.TRUNCATION_MIN_ESTIMATE
+                     and prompt_tokens < self.TRUNCATION_RATIO * estimate
+                     and estimate >= self.num_ctx // 2)
+        if not (full or far_below):
+            return ""
+        return (f"Ollama may have cut the conversation to fit num_ctx={self.num_ctx} "
+                f"(it read {prompt_tokens} tokens, we sent about {estimate}). "
+                f"Raise ollama.num_ctx in settings.")
+
+    # ---- errors --------------------------------------------------------
+    def _translate(self, exc: Exception, timeout_s: float | None = None) -> KnownError:
+        """Map what the ollama client raised to a KnownError with a hint."""
+        log.info("Ollama call to %s failed: %r", self.host, exc)
+        if isinstance(exc, httpx.TimeoutException):
+            return BackendUnreachable(
+                f"Ollama at {self.host} timed out after {timeout_s or self.timeout_s:g} s.",
+                "Check that `ollama serve` is running and not stuck; a large model may need a higher "
+                "ollama.timeout_s in settings.")
+        if isinstance(exc, (ConnectionError, httpx.ConnectError)):
+            return BackendUnreachable(
+                f"Ollama is not running at {self.host}.",
+                "Start it with `ollama serve`, or set ollama.host in settings / OLLAMA_HOST.")
+        if isinstance(exc, httpx.TransportError):
+            return BackendUnreachable(f"The connection to Ollama at {self.host} broke ({exc}).",
+                                      "Check that `ollama serve` is still running, then try again.")
+        if isinstance(exc, json.JSONDecodeError):
+            return BackendError(f"The server at {self.host} sent a reply that is not Ollama's.",
+                                "Check ollama.host in settings / OLLAMA_HOST.")
+        error = str(getattr(exc, "error", exc))
+        status = getattr(exc, "status_code", None)
+        if status == 404 or "not found" in error.lower():
+            return ModelNotFound(f"The Ollama model {self.model!r} is not installed.",
+                                 f"Run `ollama pull {self.model}`.")
+        if status == 412:
+            return BackendError(f"This Ollama is too old for {self.model!r}: {error}",
+                                "Update Ollama (https://ollama.com/download), then try again.")
+        if status == 429:
+            return RateLimited(f"Ollama is busy: {error}", "Wait a moment and try again.")
+        if "context" in error.lower():
+            return BackendError(f"Ollama failed: {error}",
+                                "Raise ollama.num_ctx in settings, or start a shorter conversation.")
+        return BackendError(f"Ollama failed: {error}",
+                            "Try again; if it keeps failing, read the log of `ollama serve`.")
+
+    # ---- health --------------------------------------------------------
+    def _server_version(self, timeout_s: float) -> str:
+        """GET /api/version (the client has no call for it). Raises httpx/ValueError/KeyError."""
+        response = httpx.get(f"{self.host}/api/version", timeout=timeout_s)
+        response.raise_for_status()
+        return str(response.json()["version"])
+
+    def doctor(self) -> DoctorReport:
+        """Check the server, the model, num_ctx against the model's context and keep_alive."""
+        report = DoctorReport(self.name, self.model, context_length=self.num_ctx)
+        timeout_s = min(self.timeout_s, self.DOCTOR_TIMEOUT_S)
+        try:
+            version = self._server_version(timeout_s)
+        except httpx.TransportError as exc:
+            error = self._translate(exc, timeout_s)
+            report.checks.append(Check("server", False, error.message, error.hint))
+            report.checks.append(self._keep_alive_check())
+            return report
+        except (httpx.HTTPStatusError, ValueError, KeyError) as exc:
+            log.info("Ollama doctor: %s answered, but not like Ollama: %r", self.host, exc)
+            report.checks.append(Check("server", False, f"{self.host} answered, but not like Ollama.",
+                                       "Check ollama.host in settings / OLLAMA_HOST."))
+            report.checks.append(self._keep_alive_check())
+            return report
+        report.checks.append(Check("server", True, f"Ollama {version} at {self.host}"))
+
+        client = ollama.Client(host=self.host, timeout=timeout_s)
+        try:
+            info = client.show(self.model)
+        except CLIENT_ERRORS as exc:
+            error = self._translate(exc, timeout_s)
+            report.checks.append(Check("model", False, error.message, error.hint))
+            info = None
+        finally:
+            client.close()
+        if info is not None:
+            report.checks.append(Check("model", True, f"{self.model} is installed{_size_note(info)}"))
+            trained = _trained_context(info)
+            report.checks.append(self._context_check(trained))
+            if trained is not None and trained < self.num_ctx:
+                report.context_length = trained  # Ollama clamps num_ctx to the trained length
+        report.checks.append(self._keep_alive_check())
+        return report
+
+    def _context_check(self, trained: int | None) -> Check:
+        if trained is None:
+            return Check("context", True,
+                         f"num_ctx={self.num_ctx} (the model does not state its trained context)")
+        if self.num_ctx > trained:
+            return Check("context", True,
+                         f"num_ctx={self.num_ctx} is more than {self.model}'s trained context ({trained}); "
+                         f"Ollama will use {trained}.",
+                         f"Set ollama.num_ctx to {trained} or less in settings.")
+        return Check("context", True, f"num_ctx={self.num_ctx} (the model was trained for {trained})")
+
+    def _keep_alive_check(self) -> Check:
+        text = self.keep_alive.strip()
+        if _NUMBER.match(text) or _GO_DURATION.match(text):
+            return Check("keep_alive", True, f"keep_alive={text} (how long the model stays loaded)")
+        return Check("keep_alive", False, f"keep_alive={text!r} is not a duration Ollama understands.",
+                     "Set ollama.keep_alive like 30m, 2h, or -1 to keep the model loaded.")
+
+    def probe(self) -> bool:
+        """True when the server answers within 1.5 s and has the model; never raises."""
+        client = ollama.Client(host=self.host, timeout=self.PROBE_TIMEOUT_S)
+        try:
+            client.show(self.model)  # one request answers both questions
+            return True
+        except CLIENT_ERRORS + (ValueError,) as exc:
+            log.info("Ollama probe of %s at %s failed: %r", self.model, self.host, exc)
+            return False
+        finally:
+            client.close()
+
+
+def _trained_context(info: ollama.ShowResponse) -> int | None:
+    """The model's trained context: ``model_info["<arch>.context_length"]``."""
+    model_info = info.modelinfo or {}
+    arch = model_info.get("general.architecture")
+    trained = model_info.get(f"{arch}.context_length") if arch else None
+    return trained if isinstance(trained, int) else None
+
+
+def _size_note(info: ollama.ShowResponse) -> str:
+    details = info.details
+    parts = [p for p in (details.parameter_size, details.quantization_level) if p] if details else []
+    return f" ({', '.join(parts)})" if parts else ""

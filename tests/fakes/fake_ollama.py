@@ -1,0 +1,314 @@
+"""A tiny fake Ollama server for tests (standard library only).
+
+Extended from ``/work/shared/reference/examples/fake_ollama.py``. It imitates
+the parts of the Ollama REST API (ollama/ollama, docs/api.md) that the official
+Python client (``ollama`` 0.6.x) uses:
+
+    GET  /               -> "Ollama is running" (text/plain)
+    GET  /api/version    -> {"version": server.version}
+    GET  /api/tags       -> the models in server.installed
+    GET  /api/ps         -> {"models": []}
+    POST /api/show       -> model details; 404 {"error": ...} for unknown models
+    POST /api/pull       -> NDJSON progress stream, or one {"status": "success"}
+    POST /api/chat       -> NDJSON stream (default) or one JSON object when
+                            "stream": false; 404 {"error": ...} for unknown models
+
+Every HTTP error body is {"error": "<message>"}, which the client turns into
+``ollama.ResponseError(error, status_code)``. Streaming replies use chunked
+transfer encoding with one JSON object per line; the statistics
+(prompt_eval_count, eval_count, ...) appear only on the final ``done: true`` line.
+
+Use from a test:
+
+    with running_fake_ollama() as server:
+        client = ollama.Client(host=server.url, timeout=5)
+        ...
+        assert server.chat_requests()[-1]["body"]["options"]["num_ctx"] == 8192
+
+Knobs on the server object (set them before the request):
+
+    server.installed           set of model names /api/show, /api/tags and /api/chat know
+    server.reply_chunks        content strings streamed by /api/chat
+    server.structured_content  content of the reply when the request has "format"
+    server.prompt_eval_count   value reported on the final chat line
+    server.context_length      "<arch>.context_length" reported by /api/show
+    server.version             reported by /api/version
+    server.mode                "ok" | "midstream_error" (one chunk, then an {"error": ...}
+                               line with HTTP status 200) | "slow" (sleep chunk_delay_s
+                               before each chunk) | "stall" (sleep stall_s before answering)
+                               | "http_error" (answer /api/chat with error_status/error_message)
+    server.chunk_delay_s, server.stall_s, server.error_status, server.error_message
+
+Records: ``server.requests`` (list of {"method", "path", "body"}) and
+``server.disconnects`` (streams the client closed before they ended).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Iterator
+
+INSTALLED = {"llama3.2", "llama3.2:latest"}
+
+DETAILS = {
+    "parent_model": "",
+    "format": "gguf",
+    "family": "llama",
+    "families": ["llama"],
+    "parameter_size": "3.2B",
+    "quantization_level": "Q4_K_M",
+}
+
+PULL_PROGRESS = [
+    {"status": "pulling manifest"},
+    {"status": "pulling abc", "digest": "sha256:abc", "total": 100, "completed": 50},
+    {"status": "verifying sha256 digest"},
+    {"status": "writing manifest"},
+    {"status": "success"},
+]
+
+
+def _tags(installed: set[str]) -> dict:
+    names = sorted(n for n in installed if ":" in n) or sorted(installed)
+    return {
+        "models": [
+            {
+                "name": name,
+                "model": name,
+                "modified_at": "2025-05-04T17:37:44.706015396-07:00",
+                "size": 2019393189,
+                "digest": "a80c4f17acd55265feec403c7aef86be0c25983ab279d83f3bcd3abbcb5b8b72",
+                "details": DETAILS,
+            }
+            for name in names
+        ]
+    }
+
+
+def _show(context_length: int | None) -> dict:
+    model_info = {"general.architecture": "llama"}
+    if context_length is not None:
+        model_info["llama.context_length"] = context_length
+    return {
+        "modelfile": "FROM llama3.2",
+        "parameters": 'num_ctx 4096\nstop "<|eot_id|>"',
+        "template": "{{ .Prompt }}",
+        "details": DETAILS,
+        "model_info": model_info,
+        "capabilities": ["completion", "tools"],
+        "modified_at": "2025-05-04T17:37:44.706015396-07:00",
+    }
+
+
+class ClientWentAway(Exception):
+    """The client closed the connection while we were still streaming."""
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # needed for chunked streaming
+
+    def log_message(self, *args):  # keep test output quiet
+        pass
+
+    # ---- request and response plumbing ---------------------------------
+    def _read_json(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        return json.loads(self.rfile.read(length)) if length else None
+
+    def _send_json(self, status, obj):
+        data = json.dumps(obj).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _send_text(self, status, text):
+        data = text.encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "text/plain; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _send_ndjson(self, objs, delay_s=0.0):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-ndjson")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        try:
+            for obj in objs:
+                if delay_s:
+                    time.sleep(delay_s)
+                line = (json.dumps(obj) + "\n").encode()
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(line), line))
+                self.wfile.flush()
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError) as exc:
+            with self.server.lock:
+                self.server.disconnects += 1
+            self.close_connection = True
+            raise ClientWentAway() from exc
+
+    def _not_found(self, model):
+        self._send_json(404, {"error": f"model '{model}' not found"})
+
+    def _record(self, method, body):
+        with self.server.lock:
+            self.server.requests.append({"method": method, "path": self.path, "body": body})
+
+    # ---- routes --------------------------------------------------------
+    def do_GET(self):
+        self._record("GET", None)
+        srv = self.server
+        if self.path == "/":
+            return self._send_text(200, "Ollama is running")
+        if self.path == "/api/version":
+            return self._send_json(200, {"version": srv.version})
+        if self.path == "/api/tags":
+            return self._send_json(200, _tags(srv.installed))
+        if self.path == "/api/ps":
+            return self._send_json(200, {"models": []})
+        self._send_json(404, {"error": "not found"})
+
+    def do_POST(self):
+        body = self._read_json() or {}
+        self._record("POST", body)
+        srv = self.server
+        model = body.get("model", "")
+        streaming = body.get("stream", True)  # Ollama streams unless told not to
+
+        if self.path == "/api/show":
+            if model not in srv.installed:
+                return self._not_found(model)
+            return self._send_json(200, _show(srv.context_length))
+
+        if self.path == "/api/pull":
+            if not streaming:
+                return self._send_json(200, {"status": "success"})
+            return self._send_ndjson(PULL_PROGRESS)
+
+        if self.path == "/api/chat":
+            if srv.mode == "stall":
+                time.sleep(srv.stall_s)
+            if srv.mode == "http_error":
+                return self._send_json(srv.error_status, {"error": srv.error_message})
+            if model not in srv.installed:
+                return self._not_found(model)
+            return self._chat(model, streaming, structured="format" in body)
+
+        self._send_json(404, {"error": "not found"})
+
+    def _chat(self, model, streaming, structured):
+        srv = self.server
+        base = {"model": model, "created_at": "2025-01-01T00:00:00Z"}
+        chunks = [srv.structured_content] if structured else list(srv.reply_chunks)
+
+        def line(content, done, **extra):
+            return dict(base, message={"role": "assistant", "content": content}, done=done, **extra)
+
+        final_stats = {
+            "done_reason": "stop",
+            "total_duration": 4883583458,
+            "load_duration": 1334875,
+            "prompt_eval_count": srv.prompt_eval_count,
+            "prompt_eval_duration": 342546000,
+            "eval_count": len(chunks),
+            "eval_duration": 4535599000,
+        }
+        if srv.mode == "midstream_error":
+            return self._send_ndjson(
+                [line(chunks[0], False),
+                 {"error": "an error was encountered while running the model"}]
+            )
+        if not streaming:
+            return self._send_json(200, line("".join(chunks), True, **final_stats))
+        lines = [line(chunk, False) for chunk in chunks]
+        lines.append(line("", True, **final_stats))
+        self._send_ndjson(lines, delay_s=srv.chunk_delay_s if srv.mode == "slow" else 0.0)
+
+
+class FakeOllamaServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, address):
+        super().__init__(address, Handler)
+        self.lock = threading.Lock()
+        self.requests: list[dict] = []
+        self.disconnects = 0
+        self.errors: list[BaseException] = []  # the fake's own failures
+        self.installed = set(INSTALLED)
+        self.reply_chunks = ["Hel", "lo"]
+        self.structured_content = '{"answer": "yes"}'
+        self.prompt_eval_count: int | None = 26
+        self.context_length: int | None = 131072
+        self.version = "0.12.3"
+        self.mode = "ok"
+        self.chunk_delay_s = 0.05
+        self.stall_s = 1.0
+        self.error_status = 500
+        self.error_message = "internal error"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+    def chat_requests(self) -> list[dict]:
+        with self.lock:
+            return [r for r in self.requests if r["path"] == "/api/chat"]
+
+    def handle_error(self, request, client_address):
+        exc = sys.exc_info()[1]
+        # A client that hung up (a stopped stream, a timed-out test) is expected here.
+        if isinstance(exc, (ClientWentAway, BrokenPipeError, ConnectionResetError)):
+            return
+        with self.lock:
+            self.errors.append(exc)
+        super().handle_error(request, client_address)
+
+
+def start(host="127.0.0.1", port=0) -> FakeOllamaServer:
+    """Start the fake server on a daemon thread and return it.
+
+    The bound port is ``server.server_address[1]`` (``server.url`` is the full
+    address). Call ``server.shutdown()`` and ``server.server_close()`` when done.
+    """
+    server = FakeOllamaServer((host, port))
+    # A short poll interval makes shutdown() quick (the default waits up to 0.5 s).
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
+    return server
+
+
+@contextlib.contextmanager
+def running_fake_ollama() -> Iterator[FakeOllamaServer]:
+    """A fake Ollama for the duration of a ``with`` block."""
+    server = start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def dead_url() -> str:
+    """An address on 127.0.0.1 where nothing listens (a stopped Ollama)."""
+    server = start()
+    url = server.url
+    server.shutdown()
+    server.server_close()
+    return url
+
+
+if __name__ == "__main__":  # manual use: python -m tests.fakes.fake_ollama
+    s = start()
+    print(f"fake Ollama on {s.url} (Ctrl+C to stop)")
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        s.shutdown()
