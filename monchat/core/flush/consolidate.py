@@ -28,7 +28,7 @@ from datetime import datetime, timedelta
 from ..settings import FlushSettings
 from ..store.memories import MemoryRecord, MemoryStore
 from ..types import format_ts
-from .records import Change, Item, Verdict
+from .records import NO_VERDICT, Change, Item, Verdict
 
 log = logging.getLogger(__name__)
 
@@ -166,8 +166,7 @@ class Consolidator:
             if target is not None:
                 memory = self._new_memory(item, state="queued")
                 self.item_memory[item.index] = memory.id
-                self._queue(memory, "judge", f"unsure whether this is {best.verdict} of the kept memory "
-                            f"(confidence {best.confidence:.2f}): {best.reasoning}", best.confidence, target, item)
+                self._queue(memory, "judge", _unsure_reason(best), best.confidence, target, item)
                 return
         memory = self._new_memory(item)
         self.item_memory[item.index] = memory.id
@@ -301,6 +300,13 @@ class Consolidator:
                      else f"confidence {confidence:.2f} is below {self.settings.auto_approve_confidence:.2f}"))
         self._queue(self.memories.get(memory.id), "layer1", reason, confidence, None, item)
         self._layer2(self.memories.get(memory.id), item)
+
+
+def _unsure_reason(verdict: Verdict) -> str:
+    if verdict.reasoning == NO_VERDICT:
+        return "the judge could not tell how this relates to the kept memory; decide yourself"
+    return (f"the judge leaned to {verdict.verdict} but was unsure (confidence {verdict.confidence:.2f}): "
+            f"{verdict.reasoning}")
 
 
 # ---- transitions shared with MemoryService (approvals) ----------------------

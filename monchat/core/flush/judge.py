@@ -22,7 +22,7 @@ from ..prompts import PromptLibrary
 from ..store.memories import MemoryStore
 from ..tokens import count_tokens
 from ..types import Turn
-from .records import VERDICTS, FlushCancelled, Item, Verdict
+from .records import NO_VERDICT, VERDICTS, FlushCancelled, Item, Verdict
 
 log = logging.getLogger(__name__)
 
@@ -38,10 +38,10 @@ JUDGE_SCHEMA = {
                 "type": "object",
                 "properties": {
                     "pair": {"type": "string"},
-                    "reasoning": {"type": "string"},
+                    "reasoning": {"type": "string", "maxLength": 400},
                     "verdict": {"type": "string", "enum": list(VERDICTS)},
                     "confidence": {"type": "number"},
-                    "merged_text": {"type": "string"},
+                    "merged_text": {"type": "string", "maxLength": 300},
                 },
                 "required": ["pair", "reasoning", "verdict", "confidence"],
             },
@@ -138,16 +138,26 @@ def _ask(backend: Backend, prompts: PromptLibrary, pairs: list[Pair], outcome: J
     return found
 
 
+def _same_words(a: str, b: str) -> bool:
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
 def judge(pairs: list[Pair], backend: Backend, prompts: PromptLibrary, threshold: float,
           escalation: Backend | None = None, cancel: threading.Event | None = None) -> JudgeOutcome:
     """Judge every pair; re-ask low-confidence ones with the escalation backend.
 
-    A pair left without a verdict gets confidence 0, which sends it to review.
+    The same wording in the same slot is SAME by rule, with no LLM call. A pair
+    left without a verdict gets confidence 0, which sends it to review.
     """
     outcome = JudgeOutcome({}, errors=[])
+    exact = [p for p in pairs if p.old_slot == p.item.slot and _same_words(p.old_text, p.item.text)]
+    for pair in exact:
+        outcome.verdicts[pair.id] = Verdict(pair.id, pair.item.index, pair.target_id, "SAME", 1.0,
+                                            "the same words in the same slot", "", "program")
+    pairs = [p for p in pairs if p not in exact]
     if not pairs:
         return outcome
-    outcome.verdicts = _ask(backend, prompts, pairs, outcome, False, cancel)
+    outcome.verdicts.update(_ask(backend, prompts, pairs, outcome, False, cancel))
     unsure = [p for p in pairs if p.id not in outcome.verdicts or outcome.verdicts[p.id].confidence < threshold]
     if unsure and escalation is not None:
         log.info("escalating %s low-confidence pair(s) to %s", len(unsure), escalation.describe())
@@ -159,6 +169,5 @@ def judge(pairs: list[Pair], backend: Backend, prompts: PromptLibrary, threshold
     for pair in pairs:
         if pair.id not in outcome.verdicts:
             outcome.verdicts[pair.id] = Verdict(pair.id, pair.item.index, pair.target_id, "COEXIST", 0.0,
-                                                "no verdict was given", "", backend.describe(),
-                                                escalation is not None)
+                                                NO_VERDICT, "", backend.describe(), escalation is not None)
     return outcome

@@ -8,6 +8,7 @@ from ..errors import KnownError
 
 STAGES = ("orient", "score", "judge", "consolidate", "prune", "rebuild")
 VERDICTS = ("SAME", "MERGE", "SUPERSEDE", "CONTRADICT", "COEXIST")
+NO_VERDICT = "the judge gave no usable answer for this pair"
 
 
 class FlushCancelled(KnownError):

