@@ -85,6 +85,16 @@ def chunk_lines(lines: list[LogLine], budget: int) -> list[list[LogLine]]:
     return chunks
 
 
+# Small models copy the log's line prefix ("[m3] user 2026-11-16 Mon 08:10: …") into the item text.
+LINE_PREFIX = re.compile(r"^\s*(\[?m\d+\b\]?\s*)?((user|assistant)\b\s*:?\s*)?"
+                         r"(\d{4}-\d{2}-\d{2}(\s+\w{3})?(\s+\d{1,2}:\d{2})?\s*:?\s*)?")
+
+
+def normalise_text(text: str) -> str:
+    """Strip a copied log-line prefix and squeeze whitespace; the words stay the user's."""
+    return " ".join(LINE_PREFIX.sub("", text, count=1).split())
+
+
 def normalise_slot(slot: str) -> str:
     slot = re.sub(r"\s+", "_", slot.strip().lower())
     slot = re.sub(r"/+", "/", slot).strip("/")
@@ -106,7 +116,7 @@ def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine
     """Check one raw item from the LLM; return an Item or the reason it is dropped."""
     if not isinstance(raw, dict):
         return Dropped(persona.id, str(raw)[:200], "not an object", category="invalid")
-    text = str(raw.get("text") or "").strip()
+    text = normalise_text(str(raw.get("text") or ""))
     if not text:
         return Dropped(persona.id, "", "empty text", category="invalid")
     kind = str(raw.get("kind") or "").strip().lower()
