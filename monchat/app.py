@@ -44,6 +44,11 @@ class App:
     clock: Clock
     services: dict = field(default_factory=dict)
 
+    def close(self) -> None:
+        """Release backends and this thread's database connection."""
+        self.backends.close()
+        self.store.close()
+
     def save_settings(self) -> None:
         save_settings(self.settings, self.paths.settings_path)
 

@@ -251,13 +251,19 @@ def write_crash_report(app_paths, exc: BaseException) -> Path | None:
         return None
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
+    """Run one command; return its exit code.
+
+    Args:
+        argv: the arguments (default: ``sys.argv[1:]``).
+        pinned_backend: one backend object for every call (tests, benchmarks).
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     command = args.command or "gui"
     app = None
     try:
-        app = build_app(backend=args.backend, model=args.model)
+        app = build_app(backend=args.backend, model=args.model, pinned_backend=pinned_backend)
         setup_logging(app.paths, args.verbose)
         if command == "gui":
             from .gui.main import run_gui
@@ -286,3 +292,6 @@ def main(argv: list[str] | None = None) -> int:
         if path:
             print(f"  → A crash report was written to {path}; please attach it to a bug report.", file=sys.stderr)
         return EXIT_BUG
+    finally:
+        if app is not None:
+            app.close()

@@ -194,13 +194,17 @@ class ChatService:
         user = Message(id=new_message_id(), ts=format_ts(self.clock()), role="user", text=text,
                        persona=persona.id, backend=backend.name, model=backend.model, replaces=replaces)
         self.logbook.append(user)  # on disk before the model is asked
-        return self._call(user, history, persona.id, on_chunk, stop, replaces=reply_replaces, persona=persona)
+        # The gate was open when the message was accepted; if this message opened the file
+        # that closes it, it is still answered (never a logged message left without a reply).
+        return self._call(user, history, persona.id, on_chunk, stop, replaces=reply_replaces, persona=persona,
+                          check_gate=False)
 
     def _call(self, user: Message, history: list[Message], persona_id, on_chunk, stop,
-              replaces: str, persona: SurfacePersona | None = None) -> TurnResult:
-        gate = self.gate()
-        if gate.state == "stop":
-            raise gate_error(gate)
+              replaces: str, persona: SurfacePersona | None = None, check_gate: bool = True) -> TurnResult:
+        if check_gate:
+            gate = self.gate()
+            if gate.state == "stop":
+                raise gate_error(gate)
         persona = persona or self.persona(persona_id)
         backend = self.backend_for(persona)
         system = self.system_prompt(persona)

@@ -127,6 +127,9 @@ class Backend(ABC):
     def describe(self) -> str:
         return f"{self.name}:{self.model}"
 
+    def close(self) -> None:
+        """Release connections or a loaded model; the object stays usable."""
+
 
 def parse_json_object(raw: str) -> dict:
     """Parse a model's JSON answer, tolerating code fences. Raises MalformedReply."""

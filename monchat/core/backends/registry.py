@@ -68,6 +68,13 @@ class BackendRegistry:
                 self._instances[key] = self.build(name, model)
             return self._instances[key]
 
+    def close(self) -> None:
+        """Close every backend built so far (at exit)."""
+        with self._lock:
+            instances = list(self._instances.values())
+        for backend in instances:
+            backend.close()
+
     # ---- choice --------------------------------------------------------
     def chosen_name(self) -> str:
         """The backend name in force: CLI option, else settings, else the first that works."""

@@ -82,6 +82,11 @@ class Consolidator:
                          "contradicts": int(contradicts), "persona": item.persona})
         return rows
 
+    def _last_epoch(self, item: Item) -> float:
+        """When the item's latest evidence was said: decay and recency count from the last support."""
+        said = [self.messages[m]["ts_epoch"] for m in item.evidence if m in self.messages]
+        return max(said, default=item.first_epoch)
+
     def _evidence_lines(self, ids: list[str]) -> list[dict]:
         return [{"id": i, "ts": self.messages[i]["ts"], "text": self.messages[i]["text"]}
                 for i in ids if i in self.messages]
@@ -112,7 +117,7 @@ class Consolidator:
             id=memory_id, text=text or item.text, slot=item.slot, kind=kind or item.kind, state=state,
             score=item.score, confidence=item.score, persona=item.persona, style=item.style,
             valid_at=self.messages[item.evidence[0]]["ts"] if item.evidence[0] in self.messages else self.stamp,
-            last_evidence_epoch=item.first_epoch, created_at=self.stamp, updated_at=self.stamp,
+            last_evidence_epoch=self._last_epoch(item), created_at=self.stamp, updated_at=self.stamp,
             created_run=self.run_id)
         self.memories.insert(memory)
         self.memories.add_evidence(memory.id, self._evidence_rows(item), self.run_id)
@@ -178,7 +183,7 @@ class Consolidator:
         self.item_memory[item.index] = target.id
         self.memories.update(target.id, score=max(target.score or 0, item.score),
                              confidence=max(target.confidence or 0, item.score),
-                             last_evidence_epoch=max(target.last_evidence_epoch or 0, item.first_epoch),
+                             last_evidence_epoch=max(target.last_evidence_epoch or 0, self._last_epoch(item)),
                              updated_at=self.stamp)
         if target.state == "dormant" and added:
             # New support wakes a memory that went dormant (cap or decay); the rules decide again.
