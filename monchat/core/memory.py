@@ -183,6 +183,8 @@ class MemoryService:
             for row in self.memories.queue_for_memory(old.id):
                 if row["memory_id"] == old.id:
                     self.store.db["review_queue"].update(row["id"], {"memory_id": new.id, "text": text})
+                elif row["target_id"] == old.id:  # a proposal about this memory is now about its new version
+                    self.store.db["review_queue"].update(row["id"], {"target_id": new.id, "old_text": text})
             self.memories.update(old.id, state="superseded", superseded_by=new.id, superseded_at=stamp,
                                  invalid_at=stamp, layer2_until=None, updated_at=stamp)
             self.memories.event(old.id, stamp, "edited", {"by": new.id})
@@ -198,6 +200,12 @@ class MemoryService:
             self.memories.update(memory.id, state="forgotten", pinned=0, layer2_until=None, updated_at=stamp)
             for row in self.memories.queue_for_memory(memory.id):
                 self.memories.queue_resolve(row["id"], "rejected", stamp)
+                proposal = self.memories.get(row["memory_id"]) if row["memory_id"] != memory.id else None
+                if proposal is not None and proposal.state == "queued":
+                    # It proposed to change what is now forgotten: it returns to candidate, as when unanswered.
+                    self.memories.update(proposal.id, state="candidate", updated_at=stamp)
+                    self.memories.event(proposal.id, stamp, "review closed",
+                                        {"queue": row["id"], "forgotten": memory.id})
             self.memories.event(memory.id, stamp, "forgotten", {"was": memory.state})
         self._after_change()
         return self.get(memory_id)

@@ -327,6 +327,7 @@ def supersede(memories: MemoryStore, old: MemoryRecord, new: MemoryRecord, now: 
     memories.update(old.id, state="superseded", superseded_by=new.id, superseded_at=stamp,
                     invalid_at=new.valid_at or stamp, layer2_until=None, updated_at=stamp)
     memories.event(old.id, stamp, "superseded", {"by": new.id}, run_id)
+    close_reviews_of(memories, old.id, stamp)
 
 
 def retract(memories: MemoryStore, target: MemoryRecord, retraction: MemoryRecord, now: datetime,
@@ -336,3 +337,11 @@ def retract(memories: MemoryStore, target: MemoryRecord, retraction: MemoryRecor
     memories.update(target.id, state="retracted", superseded_by=retraction.id, superseded_at=stamp,
                     invalid_at=retraction.valid_at or stamp, layer2_until=None, updated_at=stamp)
     memories.event(target.id, stamp, "retracted", {"by": retraction.id}, run_id)
+    close_reviews_of(memories, target.id, stamp)
+
+
+def close_reviews_of(memories: MemoryStore, memory_id: str, stamp: str) -> None:
+    """A memory that became history has nothing left to approve: close its own open reviews."""
+    for row in memories.queue_for_memory(memory_id):
+        if row["memory_id"] == memory_id:
+            memories.queue_resolve(row["id"], "superseded", stamp)

@@ -161,7 +161,6 @@ def score_persona(backend: Backend, prompts: PromptLibrary, persona: FilterPerso
     system = prompts.render("filter.md.j2", persona=persona)
     budget = max(256, backend.context_length() - count_tokens(system) - OUTPUT_RESERVE)
     chunks = chunk_lines(lines, budget)
-    by_local = {line.local_id: line for line in lines}
     items: list[Item] = []
     for n, chunk in enumerate(chunks, start=1):
         if cancel is not None and cancel.is_set():
@@ -183,7 +182,8 @@ def score_persona(backend: Backend, prompts: PromptLibrary, persona: FilterPerso
             result.errors.append(f"{persona.id} part {n}: the answer had no item list")
             continue
         for raw in raw_items:
-            checked = validate_item(raw, persona, by_local, injected)
+            # Evidence must be a line this call showed: an id from another chunk was never read here.
+            checked = validate_item(raw, persona, {line.local_id: line for line in chunk}, injected)
             if isinstance(checked, Item):
                 items.append(checked)
             else:

@@ -227,6 +227,8 @@ class FlushService:
                     "messages_archived": report.messages_archived, "budget": report.budget})
                 if dry_run:
                     raise _DryRun()
+                if cancel.is_set():  # stopped during the writes: roll back, as promised before the commit
+                    raise FlushCancelled()
         except _DryRun:
             report.run_id = None
             report.messages_archived = len(orientation.messages)

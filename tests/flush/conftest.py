@@ -1,0 +1,141 @@
+"""Helpers for flush tests: a world of one app, a pinned oracle backend, a clock and JST slots.
+
+Every test drives the real ``FlushService`` and ``MemoryService`` built by
+``build_app``; only the LLM is played by the oracle (``tests/support/oracle.py``).
+Timestamps are explicit and carry +09:00; the 6-hour slots are JST.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from monchat.app import build_app
+from monchat.cli import build_parser
+from monchat.core.store.memories import MemoryRecord
+from monchat.core.types import Message, content_message_id, format_ts, parse_ts
+from tests.support.oracle import Judgement, Oracle, Rule
+
+JST = timezone(timedelta(hours=9))
+SEED = 7  # the same seed everywhere: base + lifestyle + project (fixed) + emotional (the rest)
+
+__all__ = ["JST", "SEED", "World", "Judgement", "Rule", "Oracle", "at"]
+
+
+def at(text: str) -> datetime:
+    """An aware datetime from ISO text with its offset, e.g. "2026-11-23T21:00:00+09:00"."""
+    dt = datetime.fromisoformat(text)
+    assert dt.tzinfo is not None, "tests use explicit offsets"
+    return dt
+
+
+class Clock:
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+class World:
+    """One monchat home with an oracle as its only backend."""
+
+    def __init__(self, home, oracle: Oracle | None = None, start: str = "2026-11-23T08:00:00+09:00") -> None:
+        self.home = home
+        self.oracle = oracle or Oracle()
+        self.clock = Clock(at(start))
+        self.app = build_app(str(home), pinned_backend=self.oracle, clock=self.clock, tz=JST)
+
+    # ---- services ---------------------------------------------------------
+    @property
+    def flusher(self):
+        return self.app.services["flush"]
+
+    @property
+    def memory(self):
+        return self.app.services["memory"]
+
+    @property
+    def settings(self):
+        return self.app.settings.flush
+
+    @property
+    def store(self):
+        return self.memory.memories
+
+    # ---- what the user says ----------------------------------------------
+    def say(self, when: str, text: str, role: str = "user", persona: str = "hana") -> str:
+        """Log one message (deterministic id) as ChatService would; return its id."""
+        ts = format_ts(parse_ts(when))
+        message = Message(id=content_message_id(ts, role, text, persona), ts=ts, role=role, text=text,
+                          persona=persona)
+        self.app.logbook.append(message)
+        return message.id
+
+    def flush(self, when: str | None = None, **kwargs):
+        """Run the real flush at ``when`` (the clock moves there)."""
+        if when:
+            self.clock.now = at(when)
+        kwargs.setdefault("seed", SEED)
+        return self.flusher.run(**kwargs)
+
+    # ---- what there is ----------------------------------------------------
+    def mem(self, text: str) -> MemoryRecord:
+        """The one memory with this text."""
+        found = [m for m in self.store.all() if m.text == text]
+        assert len(found) == 1, f"{len(found)} memories with text {text!r}: {[m.text for m in self.store.all()]}"
+        return found[0]
+
+    def has(self, text: str) -> bool:
+        return any(m.text == text for m in self.store.all())
+
+    def layer(self, text: str) -> int:
+        return self.mem(text).layer(self.clock().timestamp())
+
+    def prompt(self) -> str:
+        """The chat system prompt the next turn would send."""
+        chat = self.app.chat
+        return chat.system_prompt(chat.persona())
+
+    def rows(self, table: str, order: str = "rowid") -> list[dict]:
+        return list(self.app.store.db.query(f"SELECT * FROM {table} ORDER BY {order}"))
+
+    def ledger(self, memory_id: str) -> list[dict]:
+        return list(self.app.store.db.query(
+            "SELECT * FROM evidence WHERE memory_id = ? ORDER BY message_id", [memory_id]))
+
+    def queue(self) -> list[dict]:
+        return self.memory.queue()
+
+    def log_files(self) -> list[str]:
+        return sorted(p.name for p in self.app.paths.logs_dir.glob("*.jsonl"))
+
+    # ---- the CLI words over the same services ----------------------------
+    def cli(self, capsys, *argv: str) -> str:
+        """Run ``monchat ARGV`` (flush/memory/export/status) against this app; return stdout."""
+        from monchat import cli as cli_module
+        from monchat.cli_memory import cmd_flush, cmd_memory
+        args = build_parser().parse_args(list(argv))
+        capsys.readouterr()
+        command = {"flush": cmd_flush, "memory": cmd_memory}.get(args.command) or cli_module.COMMANDS[args.command]
+        code = command(self.app, args)
+        assert code == 0
+        return capsys.readouterr().out
+
+    def cli_json(self, capsys, *argv: str):
+        return json.loads(self.cli(capsys, *argv, "--json"))
+
+
+@pytest.fixture
+def world(home) -> World:
+    return World(home)
+
+
+@pytest.fixture
+def make_world(tmp_path):
+    """Worlds in separate homes (for comparisons)."""
+    def build(name: str = "other", oracle: Oracle | None = None, start: str = "2026-11-23T08:00:00+09:00"):
+        return World(tmp_path / name, oracle, start)
+    return build

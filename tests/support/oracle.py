@@ -1,0 +1,210 @@
+"""A deterministic "oracle" backend for flush tests.
+
+It plays the LLM's two parts in a flush from tables a test writes:
+
+- **Filter calls** (the schema asks for ``items``): it reads the log lines of the
+  user turn (``[m3] user 2026-11-23 Mon 21:12: text``) and applies each
+  ``Rule`` of the persona that is asking: every line whose text contains
+  ``rule.contains`` (and whose role is in ``rule.roles``) is cited, and the rule
+  becomes one item citing all of them.
+- **Judge calls** (the schema asks for ``verdicts``): each pair
+  ``existing …: OLD`` / ``new …: NEW`` is answered from ``judgements`` keyed by
+  ``(OLD, NEW)``; ``(None, NEW)`` and ``(OLD, None)`` are wildcards; anything
+  else gets ``default``.
+
+Same input, same output: no randomness, rules applied in the order given.
+``Oracle`` is a real ``Backend`` (a ``ScriptedBackend`` whose default reply is
+the oracle), so anything a test ``enqueue()``s is answered first; ``respond()``
+is the pure part, also used by the loopback Ollama server of the CLI tests.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+from typing import Callable
+
+from monchat.core.types import Usage
+from tests.support.scripted import ScriptedBackend
+
+LINE = re.compile(r"^\[(m\d+)\] (user|assistant) (\d{4}-\d{2}-\d{2} \w{3} \d{2}:\d{2}): ", re.M)
+PAIR = re.compile(r"^(p\d+):\n  existing \((.*?)\): (.*?)\n  new \((.*?)\): (.*?)(?=\np\d+:\n|\n*\Z)",
+                  re.M | re.S)
+PERSONA_NAME = re.compile(r'^You are "(.*?)"', re.M)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One thing a filter persona "notices": lines containing ``contains`` become one item."""
+
+    contains: str
+    text: str
+    slot: str
+    kind: str = "fact"
+    score: float = 0.9
+    persona: str = "base"
+    roles: tuple = ("user",)  # roles of the lines it may cite
+    extra: tuple = ()  # local ids cited besides the matched lines (e.g. "m99", which does not exist)
+    cite_matched: bool = True  # False: cite only ``extra`` (the rule still needs a matching line)
+    reason: str = "oracle rule"
+
+
+@dataclass(frozen=True)
+class Judgement:
+    verdict: str
+    confidence: float = 0.9
+    merged_text: str = ""
+    reasoning: str = "oracle judgement"
+
+
+@dataclass
+class LogLine:
+    local_id: str
+    role: str
+    when: str
+    text: str
+
+
+@dataclass
+class JudgedPair:
+    pair: str
+    old: str
+    new: str
+    verdict: str
+    confidence: float
+
+
+def parse_log(user_turn: str) -> list[LogLine]:
+    """The log lines of a filter call's user turn (a text may span several lines)."""
+    marks = list(LINE.finditer(user_turn))
+    lines = []
+    for n, mark in enumerate(marks):
+        end = marks[n + 1].start() if n + 1 < len(marks) else len(user_turn)
+        lines.append(LogLine(mark.group(1), mark.group(2), mark.group(3), user_turn[mark.end():end].rstrip("\n")))
+    return lines
+
+
+def parse_pairs(user_turn: str) -> list[tuple[str, str, str]]:
+    """(pair id, old text, new text) of a judge call's user turn."""
+    return [(m.group(1), m.group(3), m.group(5)) for m in PAIR.finditer(user_turn)]
+
+
+def persona_of(system: str) -> str:
+    """The filter persona id from its system prompt: the id in brackets at the end of its name."""
+    found = PERSONA_NAME.search(system)
+    if not found:
+        return ""
+    name = found.group(1)
+    bracket = re.search(r"\(([a-z0-9_-]+)\)\s*$", name)
+    return bracket.group(1) if bracket else name
+
+
+def _as_judgement(value) -> Judgement:
+    if isinstance(value, Judgement):
+        return value
+    if isinstance(value, str):
+        return Judgement(value)
+    return Judgement(*value)
+
+
+class Oracle(ScriptedBackend):
+    """A scripted backend that answers filter and judge calls from a test's tables.
+
+    Args:
+        rules: ``Rule``s for filter calls.
+        judgements: ``{(old, new): Judgement | "VERDICT" | (verdict, confidence[, merged])}``.
+        default: the verdict of a pair no judgement names (unrelated things coexist).
+        chat_reply: the text of every chat reply.
+        on_call: ``f(n, kind)`` called before the n-th structured call (1-based) is answered;
+            ``kind`` is "filter" or "judge". It may raise (a failing backend) or kill the process.
+        context: the context length it reports (small values make the flush chunk the logs).
+    """
+
+    name = "oracle"
+
+    def __init__(self, rules=(), judgements: dict | None = None, *, default=Judgement("COEXIST", 0.95),
+                 chat_reply: str = "うん、覚えておくね。", model: str = "oracle-1",
+                 on_call: Callable[[int, str], None] | None = None, context: int = 8192) -> None:
+        super().__init__(model)
+        self.context = context
+        self.rules: list[Rule] = list(rules)
+        self.judgements: dict = dict(judgements or {})
+        self.default = _as_judgement(default)
+        self.chat_reply = chat_reply
+        self.on_call = on_call
+        self.json_calls = 0
+        self.filter_calls: list[dict] = []  # {"persona", "system", "user", "items"}
+        self.judge_calls: list[dict] = []  # {"system", "user", "pairs": [JudgedPair]}
+        self._oracle_lock = threading.Lock()
+        self.default_reply = self._answer
+
+    # ---- the pure part ----------------------------------------------------
+    def respond(self, system: str, user_turn: str, schema: dict) -> dict:
+        """The answer to one structured call (records it, calls ``on_call``)."""
+        properties = (schema or {}).get("properties", {})
+        kind = "judge" if "verdicts" in properties else "filter"
+        with self._oracle_lock:
+            self.json_calls += 1
+            n = self.json_calls
+        if self.on_call is not None:
+            self.on_call(n, kind)
+        if kind == "judge":
+            return self._judge(system, user_turn)
+        return self._filter(system, user_turn)
+
+    def _filter(self, system: str, user_turn: str) -> dict:
+        persona = persona_of(system)
+        lines = parse_log(user_turn)
+        items = []
+        for rule in self.rules:
+            if rule.persona != persona:
+                continue
+            matched = [line for line in lines if line.role in rule.roles and rule.contains in line.text]
+            if not matched:
+                continue
+            evidence = [line.local_id for line in matched] if rule.cite_matched else []
+            evidence += list(rule.extra)
+            items.append({"reason": rule.reason, "text": rule.text, "slot": rule.slot, "kind": rule.kind,
+                          "score": rule.score, "evidence": evidence})
+        self.filter_calls.append({"persona": persona, "system": system, "user": user_turn, "items": items})
+        return {"items": items}
+
+    def judgement_for(self, old: str, new: str) -> Judgement:
+        for key in ((old, new), (None, new), (old, None)):
+            if key in self.judgements:
+                value = self.judgements[key]
+                return _as_judgement(value(old, new) if callable(value) else value)
+        return self.default
+
+    def _judge(self, system: str, user_turn: str) -> dict:
+        verdicts, judged = [], []
+        for pair_id, old, new in parse_pairs(user_turn):
+            j = self.judgement_for(old, new)
+            verdicts.append({"pair": pair_id, "reasoning": j.reasoning, "verdict": j.verdict,
+                             "confidence": j.confidence, "merged_text": j.merged_text})
+            judged.append(JudgedPair(pair_id, old, new, j.verdict, j.confidence))
+        self.judge_calls.append({"system": system, "user": user_turn, "pairs": judged})
+        return {"verdicts": verdicts}
+
+    # ---- the Backend part -------------------------------------------------
+    def context_length(self) -> int:
+        return self.context
+
+    def _answer(self, system, turns, schema) -> dict:
+        user_turn = "\n".join(t.content for t in turns if t.role == "user")
+        return self.respond(system, user_turn, schema)
+
+    def _stream(self, system, turns, temperature, reply):
+        with self._lock:
+            scripted = bool(self.queue)
+        if scripted:  # a test queued a chat answer (text, pieces or an error): play it as scripted
+            yield from super()._stream(system, turns, temperature, reply)
+            return
+        self.history.append(("chat", system, list(turns), None))
+        yield self.chat_reply
+        reply.usage = Usage(prompt_tokens=10, output_tokens=len(self.chat_reply))
+
+    @property
+    def judged(self) -> list[JudgedPair]:
+        return [p for call in self.judge_calls for p in call["pairs"]]
