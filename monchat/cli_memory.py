@@ -23,6 +23,8 @@ def add_memory_commands(sub) -> None:
     p.add_argument("text", nargs="*", help="new text (edit)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--all", action="store_true", help="list: every memory, history included")
+    p.add_argument("--as", dest="verdict", choices=("SAME", "MERGE", "SUPERSEDE", "CONTRADICT", "COEXIST"),
+                   help="approve: apply this verdict to an unsure judgement instead of the judge's leaning")
 
 
 def _print_progress(progress) -> None:
@@ -139,7 +141,10 @@ def cmd_memory(app, args) -> int:
                       f"(from {(data['valid_at'] or '?')[:16]}{until})")
             return 0
     elif action in ("approve", "reject"):
-        row = getattr(memory, action)(_need_id(args))
+        if action == "approve":
+            row = memory.approve(_need_id(args), verdict=args.verdict)
+        else:
+            row = memory.reject(_need_id(args))
         out = {"queue": row["id"], "memory_id": row["memory_id"], "action": row["action"],
                "result": "approved" if action == "approve" else "rejected"}
         if not args.json:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import hashlib
 
 from .errors import InputError, NotFound
-from .flush.consolidate import activate, retract, supersede
+from .flush.consolidate import HABIT_CONTRADICTIONS_TO_PENDING, activate, retract, supersede
+from .flush.records import VERDICTS
 from .flush.rebuild import (REVISION_KEY, compile_prompt, load_selection, render_markdown,
                             save_selection)
 from .paths import Paths, write_private
@@ -125,24 +126,73 @@ class MemoryService:
             raise NotFound(f"Nothing about {ref!r} waits for review.", "See `monchat memory list`.")
         return rows[0]
 
-    def approve(self, ref: str) -> dict:
-        """Apply a queued change: a Layer 1 promotion, a supersession, a merge or a retraction."""
+    def approve(self, ref: str, verdict: str | None = None) -> dict:
+        """Apply a queued change: a Layer 1 promotion, a supersession, a merge, a retraction or a judgement.
+
+        Args:
+            ref: the review item's number, or the id of the memory it is about.
+            verdict: for an unsure judgement, the verdict to apply instead of the judge's leaning
+                (SAME, MERGE, SUPERSEDE, CONTRADICT or COEXIST).
+        """
         row = self._queue_row(ref)
+        if verdict is not None:
+            verdict = verdict.upper()
+            if verdict not in VERDICTS:
+                raise InputError(f"{verdict!r} is not a verdict.", f"Use one of: {', '.join(VERDICTS)}.")
+            if row["action"] != "judge":
+                raise InputError(f"Review item {row['id']} is a {row['action']}, not a judgement.",
+                                 "Approve it without a verdict.")
         now = self.clock()
         stamp = format_ts(now)
         with self.store.atomic():
             memory = self.get(row["memory_id"])
             target = self.memories.get(row["target_id"]) if row["target_id"] else None
-            if row["action"] == "retract" and target is not None:
+            if row["action"] == "judge" and target is not None:
+                applied = verdict or row.get("verdict") or "SUPERSEDE"
+                self._apply_judgement(applied, memory, target, now)
+            elif row["action"] == "retract" and target is not None:
                 retract(self.memories, target, memory, now)
             else:
                 if target is not None and not target.superseded_by:
                     supersede(self.memories, target, memory, now)
                 activate(self.memories, memory, now)
             self.memories.queue_resolve(row["id"], "approved", stamp)
-            self.memories.event(memory.id, stamp, "approved", {"queue": row["id"], "action": row["action"]})
+            self.memories.event(memory.id, stamp, "approved",
+                                {"queue": row["id"], "action": row["action"], "verdict": verdict})
         self._after_change()
         return row
+
+    def _apply_judgement(self, verdict: str, memory: MemoryRecord, target: MemoryRecord, now) -> None:
+        """What the user decided an unsure comparison is."""
+        stamp = format_ts(now)
+        if verdict == "COEXIST":
+            self.memories.update(memory.id, state="candidate", updated_at=stamp)
+            return
+        if verdict == "SUPERSEDE":
+            was_layer1 = target.state == "active" and not target.superseded_by
+            supersede(self.memories, target, memory, now)
+            if was_layer1:
+                activate(self.memories, memory, now)
+            else:
+                self.memories.update(memory.id, state="candidate", updated_at=stamp)
+            return
+        # SAME, MERGE, CONTRADICT: the new statement is folded into the kept memory as evidence.
+        contradicts = int(verdict == "CONTRADICT")
+        self.store.db.execute(
+            "INSERT OR IGNORE INTO evidence(memory_id, message_id, day, session, kind, contradicts, run_id, "
+            "persona) SELECT ?, message_id, day, session, kind, ?, run_id, persona FROM evidence "
+            "WHERE memory_id = ?", [target.id, contradicts, memory.id])
+        stats = self.memories.ledger(target.id)
+        values = {"contradictions": stats.contradictions, "updated_at": stamp}
+        if not contradicts:
+            values["last_evidence_epoch"] = max(target.last_evidence_epoch or 0, stats.last_epoch or 0)
+        if (contradicts and target.kind == "habit" and stats.contradictions >= HABIT_CONTRADICTIONS_TO_PENDING
+                and not target.pinned):
+            values["state"] = "pending"
+        self.memories.update(target.id, **values)
+        self.memories.update(memory.id, state="superseded", superseded_by=target.id, superseded_at=stamp,
+                             invalid_at=stamp, layer2_until=None, updated_at=stamp)
+        self.memories.event(memory.id, stamp, "folded into", {"target": target.id, "verdict": verdict})
 
     def reject(self, ref: str) -> dict:
         """Refuse a queued change: the proposed memory is kept as rejected; a target stays as it was."""

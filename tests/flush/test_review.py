@@ -60,3 +60,49 @@ def test_editing_the_target_of_a_queued_change_keeps_it_aimed_at_the_current_ver
     assert [m.text for m in world.store.live()] == [KANAZAWA]
     prompt = world.prompt()
     assert KANAZAWA in prompt and "青葉区" not in prompt
+
+
+GREEN, GREEN_AGAIN = "毎食緑茶を飲む", "緑茶をよく飲んでいる"
+
+
+def _unsure_green(world, leaning: str):
+    """Two days about green tea; the judge cannot decide how the second relates to the first."""
+    world.oracle.rules = [Rule("緑茶を飲", GREEN, "drink/daily", "fact", 0.9),
+                          Rule("緑茶ばかり", GREEN_AGAIN, "drink/daily", "fact", 0.9)]
+    world.oracle.judgements = {(GREEN, GREEN_AGAIN): Judgement(leaning, 0.3)}
+    world.say("2026-11-23T12:00:00+09:00", "毎食、緑茶を飲んでる")
+    world.flush("2026-11-23T22:00:00+09:00")
+    world.say("2026-11-25T12:00:00+09:00", "最近も緑茶ばかり")
+    world.flush("2026-11-25T22:00:00+09:00")
+    [row] = world.queue()
+    assert row["action"] == "judge" and row["verdict"] == leaning
+    return row
+
+
+def test_approving_an_unsure_judgement_applies_the_judges_leaning(world):
+    row = _unsure_green(world, "SAME")
+    world.memory.approve(str(row["id"]))
+    green = world.mem(GREEN)
+    assert green.days == 2  # the second day now supports the kept memory
+    folded = world.memory.get(row["memory_id"])
+    assert folded.state == "superseded" and folded.superseded_by == green.id
+    assert world.queue() == []
+
+
+def test_the_user_can_approve_an_unsure_judgement_as_another_verdict(world):
+    row = _unsure_green(world, "SUPERSEDE")
+    world.memory.approve(str(row["id"]), verdict="COEXIST")
+    assert world.mem(GREEN).superseded_by is None  # the judge's leaning was not applied
+    assert world.memory.get(row["memory_id"]).state == "candidate"
+    assert world.mem(GREEN).days == 1
+
+
+def test_a_verdict_is_refused_for_a_review_that_is_not_a_judgement(world):
+    import pytest
+
+    from monchat.core.errors import InputError
+
+    _sendai(world, 0.6)  # a Layer 1 promotion waits
+    [row] = world.queue()
+    with pytest.raises(InputError):
+        world.memory.approve(str(row["id"]), verdict="SAME")

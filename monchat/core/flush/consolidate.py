@@ -98,12 +98,13 @@ class Consolidator:
         self.memories.event(memory.id, self.stamp, kind, {"old_text": old_text} if old_text else {}, self.run_id)
 
     def _queue(self, memory: MemoryRecord, action: str, reason: str, confidence: float,
-               target: MemoryRecord | None = None, item: Item | None = None) -> None:
+               target: MemoryRecord | None = None, item: Item | None = None, verdict: str | None = None) -> None:
         deadline = (self.now + timedelta(days=self.settings.review_deadline_days)).timestamp()
         self.memories.queue_add({
             "memory_id": memory.id, "action": action, "target_id": target.id if target else None,
             "text": memory.text, "old_text": target.text if target else "", "reason": reason,
-            "confidence": confidence, "created_at": self.stamp, "deadline_epoch": deadline, "run_id": self.run_id})
+            "confidence": confidence, "created_at": self.stamp, "deadline_epoch": deadline, "run_id": self.run_id,
+            "verdict": verdict})
         self.counters.queued += 1
         self._change("queued", memory, item, target.text if target else "")
 
@@ -171,7 +172,8 @@ class Consolidator:
             if target is not None:
                 memory = self._new_memory(item, state="queued")
                 self.item_memory[item.index] = memory.id
-                self._queue(memory, "judge", _unsure_reason(best), best.confidence, target, item)
+                self._queue(memory, "judge", _unsure_reason(best), best.confidence, target, item,
+                            verdict=best.verdict)
                 return
         memory = self._new_memory(item)
         self.item_memory[item.index] = memory.id

@@ -112,3 +112,9 @@ def m003_memory(db: Database) -> None:
         pk="id",
     )
     db["memory_events"].create_index(["memory_id"])
+
+
+@migrations()
+def m004_review_verdict(db: Database) -> None:
+    """The judge's leaning for an unsure comparison, so approving it applies that verdict."""
+    db["review_queue"].add_column("verdict", str)
