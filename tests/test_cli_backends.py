@@ -1,0 +1,111 @@
+"""`monchat chat` as a user runs it, in a subprocess, through each backend's real client.
+
+Ollama and Gemini answer from loopback fakes (tests/fakes); the embedded model is real.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.fakes import fake_gemini
+from tests.fakes.fake_ollama import dead_url, running_fake_ollama
+
+
+def run(home: Path, *args: str, stdin: str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+    full_env = dict(os.environ, MONCHAT_HOME=str(home), TZ="UTC", **(env or {}))
+    return subprocess.run([sys.executable, "-m", "monchat", *args], input=stdin, capture_output=True,
+                          text=True, env=full_env, timeout=300)
+
+
+def logged(home: Path) -> list[dict]:
+    return [json.loads(line) for path in sorted((home / "logs").glob("*.jsonl"))
+            for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_ollama_two_turns_are_two_calls_with_the_same_system_prompt(home):
+    with running_fake_ollama() as server:
+        assert run(home, "settings", "set", "ollama.host", server.url).returncode == 0
+        done = run(home, "--backend", "ollama", "--model", "llama3.2", "chat", stdin="おはよう\n元気？\n")
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.splitlines() == ["Hello", "Hello"]
+        chats = server.chat_requests()
+    assert len(chats) == 2
+    systems = [c["body"]["messages"][0] for c in chats]
+    assert systems[0]["role"] == "system" and systems[0] == systems[1]
+    assert all(c["body"]["options"]["num_ctx"] == 8192 and c["body"]["keep_alive"] == "30m" for c in chats)
+    # the second call carries the first turn as history (Layer 3)
+    assert [m["content"] for m in chats[1]["body"]["messages"][1:]] == ["おはよう", "Hello", "元気？"]
+    assert [(m["role"], m["text"]) for m in logged(home)] == [
+        ("user", "おはよう"), ("assistant", "Hello"), ("user", "元気？"), ("assistant", "Hello")]
+
+
+def test_a_stopped_ollama_is_named_and_the_message_stays_logged(home):
+    run(home, "settings", "set", "ollama.host", dead_url())
+    done = run(home, "--backend", "ollama", "chat", "-m", "誰かいる？")
+    assert done.returncode != 0
+    assert "Ollama is not running" in done.stderr and "ollama serve" in done.stderr
+    assert [(m["role"], m["text"]) for m in logged(home)] == [("user", "誰かいる？")]
+
+
+def test_a_missing_ollama_model_says_how_to_pull_it(home):
+    with running_fake_ollama() as server:
+        run(home, "settings", "set", "ollama.host", server.url)
+        done = run(home, "--backend", "ollama", "--model", "qwen3:8b", "chat", "-m", "hi")
+    assert done.returncode != 0
+    assert "ollama pull qwen3:8b" in done.stderr
+
+
+def test_gemini_answers_with_the_key_from_the_environment(home):
+    server = fake_gemini.start()
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        run(home, "settings", "set", "gemini.base_url", base)
+        done = run(home, "--backend", "gemini", "chat", stdin="hello\nagain\n", env={"GEMINI_API_KEY": "test-key"})
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.splitlines() == ["Hello!", "Hello!"]
+        generates = [r for r in server.requests if ":streamGenerateContent" in r["path"]]
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert len(generates) == 2
+    assert all(r["path"].startswith("/v1beta/") for r in generates)  # api_version is explicit
+    assert generates[0]["body"]["systemInstruction"] == generates[1]["body"]["systemInstruction"]
+    assert "test-key" not in (home / "settings.toml").read_text(encoding="utf-8")
+
+
+def test_gemini_without_a_key_says_where_to_put_one(home):
+    done = run(home, "--backend", "gemini", "chat", "-m", "hi")
+    assert done.returncode != 0
+    assert "GEMINI_API_KEY" in done.stderr
+
+
+@pytest.mark.embedded
+def test_the_embedded_model_answers_with_no_server(home):
+    pytest.importorskip("llama_cpp", reason="the embedded extra is not installed")
+    run(home, "settings", "set", "embedded.max_tokens", "24")
+    done = run(home, "--backend", "embedded", "chat", "--persona", "mira", "-m", "Hello! How are you?")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip()
+    assert [m["role"] for m in logged(home)] == ["user", "assistant"]
+    assert logged(home)[1]["backend"] == "embedded"
+
+
+def test_automatic_choice_takes_a_running_ollama_first(home):
+    with running_fake_ollama() as server:
+        run(home, "settings", "set", "ollama.host", server.url)
+        run(home, "settings", "set", "ollama.model", "llama3.2")
+        status = json.loads(run(home, "status", "--json").stdout)
+    assert status["backend"] == "ollama" and status["model"] == "llama3.2"
+
+
+def test_automatic_choice_falls_back_to_the_embedded_model(home):
+    pytest.importorskip("llama_cpp", reason="the embedded extra is not installed")
+    run(home, "settings", "set", "ollama.host", dead_url())
+    status = json.loads(run(home, "status", "--json").stdout)
+    assert status["backend"] == "embedded"
