@@ -235,6 +235,17 @@ COMMANDS = {"chat": cmd_chat, "status": cmd_status, "import": cmd_import, "expor
 
 
 # ---- entry -----------------------------------------------------------------
+def _require_display() -> None:
+    """Qt aborts the process without a display; say what to do instead."""
+    import os
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+                                                  or os.environ.get("QT_QPA_PLATFORM")):
+        raise KnownError("There is no display to open the monchat window on.",
+                         "Run it under a virtual display (`xvfb-run monchat`), "
+                         "or chat in the terminal with `monchat chat`.")
+
+
+
 def _print_error(exc: KnownError) -> None:
     print(f"monchat: {exc.message}", file=sys.stderr)
     if exc.hint:
@@ -266,6 +277,7 @@ def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
         app = build_app(backend=args.backend, model=args.model, pinned_backend=pinned_backend)
         setup_logging(app.paths, args.verbose)
         if command == "gui":
+            _require_display()
             from .gui.main import run_gui
             return run_gui(app)
         if command == "memory":

@@ -288,3 +288,11 @@ def test_a_broken_settings_file_is_reported_not_fatal(run, home):
     status = json.loads(done.stdout)
     assert status["warn_at"] == 3
     assert any("not valid TOML" in w for w in status["settings_warnings"])
+
+
+def test_the_app_without_a_display_says_how_to_open_it(home):
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    env["MONCHAT_HOME"] = str(home)
+    done = subprocess.run([sys.executable, "-m", "monchat"], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 1
+    assert "xvfb-run monchat" in done.stderr and "monchat chat" in done.stderr
