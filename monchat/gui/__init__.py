@@ -1,0 +1,1 @@
+"""The desktop app (all Qt lives here; ``monchat.core`` never imports Qt)."""

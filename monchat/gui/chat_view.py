@@ -1,0 +1,341 @@
+"""The conversation: message bubbles with time, persona, Markdown replies and a copy button.
+
+It shows the Layer 3 window and asks for older archived messages when scrolled
+to the top (``older_requested``); the main window answers with
+``prepend_older()``. Colours come from the palette, so dark and light both work.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Callable
+
+from PySide6.QtCore import QDateTime, QLocale, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication, QPalette
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy,
+                               QTextBrowser, QToolButton, QVBoxLayout, QWidget)
+
+from ..core.types import Message
+
+RENDER_DELAY_MS = 40  # streamed text is re-rendered at most this often
+
+
+class MessageBody(QTextBrowser):
+    """A message's text, as tall as its content, inside the conversation's own scroll area.
+
+    A QTextDocument lays out once per change; a rich-text QLabel lays out again for every
+    height-for-width question, which froze the window for tens of ms on long replies.
+    """
+
+    def __init__(self, markdown: bool, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.markdown = markdown
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setOpenExternalLinks(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.viewport().setAutoFillBackground(False)  # the bubble's palette shows through
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.document().setDocumentMargin(2)
+
+    def show_text(self, text: str) -> None:
+        if self.markdown:
+            self.setMarkdown(text)
+        else:
+            self.setPlainText(text)
+        self._fit()
+
+    def _fit(self) -> None:
+        self.document().setTextWidth(max(self.viewport().width(), 50))
+        height = int(self.document().size().height()) + self.frameWidth() * 2
+        if height != self.height():
+            self.setFixedHeight(height)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        self._fit()
+
+    def wheelEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        event.ignore()  # nothing to scroll here: let the conversation scroll
+
+
+def format_time(dt: datetime, now: datetime | None = None) -> str:
+    """Time today, date and time otherwise, in the UI language's short format."""
+    now = now or datetime.now().astimezone()
+    local = dt.astimezone()
+    qdt = QDateTime.fromSecsSinceEpoch(int(local.timestamp()))
+    locale = QLocale()
+    if local.date() == now.astimezone().date():
+        return locale.toString(qdt.time(), QLocale.FormatType.ShortFormat)
+    return locale.toString(qdt, QLocale.FormatType.ShortFormat)
+
+
+class MessageBubble(QFrame):
+    """One message. Replies render as Markdown; the user's own words stay plain text."""
+
+    def __init__(self, role: str, author: str, when: str, text: str = "", *,
+                 message_id: str = "", epoch: float | None = None, status: str = "ok",
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.role = role
+        self.message_id = message_id
+        self.epoch = epoch
+        self.status = status
+        self._text = text
+        self._render_pending = False
+        self.setObjectName(f"bubble_{role}")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setAutoFillBackground(True)
+        self.setBackgroundRole(QPalette.ColorRole.AlternateBase if role == "assistant" else QPalette.ColorRole.Base)
+
+        self.header = QLabel(self)
+        self.header.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.copy_button = QToolButton(self)
+        self.copy_button.setText(self.tr("Copy"))
+        self.copy_button.setToolTip(self.tr("Copy this message"))
+        self.copy_button.setAutoRaise(True)
+        self.copy_button.clicked.connect(self.copy_to_clipboard)
+        self.body = MessageBody(markdown=role == "assistant", parent=self)
+
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.header, 1)
+        top.addWidget(self.copy_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 6, 10, 8)
+        layout.setSpacing(2)
+        layout.addLayout(top)
+        layout.addWidget(self.body)
+        self._author, self._when = author, when
+        self._update_header()
+        self._render()
+
+    # ---- content -------------------------------------------------------
+    def text(self) -> str:
+        return self._text
+
+    def set_text(self, text: str) -> None:
+        self._text = text
+        self._render()
+
+    def append(self, piece: str) -> None:
+        """Add streamed text; rendering is coalesced so a fast stream never floods the GUI."""
+        self._text += piece
+        if not self._render_pending:
+            self._render_pending = True
+            QTimer.singleShot(RENDER_DELAY_MS, self._render)
+
+    def finish(self, message: Message | None, status: str) -> None:
+        """The reply ended: take its logged id and status."""
+        if message is not None:
+            self.message_id = message.id
+            self.epoch = message.dt.timestamp()
+            self._text = message.text
+        self.status = status
+        self._update_header()
+        self._render()
+
+    def _render(self) -> None:
+        self._render_pending = False
+        self.body.show_text(self._text if self._text else "…")
+
+    def _update_header(self) -> None:
+        marks = {"stopped": self.tr("(stopped)"), "partial": self.tr("(incomplete)"),
+                 "streaming": self.tr("(writing…)")}
+        parts = [f"<b>{_escape(self._author)}</b>", _escape(self._when)]
+        if self.status in marks:
+            parts.append(_escape(marks[self.status]))
+        self.header.setText(" · ".join(parts))
+
+    def copy_to_clipboard(self) -> None:
+        QGuiApplication.clipboard().setText(self._text)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+class ChatView(QScrollArea):
+    """The message list.
+
+    Signals:
+        older_requested(float): the user scrolled to the top; the epoch of the oldest shown message.
+    """
+
+    older_requested = Signal(float)
+
+    def __init__(self, persona_name: Callable[[str], str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.persona_name = persona_name
+        self.bubbles: list[MessageBubble] = []
+        self._replaced: set[str] = set()
+        self.no_more_older = False
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.container = QWidget(self)
+        self.container.setBackgroundRole(QPalette.ColorRole.Window)
+        self.column = QVBoxLayout(self.container)
+        self.column.setContentsMargins(12, 8, 12, 8)
+        self.column.setSpacing(8)
+        self.column.addStretch(1)
+        self.older_button = QPushButton(self.tr("Show older messages"), self.container)
+        self.older_button.setFlat(True)
+        self.older_button.clicked.connect(self.request_older)
+        self.column.addWidget(self.older_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        self.greeting = QLabel(self.container)
+        self.greeting.setWordWrap(True)
+        self.greeting.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.greeting.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.column.addWidget(self.greeting)
+        self._first_bubble_index = self.column.count()
+        self.setWidget(self.container)
+        self.verticalScrollBar().valueChanged.connect(self._scrolled)
+        self.verticalScrollBar().rangeChanged.connect(self._range_changed)
+        self._stick_to_bottom = True
+        self._keep_from_bottom: int | None = None
+
+    # ---- building bubbles ----------------------------------------------
+    def _author(self, message: Message) -> str:
+        return self.tr("You") if message.role == "user" else self.persona_name(message.persona)
+
+    def _bubble_for(self, message: Message) -> MessageBubble:
+        return MessageBubble(message.role, self._author(message), format_time(message.dt), message.text,
+                             message_id=message.id, epoch=message.dt.timestamp(), status=message.status,
+                             parent=self.container)
+
+    def set_messages(self, messages: list[Message]) -> None:
+        """Show exactly these messages (the Layer 3 window), oldest first.
+
+        Bubbles already showing one of them are kept (only their text and status are
+        updated), so showing the window again after a turn or a flush costs almost nothing.
+        """
+        wanted = {m.id for m in messages}
+        for bubble in [b for b in self.bubbles if b.message_id not in wanted]:
+            self.bubbles.remove(bubble)
+            self.column.removeWidget(bubble)
+            bubble.deleteLater()
+        for notice in self.container.findChildren(QLabel, "notice"):
+            self.column.removeWidget(notice)
+            notice.deleteLater()
+        kept = {b.message_id: b for b in self.bubbles}
+        if [b.message_id for b in self.bubbles] != [m.id for m in messages[:len(self.bubbles)]]:
+            for bubble in self.bubbles:  # the order changed: build again
+                self.column.removeWidget(bubble)
+                bubble.deleteLater()
+            self.bubbles, kept = [], {}
+        self._replaced = {m.replaces for m in messages if m.replaces}
+        for message in messages:
+            bubble = kept.get(message.id)
+            if bubble is None:
+                self._append_bubble(self._bubble_for(message))  # after the kept ones (checked above)
+                continue
+            bubble.show()  # it may have been hidden while a regeneration or an edit was running
+            if bubble.text() != message.text or bubble.status != message.status:
+                bubble.finish(message, message.status)
+        self._update_greeting_visibility()
+        self.scroll_to_bottom()
+
+    def prepend_older(self, messages: list[Message]) -> int:
+        """Add older messages above the shown ones; returns how many were added."""
+        shown = {b.message_id for b in self.bubbles}
+        self._replaced |= {m.replaces for m in messages if m.replaces}
+        fresh = [m for m in messages if m.id not in shown and m.id not in self._replaced and m.text.strip()]
+        if not messages:
+            self.no_more_older = True
+            self.older_button.setEnabled(False)
+            self.older_button.setText(self.tr("No older messages"))
+            return 0
+        bar = self.verticalScrollBar()
+        self._keep_from_bottom = bar.maximum() - bar.value()
+        self._stick_to_bottom = False
+        for offset, message in enumerate(fresh):
+            bubble = self._bubble_for(message)
+            self.column.insertWidget(self._first_bubble_index + offset, bubble)
+            self.bubbles.insert(offset, bubble)
+        self._update_greeting_visibility()
+        return len(fresh)
+
+    def add_message(self, message: Message) -> MessageBubble:
+        bubble = self._bubble_for(message)
+        self._append_bubble(bubble)
+        self._update_greeting_visibility()
+        self.scroll_to_bottom()
+        return bubble
+
+    def start_reply(self, persona_id: str) -> MessageBubble:
+        """An empty reply bubble that streamed text goes into."""
+        bubble = MessageBubble("assistant", self.persona_name(persona_id),
+                               format_time(datetime.now().astimezone()), status="streaming", parent=self.container)
+        self._append_bubble(bubble)
+        self._update_greeting_visibility()
+        self.scroll_to_bottom()
+        return bubble
+
+    def add_notice(self, text: str) -> QLabel:
+        """A line that is not a message (an error, a stop), shown in the flow."""
+        label = QLabel(text, self.container)
+        label.setObjectName("notice")
+        label.setWordWrap(True)
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        label.setFrameShape(QFrame.Shape.StyledPanel)
+        label.setForegroundRole(QPalette.ColorRole.BrightText)
+        label.setAutoFillBackground(True)
+        label.setBackgroundRole(QPalette.ColorRole.Dark)
+        label.setContentsMargins(8, 4, 8, 4)
+        self.column.addWidget(label)
+        self.scroll_to_bottom()
+        return label
+
+    def remove_bubble(self, bubble: MessageBubble) -> None:
+        if bubble in self.bubbles:
+            self.bubbles.remove(bubble)
+            self.column.removeWidget(bubble)
+            bubble.deleteLater()
+        self._update_greeting_visibility()
+
+    def last_bubble(self, role: str) -> MessageBubble | None:
+        return next((b for b in reversed(self.bubbles) if b.role == role), None)
+
+    def set_greeting(self, text: str) -> None:
+        """The persona's greeting, shown while there is no message yet (never logged)."""
+        self.greeting.setText(text)
+        self._update_greeting_visibility()
+
+    def _append_bubble(self, bubble: MessageBubble) -> None:
+        self.column.addWidget(bubble)
+        self.bubbles.append(bubble)
+
+    def _update_greeting_visibility(self) -> None:
+        self.greeting.setVisible(bool(self.greeting.text()) and not self.bubbles)
+
+    # ---- scrolling -----------------------------------------------------
+    def oldest_epoch(self) -> float | None:
+        epochs = [b.epoch for b in self.bubbles if b.epoch is not None]
+        return min(epochs) if epochs else None
+
+    def request_older(self) -> None:
+        if self.no_more_older:
+            return
+        epoch = self.oldest_epoch()
+        self.older_requested.emit(epoch if epoch is not None else datetime.now().timestamp())
+
+    def scroll_to_bottom(self) -> None:
+        self._stick_to_bottom = True
+        self._keep_from_bottom = None
+        bar = self.verticalScrollBar()
+        bar.setValue(bar.maximum())
+
+    def _scrolled(self, value: int) -> None:
+        bar = self.verticalScrollBar()
+        self._stick_to_bottom = value >= bar.maximum() - 4
+        if value == bar.minimum() and bar.maximum() > 0 and self._keep_from_bottom is None:
+            self.request_older()
+
+    def _range_changed(self, _minimum: int, maximum: int) -> None:
+        bar = self.verticalScrollBar()
+        if self._keep_from_bottom is not None:
+            # Older messages went in above: keep the same messages in view.
+            bar.setValue(maximum - self._keep_from_bottom)
+            self._keep_from_bottom = None
+        elif self._stick_to_bottom:
+            bar.setValue(maximum)

@@ -1,0 +1,341 @@
+"""The flush dialog: the plan, the stages and each persona's progress, Cancel, then the changes.
+
+``FlushService.run`` runs on a worker; its ``FlushProgress`` reports arrive as
+signals. Cancel sets the ``threading.Event`` the service checks; a cancelled
+flush writes nothing. The summary lists every change with the log lines it
+came from (``Change.evidence``).
+"""
+
+from __future__ import annotations
+
+import threading
+
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import (QCheckBox, QDialog, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QProgressBar,
+                               QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
+
+from .failures import explanation, headline
+from .lifetime import alive
+from .workers import Failure, TaskRunner
+
+STAGES = ("orient", "score", "judge", "consolidate", "prune", "rebuild")
+
+
+def group_changes(changes: list) -> list[list]:
+    """Changes of the same memory together (a new memory is often also queued and in Layer 2), in order."""
+    groups: dict[str, list] = {}
+    for change in changes:
+        groups.setdefault(change.memory_id or f"#{len(groups)}", []).append(change)
+    return list(groups.values())
+
+
+class FlushDialog(QDialog):
+    """Signals:
+        flush_finished(FlushReport): the flush ended (committed, dry run or nothing to do).
+        flush_failed(Failure): it failed or was cancelled; nothing was written.
+        plan_loaded(object): the plan is shown.
+    """
+
+    flush_finished = Signal(object)
+    flush_failed = Signal(object)
+    plan_loaded = Signal(object)
+
+    def __init__(self, app, runner: TaskRunner, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.app = app
+        self.runner = runner
+        self.flush = app.services["flush"]
+        self.cancel_event: threading.Event | None = None
+        self.running = False
+        self.report = None
+        self._close_when_done = False
+        self._score_seen: set[str] = set()
+        self.persona_rows: dict[str, tuple[QLabel, QProgressBar]] = {}
+        self.setWindowTitle(self.tr("Flush"))
+        self.setModal(True)
+        self.resize(720, 640)
+
+        self.plan_label = QLabel(self.tr("Reading the plan…"), self)
+        self.plan_label.setWordWrap(True)
+        self.dry_run = QCheckBox(self.tr("Preview only (dry run: show the changes, write nothing)"), self)
+
+        stages_box = QGroupBox(self.tr("Stages"), self)
+        stage_grid = QGridLayout(stages_box)
+        self.stage_labels: dict[str, QLabel] = {}
+        self.stage_marks: dict[str, QLabel] = {}
+        for row, stage in enumerate(STAGES):
+            mark = QLabel("○", stages_box)
+            label = QLabel(self.stage_name(stage), stages_box)
+            stage_grid.addWidget(mark, row, 0)
+            stage_grid.addWidget(label, row, 1)
+            self.stage_marks[stage], self.stage_labels[stage] = mark, label
+        stage_grid.setColumnStretch(1, 1)
+        self.overall = QProgressBar(self)
+        self.overall.setRange(0, len(STAGES))
+        self.overall.setValue(0)
+        self.status = QLabel(self)
+        self.status.setWordWrap(True)
+
+        self.personas_box = QGroupBox(self.tr("Filter personas"), self)
+        self.persona_grid = QGridLayout(self.personas_box)
+        self.persona_grid.setColumnStretch(1, 1)
+
+        self.summary = QLabel(self)
+        self.summary.setWordWrap(True)
+        self.changes = QTreeWidget(self)
+        self.changes.setHeaderLabels([self.tr("Change"), self.tr("Memory / evidence")])
+        self.changes.setColumnWidth(0, 170)
+        self.changes.setWordWrap(True)
+        self.changes.hide()
+
+        self.start_button = QPushButton(self.tr("Start flush"), self)
+        self.start_button.setDefault(True)
+        self.start_button.setEnabled(False)
+        self.start_button.clicked.connect(self.start)
+        self.cancel_button = QPushButton(self.tr("Cancel flush"), self)
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.close_button = QPushButton(self.tr("Close"), self)
+        self.close_button.clicked.connect(self.reject)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.dry_run, 1)
+        buttons.addWidget(self.start_button)
+        buttons.addWidget(self.cancel_button)
+        buttons.addWidget(self.close_button)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.plan_label)
+        top = QHBoxLayout()
+        top.addWidget(stages_box, 1)
+        top.addWidget(self.personas_box, 1)
+        layout.addLayout(top)
+        layout.addWidget(self.overall)
+        layout.addWidget(self.status)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.changes, 1)
+        layout.addLayout(buttons)
+        self.load_plan()
+
+    # ---- words -----------------------------------------------------------
+    def stage_name(self, stage: str) -> str:
+        return {
+            "orient": self.tr("Reading the logs"),
+            "score": self.tr("Filter personas pick what matters"),
+            "judge": self.tr("Comparing with what is remembered"),
+            "consolidate": self.tr("Weighing the evidence"),
+            "prune": self.tr("Tidying up (expiry, fading, the cap)"),
+            "rebuild": self.tr("Rebuilding the prompt"),
+        }.get(stage, stage)
+
+    def role_name(self, role: str) -> str:
+        return {"base": self.tr("base"), "fixed": self.tr("fixed"), "random": self.tr("random")}.get(role, role)
+
+    def change_name(self, kind: str) -> str:
+        return {
+            "new": self.tr("New"), "reinforced": self.tr("Reinforced"), "merged": self.tr("Merged"),
+            "superseded": self.tr("Replaced"), "retracted": self.tr("Taken back"),
+            "queued": self.tr("Waiting for your review"), "layer1": self.tr("Into lasting memory"),
+            "layer2": self.tr("Into recent memory"), "pending": self.tr("Set aside (contradicted)"),
+            "dormant": self.tr("Dormant (over the cap)"), "expired": self.tr("Expired from recent memory"),
+            "contradicted": self.tr("Contradicted"),
+        }.get(kind, kind)
+
+    def persona_name(self, persona_id: str) -> str:
+        persona = self.app.personas.filters.get(persona_id)
+        return persona.name if persona else persona_id
+
+    # ---- plan ------------------------------------------------------------
+    def load_plan(self) -> None:
+        flush = self.flush
+        self.runner.start("flush plan", lambda _report: flush.plan(), on_finished=self._plan_ready,
+                          on_failed=self._plan_failed)
+
+    def _plan_ready(self, plan) -> None:
+        if not alive(self):
+            return
+        if not plan.files:
+            self.plan_label.setText(self.tr("There are no log files to flush."))
+        else:
+            self.plan_label.setText(self.tr("{files} log files with {messages} messages will be read.")
+                                    .format(files=len(plan.files), messages=plan.messages))
+        for row, entry in enumerate(plan.personas):
+            self._persona_row(entry["id"], entry.get("role", ""), row)
+        self.start_button.setEnabled(not self.running)
+        self.plan_loaded.emit(plan)
+
+    def _plan_failed(self, failure: Failure) -> None:
+        if not alive(self):
+            return
+        self.plan_label.setText(f"{headline(failure)}\n{explanation(failure)}")
+        self.start_button.setEnabled(True)
+
+    def _persona_row(self, persona_id: str, role: str, row: int | None = None) -> tuple[QLabel, QProgressBar]:
+        if persona_id in self.persona_rows:
+            return self.persona_rows[persona_id]
+        row = self.persona_grid.rowCount() if row is None else row
+        name = QLabel(f"{self.persona_name(persona_id)} ({self.role_name(role)})" if role
+                      else self.persona_name(persona_id), self.personas_box)
+        bar = QProgressBar(self.personas_box)
+        bar.setRange(0, 1)
+        bar.setValue(0)
+        bar.setFormat(self.tr("waiting"))
+        self.persona_grid.addWidget(name, row, 0)
+        self.persona_grid.addWidget(bar, row, 1)
+        self.persona_rows[persona_id] = (name, bar)
+        return name, bar
+
+    # ---- running ---------------------------------------------------------
+    def start(self) -> None:
+        if self.running:
+            return
+        self.running = True
+        self.report = None
+        self.cancel_event = threading.Event()
+        flush, cancel, dry_run = self.flush, self.cancel_event, self.dry_run.isChecked()
+        self.start_button.setEnabled(False)
+        self.dry_run.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.cancel_button.setText(self.tr("Cancel flush"))
+        self.close_button.setEnabled(False)
+        self.changes.clear()
+        self.changes.hide()
+        self.summary.clear()
+        self.overall.setValue(0)
+        for stage in STAGES:
+            self.stage_marks[stage].setText("○")
+        self._score_seen = set()
+        for _name, bar in self.persona_rows.values():
+            bar.setRange(0, 1)
+            bar.setValue(0)
+            bar.setFormat(self.tr("waiting"))
+        self.status.setText(self.tr("Starting…"))
+        self.runner.start("flush", lambda report: flush.run(dry_run=dry_run, progress=report, cancel=cancel),
+                          on_progress=self.show_progress, on_finished=self._finished, on_failed=self._failed)
+
+    def cancel(self) -> None:
+        """Ask the running flush to stop; it writes nothing."""
+        if self.running and self.cancel_event is not None:
+            self.cancel_event.set()
+            self.cancel_button.setEnabled(False)
+            self.cancel_button.setText(self.tr("Cancelling…"))
+
+    def show_progress(self, progress) -> None:
+        if progress.stage in STAGES:
+            index = STAGES.index(progress.stage)
+            for stage in STAGES[:index]:
+                self.stage_marks[stage].setText("✓")
+            self.stage_marks[progress.stage].setText("●")
+            self.overall.setValue(index)
+        if progress.stage == "score" and progress.persona:
+            name, bar = self._persona_row(progress.persona, "")
+            if not self._persona_done(progress):
+                bar.setRange(0, 0)  # busy
+                bar.setFormat(self.tr("reading…"))
+                self.status.setText(self.tr("{name} is reading the logs ({n} of {total}).").format(
+                    name=self.persona_name(progress.persona), n=progress.done + 1, total=progress.total))
+            else:
+                bar.setRange(0, 1)
+                bar.setValue(1)
+                bar.setFormat(self.tr("done"))
+        elif progress.stage == "judge":
+            self.status.setText(self.tr("Comparing {n} pairs with memory.").format(n=progress.total))
+        elif progress.stage in STAGES:
+            self.status.setText(self.stage_name(progress.stage) + "…")
+
+    def _persona_done(self, progress) -> bool:
+        """Score reports twice per persona: before (done = its index) and after (done = index + 1)."""
+        if progress.persona in self._score_seen:
+            return True
+        self._score_seen.add(progress.persona)
+        return False
+
+    def _end(self) -> None:
+        self.running = False
+        for _name, bar in self.persona_rows.values():
+            if bar.maximum() == 0:  # still "busy": this persona never finished
+                bar.setRange(0, 1)
+                bar.setValue(0)
+                bar.setFormat(self.tr("stopped"))
+        self.cancel_button.setEnabled(False)
+        self.close_button.setEnabled(True)
+        self.dry_run.setEnabled(True)
+
+    def _finished(self, report) -> None:
+        if not alive(self):
+            return
+        self._end()
+        self.report = report
+        for stage in STAGES:
+            self.stage_marks[stage].setText("✓")
+        self.overall.setValue(len(STAGES))
+        self.status.setText(self.tr("Preview finished: nothing was written.") if report.dry_run
+                            else self.tr("Flush finished."))
+        self.start_button.setEnabled(report.dry_run)
+        self.show_summary(report)
+        self.flush_finished.emit(report)
+        if self._close_when_done:
+            self.accept()
+
+    def _failed(self, failure: Failure) -> None:
+        if not alive(self):
+            return
+        self._end()
+        for stage in STAGES:
+            if self.stage_marks[stage].text() == "●":
+                self.stage_marks[stage].setText("✗")
+        self.status.setText(f"{headline(failure)}\n{explanation(failure)}")
+        self.start_button.setEnabled(True)
+        self.flush_failed.emit(failure)
+        if self._close_when_done:
+            self.reject()
+
+    # ---- summary ---------------------------------------------------------
+    def show_summary(self, report) -> None:
+        if report.nothing_to_flush:
+            self.summary.setText(self.tr("There was nothing new to flush."))
+            return
+        lines = [
+            self.tr("Lasting memory: +{l1}   Recent memory: +{l2}   Replaced: {sup}   Waiting for review: {q}")
+            .format(l1=report.promoted.get("layer1", 0), l2=report.promoted.get("layer2", 0),
+                    sup=report.superseded, q=report.queued),
+            self.tr("Dropped for lack of evidence: {d}   Model calls: {calls}   Tokens: {tokens}   Time: {s:.1f} s")
+            .format(d=report.dropped, calls=report.llm_calls, tokens=report.tokens, s=report.duration_s),
+        ]
+        for error in report.errors:
+            lines.append(self.tr("Problem: {text}").format(text=error))
+        self.summary.setText("\n".join(lines))
+        self.changes.clear()
+        for group in group_changes(report.changes):
+            last = group[-1]
+            old_text = next((c.old_text for c in group if c.old_text), "")
+            text = last.text if not old_text else f"{old_text}  →  {last.text}"
+            kinds = " · ".join(dict.fromkeys(self.change_name(c.kind) for c in group))
+            item = QTreeWidgetItem(self.changes, [kinds, text])
+            item.setToolTip(0, kinds)
+            item.setToolTip(1, text)
+            evidence = {e.get("id") or e.get("text"): e for c in group for e in c.evidence}
+            for line in evidence.values():
+                child = QTreeWidgetItem(item, [str(line.get("ts", ""))[:16].replace("T", " "),
+                                               str(line.get("text", ""))])
+                child.setToolTip(1, str(line.get("text", "")))
+            item.setExpanded(True)
+        if not report.changes:
+            QTreeWidgetItem(self.changes, [self.tr("No changes"), ""])
+        self.changes.show()
+
+    # ---- closing ---------------------------------------------------------
+    def reject(self) -> None:
+        if self.running:
+            self._close_when_done = True
+            self.cancel()
+            return
+        super().reject()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
+        if self.running:
+            self._close_when_done = True
+            self.cancel()
+            event.ignore()
+            return
+        super().closeEvent(event)

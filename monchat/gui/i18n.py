@@ -1,0 +1,74 @@
+"""Qt translations: monchat's own (``i18n/monchat_<lang>.qm``) and Qt's (``qtbase_<lang>.qm``).
+
+English is the source language; Japanese ships as a translation. The language
+is ``settings.chat.language`` when set, else the system locale.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+
+log = logging.getLogger(__name__)
+
+I18N_DIR = Path(__file__).resolve().parent / "i18n"
+LANGUAGES = ("en", "ja")
+
+
+def system_language() -> str:
+    """``ja`` when the system prefers Japanese, else ``en``."""
+    for name in QLocale.system().uiLanguages():
+        if name.lower().startswith("ja"):
+            return "ja"
+        if name.lower().startswith("en"):
+            return "en"
+    return "en"
+
+
+def resolve_language(setting: str) -> str:
+    """The language to show: the setting (``ja``/``en``) or, when empty, the system's."""
+    return setting if setting in LANGUAGES else system_language()
+
+
+def qm_path(language: str) -> Path:
+    return I18N_DIR / f"monchat_{language}.qm"
+
+
+class Translators:
+    """The translators installed for one language; ``remove()`` undoes ``install()``."""
+
+    def __init__(self) -> None:
+        self.language = "en"
+        self._installed: list[QTranslator] = []
+
+    def install(self, language: str) -> bool:
+        """Install monchat's and Qt's translations. Returns False if monchat's could not load."""
+        self.remove()
+        self.language = language
+        QLocale.setDefault(QLocale(QLocale.Language.Japanese if language == "ja" else QLocale.Language.English))
+        if language == "en":
+            return True
+        ok = True
+        own = QTranslator()
+        if own.load(str(qm_path(language))):
+            self._add(own)
+        else:
+            log.warning("translation %s could not be loaded", qm_path(language))
+            ok = False
+        qt = QTranslator()
+        if qt.load(f"qtbase_{language}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+            self._add(qt)
+        return ok
+
+    def _add(self, translator: QTranslator) -> None:
+        QCoreApplication.installTranslator(translator)
+        self._installed.append(translator)
+
+    def remove(self) -> None:
+        for translator in self._installed:
+            QCoreApplication.removeTranslator(translator)
+        self._installed.clear()
+        self.language = "en"
+        QLocale.setDefault(QLocale.system())

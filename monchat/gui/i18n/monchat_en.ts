@@ -1,0 +1,1150 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en" sourcelanguage="en">
+<context>
+    <name>ChatView</name>
+    <message>
+        <source>Show older messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No older messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Composer</name>
+    <message>
+        <source>Editing your last message — sending replaces it and its reply.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel edit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the reply (what was written so far is kept)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flush now…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message — Ctrl+Enter sends, Enter adds a line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message — Enter sends, Shift+Enter adds a line</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ContextMeterWidget</name>
+    <message>
+        <source>Context: counting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Context: {total} / {limit} tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>System prompt {system} tokens + recent messages {window} tokens, of a context of {limit}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>— over the limit; the oldest messages are cut</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Context: unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Failures</name>
+    <message>
+        <source>Chat is paused until you flush the waiting log files.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model server could not be reached.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model is not installed on the server.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The API key was refused or is missing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The service says too many requests were made; wait a little.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This backend cannot be used on this computer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model answered in a shape monchat cannot use.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model call failed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That cannot be used.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That cannot be found.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The persona could not be used or saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A setting is not valid.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The flush was cancelled; nothing was changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>monchat hit an internal error.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Something went wrong.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What to do: {hint}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A crash report was saved to {path}. Please attach it to a bug report.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The details are in monchat.log in the data folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>monchat</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>FilterPersonaDialog</name>
+    <message>
+        <source>Filter personas</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The base persona is locked: it runs at every flush and picks only the skeleton of the day. Copy its ideas into a new persona to change them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One per line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>timeline (fades with time)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reinforced (strengthens with repetition)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Talent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Picks up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ignores</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At most (items per flush)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Style</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Extra instructions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save persona</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each flush runs base + these two + one drawn at random</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use these two</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(locked)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The base filter persona is locked.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is already a filter persona with the id {id}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The fixed personas are saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No flush has run yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Looking up the last flush…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last flush drew at random: {name}</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>FixedPersonaPicker</name>
+    <message>
+        <source>(none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose two different fixed personas.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>FlushDialog</name>
+    <message>
+        <source>Flush</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the plan…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preview only (dry run: show the changes, write nothing)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter personas</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory / evidence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start flush</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel flush</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the logs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter personas pick what matters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comparing with what is remembered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weighing the evidence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tidying up (expiry, fading, the cap)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rebuilding the prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>base</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fixed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>random</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reinforced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Merged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replaced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Taken back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for your review</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Into lasting memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Into recent memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set aside (contradicted)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dormant (over the cap)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expired from recent memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contradicted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There are no log files to flush.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{files} log files with {messages} messages will be read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reading…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{name} is reading the logs ({n} of {total}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comparing {n} pairs with memory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preview finished: nothing was written.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flush finished.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There was nothing new to flush.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lasting memory: +{l1}   Recent memory: +{l2}   Replaced: {sup}   Waiting for review: {q}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dropped for lack of evidence: {d}   Model calls: {calls}   Tokens: {tokens}   Time: {s:.1f} s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Problem: {text}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>GateBar</name>
+    <message>
+        <source>Flush…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flush now…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unflushed log files: {n} (flush recommended at {warn}, chat pauses at {stop})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{n} log files are waiting. A flush now turns them into memory; at {stop} files chat pauses until you flush.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chat is paused: {n} log files are waiting for a flush (the limit is {stop}). Your messages are safe on disk. Flush to turn them into memory, and chat reopens.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>monchat</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Who you are talking to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Regenerate reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit last message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flush…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Review queue…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Surface personas…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter personas…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory is not available in this version of monchat.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Chat</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Personas</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Persona:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flush is not available in this version of monchat.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped before the reply began.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved. Some changes take effect the next time monchat starts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A task is still running; monchat will close when it ends.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MemoryBrowser</name>
+    <message>
+        <source>Memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Topic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Confidence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pinned</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save wording</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Approve</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pin</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Take it out of the prompt for good (its history is kept)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>History (oldest first)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evidence: what you said</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lasting (Layer 1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recent (Layer 2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dormant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Superseded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>candidate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting for review</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>dormant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>superseded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>taken back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>forgotten</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No memory here yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unpin</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State: {state}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind: {kind}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seen on {days} days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Valid from {when}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>until {when}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contradicted {n} times</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forget this memory? It leaves the prompt for good; its history is kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MessageBubble</name>
+    <message>
+        <source>Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy this message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(stopped)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(incomplete)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(writing…)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ReviewQueueDialog</name>
+    <message>
+        <source>Review queue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>These changes to your lasting memory wait for your decision. Nothing here is used until you approve it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Proposal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replaces</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Confidence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decide by</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Approve</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evidence: what you said</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add to lasting memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Merge</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Take back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decide: same thing or not?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing is waiting for review.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why: {reason}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chat</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Automatic (the first that works)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ollama</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gemini (Google)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Embedded (small model on this computer)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How long Ollama keeps the model loaded, e.g. 30m or 24h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Context length (tokens)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep loaded for</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gemini</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove stored key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Embedded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(the bundled SmolLM2-135M-Instruct)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>all cores</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model file (GGUF)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Longest reply (tokens)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checks the chosen backend with the values above.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Backend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ctrl+Enter sends (Enter adds a line)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A language change applies the next time monchat starts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask me before any change to lasting memory (Layer 1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recommend a flush at (log files)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause chat at (log files)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Approval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fixed filter personas</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A key is stored in the OS keyring. Type a new one to replace it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key comes from the environment variable {name}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No key yet. It will be stored in the OS keyring, never in a file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a GGUF model file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The Ollama model name is empty.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The Gemini model name is empty.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The flush recommendation must come before chat pauses (warn at most at the pause count).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not saved:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The settings were saved, but the key was not:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Works.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Something needs fixing:</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SurfacePersonaDialog</name>
+    <message>
+        <source>Surface personas</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import card…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A SillyTavern character card (V2/V3) as JSON or PNG</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Who the persona is and how it talks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>System text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Greeting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Creator&apos;s notes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save persona</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This persona&apos;s text comes from the template {name}; text written here replaces it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import a character card</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Character cards (*.png *.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imported {name} from {file}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is already a persona with the id {id}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+</TS>

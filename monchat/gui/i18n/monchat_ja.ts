@@ -1,0 +1,1150 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="ja" sourcelanguage="en">
+<context>
+    <name>ChatView</name>
+    <message>
+        <source>Show older messages</source>
+        <translation>以前のメッセージを表示</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>あなた</translation>
+    </message>
+    <message>
+        <source>No older messages</source>
+        <translation>これより前のメッセージはありません</translation>
+    </message>
+</context>
+<context>
+    <name>Composer</name>
+    <message>
+        <source>Editing your last message — sending replaces it and its reply.</source>
+        <translation>最後のメッセージを編集中 — 送信すると、そのメッセージと返事が置き換わります。</translation>
+    </message>
+    <message>
+        <source>Cancel edit</source>
+        <translation>編集をやめる</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>送信</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the reply (what was written so far is kept)</source>
+        <translation>返事を止めます（そこまでの文章は残ります）</translation>
+    </message>
+    <message>
+        <source>Flush now…</source>
+        <translation>今すぐ整理…</translation>
+    </message>
+    <message>
+        <source>Message — Ctrl+Enter sends, Enter adds a line</source>
+        <translation>メッセージ — Ctrl+Enter で送信、Enter で改行</translation>
+    </message>
+    <message>
+        <source>Message — Enter sends, Shift+Enter adds a line</source>
+        <translation>メッセージ — Enter で送信、Shift+Enter で改行</translation>
+    </message>
+</context>
+<context>
+    <name>ContextMeterWidget</name>
+    <message>
+        <source>Context: counting…</source>
+        <translation>コンテキスト: 計算中…</translation>
+    </message>
+    <message>
+        <source>Context: {total} / {limit} tokens</source>
+        <translation>コンテキスト: {total} / {limit} トークン</translation>
+    </message>
+    <message>
+        <source>System prompt {system} tokens + recent messages {window} tokens, of a context of {limit}.</source>
+        <translation>システムプロンプト {system} トークン + 最近のメッセージ {window} トークン（コンテキスト長 {limit}）。</translation>
+    </message>
+    <message>
+        <source>— over the limit; the oldest messages are cut</source>
+        <translation>— 上限超過。古いメッセージから切り捨てられます</translation>
+    </message>
+    <message>
+        <source>Context: unknown</source>
+        <translation>コンテキスト: 不明</translation>
+    </message>
+</context>
+<context>
+    <name>Failures</name>
+    <message>
+        <source>Chat is paused until you flush the waiting log files.</source>
+        <translation>たまっているログを整理（フラッシュ）するまで、チャットは一時停止中です。</translation>
+    </message>
+    <message>
+        <source>The model server could not be reached.</source>
+        <translation>モデルのサーバーに接続できませんでした。</translation>
+    </message>
+    <message>
+        <source>The model is not installed on the server.</source>
+        <translation>モデルがサーバーにインストールされていません。</translation>
+    </message>
+    <message>
+        <source>The API key was refused or is missing.</source>
+        <translation>API キーが拒否されたか、設定されていません。</translation>
+    </message>
+    <message>
+        <source>The service says too many requests were made; wait a little.</source>
+        <translation>リクエストが多すぎるとサービスが応答しました。少し待ってください。</translation>
+    </message>
+    <message>
+        <source>This backend cannot be used on this computer.</source>
+        <translation>このバックエンドはこのコンピューターでは使えません。</translation>
+    </message>
+    <message>
+        <source>The model answered in a shape monchat cannot use.</source>
+        <translation>モデルの答えが monchat で扱えない形式でした。</translation>
+    </message>
+    <message>
+        <source>The model call failed.</source>
+        <translation>モデルの呼び出しに失敗しました。</translation>
+    </message>
+    <message>
+        <source>That cannot be used.</source>
+        <translation>それは使えません。</translation>
+    </message>
+    <message>
+        <source>That cannot be found.</source>
+        <translation>見つかりません。</translation>
+    </message>
+    <message>
+        <source>The persona could not be used or saved.</source>
+        <translation>ペルソナを使うことも保存することもできませんでした。</translation>
+    </message>
+    <message>
+        <source>A setting is not valid.</source>
+        <translation>設定の値が正しくありません。</translation>
+    </message>
+    <message>
+        <source>The flush was cancelled; nothing was changed.</source>
+        <translation>整理（フラッシュ）を中止しました。何も変更されていません。</translation>
+    </message>
+    <message>
+        <source>monchat hit an internal error.</source>
+        <translation>monchat の内部でエラーが起きました。</translation>
+    </message>
+    <message>
+        <source>Something went wrong.</source>
+        <translation>問題が起きました。</translation>
+    </message>
+    <message>
+        <source>What to do: {hint}</source>
+        <translation>対処法: {hint}</translation>
+    </message>
+    <message>
+        <source>A crash report was saved to {path}. Please attach it to a bug report.</source>
+        <translation>クラッシュレポートを {path} に保存しました。不具合の報告に添付してください。</translation>
+    </message>
+    <message>
+        <source>The details are in monchat.log in the data folder.</source>
+        <translation>詳しくはデータフォルダーの monchat.log を見てください。</translation>
+    </message>
+    <message>
+        <source>monchat</source>
+        <translation>monchat</translation>
+    </message>
+</context>
+<context>
+    <name>FilterPersonaDialog</name>
+    <message>
+        <source>Filter personas</source>
+        <translation>フィルター人格</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>新規</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>The base persona is locked: it runs at every flush and picks only the skeleton of the day. Copy its ideas into a new persona to change them.</source>
+        <translation>ベース人格はロックされています。毎回の整理で必ず動き、一日の骨組みだけを拾います。変えたいときは、その考え方を新しい人格に写してください。</translation>
+    </message>
+    <message>
+        <source>One per line</source>
+        <translation>1 行に 1 つ</translation>
+    </message>
+    <message>
+        <source>timeline (fades with time)</source>
+        <translation>timeline（時間とともに薄れる）</translation>
+    </message>
+    <message>
+        <source>reinforced (strengthens with repetition)</source>
+        <translation>reinforced（繰り返すほど強まる）</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名前</translation>
+    </message>
+    <message>
+        <source>Talent</source>
+        <translation>得意分野</translation>
+    </message>
+    <message>
+        <source>Picks up</source>
+        <translation>拾うもの</translation>
+    </message>
+    <message>
+        <source>Ignores</source>
+        <translation>無視するもの</translation>
+    </message>
+    <message>
+        <source>At most (items per flush)</source>
+        <translation>最大件数（1 回の整理あたり）</translation>
+    </message>
+    <message>
+        <source>Style</source>
+        <translation>スタイル</translation>
+    </message>
+    <message>
+        <source>Extra instructions</source>
+        <translation>追加の指示</translation>
+    </message>
+    <message>
+        <source>Save persona</source>
+        <translation>人格を保存</translation>
+    </message>
+    <message>
+        <source>Each flush runs base + these two + one drawn at random</source>
+        <translation>毎回の整理では、ベース + この 2 人 + ランダムに選ばれる 1 人が動きます</translation>
+    </message>
+    <message>
+        <source>Use these two</source>
+        <translation>この 2 人にする</translation>
+    </message>
+    <message>
+        <source>(locked)</source>
+        <translation>（ロック）</translation>
+    </message>
+    <message>
+        <source>The base filter persona is locked.</source>
+        <translation>ベースのフィルター人格はロックされています。</translation>
+    </message>
+    <message>
+        <source>There is already a filter persona with the id {id}.</source>
+        <translation>ID が {id} のフィルター人格はすでにあります。</translation>
+    </message>
+    <message>
+        <source>Saved.</source>
+        <translation>保存しました。</translation>
+    </message>
+    <message>
+        <source>The fixed personas are saved.</source>
+        <translation>固定の人格を保存しました。</translation>
+    </message>
+    <message>
+        <source>No flush has run yet.</source>
+        <translation>まだ一度も整理していません。</translation>
+    </message>
+    <message>
+        <source>Looking up the last flush…</source>
+        <translation>前回の整理を確認中…</translation>
+    </message>
+    <message>
+        <source>Last flush drew at random: {name}</source>
+        <translation>前回ランダムに選ばれた人格: {name}</translation>
+    </message>
+</context>
+<context>
+    <name>FixedPersonaPicker</name>
+    <message>
+        <source>(none)</source>
+        <translation>（なし）</translation>
+    </message>
+    <message>
+        <source>Choose two different fixed personas.</source>
+        <translation>固定の人格には別々の 2 人を選んでください。</translation>
+    </message>
+</context>
+<context>
+    <name>FlushDialog</name>
+    <message>
+        <source>Flush</source>
+        <translation>整理（フラッシュ）</translation>
+    </message>
+    <message>
+        <source>Reading the plan…</source>
+        <translation>計画を読み込み中…</translation>
+    </message>
+    <message>
+        <source>Preview only (dry run: show the changes, write nothing)</source>
+        <translation>プレビューのみ（ドライラン: 変更を表示するだけで何も書き込みません）</translation>
+    </message>
+    <message>
+        <source>Stages</source>
+        <translation>段階</translation>
+    </message>
+    <message>
+        <source>Filter personas</source>
+        <translation>フィルター人格</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>変更</translation>
+    </message>
+    <message>
+        <source>Memory / evidence</source>
+        <translation>記憶 / 根拠</translation>
+    </message>
+    <message>
+        <source>Start flush</source>
+        <translation>整理を始める</translation>
+    </message>
+    <message>
+        <source>Cancel flush</source>
+        <translation>整理を中止</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>閉じる</translation>
+    </message>
+    <message>
+        <source>Reading the logs</source>
+        <translation>ログを読む</translation>
+    </message>
+    <message>
+        <source>Filter personas pick what matters</source>
+        <translation>フィルター人格が大事なことを拾う</translation>
+    </message>
+    <message>
+        <source>Comparing with what is remembered</source>
+        <translation>覚えていることと照らし合わせる</translation>
+    </message>
+    <message>
+        <source>Weighing the evidence</source>
+        <translation>根拠を量る</translation>
+    </message>
+    <message>
+        <source>Tidying up (expiry, fading, the cap)</source>
+        <translation>片付け（期限切れ・減衰・上限）</translation>
+    </message>
+    <message>
+        <source>Rebuilding the prompt</source>
+        <translation>プロンプトを作り直す</translation>
+    </message>
+    <message>
+        <source>base</source>
+        <translation>ベース</translation>
+    </message>
+    <message>
+        <source>fixed</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <source>random</source>
+        <translation>ランダム</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>新規</translation>
+    </message>
+    <message>
+        <source>Reinforced</source>
+        <translation>強化</translation>
+    </message>
+    <message>
+        <source>Merged</source>
+        <translation>統合</translation>
+    </message>
+    <message>
+        <source>Replaced</source>
+        <translation>置き換え</translation>
+    </message>
+    <message>
+        <source>Taken back</source>
+        <translation>取り消し</translation>
+    </message>
+    <message>
+        <source>Waiting for your review</source>
+        <translation>確認待ち</translation>
+    </message>
+    <message>
+        <source>Into lasting memory</source>
+        <translation>長期の記憶へ</translation>
+    </message>
+    <message>
+        <source>Into recent memory</source>
+        <translation>最近の記憶へ</translation>
+    </message>
+    <message>
+        <source>Set aside (contradicted)</source>
+        <translation>保留（矛盾あり）</translation>
+    </message>
+    <message>
+        <source>Dormant (over the cap)</source>
+        <translation>休眠（上限超過）</translation>
+    </message>
+    <message>
+        <source>Expired from recent memory</source>
+        <translation>最近の記憶から期限切れ</translation>
+    </message>
+    <message>
+        <source>Contradicted</source>
+        <translation>矛盾</translation>
+    </message>
+    <message>
+        <source>There are no log files to flush.</source>
+        <translation>整理するログファイルはありません。</translation>
+    </message>
+    <message>
+        <source>{files} log files with {messages} messages will be read.</source>
+        <translation>{files} 個のログファイル（{messages} 件のメッセージ）を読みます。</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>待機中</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>開始中…</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>中止中…</translation>
+    </message>
+    <message>
+        <source>reading…</source>
+        <translation>読んでいます…</translation>
+    </message>
+    <message>
+        <source>{name} is reading the logs ({n} of {total}).</source>
+        <translation>{name} がログを読んでいます（{n} / {total}）。</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完了</translation>
+    </message>
+    <message>
+        <source>Comparing {n} pairs with memory.</source>
+        <translation>{n} 組を記憶と照らし合わせています。</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>中断</translation>
+    </message>
+    <message>
+        <source>Preview finished: nothing was written.</source>
+        <translation>プレビューが終わりました。何も書き込んでいません。</translation>
+    </message>
+    <message>
+        <source>Flush finished.</source>
+        <translation>整理が終わりました。</translation>
+    </message>
+    <message>
+        <source>There was nothing new to flush.</source>
+        <translation>整理する新しい内容はありませんでした。</translation>
+    </message>
+    <message>
+        <source>Lasting memory: +{l1}   Recent memory: +{l2}   Replaced: {sup}   Waiting for review: {q}</source>
+        <translation>長期の記憶: +{l1}&#x3000;最近の記憶: +{l2}&#x3000;置き換え: {sup}&#x3000;確認待ち: {q}</translation>
+    </message>
+    <message>
+        <source>Dropped for lack of evidence: {d}   Model calls: {calls}   Tokens: {tokens}   Time: {s:.1f} s</source>
+        <translation>根拠不足で除外: {d}&#x3000;モデル呼び出し: {calls}&#x3000;トークン: {tokens}&#x3000;時間: {s:.1f} 秒</translation>
+    </message>
+    <message>
+        <source>Problem: {text}</source>
+        <translation>問題: {text}</translation>
+    </message>
+    <message>
+        <source>No changes</source>
+        <translation>変更なし</translation>
+    </message>
+</context>
+<context>
+    <name>GateBar</name>
+    <message>
+        <source>Flush…</source>
+        <translation>整理…</translation>
+    </message>
+    <message>
+        <source>Flush now…</source>
+        <translation>今すぐ整理…</translation>
+    </message>
+    <message>
+        <source>Unflushed log files: {n} (flush recommended at {warn}, chat pauses at {stop})</source>
+        <translation>未整理のログファイル: {n}（{warn} で整理をおすすめ、{stop} でチャット停止）</translation>
+    </message>
+    <message>
+        <source>{n} log files are waiting. A flush now turns them into memory; at {stop} files chat pauses until you flush.</source>
+        <translation>ログファイルが {n} 個たまっています。今整理すると記憶になります。{stop} 個になると、整理するまでチャットが止まります。</translation>
+    </message>
+    <message>
+        <source>Chat is paused: {n} log files are waiting for a flush (the limit is {stop}). Your messages are safe on disk. Flush to turn them into memory, and chat reopens.</source>
+        <translation>チャットは一時停止中です: 整理待ちのログファイルが {n} 個あります（上限 {stop}）。メッセージはディスクに安全に保存されています。整理すると記憶になり、チャットを再開できます。</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>monchat</source>
+        <translation>monchat</translation>
+    </message>
+    <message>
+        <source>Who you are talking to</source>
+        <translation>話し相手</translation>
+    </message>
+    <message>
+        <source>Regenerate reply</source>
+        <translation>返事を作り直す</translation>
+    </message>
+    <message>
+        <source>Edit last message</source>
+        <translation>最後のメッセージを編集</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Flush…</source>
+        <translation>整理…</translation>
+    </message>
+    <message>
+        <source>Memory…</source>
+        <translation>記憶…</translation>
+    </message>
+    <message>
+        <source>Review queue…</source>
+        <translation>確認待ち…</translation>
+    </message>
+    <message>
+        <source>Surface personas…</source>
+        <translation>会話ペルソナ…</translation>
+    </message>
+    <message>
+        <source>Filter personas…</source>
+        <translation>フィルター人格…</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>設定…</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>終了</translation>
+    </message>
+    <message>
+        <source>Memory is not available in this version of monchat.</source>
+        <translation>この版の monchat では記憶の機能を使えません。</translation>
+    </message>
+    <message>
+        <source>&amp;Chat</source>
+        <translation>チャット(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Memory</source>
+        <translation>記憶(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Personas</source>
+        <translation>ペルソナ(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation>設定(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>メイン</translation>
+    </message>
+    <message>
+        <source>Persona:</source>
+        <translation>ペルソナ:</translation>
+    </message>
+    <message>
+        <source>Flush is not available in this version of monchat.</source>
+        <translation>この版の monchat では整理（フラッシュ）を使えません。</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>アシスタント</translation>
+    </message>
+    <message>
+        <source>Stopped before the reply began.</source>
+        <translation>返事が始まる前に止めました。</translation>
+    </message>
+    <message>
+        <source>Saved. Some changes take effect the next time monchat starts.</source>
+        <translation>保存しました。一部の変更は次に monchat を起動したときに反映されます。</translation>
+    </message>
+    <message>
+        <source>A task is still running; monchat will close when it ends.</source>
+        <translation>処理がまだ動いています。終わりしだい monchat を閉じます。</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryBrowser</name>
+    <message>
+        <source>Memory</source>
+        <translation>記憶</translation>
+    </message>
+    <message>
+        <source>Topic</source>
+        <translation>話題</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状態</translation>
+    </message>
+    <message>
+        <source>Confidence</source>
+        <translation>確信度</translation>
+    </message>
+    <message>
+        <source>Days</source>
+        <translation>日数</translation>
+    </message>
+    <message>
+        <source>Pinned</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <source>Save wording</source>
+        <translation>文面を保存</translation>
+    </message>
+    <message>
+        <source>Approve</source>
+        <translation>承認</translation>
+    </message>
+    <message>
+        <source>Reject</source>
+        <translation>却下</translation>
+    </message>
+    <message>
+        <source>Pin</source>
+        <translation>ピン留め</translation>
+    </message>
+    <message>
+        <source>Forget</source>
+        <translation>忘れる</translation>
+    </message>
+    <message>
+        <source>Take it out of the prompt for good (its history is kept)</source>
+        <translation>プロンプトから完全に外します（履歴は残ります）</translation>
+    </message>
+    <message>
+        <source>History (oldest first)</source>
+        <translation>履歴（古い順）</translation>
+    </message>
+    <message>
+        <source>Evidence: what you said</source>
+        <translation>根拠: あなたの発言</translation>
+    </message>
+    <message>
+        <source>Lasting (Layer 1)</source>
+        <translation>長期（レイヤー1）</translation>
+    </message>
+    <message>
+        <source>Recent (Layer 2)</source>
+        <translation>最近（レイヤー2）</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <source>Dormant</source>
+        <translation>休眠</translation>
+    </message>
+    <message>
+        <source>Superseded</source>
+        <translation>置き換え済み</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>すべて</translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation>有効</translation>
+    </message>
+    <message>
+        <source>candidate</source>
+        <translation>候補</translation>
+    </message>
+    <message>
+        <source>waiting for review</source>
+        <translation>確認待ち</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <source>dormant</source>
+        <translation>休眠</translation>
+    </message>
+    <message>
+        <source>superseded</source>
+        <translation>置き換え済み</translation>
+    </message>
+    <message>
+        <source>taken back</source>
+        <translation>取り消し</translation>
+    </message>
+    <message>
+        <source>forgotten</source>
+        <translation>忘れた</translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <translation>却下</translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation>期限切れ</translation>
+    </message>
+    <message>
+        <source>No memory here yet.</source>
+        <translation>ここにはまだ記憶がありません。</translation>
+    </message>
+    <message>
+        <source>Unpin</source>
+        <translation>ピン留めを外す</translation>
+    </message>
+    <message>
+        <source>State: {state}</source>
+        <translation>状態: {state}</translation>
+    </message>
+    <message>
+        <source>Kind: {kind}</source>
+        <translation>種類: {kind}</translation>
+    </message>
+    <message>
+        <source>Seen on {days} days</source>
+        <translation>{days} 日分の根拠</translation>
+    </message>
+    <message>
+        <source>Valid from {when}</source>
+        <translation>{when} から有効</translation>
+    </message>
+    <message>
+        <source>until {when}</source>
+        <translation>{when} まで</translation>
+    </message>
+    <message>
+        <source>Contradicted {n} times</source>
+        <translation>矛盾 {n} 回</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>保存中…</translation>
+    </message>
+    <message>
+        <source>Done.</source>
+        <translation>完了しました。</translation>
+    </message>
+    <message>
+        <source>Forget this memory? It leaves the prompt for good; its history is kept.</source>
+        <translation>この記憶を忘れますか？ プロンプトから完全に外れます。履歴は残ります。</translation>
+    </message>
+</context>
+<context>
+    <name>MessageBubble</name>
+    <message>
+        <source>Copy</source>
+        <translation>コピー</translation>
+    </message>
+    <message>
+        <source>Copy this message</source>
+        <translation>このメッセージをコピー</translation>
+    </message>
+    <message>
+        <source>(stopped)</source>
+        <translation>（停止）</translation>
+    </message>
+    <message>
+        <source>(incomplete)</source>
+        <translation>（途中まで）</translation>
+    </message>
+    <message>
+        <source>(writing…)</source>
+        <translation>（入力中…）</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewQueueDialog</name>
+    <message>
+        <source>Review queue</source>
+        <translation>確認待ちの変更</translation>
+    </message>
+    <message>
+        <source>These changes to your lasting memory wait for your decision. Nothing here is used until you approve it.</source>
+        <translation>長期の記憶へのこれらの変更は、あなたの判断を待っています。承認するまでどれも使われません。</translation>
+    </message>
+    <message>
+        <source>Proposal</source>
+        <translation>提案</translation>
+    </message>
+    <message>
+        <source>Replaces</source>
+        <translation>置き換える記憶</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Confidence</source>
+        <translation>確信度</translation>
+    </message>
+    <message>
+        <source>Decide by</source>
+        <translation>期限</translation>
+    </message>
+    <message>
+        <source>Approve</source>
+        <translation>承認</translation>
+    </message>
+    <message>
+        <source>Reject</source>
+        <translation>却下</translation>
+    </message>
+    <message>
+        <source>Evidence: what you said</source>
+        <translation>根拠: あなたの発言</translation>
+    </message>
+    <message>
+        <source>Add to lasting memory</source>
+        <translation>長期の記憶に加える</translation>
+    </message>
+    <message>
+        <source>Replace</source>
+        <translation>置き換える</translation>
+    </message>
+    <message>
+        <source>Merge</source>
+        <translation>統合する</translation>
+    </message>
+    <message>
+        <source>Take back</source>
+        <translation>取り消す</translation>
+    </message>
+    <message>
+        <source>Decide: same thing or not?</source>
+        <translation>判断: 同じことかどうか</translation>
+    </message>
+    <message>
+        <source>Nothing is waiting for review.</source>
+        <translation>確認待ちのものはありません。</translation>
+    </message>
+    <message>
+        <source>Why: {reason}</source>
+        <translation>理由: {reason}</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>保存中…</translation>
+    </message>
+    <message>
+        <source>Done.</source>
+        <translation>完了しました。</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>設定</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>モデル</translation>
+    </message>
+    <message>
+        <source>Chat</source>
+        <translation>チャット</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>記憶</translation>
+    </message>
+    <message>
+        <source>Automatic (the first that works)</source>
+        <translation>自動（最初に使えるもの）</translation>
+    </message>
+    <message>
+        <source>Ollama</source>
+        <translation>Ollama</translation>
+    </message>
+    <message>
+        <source>Gemini (Google)</source>
+        <translation>Gemini（Google）</translation>
+    </message>
+    <message>
+        <source>Embedded (small model on this computer)</source>
+        <translation>内蔵（このコンピューター上の小さなモデル）</translation>
+    </message>
+    <message>
+        <source>How long Ollama keeps the model loaded, e.g. 30m or 24h</source>
+        <translation>Ollama がモデルを読み込んだままにしておく時間（例: 30m、24h）</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>ホスト</translation>
+    </message>
+    <message>
+        <source>Context length (tokens)</source>
+        <translation>コンテキスト長（トークン）</translation>
+    </message>
+    <message>
+        <source>Keep loaded for</source>
+        <translation>読み込んだままにする時間</translation>
+    </message>
+    <message>
+        <source>Gemini</source>
+        <translation>Gemini</translation>
+    </message>
+    <message>
+        <source>Remove stored key</source>
+        <translation>保存したキーを削除</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API キー</translation>
+    </message>
+    <message>
+        <source>Embedded</source>
+        <translation>内蔵</translation>
+    </message>
+    <message>
+        <source>(the bundled SmolLM2-135M-Instruct)</source>
+        <translation>（同梱の SmolLM2-135M-Instruct）</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>選択…</translation>
+    </message>
+    <message>
+        <source>all cores</source>
+        <translation>すべてのコア</translation>
+    </message>
+    <message>
+        <source>Model file (GGUF)</source>
+        <translation>モデルファイル（GGUF）</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>スレッド数</translation>
+    </message>
+    <message>
+        <source>Longest reply (tokens)</source>
+        <translation>返事の最大長（トークン）</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>接続テスト</translation>
+    </message>
+    <message>
+        <source>Checks the chosen backend with the values above.</source>
+        <translation>上の値で、選んだバックエンドを確認します。</translation>
+    </message>
+    <message>
+        <source>Backend</source>
+        <translation>バックエンド</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>システムに合わせる</translation>
+    </message>
+    <message>
+        <source>Ctrl+Enter sends (Enter adds a line)</source>
+        <translation>Ctrl+Enter で送信（Enter で改行）</translation>
+    </message>
+    <message>
+        <source>A language change applies the next time monchat starts.</source>
+        <translation>言語の変更は次に monchat を起動したときに反映されます。</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>言語</translation>
+    </message>
+    <message>
+        <source>Sending</source>
+        <translation>送信</translation>
+    </message>
+    <message>
+        <source>Ask me before any change to lasting memory (Layer 1)</source>
+        <translation>長期の記憶（レイヤー1）を変える前に必ず確認する</translation>
+    </message>
+    <message>
+        <source>Recommend a flush at (log files)</source>
+        <translation>整理をおすすめするログファイル数</translation>
+    </message>
+    <message>
+        <source>Pause chat at (log files)</source>
+        <translation>チャットを止めるログファイル数</translation>
+    </message>
+    <message>
+        <source>Approval</source>
+        <translation>承認</translation>
+    </message>
+    <message>
+        <source>Fixed filter personas</source>
+        <translation>固定のフィルター人格</translation>
+    </message>
+    <message>
+        <source>A key is stored in the OS keyring. Type a new one to replace it.</source>
+        <translation>キーは OS のキーリングに保存されています。置き換えるには新しいキーを入力してください。</translation>
+    </message>
+    <message>
+        <source>The key comes from the environment variable {name}.</source>
+        <translation>キーは環境変数 {name} から読み込まれています。</translation>
+    </message>
+    <message>
+        <source>No key yet. It will be stored in the OS keyring, never in a file.</source>
+        <translation>キーはまだありません。キーは OS のキーリングに保存され、ファイルには書かれません。</translation>
+    </message>
+    <message>
+        <source>Choose a GGUF model file</source>
+        <translation>GGUF モデルファイルを選ぶ</translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf)</source>
+        <translation>GGUF モデル (*.gguf)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>The Ollama model name is empty.</source>
+        <translation>Ollama のモデル名が空です。</translation>
+    </message>
+    <message>
+        <source>The Gemini model name is empty.</source>
+        <translation>Gemini のモデル名が空です。</translation>
+    </message>
+    <message>
+        <source>The flush recommendation must come before chat pauses (warn at most at the pause count).</source>
+        <translation>整理のおすすめは、チャットが止まる数以下にしてください。</translation>
+    </message>
+    <message>
+        <source>Not saved:</source>
+        <translation>保存していません:</translation>
+    </message>
+    <message>
+        <source>The settings were saved, but the key was not:</source>
+        <translation>設定は保存しましたが、キーは保存できませんでした:</translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation>テスト中…</translation>
+    </message>
+    <message>
+        <source>Works.</source>
+        <translation>使えます。</translation>
+    </message>
+    <message>
+        <source>Something needs fixing:</source>
+        <translation>直す必要があります:</translation>
+    </message>
+</context>
+<context>
+    <name>SurfacePersonaDialog</name>
+    <message>
+        <source>Surface personas</source>
+        <translation>会話ペルソナ</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>新規</translation>
+    </message>
+    <message>
+        <source>Import card…</source>
+        <translation>カードを読み込む…</translation>
+    </message>
+    <message>
+        <source>A SillyTavern character card (V2/V3) as JSON or PNG</source>
+        <translation>SillyTavern のキャラクターカード（V2/V3）、JSON または PNG</translation>
+    </message>
+    <message>
+        <source>Who the persona is and how it talks</source>
+        <translation>どんな人物で、どう話すか</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名前</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>説明</translation>
+    </message>
+    <message>
+        <source>System text</source>
+        <translation>システムテキスト</translation>
+    </message>
+    <message>
+        <source>Greeting</source>
+        <translation>あいさつ</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>言語</translation>
+    </message>
+    <message>
+        <source>Creator&apos;s notes</source>
+        <translation>作者のメモ</translation>
+    </message>
+    <message>
+        <source>Save persona</source>
+        <translation>人格を保存</translation>
+    </message>
+    <message>
+        <source>This persona&apos;s text comes from the template {name}; text written here replaces it.</source>
+        <translation>このペルソナの文章はテンプレート {name} から作られます。ここに書くとそれに置き換わります。</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（なし）</translation>
+    </message>
+    <message>
+        <source>Import a character card</source>
+        <translation>キャラクターカードを読み込む</translation>
+    </message>
+    <message>
+        <source>Character cards (*.png *.json)</source>
+        <translation>キャラクターカード (*.png *.json)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Imported {name} from {file}.</source>
+        <translation>{file} から {name} を読み込みました。</translation>
+    </message>
+    <message>
+        <source>There is already a persona with the id {id}.</source>
+        <translation>ID が {id} のペルソナはすでにあります。</translation>
+    </message>
+    <message>
+        <source>Saved.</source>
+        <translation>保存しました。</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,341 @@
+"""Settings: backend and model, Gemini key (OS keyring only), gate, approval mode, language.
+
+Values are validated by the same rules as ``settings.toml`` (``settings_from_dict``)
+before anything is saved. The API key goes to ``app.secrets`` and never into a file.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QGroupBox,
+                               QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton, QSpinBox, QTabWidget,
+                               QVBoxLayout, QWidget)
+
+from ..core.backends.registry import BACKEND_NAMES, BackendRegistry
+from ..core.errors import KnownError
+from ..core.secrets import SecretStore
+from ..core.settings import Settings, settings_from_dict
+from .failures import explanation, headline
+from .filter_editor import FixedPersonaPicker
+from .lifetime import alive
+from .prefs import GuiPrefs
+from .workers import Failure, TaskRunner
+
+
+class TypedKeySecrets(SecretStore):
+    """The key typed in the dialog (not yet stored) for "Test connection"."""
+
+    def __init__(self, typed: str) -> None:
+        self.typed = typed
+
+    def gemini_key(self) -> str | None:
+        return self.typed or super().gemini_key()
+
+
+def doctor_lines(registry: BackendRegistry, names: list[str]) -> list[tuple[bool, str]]:
+    """Run ``doctor()`` for each backend; (ok, line) per check. Runs on a worker thread."""
+    lines: list[tuple[bool, str]] = []
+    for name in names:
+        try:
+            report = registry.build(name).doctor()
+        except KnownError as exc:
+            lines.append((False, f"{name}: {exc.message}" + (f" → {exc.hint}" if exc.hint else "")))
+            continue
+        lines.append((report.ok, f"{name} ({report.model})"))
+        for check in report.checks:
+            text = f"  {'✓' if check.ok else '✗'} {check.name}: {check.detail}"
+            if not check.ok and check.hint:
+                text += f" → {check.hint}"
+            lines.append((check.ok, text))
+    return lines
+
+
+RESTART_SECTIONS = ("backend", "ollama", "gemini", "embedded")
+
+
+class SettingsDialog(QDialog):
+    """Signals:
+        saved(bool): settings were written (and the key stored, if one was typed); True when
+            some of them take effect only at the next start.
+        tested(list): "Test connection" finished with (ok, line) pairs.
+    """
+
+    saved = Signal(bool)
+    tested = Signal(list)
+
+    def __init__(self, app, runner: TaskRunner, prefs: GuiPrefs, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.app = app
+        self.runner = runner
+        self.prefs = prefs
+        s = app.settings
+        self.setWindowTitle(self.tr("Settings"))
+        self.resize(640, 620)
+        tabs = QTabWidget(self)
+        tabs.addTab(self._backend_tab(s), self.tr("Model"))
+        tabs.addTab(self._chat_tab(s), self.tr("Chat"))
+        tabs.addTab(self._memory_tab(s), self.tr("Memory"))
+        self.tabs = tabs
+        self.message = QLabel(self)
+        self.message.setWordWrap(True)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel,
+                                        self)
+        self.buttons.accepted.connect(self.save)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(tabs, 1)
+        layout.addWidget(self.message)
+        layout.addWidget(self.buttons)
+        self._update_groups()
+
+    # ---- tabs ------------------------------------------------------------
+    def _backend_tab(self, s: Settings) -> QWidget:
+        page = QWidget(self)
+        self.backend_box = QComboBox(page)
+        labels = {"auto": self.tr("Automatic (the first that works)"), "ollama": self.tr("Ollama"),
+                  "gemini": self.tr("Gemini (Google)"), "embedded": self.tr("Embedded (small model on this computer)")}
+        for name in ("auto", *BACKEND_NAMES):
+            self.backend_box.addItem(labels[name], name)
+        self.backend_box.setCurrentIndex(max(self.backend_box.findData(s.backend.name), 0))
+        self.backend_box.currentIndexChanged.connect(self._update_groups)
+
+        self.ollama_group = QGroupBox(self.tr("Ollama"), page)
+        self.ollama_host = QLineEdit(s.ollama.host, self.ollama_group)
+        self.ollama_host.setPlaceholderText("http://127.0.0.1:11434")
+        self.ollama_model = QLineEdit(s.ollama.model, self.ollama_group)
+        self.ollama_ctx = QSpinBox(self.ollama_group)
+        self.ollama_ctx.setRange(512, 1_048_576)
+        self.ollama_ctx.setSingleStep(1024)
+        self.ollama_ctx.setValue(s.ollama.num_ctx)
+        self.ollama_keep = QLineEdit(s.ollama.keep_alive, self.ollama_group)
+        self.ollama_keep.setToolTip(self.tr("How long Ollama keeps the model loaded, e.g. 30m or 24h"))
+        form = QFormLayout(self.ollama_group)
+        form.addRow(self.tr("Host"), self.ollama_host)
+        form.addRow(self.tr("Model"), self.ollama_model)
+        form.addRow(self.tr("Context length (tokens)"), self.ollama_ctx)
+        form.addRow(self.tr("Keep loaded for"), self.ollama_keep)
+
+        self.gemini_group = QGroupBox(self.tr("Gemini"), page)
+        self.gemini_model = QLineEdit(s.gemini.model, self.gemini_group)
+        self.gemini_key = QLineEdit(self.gemini_group)
+        self.gemini_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.gemini_key_state = QLabel(self.gemini_group)
+        self.gemini_key_state.setWordWrap(True)
+        self.remove_key_button = QPushButton(self.tr("Remove stored key"), self.gemini_group)
+        self.remove_key_button.clicked.connect(self.remove_key)
+        key_row = QHBoxLayout()
+        key_row.addWidget(self.gemini_key, 1)
+        key_row.addWidget(self.remove_key_button)
+        form = QFormLayout(self.gemini_group)
+        form.addRow(self.tr("Model"), self.gemini_model)
+        form.addRow(self.tr("API key"), key_row)
+        form.addRow("", self.gemini_key_state)
+        self._show_key_state()
+
+        self.embedded_group = QGroupBox(self.tr("Embedded"), page)
+        self.embedded_path = QLineEdit(s.embedded.model_path, self.embedded_group)
+        self.embedded_path.setPlaceholderText(self.tr("(the bundled SmolLM2-135M-Instruct)"))
+        browse = QPushButton(self.tr("Choose…"), self.embedded_group)
+        browse.clicked.connect(self._choose_model_file)
+        path_row = QHBoxLayout()
+        path_row.addWidget(self.embedded_path, 1)
+        path_row.addWidget(browse)
+        self.embedded_ctx = QSpinBox(self.embedded_group)
+        self.embedded_ctx.setRange(256, 131_072)
+        self.embedded_ctx.setSingleStep(512)
+        self.embedded_ctx.setValue(s.embedded.n_ctx)
+        self.embedded_threads = QSpinBox(self.embedded_group)
+        self.embedded_threads.setRange(0, 256)
+        self.embedded_threads.setSpecialValueText(self.tr("all cores"))
+        self.embedded_threads.setValue(s.embedded.threads)
+        self.embedded_max = QSpinBox(self.embedded_group)
+        self.embedded_max.setRange(1, 32_768)
+        self.embedded_max.setValue(s.embedded.max_tokens)
+        form = QFormLayout(self.embedded_group)
+        form.addRow(self.tr("Model file (GGUF)"), path_row)
+        form.addRow(self.tr("Context length (tokens)"), self.embedded_ctx)
+        form.addRow(self.tr("Threads"), self.embedded_threads)
+        form.addRow(self.tr("Longest reply (tokens)"), self.embedded_max)
+
+        self.test_button = QPushButton(self.tr("Test connection"), page)
+        self.test_button.clicked.connect(self.test_connection)
+        self.test_output = QPlainTextEdit(page)
+        self.test_output.setReadOnly(True)
+        self.test_output.setMaximumHeight(120)
+        self.test_output.setPlaceholderText(self.tr("Checks the chosen backend with the values above."))
+
+        layout = QVBoxLayout(page)
+        top = QFormLayout()
+        top.addRow(self.tr("Backend"), self.backend_box)
+        layout.addLayout(top)
+        layout.addWidget(self.ollama_group)
+        layout.addWidget(self.gemini_group)
+        layout.addWidget(self.embedded_group)
+        layout.addWidget(self.test_button, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.test_output)
+        layout.addStretch(1)
+        return page
+
+    def _chat_tab(self, s: Settings) -> QWidget:
+        page = QWidget(self)
+        self.language_box = QComboBox(page)
+        self.language_box.addItem(self.tr("Follow the system"), "")
+        self.language_box.addItem("日本語", "ja")
+        self.language_box.addItem("English", "en")
+        self.language_box.setCurrentIndex(max(self.language_box.findData(s.chat.language), 0))
+        self.ctrl_enter = QCheckBox(self.tr("Ctrl+Enter sends (Enter adds a line)"), page)
+        self.ctrl_enter.setChecked(self.prefs.ctrl_enter_sends)
+        note = QLabel(self.tr("A language change applies the next time monchat starts."), page)
+        note.setWordWrap(True)
+        form = QFormLayout(page)
+        form.addRow(self.tr("Language"), self.language_box)
+        form.addRow("", note)
+        form.addRow(self.tr("Sending"), self.ctrl_enter)
+        return page
+
+    def _memory_tab(self, s: Settings) -> QWidget:
+        page = QWidget(self)
+        self.warn_files = QSpinBox(page)
+        self.warn_files.setRange(1, 100)
+        self.warn_files.setValue(s.gate.warn_files)
+        self.stop_files = QSpinBox(page)
+        self.stop_files.setRange(1, 100)
+        self.stop_files.setValue(s.gate.stop_files)
+        self.ask_layer1 = QCheckBox(self.tr("Ask me before any change to lasting memory (Layer 1)"), page)
+        self.ask_layer1.setChecked(s.flush.ask_before_layer1)
+        self.fixed = FixedPersonaPicker(self.app.personas, page)
+        self.fixed.reload(list(s.flush.fixed_personas))
+        form = QFormLayout(page)
+        form.addRow(self.tr("Recommend a flush at (log files)"), self.warn_files)
+        form.addRow(self.tr("Pause chat at (log files)"), self.stop_files)
+        form.addRow(self.tr("Approval"), self.ask_layer1)
+        form.addRow(self.tr("Fixed filter personas"), self.fixed)
+        return page
+
+    def _update_groups(self) -> None:
+        name = self.backend_box.currentData()
+        for group, backend in ((self.ollama_group, "ollama"), (self.gemini_group, "gemini"),
+                               (self.embedded_group, "embedded")):
+            group.setEnabled(name in ("auto", backend))
+
+    def _show_key_state(self) -> None:
+        source = self.app.secrets.gemini_key_source()
+        if source == "keyring":
+            text = self.tr("A key is stored in the OS keyring. Type a new one to replace it.")
+        elif source:
+            text = self.tr("The key comes from the environment variable {name}.").format(name=source)
+        else:
+            text = self.tr("No key yet. It will be stored in the OS keyring, never in a file.")
+        self.gemini_key_state.setText(text)
+        self.remove_key_button.setEnabled(source == "keyring")
+
+    def _choose_model_file(self) -> None:
+        dialog = QFileDialog(self, self.tr("Choose a GGUF model file"))
+        dialog.setNameFilters([self.tr("GGUF models (*.gguf)"), self.tr("All files (*)")])
+        dialog.fileSelected.connect(self.embedded_path.setText)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+
+    # ---- values ----------------------------------------------------------
+    def candidate(self) -> tuple[Settings, list[str]]:
+        """The settings the form describes, checked by the same rules as settings.toml."""
+        s = copy.deepcopy(self.app.settings)
+        s.backend.name = self.backend_box.currentData()
+        s.ollama = dataclasses.replace(s.ollama, host=self.ollama_host.text().strip(),
+                                       model=self.ollama_model.text().strip(), num_ctx=self.ollama_ctx.value(),
+                                       keep_alive=self.ollama_keep.text().strip())
+        s.gemini = dataclasses.replace(s.gemini, model=self.gemini_model.text().strip())
+        s.embedded = dataclasses.replace(s.embedded, model_path=self.embedded_path.text().strip(),
+                                         n_ctx=self.embedded_ctx.value(), threads=self.embedded_threads.value(),
+                                         max_tokens=self.embedded_max.value())
+        s.gate = dataclasses.replace(s.gate, warn_files=self.warn_files.value(), stop_files=self.stop_files.value())
+        s.flush = dataclasses.replace(s.flush, ask_before_layer1=self.ask_layer1.isChecked(),
+                                      fixed_personas=self.fixed.value())
+        s.chat = dataclasses.replace(s.chat, language=self.language_box.currentData())
+        checked, warnings = settings_from_dict(s.to_dict())
+        problems = list(warnings)
+        if not s.ollama.model:
+            problems.append(self.tr("The Ollama model name is empty."))
+        if not s.gemini.model:
+            problems.append(self.tr("The Gemini model name is empty."))
+        if self.fixed.problem():
+            problems.append(self.fixed.problem())
+        if s.gate.warn_files > s.gate.stop_files:
+            problems.append(self.tr("The flush recommendation must come before chat pauses "
+                                    "(warn at most at the pause count)."))
+        return checked, problems
+
+    def save(self) -> bool:
+        """Validate, save settings.toml, store the key in the keyring. Closes only on success."""
+        settings, problems = self.candidate()
+        if problems:
+            self.message.setText(self.tr("Not saved:") + "\n" + "\n".join(problems))
+            return False
+        old = self.app.settings
+        backend_changed = any(getattr(old, name) != getattr(settings, name) for name in RESTART_SECTIONS)
+        restart = settings.chat.language != old.chat.language
+        for f in dataclasses.fields(Settings):
+            setattr(self.app.settings, f.name, getattr(settings, f.name))  # in place: services share the object
+        self.app.save_settings()
+        if backend_changed:
+            # Built backends keep their old host/model; a registry that can forget them applies the change now.
+            reset = getattr(self.app.backends, "reset", None)
+            if callable(reset):
+                reset()
+            else:
+                restart = True
+        self.prefs.ctrl_enter_sends = self.ctrl_enter.isChecked()
+        key = self.gemini_key.text().strip()
+        if key:
+            try:
+                self.app.secrets.set_gemini_key(key)
+            except KnownError as exc:
+                failure = Failure.from_known(exc)
+                self.message.setText(self.tr("The settings were saved, but the key was not:") + "\n"
+                                     + explanation(failure))
+                self.saved.emit(restart)
+                return False
+            self.gemini_key.clear()
+        self.saved.emit(restart)
+        self.accept()
+        return True
+
+    def remove_key(self) -> None:
+        try:
+            self.app.secrets.set_gemini_key(None)
+        except KnownError as exc:
+            self.message.setText(explanation(Failure.from_known(exc)))
+        self._show_key_state()
+
+    # ---- test connection ---------------------------------------------------
+    def test_connection(self) -> None:
+        settings, problems = self.candidate()
+        if problems:
+            self.test_output.setPlainText("\n".join(problems))
+            return
+        name = settings.backend.name
+        names = list(BACKEND_NAMES) if name == "auto" else [name]
+        registry = BackendRegistry(settings, TypedKeySecrets(self.gemini_key.text().strip()), self.app.store)
+        self.test_button.setEnabled(False)
+        self.test_output.setPlainText(self.tr("Testing…"))
+        self.runner.start("test connection", lambda _report: doctor_lines(registry, names),
+                          on_finished=self._tested, on_failed=self._test_failed)
+
+    def _tested(self, lines: list) -> None:
+        if not alive(self):
+            return
+        self.test_button.setEnabled(True)
+        verdict = self.tr("Works.") if all(ok for ok, _ in lines) else self.tr("Something needs fixing:")
+        self.test_output.setPlainText(verdict + "\n" + "\n".join(text for _, text in lines))
+        self.tested.emit(lines)
+
+    def _test_failed(self, failure: Failure) -> None:
+        if not alive(self):
+            return
+        self.test_button.setEnabled(True)
+        self.test_output.setPlainText(f"{headline(failure)}\n{explanation(failure)}")
+        self.tested.emit([(False, failure.message)])

@@ -1,0 +1,200 @@
+"""Surface personas: list, edit, create, and import SillyTavern character cards."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog, QFormLayout,
+                               QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QPlainTextEdit,
+                               QPushButton, QSplitter, QVBoxLayout, QWidget)
+
+from ..core.cards import import_card
+from ..core.errors import KnownError
+from ..core.personas import SurfacePersona
+from .failures import explanation, headline
+from .workers import Failure
+
+
+class SurfacePersonaDialog(QDialog):
+    """Edit the personas the user talks to.
+
+    Signals:
+        personas_changed(): a persona was saved or imported.
+    """
+
+    personas_changed = Signal()
+
+    def __init__(self, app, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.app = app
+        self._new: SurfacePersona | None = None  # an imported or new persona not saved yet
+        self.setWindowTitle(self.tr("Surface personas"))
+        self.resize(820, 620)
+        self.list = QListWidget(self)
+        self.list.currentItemChanged.connect(self._selected)
+        self.new_button = QPushButton(self.tr("New"), self)
+        self.new_button.clicked.connect(self.new_persona)
+        self.import_button = QPushButton(self.tr("Import card…"), self)
+        self.import_button.setToolTip(self.tr("A SillyTavern character card (V2/V3) as JSON or PNG"))
+        self.import_button.clicked.connect(self.choose_card)
+        left = QWidget(self)
+        left_col = QVBoxLayout(left)
+        left_col.setContentsMargins(0, 0, 0, 0)
+        left_col.addWidget(self.list, 1)
+        row = QHBoxLayout()
+        row.addWidget(self.new_button)
+        row.addWidget(self.import_button)
+        left_col.addLayout(row)
+
+        self.id_edit = QLineEdit(self)
+        self.name_edit = QLineEdit(self)
+        self.description_edit = QLineEdit(self)
+        self.system_edit = QPlainTextEdit(self)
+        self.system_edit.setPlaceholderText(self.tr("Who the persona is and how it talks"))
+        self.template_note = QLabel(self)
+        self.template_note.setWordWrap(True)
+        self.greeting_edit = QPlainTextEdit(self)
+        self.greeting_edit.setMaximumHeight(70)
+        self.temperature = QDoubleSpinBox(self)
+        self.temperature.setRange(0.0, 2.0)
+        self.temperature.setSingleStep(0.1)
+        self.temperature.setDecimals(2)
+        self.language_box = QComboBox(self)
+        self.language_box.addItem("日本語", "ja")
+        self.language_box.addItem("English", "en")
+        self.notes = QLabel(self)
+        self.notes.setWordWrap(True)
+        self.notes.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        form = QFormLayout()
+        form.addRow(self.tr("Id"), self.id_edit)
+        form.addRow(self.tr("Name"), self.name_edit)
+        form.addRow(self.tr("Description"), self.description_edit)
+        form.addRow(self.tr("System text"), self.system_edit)
+        form.addRow("", self.template_note)
+        form.addRow(self.tr("Greeting"), self.greeting_edit)
+        form.addRow(self.tr("Temperature"), self.temperature)
+        form.addRow(self.tr("Language"), self.language_box)
+        form.addRow(self.tr("Creator's notes"), self.notes)
+        self.save_button = QPushButton(self.tr("Save persona"), self)
+        self.save_button.clicked.connect(self.save_current)
+        self.message = QLabel(self)
+        self.message.setWordWrap(True)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        right = QWidget(self)
+        right_col = QVBoxLayout(right)
+        right_col.setContentsMargins(0, 0, 0, 0)
+        right_col.addLayout(form, 1)
+        right_col.addWidget(self.save_button, 0, Qt.AlignmentFlag.AlignRight)
+        right_col.addWidget(self.message)
+        splitter = QSplitter(self)
+        splitter.addWidget(left)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(1, 1)
+        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        close.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(splitter, 1)
+        layout.addWidget(close)
+        self.reload(app.settings.chat.persona)
+
+    # ---- list ------------------------------------------------------------
+    def reload(self, select: str = "") -> None:
+        self.list.blockSignals(True)
+        self.list.clear()
+        for persona in sorted(self.app.personas.surface.values(), key=lambda p: p.name):
+            item = QListWidgetItem(persona.name, self.list)
+            item.setData(Qt.ItemDataRole.UserRole, persona.id)
+            item.setToolTip(persona.description)
+        self.list.blockSignals(False)
+        ids = [self.list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.list.count())]
+        self.list.setCurrentRow(ids.index(select) if select in ids else 0)
+        self._selected()
+
+    def current_id(self) -> str:
+        item = self.list.currentItem()
+        return item.data(Qt.ItemDataRole.UserRole) if item else ""
+
+    def _selected(self, *_args) -> None:
+        if self.list.currentItem() is None:
+            return
+        self._new = None
+        self._fill(self.app.personas.surface.get(self.current_id()))
+
+    def _fill(self, persona: SurfacePersona | None) -> None:
+        self.id_edit.setText(persona.id if persona else "")
+        self.id_edit.setReadOnly(self._new is None)
+        self.name_edit.setText(persona.name if persona else "")
+        self.description_edit.setText(persona.description if persona else "")
+        self.system_edit.setPlainText(persona.system if persona else "")
+        uses_template = bool(persona and persona.template and not persona.system)
+        self.template_note.setVisible(uses_template)
+        self.template_note.setText(
+            self.tr("This persona's text comes from the template {name}; text written here replaces it.")
+            .format(name=persona.template) if uses_template else "")
+        self.greeting_edit.setPlainText(persona.greeting if persona else "")
+        self.temperature.setValue(persona.temperature if persona else 0.7)
+        self.language_box.setCurrentIndex(max(self.language_box.findData(persona.language if persona else "ja"), 0))
+        self.notes.setText(persona.creator_notes if persona and persona.creator_notes else self.tr("(none)"))
+        self.message.clear()
+
+    def new_persona(self) -> None:
+        self._new = SurfacePersona(id="", name="", system="")
+        self.list.clearSelection()
+        self._fill(self._new)
+        self.id_edit.setFocus()
+
+    # ---- cards -----------------------------------------------------------
+    def choose_card(self) -> None:
+        """Ask for a card file (a non-blocking file dialog), then import it."""
+        dialog = QFileDialog(self, self.tr("Import a character card"))
+        dialog.setNameFilters([self.tr("Character cards (*.png *.json)"), self.tr("All files (*)")])
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dialog.fileSelected.connect(lambda path: self.import_card_file(Path(path)))
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+
+    def import_card_file(self, path: Path) -> SurfacePersona | None:
+        """Read a card and save it as a new surface persona; the form then shows it for editing."""
+        try:
+            persona = import_card(path, set(self.app.personas.surface))
+            self.app.personas.save_surface(persona)
+        except KnownError as exc:
+            failure = Failure.from_known(exc)
+            self.message.setText(f"{headline(failure)}\n{explanation(failure)}")
+            return None
+        self.reload(persona.id)
+        self.message.setText(self.tr("Imported {name} from {file}.").format(name=persona.name, file=path.name))
+        self.personas_changed.emit()
+        return persona
+
+    # ---- saving ----------------------------------------------------------
+    def persona_from_form(self) -> SurfacePersona:
+        base = self._new or self.app.personas.surface.get(self.current_id()) or SurfacePersona(id="", name="")
+        persona = copy.deepcopy(base)
+        system = self.system_edit.toPlainText()
+        return dataclasses.replace(
+            persona, id=self.id_edit.text().strip(), name=self.name_edit.text().strip(),
+            description=self.description_edit.text().strip(), system=system,
+            template=persona.template if not system.strip() else "",
+            greeting=self.greeting_edit.toPlainText().strip(), temperature=round(self.temperature.value(), 2),
+            language=self.language_box.currentData())
+
+    def save_current(self) -> bool:
+        persona = self.persona_from_form()
+        if self._new is not None and persona.id in self.app.personas.surface:
+            self.message.setText(self.tr("There is already a persona with the id {id}.").format(id=persona.id))
+            return False
+        try:
+            self.app.personas.save_surface(persona)
+        except KnownError as exc:
+            failure = Failure.from_known(exc)
+            self.message.setText(f"{headline(failure)}\n{explanation(failure)}")
+            return False
+        self._new = None
+        self.reload(persona.id)
+        self.message.setText(self.tr("Saved."))
+        self.personas_changed.emit()
+        return True

@@ -1,0 +1,139 @@
+"""Render the main window with a Japanese conversation, then each dialog, and save PNGs.
+
+Run by test_screenshot.py. Usage: python -m tests.gui.screenshot_main HOME OUTPUT.png
+(needs a real display: DISPLAY + xcb). The dialogs go next to OUTPUT as ``<name>_ja.png``.
+"""
+
+from __future__ import annotations
+
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QColor, QFontDatabase, QPalette
+
+from monchat.app import build_app
+from monchat.core.types import Message, format_ts, new_message_id
+from monchat.gui.main import create_main_window, ensure_qapplication
+from tests.gui.flush_script import NO_ITEMS, item_answer
+from tests.support.scripted import ScriptedBackend
+
+CONVERSATION = [
+    ("user", "ただいま。今日は仙台から金沢まで移動して、ちょっと疲れた。"),
+    ("assistant", "おかえり！長旅おつかれさま。\n\n- 金沢は**初めて**？\n- 晩ごはんはもう食べた？\n\n"
+                  "ゆっくり休んでね。"),
+    ("user", "晩ごはんは駅でおでんを食べたよ。車麩がおいしかった。"),
+    ("assistant", "金沢おでん、いいね！車麩は出汁をたっぷり吸っていて最高だよね。"
+                  "明日は近江町市場に寄ってみるのはどう？朝から海鮮丼が食べられるよ。"),
+    ("user", "それいいね。朝早く起きられたら行ってみる。"),
+]
+
+
+def dark_palette() -> QPalette:
+    """A dark system theme, as a desktop in dark mode would give it (the app itself sets no colours)."""
+    palette = QPalette()
+    for role, colour in ((QPalette.ColorRole.Window, "#2b2b2b"), (QPalette.ColorRole.WindowText, "#e6e6e6"),
+                         (QPalette.ColorRole.Base, "#1e1e1e"), (QPalette.ColorRole.AlternateBase, "#333333"),
+                         (QPalette.ColorRole.Text, "#e6e6e6"), (QPalette.ColorRole.Button, "#3a3a3a"),
+                         (QPalette.ColorRole.ButtonText, "#e6e6e6"), (QPalette.ColorRole.ToolTipBase, "#4a4026"),
+                         (QPalette.ColorRole.ToolTipText, "#f0e6c8"), (QPalette.ColorRole.PlaceholderText, "#9a9a9a"),
+                         (QPalette.ColorRole.Highlight, "#3d6fb4"), (QPalette.ColorRole.BrightText, "#ffffff"),
+                         (QPalette.ColorRole.Dark, "#5a2a2a")):
+        palette.setColor(role, QColor(colour))
+    return palette
+
+
+def main(home: str, output: str) -> int:
+    qapp = ensure_qapplication()
+    backend = ScriptedBackend(default_reply=NO_ITEMS)
+    backend.enqueue(item_answer("仙台から金沢に引っ越した", "home/city"),
+                    item_answer("金沢おでんの車麩が好き", "food/oden", kind="fact", score=0.8))
+    app = build_app(home, pinned_backend=backend)
+    app.settings.chat.language = "ja"
+    app.settings.flush.ask_before_layer1 = True
+    start = app.clock() - timedelta(minutes=30)
+    for n, (role, text) in enumerate(CONVERSATION):
+        when = start + timedelta(minutes=3 * n)
+        app.logbook.append(Message(id=new_message_id(), ts=format_ts(when), role=role, text=text, persona="hana"))
+    for hours in (7, 13):  # two older slots: three files in all, so the flush banner shows
+        when = app.clock() - timedelta(hours=hours)
+        app.logbook.append(Message(id=new_message_id(), ts=format_ts(when), role="user", text="おはよう",
+                                   persona="hana"))
+    window = create_main_window(app)
+    window.resize(900, 760)
+    window.show()
+    window.composer.edit.setPlainText("明日の天気はどうかな？")
+    families = QFontDatabase.families(QFontDatabase.WritingSystem.Japanese)
+    print("japanese fonts:", ", ".join(families[:5]))
+
+    folder = Path(output).parent
+    folder.mkdir(parents=True, exist_ok=True)
+    steps = []
+
+    def save(widget, path) -> None:
+        ok = widget.grab().save(str(path), "PNG")
+        print("saved" if ok else "not saved", path)
+
+    def next_step() -> None:
+        if steps:
+            QTimer.singleShot(400, steps.pop(0))
+        else:
+            window.shutdown()
+            window.close()
+            qapp.exit(0)
+
+    def capture_main() -> None:
+        save(window, output)
+        next_step()
+
+    def dialog_step(name, open_dialog):
+        def step():
+            dialog = open_dialog()
+            dialog.resize(dialog.size().expandedTo(dialog.sizeHint()))
+
+            def grab():
+                save(dialog, folder / f"{name}_ja.png")
+                dialog.close()
+                next_step()
+            QTimer.singleShot(400, grab)
+        return step
+
+    def flush_step():
+        dialog = window.open_flush()
+
+        def start():
+            if not dialog.start_button.isEnabled():
+                QTimer.singleShot(100, start)
+                return
+            dialog.flush_finished.connect(lambda _report: QTimer.singleShot(300, finish))
+            dialog.start()
+
+        def finish():
+            save(dialog, folder / "flush_ja.png")
+            dialog.close()
+            next_step()
+        QTimer.singleShot(300, start)
+
+    def dark_step():
+        qapp.setStyle("Fusion")
+        qapp.setPalette(dark_palette())
+
+        def grab():
+            save(window, folder / "main_dark_ja.png")
+            next_step()
+        QTimer.singleShot(300, grab)
+
+    steps += [dialog_step("settings", window.open_settings),
+              dialog_step("surface_personas", window.open_surface_personas),
+              dialog_step("filter_personas", window.open_filter_personas),
+              flush_step,
+              dialog_step("review_queue", window.open_review_queue),
+              dialog_step("memory", window.open_memory),
+              dark_step]
+    QTimer.singleShot(1500, capture_main)  # the context meter and the layout settle first
+    return qapp.exec()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], sys.argv[2]))

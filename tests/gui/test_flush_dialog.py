@@ -1,0 +1,130 @@
+"""The flush dialog drives a real FlushService with a scripted backend."""
+
+from __future__ import annotations
+
+from tests.gui.conftest import fill_log_files, log_message
+from tests.gui.flush_script import NO_ITEMS, item_answer
+
+
+def open_flush(window, qtbot):
+    dialog = window.open_flush()
+    assert dialog is not None and dialog.isVisible()
+    qtbot.waitUntil(dialog.start_button.isEnabled, timeout=5000)
+    return dialog
+
+
+def test_flush_shows_stages_personas_and_the_changes_with_evidence(app, make_window, backend, qtbot):
+    backend.default_reply = NO_ITEMS
+    log_message(app, 30, "覚えておいて、私は仙台に住んでいます。")
+    log_message(app, 29.9, "そうなんだ！", role="assistant")
+    log_message(app, 2, "今日はすき焼きを食べた")
+    window = make_window("en")
+    backend.enqueue(item_answer("仙台に住んでいる", "home/city"))  # base persona, first call
+    dialog = open_flush(window, qtbot)
+    assert "2 log files with 3 messages" in dialog.plan_label.text()
+    names = [label.text() for label, _ in dialog.persona_rows.values()]
+    assert len(names) == 4 and "(base)" in names[0] and sum("(fixed)" in n for n in names) == 2
+    assert sum("(random)" in n for n in names) == 1
+
+    with qtbot.waitSignal(dialog.flush_finished, timeout=10000) as blocker:
+        dialog.start_button.click()
+        assert dialog.cancel_button.isEnabled() and not dialog.close_button.isEnabled()
+    report = blocker.args[0]
+    progress = [mark.text() for mark in dialog.stage_marks.values()]
+    assert progress == ["✓"] * 6 and dialog.overall.value() == 6
+    assert all(bar.value() == 1 for _, bar in dialog.persona_rows.values())
+    assert report.llm_calls == 4 and not report.dry_run
+
+    assert "Lasting memory: +1" in dialog.summary.text()
+    top = [dialog.changes.topLevelItem(i) for i in range(dialog.changes.topLevelItemCount())]
+    into_layer1 = [item for item in top if "Into lasting memory" in item.text(0).split(" · ")]
+    assert len(top) == 1, "one row per memory, however many changes it went through"
+    assert into_layer1 and into_layer1[0].text(1) == "仙台に住んでいる"
+    evidence = [into_layer1[0].child(i).text(1) for i in range(into_layer1[0].childCount())]
+    assert evidence == ["覚えておいて、私は仙台に住んでいます。"]
+
+    # The window follows: files are gone, the gate is open, the prompt carries the memory.
+    assert app.logbook.files() == []
+    assert "Unflushed log files: 0" in window.gate_bar.count_label.text()
+    layer1, _ = app.services["memory"].prompt_items()
+    assert [m.text for m in layer1] == ["仙台に住んでいる"]
+    dialog.close_button.click()
+    assert not dialog.isVisible()
+
+
+def test_cancel_writes_nothing(app, make_window, backend, qtbot):
+    backend.default_reply = NO_ITEMS
+    backend.delay = 0.3
+    fill_log_files(app, 3)
+    window = make_window("en")
+    dialog = open_flush(window, qtbot)
+    with qtbot.waitSignal(dialog.flush_failed, timeout=10000) as blocker:
+        dialog.start_button.click()
+        qtbot.waitUntil(lambda: bool(backend.history), timeout=5000)
+        dialog.cancel_button.click()
+        assert dialog.cancel_button.text() == "Cancelling…"
+    failure = blocker.args[0]
+    assert failure.code == "flush_cancelled"
+    assert "cancelled; nothing was changed" in dialog.status.text()
+    assert len(app.logbook.files()) == 3 and app.archive.count() == 0
+    assert app.services["flush"].runs() == []
+    assert dialog.start_button.isEnabled() and dialog.close_button.isEnabled()
+    assert all(bar.maximum() == 1 for _, bar in dialog.persona_rows.values())  # no bar left spinning
+    dialog.close()
+
+
+def test_a_backend_failure_is_shown_and_writes_nothing(app, make_window, backend, qtbot):
+    from monchat.core.errors import BackendUnreachable
+    backend.default_reply = NO_ITEMS
+    fill_log_files(app, 2)
+    window = make_window("en")
+    backend.enqueue(BackendUnreachable("Ollama is not running at http://127.0.0.1:11434.", "Start it."))
+    dialog = open_flush(window, qtbot)
+    with qtbot.waitSignal(dialog.flush_failed, timeout=10000) as blocker:
+        dialog.start_button.click()
+    assert blocker.args[0].code == "backend_unreachable"
+    assert "could not be reached" in dialog.status.text() and "127.0.0.1:11434" in dialog.status.text()
+    formats = [bar.format() for _, bar in dialog.persona_rows.values()]
+    assert formats[0] == "stopped" and all(bar.maximum() == 1 for _, bar in dialog.persona_rows.values())
+    assert "✗" in [mark.text() for mark in dialog.stage_marks.values()]
+    assert len(app.logbook.files()) == 2 and app.archive.count() == 0
+    dialog.close()
+
+
+def test_closing_while_running_cancels_first(app, make_window, backend, qtbot):
+    backend.default_reply = NO_ITEMS
+    backend.delay = 0.3
+    fill_log_files(app, 1)
+    window = make_window("en")
+    dialog = open_flush(window, qtbot)
+    with qtbot.waitSignal(dialog.flush_failed, timeout=10000):
+        dialog.start_button.click()
+        dialog.reject()  # Esc or the window's close box
+        assert dialog.isVisible()  # stays until the worker has stopped
+    qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=2000)
+    assert len(app.logbook.files()) == 1
+
+
+def test_dry_run_shows_changes_and_writes_nothing(app, make_window, backend, qtbot):
+    backend.default_reply = NO_ITEMS
+    log_message(app, 1, "I live in Sendai, remember that")
+    window = make_window("en")
+    backend.enqueue(item_answer("Lives in Sendai", "home/city"))
+    dialog = open_flush(window, qtbot)
+    dialog.dry_run.setChecked(True)
+    with qtbot.waitSignal(dialog.flush_finished, timeout=10000) as blocker:
+        dialog.start_button.click()
+    assert blocker.args[0].dry_run
+    assert "Preview finished" in dialog.status.text()
+    assert dialog.changes.topLevelItemCount() >= 1
+    assert len(app.logbook.files()) == 1 and app.services["memory"].list(all=True) == []
+    dialog.close()
+
+
+def test_flush_is_unavailable_without_the_service(app, make_window):
+    app.services.pop("flush")
+    window = make_window("en")
+    assert not window.flush_action.isEnabled()
+    assert not window.gate_bar.flush_button.isEnabled()
+    assert "not available" in window.gate_bar.flush_button.toolTip()
+    assert window.open_flush() is None

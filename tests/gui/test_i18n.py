@@ -1,0 +1,136 @@
+"""Japanese and English: the .ts holds every string, the .qm is compiled from it, every screen translates."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+
+import pytest
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QAbstractButton, QGroupBox, QLabel, QMenu, QTabBar, QTabWidget, QTreeWidget, QWidget
+
+from monchat.gui import i18n_tools
+from monchat.gui.i18n import Translators, resolve_language
+
+
+def catalog(language: str) -> dict[tuple[str, str], str]:
+    root = ET.parse(i18n_tools.ts_path(language)).getroot()
+    return {(c.findtext("name"), m.findtext("source")): (m.find("translation").text or "")
+            for c in root.findall("context") for m in c.findall("message")}
+
+
+def test_the_ts_files_hold_every_string_of_the_gui(tmp_path):
+    for language in i18n_tools.LANGUAGES:
+        fresh = tmp_path / f"monchat_{language}.ts"
+        shutil.copy(i18n_tools.ts_path(language), fresh)
+        i18n_tools.update(fresh, language)
+        assert fresh.read_bytes() == i18n_tools.ts_path(language).read_bytes(), (
+            f"monchat_{language}.ts is out of date: run `python -m monchat.gui.i18n_tools update` "
+            "and translate the new strings")
+
+
+def test_every_japanese_string_is_translated():
+    root = ET.parse(i18n_tools.ts_path("ja")).getroot()
+    unfinished = [m.findtext("source") for m in root.iter("message")
+                  if m.find("translation").get("type") == "unfinished" or not m.findtext("translation")]
+    assert unfinished == []
+    japanese = catalog("ja")
+    assert len(japanese) > 200
+    assert japanese[("GateBar", "Flush now…")] == "今すぐ整理…"
+
+
+def test_the_qm_files_are_compiled_from_the_current_ts(tmp_path):
+    for language in i18n_tools.LANGUAGES:
+        qm = tmp_path / f"monchat_{language}.qm"
+        i18n_tools.release(i18n_tools.ts_path(language), qm)
+        assert qm.read_bytes() == i18n_tools.qm_path(language).read_bytes(), (
+            f"monchat_{language}.qm is stale: run `python -m monchat.gui.i18n_tools release`")
+
+
+def test_the_tools_are_found():
+    lrelease = i18n_tools.tool("lrelease")
+    result = subprocess.run([lrelease, "-version"], capture_output=True, text=True)
+    assert "lrelease" in (result.stdout + result.stderr)
+
+
+def test_the_japanese_qm_loads_and_translates(qapp):
+    translators = Translators()
+    try:
+        assert translators.install("ja")
+        assert QCoreApplication.translate("MainWindow", "Settings…") == "設定…"
+        assert QCoreApplication.translate("Failures", "What to do: {hint}").format(hint="x") == "対処法: x"
+    finally:
+        translators.remove()
+    assert QCoreApplication.translate("MainWindow", "Settings…") == "Settings…"
+
+
+def test_language_follows_the_setting_or_the_system():
+    assert resolve_language("ja") == "ja" and resolve_language("en") == "en"
+    assert resolve_language("") in ("ja", "en")
+
+
+# ---- every screen in both languages ---------------------------------------------
+def shown_texts(widget: QWidget) -> list[str]:
+    """Texts a user sees on a widget and its children."""
+    texts = [widget.windowTitle()]
+    for child in widget.findChildren(QWidget):
+        if isinstance(child, QLabel):
+            texts.append(child.text())
+        elif isinstance(child, QAbstractButton):
+            texts += [child.text(), child.toolTip()]
+        elif isinstance(child, QGroupBox):
+            texts.append(child.title())
+        elif isinstance(child, QTabWidget):
+            texts += [child.tabText(i) for i in range(child.count())]
+        elif isinstance(child, QTabBar):
+            texts += [child.tabText(i) for i in range(child.count())]
+        elif isinstance(child, QTreeWidget):
+            texts += [child.headerItem().text(i) for i in range(child.columnCount())]
+        elif isinstance(child, QMenu):
+            texts += [a.text() for a in child.actions()]
+        placeholder = getattr(child, "placeholderText", None)
+        if callable(placeholder):
+            texts.append(placeholder())
+    return [t for t in texts if t]
+
+
+def untranslated(texts: list[str]) -> list[str]:
+    """English source strings still showing although they have a (different) Japanese translation."""
+    english = {source for (_, source), text in catalog("ja").items() if text != source and "{" not in source}
+    return sorted({t for t in texts if t in english})
+
+
+SCREENS = {
+    "main window": (lambda w: w, "設定…", "Settings…"),
+    "settings": (lambda w: w.open_settings(), "設定", "Settings"),
+    "surface personas": (lambda w: w.open_surface_personas(), "会話ペルソナ", "Surface personas"),
+    "filter personas": (lambda w: w.open_filter_personas(), "フィルター人格", "Filter personas"),
+    "flush": (lambda w: w.open_flush(), "整理（フラッシュ）", "Flush"),
+    "memory": (lambda w: w.open_memory(), "記憶", "Memory"),
+    "review queue": (lambda w: w.open_review_queue(), "確認待ちの変更", "Review queue"),
+}
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_every_screen_opens_in_both_languages(make_window, qtbot, language, screen):
+    window = make_window(language)
+    opener, japanese, english = SCREENS[screen]
+    shown = opener(window)
+    assert shown is not None and shown.isVisible()
+    texts = shown_texts(shown)
+    if screen == "main window":
+        texts += [a.text() for a in window.findChildren(type(window.settings_action))]
+        texts += shown_texts(window.composer) + shown_texts(window.gate_bar)
+    expected = japanese if language == "ja" else english
+    assert expected in texts, f"{expected!r} not shown on the {screen}"
+    if language == "ja":
+        assert untranslated(texts) == [], f"English left on the {screen}"
+        assert "未整理のログファイル: 0" in window.gate_bar.count_label.text()
+    else:
+        assert untranslated(texts), "the check above would not notice English"
+    if shown is not window:
+        if hasattr(shown, "start_button"):
+            qtbot.waitUntil(shown.start_button.isEnabled, timeout=5000)
+        shown.close()

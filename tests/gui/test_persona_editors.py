@@ -1,0 +1,159 @@
+"""Persona editors: surface personas and card import; the filter pool with its locked base."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+
+from PySide6.QtCore import Qt
+
+from monchat.core.personas import BASE_FILTER_ID
+from tests.test_cards import png_with_chunks, text_chunk, v2_card
+
+
+# ---- surface personas --------------------------------------------------------
+def test_surface_persona_edit_and_save(window, app, qtbot):
+    dialog = window.open_surface_personas()
+    assert dialog.current_id() == "hana"
+    dialog.greeting_edit.setPlainText("やっほー、待ってたよ。")
+    dialog.temperature.setValue(0.4)
+    with qtbot.waitSignal(dialog.personas_changed, timeout=1000):
+        assert dialog.save_current()
+    saved = tomllib.loads((app.paths.user_surface_dir / "hana.toml").read_text(encoding="utf-8"))
+    assert saved["greeting"] == "やっほー、待ってたよ。" and saved["temperature"] == 0.4
+    assert app.personas.surface["hana"].greeting == "やっほー、待ってたよ。"
+    assert window.chat_view.greeting.text() == "やっほー、待ってたよ。"  # the window followed
+    dialog.close()
+
+
+def test_new_surface_persona_needs_valid_fields(window, app):
+    dialog = window.open_surface_personas()
+    dialog.new_persona()
+    dialog.id_edit.setText("Bad Id")
+    dialog.name_edit.setText("")
+    assert not dialog.save_current()
+    assert "cannot be saved" in dialog.message.text()
+    dialog.id_edit.setText("sora")
+    dialog.name_edit.setText("ソラ")
+    dialog.system_edit.setPlainText("あなたはソラ。静かに話します。")
+    assert dialog.save_current()
+    assert "sora" in app.personas.surface and window.persona_box.findData("sora") >= 0
+    dialog.close()
+
+
+def test_card_import_json_and_png_create_surface_personas(window, app, tmp_path, qtbot):
+    dialog = window.open_surface_personas()
+    json_card = tmp_path / "aoi.json"
+    json_card.write_text(json.dumps(v2_card()), encoding="utf-8")
+    with qtbot.waitSignal(dialog.personas_changed, timeout=1000):
+        persona = dialog.import_card_file(json_card)
+    assert persona is not None and persona.id == "aoi"
+    assert app.personas.surface["aoi"].extensions == v2_card()["data"]["extensions"]
+    assert dialog.current_id() == "aoi" and dialog.name_edit.text() == "Aoi"
+    assert "Works best with short messages." in dialog.notes.text()  # creator notes shown, not sent
+
+    png = tmp_path / "aoi.png"
+    card = v2_card(name="葵", description="{{char}}は司書。", first_mes="いらっしゃい、{{user}}。")
+    png.write_bytes(png_with_chunks(text_chunk("chara", card)))
+    persona = dialog.import_card_file(png)
+    assert persona is not None and persona.name == "葵"
+    saved = app.personas.surface[persona.id]
+    assert saved.greeting == "いらっしゃい、ユーザー。" and saved.language == "ja"
+    assert window.persona_box.findData(persona.id) >= 0
+    assert (app.paths.user_surface_dir / f"{persona.id}.toml").exists()
+    dialog.close()
+
+
+def test_a_file_that_is_not_a_card_is_refused_with_the_reason(window, app, tmp_path):
+    dialog = window.open_surface_personas()
+    before = set(app.personas.surface)
+    bad = tmp_path / "photo.png"
+    bad.write_bytes(png_with_chunks())
+    assert dialog.import_card_file(bad) is None
+    assert "no character card" in dialog.message.text()
+    assert set(app.personas.surface) == before
+    dialog.close()
+
+
+# ---- filter personas -----------------------------------------------------------
+def test_the_base_filter_persona_is_visible_but_locked(window, app):
+    dialog = window.open_filter_personas()
+    assert dialog.current_id() == BASE_FILTER_ID
+    assert "(locked)" in dialog.list.currentItem().text()
+    assert not dialog.save_button.isEnabled()
+    assert dialog.locked_label.isVisible()
+    assert dialog.name_edit.isReadOnly() and dialog.picks_edit.isReadOnly()
+    assert not dialog.remove_button.isEnabled()
+    # Even if the form were forced, the registry refuses it and nothing is written.
+    dialog.name_edit.setReadOnly(False)
+    dialog.name_edit.setText("my base")
+    assert not dialog.save_current()
+    assert "locked" in dialog.message.text()
+    assert not (app.paths.user_filter_dir / "base.toml").exists()
+    assert app.personas.filters[BASE_FILTER_ID].name != "my base"
+    dialog.close()
+
+
+def test_edit_add_and_remove_pool_personas(window, app, qtbot):
+    dialog = window.open_filter_personas()
+    rows = {dialog.list.item(i).data(Qt.ItemDataRole.UserRole): i for i in range(dialog.list.count())}
+    dialog.list.setCurrentRow(rows["lifestyle"])
+    assert dialog.save_button.isEnabled() and not dialog.name_edit.isReadOnly()
+    dialog.max_items.setValue(2)
+    dialog.ignores_edit.setPlainText(dialog.ignores_edit.toPlainText() + "\nweather")
+    assert dialog.save_current()
+    assert app.personas.filters["lifestyle"].max_items == 2
+    assert "weather" in app.personas.filters["lifestyle"].ignores
+    assert dialog.remove_button.isEnabled()  # the user's copy can go (the shipped one comes back)
+
+    dialog.new_persona()
+    dialog.id_edit.setText("music")
+    dialog.name_edit.setText("音楽係")
+    dialog.talent_edit.setText("music the user listens to and plays")
+    dialog.picks_edit.setPlainText("songs and artists\ninstruments practised")
+    dialog.ignores_edit.setPlainText("everything that is not music")
+    dialog.max_items.setValue(1)
+    dialog.style_box.setCurrentIndex(dialog.style_box.findData("timeline"))
+    assert dialog.save_current()
+    assert app.personas.filters["music"].style == "timeline"
+    assert dialog.current_id() == "music" and dialog.remove_button.isEnabled()
+
+    dialog.fixed.boxes[0].setCurrentIndex(dialog.fixed.boxes[0].findData("music"))
+    dialog.fixed.boxes[1].setCurrentIndex(dialog.fixed.boxes[1].findData("emotional"))
+    assert dialog.save_fixed()
+    assert app.settings.flush.fixed_personas == ["music", "emotional"]
+    assert tomllib.loads(app.paths.settings_path.read_text())["flush"]["fixed_personas"] == ["music", "emotional"]
+
+    assert dialog.remove_selected()
+    assert "music" not in app.personas.filters
+    assert app.settings.flush.fixed_personas == ["emotional"]  # a removed persona cannot stay fixed
+    dialog.close()
+
+
+def test_fixed_personas_must_differ(window, app):
+    dialog = window.open_filter_personas()
+    for box in dialog.fixed.boxes:
+        box.setCurrentIndex(box.findData("project"))
+    assert not dialog.save_fixed()
+    assert "two different" in dialog.message.text()
+    dialog.close()
+
+
+def test_the_random_persona_of_the_last_flush_is_shown(app, window, backend, qtbot):
+    from tests.gui.conftest import log_message
+    from tests.gui.flush_script import NO_ITEMS
+    backend.default_reply = NO_ITEMS
+    log_message(app, 1, "today I walked")
+    report = app.services["flush"].run()
+    random_id = next(p["id"] for p in report.personas if p["role"] == "random")
+    dialog = window.open_filter_personas()
+    name = app.personas.filters[random_id].name
+    qtbot.waitUntil(lambda: name in dialog.last_random.text(), timeout=5000)
+    assert dialog.last_random.text() == f"Last flush drew at random: {name}"
+    dialog.close()
+
+
+def test_no_flush_yet(window, qtbot):
+    dialog = window.open_filter_personas()
+    qtbot.waitUntil(lambda: dialog.last_random.text() == "No flush has run yet.", timeout=5000)
+    dialog.close()
