@@ -8,10 +8,10 @@ import logging
 import sys
 import threading
 import traceback
-from datetime import datetime
 from pathlib import Path
 
 from .app import App, build_app, setup_logging
+from .core.crash import write_crash_report
 from .core.errors import InputError, KnownError
 
 log = logging.getLogger(__name__)
@@ -252,16 +252,6 @@ def _print_error(exc: KnownError) -> None:
         print(f"  → {exc.hint}", file=sys.stderr)
 
 
-def write_crash_report(app_paths, exc: BaseException) -> Path | None:
-    try:
-        app_paths.crash_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-        path = app_paths.crash_dir / f"crash-{datetime.now():%Y%m%d-%H%M%S}.txt"
-        path.write_text("".join(traceback.format_exception(exc)), encoding="utf-8")
-        return path
-    except OSError:
-        return None
-
-
 def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
     """Run one command; return its exit code.
 
@@ -299,7 +289,8 @@ def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
     except Exception as exc:  # our bug: a crash report, never silence
         log.exception("crash in %s", command)
         from .core.paths import Paths
-        path = write_crash_report(app.paths if app else Paths.from_env(), exc)
+        paths = app.paths if app else Paths.from_env()
+        path = write_crash_report(paths.crash_dir, "".join(traceback.format_exception(exc)))
         print(f"monchat: internal error ({type(exc).__name__}: {exc}).", file=sys.stderr)
         if path:
             print(f"  → A crash report was written to {path}; please attach it to a bug report.", file=sys.stderr)

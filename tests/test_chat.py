@@ -305,3 +305,10 @@ def test_switching_persona_changes_the_system_prompt(app, backend):
     mira = app.chat.send("hello", persona_id="mira").system_prompt
     assert hana != mira and "Mira" in mira
     assert [m.persona for m in logged(app)] == ["hana", "hana", "mira", "mira"]
+
+
+def test_message_ids_sort_in_the_order_they_were_made():
+    from monchat.core.types import new_message_id
+
+    ids = [new_message_id() for _ in range(2000)]
+    assert ids == sorted(ids) and len(set(ids)) == len(ids)

@@ -109,3 +109,18 @@ def test_automatic_choice_falls_back_to_the_embedded_model(home):
     run(home, "settings", "set", "ollama.host", dead_url())
     status = json.loads(run(home, "status", "--json").stdout)
     assert status["backend"] == "embedded"
+
+
+def test_a_changed_ollama_host_takes_effect_after_the_registry_is_reset(home):
+    from monchat.app import build_app
+
+    app = build_app(str(home))
+    with running_fake_ollama() as first, running_fake_ollama() as second:
+        app.settings.ollama.host = first.url
+        before = app.backends.get("ollama", "llama3.2")
+        app.settings.ollama.host = second.url
+        assert app.backends.get("ollama", "llama3.2") is before  # built once, kept
+        app.backends.reset()
+        after = app.backends.get("ollama", "llama3.2")
+        assert after is not before and after.host == second.url
+    app.close()

@@ -159,3 +159,14 @@ def test_shipped_filter_personas_are_valid_when_present(registry):
     assert registry.filter_persona(BASE_FILTER_ID).style == "timeline"
     for persona in registry.filters.values():
         assert persona.picks and persona.ignores and 0 <= persona.max_items <= 3
+
+
+def test_card_extensions_with_null_round_trip_through_a_saved_persona(tmp_path):
+    from monchat.core.personas import PersonaRegistry, SurfacePersona
+    from monchat.core.paths import resource_dir
+
+    registry = PersonaRegistry(resource_dir("personas"), tmp_path / "surface", tmp_path / "filter")
+    extensions = {"depth_prompt": {"prompt": "", "depth": 4, "role": None}, "fav": None, "tags": [1, None]}
+    registry.save_surface(SurfacePersona(id="card", name="Card", system="You are Card.", extensions=extensions))
+    registry.reload()
+    assert registry.surface_persona("card").extensions == extensions

@@ -8,6 +8,7 @@ and the file skipped.
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from dataclasses import asdict, dataclass, field
@@ -43,7 +44,12 @@ class SurfacePersona:
     source: str = ""  # the file it came from; not saved
 
     def to_toml(self) -> str:
-        data = {k: v for k, v in asdict(self).items() if k != "source" and v not in ("", {}, None)}
+        data = {k: v for k, v in asdict(self).items()
+                if k not in ("source", "extensions") and v not in ("", {}, None)}
+        if self.extensions:
+            # JSON text, not a TOML table: card extensions may hold null, which TOML cannot,
+            # and they must round-trip untouched.
+            data["extensions_json"] = json.dumps(self.extensions, ensure_ascii=False, sort_keys=True)
         return tomli_w.dumps(data)
 
 
@@ -104,10 +110,15 @@ def parse_surface(data: dict, source: str = "") -> tuple[SurfacePersona | None, 
     else:
         problems.append("temperature must be a number from 0 to 2")
     extensions = data.get("extensions", {})
+    if "extensions_json" in data:
+        try:
+            extensions = json.loads(data["extensions_json"])
+        except (TypeError, json.JSONDecodeError):
+            extensions = None
     if isinstance(extensions, dict):
         persona.extensions = extensions
     else:
-        problems.append("extensions must be a table")
+        problems.append("extensions must be a table (or extensions_json a JSON object)")
     if not persona.system.strip() and not persona.template.strip():
         problems.append("either system or template is required")
     if persona.backend and persona.backend not in ("ollama", "gemini", "embedded"):
@@ -202,7 +213,7 @@ class PersonaRegistry:
         return [p for pid, p in sorted(self.filters.items()) if pid != BASE_FILTER_ID]
 
     def save_surface(self, persona: SurfacePersona) -> Path:
-        _, problems = parse_surface({k: v for k, v in asdict(persona).items() if k != "source"})
+        _, problems = parse_surface(tomllib.loads(persona.to_toml()))
         if problems:
             raise PersonaError(f"The persona cannot be saved: {'; '.join(problems)}.", "Fix the fields named.")
         path = self.user_surface_dir / f"{persona.id}.toml"

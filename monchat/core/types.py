@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
@@ -22,9 +23,21 @@ def local_now() -> datetime:
     return datetime.now().astimezone()
 
 
+_last_id_ms = 0
+_id_lock = threading.Lock()
+
+
 def new_message_id() -> str:
-    """A stable, time-sortable id: milliseconds then random bits (20 hex digits)."""
-    return f"{int(time.time() * 1000):012x}{secrets.token_hex(4)}"
+    """A stable, time-sortable id: milliseconds then random bits (20 hex digits).
+
+    Strictly increasing within a process, so a reply written in the same
+    millisecond as its question still sorts after it.
+    """
+    global _last_id_ms
+    with _id_lock:
+        _last_id_ms = max(int(time.time() * 1000), _last_id_ms + 1)
+        ms = _last_id_ms
+    return f"{ms:012x}{secrets.token_hex(4)}"
 
 
 def content_message_id(ts: str, role: str, text: str, persona: str) -> str:

@@ -12,12 +12,12 @@ import logging
 import time
 import traceback
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, Signal
 
+from ..core.crash import write_crash_report
 from ..core.errors import KnownError
 
 log = logging.getLogger(__name__)
@@ -48,20 +48,6 @@ class Failure:
         details = "".join(traceback.format_exception(exc))
         return cls(code="bug", message=f"{type(exc).__name__}: {exc}", known=False, details=details,
                    crash_report=write_crash_report(crash_dir, details))
-
-
-def write_crash_report(crash_dir: Path | None, details: str) -> str:
-    """Write a traceback to ``crash_dir``; return the path ("" if it could not be written)."""
-    if crash_dir is None:
-        return ""
-    try:
-        crash_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-        path = crash_dir / f"crash-{datetime.now():%Y%m%d-%H%M%S-%f}.txt"
-        path.write_text(details, encoding="utf-8")
-        return str(path)
-    except OSError:
-        log.exception("could not write a crash report")
-        return ""
 
 
 class TaskSignals(QObject):

@@ -68,6 +68,13 @@ class BackendRegistry:
                 self._instances[key] = self.build(name, model)
             return self._instances[key]
 
+    def reset(self) -> None:
+        """Forget built backends and the automatic choice (after settings change)."""
+        self.close()
+        with self._lock:
+            self._instances.clear()
+            self._auto = None
+
     def close(self) -> None:
         """Close every backend built so far (at exit)."""
         with self._lock:
