@@ -23,6 +23,7 @@ class ChatSettings:
     persona: str = "hana"
     window_hours: int = 12
     language: str = ""  # "" follows the system; "ja" or "en"
+    ctrl_enter_sends: bool = False  # False: Enter sends, Shift+Enter is a newline
 
 
 @dataclass
