@@ -53,8 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("action", choices=("list", "validate"))
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("settings", help="show or change settings")
-    p.add_argument("action", choices=("show", "set", "path"), nargs="?", default="show")
+    p = sub.add_parser("settings", help="show or change settings; store or remove the Gemini key")
+    p.add_argument("action", choices=("show", "set", "path", "gemini-key", "forget-gemini-key"), nargs="?",
+                   default="show")
     p.add_argument("key", nargs="?")
     p.add_argument("value", nargs="?")
 
@@ -218,6 +219,8 @@ def cmd_settings(app: App, args) -> int:
     if args.action == "path":
         print(app.paths.settings_path)
         return 0
+    if args.action in ("gemini-key", "forget-gemini-key"):
+        return _gemini_key(app, remove=args.action == "forget-gemini-key")
     if args.action == "set":
         if not args.key or args.value is None:
             raise InputError("settings set needs a key and a value.", "Example: monchat settings set gate.warn_files 4")
@@ -227,6 +230,24 @@ def cmd_settings(app: App, args) -> int:
         return 0
     import tomli_w
     print(tomli_w.dumps(app.settings.to_dict()), end="")
+    return 0
+
+
+def _gemini_key(app: App, remove: bool) -> int:
+    """Store the key in the OS keyring (typed without echo, or piped on stdin); never in a file."""
+    if remove:
+        app.secrets.set_gemini_key(None)
+        print("The Gemini key was removed from the OS keyring.")
+        return 0
+    if sys.stdin.isatty():
+        import getpass
+        key = getpass.getpass("Gemini API key (not shown): ").strip()
+    else:
+        key = sys.stdin.readline().strip()
+    if not key:
+        raise InputError("No key was given.", "Paste the key from Google AI Studio, or pipe it on stdin.")
+    app.secrets.set_gemini_key(key)
+    print("The Gemini key is stored in the OS keyring.")
     return 0
 
 

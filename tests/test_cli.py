@@ -296,3 +296,46 @@ def test_the_app_without_a_display_says_how_to_open_it(home):
     done = subprocess.run([sys.executable, "-m", "monchat"], capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 1
     assert "xvfb-run monchat" in done.stderr and "monchat chat" in done.stderr
+
+
+def test_the_gemini_key_goes_to_the_keyring_and_never_to_a_file(in_process, home, monkeypatch, capsys):
+    import keyring
+    from keyring.backend import KeyringBackend
+
+    class MemoryKeyring(KeyringBackend):
+        priority = 1
+
+        def __init__(self):
+            super().__init__()
+            self.values = {}
+
+        def get_password(self, service, username):
+            return self.values.get((service, username))
+
+        def set_password(self, service, username, password):
+            self.values[(service, username)] = password
+
+        def delete_password(self, service, username):
+            self.values.pop((service, username), None)
+
+    ring = MemoryKeyring()
+    previous = keyring.get_keyring()
+    keyring.set_keyring(ring)
+    try:
+        monkeypatch.setattr(sys, "stdin", io.StringIO("AIza-secret-key\n"))
+        assert in_process(["settings", "gemini-key"]) == 0
+        assert ring.values[("monchat", "gemini_api_key")] == "AIza-secret-key"
+        for path in home.rglob("*"):
+            if path.is_file() and path.suffix != ".db-wal":
+                assert b"AIza-secret-key" not in path.read_bytes(), path
+        assert build_app(str(home)).secrets.gemini_key() == "AIza-secret-key"
+        assert in_process(["settings", "forget-gemini-key"]) == 0
+        assert ("monchat", "gemini_api_key") not in ring.values
+    finally:
+        keyring.set_keyring(previous)
+
+
+def test_without_a_keyring_the_key_command_says_to_use_the_environment(in_process, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("AIza-secret-key\n"))
+    assert in_process(["settings", "gemini-key"]) != 0
+    assert "GEMINI_API_KEY" in capsys.readouterr().err

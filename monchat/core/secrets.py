@@ -41,6 +41,9 @@ class SecretStore:
         try:
             if key:
                 keyring.set_password(SERVICE, GEMINI_KEY_NAME, key)
+                if keyring.get_password(SERVICE, GEMINI_KEY_NAME) != key:
+                    # The "null" keyring (no desktop keyring on this machine) accepts and drops it.
+                    raise keyring.errors.KeyringError("the keyring did not keep the key")
             else:
                 try:
                     keyring.delete_password(SERVICE, GEMINI_KEY_NAME)
