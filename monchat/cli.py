@@ -49,8 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("doctor", help="check every backend and the data folder; say how to fix")
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("personas", help="list or validate personas")
-    p.add_argument("action", choices=("list", "validate"))
+    p = sub.add_parser("personas", help="list or validate personas; import a character card")
+    p.add_argument("action", choices=("list", "validate", "import"))
+    p.add_argument("file", nargs="?", type=Path, help="import: a Character Card V2/V3 (.json or .png)")
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("settings", help="show or change settings; store or remove the Gemini key")
@@ -192,6 +193,15 @@ def cmd_doctor(app: App, args) -> int:
 
 def cmd_personas(app: App, args) -> int:
     registry = app.personas
+    if args.action == "import":
+        from .core.cards import import_card
+        if args.file is None:
+            raise InputError("personas import needs a card file.", "Example: monchat personas import card.png")
+        persona = import_card(args.file, set(registry.surface))
+        path = registry.save_surface(persona)
+        print(f"imported {persona.name!r} as surface persona {persona.id} ({path})")
+        print(f"chat with it: monchat chat --persona {persona.id}")
+        return 0
     if args.action == "validate":
         if args.json:
             print(json.dumps(registry.problems, ensure_ascii=False, indent=2))

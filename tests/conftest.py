@@ -29,3 +29,18 @@ def _isolated_home(tmp_path, monkeypatch):
 @pytest.fixture
 def home(_isolated_home):
     return _isolated_home
+
+
+@pytest.fixture(autouse=True)
+def _no_leftover_log_handlers():
+    """`monchat.cli.main` run in-process adds a file handler under that test's home; drop it after."""
+    import logging
+
+    root = logging.getLogger()
+    before, level = list(root.handlers), root.level
+    yield
+    for handler in root.handlers[:]:
+        if handler not in before:
+            root.removeHandler(handler)
+            handler.close()
+    root.setLevel(level)

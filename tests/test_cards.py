@@ -156,3 +156,29 @@ def test_suggest_id_is_unique_and_valid():
     assert suggest_id("Aoi", {"aoi", "aoi-2"}) == "aoi-3"
     assert suggest_id("Ümlaut Çafé") == "umlaut-cafe"
     assert suggest_id("ハナ") == "card"
+
+
+def test_the_cli_imports_a_png_card_as_a_surface_persona(tmp_path, home, capsys):
+    from monchat import cli
+    from monchat.app import build_app
+
+    card = v2_card(name="葵", extensions={**EXTENSIONS, "nullable": None})
+    path = tmp_path / "aoi.png"
+    path.write_bytes(png_with_chunks(text_chunk("chara", card)))
+    assert cli.main(["personas", "import", str(path)]) == 0
+    out = capsys.readouterr().out
+    app = build_app(str(home))
+    [imported] = [p for p in app.personas.surface.values() if p.name == "葵"]
+    assert imported.id in out and f"--persona {imported.id}" in out
+    assert imported.extensions["nullable"] is None and imported.extensions["x_custom"] == {"nested": [1, 2, 3]}
+    assert "calm librarian" in imported.system
+    app.close()
+
+
+def test_the_cli_refuses_a_file_that_is_not_a_card(tmp_path, capsys):
+    from monchat import cli
+
+    path = tmp_path / "notes.json"
+    path.write_text('{"hello": "world"}', encoding="utf-8")
+    assert cli.main(["personas", "import", str(path)]) == InputError.exit_code
+    assert "monchat:" in capsys.readouterr().err
