@@ -124,3 +124,26 @@ def test_a_changed_ollama_host_takes_effect_after_the_registry_is_reset(home):
         after = app.backends.get("ollama", "llama3.2")
         assert after is not before and after.host == second.url
     app.close()
+
+
+def test_gemini_caches_a_large_system_prompt_and_logs_the_cached_tokens(home):
+    folder = home / "personas" / "surface"
+    folder.mkdir(parents=True, exist_ok=True)
+    long_text = "You are a patient tutor who explains things step by step. " * 200
+    (folder / "tutor.toml").write_text(f'id = "tutor"\nname = "Tutor"\nlanguage = "en"\nsystem = """{long_text}"""\n',
+                                       encoding="utf-8")
+    server = fake_gemini.start()
+    try:
+        run(home, "settings", "set", "gemini.base_url", f"http://127.0.0.1:{server.server_address[1]}")
+        done = run(home, "--backend", "gemini", "chat", "--persona", "tutor", stdin="one\ntwo\n",
+                   env={"GEMINI_API_KEY": "test-key"})
+        assert done.returncode == 0, done.stderr
+        creates = [r for r in server.requests if r["method"] == "POST" and r["path"].endswith("/cachedContents")]
+        generates = [r for r in server.requests if ":streamGenerateContent" in r["path"]]
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert len(creates) == 1 and len(generates) == 2
+    assert all("cachedContent" in g["body"] and "systemInstruction" not in g["body"] for g in generates)
+    replies = [m for m in logged(home) if m["role"] == "assistant"]
+    assert len(replies) == 2 and all(r["usage"]["cached_tokens"] > 0 for r in replies)

@@ -219,24 +219,25 @@ class ChatService:
                 if on_chunk:
                     on_chunk(piece)
         except KnownError:
-            self._log_reply(reply.text, "partial", persona, backend, replaces)
+            self._log_reply(reply.text, "partial", persona, backend, replaces, reply.usage)
             raise
         except Exception:
             log.exception("backend %s crashed mid-reply", backend.describe())
-            self._log_reply(reply.text, "partial", persona, backend, replaces)
+            self._log_reply(reply.text, "partial", persona, backend, replaces, reply.usage)
             raise
         status = "stopped" if reply.stopped else "ok"
-        message = self._log_reply(reply.text, status, persona, backend, replaces)
+        message = self._log_reply(reply.text, status, persona, backend, replaces, reply.usage)
         for warning in reply.usage.warnings:
             log.warning("%s", warning)
         return TurnResult(user=user, reply=message, usage=reply.usage, system_prompt=system,
                           stopped=reply.stopped, warnings=list(reply.usage.warnings))
 
-    def _log_reply(self, text: str, status: str, persona, backend, replaces: str) -> Message | None:
+    def _log_reply(self, text: str, status: str, persona, backend, replaces: str,
+                   usage: Usage) -> Message | None:
         if not text and status != "ok":
             return None
         message = Message(id=new_message_id(), ts=format_ts(self.clock()), role="assistant", text=text,
                           persona=persona.id, backend=backend.name, model=backend.model,
-                          status=status, replaces=replaces)
+                          status=status, replaces=replaces, usage=usage.counts())
         self.logbook.append(message)
         return message

@@ -71,6 +71,7 @@ class Message:
     model: str = ""
     status: str = "ok"
     replaces: str = ""  # a regenerated or edited message names the one it replaces
+    usage: dict = field(default_factory=dict)  # a reply's token counts: prompt, output, cached
 
     @property
     def dt(self) -> datetime:
@@ -78,7 +79,7 @@ class Message:
 
     def to_json(self) -> str:
         data = asdict(self)
-        for optional, empty in (("status", "ok"), ("replaces", "")):
+        for optional, empty in (("status", "ok"), ("replaces", ""), ("usage", {})):
             if data[optional] == empty:
                 del data[optional]
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
@@ -94,6 +95,9 @@ class Message:
         if data["role"] not in ROLES:
             raise ValueError(f"unknown role {data['role']!r}")
         parse_ts(data["ts"])
+        usage = data.get("usage") or {}
+        if not isinstance(usage, dict) or not all(isinstance(v, int) for v in usage.values()):
+            raise ValueError("usage must be an object of token counts")
         status = data.get("status", "ok")
         if status not in STATUSES:
             raise ValueError(f"unknown status {status!r}")
@@ -101,6 +105,7 @@ class Message:
             id=data["id"], ts=data["ts"], role=data["role"], text=data["text"],
             persona=str(data.get("persona") or ""), backend=str(data.get("backend") or ""),
             model=str(data.get("model") or ""), status=status, replaces=str(data.get("replaces") or ""),
+            usage=usage,
         )
 
 
@@ -121,3 +126,9 @@ class Usage:
     cached_tokens: int | None = None
     estimated_prompt_tokens: int | None = None
     warnings: list[str] = field(default_factory=list)
+
+    def counts(self) -> dict:
+        """The reported counts, for the log line of a reply (cached tokens show the cache was hit)."""
+        counts = {"prompt_tokens": self.prompt_tokens, "output_tokens": self.output_tokens,
+                  "cached_tokens": self.cached_tokens}
+        return {k: v for k, v in counts.items() if isinstance(v, int)}

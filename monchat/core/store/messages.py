@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, tzinfo
 
 from ..logs import slot_name
@@ -12,7 +13,7 @@ COLUMNS = ("id", "ts", "role", "text", "persona", "backend", "model", "status", 
 
 
 def _row_to_message(row: dict) -> Message:
-    return Message(**{k: (row[k] or "") for k in COLUMNS})
+    return Message(**{k: (row[k] or "") for k in COLUMNS}, usage=json.loads(row["usage"]) if row.get("usage") else {})
 
 
 class MessageArchive:
@@ -34,6 +35,7 @@ class MessageArchive:
                 "day": f"{dt.astimezone(self.tz):%Y-%m-%d}", "session": slot_name(dt, self.tz),
                 "role": m.role, "persona": m.persona, "text": m.text, "backend": m.backend,
                 "model": m.model, "status": m.status, "replaces": m.replaces, "archived_at": stamp,
+                "usage": json.dumps(m.usage) if m.usage else None,
             })
         db = self.store.db
         before = db["messages"].count

@@ -118,3 +118,9 @@ def m003_memory(db: Database) -> None:
 def m004_review_verdict(db: Database) -> None:
     """The judge's leaning for an unsure comparison, so approving it applies that verdict."""
     db["review_queue"].add_column("verdict", str)
+
+
+@migrations()
+def m005_message_usage(db: Database) -> None:
+    """A reply's reported token counts (prompt, output, cached), as JSON."""
+    db["messages"].add_column("usage", str)
