@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QWidget
 
 from ..core.chat import ContextMeter
+from .i18n import arg
 
 
 class ContextMeterWidget(QWidget):
@@ -27,11 +28,9 @@ class ContextMeterWidget(QWidget):
         limit = max(meter.context_length, 1)
         self.bar.setMaximum(limit)
         self.bar.setValue(min(meter.total, limit))
-        self.label.setText(self.tr("Context: {total} / {limit} tokens").format(
-            total=f"{meter.total:,}", limit=f"{meter.context_length:,}"))
-        self.setToolTip(self.tr("System prompt {system} tokens + recent messages {window} tokens, "
-                                "of a context of {limit}.").format(
-            system=f"{meter.system_tokens:,}", window=f"{meter.window_tokens:,}", limit=f"{meter.context_length:,}"))
+        self.label.setText(arg(self.tr("Context: %1 / %2 tokens"), f"{meter.total:,}", f"{meter.context_length:,}"))
+        self.setToolTip(arg(self.tr("System prompt %1 tokens + recent messages %2 tokens, of a context of %3."),
+                            f"{meter.system_tokens:,}", f"{meter.window_tokens:,}", f"{meter.context_length:,}"))
         if meter.total > meter.context_length:
             self.label.setText(self.label.text() + " " + self.tr("— over the limit; the oldest messages are cut"))
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from .i18n import arg, ui_is_english
 from .workers import Failure
-
 
 
 def headline(failure: Failure) -> str:
@@ -38,22 +38,59 @@ def headline(failure: Failure) -> str:
             "Failures", "A setting is not valid."),
         "flush_cancelled": QCoreApplication.translate(
             "Failures", "The flush was cancelled; nothing was changed."),
+        "error": QCoreApplication.translate(
+            "Failures", "That could not be done."),
         "bug": QCoreApplication.translate(
             "Failures", "monchat hit an internal error."),
     }
     return words.get(failure.code) or QCoreApplication.translate("Failures", "Something went wrong.")
 
 
+def advice(code: str) -> str:
+    """What to do, worded by the GUI for codes whose meaning is specific enough ("" for the others)."""
+    words = {
+        "gate_closed": QCoreApplication.translate(
+            "Failures", "Flush the waiting log files (Memory → Flush); chat reopens afterwards."),
+        "backend_unreachable": QCoreApplication.translate(
+            "Failures", "Check that the model server is running (or that you are online) and that its address "
+                        "in Settings is right, then try again."),
+        "model_not_found": QCoreApplication.translate(
+            "Failures", "Install the model on the server (for Ollama: ollama pull and the model name) or choose "
+                        "another model in Settings."),
+        "auth_failed": QCoreApplication.translate(
+            "Failures", "Enter a valid Gemini API key in Settings."),
+        "rate_limited": QCoreApplication.translate(
+            "Failures", "Wait a minute, then try again."),
+        "backend_unavailable": QCoreApplication.translate(
+            "Failures", "Choose another backend in Settings; \"Test connection\" there shows what is missing."),
+        "malformed_reply": QCoreApplication.translate(
+            "Failures", "Try again; a larger model follows the format more reliably."),
+        "flush_cancelled": QCoreApplication.translate(
+            "Failures", "Run it again when you are ready; the logs are still there."),
+    }
+    return words.get(code, "")
+
+
 def explanation(failure: Failure) -> str:
-    """The core's own description and hint, then where a crash report went."""
-    lines = [failure.message]
-    if failure.hint:
-        lines.append(QCoreApplication.translate("Failures", "What to do: {hint}").format(hint=failure.hint))
+    """What to do, then (for a bug) where the crash report went.
+
+    Core's ``message`` and ``hint`` are English. An English window shows them as they are; a
+    translated one shows the GUI's own advice for the code instead, and core's words only for
+    codes too general to word here (input, not found, …: the message is the only account of it).
+    """
+    lines = []
+    worded = advice(failure.code) if failure.known else ""
+    if worded and not ui_is_english():
+        lines.append(arg(QCoreApplication.translate("Failures", "What to do: %1"), worded))
+    else:
+        lines.append(failure.message)
+        if failure.hint:
+            lines.append(arg(QCoreApplication.translate("Failures", "What to do: %1"), failure.hint))
     if not failure.known:
         if failure.crash_report:
-            lines.append(QCoreApplication.translate(
-                "Failures", "A crash report was saved to {path}. Please attach it to a bug report.").format(
-                path=failure.crash_report))
+            lines.append(arg(QCoreApplication.translate(
+                "Failures", "A crash report was saved to %1. Please attach it to a bug report."),
+                failure.crash_report))
         else:
             lines.append(QCoreApplication.translate(
                 "Failures", "The details are in monchat.log in the data folder."))
@@ -67,8 +104,9 @@ def show_failure(parent: QWidget | None, failure: Failure) -> QMessageBox:
     box.setWindowTitle(QCoreApplication.translate("Failures", "monchat"))
     box.setText(headline(failure))
     box.setInformativeText(explanation(failure))
-    if failure.details:
-        box.setDetailedText(failure.details)
+    details = failure.details or (f"{failure.message}\n{failure.hint}".strip() if failure.known else "")
+    if details:
+        box.setDetailedText(details)
     box.setStandardButtons(QMessageBox.StandardButton.Close)
     box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     box.open()

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout
 from ..core.errors import KnownError
 from ..core.personas import BASE_FILTER_ID, FilterPersona
 from .failures import explanation, headline
+from .i18n import arg
 from .lifetime import alive as _alive
 from .workers import Failure, TaskRunner
 
@@ -236,7 +237,7 @@ class FilterPersonaDialog(QDialog):
         """Save the form; the registry refuses the base persona even if this button were pressed."""
         persona = self.persona_from_form()
         if self._new and persona.id in self.app.personas.filters:
-            self._error(self.tr("There is already a filter persona with the id {id}.").format(id=persona.id))
+            self._error(arg(self.tr("There is already a filter persona with the id %1."), persona.id))
             return False
         try:
             self.app.personas.save_filter(persona)
@@ -295,8 +296,8 @@ class FilterPersonaDialog(QDialog):
             self.last_random.setText(self.tr("No flush has run yet."))
             return
         persona = self.app.personas.filters.get(persona_id)
-        self.last_random.setText(self.tr("Last flush drew at random: {name}").format(
-            name=persona.name if persona else persona_id))
+        self.last_random.setText(arg(self.tr("Last flush drew at random: %1"),
+                                     persona.name if persona else persona_id))
 
     def _last_random_failed(self, failure: Failure) -> None:
         if _alive(self):

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QGridLayout, QGroupBox, QHBox
                                QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from .failures import explanation, headline
+from .i18n import arg
 from .lifetime import alive
 from .workers import Failure, TaskRunner
 
@@ -52,6 +53,7 @@ class FlushDialog(QDialog):
         self._close_when_done = False
         self._score_seen: set[str] = set()
         self.persona_rows: dict[str, tuple[QLabel, QProgressBar]] = {}
+        self.role_labels: dict[str, QLabel] = {}
         self.setWindowTitle(self.tr("Flush"))
         self.setModal(True)
         self.resize(720, 640)
@@ -79,7 +81,7 @@ class FlushDialog(QDialog):
 
         self.personas_box = QGroupBox(self.tr("Filter personas"), self)
         self.persona_grid = QGridLayout(self.personas_box)
-        self.persona_grid.setColumnStretch(1, 1)
+        self.persona_grid.setColumnStretch(2, 1)
 
         self.summary = QLabel(self)
         self.summary.setWordWrap(True)
@@ -157,8 +159,8 @@ class FlushDialog(QDialog):
         if not plan.files:
             self.plan_label.setText(self.tr("There are no log files to flush."))
         else:
-            self.plan_label.setText(self.tr("{files} log files with {messages} messages will be read.")
-                                    .format(files=len(plan.files), messages=plan.messages))
+            self.plan_label.setText(arg(self.tr("%1 log files with %2 messages will be read."),
+                                        len(plan.files), plan.messages))
         for row, entry in enumerate(plan.personas):
             self._persona_row(entry["id"], entry.get("role", ""), row)
         self.start_button.setEnabled(not self.running)
@@ -174,14 +176,18 @@ class FlushDialog(QDialog):
         if persona_id in self.persona_rows:
             return self.persona_rows[persona_id]
         row = self.persona_grid.rowCount() if row is None else row
-        name = QLabel(f"{self.persona_name(persona_id)} ({self.role_name(role)})" if role
-                      else self.persona_name(persona_id), self.personas_box)
+        name = QLabel(self.persona_name(persona_id), self.personas_box)
+        role_label = QLabel(self.role_name(role), self.personas_box)
+        role_label.setEnabled(False)  # drawn dimmer: a note beside the name
         bar = QProgressBar(self.personas_box)
         bar.setRange(0, 1)
         bar.setValue(0)
         bar.setFormat(self.tr("waiting"))
+        bar.setMinimumWidth(80)
         self.persona_grid.addWidget(name, row, 0)
-        self.persona_grid.addWidget(bar, row, 1)
+        self.persona_grid.addWidget(role_label, row, 1)
+        self.persona_grid.addWidget(bar, row, 2)
+        self.role_labels[persona_id] = role_label
         self.persona_rows[persona_id] = (name, bar)
         return name, bar
 
@@ -232,14 +238,22 @@ class FlushDialog(QDialog):
             if not self._persona_done(progress):
                 bar.setRange(0, 0)  # busy
                 bar.setFormat(self.tr("reading…"))
-                self.status.setText(self.tr("{name} is reading the logs ({n} of {total}).").format(
-                    name=self.persona_name(progress.persona), n=progress.done + 1, total=progress.total))
+                self.status.setText(arg(self.tr("%1 is reading the logs (persona %2 of %3)."),
+                                        self.persona_name(progress.persona), progress.done + 1, progress.total))
             else:
                 bar.setRange(0, 1)
                 bar.setValue(1)
                 bar.setFormat(self.tr("done"))
         elif progress.stage == "judge":
-            self.status.setText(self.tr("Comparing {n} pairs with memory.").format(n=progress.total))
+            if progress.total == 0:
+                self.status.setText(self.tr("Nothing new resembles what is remembered; no comparisons needed."))
+            elif progress.done < progress.total:
+                self.status.setText(arg(self.tr("Comparing %1 pairs, each a new item and a remembered one."),
+                                        progress.total))
+            else:
+                self.status.setText(arg(self.tr("Compared %1 pairs with what is remembered."), progress.total))
+        elif progress.stage == "consolidate" and progress.total:
+            self.status.setText(arg(self.tr("Weighing the evidence for %1 items."), progress.total))
         elif progress.stage in STAGES:
             self.status.setText(self.stage_name(progress.stage) + "…")
 
@@ -296,14 +310,14 @@ class FlushDialog(QDialog):
             self.summary.setText(self.tr("There was nothing new to flush."))
             return
         lines = [
-            self.tr("Lasting memory: +{l1}   Recent memory: +{l2}   Replaced: {sup}   Waiting for review: {q}")
-            .format(l1=report.promoted.get("layer1", 0), l2=report.promoted.get("layer2", 0),
-                    sup=report.superseded, q=report.queued),
-            self.tr("Dropped for lack of evidence: {d}   Model calls: {calls}   Tokens: {tokens}   Time: {s:.1f} s")
-            .format(d=report.dropped, calls=report.llm_calls, tokens=report.tokens, s=report.duration_s),
+            arg(self.tr("Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Waiting for review: %4"),
+                report.promoted.get("layer1", 0), report.promoted.get("layer2", 0), report.superseded,
+                report.queued),
+            arg(self.tr("Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s"),
+                report.dropped, report.llm_calls, f"{report.tokens:,}", f"{report.duration_s:.1f}"),
         ]
-        for error in report.errors:
-            lines.append(self.tr("Problem: {text}").format(text=error))
+        for error in report.errors:  # core's own words (no code yet): shown as they are
+            lines.append(arg(self.tr("Problem: %1"), error))
         self.summary.setText("\n".join(lines))
         self.changes.clear()
         for group in group_changes(report.changes):
@@ -322,7 +336,16 @@ class FlushDialog(QDialog):
             item.setExpanded(True)
         if not report.changes:
             QTreeWidgetItem(self.changes, [self.tr("No changes"), ""])
+        self._fit_kind_column()
         self.changes.show()
+
+    def _fit_kind_column(self) -> None:
+        """The change kinds stay readable: the first column as wide as its longest entry, within limits."""
+        metrics = self.changes.fontMetrics()
+        widest = max((metrics.horizontalAdvance(self.changes.topLevelItem(i).text(0))
+                      for i in range(self.changes.topLevelItemCount())), default=0)
+        indent = self.changes.indentation() + 24
+        self.changes.setColumnWidth(0, max(170, min(widest + indent, self.width() // 2)))
 
     # ---- closing ---------------------------------------------------------
     def reject(self) -> None:

@@ -7,6 +7,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ..core.logs import FlushGate
+from .i18n import arg
 
 
 class GateBar(QWidget):
@@ -60,19 +61,18 @@ class GateBar(QWidget):
 
     def set_gate(self, gate: FlushGate) -> None:
         self.state = gate.state
-        self.count_label.setText(
-            self.tr("Unflushed log files: {n} (flush recommended at {warn}, chat pauses at {stop})")
-            .format(n=gate.unflushed_files, warn=gate.warn_at, stop=gate.stop_at))
+        self.count_label.setText(arg(
+            self.tr("Unflushed log files: %1 (flush recommended at %2, chat pauses at %3)"),
+            gate.unflushed_files, gate.warn_at, gate.stop_at))
         if gate.state == "warn":
-            self.banner_label.setText(
-                self.tr("{n} log files are waiting. A flush now turns them into memory; "
-                        "at {stop} files chat pauses until you flush.")
-                .format(n=gate.unflushed_files, stop=gate.stop_at))
+            self.banner_label.setText(arg(
+                self.tr("%1 log files are waiting. A flush now turns them into memory; "
+                        "at %2 files chat pauses until you flush."), gate.unflushed_files, gate.stop_at))
         self.banner.setVisible(gate.state == "warn")
 
     def stop_explanation(self, gate: FlushGate) -> str:
         """What the composer says while chat is paused."""
-        return self.tr(
-            "Chat is paused: {n} log files are waiting for a flush (the limit is {stop}). "
-            "Your messages are safe on disk. Flush to turn them into memory, and chat reopens.").format(
-            n=gate.unflushed_files, stop=gate.stop_at)
+        return arg(self.tr(
+            "Chat is paused: %1 log files are waiting for a flush (the limit is %2). "
+            "Your messages are safe on disk. Flush to turn them into memory, and chat reopens."),
+            gate.unflushed_files, gate.stop_at)

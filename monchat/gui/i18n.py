@@ -7,6 +7,7 @@ is ``settings.chat.language`` when set, else the system locale.
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
@@ -15,6 +16,25 @@ log = logging.getLogger(__name__)
 
 I18N_DIR = Path(__file__).resolve().parent / "i18n"
 LANGUAGES = ("en", "ja")
+
+
+_PLACEHOLDER = re.compile(r"%([1-9])")
+
+
+def arg(text: str, *values) -> str:
+    """Fill ``%1``…``%9`` of a translated string in one pass (Qt's ``QString::arg``; PySide6 has none).
+
+    Translations may reorder the placeholders; a value containing ``%2`` is never filled again.
+    """
+    def fill(match: re.Match) -> str:
+        n = int(match.group(1))
+        return str(values[n - 1]) if n <= len(values) else match.group(0)
+    return _PLACEHOLDER.sub(fill, text)
+
+
+def ui_is_english() -> bool:
+    """Whether the window speaks English, the language core writes its messages in."""
+    return QLocale().language() in (QLocale.Language.English, QLocale.Language.C)
 
 
 def system_language() -> str:

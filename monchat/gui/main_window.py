@@ -23,8 +23,8 @@ from .composer import Composer
 from .context_meter import ContextMeterWidget
 from .failures import explanation, headline, show_failure
 from .gate_bar import GateBar
+from .i18n import arg
 from .lifetime import alive as _alive
-from .prefs import GuiPrefs
 from .workers import Failure, TaskRunner
 
 log = logging.getLogger(__name__)
@@ -64,7 +64,6 @@ class MainWindow(QMainWindow):
     def __init__(self, app, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.app = app
-        self.prefs = GuiPrefs(app.store)
         self.runner = TaskRunner(app.paths.crash_dir, self)
         self.turn: Turn | None = None
         self.editing = False
@@ -98,7 +97,7 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._connect()
 
-        self.composer.set_ctrl_enter_sends(self.prefs.ctrl_enter_sends)
+        self.show_send_key()
         flush_ok = self.flush_service() is not None
         self.gate_bar.set_flush_available(flush_ok, "" if flush_ok else self._no_flush_text())
         self.reload_personas()
@@ -130,6 +129,11 @@ class MainWindow(QMainWindow):
         self.filter_action = action(self.tr("Filter personas…"), self.open_filter_personas)
         self.settings_action = action(self.tr("Settings…"), self.open_settings, QKeySequence.StandardKey.Preferences)
         self.quit_action = action(self.tr("Quit"), self.close, QKeySequence.StandardKey.Quit)
+        self.send_key_action = QAction(self.tr("Ctrl+Enter sends"), self)
+        self.send_key_action.setCheckable(True)
+        self.send_key_action.setToolTip(self.tr("On: Enter adds a line and Ctrl+Enter sends. "
+                                                "Off: Enter sends and Shift+Enter adds a line."))
+        self.send_key_action.toggled.connect(self.set_ctrl_enter_sends)
         if self.flush_service() is None:
             self.flush_action.setEnabled(False)
             self.flush_action.setToolTip(self._no_flush_text())
@@ -142,6 +146,8 @@ class MainWindow(QMainWindow):
         chat_menu = menu.addMenu(self.tr("&Chat"))
         for act in (self.regenerate_action, self.edit_action, self.stop_action):
             chat_menu.addAction(act)
+        chat_menu.addSeparator()
+        chat_menu.addAction(self.send_key_action)
         chat_menu.addSeparator()
         chat_menu.addAction(self.quit_action)
         memory_menu = menu.addMenu(self.tr("&Memory"))
@@ -172,6 +178,22 @@ class MainWindow(QMainWindow):
         self.gate_bar.flush_requested.connect(self.open_flush)
         self.chat_view.older_requested.connect(self.load_older)
         self.persona_box.currentIndexChanged.connect(self._persona_picked)
+
+    # ---- the send key (settings.chat.ctrl_enter_sends) ------------------------
+    def show_send_key(self) -> None:
+        """The composer and the Chat menu follow the setting."""
+        value = bool(self.app.settings.chat.ctrl_enter_sends)
+        self.composer.set_ctrl_enter_sends(value)
+        self.send_key_action.blockSignals(True)
+        self.send_key_action.setChecked(value)
+        self.send_key_action.blockSignals(False)
+
+    def set_ctrl_enter_sends(self, value: bool) -> None:
+        """The Chat menu's toggle: saved in settings.toml at once."""
+        if bool(self.app.settings.chat.ctrl_enter_sends) != value:
+            self.app.settings.chat.ctrl_enter_sends = value
+            self.app.save_settings()
+        self.show_send_key()
 
     def _no_flush_text(self) -> str:
         return self.tr("Flush is not available in this version of monchat.")
@@ -335,8 +357,8 @@ class MainWindow(QMainWindow):
             self.chat_view.add_notice(self.tr("Stopped before the reply began."))
         else:
             turn.reply.finish(result.reply, "stopped" if result.stopped else result.reply.status)
-        for warning in result.warnings:
-            self.statusBar().showMessage(warning, 15000)
+        for warning in result.warnings:  # core's words (no codes yet), under a label in the window's language
+            self.statusBar().showMessage(arg(self.tr("Note from the model backend: %1"), warning), 15000)
         self.refresh_gate()
         self.refresh_meter()
         self.turn_finished.emit(result)
@@ -399,7 +421,7 @@ class MainWindow(QMainWindow):
 
     def open_settings(self):
         from .settings_dialog import SettingsDialog
-        dialog = SettingsDialog(self.app, self.runner, self.prefs, self)
+        dialog = SettingsDialog(self.app, self.runner, self)
         dialog.saved.connect(self._settings_saved)
         return self._open(dialog)
 
@@ -407,7 +429,7 @@ class MainWindow(QMainWindow):
         if restart_needed:
             self.statusBar().showMessage(
                 self.tr("Saved. Some changes take effect the next time monchat starts."), 20000)
-        self.composer.set_ctrl_enter_sends(self.prefs.ctrl_enter_sends)
+        self.show_send_key()
         self.reload_personas()
         self.refresh_gate()
         self.refresh_meter()

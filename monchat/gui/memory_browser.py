@@ -8,10 +8,13 @@ worker so a busy database never freezes the window.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QListWidget, QMessageBox, QPlainTextEdit,
-                               QPushButton, QSplitter, QTabBar, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QHeaderView, QLabel, QListWidget,
+                               QMessageBox, QPlainTextEdit, QPushButton, QSplitter, QTabBar, QTreeWidget,
+                               QTreeWidgetItem, QVBoxLayout, QWidget)
 
+from . import review_words as words
 from .failures import explanation, headline
+from .i18n import arg
 from .lifetime import alive
 from .workers import Failure, TaskRunner
 
@@ -50,6 +53,7 @@ class MemoryBrowser(QDialog):
         self.runner = runner
         self.memory = app.services["memory"]
         self.records: list = []
+        self.review_row: dict | None = None  # the open review of the selected memory
         self.busy = False
         self.setWindowTitle(self.tr("Memory"))
         self.resize(900, 640)
@@ -62,7 +66,11 @@ class MemoryBrowser(QDialog):
         self.table.setRootIsDecorated(False)
         self.table.setHeaderLabels([self.tr("Memory"), self.tr("Topic"), self.tr("State"),
                                     self.tr("Confidence"), self.tr("Days"), self.tr("Pinned")])
-        self.table.setColumnWidth(0, 320)
+        header = self.table.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in range(1, 6):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.table.currentItemChanged.connect(lambda *_: self.show_detail())
 
         self.text_edit = QPlainTextEdit(self)
@@ -70,7 +78,14 @@ class MemoryBrowser(QDialog):
         self.facts = QLabel(self)
         self.facts.setWordWrap(True)
         self.facts.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.history = QListWidget(self)
+        self.history = QTreeWidget(self)
+        self.history.setRootIsDecorated(False)
+        self.history.setHeaderLabels([self.tr("Wording"), self.tr("State"), self.tr("Held from"), self.tr("Until")])
+        history_header = self.history.header()
+        history_header.setStretchLastSection(False)
+        history_header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in (1, 2, 3):
+            history_header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.evidence = QListWidget(self)
         self.evidence.setWordWrap(True)
         self.save_text_button = QPushButton(self.tr("Save wording"), self)
@@ -101,7 +116,7 @@ class MemoryBrowser(QDialog):
         col.addWidget(QLabel(self.tr("History (oldest first)"), detail))
         col.addWidget(self.history, 1)
         col.addWidget(QLabel(self.tr("Evidence: what you said"), detail))
-        col.addWidget(self.evidence, 2)
+        col.addWidget(self.evidence, 1)
         col.addWidget(self.message)
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.addWidget(self.table)
@@ -126,7 +141,17 @@ class MemoryBrowser(QDialog):
         return {"active": self.tr("active"), "candidate": self.tr("candidate"), "queued": self.tr("waiting for review"),
                 "pending": self.tr("pending"), "dormant": self.tr("dormant"), "superseded": self.tr("superseded"),
                 "retracted": self.tr("taken back"), "forgotten": self.tr("forgotten"),
-                "rejected": self.tr("rejected"), "expired": self.tr("expired")}.get(state, state)
+                "rejected": self.tr("rejected"), "expired": self.tr("expired"),
+                "retraction": self.tr("a taking back")}.get(state, state)
+
+    def kind_name(self, kind: str) -> str:
+        return {"explicit": self.tr("said outright"), "correction": self.tr("a correction"),
+                "fact": self.tr("a fact"), "habit": self.tr("a habit"),
+                "retraction": self.tr("a taking back")}.get(kind, kind)
+
+    @staticmethod
+    def when(stamp) -> str:
+        return str(stamp or "")[:16].replace("T", " ")
 
     # ---- reading ---------------------------------------------------------
     def view(self) -> str:
@@ -171,8 +196,10 @@ class MemoryBrowser(QDialog):
         for button in (self.save_text_button, self.approve_button, self.reject_button, self.pin_button,
                        self.forget_button):
             button.setEnabled(has and not self.busy)
+        self.review_row = None
         if not has:
             self.text_edit.clear()
+            self.approve_button.setText(self.tr("Approve"))
             self.facts.setText(self.tr("No memory here yet."))
             return
         history_state = bool(record.superseded_by) or record.state in ("superseded", "retracted", "forgotten",
@@ -180,27 +207,53 @@ class MemoryBrowser(QDialog):
         self.text_edit.setPlainText(record.text)
         self.text_edit.setReadOnly(history_state)
         self.save_text_button.setEnabled(not history_state and not self.busy)
-        self.approve_button.setEnabled(record.state == "queued" and not self.busy)
-        self.reject_button.setEnabled(record.state == "queued" and not self.busy)
+        queue = self.memory.queue()
+        own = next((row for row in queue if row.get("memory_id") == record.id), None)  # it waits for review
+        self.review_row = own
+        self.approve_button.setEnabled(own is not None and not self.busy)
+        self.reject_button.setEnabled(own is not None and not self.busy)
+        if own is not None and own.get("action") == "judge":  # approving applies the judge's leaning
+            lean = words.leaning(own)
+            self.approve_button.setText(arg(self.tr("Approve: %1"), words.verdict_name(lean)))
+            self.approve_button.setToolTip(words.verdict_effect(lean) + "\n"
+                                           + self.tr("To decide otherwise, use the review queue."))
+        else:
+            self.approve_button.setText(self.tr("Approve"))
+            self.approve_button.setToolTip("")
         self.pin_button.setText(self.tr("Unpin") if record.pinned else self.tr("Pin"))
         self.pin_button.setEnabled((bool(record.pinned) or not history_state) and not self.busy)
         self.forget_button.setEnabled(record.state != "forgotten" and not self.busy)
-        facts = [self.tr("State: {state}").format(state=self.state_name(record.state)),
-                 self.tr("Kind: {kind}").format(kind=record.kind),
-                 self.tr("Seen on {days} days").format(days=record.days)]
+        facts = [arg(self.tr("State: %1"), self.state_name(record.state)),
+                 arg(self.tr("Kind: %1"), self.kind_name(record.kind)),
+                 arg(self.tr("Evidence on %1 days"), record.days)]
         if record.valid_at:
-            facts.append(self.tr("Valid from {when}").format(when=str(record.valid_at)[:16].replace("T", " ")))
+            facts.append(arg(self.tr("Valid from %1"), self.when(record.valid_at)))
         if record.invalid_at:
-            facts.append(self.tr("until {when}").format(when=str(record.invalid_at)[:16].replace("T", " ")))
+            facts.append(arg(self.tr("until %1"), self.when(record.invalid_at)))
         if record.contradictions:
-            facts.append(self.tr("Contradicted {n} times").format(n=record.contradictions))
-        self.facts.setText(" · ".join(facts))
+            facts.append(arg(self.tr("Contradicted %1 times"), record.contradictions))
+        lines = [" · ".join(facts)]
+        threshold = self.app.settings.flush.judge_confidence
+        for row in queue:
+            if row.get("memory_id") == record.id:
+                lines.append(arg(self.tr("Waiting for your review: %1"), words.reason(row, threshold)))
+            elif row.get("target_id") == record.id:
+                lines.append(arg(self.tr("A proposed change to this memory waits for your review: %1"),
+                                 words.reason(row, threshold)))
+        self.facts.setText("\n".join(lines))
         for version in self.memory.history(record.id):
-            mark = "▶ " if version.id == record.id else "   "
-            self.history.addItem(f"{mark}{self.state_name(version.state)} · {version.text}")
+            item = QTreeWidgetItem(self.history, [version.text, self.state_name(version.state),
+                                                  self.when(version.valid_at), self.when(version.invalid_at)])
+            item.setToolTip(0, version.text)
+            item.setData(0, Qt.ItemDataRole.UserRole, version.id)
+            if version.id == record.id:  # the one selected above
+                font = item.font(0)
+                font.setBold(True)
+                for column in range(4):
+                    item.setFont(column, font)
+                item.setText(0, "▶ " + version.text)
         for row in self.memory.evidence(record.id):
-            when = str(row.get("ts", ""))[:16].replace("T", " ")
-            self.evidence.addItem(f"{when}  {row.get('text', '')}")
+            self.evidence.addItem(f"{self.when(row.get('ts'))}  {row.get('text', '')}")
 
     # ---- changing (off the GUI thread) -------------------------------------
     def _apply(self, name: str, fn, select: str = "") -> None:
@@ -230,14 +283,15 @@ class MemoryBrowser(QDialog):
         self.action_failed.emit(failure)
 
     def approve_selected(self) -> None:
-        memory, memory_id = self.memory, self.current_id()
-        if memory_id:
-            self._apply("approve", lambda: memory.approve(memory_id), memory_id)
+        """Approve the review waiting on the selected memory (its own, not one that targets it)."""
+        memory, memory_id, row = self.memory, self.current_id(), self.review_row
+        if memory_id and row is not None:
+            self._apply("approve", lambda: memory.approve(str(row["id"])), memory_id)
 
     def reject_selected(self) -> None:
-        memory, memory_id = self.memory, self.current_id()
-        if memory_id:
-            self._apply("reject", lambda: memory.reject(memory_id), memory_id)
+        memory, memory_id, row = self.memory, self.current_id(), self.review_row
+        if memory_id and row is not None:
+            self._apply("reject", lambda: memory.reject(str(row["id"])), memory_id)
 
     def edit_selected(self) -> None:
         memory, memory_id, text = self.memory, self.current_id(), self.text_edit.toPlainText()

@@ -19,9 +19,9 @@ from ..core.errors import KnownError
 from ..core.secrets import SecretStore
 from ..core.settings import Settings, settings_from_dict
 from .failures import explanation, headline
+from .i18n import arg
 from .filter_editor import FixedPersonaPicker
 from .lifetime import alive
-from .prefs import GuiPrefs
 from .workers import Failure, TaskRunner
 
 
@@ -66,11 +66,10 @@ class SettingsDialog(QDialog):
     saved = Signal(bool)
     tested = Signal(list)
 
-    def __init__(self, app, runner: TaskRunner, prefs: GuiPrefs, parent: QWidget | None = None) -> None:
+    def __init__(self, app, runner: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.app = app
         self.runner = runner
-        self.prefs = prefs
         s = app.settings
         self.setWindowTitle(self.tr("Settings"))
         self.resize(640, 620)
@@ -188,7 +187,7 @@ class SettingsDialog(QDialog):
         self.language_box.addItem("English", "en")
         self.language_box.setCurrentIndex(max(self.language_box.findData(s.chat.language), 0))
         self.ctrl_enter = QCheckBox(self.tr("Ctrl+Enter sends (Enter adds a line)"), page)
-        self.ctrl_enter.setChecked(self.prefs.ctrl_enter_sends)
+        self.ctrl_enter.setChecked(s.chat.ctrl_enter_sends)
         note = QLabel(self.tr("A language change applies the next time monchat starts."), page)
         note.setWordWrap(True)
         form = QFormLayout(page)
@@ -227,7 +226,7 @@ class SettingsDialog(QDialog):
         if source == "keyring":
             text = self.tr("A key is stored in the OS keyring. Type a new one to replace it.")
         elif source:
-            text = self.tr("The key comes from the environment variable {name}.").format(name=source)
+            text = arg(self.tr("The key comes from the environment variable %1."), source)
         else:
             text = self.tr("No key yet. It will be stored in the OS keyring, never in a file.")
         self.gemini_key_state.setText(text)
@@ -255,7 +254,8 @@ class SettingsDialog(QDialog):
         s.gate = dataclasses.replace(s.gate, warn_files=self.warn_files.value(), stop_files=self.stop_files.value())
         s.flush = dataclasses.replace(s.flush, ask_before_layer1=self.ask_layer1.isChecked(),
                                       fixed_personas=self.fixed.value())
-        s.chat = dataclasses.replace(s.chat, language=self.language_box.currentData())
+        s.chat = dataclasses.replace(s.chat, language=self.language_box.currentData(),
+                                     ctrl_enter_sends=self.ctrl_enter.isChecked())
         checked, warnings = settings_from_dict(s.to_dict())
         problems = list(warnings)
         if not s.ollama.model:
@@ -288,7 +288,6 @@ class SettingsDialog(QDialog):
                 reset()
             else:
                 restart = True
-        self.prefs.ctrl_enter_sends = self.ctrl_enter.isChecked()
         key = self.gemini_key.text().strip()
         if key:
             try:

@@ -15,6 +15,7 @@ from ..core.cards import import_card
 from ..core.errors import KnownError
 from ..core.personas import SurfacePersona
 from .failures import explanation, headline
+from .i18n import arg
 from .workers import Failure
 
 
@@ -131,9 +132,9 @@ class SurfacePersonaDialog(QDialog):
         self.system_edit.setPlainText(persona.system if persona else "")
         uses_template = bool(persona and persona.template and not persona.system)
         self.template_note.setVisible(uses_template)
-        self.template_note.setText(
-            self.tr("This persona's text comes from the template {name}; text written here replaces it.")
-            .format(name=persona.template) if uses_template else "")
+        self.template_note.setText(arg(
+            self.tr("This persona's text comes from the template %1; text written here replaces it."),
+            persona.template) if uses_template else "")
         self.greeting_edit.setPlainText(persona.greeting if persona else "")
         self.temperature.setValue(persona.temperature if persona else 0.7)
         self.language_box.setCurrentIndex(max(self.language_box.findData(persona.language if persona else "ja"), 0))
@@ -166,7 +167,7 @@ class SurfacePersonaDialog(QDialog):
             self.message.setText(f"{headline(failure)}\n{explanation(failure)}")
             return None
         self.reload(persona.id)
-        self.message.setText(self.tr("Imported {name} from {file}.").format(name=persona.name, file=path.name))
+        self.message.setText(arg(self.tr("Imported %1 from %2."), persona.name, path.name))
         self.personas_changed.emit()
         return persona
 
@@ -185,7 +186,7 @@ class SurfacePersonaDialog(QDialog):
     def save_current(self) -> bool:
         persona = self.persona_from_form()
         if self._new is not None and persona.id in self.app.personas.surface:
-            self.message.setText(self.tr("There is already a persona with the id {id}.").format(id=persona.id))
+            self.message.setText(arg(self.tr("There is already a persona with the id %1."), persona.id))
             return False
         try:
             self.app.personas.save_surface(persona)

@@ -2,6 +2,9 @@
 
 Run by test_screenshot.py. Usage: python -m tests.gui.screenshot_main HOME OUTPUT.png
 (needs a real display: DISPLAY + xcb). The dialogs go next to OUTPUT as ``<name>_ja.png``.
+Memory has a past (``memory_scenes``: flushes five and three days ago), so the memory
+browser shows Layer 1, a superseded memory with its history chain and evidence, and the
+review queue an unsure judgement.
 """
 
 from __future__ import annotations
@@ -14,10 +17,10 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QColor, QFontDatabase, QPalette
 
 from monchat.app import build_app
-from monchat.core.types import Message, format_ts, new_message_id
+from monchat.core.types import Message, format_ts, local_now, new_message_id
 from monchat.gui.main import create_main_window, ensure_qapplication
-from tests.gui.flush_script import NO_ITEMS, item_answer
-from tests.support.scripted import ScriptedBackend
+from tests.gui import memory_scenes as scenes
+from tests.support.oracle import Rule
 
 CONVERSATION = [
     ("user", "ただいま。今日は仙台から金沢まで移動して、ちょっと疲れた。"),
@@ -46,12 +49,16 @@ def dark_palette() -> QPalette:
 
 def main(home: str, output: str) -> int:
     qapp = ensure_qapplication()
-    backend = ScriptedBackend(default_reply=NO_ITEMS)
-    backend.enqueue(item_answer("仙台から金沢に引っ越した", "home/city"),
-                    item_answer("金沢おでんの車麩が好き", "food/oden", kind="fact", score=0.8))
-    app = build_app(home, pinned_backend=backend)
+    backend = scenes.oracle()
+    clock = scenes.Clock()
+    app = build_app(home, pinned_backend=backend, clock=clock)
     app.settings.chat.language = "ja"
+    day1 = (local_now() - timedelta(days=5)).replace(hour=8, minute=0, second=0, microsecond=0)
+    made = scenes.memory_with_history(app, clock, day1)
+    clock.now = None  # the real time from here on
     app.settings.flush.ask_before_layer1 = True
+    backend.rules += [Rule("車麩", "金沢おでんの車麩が好き", "food/oden", "fact", 0.8),
+                      Rule("朝早く起きられたら", "近江町市場の海鮮丼を食べてみたい", "plan/food", "explicit", 0.9)]
     start = app.clock() - timedelta(minutes=30)
     for n, (role, text) in enumerate(CONVERSATION):
         when = start + timedelta(minutes=3 * n)
@@ -87,10 +94,12 @@ def main(home: str, output: str) -> int:
         save(window, output)
         next_step()
 
-    def dialog_step(name, open_dialog):
+    def dialog_step(name, open_dialog, prepare=None):
         def step():
             dialog = open_dialog()
             dialog.resize(dialog.size().expandedTo(dialog.sizeHint()))
+            if prepare is not None:
+                prepare(dialog)
 
             def grab():
                 save(dialog, folder / f"{name}_ja.png")
@@ -115,6 +124,30 @@ def main(home: str, output: str) -> int:
             next_step()
         QTimer.singleShot(300, start)
 
+    def verdict_menu_step():
+        """The judge row with its "approve as…" menu open (a popup: grabbed from the screen)."""
+        dialog = window.open_review_queue()
+        dialog.select(made["judge"]["id"])
+        button = dialog.other_verdict_button
+
+        def pop():
+            dialog.verdict_menu.popup(button.mapToGlobal(button.rect().bottomLeft()))
+            QTimer.singleShot(400, grab)
+
+        def grab():
+            frame = dialog.frameGeometry()
+            shot = qapp.primaryScreen().grabWindow(0, frame.x(), frame.y(), frame.width(), frame.height())
+            path = folder / "review_queue_menu_ja.png"
+            print("saved" if shot.save(str(path), "PNG") else "not saved", path)
+            dialog.verdict_menu.close()
+            dialog.close()
+            next_step()
+        QTimer.singleShot(400, pop)
+
+    def show_superseded(browser):
+        browser.set_view("superseded")
+        browser.refresh(made["sendai"])
+
     def dark_step():
         qapp.setStyle("Fusion")
         qapp.setPalette(dark_palette())
@@ -128,8 +161,10 @@ def main(home: str, output: str) -> int:
               dialog_step("surface_personas", window.open_surface_personas),
               dialog_step("filter_personas", window.open_filter_personas),
               flush_step,
-              dialog_step("review_queue", window.open_review_queue),
-              dialog_step("memory", window.open_memory),
+              dialog_step("review_queue", window.open_review_queue, lambda d: d.select(made["judge"]["id"])),
+              verdict_menu_step,
+              dialog_step("memory", window.open_memory, lambda d: d.refresh(made["kanazawa"])),
+              dialog_step("memory_superseded", window.open_memory, show_superseded),
               dark_step]
     QTimer.singleShot(1500, capture_main)  # the context meter and the layout settle first
     return qapp.exec()

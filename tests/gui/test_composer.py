@@ -114,3 +114,26 @@ def test_window_sends_with_enter_and_ignores_ime_enter(window, backend, qtbot, m
     with qtbot.waitSignal(window.turn_finished, timeout=5000):
         press_return(edit)
     assert backend.history[-1][2][-1].content == "今日は天気"
+
+
+def test_the_send_key_is_the_setting_chat_ctrl_enter_sends(app, make_window, qtbot):
+    import tomllib
+    app.settings.chat.ctrl_enter_sends = True
+    window = make_window("en")
+    assert window.composer.edit.ctrl_enter_sends and window.send_key_action.isChecked()
+
+    window.send_key_action.trigger()  # the Chat menu's toggle: saved at once
+    assert not app.settings.chat.ctrl_enter_sends and not window.composer.edit.ctrl_enter_sends
+    assert "Enter sends" in window.composer.edit.placeholderText()
+    saved = tomllib.loads(app.paths.settings_path.read_text(encoding="utf-8"))
+    assert saved["chat"]["ctrl_enter_sends"] is False
+    window.send_key_action.trigger()
+    saved = tomllib.loads(app.paths.settings_path.read_text(encoding="utf-8"))
+    assert saved["chat"]["ctrl_enter_sends"] is True and window.composer.edit.ctrl_enter_sends
+
+    qtbot.keyClicks(window.composer.edit, "line one")
+    qtbot.keyClick(window.composer.edit, Qt.Key.Key_Return)
+    assert window.composer.text() == "line one\n" and window.turn is None  # Enter only added a line
+    dialog = window.open_settings()
+    assert dialog.ctrl_enter.isChecked()
+    dialog.close()

@@ -23,8 +23,9 @@ def test_flush_shows_stages_personas_and_the_changes_with_evidence(app, make_win
     dialog = open_flush(window, qtbot)
     assert "2 log files with 3 messages" in dialog.plan_label.text()
     names = [label.text() for label, _ in dialog.persona_rows.values()]
-    assert len(names) == 4 and "(base)" in names[0] and sum("(fixed)" in n for n in names) == 2
-    assert sum("(random)" in n for n in names) == 1
+    roles = [label.text() for label in dialog.role_labels.values()]
+    assert len(names) == 4 and "(base)" in names[0]
+    assert roles[0] == "base" and roles.count("fixed") == 2 and roles.count("random") == 1
 
     with qtbot.waitSignal(dialog.flush_finished, timeout=10000) as blocker:
         dialog.start_button.click()

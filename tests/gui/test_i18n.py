@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
@@ -11,7 +12,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QAbstractButton, QGroupBox, QLabel, QMenu, QTabBar, QTabWidget, QTreeWidget, QWidget
 
 from monchat.gui import i18n_tools
-from monchat.gui.i18n import Translators, resolve_language
+from monchat.gui.i18n import Translators, arg, resolve_language
 
 
 def catalog(language: str) -> dict[tuple[str, str], str]:
@@ -59,7 +60,7 @@ def test_the_japanese_qm_loads_and_translates(qapp):
     try:
         assert translators.install("ja")
         assert QCoreApplication.translate("MainWindow", "Settings…") == "設定…"
-        assert QCoreApplication.translate("Failures", "What to do: {hint}").format(hint="x") == "対処法: x"
+        assert arg(QCoreApplication.translate("Failures", "What to do: %1"), "x") == "対処法: x"
     finally:
         translators.remove()
     assert QCoreApplication.translate("MainWindow", "Settings…") == "Settings…"
@@ -97,7 +98,7 @@ def shown_texts(widget: QWidget) -> list[str]:
 
 def untranslated(texts: list[str]) -> list[str]:
     """English source strings still showing although they have a (different) Japanese translation."""
-    english = {source for (_, source), text in catalog("ja").items() if text != source and "{" not in source}
+    english = {source for (_, source), text in catalog("ja").items() if text != source and "%" not in source}
     return sorted({t for t in texts if t in english})
 
 
@@ -134,3 +135,104 @@ def test_every_screen_opens_in_both_languages(make_window, qtbot, language, scre
         if hasattr(shown, "start_button"):
             qtbot.waitUntil(shown.start_button.isEnabled, timeout=5000)
         shown.close()
+
+
+# ---- words from codes, never core's English prose ---------------------------------
+LATIN = re.compile(r"[A-Za-z]")
+KANA_KANJI = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+def known_error_codes() -> dict[str, type]:
+    """Every KnownError subclass in monchat.core (all of its modules imported) by code."""
+    import importlib
+    import pkgutil
+
+    import monchat.core
+    from monchat.core.errors import KnownError
+    for module in pkgutil.walk_packages(monchat.core.__path__, "monchat.core."):
+        importlib.import_module(module.name)
+    found, todo = {}, [KnownError]
+    while todo:
+        cls = todo.pop()
+        found.setdefault(cls.code, cls)
+        todo += cls.__subclasses__()
+    return found
+
+
+def test_every_error_code_has_words_in_both_languages(translators):
+    from monchat.gui.failures import advice, explanation, headline
+    from monchat.gui.workers import Failure
+    codes = known_error_codes()
+    assert {"flush_cancelled", "gate_closed", "backend_unreachable", "error"} <= set(codes)
+    translators.install("en")
+    fallback = headline(Failure("no-such-code", ""))
+    english = {code: headline(Failure(code, "")) for code in codes}
+    assert [code for code, words in english.items() if words == fallback] == []
+    translators.install("ja")
+    for code in codes:
+        japanese = headline(Failure(code, "English detail.", "English hint."))
+        assert japanese != english[code] and KANA_KANJI.search(japanese), code
+        shown = explanation(Failure(code, "English detail.", "English hint."))
+        if advice(code):  # a code with its own advice: core's English stays out of the Japanese window
+            assert "English" not in shown and shown.startswith("対処法: "), code
+        else:  # too general to word here: core's message is the only account of what happened
+            assert "English detail." in shown
+
+
+def test_flush_progress_and_summary_read_in_japanese(app, make_window, backend, qtbot):
+    from tests.gui.conftest import log_message
+    from tests.gui.flush_script import NO_ITEMS, item_answer
+    backend.default_reply = NO_ITEMS
+    log_message(app, 30, "覚えておいて、私は仙台に住んでいます。")
+    log_message(app, 2, "今日はすき焼きを食べた")
+    backend.enqueue(item_answer("仙台に住んでいる", "home/city"))
+    window = make_window("ja")
+    dialog = window.open_flush()
+    qtbot.waitUntil(dialog.start_button.isEnabled, timeout=5000)
+    statuses, messages = [], []
+    original = dialog.show_progress
+
+    def recording(progress):
+        original(progress)
+        messages.append(progress.message)
+        statuses.append(dialog.status.text())
+    dialog.runner.start = _wrap_progress(dialog.runner.start, dialog.show_progress, recording)
+    with qtbot.waitSignal(dialog.flush_finished, timeout=10000):
+        dialog.start_button.click()
+    names = [label.text() for label, _ in dialog.persona_rows.values()]
+    assert len(statuses) >= 10 and any("がログを読んでいます" in s for s in statuses)
+    assert any("照らし合わせ" in s for s in statuses)
+    for status in statuses:
+        for name in names:
+            status = status.replace(name, "")
+        assert not LATIN.search(status), status
+    assert not any(m and m in s for m in messages for s in statuses)  # core's English progress text
+    assert [label.text() for label in dialog.role_labels.values()].count("固定") == 2
+    assert "長期の記憶: +1" in dialog.summary.text() and not LATIN.search(dialog.summary.text())
+    kinds = dialog.changes.topLevelItem(0).text(0)
+    assert "長期の記憶へ" in kinds and not LATIN.search(kinds)
+    dialog.close()
+
+
+def _wrap_progress(start, shown, recording):
+    """The runner's ``start`` with the dialog's progress slot replaced by ``recording``."""
+    def wrapped(name, fn, **kwargs):
+        if kwargs.get("on_progress") == shown:
+            kwargs["on_progress"] = recording
+        return start(name, fn, **kwargs)
+    return wrapped
+
+
+def test_every_change_kind_and_stage_has_japanese_words(make_window):
+    from monchat.core.flush.records import STAGES
+    window = make_window("ja")
+    dialog = window.open_flush()
+    kinds = ("new", "reinforced", "merged", "superseded", "retracted", "queued", "layer1", "layer2", "pending",
+             "dormant", "expired", "contradicted")
+    for kind in kinds:
+        assert not LATIN.search(dialog.change_name(kind)), kind
+    for stage in STAGES:
+        assert not LATIN.search(dialog.stage_name(stage)), stage
+    for role in ("base", "fixed", "random"):
+        assert not LATIN.search(dialog.role_name(role)), role
+    dialog.close()

@@ -33,7 +33,9 @@ def test_review_queue_approve_and_reject_change_the_store(queued, window, qtbot)
     dialog.table.setCurrentItem(dialog.table.topLevelItem(texts["朝はブラックコーヒー"]))
     assert "覚えておいて：朝はブラックコーヒーを飲む" in [dialog.evidence.item(i).text()[-20:].strip()
                                                        for i in range(dialog.evidence.count())]
-    assert "you asked to approve" in dialog.reason.text()
+    assert dialog.reason.text() == ("Why: Enough evidence has come together, so this becomes lasting memory "
+                                    "(confidence 0.90).")
+    assert not dialog.other_verdict_button.isVisible()  # only a judgement has other verdicts
     with qtbot.waitSignal(dialog.memory_changed, timeout=5000):
         dialog.approve_button.click()
     assert dialog.table.topLevelItemCount() == 1
@@ -81,8 +83,9 @@ def test_memory_browser_views_history_evidence_and_actions(queued, window, qtbot
     with qtbot.waitSignal(browser.memory_changed, timeout=5000):
         browser.save_text_button.click()
     assert browser.current().text == "朝はブラックコーヒー（砂糖なし）"
-    history = [browser.history.item(i).text() for i in range(browser.history.count())]
-    assert len(history) == 2 and "superseded" in history[0] and history[1].startswith("▶")
+    history = [browser.history.topLevelItem(i) for i in range(browser.history.topLevelItemCount())]
+    assert len(history) == 2 and history[0].text(1) == "superseded" and history[0].text(3)  # with its end
+    assert history[1].text(0) == "▶ 朝はブラックコーヒー（砂糖なし）" and not history[1].text(3)
     browser.set_view("superseded")
     assert [browser.table.topLevelItem(i).text(0) for i in range(browser.table.topLevelItemCount())] \
         == ["朝はブラックコーヒー"]

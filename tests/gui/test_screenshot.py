@@ -61,6 +61,7 @@ def test_main_window_screenshot_in_japanese(xvfb, tmp_path):
     assert OUTPUT.stat().st_size > 30_000
     colours = {image.pixel(x, y) for x in range(0, image.width(), 7) for y in range(0, image.height(), 7)}
     assert len(colours) > 20, "the screenshot is (nearly) one colour"
-    for name in ("settings", "surface_personas", "filter_personas", "flush", "review_queue", "memory", "main_dark"):
+    for name in ("settings", "surface_personas", "filter_personas", "flush", "review_queue", "memory",
+                 "memory_superseded", "review_queue_menu", "main_dark"):
         shot = QImage(str(OUTPUT.parent / f"{name}_ja.png"))
         assert not shot.isNull() and shot.width() >= 400, name

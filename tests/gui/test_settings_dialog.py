@@ -85,11 +85,14 @@ def test_settings_are_saved_and_the_key_goes_to_the_keyring_only(window, app, us
     assert saved["flush"]["ask_before_layer1"] is True
     assert saved["flush"]["fixed_personas"] == ["emotional", "project"]
     assert saved["chat"]["language"] == "ja"
+    assert saved["chat"]["ctrl_enter_sends"] is True
     assert ring.saved[(SERVICE, GEMINI_KEY_NAME)] == SECRET
     assert not any(SECRET in p.read_text(errors="ignore") for p in app.paths.config_dir.rglob("*")
                    if p.is_file() and p.suffix in (".toml", ".txt", ".json"))
     # The services share the settings object, so the window follows at once.
     assert app.chat.gate().warn_at == 4 and window.composer.edit.ctrl_enter_sends
+    assert app.settings.chat.ctrl_enter_sends and window.send_key_action.isChecked()
+    assert app.store.get_state("gui.send_key") is None  # the old key/value preference is gone
     assert "Unflushed log files: 0 (flush recommended at 4, chat pauses at 7)" in window.gate_bar.count_label.text()
 
 

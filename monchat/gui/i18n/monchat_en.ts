@@ -58,11 +58,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Context: {total} / {limit} tokens</source>
+        <source>Context: %1 / %2 tokens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>System prompt {system} tokens + recent messages {window} tokens, of a context of {limit}.</source>
+        <source>System prompt %1 tokens + recent messages %2 tokens, of a context of %3.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -129,6 +129,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>That could not be done.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>monchat hit an internal error.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -137,11 +141,43 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>What to do: {hint}</source>
+        <source>Flush the waiting log files (Memory → Flush); chat reopens afterwards.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>A crash report was saved to {path}. Please attach it to a bug report.</source>
+        <source>Check that the model server is running (or that you are online) and that its address in Settings is right, then try again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Install the model on the server (for Ollama: ollama pull and the model name) or choose another model in Settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter a valid Gemini API key in Settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wait a minute, then try again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose another backend in Settings; &quot;Test connection&quot; there shows what is missing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Try again; a larger model follows the format more reliably.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run it again when you are ready; the logs are still there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What to do: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A crash report was saved to %1. Please attach it to a bug report.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -236,7 +272,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>There is already a filter persona with the id {id}.</source>
+        <source>There is already a filter persona with the id %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last flush drew at random: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -253,10 +293,6 @@
     </message>
     <message>
         <source>Looking up the last flush…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Last flush drew at random: {name}</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -402,7 +438,39 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>{files} log files with {messages} messages will be read.</source>
+        <source>%1 log files with %2 messages will be read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is reading the logs (persona %2 of %3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing new resembles what is remembered; no comparisons needed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comparing %1 pairs, each a new item and a remembered one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compared %1 pairs with what is remembered.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weighing the evidence for %1 items.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Waiting for review: %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Problem: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -422,15 +490,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>{name} is reading the logs ({n} of {total}).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>done</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Comparing {n} pairs with memory.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -450,18 +510,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Lasting memory: +{l1}   Recent memory: +{l2}   Replaced: {sup}   Waiting for review: {q}</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Dropped for lack of evidence: {d}   Model calls: {calls}   Tokens: {tokens}   Time: {s:.1f} s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Problem: {text}</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>No changes</source>
         <translation type="unfinished"></translation>
     </message>
@@ -477,15 +525,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Unflushed log files: {n} (flush recommended at {warn}, chat pauses at {stop})</source>
+        <source>Unflushed log files: %1 (flush recommended at %2, chat pauses at %3)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>{n} log files are waiting. A flush now turns them into memory; at {stop} files chat pauses until you flush.</source>
+        <source>%1 log files are waiting. A flush now turns them into memory; at %2 files chat pauses until you flush.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Chat is paused: {n} log files are waiting for a flush (the limit is {stop}). Your messages are safe on disk. Flush to turn them into memory, and chat reopens.</source>
+        <source>Chat is paused: %1 log files are waiting for a flush (the limit is %2). Your messages are safe on disk. Flush to turn them into memory, and chat reopens.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -540,6 +588,14 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Ctrl+Enter sends</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>On: Enter adds a line and Ctrl+Enter sends. Off: Enter sends and Shift+Enter adds a line.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Memory is not available in this version of monchat.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -580,6 +636,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Note from the model backend: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Saved. Some changes take effect the next time monchat starts.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -612,6 +672,18 @@
     </message>
     <message>
         <source>Pinned</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Held from</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Until</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wording</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -711,7 +783,35 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>a taking back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>said outright</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a correction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a fact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a habit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>No memory here yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Approve: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To decide otherwise, use the review queue.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -719,27 +819,35 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>State: {state}</source>
+        <source>State: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Kind: {kind}</source>
+        <source>Kind: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Seen on {days} days</source>
+        <source>Evidence on %1 days</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Valid from {when}</source>
+        <source>Valid from %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>until {when}</source>
+        <source>until %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Contradicted {n} times</source>
+        <source>Contradicted %1 times</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for your review: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A proposed change to this memory waits for your review: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -793,11 +901,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Replaces</source>
+        <source>Action</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Action</source>
+        <source>Current memory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -813,6 +921,18 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>%1 — %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Approve as…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decide yourself how the two relate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Reject</source>
         <translation type="unfinished"></translation>
     </message>
@@ -820,6 +940,41 @@
         <source>Evidence: what you said</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Decide (leaning: %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Approve: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing is waiting for review.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evidence for the proposal “%1”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evidence for the current memory “%1”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ReviewWords</name>
     <message>
         <source>Add to lasting memory</source>
         <translation type="unfinished"></translation>
@@ -841,19 +996,67 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Nothing is waiting for review.</source>
+        <source>The same thing</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Why: {reason}</source>
+        <source>Merge them</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Saving…</source>
+        <source>Contradicts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Done.</source>
+        <source>Something else</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The new statement becomes more evidence for the kept memory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The new statement is folded into the kept memory as evidence.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The new statement replaces the kept memory, which goes into its history.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The new statement is counted against the kept memory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Both are kept, as two separate memories.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enough evidence has come together, so this becomes lasting memory (confidence %1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replaces the lasting memory “%1” with “%2”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Merges the lasting memory “%1” into the new wording “%2”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You may have taken back “%1”, but it is not certain (confidence %2). Approve to take it back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Takes back “%1”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model gave no usable answer on how this relates to “%1”. Decide yourself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not decide how this relates to “%1”. The judge leans to: %2 (confidence %3).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1004,7 +1207,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The key comes from the environment variable {name}.</source>
+        <source>The key comes from the environment variable %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1115,7 +1318,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>This persona&apos;s text comes from the template {name}; text written here replaces it.</source>
+        <source>This persona&apos;s text comes from the template %1; text written here replaces it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imported %1 from %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is already a persona with the id %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1132,14 +1343,6 @@
     </message>
     <message>
         <source>All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Imported {name} from {file}.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>There is already a persona with the id {id}.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

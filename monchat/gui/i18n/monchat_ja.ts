@@ -58,12 +58,12 @@
         <translation>コンテキスト: 計算中…</translation>
     </message>
     <message>
-        <source>Context: {total} / {limit} tokens</source>
-        <translation>コンテキスト: {total} / {limit} トークン</translation>
+        <source>Context: %1 / %2 tokens</source>
+        <translation>コンテキスト: %1 / %2 トークン</translation>
     </message>
     <message>
-        <source>System prompt {system} tokens + recent messages {window} tokens, of a context of {limit}.</source>
-        <translation>システムプロンプト {system} トークン + 最近のメッセージ {window} トークン（コンテキスト長 {limit}）。</translation>
+        <source>System prompt %1 tokens + recent messages %2 tokens, of a context of %3.</source>
+        <translation>システムプロンプト %1 トークン + 最近のメッセージ %2 トークン（コンテキスト長 %3）。</translation>
     </message>
     <message>
         <source>— over the limit; the oldest messages are cut</source>
@@ -129,6 +129,10 @@
         <translation>整理（フラッシュ）を中止しました。何も変更されていません。</translation>
     </message>
     <message>
+        <source>That could not be done.</source>
+        <translation>実行できませんでした。</translation>
+    </message>
+    <message>
         <source>monchat hit an internal error.</source>
         <translation>monchat の内部でエラーが起きました。</translation>
     </message>
@@ -137,12 +141,44 @@
         <translation>問題が起きました。</translation>
     </message>
     <message>
-        <source>What to do: {hint}</source>
-        <translation>対処法: {hint}</translation>
+        <source>Flush the waiting log files (Memory → Flush); chat reopens afterwards.</source>
+        <translation>たまっているログファイルを整理してください（記憶 → 整理）。整理が終わるとチャットを再開できます。</translation>
     </message>
     <message>
-        <source>A crash report was saved to {path}. Please attach it to a bug report.</source>
-        <translation>クラッシュレポートを {path} に保存しました。不具合の報告に添付してください。</translation>
+        <source>Check that the model server is running (or that you are online) and that its address in Settings is right, then try again.</source>
+        <translation>モデルのサーバーが動いているか（またはインターネットにつながっているか）と、設定にあるアドレスが正しいかを確かめてから、もう一度試してください。</translation>
+    </message>
+    <message>
+        <source>Install the model on the server (for Ollama: ollama pull and the model name) or choose another model in Settings.</source>
+        <translation>サーバーにモデルを入れるか（Ollama なら ollama pull とモデル名）、設定で別のモデルを選んでください。</translation>
+    </message>
+    <message>
+        <source>Enter a valid Gemini API key in Settings.</source>
+        <translation>設定で有効な Gemini の API キーを入力してください。</translation>
+    </message>
+    <message>
+        <source>Wait a minute, then try again.</source>
+        <translation>少し待ってから、もう一度試してください。</translation>
+    </message>
+    <message>
+        <source>Choose another backend in Settings; &quot;Test connection&quot; there shows what is missing.</source>
+        <translation>設定で別のバックエンドを選んでください。設定の「接続テスト」で、何が足りないかがわかります。</translation>
+    </message>
+    <message>
+        <source>Try again; a larger model follows the format more reliably.</source>
+        <translation>もう一度試してください。大きめのモデルのほうが形式をきちんと守ります。</translation>
+    </message>
+    <message>
+        <source>Run it again when you are ready; the logs are still there.</source>
+        <translation>準備ができたら、もう一度実行してください。ログはそのまま残っています。</translation>
+    </message>
+    <message>
+        <source>What to do: %1</source>
+        <translation>対処法: %1</translation>
+    </message>
+    <message>
+        <source>A crash report was saved to %1. Please attach it to a bug report.</source>
+        <translation>クラッシュレポートを %1 に保存しました。不具合の報告に添付してください。</translation>
     </message>
     <message>
         <source>The details are in monchat.log in the data folder.</source>
@@ -236,8 +272,12 @@
         <translation>ベースのフィルター人格はロックされています。</translation>
     </message>
     <message>
-        <source>There is already a filter persona with the id {id}.</source>
-        <translation>ID が {id} のフィルター人格はすでにあります。</translation>
+        <source>There is already a filter persona with the id %1.</source>
+        <translation>ID が %1 のフィルター人格はすでにあります。</translation>
+    </message>
+    <message>
+        <source>Last flush drew at random: %1</source>
+        <translation>前回ランダムに選ばれた人格: %1</translation>
     </message>
     <message>
         <source>Saved.</source>
@@ -254,10 +294,6 @@
     <message>
         <source>Looking up the last flush…</source>
         <translation>前回の整理を確認中…</translation>
-    </message>
-    <message>
-        <source>Last flush drew at random: {name}</source>
-        <translation>前回ランダムに選ばれた人格: {name}</translation>
     </message>
 </context>
 <context>
@@ -402,8 +438,40 @@
         <translation>整理するログファイルはありません。</translation>
     </message>
     <message>
-        <source>{files} log files with {messages} messages will be read.</source>
-        <translation>{files} 個のログファイル（{messages} 件のメッセージ）を読みます。</translation>
+        <source>%1 log files with %2 messages will be read.</source>
+        <translation>%1 個のログファイル（%2 件のメッセージ）を読みます。</translation>
+    </message>
+    <message>
+        <source>%1 is reading the logs (persona %2 of %3).</source>
+        <translation>%1 がログを読んでいます（%3 人中 %2 人目）。</translation>
+    </message>
+    <message>
+        <source>Nothing new resembles what is remembered; no comparisons needed.</source>
+        <translation>覚えていることに似た新しい項目はないので、照らし合わせは不要です。</translation>
+    </message>
+    <message>
+        <source>Comparing %1 pairs, each a new item and a remembered one.</source>
+        <translation>新しい項目と覚えている記憶の組 %1 組を照らし合わせています。</translation>
+    </message>
+    <message>
+        <source>Compared %1 pairs with what is remembered.</source>
+        <translation>覚えている記憶と %1 組を照らし合わせました。</translation>
+    </message>
+    <message>
+        <source>Weighing the evidence for %1 items.</source>
+        <translation>%1 件の項目について根拠を量っています。</translation>
+    </message>
+    <message>
+        <source>Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Waiting for review: %4</source>
+        <translation>長期の記憶: +%1&#x3000;最近の記憶: +%2&#x3000;置き換え: %3&#x3000;確認待ち: %4</translation>
+    </message>
+    <message>
+        <source>Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s</source>
+        <translation>根拠不足で除外: %1&#x3000;モデル呼び出し: %2&#x3000;トークン: %3&#x3000;時間: %4 秒</translation>
+    </message>
+    <message>
+        <source>Problem: %1</source>
+        <translation>問題: %1</translation>
     </message>
     <message>
         <source>waiting</source>
@@ -422,16 +490,8 @@
         <translation>読んでいます…</translation>
     </message>
     <message>
-        <source>{name} is reading the logs ({n} of {total}).</source>
-        <translation>{name} がログを読んでいます（{n} / {total}）。</translation>
-    </message>
-    <message>
         <source>done</source>
         <translation>完了</translation>
-    </message>
-    <message>
-        <source>Comparing {n} pairs with memory.</source>
-        <translation>{n} 組を記憶と照らし合わせています。</translation>
     </message>
     <message>
         <source>stopped</source>
@@ -450,18 +510,6 @@
         <translation>整理する新しい内容はありませんでした。</translation>
     </message>
     <message>
-        <source>Lasting memory: +{l1}   Recent memory: +{l2}   Replaced: {sup}   Waiting for review: {q}</source>
-        <translation>長期の記憶: +{l1}&#x3000;最近の記憶: +{l2}&#x3000;置き換え: {sup}&#x3000;確認待ち: {q}</translation>
-    </message>
-    <message>
-        <source>Dropped for lack of evidence: {d}   Model calls: {calls}   Tokens: {tokens}   Time: {s:.1f} s</source>
-        <translation>根拠不足で除外: {d}&#x3000;モデル呼び出し: {calls}&#x3000;トークン: {tokens}&#x3000;時間: {s:.1f} 秒</translation>
-    </message>
-    <message>
-        <source>Problem: {text}</source>
-        <translation>問題: {text}</translation>
-    </message>
-    <message>
         <source>No changes</source>
         <translation>変更なし</translation>
     </message>
@@ -477,16 +525,16 @@
         <translation>今すぐ整理…</translation>
     </message>
     <message>
-        <source>Unflushed log files: {n} (flush recommended at {warn}, chat pauses at {stop})</source>
-        <translation>未整理のログファイル: {n}（{warn} で整理をおすすめ、{stop} でチャット停止）</translation>
+        <source>Unflushed log files: %1 (flush recommended at %2, chat pauses at %3)</source>
+        <translation>未整理のログファイル: %1（%2 で整理をおすすめ、%3 でチャット停止）</translation>
     </message>
     <message>
-        <source>{n} log files are waiting. A flush now turns them into memory; at {stop} files chat pauses until you flush.</source>
-        <translation>ログファイルが {n} 個たまっています。今整理すると記憶になります。{stop} 個になると、整理するまでチャットが止まります。</translation>
+        <source>%1 log files are waiting. A flush now turns them into memory; at %2 files chat pauses until you flush.</source>
+        <translation>ログファイルが %1 個たまっています。今整理すると記憶になります。%2 個になると、整理するまでチャットが止まります。</translation>
     </message>
     <message>
-        <source>Chat is paused: {n} log files are waiting for a flush (the limit is {stop}). Your messages are safe on disk. Flush to turn them into memory, and chat reopens.</source>
-        <translation>チャットは一時停止中です: 整理待ちのログファイルが {n} 個あります（上限 {stop}）。メッセージはディスクに安全に保存されています。整理すると記憶になり、チャットを再開できます。</translation>
+        <source>Chat is paused: %1 log files are waiting for a flush (the limit is %2). Your messages are safe on disk. Flush to turn them into memory, and chat reopens.</source>
+        <translation>チャットは一時停止中です: 整理待ちのログファイルが %1 個あります（上限 %2）。メッセージはディスクに安全に保存されています。整理すると記憶になり、チャットを再開できます。</translation>
     </message>
 </context>
 <context>
@@ -540,6 +588,14 @@
         <translation>終了</translation>
     </message>
     <message>
+        <source>Ctrl+Enter sends</source>
+        <translation>Ctrl+Enter で送信</translation>
+    </message>
+    <message>
+        <source>On: Enter adds a line and Ctrl+Enter sends. Off: Enter sends and Shift+Enter adds a line.</source>
+        <translation>オン: Enter で改行、Ctrl+Enter で送信。オフ: Enter で送信、Shift+Enter で改行。</translation>
+    </message>
+    <message>
         <source>Memory is not available in this version of monchat.</source>
         <translation>この版の monchat では記憶の機能を使えません。</translation>
     </message>
@@ -580,6 +636,10 @@
         <translation>返事が始まる前に止めました。</translation>
     </message>
     <message>
+        <source>Note from the model backend: %1</source>
+        <translation>モデル側からの注意: %1</translation>
+    </message>
+    <message>
         <source>Saved. Some changes take effect the next time monchat starts.</source>
         <translation>保存しました。一部の変更は次に monchat を起動したときに反映されます。</translation>
     </message>
@@ -613,6 +673,18 @@
     <message>
         <source>Pinned</source>
         <translation>固定</translation>
+    </message>
+    <message>
+        <source>Held from</source>
+        <translation>いつから</translation>
+    </message>
+    <message>
+        <source>Until</source>
+        <translation>いつまで</translation>
+    </message>
+    <message>
+        <source>Wording</source>
+        <translation>文面</translation>
     </message>
     <message>
         <source>Save wording</source>
@@ -711,36 +783,72 @@
         <translation>期限切れ</translation>
     </message>
     <message>
+        <source>a taking back</source>
+        <translation>取り消しの発言</translation>
+    </message>
+    <message>
+        <source>said outright</source>
+        <translation>はっきり言ったこと</translation>
+    </message>
+    <message>
+        <source>a correction</source>
+        <translation>訂正</translation>
+    </message>
+    <message>
+        <source>a fact</source>
+        <translation>事実</translation>
+    </message>
+    <message>
+        <source>a habit</source>
+        <translation>習慣</translation>
+    </message>
+    <message>
         <source>No memory here yet.</source>
         <translation>ここにはまだ記憶がありません。</translation>
+    </message>
+    <message>
+        <source>Approve: %1</source>
+        <translation>承認: %1</translation>
+    </message>
+    <message>
+        <source>To decide otherwise, use the review queue.</source>
+        <translation>別の判定にするには「確認待ち」から選んでください。</translation>
     </message>
     <message>
         <source>Unpin</source>
         <translation>ピン留めを外す</translation>
     </message>
     <message>
-        <source>State: {state}</source>
-        <translation>状態: {state}</translation>
+        <source>State: %1</source>
+        <translation>状態: %1</translation>
     </message>
     <message>
-        <source>Kind: {kind}</source>
-        <translation>種類: {kind}</translation>
+        <source>Kind: %1</source>
+        <translation>種類: %1</translation>
     </message>
     <message>
-        <source>Seen on {days} days</source>
-        <translation>{days} 日分の根拠</translation>
+        <source>Evidence on %1 days</source>
+        <translation>%1 日分の根拠</translation>
     </message>
     <message>
-        <source>Valid from {when}</source>
-        <translation>{when} から有効</translation>
+        <source>Valid from %1</source>
+        <translation>%1 から有効</translation>
     </message>
     <message>
-        <source>until {when}</source>
-        <translation>{when} まで</translation>
+        <source>until %1</source>
+        <translation>%1 まで</translation>
     </message>
     <message>
-        <source>Contradicted {n} times</source>
-        <translation>矛盾 {n} 回</translation>
+        <source>Contradicted %1 times</source>
+        <translation>矛盾 %1 回</translation>
+    </message>
+    <message>
+        <source>Waiting for your review: %1</source>
+        <translation>あなたの確認待ち: %1</translation>
+    </message>
+    <message>
+        <source>A proposed change to this memory waits for your review: %1</source>
+        <translation>この記憶への変更案が確認を待っています: %1</translation>
     </message>
     <message>
         <source>Saving…</source>
@@ -793,12 +901,12 @@
         <translation>提案</translation>
     </message>
     <message>
-        <source>Replaces</source>
-        <translation>置き換える記憶</translation>
-    </message>
-    <message>
         <source>Action</source>
         <translation>操作</translation>
+    </message>
+    <message>
+        <source>Current memory</source>
+        <translation>今ある記憶</translation>
     </message>
     <message>
         <source>Confidence</source>
@@ -813,6 +921,18 @@
         <translation>承認</translation>
     </message>
     <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Approve as…</source>
+        <translation>別の判定で承認…</translation>
+    </message>
+    <message>
+        <source>Decide yourself how the two relate</source>
+        <translation>二つの関係をあなたが決めます</translation>
+    </message>
+    <message>
         <source>Reject</source>
         <translation>却下</translation>
     </message>
@@ -821,16 +941,51 @@
         <translation>根拠: あなたの発言</translation>
     </message>
     <message>
+        <source>Decide (leaning: %1)</source>
+        <translation>判断（傾き: %1）</translation>
+    </message>
+    <message>
+        <source>Why: %1</source>
+        <translation>理由: %1</translation>
+    </message>
+    <message>
+        <source>Approve: %1</source>
+        <translation>承認: %1</translation>
+    </message>
+    <message>
+        <source>Nothing is waiting for review.</source>
+        <translation>確認待ちのものはありません。</translation>
+    </message>
+    <message>
+        <source>Evidence for the proposal “%1”</source>
+        <translation>提案「%1」の根拠</translation>
+    </message>
+    <message>
+        <source>Evidence for the current memory “%1”</source>
+        <translation>今ある記憶「%1」の根拠</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>保存中…</translation>
+    </message>
+    <message>
+        <source>Done.</source>
+        <translation>完了しました。</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewWords</name>
+    <message>
         <source>Add to lasting memory</source>
         <translation>長期の記憶に加える</translation>
     </message>
     <message>
         <source>Replace</source>
-        <translation>置き換える</translation>
+        <translation>置き換え</translation>
     </message>
     <message>
         <source>Merge</source>
-        <translation>統合する</translation>
+        <translation>まとめる</translation>
     </message>
     <message>
         <source>Take back</source>
@@ -841,20 +996,68 @@
         <translation>判断: 同じことかどうか</translation>
     </message>
     <message>
-        <source>Nothing is waiting for review.</source>
-        <translation>確認待ちのものはありません。</translation>
+        <source>The same thing</source>
+        <translation>同じこと</translation>
     </message>
     <message>
-        <source>Why: {reason}</source>
-        <translation>理由: {reason}</translation>
+        <source>Merge them</source>
+        <translation>まとめる</translation>
     </message>
     <message>
-        <source>Saving…</source>
-        <translation>保存中…</translation>
+        <source>Contradicts</source>
+        <translation>食い違い</translation>
     </message>
     <message>
-        <source>Done.</source>
-        <translation>完了しました。</translation>
+        <source>Something else</source>
+        <translation>別のこと</translation>
+    </message>
+    <message>
+        <source>The new statement becomes more evidence for the kept memory.</source>
+        <translation>新しい発言を、今ある記憶の根拠として加えます。</translation>
+    </message>
+    <message>
+        <source>The new statement is folded into the kept memory as evidence.</source>
+        <translation>新しい発言を、今ある記憶にまとめて根拠にします。</translation>
+    </message>
+    <message>
+        <source>The new statement replaces the kept memory, which goes into its history.</source>
+        <translation>新しい発言で今ある記憶を置き換えます。古いほうは履歴に残ります。</translation>
+    </message>
+    <message>
+        <source>The new statement is counted against the kept memory.</source>
+        <translation>新しい発言を、今ある記憶と食い違う根拠として数えます。</translation>
+    </message>
+    <message>
+        <source>Both are kept, as two separate memories.</source>
+        <translation>両方を別々の記憶として残します。</translation>
+    </message>
+    <message>
+        <source>Enough evidence has come together, so this becomes lasting memory (confidence %1).</source>
+        <translation>根拠が十分にそろったので長期の記憶にします（確信度 %1）</translation>
+    </message>
+    <message>
+        <source>Replaces the lasting memory “%1” with “%2”.</source>
+        <translation>長期の記憶「%1」を「%2」に置き換えます</translation>
+    </message>
+    <message>
+        <source>Merges the lasting memory “%1” into the new wording “%2”.</source>
+        <translation>長期の記憶「%1」を新しい言い方「%2」にまとめます</translation>
+    </message>
+    <message>
+        <source>You may have taken back “%1”, but it is not certain (confidence %2). Approve to take it back.</source>
+        <translation>「%1」を取り消したのかもしれませんが、はっきりしません（確信度 %2）。承認すると取り消します</translation>
+    </message>
+    <message>
+        <source>Takes back “%1”.</source>
+        <translation>「%1」を取り消します</translation>
+    </message>
+    <message>
+        <source>The model gave no usable answer on how this relates to “%1”. Decide yourself.</source>
+        <translation>「%1」との関係について、モデルから使える答えがありませんでした。あなたが決めてください</translation>
+    </message>
+    <message>
+        <source>Could not decide how this relates to “%1”. The judge leans to: %2 (confidence %3).</source>
+        <translation>「%1」との関係を判断できませんでした。判定の傾き: %2（確信度 %3）</translation>
     </message>
 </context>
 <context>
@@ -1004,8 +1207,8 @@
         <translation>キーは OS のキーリングに保存されています。置き換えるには新しいキーを入力してください。</translation>
     </message>
     <message>
-        <source>The key comes from the environment variable {name}.</source>
-        <translation>キーは環境変数 {name} から読み込まれています。</translation>
+        <source>The key comes from the environment variable %1.</source>
+        <translation>キーは環境変数 %1 から読み込まれています。</translation>
     </message>
     <message>
         <source>No key yet. It will be stored in the OS keyring, never in a file.</source>
@@ -1115,8 +1318,16 @@
         <translation>人格を保存</translation>
     </message>
     <message>
-        <source>This persona&apos;s text comes from the template {name}; text written here replaces it.</source>
-        <translation>このペルソナの文章はテンプレート {name} から作られます。ここに書くとそれに置き換わります。</translation>
+        <source>This persona&apos;s text comes from the template %1; text written here replaces it.</source>
+        <translation>このペルソナの文章はテンプレート %1 から作られます。ここに書くとそれに置き換わります。</translation>
+    </message>
+    <message>
+        <source>Imported %1 from %2.</source>
+        <translation>%2 から %1 を読み込みました。</translation>
+    </message>
+    <message>
+        <source>There is already a persona with the id %1.</source>
+        <translation>ID が %1 のペルソナはすでにあります。</translation>
     </message>
     <message>
         <source>(none)</source>
@@ -1133,14 +1344,6 @@
     <message>
         <source>All files (*)</source>
         <translation>すべてのファイル (*)</translation>
-    </message>
-    <message>
-        <source>Imported {name} from {file}.</source>
-        <translation>{file} から {name} を読み込みました。</translation>
-    </message>
-    <message>
-        <source>There is already a persona with the id {id}.</source>
-        <translation>ID が {id} のペルソナはすでにあります。</translation>
     </message>
     <message>
         <source>Saved.</source>

@@ -1,0 +1,195 @@
+"""Review items worded from codes; an unsure judgement approved as the user decides.
+
+The memory comes from real flushes (``memory_scenes``: an oracle plays the LLM, the clock
+moves from day to day); the dialogs change it through the real MemoryService.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from monchat.app import build_app
+from monchat.gui import review_words
+from tests.gui import memory_scenes as scenes
+
+JST = timezone(timedelta(hours=9))
+DAY1 = datetime(2026, 11, 23, 8, 0, tzinfo=JST)
+LATIN = re.compile(r"[A-Za-z]")
+
+
+@pytest.fixture
+def clock():
+    return scenes.Clock(DAY1)
+
+
+@pytest.fixture
+def backend():
+    return scenes.oracle()
+
+
+@pytest.fixture
+def app(home, backend, clock):
+    application = build_app(str(home), pinned_backend=backend, clock=clock, tz=JST)
+    yield application
+    application.store.close()
+
+
+def memory_record(app, text: str):
+    return next(m for m in app.services["memory"].list(all=True) if m.text == text)
+
+
+# ---- approving an unsure judgement ----------------------------------------------
+def test_a_judgement_approved_as_something_else_keeps_the_memory(app, clock, make_window, qtbot):
+    row = scenes.unsure_green_tea(app, clock, DAY1, leaning="SUPERSEDE")
+    window = make_window("en")
+    dialog = window.open_review_queue()
+    assert dialog.current()["id"] == row["id"]
+    assert dialog.table.currentItem().text(2) == "Decide (leaning: Replace)"
+    assert dialog.approve_button.text() == "Approve: Replace"
+    assert dialog.other_verdict_button.isVisible()
+    offered = {v for v, action in dialog.verdict_actions.items() if action.isVisible()}
+    assert offered == {"SAME", "MERGE", "CONTRADICT", "COEXIST"}  # the leaning is the Approve button
+
+    with qtbot.waitSignal(dialog.memory_changed, timeout=5000):
+        dialog.verdict_actions["COEXIST"].trigger()
+    kept = memory_record(app, scenes.GREEN)
+    assert kept.superseded_by is None and kept.state == "candidate"  # the leaning (replace) was not applied
+    assert app.services["memory"].get(row["memory_id"]).state == "candidate"  # both stay, apart
+    assert app.services["memory"].queue() == [] and dialog.table.topLevelItemCount() == 0
+    dialog.close()
+
+
+def test_approving_a_judgement_applies_the_leaning(app, clock, make_window, qtbot):
+    row = scenes.unsure_green_tea(app, clock, DAY1, leaning="SUPERSEDE")
+    window = make_window("en")
+    dialog = window.open_review_queue()
+    with qtbot.waitSignal(dialog.memory_changed, timeout=5000):
+        dialog.approve_button.click()
+    assert memory_record(app, scenes.GREEN).superseded_by == row["memory_id"]
+    dialog.close()
+
+
+def test_a_judgement_can_be_approved_as_the_same_thing(app, clock, make_window, qtbot):
+    row = scenes.unsure_green_tea(app, clock, DAY1, leaning="COEXIST")
+    window = make_window("ja")
+    dialog = window.open_review_queue()
+    assert dialog.approve_button.text() == "承認: 別のこと"
+    offered = {action.text().split(" — ")[0] for action in dialog.verdict_actions.values() if action.isVisible()}
+    assert offered == {"同じこと", "まとめる", "置き換え", "食い違い"}
+    assert dialog.verdict_actions["SAME"].text() == "同じこと — 新しい発言を、今ある記憶の根拠として加えます。"
+    with qtbot.waitSignal(dialog.memory_changed, timeout=5000):
+        dialog.verdict_actions["SAME"].trigger()
+    kept = memory_record(app, scenes.GREEN)
+    assert kept.days == 2  # the second day now supports the kept memory
+    assert app.services["memory"].get(row["memory_id"]).superseded_by == kept.id
+    dialog.close()
+
+
+# ---- the words ---------------------------------------------------------------
+def test_the_review_queue_words_a_judgement_in_japanese(app, clock, make_window):
+    row = scenes.unsure_green_tea(app, clock, DAY1, leaning="SUPERSEDE")
+    assert "leaned" in row["reason"]  # core's English prose, which the window must not show
+    window = make_window("ja")
+    dialog = window.open_review_queue()
+    assert dialog.reason.text() == "理由: 「毎食、緑茶を飲む」との関係を判断できませんでした。判定の傾き: 置き換え（確信度 0.30）"
+    assert dialog.table.currentItem().text(2) == "判断（傾き: 置き換え）"
+    assert dialog.effect.text() == "新しい発言で今ある記憶を置き換えます。古いほうは履歴に残ります。"
+    assert dialog.other_verdict_button.text() == "別の判定で承認…"
+    evidence = [dialog.evidence.item(i).text() for i in range(dialog.evidence.count())]
+    assert evidence[0] == "提案「最近は緑茶ばかり飲んでいる」の根拠" and evidence[1].endswith("最近も緑茶ばかり")
+    assert evidence[2] == "今ある記憶「毎食、緑茶を飲む」の根拠"
+    assert evidence[3].endswith("毎食、緑茶を飲んでる")  # both sides, to compare
+    dialog.close()
+
+
+ROWS = [
+    {"action": "layer1", "text": "朝はコーヒー", "old_text": "", "confidence": 0.72, "verdict": None},
+    {"action": "supersede", "text": "金沢に住む", "old_text": "仙台に住む", "confidence": 0.9, "verdict": None},
+    {"action": "merge", "text": "猫を二匹飼う", "old_text": "猫を飼う", "confidence": 0.85, "verdict": None},
+    {"action": "retract", "text": "取り消し", "old_text": "仙台に住む", "confidence": 0.9, "verdict": None},
+    {"action": "retract", "text": "取り消し", "old_text": "仙台に住む", "confidence": 0.4, "verdict": None},
+    *({"action": "judge", "text": "緑茶ばかり", "old_text": "緑茶を飲む", "confidence": 0.3, "verdict": v}
+      for v in ("SAME", "MERGE", "SUPERSEDE", "CONTRADICT", "COEXIST")),
+    {"action": "judge", "text": "緑茶ばかり", "old_text": "緑茶を飲む", "confidence": 0.0, "verdict": "COEXIST"},
+]
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda r: f"{r['action']}-{r['verdict'] or r['confidence']}")
+def test_every_review_reason_is_worded_from_codes(translators, row):
+    translators.install("ja")
+    japanese = review_words.reason(row, judge_confidence=0.7)
+    assert not LATIN.search(japanese) and "%" not in japanese, japanese
+    if row["old_text"]:
+        assert f"「{row['old_text']}」" in japanese
+    translators.install("en")
+    english = review_words.reason(row, judge_confidence=0.7)
+    assert english != japanese and "%" not in english
+    assert row["action"] != "layer1" or english.endswith("(confidence 0.72).")
+
+
+def test_the_judge_wording_reads_as_designed(translators):
+    translators.install("ja")
+    row = {"action": "judge", "old_text": "緑茶を飲む", "text": "緑茶ばかり", "confidence": 0.3, "verdict": "SUPERSEDE"}
+    assert review_words.reason(row) == "「緑茶を飲む」との関係を判断できませんでした。判定の傾き: 置き換え（確信度 0.30）"
+    layer1 = {"action": "layer1", "text": "x", "old_text": "", "confidence": 0.72}
+    assert review_words.reason(layer1) == "根拠が十分にそろったので長期の記憶にします（確信度 0.72）"
+    supersede = {"action": "supersede", "text": "新", "old_text": "旧", "confidence": 0.9}
+    assert review_words.reason(supersede) == "長期の記憶「旧」を「新」に置き換えます"
+    assert review_words.reason({"action": "retract", "old_text": "旧", "confidence": 0.9}) == "「旧」を取り消します"
+    names = [review_words.verdict_name(v) for v in ("SAME", "MERGE", "SUPERSEDE", "CONTRADICT", "COEXIST")]
+    assert names == ["同じこと", "まとめる", "置き換え", "食い違い", "別のこと"]
+
+
+# ---- the memory browser with a history -------------------------------------------
+def test_the_memory_browser_shows_history_evidence_and_reasons_in_japanese(app, clock, make_window):
+    app.settings.flush.ask_before_layer1 = False
+    made = scenes.memory_with_history(app, clock, DAY1)
+    window = make_window("ja")
+    browser = window.open_memory()
+    browser.set_view("layer1")
+    shown = {browser.table.topLevelItem(i).text(0) for i in range(browser.table.topLevelItemCount())}
+    assert shown == {scenes.KANAZAWA_EDITED, scenes.CAT}
+    browser.refresh(made["kanazawa"])
+    history = [[browser.history.topLevelItem(i).text(c) for c in range(4)]
+               for i in range(browser.history.topLevelItemCount())]
+    assert [row[:2] for row in history] == [[scenes.SENDAI, "置き換え済み"], [scenes.KANAZAWA, "置き換え済み"],
+                                           ["▶ " + scenes.KANAZAWA_EDITED, "有効"]]
+    assert history[0][2] < history[0][3] == history[1][2] and history[2][3] == ""  # when each held
+    evidence = [browser.evidence.item(i).text() for i in range(browser.evidence.count())]
+    assert any("金沢に引っ越したんだ" in line for line in evidence)
+    assert "種類: 訂正" in browser.facts.text() and not LATIN.search(browser.facts.text())
+
+    browser.set_view("superseded")
+    shown = {browser.table.topLevelItem(i).text(0) for i in range(browser.table.topLevelItemCount())}
+    assert shown == {scenes.SENDAI, scenes.KANAZAWA}
+    browser.refresh(made["sendai"])
+    assert browser.current().text == scenes.SENDAI and browser.history.topLevelItemCount() == 3
+    assert browser.history.topLevelItem(0).text(0) == "▶ " + scenes.SENDAI
+    assert not browser.save_text_button.isEnabled()
+
+    browser.set_view("all")
+    browser.refresh(made["judge"]["memory_id"])  # the proposal waits: its reason is worded here too
+    assert "あなたの確認待ち: 「毎食、緑茶を飲む」との関係を判断できませんでした" in browser.facts.text()
+    browser.refresh(made["judge"]["target_id"])
+    assert "この記憶への変更案が確認を待っています" in browser.facts.text()
+    assert "leaned" not in browser.facts.text()
+    browser.close()
+
+
+def test_the_memory_browser_approves_a_waiting_judgement_with_its_leaning(app, clock, make_window, qtbot):
+    row = scenes.unsure_green_tea(app, clock, DAY1, leaning="SUPERSEDE")
+    window = make_window("ja")
+    browser = window.open_memory()
+    browser.set_view("all")
+    browser.refresh(row["target_id"])  # the kept memory: a proposal targets it, but nothing of its own waits
+    assert not browser.approve_button.isEnabled() and browser.approve_button.text() == "承認"
+    browser.refresh(row["memory_id"])
+    assert browser.approve_button.isEnabled() and browser.approve_button.text() == "承認: 置き換え"
+    assert "確認待ち" in browser.approve_button.toolTip()
+    with qtbot.waitSignal(browser.memory_changed, timeout=5000):
+        browser.approve_button.click()
+    assert memory_record(app, scenes.GREEN).superseded_by == row["memory_id"]
+    browser.close()
