@@ -93,3 +93,15 @@ class NotFound(KnownError):
 class PersonaError(KnownError):
     code = "persona"
     exit_code = 2
+
+
+class FlushRunning(KnownError):
+    """A second flush was asked for while one runs."""
+
+    code = "flush_running"
+
+
+class KeyringUnavailable(KnownError):
+    """The OS keyring cannot store a secret here."""
+
+    code = "keyring"

@@ -7,7 +7,7 @@ import os
 import keyring
 import keyring.errors
 
-from .errors import KnownError
+from .errors import KeyringUnavailable
 
 SERVICE = "monchat"
 GEMINI_KEY_NAME = "gemini_api_key"
@@ -50,7 +50,7 @@ class SecretStore:
                 except keyring.errors.PasswordDeleteError:
                     pass
         except keyring.errors.KeyringError as exc:
-            raise KnownError(
+            raise KeyringUnavailable(
                 f"The OS keyring could not store the key ({exc}).",
                 "Set GEMINI_API_KEY in your environment instead; monchat never writes keys to its own files.",
             ) from exc

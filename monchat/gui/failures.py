@@ -38,6 +38,10 @@ def headline(failure: Failure) -> str:
             "Failures", "A setting is not valid."),
         "flush_cancelled": QCoreApplication.translate(
             "Failures", "The flush was cancelled; nothing was changed."),
+        "flush_running": QCoreApplication.translate(
+            "Failures", "A flush is already running."),
+        "keyring": QCoreApplication.translate(
+            "Failures", "This computer's keyring cannot store the key."),
         "error": QCoreApplication.translate(
             "Failures", "That could not be done."),
         "bug": QCoreApplication.translate(
@@ -67,6 +71,11 @@ def advice(code: str) -> str:
             "Failures", "Try again; a larger model follows the format more reliably."),
         "flush_cancelled": QCoreApplication.translate(
             "Failures", "Run it again when you are ready; the logs are still there."),
+        "flush_running": QCoreApplication.translate(
+            "Failures", "Wait for it to finish; its summary shows what changed."),
+        "keyring": QCoreApplication.translate(
+            "Failures", "Set the GEMINI_API_KEY environment variable before starting monchat instead; "
+                        "monchat never writes the key to its own files."),
     }
     return words.get(code, "")
 

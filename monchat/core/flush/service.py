@@ -19,6 +19,7 @@ from datetime import tzinfo
 from typing import Callable
 
 from ..backends.base import Backend
+from ..errors import FlushRunning
 from ..logs import LogBook
 from ..paths import Paths, write_private
 from ..personas import PersonaRegistry
@@ -113,8 +114,7 @@ class FlushService:
             BackendError: a filter or judge call failed; nothing changed.
         """
         if not self._lock.acquire(blocking=False):
-            from ..errors import KnownError
-            raise KnownError("A flush is already running.", "Wait for it to finish.")
+            raise FlushRunning("A flush is already running.", "Wait for it to finish.")
         try:
             return self._run(dry_run, progress or (lambda p: None), cancel or threading.Event(), seed)
         finally:

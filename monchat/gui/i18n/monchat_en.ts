@@ -129,6 +129,14 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>A flush is already running.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This computer&apos;s keyring cannot store the key.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>That could not be done.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -170,6 +178,14 @@
     </message>
     <message>
         <source>Run it again when you are ready; the logs are still there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wait for it to finish; its summary shows what changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set the GEMINI_API_KEY environment variable before starting monchat instead; monchat never writes the key to its own files.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

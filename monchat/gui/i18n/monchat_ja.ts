@@ -129,6 +129,14 @@
         <translation>整理（フラッシュ）を中止しました。何も変更されていません。</translation>
     </message>
     <message>
+        <source>A flush is already running.</source>
+        <translation>整理はすでに実行中です。</translation>
+    </message>
+    <message>
+        <source>This computer&apos;s keyring cannot store the key.</source>
+        <translation>このコンピューターのキーリングには鍵を保存できません。</translation>
+    </message>
+    <message>
         <source>That could not be done.</source>
         <translation>実行できませんでした。</translation>
     </message>
@@ -171,6 +179,14 @@
     <message>
         <source>Run it again when you are ready; the logs are still there.</source>
         <translation>準備ができたら、もう一度実行してください。ログはそのまま残っています。</translation>
+    </message>
+    <message>
+        <source>Wait for it to finish; its summary shows what changed.</source>
+        <translation>終わるまでお待ちください。終わると何が変わったかが表示されます。</translation>
+    </message>
+    <message>
+        <source>Set the GEMINI_API_KEY environment variable before starting monchat instead; monchat never writes the key to its own files.</source>
+        <translation>代わりに、monchat を起動する前に環境変数 GEMINI_API_KEY を設定してください。monchat は鍵を自分のファイルに書き込みません。</translation>
     </message>
     <message>
         <source>What to do: %1</source>
