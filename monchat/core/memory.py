@@ -178,10 +178,7 @@ class MemoryService:
             return
         # SAME, MERGE, CONTRADICT: the new statement is folded into the kept memory as evidence.
         contradicts = int(verdict == "CONTRADICT")
-        self.store.db.execute(
-            "INSERT OR IGNORE INTO evidence(memory_id, message_id, day, session, kind, contradicts, run_id, "
-            "persona) SELECT ?, message_id, day, session, kind, ?, run_id, persona FROM evidence "
-            "WHERE memory_id = ?", [target.id, contradicts, memory.id])
+        self.memories.copy_evidence(memory.id, target.id, contradicts=bool(contradicts))
         stats = self.memories.ledger(target.id)
         values = {"contradictions": stats.contradictions, "updated_at": stamp}
         if not contradicts:
@@ -226,15 +223,12 @@ class MemoryService:
                                layer2_until=old.layer2_until, last_evidence_epoch=old.last_evidence_epoch,
                                created_at=stamp, updated_at=stamp)
             self.memories.insert(new)
-            self.store.db.execute(
-                "INSERT OR IGNORE INTO evidence(memory_id, message_id, day, session, kind, contradicts, run_id, "
-                "persona) SELECT ?, message_id, day, session, kind, contradicts, run_id, persona FROM evidence "
-                "WHERE memory_id = ?", [new.id, old.id])
+            self.memories.copy_evidence(old.id, new.id)
             for row in self.memories.queue_for_memory(old.id):
                 if row["memory_id"] == old.id:
-                    self.store.db["review_queue"].update(row["id"], {"memory_id": new.id, "text": text})
+                    self.memories.queue_update(row["id"], memory_id=new.id, text=text)
                 elif row["target_id"] == old.id:  # a proposal about this memory is now about its new version
-                    self.store.db["review_queue"].update(row["id"], {"target_id": new.id, "old_text": text})
+                    self.memories.queue_update(row["id"], target_id=new.id, old_text=text)
             self.memories.update(old.id, state="superseded", superseded_by=new.id, superseded_at=stamp,
                                  invalid_at=stamp, layer2_until=None, updated_at=stamp)
             self.memories.event(old.id, stamp, "edited", {"by": new.id})

@@ -198,10 +198,7 @@ class Consolidator:
     def merge(self, target: MemoryRecord, item: Item, merged_text: str, confidence: float) -> None:
         merged = self._new_memory(item, state="candidate", text=merged_text, salt="merge:" + target.id)
         self.item_memory[item.index] = merged.id
-        self.memories.add_evidence(merged.id, [
-            {"message_id": e["id"], "day": e.get("day") or self.messages.get(e["id"], {}).get("day", ""),
-             "session": e["session"], "kind": e["kind"], "contradicts": e["contradicts"], "persona": e["persona"]}
-            for e in self._ledger_rows(target.id)], self.run_id)
+        self.memories.copy_evidence(target.id, merged.id)
         if self._is_layer1(target):
             self.memories.update(merged.id, state="queued")
             self._queue(self.memories.get(merged.id), "merge", "rewords an active Layer 1 memory",
@@ -211,11 +208,6 @@ class Consolidator:
         self.counters.superseded += 1
         self._change("merged", merged, item, target.text)
         self.evaluate(self.memories.get(merged.id), item)
-
-    def _ledger_rows(self, memory_id: str) -> list[dict]:
-        return list(self.memories.db.query(
-            "SELECT e.message_id AS id, m.day, e.session, e.kind, e.contradicts, e.persona FROM evidence e "
-            "JOIN messages m ON m.id = e.message_id WHERE e.memory_id = ?", [memory_id]))
 
     def supersede_with(self, target: MemoryRecord, item: Item, confidence: float) -> None:
         new = self._new_memory(item)

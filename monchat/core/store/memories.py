@@ -175,6 +175,20 @@ class MemoryStore:
             pk=("memory_id", "message_id"), ignore=True)
         return table.count_where("memory_id = ?", [memory_id]) - before
 
+    def copy_evidence(self, source_id: str, target_id: str, contradicts: bool | None = None) -> int:
+        """Copy ``source_id``'s ledger rows to ``target_id`` (rows it already has are kept).
+
+        ``contradicts`` None keeps each row's flag; True or False sets it. Returns the rows added.
+        """
+        table = self.db["evidence"]
+        before = table.count_where("memory_id = ?", [target_id])
+        flag = "contradicts" if contradicts is None else str(int(contradicts))
+        self.db.execute(
+            "INSERT OR IGNORE INTO evidence(memory_id, message_id, day, session, kind, contradicts, run_id, persona) "
+            f"SELECT ?, message_id, day, session, kind, {flag}, run_id, persona FROM evidence WHERE memory_id = ?",
+            [target_id, source_id])
+        return table.count_where("memory_id = ?", [target_id]) - before
+
     def ledger(self, memory_id: str) -> LedgerStats:
         rows = list(self.db.query(
             "SELECT e.day, e.session, e.kind, e.contradicts, m.ts_epoch FROM evidence e "
@@ -240,6 +254,9 @@ class MemoryStore:
     def queue_for_memory(self, memory_id: str) -> list[dict]:
         return list(self.db.query("SELECT * FROM review_queue WHERE status = 'open' AND "
                                   "(memory_id = ? OR target_id = ?) ORDER BY id", [memory_id, memory_id]))
+
+    def queue_update(self, queue_id: int, **values) -> None:
+        self.db["review_queue"].update(queue_id, values)
 
     def queue_resolve(self, queue_id: int, status: str, at: str) -> None:
         self.db["review_queue"].update(queue_id, {"status": status, "resolved_at": at})
