@@ -162,10 +162,7 @@ def cmd_export(app: App, args) -> int:
         from .core.transfer import export_records
         text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in export_records(app.logbook, app.archive))
     else:
-        memory = app.services.get("memory")
-        if memory is None:
-            raise KnownError("Memory export needs the flush features.", "Update monchat.")
-        text = memory.markdown()
+        text = app.services["memory"].markdown()
     if args.output:
         args.output.write_text(text, encoding="utf-8")
         print(f"wrote {args.output}", file=sys.stderr)

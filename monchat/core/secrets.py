@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 import os
 
 import keyring
 import keyring.errors
 
 from .errors import KeyringUnavailable
+
+log = logging.getLogger(__name__)
 
 SERVICE = "monchat"
 GEMINI_KEY_NAME = "gemini_api_key"
@@ -22,7 +25,9 @@ class SecretStore:
                 return os.environ[name]
         try:
             return keyring.get_password(SERVICE, GEMINI_KEY_NAME)
-        except keyring.errors.KeyringError:
+        except keyring.errors.KeyringError as exc:
+            # Reported as "no key" by the caller, whose hint names GEMINI_API_KEY; the cause is logged.
+            log.warning("the OS keyring could not be read: %s", exc)
             return None
 
     def gemini_key_source(self) -> str:
@@ -32,8 +37,8 @@ class SecretStore:
         try:
             if keyring.get_password(SERVICE, GEMINI_KEY_NAME):
                 return "keyring"
-        except keyring.errors.KeyringError:
-            pass
+        except keyring.errors.KeyringError as exc:
+            log.warning("the OS keyring could not be read: %s", exc)
         return ""
 
     def set_gemini_key(self, key: str | None) -> None:

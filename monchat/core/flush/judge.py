@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..backends.base import Backend
@@ -101,7 +101,7 @@ class JudgeOutcome:
     verdicts: dict[str, Verdict]
     calls: int = 0
     tokens: int = 0
-    errors: list[str] = None
+    errors: list[str] = field(default_factory=list)
 
 
 def _ask(backend: Backend, prompts: PromptLibrary, pairs: list[Pair], outcome: JudgeOutcome,
@@ -149,7 +149,7 @@ def judge(pairs: list[Pair], backend: Backend, prompts: PromptLibrary, threshold
     The same wording in the same slot is SAME by rule, with no LLM call. A pair
     left without a verdict gets confidence 0, which sends it to review.
     """
-    outcome = JudgeOutcome({}, errors=[])
+    outcome = JudgeOutcome({})
     exact = [p for p in pairs if p.old_slot == p.item.slot and _same_words(p.old_text, p.item.text)]
     for pair in exact:
         outcome.verdicts[pair.id] = Verdict(pair.id, pair.item.index, pair.target_id, "SAME", 1.0,
