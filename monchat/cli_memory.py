@@ -59,6 +59,8 @@ def cmd_flush(app, args) -> int:
             print(f"               ← {ev['ts'][:16]} «{ev['text']}»")
     for item in report.dropped_items:
         print(f"  dropped ({item['persona']}): {item['text'] or '(empty)'} — {item['reason']}")
+    for note in report.notes:
+        print(f"  note: {note}")
     for error in report.errors:
         print(f"  warning: {error}", file=sys.stderr)
     if report.queued:

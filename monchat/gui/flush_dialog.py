@@ -316,6 +316,8 @@ class FlushDialog(QDialog):
             arg(self.tr("Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s"),
                 report.dropped, report.llm_calls, f"{report.tokens:,}", f"{report.duration_s:.1f}"),
         ]
+        for note in report.notes:  # core's own words, as the problems below
+            lines.append(arg(self.tr("Note: %1"), note))
         for error in report.errors:  # core's own words (no code yet): shown as they are
             lines.append(arg(self.tr("Problem: %1"), error))
         self.summary.setText("\n".join(lines))

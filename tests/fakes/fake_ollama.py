@@ -38,8 +38,13 @@ Knobs on the server object (set them before the request):
                                before each chunk) | "stall" (sleep stall_s before answering)
                                | "http_error" (answer /api/chat with error_status/error_message)
     server.chunk_delay_s, server.stall_s, server.error_status, server.error_message
+    server.count_prompts       True: count each chat request's prompt the way a model would (a
+                               tokenizer ~10 % hungrier than cl100k, plus template framing per
+                               message); past options.num_ctx the prompt is cut as Ollama cuts it
+                               and the reported prompt_eval_count says num_ctx, and the request is
+                               recorded in ``server.over_context``
 
-Records: ``server.requests`` (list of {"method", "path", "body"}) and
+Records: ``server.prompt_counts`` (with count_prompts), ``server.requests`` (list of {"method", "path", "body"}) and
 ``server.disconnects`` (streams the client closed before they ended).
 """
 
@@ -201,6 +206,7 @@ class Handler(BaseHTTPRequestHandler):
                 return self._send_json(srv.error_status, {"error": srv.error_message})
             if model not in srv.installed:
                 return self._not_found(model)
+            self.body = body
             return self._chat(model, streaming, structured="format" in body)
 
         self._send_json(404, {"error": "not found"})
@@ -209,6 +215,15 @@ class Handler(BaseHTTPRequestHandler):
         srv = self.server
         base = {"model": model, "created_at": "2025-01-01T00:00:00Z"}
         chunks = [srv.structured_content] if structured else list(srv.reply_chunks)
+        prompt_eval_count = srv.prompt_eval_count
+        if srv.count_prompts:
+            prompt_eval_count = model_prompt_tokens(self.body.get("messages") or [])
+            num_ctx = (self.body.get("options") or {}).get("num_ctx") or 2048
+            with srv.lock:
+                srv.prompt_counts.append(prompt_eval_count)
+                if prompt_eval_count > num_ctx:
+                    srv.over_context.append({"tokens": prompt_eval_count, "num_ctx": num_ctx})
+            prompt_eval_count = min(prompt_eval_count, num_ctx)  # the start was cut, silently
 
         def line(content, done, **extra):
             return dict(base, message={"role": "assistant", "content": content}, done=done, **extra)
@@ -217,7 +232,7 @@ class Handler(BaseHTTPRequestHandler):
             "done_reason": "stop",
             "total_duration": 4883583458,
             "load_duration": 1334875,
-            "prompt_eval_count": srv.prompt_eval_count,
+            "prompt_eval_count": prompt_eval_count,
             "prompt_eval_duration": 342546000,
             "eval_count": len(chunks),
             "eval_duration": 4535599000,
@@ -232,6 +247,13 @@ class Handler(BaseHTTPRequestHandler):
         lines = [line(chunk, False) for chunk in chunks]
         lines.append(line("", True, **final_stats))
         self._send_ndjson(lines, delay_s=srv.chunk_delay_s if srv.mode == "slow" else 0.0)
+
+
+def model_prompt_tokens(messages: list[dict]) -> int:
+    """A model's count of a chat prompt: its tokenizer takes ~10 % more than cl100k, and its
+    template frames each message (``<start_of_turn>user\n … <end_of_turn>\n``)."""
+    from monchat.core.tokens import count_tokens
+    return sum(int(count_tokens(m.get("content") or "") * 1.1) + 6 for m in messages) + 2
 
 
 class FakeOllamaServer(ThreadingHTTPServer):
@@ -250,6 +272,9 @@ class FakeOllamaServer(ThreadingHTTPServer):
         self.context_length: int | None = 131072
         self.version = "0.12.3"
         self.mode = "ok"
+        self.count_prompts = False
+        self.prompt_counts: list[int] = []
+        self.over_context: list[dict] = []
         self.chunk_delay_s = 0.05
         self.stall_s = 1.0
         self.error_status = 500

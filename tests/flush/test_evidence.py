@@ -140,7 +140,7 @@ def test_user_text_that_looks_like_a_template_stays_literal(world, capsys):
 
 
 def test_evidence_must_be_a_line_the_persona_was_shown(world):
-    world.oracle.context = 1000  # the logs no longer fit one call: they are read in chunks
+    world.oracle.context = 2000  # the logs no longer fit one call: they are read in chunks
     world.oracle.rules = [Rule("最後に", "週末は山に登る", "hobby/hiking", "habit", 0.8, extra=("m1",))]
     first = world.say("2026-11-23T08:00:00+09:00", "おはよう、今日から日記をつけてみる。続くかどうかは分からないけど")
     for n in range(1, 40):

@@ -9,12 +9,14 @@ Collaborators (host, key, state store) come in through the constructor.
 from __future__ import annotations
 
 import json
+import math
 import threading
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Callable, ClassVar, Iterator
 
 from ..errors import MalformedReply
+from ..tokens import count_tokens, count_turns
 from ..types import Turn, Usage
 
 
@@ -77,6 +79,10 @@ class Backend(ABC):
 
     name: ClassVar[str] = ""
     supports_schema: ClassVar[bool] = True
+    # Where the model's own tokenizer is not at hand, counts are cl100k estimates; this margin
+    # keeps an estimated request inside the context when the model's tokenizer counts more.
+    ESTIMATE_MARGIN: ClassVar[float] = 1.15
+    JSON_ANSWER_RESERVE: ClassVar[int] = 1024  # tokens kept free for a structured answer
 
     def __init__(self, model: str) -> None:
         self.model = model
@@ -119,6 +125,26 @@ class Backend(ABC):
     def context_length(self) -> int:
         """The context the backend is asked to use, in tokens."""
         return 8192
+
+    # ---- sizing requests -------------------------------------------------
+    # A flush request must fit the context as sent, or a server cuts its start silently.
+    # Adapters that add text to a request (a schema line, a chat template) or know the
+    # model's tokenizer override these, so what is counted is what is sent.
+    def count_text(self, text: str) -> int:
+        """Tokens of ``text`` as the model sees them (an estimate with a margin by default)."""
+        return math.ceil(count_tokens(text) * self.ESTIMATE_MARGIN)
+
+    def count_json_request(self, system: str, turns: list[Turn], schema: dict) -> int:
+        """Tokens of the prompt that ``complete_json`` would send for these arguments."""
+        return math.ceil(count_turns(system, turns) * self.ESTIMATE_MARGIN)
+
+    def json_answer_reserve(self) -> int:
+        """Tokens the context keeps free for a structured answer."""
+        return min(self.JSON_ANSWER_RESERVE, self.context_length() // 2)
+
+    def json_prompt_limit(self) -> int:
+        """The most prompt tokens a structured request may have, its answer's room kept free."""
+        return self.context_length() - self.json_answer_reserve()
 
     def probe(self) -> bool:
         """Cheap check that this backend can be used now (for automatic choice)."""

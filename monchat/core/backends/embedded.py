@@ -25,6 +25,7 @@ import logging
 import os
 import threading
 import time
+from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Any, Iterator
@@ -121,11 +122,8 @@ class EmbeddedBackend(Backend):
     # ---- the model -----------------------------------------------------
     def load(self):
         """The loaded ``Llama``, loading it on first use. Raises BackendUnavailable."""
-        self._acquire()
-        try:
-            return self._load_locked()
-        finally:
-            self._lock.release()
+        with self._holding() as llama:
+            return llama
 
     def _load_locked(self):
         if self._llama is not None:
@@ -223,6 +221,28 @@ class EmbeddedBackend(Backend):
         return choice["message"].get("content") or ""
 
     # ---- context -------------------------------------------------------
+    def count_text(self, text: str) -> int:
+        """Exact: the model's own tokenizer (loads the model: it holds the vocabulary)."""
+        with self._holding() as llama:
+            return len(llama.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+    def count_json_request(self, system: str, turns: list[Turn], schema: dict) -> int:
+        """Exact: the prompt as the chat template renders it (the schema is a grammar, not text)."""
+        with self._holding() as llama:
+            return self._count(llama, _messages(system, turns))
+
+    def json_answer_reserve(self) -> int:
+        return self.n_ctx - self._prompt_budget()
+
+    @contextmanager
+    def _holding(self):
+        """The loaded model, held under the lock for a short call."""
+        self._acquire()
+        try:
+            yield self._load_locked()
+        finally:
+            self._lock.release()
+
     def _prompt_budget(self) -> int:
         # At least half the context stays for the prompt, whatever max_tokens says.
         return self.n_ctx - min(self.max_tokens, self.n_ctx // 2)

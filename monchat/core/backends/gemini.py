@@ -234,6 +234,11 @@ class GeminiBackend(Backend):
     def context_length(self) -> int:
         return self._input_limit or DEFAULT_CONTEXT_LENGTH
 
+    def count_json_request(self, system: str, turns: list[Turn], schema: dict) -> int:
+        """The response schema is sent with the request and read as input too."""
+        schema_text = json.dumps(schema, ensure_ascii=False)
+        return super().count_json_request(system, turns, schema) + self.count_text(schema_text)
+
     # ---- client and errors ----------------------------------------------
     def _client(self) -> genai.Client:
         """The SDK client, built on first use (and again if the key changed). Raises AuthFailed."""

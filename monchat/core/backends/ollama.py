@@ -152,10 +152,18 @@ class OllamaBackend(Backend):
             if chunks is not None:
                 chunks.close()  # a stopped reply closes the HTTP stream too
 
-    def _complete_json(self, system: str, turns: list[Turn], schema: dict, temperature: float) -> str:
+    @staticmethod
+    def _json_system(system: str, schema: dict) -> str:
         # Ollama constrains the output with `format`; stating the schema helps the model fill it well.
         schema_line = f"Answer with JSON matching this schema: {json.dumps(schema, ensure_ascii=False)}"
-        system = f"{system}\n\n{schema_line}" if system else schema_line
+        return f"{system}\n\n{schema_line}" if system else schema_line
+
+    def count_json_request(self, system: str, turns: list[Turn], schema: dict) -> int:
+        """The schema line this adapter adds is part of what Ollama reads."""
+        return super().count_json_request(self._json_system(system, schema), turns, schema)
+
+    def _complete_json(self, system: str, turns: list[Turn], schema: dict, temperature: float) -> str:
+        system = self._json_system(system, schema)
         try:
             response = self._client.chat(self.model, messages=self._messages(system, turns), stream=False,
                                          format=schema, options=self._options(temperature),

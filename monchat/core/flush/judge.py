@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from ..backends.base import Backend
@@ -22,6 +22,7 @@ from ..prompts import PromptLibrary
 from ..store.memories import MemoryStore
 from ..tokens import count_tokens
 from ..types import Turn
+from .fit import cut_text, pack
 from .records import NO_VERDICT, VERDICTS, FlushCancelled, Item, Verdict
 
 log = logging.getLogger(__name__)
@@ -60,11 +61,13 @@ class Pair:
     old_kind: str
     old_slot: str
     old_since: str
+    new_text: str | None = None  # the item's text cut to fit one request, when it had to be
 
     def as_prompt(self) -> dict:
+        new_text = self.item.text if self.new_text is None else self.new_text
         return {"id": self.id,
                 "old": {"text": self.old_text, "kind": self.old_kind, "slot": self.old_slot, "since": self.old_since},
-                "new": {"text": self.item.text, "kind": self.item.kind, "slot": self.item.slot,
+                "new": {"text": new_text, "kind": self.item.kind, "slot": self.item.slot,
                         "when": self.item.first_ts}}
 
 
@@ -108,11 +111,10 @@ def _ask(backend: Backend, prompts: PromptLibrary, pairs: list[Pair], outcome: J
          escalated: bool, cancel: threading.Event | None) -> dict[str, Verdict]:
     system = prompts.render("judge.md.j2")
     found: dict[str, Verdict] = {}
-    for start in range(0, len(pairs), BATCH):
+    for batch in fitted_batches(backend, prompts, system, pairs):
         if cancel is not None and cancel.is_set():
             raise FlushCancelled()
-        batch = pairs[start:start + BATCH]
-        user = prompts.render("judge_pairs.md.j2", pairs=[p.as_prompt() for p in batch])
+        user = render_pairs(prompts, batch)
         outcome.calls += 1
         outcome.tokens += count_tokens(system) + count_tokens(user)
         try:
@@ -136,6 +138,35 @@ def _ask(backend: Backend, prompts: PromptLibrary, pairs: list[Pair], outcome: J
                                      str(raw.get("reasoning") or "")[:1000],
                                      str(raw.get("merged_text") or "").strip(), backend.describe(), escalated)
     return found
+
+
+def render_pairs(prompts: PromptLibrary, pairs: list[Pair]) -> str:
+    return prompts.render("judge_pairs.md.j2", pairs=[p.as_prompt() for p in pairs])
+
+
+def fitted_batches(backend: Backend, prompts: PromptLibrary, system: str, pairs: list[Pair]) -> list[list[Pair]]:
+    """Batches of at most ``BATCH`` pairs whose requests fit the backend's context.
+
+    A pair too long for any request (a hand-written memory can be long) is
+    judged on the start of both texts.
+    """
+    def request_cost(batch: list[Pair]) -> int:
+        return backend.count_json_request(system, [Turn("user", render_pairs(prompts, batch))], JUDGE_SCHEMA)
+
+    def pair_cost(pair: Pair) -> int:
+        return backend.count_text(render_pairs(prompts, [pair]))
+
+    def shorten(pair: Pair, over: int) -> Pair:
+        cost, new_text = pair_cost(pair), pair.item.text if pair.new_text is None else pair.new_text
+        log.info("judge pair %s is too long for one request; judging the start of both texts", pair.id)
+        return replace(pair, old_text=cut_text(pair.old_text, cost, over),
+                       new_text=cut_text(new_text, cost, over))
+
+    batches: list[list[Pair]] = []
+    for start in range(0, len(pairs), BATCH):
+        batches += pack(pairs[start:start + BATCH], request_cost=request_cost, unit_cost=pair_cost,
+                        limit=backend.json_prompt_limit(), shorten=shorten)
+    return batches
 
 
 def _same_words(a: str, b: str) -> bool:

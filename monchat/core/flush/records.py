@@ -108,6 +108,7 @@ class FlushReport:
     duration_s: float = 0.0
     changes: list[Change] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # not errors: e.g. a message cut to fit a request
     files: list[str] = field(default_factory=list)
     messages_archived: int = 0
     budget: dict = field(default_factory=dict)

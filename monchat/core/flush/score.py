@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import tzinfo
 
 from ..backends.base import Backend
@@ -23,11 +23,14 @@ from ..store.memories import KINDS
 from ..tokens import count_tokens
 from ..types import Message, Turn
 from ..logs import slot_name
+from .fit import cut_text, pack
 from .records import Dropped, FlushCancelled, Item, LogLine
 
 log = logging.getLogger(__name__)
 
-OUTPUT_RESERVE = 700  # tokens kept free for the answer
+PLAN_PART = 999  # the widest part number, while chunks are planned
+PLAN_DAY = "2000-01-01"
+CUT_MARK = " […]"  # ends a message cut to fit one request
 MIN_INJECTED_LENGTH = 8  # shorter memory texts are too generic to call a copy
 
 
@@ -68,21 +71,49 @@ def build_lines(messages: list[Message], tz: tzinfo | None = None) -> list[LogLi
     return lines
 
 
-def chunk_lines(lines: list[LogLine], budget: int) -> list[list[LogLine]]:
-    """Split lines into chunks of at most ``budget`` tokens (a long line gets its own chunk)."""
-    chunks: list[list[LogLine]] = []
-    current: list[LogLine] = []
-    used = 0
-    for line in lines:
-        cost = count_tokens(line.text) + 12
-        if current and used + cost > budget:
-            chunks.append(current)
-            current, used = [], 0
-        current.append(line)
-        used += cost
-    if current:
-        chunks.append(current)
-    return chunks
+def plan_chunks(backend: Backend, prompts: PromptLibrary, personas: list[FilterPersona],
+                lines: list[LogLine]) -> tuple[list[list[LogLine]], list[str]]:
+    """Split lines into chunks whose filter request fits the backend's context for every persona.
+
+    All personas read the same chunks, sized for the longest persona's request.
+    Returns the chunks and notes on messages too long for any request, which
+    are cut (with a visible mark) rather than left for a server to cut silently.
+    """
+    systems = {persona.id: prompts.render("filter.md.j2", persona=persona) for persona in personas}
+    widest = max(personas, key=lambda persona: backend.count_text(systems[persona.id]))
+    system, max_items = systems[widest.id], max(persona.max_items for persona in personas)
+    full_length = {line.message_id: len(line.text) for line in lines}
+    notes: dict[str, str] = {}
+
+    def request_cost(chunk: list[LogLine]) -> int:
+        user = render_log(prompts, chunk, PLAN_PART, PLAN_PART)
+        return backend.count_json_request(system, [Turn("user", user)], item_schema(max_items, user_ids(chunk)))
+
+    def line_cost(line: LogLine) -> int:
+        return backend.count_text(prompts.render("filter_line.md.j2", line=line))
+
+    def shorten(line: LogLine, over: int) -> LogLine:
+        text = line.text.removesuffix(CUT_MARK)
+        kept = cut_text(text, line_cost(line), over)
+        notes[line.message_id] = (f"The message of {line.when} ({full_length[line.message_id]} characters) is too "
+                                  f"long for one request to {backend.describe()}; the filters read its first "
+                                  f"{len(kept)} characters.")
+        return replace(line, text=kept + CUT_MARK)
+
+    chunks = pack(lines, request_cost=request_cost, unit_cost=line_cost, limit=backend.json_prompt_limit(),
+                  shorten=shorten)
+    return chunks, list(notes.values())
+
+
+def render_log(prompts: PromptLibrary, lines: list[LogLine], part: int, parts: int) -> str:
+    """The user turn of a filter call: a chunk of the log."""
+    days = [line.day for line in lines] or [PLAN_DAY]
+    return prompts.render("filter_log.md.j2", lines=lines, part=part, parts=parts,
+                          first_day=days[0], last_day=days[-1])
+
+
+def user_ids(lines: list[LogLine]) -> list[str]:
+    return [line.local_id for line in lines if line.role == "user"]
 
 
 # Small models copy the log's line prefix ("[m3] user 2026-11-16 Mon 08:10: …") into the item text.
@@ -151,23 +182,20 @@ def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine
                 first_epoch=evidence[0].epoch, first_ts=evidence[0].when)
 
 
-def score_persona(backend: Backend, prompts: PromptLibrary, persona: FilterPersona, lines: list[LogLine],
-                  injected: list[str], cancel: threading.Event | None = None,
+def score_persona(backend: Backend, prompts: PromptLibrary, persona: FilterPersona,
+                  chunks: list[list[LogLine]], injected: list[str], cancel: threading.Event | None = None,
                   on_chunk=None) -> PersonaResult:
-    """Run one filter persona over all lines (chunked); keep its best ``max_items`` items."""
+    """Run one filter persona over the planned chunks; keep its best ``max_items`` items."""
     result = PersonaResult(persona.id)
-    if persona.max_items == 0 or not lines:
+    if persona.max_items == 0 or not chunks:
         return result
     system = prompts.render("filter.md.j2", persona=persona)
-    budget = max(256, backend.context_length() - count_tokens(system) - OUTPUT_RESERVE)
-    chunks = chunk_lines(lines, budget)
     items: list[Item] = []
     for n, chunk in enumerate(chunks, start=1):
         if cancel is not None and cancel.is_set():
             raise FlushCancelled()
-        user = prompts.render("filter_log.md.j2", lines=chunk, part=n, parts=len(chunks),
-                              first_day=chunk[0].day, last_day=chunk[-1].day)
-        schema = item_schema(persona.max_items, [line.local_id for line in chunk if line.role == "user"])
+        user = render_log(prompts, chunk, n, len(chunks))
+        schema = item_schema(persona.max_items, user_ids(chunk))
         result.calls += 1
         result.tokens += count_tokens(system) + count_tokens(user)
         try:

@@ -35,7 +35,7 @@ from .orient import orient, select_personas
 from .prune import prune
 from .rebuild import compile_prompt, load_selection, render_markdown, save_selection
 from .records import Dropped, FlushCancelled, FlushProgress, FlushReport
-from .score import build_lines, score_persona
+from .score import build_lines, plan_chunks, score_persona
 
 log = logging.getLogger(__name__)
 
@@ -145,6 +145,7 @@ class FlushService:
         selection = load_selection(self.store)
         injected = [i.text for i in selection.layer1 + selection.layer2]
         lines = build_lines(orientation.messages, self.tz)
+        chunks, report.notes = plan_chunks(backend, self.prompts, [p for p, _ in chosen], lines)
 
         # Stage 2: score (LLM, no writes)
         items, dropped = [], []
@@ -152,7 +153,7 @@ class FlushService:
             if cancel.is_set():
                 raise FlushCancelled()
             progress(FlushProgress("score", persona.id, n, len(chosen), f"{persona.name} ({role}) is reading"))
-            result = score_persona(backend, self.prompts, persona, lines, injected, cancel)
+            result = score_persona(backend, self.prompts, persona, chunks, injected, cancel)
             report.llm_calls += result.calls
             report.tokens += result.tokens
             report.errors.extend(result.errors)
@@ -223,7 +224,7 @@ class FlushService:
                     "verdicts": [vars(v) for v in outcome.verdicts.values()],
                     "changes": [vars(c) for c in changes], "promoted": report.promoted,
                     "llm_calls": report.llm_calls, "tokens": report.tokens, "duration_s": report.duration_s,
-                    "errors": report.errors, "files": report.files,
+                    "errors": report.errors, "notes": report.notes, "files": report.files,
                     "messages_archived": report.messages_archived, "budget": report.budget})
                 if dry_run:
                     raise _DryRun()

@@ -124,3 +124,9 @@ def m004_review_verdict(db: Database) -> None:
 def m005_message_usage(db: Database) -> None:
     """A reply's reported token counts (prompt, output, cached), as JSON."""
     db["messages"].add_column("usage", str)
+
+
+@migrations()
+def m006_run_notes(db: Database) -> None:
+    """Notes of a flush run that are not errors: e.g. a message cut to fit one request."""
+    db["flush_runs"].add_column("notes", str)

@@ -486,6 +486,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Note: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Problem: %1</source>
         <translation type="unfinished"></translation>
     </message>

@@ -486,6 +486,10 @@
         <translation>根拠不足で除外: %1&#x3000;モデル呼び出し: %2&#x3000;トークン: %3&#x3000;時間: %4 秒</translation>
     </message>
     <message>
+        <source>Note: %1</source>
+        <translation>メモ: %1</translation>
+    </message>
+    <message>
         <source>Problem: %1</source>
         <translation>問題: %1</translation>
     </message>
