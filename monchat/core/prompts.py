@@ -6,9 +6,15 @@ text, user messages) enters as data: ``{{ }}`` typed by a user stays literal.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import jinja2
+
+
+def json_text(value) -> str:
+    """``value`` as one line of JSON: newlines and quotes escaped, so text cannot start a new line."""
+    return json.dumps(value, ensure_ascii=False)
 
 
 class PromptLibrary:
@@ -22,6 +28,7 @@ class PromptLibrary:
             trim_blocks=True,
             lstrip_blocks=True,
         )
+        self.env.filters["json_text"] = json_text
 
     def render(self, name: str, **context) -> str:
         return self.env.get_template(name).render(**context).strip() + "\n"

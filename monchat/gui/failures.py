@@ -26,6 +26,8 @@ def headline(failure: Failure) -> str:
             "Failures", "This backend cannot be used on this computer."),
         "malformed_reply": QCoreApplication.translate(
             "Failures", "The model answered in a shape monchat cannot use."),
+        "request_too_large": QCoreApplication.translate(
+            "Failures", "The filter's instructions alone do not fit the model's context."),
         "backend": QCoreApplication.translate(
             "Failures", "The model call failed."),
         "input": QCoreApplication.translate(
@@ -69,6 +71,8 @@ def advice(code: str) -> str:
             "Failures", "Choose another backend in Settings; \"Test connection\" there shows what is missing."),
         "malformed_reply": QCoreApplication.translate(
             "Failures", "Try again; a larger model follows the format more reliably."),
+        "request_too_large": QCoreApplication.translate(
+            "Failures", "Raise the model's context in Settings, or shorten the filter persona's text."),
         "flush_cancelled": QCoreApplication.translate(
             "Failures", "Run it again when you are ready; the logs are still there."),
         "flush_running": QCoreApplication.translate(

@@ -33,6 +33,7 @@ class ReviewWords:
         """The short name of a review action (a table column)."""
         return {
             "layer1": self.tr("Add to lasting memory"),
+            "words": self.tr("Check the wording"),
             "supersede": self.tr("Replace"),
             "merge": self.tr("Merge"),
             "retract": self.tr("Take back"),
@@ -74,6 +75,9 @@ class ReviewWords:
         if action == "layer1":
             return arg(self.tr("Enough evidence has come together, so this becomes lasting memory "
                                "(confidence %1)."), sure)
+        if action == "words":
+            return self.tr("Not found in your words: the text shares almost nothing with the messages it "
+                           "cites. Approve it only if it is true of you.")
         if action == "supersede":
             return arg(self.tr("Replaces the lasting memory “%1” with “%2”."), old, new)
         if action == "merge":

@@ -30,6 +30,7 @@ Knobs on the server object (set them before the request):
     server.installed           set of model names /api/show, /api/tags and /api/chat know
     server.reply_chunks        content strings streamed by /api/chat
     server.structured_content  content of the reply when the request has "format"
+    server.structured_reply    f(request body) -> that content, when set (a model that reads)
     server.prompt_eval_count   value reported on the final chat line
     server.context_length      "<arch>.context_length" reported by /api/show
     server.version             reported by /api/version
@@ -214,7 +215,10 @@ class Handler(BaseHTTPRequestHandler):
     def _chat(self, model, streaming, structured):
         srv = self.server
         base = {"model": model, "created_at": "2025-01-01T00:00:00Z"}
-        chunks = [srv.structured_content] if structured else list(srv.reply_chunks)
+        if structured and srv.structured_reply is not None:
+            chunks = [srv.structured_reply(self.body)]
+        else:
+            chunks = [srv.structured_content] if structured else list(srv.reply_chunks)
         prompt_eval_count = srv.prompt_eval_count
         if srv.count_prompts:
             prompt_eval_count = model_prompt_tokens(self.body.get("messages") or [])
@@ -273,6 +277,7 @@ class FakeOllamaServer(ThreadingHTTPServer):
         self.version = "0.12.3"
         self.mode = "ok"
         self.count_prompts = False
+        self.structured_reply = None  # f(request body) -> content of a structured reply
         self.prompt_counts: list[int] = []
         self.over_context: list[dict] = []
         self.chunk_delay_s = 0.05

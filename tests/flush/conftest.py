@@ -14,6 +14,8 @@ import pytest
 
 from monchat.app import build_app
 from monchat.cli import build_parser
+from monchat.core.flush.score import local_line_id
+from monchat.core.flush.service import LINE_ID_KEY
 from monchat.core.store.memories import MemoryRecord
 from monchat.core.types import Message, content_message_id, format_ts, parse_ts
 from tests.support.oracle import Judgement, Oracle, Rule
@@ -47,6 +49,9 @@ class World:
         self.oracle = oracle or Oracle()
         self.clock = Clock(at(start))
         self.app = build_app(str(home), pinned_backend=self.oracle, clock=self.clock, tz=JST)
+        self.said: list[str] = []  # message ids in the order they were said
+        if isinstance(self.oracle, Oracle):
+            self.oracle.aliases = self.line_aliases
 
     # ---- services ---------------------------------------------------------
     @property
@@ -72,7 +77,15 @@ class World:
         message = Message(id=content_message_id(ts, role, text, persona), ts=ts, role=role, text=text,
                           persona=persona)
         self.app.logbook.append(message)
+        self.said.append(message.id)
         return message.id
+
+    def line_aliases(self) -> dict[str, str]:
+        """``{"m1": id, …}``: the id filters are shown for the n-th message said here."""
+        key = self.app.store.get_state(LINE_ID_KEY)
+        if key is None:
+            return {}
+        return {f"m{n}": local_line_id(mid, bytes.fromhex(key)) for n, mid in enumerate(self.said, start=1)}
 
     def flush(self, when: str | None = None, **kwargs):
         """Run the real flush at ``when`` (the clock moves there)."""

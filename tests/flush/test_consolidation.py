@@ -541,8 +541,8 @@ def test_the_budget_leaves_the_weakest_out_keeps_the_pinned_and_says_why(world, 
     # max_items is 3 per persona: two of them come from base, two from lifestyle.
     world.oracle.rules = [Rule(key, text, f"misc/{n}", "explicit", score, persona=("base", "lifestyle")[n % 2])
                           for n, (key, text, score) in enumerate(texts)]
-    for n, (key, _, _) in enumerate(texts):
-        world.say(f"2026-11-23T21:0{n}:00+09:00", f"覚えておいて：{key}のこと")
+    for n, (key, text, _) in enumerate(texts):
+        world.say(f"2026-11-23T21:0{n}:00+09:00", f"覚えておいて、{key}のこと：{text}")  # in the user's words
     report = world.flush("2026-11-23T22:00:00+09:00")
 
     left = report.budget["left_out"]

@@ -51,7 +51,8 @@ def test_an_item_keeps_its_good_evidence_and_loses_the_bad(world):
     world.say("2026-11-24T12:00:00+09:00", "犬を飼ってるよね？", role="assistant")  # m1
     good = world.say("2026-11-24T12:01:00+09:00", "え、飼ってないよ？")  # m2
     report = world.flush("2026-11-24T13:00:00+09:00")
-    assert world.oracle.filter_calls[0]["items"][0]["evidence"] == ["m2", "m1", "m99"]
+    aliases = world.line_aliases()
+    assert world.oracle.filter_calls[0]["items"][0]["evidence"] == [aliases["m2"], aliases["m1"], "m99"]
     memory = world.mem("犬は飼っていない")
     assert memory.evidence == [good]
     assert [r["message_id"] for r in world.ledger(memory.id)] == [good]
@@ -152,6 +153,7 @@ def test_evidence_must_be_a_line_the_persona_was_shown(world):
     base_calls = [c for c in world.oracle.filter_calls if c["persona"] == "base"]
     assert len(base_calls) > 1
     [answer] = [c for c in base_calls if c["items"]]
-    assert "[m1] " not in answer["user"] and answer["items"][0]["evidence"][-1] == "m1"
+    first_id = world.line_aliases()["m1"]
+    assert f'"id": "{first_id}"' not in answer["user"] and answer["items"][0]["evidence"][-1] == first_id
     memory = world.mem("週末は山に登る")
     assert memory.evidence == [last] and first not in memory.evidence  # m1 was never shown to it

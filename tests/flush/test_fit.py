@@ -15,6 +15,7 @@ import pytest
 
 from monchat.core.backends.ollama import OllamaBackend
 from monchat.core.flush.fit import RequestTooLarge, pack
+from monchat.core.flush.service import LINE_ID_KEY
 from tests.fakes.fake_ollama import running_fake_ollama
 from tests.flush.conftest import JST, World
 
@@ -48,6 +49,7 @@ def ollama_world(home):
         server.structured_content = json.dumps({"items": []})
         backend = OllamaBackend("llama3.2", host=server.url, num_ctx=NUM_CTX, timeout_s=10)
         world = World(home, oracle=backend, start="2026-11-23T08:00:00+09:00")
+        world.app.store.set_state(LINE_ID_KEY, "00" * 16)  # known ahead, so answers can cite line ids
         try:
             yield world, server
         finally:
@@ -78,7 +80,7 @@ def test_a_600_message_history_never_sends_a_request_over_the_context(ollama_wor
         by_persona.setdefault(request["messages"][0]["content"].split("\n")[0], []).append(request["messages"][-1]["content"])
     assert len(by_persona) == 4
     for parts in by_persona.values():
-        assert sum(part.count("\n[m") for part in parts) == 600
+        assert sum(part.count("\n{\"id\": ") for part in parts) == 600
 
 
 def test_the_schema_line_the_adapter_adds_is_counted(ollama_world):
@@ -124,23 +126,22 @@ def test_the_cli_flush_prints_the_note(ollama_world, capsys):
 def test_judge_requests_fit_too(ollama_world):
     """A long hand-edited memory and a new item in its slot: the judge request stays within the context."""
     world, server = ollama_world
-    first = world.say("2026-11-21T20:00:00+09:00", "Remember: I drink green tea every morning.")
+    world.say("2026-11-21T20:00:00+09:00", "Remember: I drink green tea every morning.")
     server.structured_content = json.dumps({"items": [
         {"reason": "said so", "text": "drinks green tea every morning", "slot": "drink/morning",
-         "kind": "explicit", "score": 0.9, "evidence": ["m1"]}]})
+         "kind": "explicit", "score": 0.9, "evidence": [world.line_aliases()["m1"]]}]})
     world.flush("2026-11-21T23:00:00+09:00")
     memory = [m for m in world.store.all() if m.slot == "drink/morning"][0]
     world.memory.edit(memory.id, "green tea, " * 1500)  # the user pastes a very long note into it
     world.say("2026-11-22T20:00:00+09:00", "Remember: I switched to barley tea in the mornings.")
     server.structured_content = json.dumps({"items": [
         {"reason": "said so", "text": "switched to barley tea in the mornings", "slot": "drink/morning",
-         "kind": "explicit", "score": 0.9, "evidence": ["m1"]}]})
+         "kind": "explicit", "score": 0.9, "evidence": [world.line_aliases()["m2"]]}]})
     server.over_context.clear()
 
     world.flush("2026-11-23T09:00:00+09:00")
 
     assert server.over_context == []
-    assert first
     judged = [r for r in filter_requests(server) if "existing (" in r["messages"][-1]["content"]]
     assert judged, "the judge was asked"
 

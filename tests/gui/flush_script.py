@@ -2,21 +2,31 @@
 
 from __future__ import annotations
 
-import re
+import json
+
+from monchat.core.flush.words import share
 
 NO_ITEMS = '{"items": []}'
 
 
+def user_lines(turns) -> list[dict]:
+    """The user lines of a filter call's log chunk (one JSON object a line)."""
+    lines = [json.loads(raw) for raw in turns[-1].content.splitlines() if raw.startswith("{")]
+    found = [line for line in lines if line["role"] == "user"]
+    assert found, "the filter call shows no user line"
+    return found
+
+
 def first_user_line(turns) -> str:
-    """The short local id (m1, m2, …) of the first user line in a filter call's log chunk."""
-    match = re.search(r"^\[(m\d+)\] user", turns[-1].content, re.MULTILINE)
-    assert match, "the filter call shows no user line"
-    return match.group(1)
+    """The local id of the first user line in a filter call's log chunk."""
+    return user_lines(turns)[0]["id"]
 
 
 def item_answer(text: str, slot: str, kind: str = "explicit", score: float = 0.9):
-    """A structured answer citing the first user line as evidence."""
+    """A structured answer citing the first user line that shares words with ``text`` (else the first)."""
     def answer(system, turns, schema):
+        lines = user_lines(turns)
+        cited = next((line for line in lines if share(text, line["text"]) > 0), lines[0])
         return {"items": [{"reason": "the user said so", "text": text, "slot": slot, "kind": kind,
-                           "score": score, "evidence": [first_user_line(turns)]}]}
+                           "score": score, "evidence": [cited["id"]]}]}
     return answer

@@ -15,6 +15,7 @@ def queued(app, backend):
     backend.default_reply = NO_ITEMS
     log_message(app, 3, "覚えておいて：朝はブラックコーヒーを飲む")
     log_message(app, 2.9, "了解！", role="assistant")
+    log_message(app, 2.8, "それと、仙台に住んでいるよ")
     backend.enqueue(item_answer("朝はブラックコーヒー", "drink/morning"),
                     item_answer("仙台に住んでいる", "home/city"))
     report = app.services["flush"].run()

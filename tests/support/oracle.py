@@ -3,7 +3,7 @@
 It plays the LLM's two parts in a flush from tables a test writes:
 
 - **Filter calls** (the schema asks for ``items``): it reads the log lines of the
-  user turn (``[m3] user 2026-11-23 Mon 21:12: text``) and applies each
+  user turn (one JSON object a line: id, role, when, text) and applies each
   ``Rule`` of the persona that is asking: every line whose text contains
   ``rule.contains`` (and whose role is in ``rule.roles``) is cited, and the rule
   becomes one item citing all of them.
@@ -20,6 +20,7 @@ is the pure part, also used by the loopback Ollama server of the CLI tests.
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from dataclasses import dataclass
@@ -28,7 +29,6 @@ from typing import Callable
 from monchat.core.types import Usage
 from tests.support.scripted import ScriptedBackend
 
-LINE = re.compile(r"^\[(m\d+)\] (user|assistant) (\d{4}-\d{2}-\d{2} \w{3} \d{2}:\d{2}): ", re.M)
 PAIR = re.compile(r"^(p\d+):\n  existing \((.*?)\): (.*?)\n  new \((.*?)\): (.*?)(?=\np\d+:\n|\n*\Z)",
                   re.M | re.S)
 PERSONA_NAME = re.compile(r'^You are "(.*?)"', re.M)
@@ -45,7 +45,8 @@ class Rule:
     score: float = 0.9
     persona: str = "base"
     roles: tuple = ("user",)  # roles of the lines it may cite
-    extra: tuple = ()  # local ids cited besides the matched lines (e.g. "m99", which does not exist)
+    extra: tuple = ()  # ids cited besides the matched lines: "mN" is the N-th message a World said
+    #                  (see ``World.line_aliases``); others, e.g. "m99" in a short log, do not exist
     cite_matched: bool = True  # False: cite only ``extra`` (the rule still needs a matching line)
     reason: str = "oracle rule"
 
@@ -76,12 +77,12 @@ class JudgedPair:
 
 
 def parse_log(user_turn: str) -> list[LogLine]:
-    """The log lines of a filter call's user turn (a text may span several lines)."""
-    marks = list(LINE.finditer(user_turn))
+    """The log lines of a filter call's user turn: one JSON object a line."""
     lines = []
-    for n, mark in enumerate(marks):
-        end = marks[n + 1].start() if n + 1 < len(marks) else len(user_turn)
-        lines.append(LogLine(mark.group(1), mark.group(2), mark.group(3), user_turn[mark.end():end].rstrip("\n")))
+    for raw in user_turn.splitlines():
+        if raw.startswith("{"):
+            line = json.loads(raw)
+            lines.append(LogLine(line["id"], line["role"], line["when"], line["text"]))
     return lines
 
 
@@ -136,6 +137,7 @@ class Oracle(ScriptedBackend):
         self.json_calls = 0
         self.filter_calls: list[dict] = []  # {"persona", "system", "user", "items"}
         self.judge_calls: list[dict] = []  # {"system", "user", "pairs": [JudgedPair]}
+        self.aliases: Callable[[], dict[str, str]] = dict  # "m3" in a rule's extra → a real line id
         self._oracle_lock = threading.Lock()
         self.default_reply = self._answer
 
@@ -164,7 +166,8 @@ class Oracle(ScriptedBackend):
             if not matched:
                 continue
             evidence = [line.local_id for line in matched] if rule.cite_matched else []
-            evidence += list(rule.extra)
+            aliases = self.aliases()
+            evidence += [aliases.get(local, local) for local in rule.extra]
             items.append({"reason": rule.reason, "text": rule.text, "slot": rule.slot, "kind": rule.kind,
                           "score": rule.score, "evidence": evidence})
         self.filter_calls.append({"persona": persona, "system": system, "user": user_turn, "items": items})

@@ -274,7 +274,18 @@ class Consolidator:
             self._change("layer2", memory, item, layer=2)
 
     def evaluate(self, memory: MemoryRecord, item: Item) -> None:
-        """Promote by the rules: Layer 2 by score; Layer 1 by distinct days of evidence."""
+        """Promote by the rules: Layer 2 by score; Layer 1 by distinct days of evidence.
+
+        An item not found in the user's words (see ``words.py``) goes to the
+        review queue and nowhere else: neither layer takes it unreviewed.
+        """
+        if not item.grounded:
+            if memory.state == "candidate":
+                self.memories.update(memory.id, state="queued", updated_at=self.stamp)
+                self._queue(self.memories.get(memory.id), "words",
+                            "not found in your words: the text shares almost nothing with the messages it cites",
+                            memory.confidence or 0.0, None, item)
+            return
         if memory.state != "candidate":
             self._layer2(memory, item)
             return

@@ -48,6 +48,7 @@ class Item:
     first_epoch: float  # time of the earliest evidence
     first_ts: str
     index: int = 0  # order within the flush
+    grounded: bool = True  # False: the text shares almost nothing with the user lines it cites
 
 
 @dataclass
@@ -56,7 +57,7 @@ class Dropped:
     text: str
     reason: str
     evidence: list[str] = field(default_factory=list)
-    category: str = "evidence"  # evidence | invalid | limit | no_target
+    category: str = "evidence"  # evidence | words | invalid | limit | no_target
 
 
 @dataclass

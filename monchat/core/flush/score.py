@@ -9,6 +9,9 @@ Logs are chunked to fit the model's context.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import logging
 import re
 import threading
@@ -25,11 +28,13 @@ from ..types import Message, Turn
 from ..logs import slot_name
 from .fit import cut_text, pack
 from .records import Dropped, FlushCancelled, Item, LogLine
+from .words import check_words
 
 log = logging.getLogger(__name__)
 
 PLAN_PART = 999  # the widest part number, while chunks are planned
 PLAN_DAY = "2000-01-01"
+LOCAL_ID_WIDTH = 5  # letters of a line id: short for the model, 2^25 ways to guess
 CUT_MARK = " […]"  # ends a message cut to fit one request
 MIN_INJECTED_LENGTH = 8  # shorter memory texts are too generic to call a copy
 
@@ -61,14 +66,33 @@ def item_schema(max_items: int, user_ids: list[str] | None = None) -> dict:
     }
 
 
-def build_lines(messages: list[Message], tz: tzinfo | None = None) -> list[LogLine]:
-    lines = []
-    for n, m in enumerate(messages, start=1):
+def build_lines(messages: list[Message], tz: tzinfo | None = None, id_key: bytes = b"") -> list[LogLine]:
+    """The messages as filters see them, each with a short local id.
+
+    Ids are keyed hashes of the message ids (``id_key`` is a secret of this data
+    folder), so a reply cannot guess the id of a real user line and forge it,
+    and a rerun shows the same request as before (its answer can be reused).
+    """
+    lines, taken = [], set()
+    for m in messages:
         dt = m.dt.astimezone(tz)
-        lines.append(LogLine(local_id=f"m{n}", message_id=m.id, role=m.role, when=f"{dt:%Y-%m-%d %a %H:%M}",
+        local_id = local_line_id(m.id, id_key, taken)
+        taken.add(local_id)
+        lines.append(LogLine(local_id=local_id, message_id=m.id, role=m.role, when=f"{dt:%Y-%m-%d %a %H:%M}",
                              text=m.text, day=f"{dt:%Y-%m-%d}", session=slot_name(m.dt, tz),
                              epoch=m.dt.timestamp()))
     return lines
+
+
+def local_line_id(message_id: str, key: bytes, taken: set[str] = frozenset()) -> str:
+    """The id a filter sees for a message: a keyed hash, longer only where a shorter one is taken."""
+    digest = hmac.new(key, message_id.encode("utf-8"), hashlib.sha256).digest()
+    letters = base64.b32encode(digest).decode("ascii").lower()
+    for width in range(LOCAL_ID_WIDTH, len(letters)):
+        local_id = letters[:width]
+        if local_id not in taken:
+            return local_id
+    raise AssertionError("a 256-bit digest collided")
 
 
 def plan_chunks(backend: Backend, prompts: PromptLibrary, personas: list[FilterPersona],
@@ -144,7 +168,12 @@ class PersonaResult:
 
 def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine],
                   injected: list[str]) -> Item | Dropped:
-    """Check one raw item from the LLM; return an Item or the reason it is dropped."""
+    """Check one raw item from the LLM; return an Item or the reason it is dropped.
+
+    Evidence ids must name user lines of this request; the text itself must not
+    be an assistant line's words. Text that shares nothing with the cited user
+    lines is kept but marked, so it never reaches lasting memory unreviewed.
+    """
     if not isinstance(raw, dict):
         return Dropped(persona.id, str(raw)[:200], "not an object", category="invalid")
     text = normalise_text(str(raw.get("text") or ""))
@@ -175,11 +204,16 @@ def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine
     if not evidence:
         reason = "; ".join(problems) if problems else "no evidence"
         return Dropped(persona.id, text, reason, [str(x) for x in local_ids])
+    words = check_words(text, [line.text for line in evidence],
+                        [line.text for line in lines_by_local.values() if line.role != "user"])
+    if words.assistants_words:
+        return Dropped(persona.id, text, "the assistant's words, not the user's",
+                       [line.message_id for line in evidence], category="words")
     evidence.sort(key=lambda line: (line.epoch, line.message_id))
     return Item(persona=persona.id, style=persona.style, text=text,
                 slot=normalise_slot(str(raw.get("slot") or "")), kind=kind, score=score,
                 evidence=[line.message_id for line in evidence], reason=str(raw.get("reason") or "")[:500],
-                first_epoch=evidence[0].epoch, first_ts=evidence[0].when)
+                first_epoch=evidence[0].epoch, first_ts=evidence[0].when, grounded=words.grounded)
 
 
 def score_persona(backend: Backend, prompts: PromptLibrary, persona: FilterPersona,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import random
+import secrets
 import threading
 import time
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ from .score import build_lines, plan_chunks, score_persona
 log = logging.getLogger(__name__)
 
 Progress = Callable[[FlushProgress], None]
+LINE_ID_KEY = "flush.line_id_key"
 
 
 class _DryRun(Exception):
@@ -144,7 +146,7 @@ class FlushService:
         escalation = self.escalation()
         selection = load_selection(self.store)
         injected = [i.text for i in selection.layer1 + selection.layer2]
-        lines = build_lines(orientation.messages, self.tz)
+        lines = build_lines(orientation.messages, self.tz, self._line_id_key(dry_run))
         chunks, report.notes = plan_chunks(backend, self.prompts, [p for p, _ in chosen], lines)
 
         # Stage 2: score (LLM, no writes)
@@ -240,6 +242,16 @@ class FlushService:
         log.info("flush %s: %s call(s), %s change(s), %s dropped, %.1fs", report.run_id, report.llm_calls,
                  len(report.changes), report.dropped, report.duration_s)
         return report
+
+    def _line_id_key(self, dry_run: bool) -> bytes:
+        """This data folder's secret for the line ids filters see (made on first use; a dry run
+        before the first flush uses one of its own, as it writes nothing)."""
+        key = self.store.get_state(LINE_ID_KEY)
+        if key is None:
+            key = secrets.token_hex(16)
+            if not dry_run:
+                self.store.set_state(LINE_ID_KEY, key)
+        return bytes.fromhex(key)
 
     def _finish(self, files, now) -> None:
         """After the commit: rewrite memory.md, then remove the files whose messages are archived."""

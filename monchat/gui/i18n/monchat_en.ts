@@ -105,6 +105,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The filter&apos;s instructions alone do not fit the model&apos;s context.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The model call failed.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -174,6 +178,10 @@
     </message>
     <message>
         <source>Try again; a larger model follows the format more reliably.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Raise the model&apos;s context in Settings, or shorten the filter persona&apos;s text.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1000,6 +1008,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Check the wording</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Replace</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1053,6 +1065,10 @@
     </message>
     <message>
         <source>Enough evidence has come together, so this becomes lasting memory (confidence %1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not found in your words: the text shares almost nothing with the messages it cites. Approve it only if it is true of you.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

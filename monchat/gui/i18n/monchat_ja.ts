@@ -105,6 +105,10 @@
         <translation>モデルの答えが monchat で扱えない形式でした。</translation>
     </message>
     <message>
+        <source>The filter&apos;s instructions alone do not fit the model&apos;s context.</source>
+        <translation>フィルターの指示だけでモデルのコンテキストに収まりません。</translation>
+    </message>
+    <message>
         <source>The model call failed.</source>
         <translation>モデルの呼び出しに失敗しました。</translation>
     </message>
@@ -175,6 +179,10 @@
     <message>
         <source>Try again; a larger model follows the format more reliably.</source>
         <translation>もう一度試してください。大きめのモデルのほうが形式をきちんと守ります。</translation>
+    </message>
+    <message>
+        <source>Raise the model&apos;s context in Settings, or shorten the filter persona&apos;s text.</source>
+        <translation>設定でモデルのコンテキストを増やすか、フィルター人格の文章を短くしてください。</translation>
     </message>
     <message>
         <source>Run it again when you are ready; the logs are still there.</source>
@@ -1000,6 +1008,10 @@
         <translation>長期の記憶に加える</translation>
     </message>
     <message>
+        <source>Check the wording</source>
+        <translation>言葉づかいを確認</translation>
+    </message>
+    <message>
         <source>Replace</source>
         <translation>置き換え</translation>
     </message>
@@ -1054,6 +1066,10 @@
     <message>
         <source>Enough evidence has come together, so this becomes lasting memory (confidence %1).</source>
         <translation>根拠が十分にそろったので長期の記憶にします（確信度 %1）</translation>
+    </message>
+    <message>
+        <source>Not found in your words: the text shares almost nothing with the messages it cites. Approve it only if it is true of you.</source>
+        <translation>あなたの言葉に見当たりません。根拠として挙げた発言とほとんど重なりません。あなたに当てはまる場合だけ承認してください。</translation>
     </message>
     <message>
         <source>Replaces the lasting memory “%1” with “%2”.</source>
