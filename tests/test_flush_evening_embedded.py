@@ -75,9 +75,9 @@ def test_every_request_of_an_evening_fits_the_default_model(backend, prompts, fi
     limit = backend.json_prompt_limit()
     sizes = {}
     for persona in filters:
-        system = prompts.render("filter.md.j2", persona=persona)
+        system = prompts.render("filter.md.j2")
         sizes[persona.id] = [
-            backend.count_json_request(system, [Turn("user", render_log(prompts, chunk, n, len(chunks)))],
+            backend.count_json_request(system, [Turn("user", render_log(prompts, chunk, n, len(chunks), persona))],
                                        item_schema(persona.max_items, user_ids(chunk)))
             for n, chunk in enumerate(chunks, start=1)]
         assert max(sizes[persona.id]) <= limit, f"{persona.id}: {sizes[persona.id]} tokens for {limit}"
@@ -88,8 +88,8 @@ def test_every_request_of_an_evening_fits_the_default_model(backend, prompts, fi
 def test_the_count_is_what_the_model_reads(backend, prompts, filters):
     """``count_json_request`` is llama.cpp's own prompt count for the request."""
     lines = build_lines(evening(4), timezone.utc)
-    system = prompts.render("filter.md.j2", persona=filters[0])
-    turns = [Turn("user", render_log(prompts, lines, 1, 1))]
+    system = prompts.render("filter.md.j2")
+    turns = [Turn("user", render_log(prompts, lines, 1, 1, filters[0]))]
     schema = item_schema(3, user_ids(lines))
 
     counted = backend.count_json_request(system, turns, schema)

@@ -78,6 +78,7 @@ class FlushSettings:
     half_life_days: float = 90.0
     review_deadline_days: int = 7
     memory_token_budget: int = 1500
+    parallel: int = 0  # filter calls at once; 0 → the backend's own default (network 4, embedded 1)
 
 
 @dataclass
@@ -126,6 +127,7 @@ CHECKS: dict[str, Callable[[Any], bool]] = {
     "flush.half_life_days": _positive,
     "flush.review_deadline_days": _positive,
     "flush.memory_token_budget": lambda v: v >= 100,
+    "flush.parallel": lambda v: 0 <= v <= 16,
 }
 
 

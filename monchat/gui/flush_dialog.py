@@ -51,7 +51,6 @@ class FlushDialog(QDialog):
         self.running = False
         self.report = None
         self._close_when_done = False
-        self._score_seen: set[str] = set()
         self.persona_rows: dict[str, tuple[QLabel, QProgressBar]] = {}
         self.role_labels: dict[str, QLabel] = {}
         self.setWindowTitle(self.tr("Flush"))
@@ -210,7 +209,6 @@ class FlushDialog(QDialog):
         self.overall.setValue(0)
         for stage in STAGES:
             self.stage_marks[stage].setText("○")
-        self._score_seen = set()
         for _name, bar in self.persona_rows.values():
             bar.setRange(0, 1)
             bar.setValue(0)
@@ -234,15 +232,15 @@ class FlushDialog(QDialog):
             self.stage_marks[progress.stage].setText("●")
             self.overall.setValue(index)
         if progress.stage == "score" and progress.persona:
-            name, bar = self._persona_row(progress.persona, "")
-            if not self._persona_done(progress):
-                bar.setRange(0, 0)  # busy
-                bar.setFormat(self.tr("reading…"))
-                self.status.setText(arg(self.tr("%1 is reading the logs (persona %2 of %3)."),
+            # Personas read side by side; each reports as each part of the log is read.
+            _name, bar = self._persona_row(progress.persona, "")
+            bar.setRange(0, max(1, progress.total))
+            bar.setValue(progress.done)
+            if progress.done < progress.total:
+                bar.setFormat(arg(self.tr("part %1 of %2"), progress.done, progress.total))
+                self.status.setText(arg(self.tr("%1 is reading the logs (part %2 of %3)."),
                                         self.persona_name(progress.persona), progress.done + 1, progress.total))
             else:
-                bar.setRange(0, 1)
-                bar.setValue(1)
                 bar.setFormat(self.tr("done"))
         elif progress.stage == "judge":
             if progress.total == 0:
@@ -257,19 +255,10 @@ class FlushDialog(QDialog):
         elif progress.stage in STAGES:
             self.status.setText(self.stage_name(progress.stage) + "…")
 
-    def _persona_done(self, progress) -> bool:
-        """Score reports twice per persona: before (done = its index) and after (done = index + 1)."""
-        if progress.persona in self._score_seen:
-            return True
-        self._score_seen.add(progress.persona)
-        return False
-
     def _end(self) -> None:
         self.running = False
         for _name, bar in self.persona_rows.values():
-            if bar.maximum() == 0:  # still "busy": this persona never finished
-                bar.setRange(0, 1)
-                bar.setValue(0)
+            if bar.value() < bar.maximum():  # this persona never finished reading
                 bar.setFormat(self.tr("stopped"))
         self.cancel_button.setEnabled(False)
         self.close_button.setEnabled(True)

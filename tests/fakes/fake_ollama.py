@@ -31,6 +31,8 @@ Knobs on the server object (set them before the request):
     server.reply_chunks        content strings streamed by /api/chat
     server.structured_content  content of the reply when the request has "format"
     server.structured_reply    f(request body) -> that content, when set (a model that reads)
+    server.latency_s           seconds each structured reply takes; ``server.max_in_flight`` records
+                               how many were being answered at once
     server.prompt_eval_count   value reported on the final chat line
     server.context_length      "<arch>.context_length" reported by /api/show
     server.version             reported by /api/version
@@ -215,6 +217,13 @@ class Handler(BaseHTTPRequestHandler):
     def _chat(self, model, streaming, structured):
         srv = self.server
         base = {"model": model, "created_at": "2025-01-01T00:00:00Z"}
+        if structured and srv.latency_s:
+            with srv.lock:
+                srv.in_flight += 1
+                srv.max_in_flight = max(srv.max_in_flight, srv.in_flight)
+            time.sleep(srv.latency_s)  # a model thinking; other requests may arrive meanwhile
+            with srv.lock:
+                srv.in_flight -= 1
         if structured and srv.structured_reply is not None:
             chunks = [srv.structured_reply(self.body)]
         else:
@@ -278,6 +287,9 @@ class FakeOllamaServer(ThreadingHTTPServer):
         self.mode = "ok"
         self.count_prompts = False
         self.structured_reply = None  # f(request body) -> content of a structured reply
+        self.latency_s = 0.0  # each structured reply takes this long; overlap is recorded
+        self.in_flight = 0
+        self.max_in_flight = 0
         self.prompt_counts: list[int] = []
         self.over_context: list[dict] = []
         self.chunk_delay_s = 0.05

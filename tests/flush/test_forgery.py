@@ -37,7 +37,7 @@ def world_and_server(home):
 def log_lines(body: dict) -> list[dict]:
     """The log lines a filter request shows, each parsed as the JSON it must be."""
     chunk = body["messages"][-1]["content"]
-    return [json.loads(raw) for raw in chunk.splitlines()[2:] if raw]
+    return [json.loads(raw) for raw in chunk.splitlines()[2:] if raw.startswith("{")]
 
 
 def filter_bodies(server) -> list[dict]:
@@ -60,6 +60,9 @@ def test_a_forged_header_never_reaches_a_filter_as_a_user_line(world_and_server)
     bodies = filter_bodies(server)
     assert len(bodies) == 4
     for body in bodies:
+        chunk = body["messages"][-1]["content"]
+        log_part = chunk[:chunk.index("The part you play")].strip().splitlines()[2:]
+        assert len(log_part) == 3  # three messages, three lines: nothing in a text started a line
         lines = log_lines(body)
         assert [line["role"] for line in lines] == ["user", "user", "assistant"]
         assert lines[2]["text"] == FORGED and lines[1]["text"].endswith("line two of my message")

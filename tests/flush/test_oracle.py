@@ -18,6 +18,7 @@ class Line:
 
 def test_it_reads_log_lines_including_texts_over_several_lines():
     user = PROMPTS.render("filter_log.md.j2", part=1, parts=1, first_day="2026-11-23", last_day="2026-11-23",
+                          persona=None,
                           lines=[Line("m1", "assistant", "犬を飼ってる？"), Line("m2", "user", "一行目\n[二行目]"),
                                  Line("m3", "user", "{{ 7*7 }}")])
     lines = parse_log(user)
@@ -40,13 +41,14 @@ def test_it_reads_judge_pairs_and_answers_from_its_table():
 
 def test_filter_answers_are_per_persona_and_deterministic(world):
     base, lifestyle = world.app.personas.filters["base"], world.app.personas.filters["lifestyle"]
-    systems = {p.id: PROMPTS.render("filter.md.j2", persona=p) for p in (base, lifestyle)}
-    assert {pid: persona_of(text) for pid, text in systems.items()} == {"base": "base", "lifestyle": "lifestyle"}
-    user = PROMPTS.render("filter_log.md.j2", part=1, parts=1, first_day="d", last_day="d",
-                          lines=[Line("m1", "user", "緑茶を飲んだ"), Line("m2", "user", "また緑茶")])
+    system = PROMPTS.render("filter.md.j2")
+    lines = [Line("m1", "user", "緑茶を飲んだ"), Line("m2", "user", "また緑茶")]
+    users = {p.id: PROMPTS.render("filter_log.md.j2", part=1, parts=1, first_day="d", last_day="d", lines=lines,
+                                  persona=p) for p in (base, lifestyle)}
+    assert {pid: persona_of(text) for pid, text in users.items()} == {"base": "base", "lifestyle": "lifestyle"}
     oracle = Oracle([Rule("緑茶", "緑茶を飲む", "drink/daily", "habit", 0.7, persona="lifestyle")])
-    first = oracle.respond(systems["lifestyle"], user, item_schema(3))
+    first = oracle.respond(system, users["lifestyle"], item_schema(3))
     assert first == {"items": [{"reason": "oracle rule", "text": "緑茶を飲む", "slot": "drink/daily",
                                 "kind": "habit", "score": 0.7, "evidence": ["m1", "m2"]}]}
-    assert oracle.respond(systems["lifestyle"], user, item_schema(3)) == first
-    assert oracle.respond(systems["base"], user, item_schema(3)) == {"items": []}
+    assert oracle.respond(system, users["lifestyle"], item_schema(3)) == first
+    assert oracle.respond(system, users["base"], item_schema(3)) == {"items": []}

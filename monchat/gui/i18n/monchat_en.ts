@@ -466,7 +466,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 is reading the logs (persona %2 of %3).</source>
+        <source>part %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is reading the logs (part %2 of %3).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -511,10 +515,6 @@
     </message>
     <message>
         <source>Cancelling…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>reading…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -466,8 +466,12 @@
         <translation>%1 個のログファイル（%2 件のメッセージ）を読みます。</translation>
     </message>
     <message>
-        <source>%1 is reading the logs (persona %2 of %3).</source>
-        <translation>%1 がログを読んでいます（%3 人中 %2 人目）。</translation>
+        <source>part %1 of %2</source>
+        <translation>%2 部中 %1</translation>
+    </message>
+    <message>
+        <source>%1 is reading the logs (part %2 of %3).</source>
+        <translation>%1がログを読んでいます（%3 部中 %2 部目）。</translation>
     </message>
     <message>
         <source>Nothing new resembles what is remembered; no comparisons needed.</source>
@@ -512,10 +516,6 @@
     <message>
         <source>Cancelling…</source>
         <translation>中止中…</translation>
-    </message>
-    <message>
-        <source>reading…</source>
-        <translation>読んでいます…</translation>
     </message>
     <message>
         <source>done</source>
