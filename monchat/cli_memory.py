@@ -14,6 +14,8 @@ MEMORY_ACTIONS = ("list", "show", "history", "approve", "reject", "edit", "forge
 def add_memory_commands(sub) -> None:
     p = sub.add_parser("flush", help="distil the unflushed logs into memory")
     p.add_argument("--dry-run", action="store_true", help="show the proposed changes and write nothing")
+    p.add_argument("--accept-partial", action="store_true",
+                   help="go on when a filter could not read some messages (the run records which)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--seed", type=int, help="seed for the random filter persona (recorded either way)")
 
@@ -34,7 +36,7 @@ def _print_progress(progress) -> None:
 
 def cmd_flush(app, args) -> int:
     flush = app.services["flush"]
-    report = flush.run(dry_run=args.dry_run, seed=args.seed,
+    report = flush.run(dry_run=args.dry_run, seed=args.seed, accept_partial=args.accept_partial,
                        progress=None if args.json else _print_progress)
     if args.json:
         data = report.to_dict()

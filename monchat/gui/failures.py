@@ -28,6 +28,8 @@ def headline(failure: Failure) -> str:
             "Failures", "The model answered in a shape monchat cannot use."),
         "request_too_large": QCoreApplication.translate(
             "Failures", "The filter's instructions alone do not fit the model's context."),
+        "flush_incomplete": QCoreApplication.translate(
+            "Failures", "A filter could not read some messages, so nothing was changed."),
         "backend": QCoreApplication.translate(
             "Failures", "The model call failed."),
         "input": QCoreApplication.translate(
@@ -73,6 +75,9 @@ def advice(code: str) -> str:
             "Failures", "Try again; a larger model follows the format more reliably."),
         "request_too_large": QCoreApplication.translate(
             "Failures", "Raise the model's context in Settings, or shorten the filter persona's text."),
+        "flush_incomplete": QCoreApplication.translate(
+            "Failures", "Flush again (a busy model often answers the next time), choose a larger model, or "
+                        "flush without the unread messages."),
         "flush_cancelled": QCoreApplication.translate(
             "Failures", "Run it again when you are ready; the logs are still there."),
         "flush_running": QCoreApplication.translate(

@@ -15,6 +15,7 @@ from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (QCheckBox, QDialog, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QProgressBar,
                                QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
+from ..core.flush.records import FlushIncomplete
 from .failures import explanation, headline
 from .i18n import arg
 from .lifetime import alive
@@ -94,6 +95,12 @@ class FlushDialog(QDialog):
         self.start_button.setDefault(True)
         self.start_button.setEnabled(False)
         self.start_button.clicked.connect(self.start)
+        # Offered only after a flush stopped because a filter could not read some messages.
+        self.partial_button = QPushButton(self.tr("Flush without the unread messages"), self)
+        self.partial_button.setToolTip(self.tr("The filters that could not read some messages skip them; "
+                                               "the run records which."))
+        self.partial_button.hide()
+        self.partial_button.clicked.connect(self.start_partial)
         self.cancel_button = QPushButton(self.tr("Cancel flush"), self)
         self.cancel_button.setEnabled(False)
         self.cancel_button.clicked.connect(self.cancel)
@@ -101,6 +108,7 @@ class FlushDialog(QDialog):
         self.close_button.clicked.connect(self.reject)
         buttons = QHBoxLayout()
         buttons.addWidget(self.dry_run, 1)
+        buttons.addWidget(self.partial_button)
         buttons.addWidget(self.start_button)
         buttons.addWidget(self.cancel_button)
         buttons.addWidget(self.close_button)
@@ -191,9 +199,14 @@ class FlushDialog(QDialog):
         return name, bar
 
     # ---- running ---------------------------------------------------------
-    def start(self) -> None:
+    def start_partial(self) -> None:
+        """Run again, accepting that some messages stay unread by the filters that failed on them."""
+        self.start(accept_partial=True)
+
+    def start(self, accept_partial: bool = False) -> None:
         if self.running:
             return
+        self.partial_button.hide()
         self.running = True
         self.report = None
         self.cancel_event = threading.Event()
@@ -214,7 +227,8 @@ class FlushDialog(QDialog):
             bar.setValue(0)
             bar.setFormat(self.tr("waiting"))
         self.status.setText(self.tr("Starting…"))
-        self.runner.start("flush", lambda report: flush.run(dry_run=dry_run, progress=report, cancel=cancel),
+        self.runner.start("flush", lambda report: flush.run(dry_run=dry_run, progress=report, cancel=cancel,
+                                                            accept_partial=accept_partial),
                           on_progress=self.show_progress, on_finished=self._finished, on_failed=self._failed)
 
     def cancel(self) -> None:
@@ -289,6 +303,7 @@ class FlushDialog(QDialog):
                 self.stage_marks[stage].setText("✗")
         self.status.setText(f"{headline(failure)}\n{explanation(failure)}")
         self.start_button.setEnabled(True)
+        self.partial_button.setVisible(failure.code == FlushIncomplete.code)
         self.flush_failed.emit(failure)
         if self._close_when_done:
             self.reject()

@@ -52,7 +52,8 @@ def test_an_item_keeps_its_good_evidence_and_loses_the_bad(world):
     good = world.say("2026-11-24T12:01:00+09:00", "え、飼ってないよ？")  # m2
     report = world.flush("2026-11-24T13:00:00+09:00")
     aliases = world.line_aliases()
-    assert world.oracle.filter_calls[0]["items"][0]["evidence"] == [aliases["m2"], aliases["m1"], "m99"]
+    [base] = [call for call in world.oracle.filter_calls if call["persona"] == "base"]
+    assert base["items"][0]["evidence"] == [aliases["m2"], aliases["m1"], "m99"]
     memory = world.mem("犬は飼っていない")
     assert memory.evidence == [good]
     assert [r["message_id"] for r in world.ledger(memory.id)] == [good]

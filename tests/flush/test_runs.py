@@ -7,6 +7,7 @@ import threading
 import pytest
 
 from monchat.core.errors import KnownError, MalformedReply
+from monchat.core.flush.records import FlushIncomplete
 from monchat.core.personas import FilterPersona
 from tests.flush.conftest import SEED, Rule
 
@@ -54,10 +55,17 @@ def test_a_malformed_answer_is_recorded_not_taken_for_nothing_found(world):
             raise MalformedReply("The model's answer was not JSON.", "Try again.")
 
     world.oracle.on_call = malformed
+    world.settings.parallel = 1  # one call at a time: the second call is the second persona's
     world.say("2026-11-23T21:10:00+09:00", "覚えておいて：仙台に住んでる")
-    report = world.flush("2026-11-23T22:00:00+09:00")
+    # One message cannot be split smaller: that persona never read it, so the flush stops.
+    with pytest.raises(FlushIncomplete):
+        world.flush("2026-11-23T22:00:00+09:00")
+    assert world.flusher.runs(1) == [] and world.log_files()
+    world.oracle.json_calls = 0  # the same failure again, this time accepted
+    report = world.flush("2026-11-23T22:00:00+09:00", accept_partial=True)
     assert len(report.errors) == 1 and "not JSON" in report.errors[0]
     assert world.flusher.runs(1)[0]["errors"] == report.errors
+    assert len(report.unread) == 1 and list(report.unread.values())[0] == world.said
     assert world.mem("仙台に住んでいる").state == "active"  # the other personas' work stands
 
 

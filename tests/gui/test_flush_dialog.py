@@ -129,3 +129,27 @@ def test_flush_is_unavailable_without_the_service(app, make_window):
     assert not window.gate_bar.flush_button.isEnabled()
     assert "not available" in window.gate_bar.flush_button.toolTip()
     assert window.open_flush() is None
+
+
+def test_a_persona_that_cannot_read_offers_a_partial_flush(app, make_window, backend, qtbot):
+    def lifestyle_cannot_read(system, turns, schema):
+        return "not json" if "(lifestyle)" in turns[-1].content else NO_ITEMS
+    backend.default_reply = lifestyle_cannot_read
+    log_message(app, 3, "今日は川沿いを散歩した")
+    log_message(app, 2, "夜はカレーを作った")
+    window = make_window("en")
+    dialog = open_flush(window, qtbot)
+    assert not dialog.partial_button.isVisible()
+
+    with qtbot.waitSignal(dialog.flush_failed, timeout=10000):
+        dialog.start_button.click()
+    assert dialog.partial_button.isVisible()
+    assert "could not read some messages" in dialog.status.text()
+    assert app.services["flush"].runs(1) == []
+
+    with qtbot.waitSignal(dialog.flush_finished, timeout=10000) as finished:
+        dialog.partial_button.click()
+    report = finished.args[0]
+    assert report.unread and not dialog.partial_button.isVisible()
+    assert "A partial flush, accepted" in dialog.summary.text()
+    assert app.chat.gate().state == "ok"

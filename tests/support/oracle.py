@@ -123,6 +123,7 @@ class Oracle(ScriptedBackend):
     """
 
     name = "oracle"
+    PARALLEL_CALLS = 4  # its answers depend only on the request: flushes run personas side by side
 
     def __init__(self, rules=(), judgements: dict | None = None, *, default=Judgement("COEXIST", 0.95),
                  chat_reply: str = "うん、覚えておくね。", model: str = "oracle-1",

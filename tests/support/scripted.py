@@ -17,6 +17,7 @@ from monchat.core.types import Usage
 
 class ScriptedBackend(Backend):
     name = "scripted"
+    PARALLEL_CALLS = 1  # queued replies are answered in the order the flush asks
 
     def __init__(self, model: str = "scripted-1", *, delay: float = 0.0, default_reply: str | None = None):
         super().__init__(model)

@@ -19,6 +19,19 @@ class FlushCancelled(KnownError):
                          "Run it again when you are ready; the logs are still there.")
 
 
+class FlushIncomplete(KnownError):
+    """A filter could not read some messages; the flush stopped before changing anything."""
+
+    code = "flush_incomplete"
+    exit_code = 7
+
+    def __init__(self, unread: str) -> None:
+        super().__init__(f"Some messages could not be read, so nothing was changed: {unread}.",
+                         "Run the flush again (a busy model often answers the next time), use a larger model, "
+                         "or accept a partial flush: `monchat flush --accept-partial`, or the button in the "
+                         "flush dialog.")
+
+
 @dataclass
 class LogLine:
     """A message as a filter persona sees it: a short local id instead of the real one."""
@@ -110,6 +123,7 @@ class FlushReport:
     changes: list[Change] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # not errors: e.g. a message cut to fit a request
+    unread: dict = field(default_factory=dict)  # persona id -> message ids it could not read (partial flush)
     files: list[str] = field(default_factory=list)
     messages_archived: int = 0
     budget: dict = field(default_factory=dict)

@@ -180,6 +180,8 @@ class PersonaResult:
     items: list[Item] = field(default_factory=list)
     dropped: list[Dropped] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    unread: list[LogLine] = field(default_factory=list)
     calls: int = 0
     tokens: int = 0
 
@@ -236,24 +238,38 @@ def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine
 
 @dataclass
 class ChunkResult:
-    """What one persona found in one chunk."""
+    """What one persona found in one chunk, and what it could not read."""
 
     persona: str
     part: int
     items: list[Item] = field(default_factory=list)
     dropped: list[Dropped] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    unread: list[LogLine] = field(default_factory=list)  # lines whose answer never came back usable
+    calls: int = 0
     tokens: int = 0
+
+    def add(self, other: "ChunkResult") -> None:
+        self.items += other.items
+        self.dropped += other.dropped
+        self.errors += other.errors
+        self.notes += other.notes
+        self.unread += other.unread
+        self.calls += other.calls
+        self.tokens += other.tokens
 
 
 def score_chunk(backend: Backend, prompts: PromptLibrary, persona: FilterPersona, chunk: list[LogLine],
                 part: int, parts: int, max_items: int, injected: list[str],
-                cancel: threading.Event | None = None) -> ChunkResult:
+                cancel: threading.Event | None = None, retry_smaller: bool = True) -> ChunkResult:
     """One filter call: ``persona`` reads one chunk. Safe to run beside other calls.
 
     The request starts with what every persona shares (the system text, the
     chunk, a schema with ``max_items`` for all) and ends with the persona's
     part, so a backend's prompt cache serves the shared start once per chunk.
+    An answer that is cut off or not the schema's shape is asked again once, in
+    two halves; lines still without a usable answer are returned as ``unread``.
     """
     result = ChunkResult(persona.id, part)
     if cancel is not None and cancel.is_set():
@@ -261,17 +277,29 @@ def score_chunk(backend: Backend, prompts: PromptLibrary, persona: FilterPersona
     system = prompts.render("filter.md.j2")
     user = render_log(prompts, chunk, part, parts, persona)
     schema = item_schema(max_items, user_ids(chunk))
+    result.calls += 1
     result.tokens += count_tokens(system) + count_tokens(user)
+    problem = ""
     try:
         answer = backend.complete_json(system, [Turn("user", user)], schema)
     except MalformedReply as exc:
-        result.errors.append(f"{persona.id} part {part}: {exc.message}")
-        log.warning("filter %s part %s: malformed answer: %s", persona.id, part, exc.message)
-        return result
-    result.tokens += count_tokens(str(answer))
-    raw_items = answer.get("items")
-    if not isinstance(raw_items, list):
-        result.errors.append(f"{persona.id} part {part}: the answer had no item list")
+        problem = exc.message
+    else:
+        result.tokens += count_tokens(str(answer))
+        raw_items = answer.get("items")
+        if not isinstance(raw_items, list):
+            problem = "the answer had no item list"
+    if problem:
+        log.warning("filter %s part %s (%s lines): %s", persona.id, part, len(chunk), problem)
+        if retry_smaller and len(chunk) > 1:
+            result.notes.append(f"{persona.id} part {part}: {problem} Read again in two halves.")
+            middle = len(chunk) // 2
+            for half in (chunk[:middle], chunk[middle:]):
+                result.add(score_chunk(backend, prompts, persona, half, part, parts, max_items, injected,
+                                       cancel, retry_smaller=False))
+        else:
+            result.errors.append(f"{persona.id} part {part}: {problem}")
+            result.unread += chunk
         return result
     lines_by_local = {line.local_id: line for line in chunk}
     for raw in raw_items:
@@ -286,12 +314,15 @@ def score_chunk(backend: Backend, prompts: PromptLibrary, persona: FilterPersona
 
 def collect(persona: FilterPersona, parts: list[ChunkResult]) -> PersonaResult:
     """A persona's results over all chunks: its best ``max_items`` items, the rest dropped."""
-    result = PersonaResult(persona.id, calls=len(parts))
+    result = PersonaResult(persona.id)
     items: list[Item] = []
     for part in sorted(parts, key=lambda p: p.part):
         items += part.items
         result.dropped += part.dropped
         result.errors += part.errors
+        result.notes += part.notes
+        result.unread += part.unread
+        result.calls += part.calls
         result.tokens += part.tokens
     items.sort(key=lambda i: (-i.score, i.first_epoch, i.slot, i.text))
     kept, extra = items[:persona.max_items], items[persona.max_items:]
@@ -304,22 +335,26 @@ def collect(persona: FilterPersona, parts: list[ChunkResult]) -> PersonaResult:
 
 def score_all(backend: Backend, prompts: PromptLibrary, personas: list[FilterPersona],
               chunks: list[list[LogLine]], injected: list[str], parallel: int,
-              cancel: threading.Event, on_part: Callable[[str, int, int], None]) -> list[PersonaResult]:
+              cancel: threading.Event, on_part: Callable[[str, int, int], None],
+              chunk_major: bool = True) -> list[PersonaResult]:
     """Every persona reads every chunk, up to ``parallel`` calls at once.
 
     Calls are started chunk by chunk (all personas on chunk 1, then chunk 2…),
     so the shared start of a chunk's requests is still in the backend's prompt
     cache when the next persona reads it. ``on_part(persona_id, done, total)``
     is called on this thread as each call ends. The first error (or a cancel)
-    stops the calls not yet started and is raised.
+    stops the calls not yet started and is raised. ``chunk_major=False`` reads
+    persona by persona instead (the baseline ``benchmarks/`` compares against).
     """
     readers = [persona for persona in personas if persona.max_items > 0]
     max_items = shared_max_items(readers)
     parts: dict[str, list[ChunkResult]] = {persona.id: [] for persona in personas}
     with ThreadPoolExecutor(max_workers=max(1, parallel), thread_name_prefix="filter") as pool:
+        calls = [(persona, n, chunk) for n, chunk in enumerate(chunks, start=1) for persona in readers]
+        if not chunk_major:
+            calls.sort(key=lambda call: readers.index(call[0]))
         futures = [pool.submit(score_chunk, backend, prompts, persona, chunk, n, len(chunks), max_items,
-                               injected, cancel)
-                   for n, chunk in enumerate(chunks, start=1) for persona in readers]
+                               injected, cancel) for persona, n, chunk in calls]
         try:
             for future in as_completed(futures):
                 part = future.result()

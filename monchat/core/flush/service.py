@@ -35,7 +35,7 @@ from .judge import build_pairs, judge
 from .orient import orient, select_personas
 from .prune import prune
 from .rebuild import compile_prompt, load_selection, render_markdown, save_selection
-from .records import Dropped, FlushCancelled, FlushProgress, FlushReport
+from .records import Dropped, FlushCancelled, FlushIncomplete, FlushProgress, FlushReport
 from .score import build_lines, plan_chunks, score_all
 
 log = logging.getLogger(__name__)
@@ -78,6 +78,7 @@ class FlushService:
         self.tz = tz
         self.memories = MemoryStore(store)
         self._lock = threading.Lock()  # one flush at a time in this process
+        self.chunk_major = True  # False: personas read one after another (a benchmark's baseline)
 
     @classmethod
     def from_app(cls, app) -> "FlushService":
@@ -108,21 +109,29 @@ class FlushService:
         return self.memories.runs(limit)
 
     def run(self, *, dry_run: bool = False, progress: Progress | None = None,
-            cancel: threading.Event | None = None, seed: int | None = None) -> FlushReport:
+            cancel: threading.Event | None = None, seed: int | None = None,
+            accept_partial: bool = False) -> FlushReport:
         """Flush the unflushed logs into memory.
+
+        Args:
+            accept_partial: go on when a filter could not read some messages (its
+                calls failed twice); the run records which. Otherwise the flush stops.
 
         Raises:
             FlushCancelled: ``cancel`` was set before the commit; nothing changed.
+            FlushIncomplete: a filter could not read some messages; nothing changed.
             BackendError: a filter or judge call failed; nothing changed.
         """
         if not self._lock.acquire(blocking=False):
             raise FlushRunning("A flush is already running.", "Wait for it to finish.")
         try:
-            return self._run(dry_run, progress or (lambda p: None), cancel or threading.Event(), seed)
+            return self._run(dry_run, progress or (lambda p: None), cancel or threading.Event(), seed,
+                             accept_partial)
         finally:
             self._lock.release()
 
-    def _run(self, dry_run: bool, progress: Progress, cancel: threading.Event, seed: int | None) -> FlushReport:
+    def _run(self, dry_run: bool, progress: Progress, cancel: threading.Event, seed: int | None,
+             accept_partial: bool) -> FlushReport:
         started = time.monotonic()
         now = self.clock()
         report = FlushReport(dry_run=dry_run)
@@ -160,12 +169,21 @@ class FlushService:
 
         parallel = self.settings.flush.parallel or backend.PARALLEL_CALLS
         results = score_all(backend, self.prompts, [p for p, _ in chosen], chunks, injected, parallel,
-                            cancel, on_part)
+                            cancel, on_part, self.chunk_major)
+        unread = {r.persona: r.unread for r in results if r.unread}
+        if unread:
+            what = "; ".join(f"{names[pid]} could not read {len(lines)} message(s) from {lines[0].when} "
+                             f"to {lines[-1].when}" for pid, lines in unread.items())
+            if not accept_partial:
+                raise FlushIncomplete(what)
+            report.unread = {pid: [line.message_id for line in lines] for pid, lines in unread.items()}
+            report.notes.append(f"A partial flush, accepted: {what}.")
         items, dropped = [], []
         for result in results:
             report.llm_calls += result.calls
             report.tokens += result.tokens
             report.errors.extend(result.errors)
+            report.notes.extend(result.notes)
             items.extend(result.items)
             dropped.extend(result.dropped)
             report.items[result.persona] = [{"text": i.text, "slot": i.slot, "kind": i.kind, "score": i.score,

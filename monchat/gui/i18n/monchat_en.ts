@@ -109,6 +109,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>A filter could not read some messages, so nothing was changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The model call failed.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -182,6 +186,10 @@
     </message>
     <message>
         <source>Raise the model&apos;s context in Settings, or shorten the filter persona&apos;s text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flush again (a busy model often answers the next time), choose a larger model, or flush without the unread messages.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -363,6 +371,14 @@
     </message>
     <message>
         <source>Start flush</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flush without the unread messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The filters that could not read some messages skip them; the run records which.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

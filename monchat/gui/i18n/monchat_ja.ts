@@ -109,6 +109,10 @@
         <translation>フィルターの指示だけでモデルのコンテキストに収まりません。</translation>
     </message>
     <message>
+        <source>A filter could not read some messages, so nothing was changed.</source>
+        <translation>読めないメッセージがあったため、何も変更していません。</translation>
+    </message>
+    <message>
         <source>The model call failed.</source>
         <translation>モデルの呼び出しに失敗しました。</translation>
     </message>
@@ -183,6 +187,10 @@
     <message>
         <source>Raise the model&apos;s context in Settings, or shorten the filter persona&apos;s text.</source>
         <translation>設定でモデルのコンテキストを増やすか、フィルター人格の文章を短くしてください。</translation>
+    </message>
+    <message>
+        <source>Flush again (a busy model often answers the next time), choose a larger model, or flush without the unread messages.</source>
+        <translation>もう一度整理するか（混んでいたモデルは次に答えることがよくあります）、より大きなモデルを選ぶか、読めなかったメッセージを除いて整理してください。</translation>
     </message>
     <message>
         <source>Run it again when you are ready; the logs are still there.</source>
@@ -364,6 +372,14 @@
     <message>
         <source>Start flush</source>
         <translation>整理を始める</translation>
+    </message>
+    <message>
+        <source>Flush without the unread messages</source>
+        <translation>読めなかったメッセージを除いて整理</translation>
+    </message>
+    <message>
+        <source>The filters that could not read some messages skip them; the run records which.</source>
+        <translation>読めなかったフィルターはそのメッセージを飛ばします。どれを飛ばしたかは記録に残ります。</translation>
     </message>
     <message>
         <source>Cancel flush</source>
