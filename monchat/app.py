@@ -55,6 +55,7 @@ class App:
     def status(self) -> dict:
         """What ``monchat status`` and the GUI's status bar show."""
         gate = self.chat.gate()
+        self.logbook.read_all()  # quarantines any unreadable line now, so the count below is current
         name = self.backends.chosen_name()
         counts = self.services["memory"].counts()
         return {

@@ -147,7 +147,8 @@ def cmd_status(app: App, args) -> int:
 def cmd_import(app: App, args) -> int:
     from .core.transfer import import_jsonl
     report = import_jsonl(args.file, app.logbook, app.archive,
-                          default_persona=args.persona or app.settings.chat.persona, skip_bad=args.skip_bad)
+                          default_persona=args.persona or app.settings.chat.persona, skip_bad=args.skip_bad,
+                          now=app.clock())
     print(f"imported {report.imported} of {report.read} message(s)"
           + (f"; {report.already_known} already known" if report.already_known else ""))
     for bad in report.bad_lines:

@@ -24,6 +24,7 @@ def _data_checks(app) -> list[Check]:
     mode = stat.S_IMODE(data.stat().st_mode)
     checks.append(Check("privacy", mode & 0o077 == 0, f"folder mode {mode:o}",
                         f"Run `chmod 700 {data}`."))
+    app.logbook.read_all()  # quarantine what is unreadable now, so the count is current
     bad = app.logbook.quarantined()
     checks.append(Check("log files", not bad,
                         f"{len(app.logbook.files())} unflushed; {len(bad)} unreadable line(s) quarantined",
