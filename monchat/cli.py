@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import sqlite3
 import sys
 import threading
 import traceback
@@ -12,7 +13,8 @@ from pathlib import Path
 
 from .app import App, build_app, setup_logging
 from .core.crash import write_crash_report
-from .core.errors import InputError, KnownError
+from .core.errors import InputError, KnownError, StorageError, storage_error
+from .core.paths import write_private
 
 log = logging.getLogger(__name__)
 
@@ -161,11 +163,19 @@ def cmd_import(app: App, args) -> int:
 def cmd_export(app: App, args) -> int:
     if args.jsonl:
         from .core.transfer import export_records
-        text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in export_records(app.logbook, app.archive))
+        try:
+            text = "".join(json.dumps(r, ensure_ascii=False) + "\n"
+                           for r in export_records(app.logbook, app.archive))
+        except (StorageError, sqlite3.Error) as exc:  # the archive cannot be read: the log files still can
+            error = storage_error(exc, app.paths.db_path)
+            if error is None:
+                raise
+            from .cli_degraded import export_logs_only
+            return export_logs_only(app.paths, error, args.output)
     else:
         text = app.services["memory"].markdown()
     if args.output:
-        args.output.write_text(text, encoding="utf-8")
+        write_private(args.output, text)  # whole or not at all, 0600 like everything monchat writes
         print(f"wrote {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text)
@@ -306,6 +316,12 @@ def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
             from .cli_memory import cmd_flush
             return cmd_flush(app, args)
         return COMMANDS[command](app, args)
+    except StorageError as exc:
+        if app is None and command in ("doctor", "export"):
+            return _without_database(command, args, exc)
+        log.info("command %s failed: %s", command, exc.message)
+        _print_error(exc)
+        return exc.exit_code
     except KnownError as exc:
         log.info("command %s failed: %s", command, exc.message)
         _print_error(exc)
@@ -315,15 +331,39 @@ def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except (sqlite3.Error, OSError) as exc:
+        mapped = storage_error(exc)  # the one place that words disk and database errors
+        if mapped is None:
+            return _crash(app, command, exc)
+        log.info("command %s failed: %s (%s)", command, mapped.message, exc)
+        _print_error(mapped)
+        return mapped.exit_code
     except Exception as exc:  # our bug: a crash report, never silence
-        log.exception("crash in %s", command)
-        from .core.paths import Paths
-        paths = app.paths if app else Paths.from_env()
-        path = write_crash_report(paths.crash_dir, "".join(traceback.format_exception(exc)))
-        print(f"monchat: internal error ({type(exc).__name__}: {exc}).", file=sys.stderr)
-        if path:
-            print(f"  → A crash report was written to {path}; please attach it to a bug report.", file=sys.stderr)
-        return EXIT_BUG
+        return _crash(app, command, exc)
     finally:
         if app is not None:
             app.close()
+
+
+def _without_database(command: str, args, error: StorageError) -> int:
+    from . import cli_degraded
+    from .core.paths import Paths
+    paths = Paths.from_env()
+    if command == "doctor":
+        return cli_degraded.doctor_without_database(paths, error, args.json)
+    if args.jsonl:
+        return cli_degraded.export_logs_only(paths, error, args.output)
+    _print_error(error)
+    return error.exit_code
+
+
+def _crash(app, command: str, exc: BaseException) -> int:
+    """Our bug: a crash report, never silence."""
+    log.exception("crash in %s", command)
+    from .core.paths import Paths
+    paths = app.paths if app else Paths.from_env()
+    path = write_crash_report(paths.crash_dir, "".join(traceback.format_exception(exc)))
+    print(f"monchat: internal error ({type(exc).__name__}: {exc}).", file=sys.stderr)
+    if path:
+        print(f"  → A crash report was written to {path}; please attach it to a bug report.", file=sys.stderr)
+    return EXIT_BUG

@@ -31,7 +31,9 @@ log = logging.getLogger(__name__)
 
 OLDER_PAGE = 50
 GATE_POLL_MS = 60_000
-NOTHING_LOGGED = ("gate_closed", "input")  # failures raised before the user's message was logged
+# Failures raised before the user's message was logged: the composer gets the text back. A full
+# disk is among them (the append was undone); other storage failures may come after it was logged.
+NOTHING_LOGGED = ("gate_closed", "input", "storage_full", "storage_read_only")
 
 
 @dataclass
