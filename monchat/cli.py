@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import sqlite3
@@ -15,6 +16,7 @@ from .app import App, build_app, setup_logging
 from .core.crash import write_crash_report
 from .core.errors import InputError, KnownError, StorageError, storage_error
 from .core.paths import write_private
+from .core.types import clean_text
 
 log = logging.getLogger(__name__)
 
@@ -70,21 +72,41 @@ def build_parser() -> argparse.ArgumentParser:
 # ---- commands ------------------------------------------------------------
 def cmd_chat(app: App, args) -> int:
     chat = app.chat
-    persona = chat.persona(args.persona)
+    persona_id = args.persona or app.settings.chat.persona
     if args.message:
-        lines = args.message
+        lines = iter(args.message)
     elif not sys.stdin.isatty():
-        lines = (line.rstrip("\n") for line in sys.stdin)
+        lines = _stdin_lines()
     else:
-        return _interactive_chat(app, persona.id)
+        return _interactive_chat(app, persona_id)
     for line in lines:
+        line = _terminal_text(line)
         if not line.strip():
             continue
-        result = chat.send(line, persona_id=persona.id)
+        result = chat.send(line, persona_id=persona_id)
         print(result.reply.text if result.reply else "", flush=True)
         for warning in result.warnings:
             print(f"monchat: warning: {warning}", file=sys.stderr)
     return 0
+
+
+def _stdin_lines():
+    """Piped lines, decoded one by one: an undecodable line must not stop the ones after it."""
+    raw_stdin = getattr(sys.stdin, "buffer", None)
+    if raw_stdin is None:  # already text (an embedding program or a test replaced stdin)
+        yield from (line.rstrip("\r\n") for line in sys.stdin)
+        return
+    for raw in raw_stdin:
+        yield raw.decode("utf-8", "surrogateescape").rstrip("\r\n")
+
+
+def _terminal_text(text: str) -> str:
+    """Text typed at a terminal or given as an argument, undecodable bytes replaced (and said so)."""
+    cleaned, replaced = clean_text(text)
+    if replaced:
+        print("monchat: warning: the message was not valid UTF-8; the bytes that could not be read were "
+              "replaced with \ufffd", file=sys.stderr)
+    return cleaned
 
 
 def _interactive_chat(app: App, persona_id: str) -> int:
@@ -92,6 +114,8 @@ def _interactive_chat(app: App, persona_id: str) -> int:
     persona = chat.persona(persona_id)
     backend = chat.backend_for(persona)
     gate = chat.gate()
+    with contextlib.suppress(AttributeError, ValueError):
+        sys.stdin.reconfigure(errors="surrogateescape")  # undecodable bytes reach _terminal_text, not a crash
     print(f"{persona.name} — {backend.describe()}   (/quit to leave, Ctrl+C stops a reply)")
     if gate.state == "warn":
         print(f"Note: {gate.unflushed_files} log files wait for a flush; run `monchat flush` soon.")
@@ -103,26 +127,56 @@ def _interactive_chat(app: App, persona_id: str) -> int:
         except EOFError:
             print()
             return 0
+        except KeyboardInterrupt:
+            print()
+            return 130
+        line = _terminal_text(line)
         if line.strip() in ("/quit", "/exit"):
             return 0
         if not line.strip():
             continue
-        stop = threading.Event()
         print(f"{persona.name}: ", end="", flush=True)
         try:
-            result = chat.send(line, persona_id=persona.id, stop=stop,
-                               on_chunk=lambda piece: print(piece, end="", flush=True))
-        except KeyboardInterrupt:
-            stop.set()
-            print("\n(stopped)")
-            continue
+            result = _send_stoppable(chat, line, persona.id)
         except KnownError as exc:
             print()
             _print_error(exc)
             continue
         print()
+        if result.stopped:
+            print("(stopped)")
         for warning in result.warnings:
             print(f"(warning: {warning})")
+
+
+def _send_stoppable(chat, line: str, persona_id: str):
+    """Send one message on a worker thread; Ctrl+C stops the reply, which is logged as ``stopped``.
+
+    The worker is never interrupted mid-write: Ctrl+C only sets the stop event the backend checks
+    between chunks, as the GUI's Stop button does.
+    """
+    stop, done = threading.Event(), threading.Event()
+    outcome: dict = {}
+
+    def work():
+        try:
+            outcome["result"] = chat.send(line, persona_id=persona_id, stop=stop,
+                                          on_chunk=lambda piece: print(piece, end="", flush=True))
+        except BaseException as exc:  # handed to the main thread, which raises it
+            outcome["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=work, name="chat turn", daemon=True).start()
+    # Wait on an event, not Thread.join: a join interrupted by Ctrl+C can report the thread dead.
+    while not done.is_set():
+        try:
+            done.wait(0.1)
+        except KeyboardInterrupt:
+            stop.set()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["result"]
 
 
 def cmd_status(app: App, args) -> int:
