@@ -26,3 +26,22 @@ def test_a_full_disk_keeps_the_text_in_the_composer_and_sends_nothing(window, ba
     assert backend.history == [] and app.logbook.files() == []
     notices = window.chat_view.container.findChildren(type(window.chat_view.greeting), "notice")
     assert notices and "disk is full" in notices[-1].text()
+
+
+def test_settings_that_cannot_be_written_are_not_applied_and_say_why(window, app):
+    app.paths.settings_path.mkdir()  # something is in the way of settings.toml
+    dialog = window.open_settings()
+    dialog.warn_files.setValue(2)
+    assert not dialog.save()
+    assert "Not saved" in dialog.message.text() and "in the way" in dialog.message.text()
+    assert app.settings.gate.warn_files == 3  # the running settings stay as the file has them
+    dialog.close()
+
+
+def test_picking_a_persona_when_settings_cannot_be_written_shows_it_not_a_crash(window, app):
+    app.paths.settings_path.mkdir()
+    other = next(i for i in range(window.persona_box.count()) if window.persona_box.itemData(i) != "hana")
+    window.persona_box.setCurrentIndex(other)
+    box = window.dialogs[-1]
+    assert box.isVisible() and box.text() == "monchat could not read or write its data."
+    box.close()
