@@ -182,3 +182,13 @@ def test_everything_monchat_writes_is_private_whatever_the_umask(home, tmp_path)
     assert wide == {}
     assert {"monchat.log", "monchat.db", "settings.toml", "memory.md"} <= {p.name for p in home.iterdir()}
     assert stat.S_IMODE(export.stat().st_mode) == 0o600
+
+
+def test_folders_left_open_by_an_older_monchat_are_made_private(home):
+    for folder in (home / "logs", home / "personas" / "surface"):
+        folder.mkdir(parents=True)
+        os.chmod(folder, 0o755)
+    os.chmod(home / "personas", 0o755)
+    build_app(str(home)).close()
+    assert {oct(stat.S_IMODE(p.stat().st_mode)) for p in (home / "logs", home / "personas",
+                                                          home / "personas" / "surface")} == {oct(0o700)}

@@ -18,6 +18,7 @@ import pytest
 
 from monchat.app import build_app
 from monchat.core.errors import StorageFull
+from monchat.core.types import Message
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -108,6 +109,7 @@ import sys
 from pathlib import Path
 from monchat.core.paths import write_private
 from monchat.core.errors import StorageFull
+from monchat.core.types import Message
 try:
     write_private(Path(sys.argv[1]), b"n" * int(sys.argv[2]))
 except StorageFull as exc:
@@ -160,3 +162,20 @@ def test_a_quarantine_copy_that_does_not_fit_does_not_block_reading(home):
     assert list((home / "quarantine").iterdir()) == []  # no torn copy
     assert run_cli_limited(home, ["export", "--jsonl"])["rc"] == 0
     assert [p.stat().st_size for p in (home / "quarantine").iterdir()] == [80_001]
+
+
+def test_a_flush_that_does_not_fit_rolls_back_and_keeps_the_logs(home):
+    app = build_app(str(home))
+    for n in range(60):
+        app.logbook.append(Message(id=f"m{n}", ts=f"2026-11-29T01:{n:02d}:00+00:00", role="user", text="あ" * 3000))
+    app.close()
+    before = log_lines(home)
+    limit = (home / "monchat.db").stat().st_size + 100_000  # the database opens; the flush's writes do not fit
+    result = run_cli_limited(home, ["flush"], fsize=limit)
+    assert result["rc"] == StorageFull.exit_code, result["stderr"]
+    assert log_lines(home) == before  # nothing removed: the commit did not happen
+    after = run_cli_limited(home, ["flush"])
+    assert after["rc"] == 0, after["stderr"]
+    app = build_app(str(home))
+    assert app.archive.count() == 60 and app.logbook.files() == []
+    app.close()

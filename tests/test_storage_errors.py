@@ -235,11 +235,11 @@ def test_many_processes_starting_on_a_fresh_folder_all_succeed(tmp_path):
     db, go = tmp_path / "data" / "monchat.db", tmp_path / "go"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
     procs = [subprocess.Popen([sys.executable, "-c", START_SCRIPT, str(db), str(go)], env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(12)]
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(20)]
     go.touch()
     results = [p.communicate(timeout=120) + (p.returncode,) for p in procs]
     expected = ",".join(m.name for m in migrations._migrations)
-    assert [(rc, out.strip()) for out, err, rc in results] == [(0, expected)] * 12, [r[1] for r in results]
+    assert [(rc, out.strip()) for out, err, rc in results] == [(0, expected)] * 20, [r[1] for r in results]
     conn = sqlite3.connect(db)
     names = [r[0] for r in conn.execute("SELECT name FROM _sqlite_migrations")]
     conn.close()

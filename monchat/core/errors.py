@@ -185,9 +185,11 @@ def storage_error(exc: BaseException, path: str | os.PathLike = "") -> StorageEr
             return StorageReadOnly(f"monchat cannot open the database {where} for writing ({exc}).",
                                    "Make the data folder and monchat.db writable by you, or set MONCHAT_HOME "
                                    "to a folder you can write.")
-        if name.startswith("SQLITE_FULL"):
+        if name.startswith("SQLITE_FULL") or name == "SQLITE_IOERR_WRITE":
+            # A write the OS cut short (ENOSPC, EFBIG) reaches us as a write I/O error.
             return StorageFull(f"There is no room to write the database {where} ({exc}); the change was "
-                               "rolled back.", "Free some disk space, then try again.")
+                               "rolled back.", "Free some disk space (or raise the file-size limit), then try "
+                               "again; if there is room, check the disk itself.")
         if name.startswith("SQLITE_IOERR"):
             return StorageError(f"The disk could not read or write the database {where} ({exc}).",
                                 "Check free disk space and the disk itself, then try again.")

@@ -80,7 +80,8 @@ class Paths:
             for folder in (self.data_dir, self.config_dir, self.logs_dir, self.quarantine_dir,
                            self.user_surface_dir, self.user_filter_dir):
                 make_private_dir(folder)
-            for folder in (self.data_dir, self.config_dir, self.config_dir / "personas"):
+            for folder in (self.data_dir, self.config_dir, self.logs_dir, self.quarantine_dir,
+                           self.config_dir / "personas", self.user_surface_dir, self.user_filter_dir):
                 if stat.S_IMODE(folder.stat().st_mode) & 0o077:  # never widen: a 0500 folder stays so
                     os.chmod(folder, 0o700)
         except OSError as exc:
