@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import logging
 import sqlite3
 import sys
-import threading
 import traceback
 from pathlib import Path
 
@@ -16,7 +14,6 @@ from .app import App, build_app, setup_logging
 from .core.crash import write_crash_report
 from .core.errors import InputError, KnownError, StorageError, storage_error
 from .core.paths import write_private
-from .core.types import clean_text
 
 log = logging.getLogger(__name__)
 
@@ -70,115 +67,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # ---- commands ------------------------------------------------------------
-def cmd_chat(app: App, args) -> int:
-    chat = app.chat
-    persona_id = args.persona or app.settings.chat.persona
-    if args.message:
-        lines = iter(args.message)
-    elif not sys.stdin.isatty():
-        lines = _stdin_lines()
-    else:
-        return _interactive_chat(app, persona_id)
-    for line in lines:
-        line = _terminal_text(line)
-        if not line.strip():
-            continue
-        result = chat.send(line, persona_id=persona_id)
-        print(result.reply.text if result.reply else "", flush=True)
-        for warning in result.warnings:
-            print(f"monchat: warning: {warning}", file=sys.stderr)
-    return 0
-
-
-def _stdin_lines():
-    """Piped lines, decoded one by one: an undecodable line must not stop the ones after it."""
-    raw_stdin = getattr(sys.stdin, "buffer", None)
-    if raw_stdin is None:  # already text (an embedding program or a test replaced stdin)
-        yield from (line.rstrip("\r\n") for line in sys.stdin)
-        return
-    for raw in raw_stdin:
-        yield raw.decode("utf-8", "surrogateescape").rstrip("\r\n")
-
-
-def _terminal_text(text: str) -> str:
-    """Text typed at a terminal or given as an argument, undecodable bytes replaced (and said so)."""
-    cleaned, replaced = clean_text(text)
-    if replaced:
-        print("monchat: warning: the message was not valid UTF-8; the bytes that could not be read were "
-              "replaced with \ufffd", file=sys.stderr)
-    return cleaned
-
-
-def _interactive_chat(app: App, persona_id: str) -> int:
-    chat = app.chat
-    persona = chat.persona(persona_id)
-    backend = chat.backend_for(persona)
-    gate = chat.gate()
-    with contextlib.suppress(AttributeError, ValueError):
-        sys.stdin.reconfigure(errors="surrogateescape")  # undecodable bytes reach _terminal_text, not a crash
-    print(f"{persona.name} — {backend.describe()}   (/quit to leave, Ctrl+C stops a reply)")
-    if gate.state == "warn":
-        print(f"Note: {gate.unflushed_files} log files wait for a flush; run `monchat flush` soon.")
-    if persona.greeting:
-        print(f"{persona.name}: {persona.greeting}")
-    while True:
-        try:
-            line = input("> ")
-        except EOFError:
-            print()
-            return 0
-        except KeyboardInterrupt:
-            print()
-            return 130
-        line = _terminal_text(line)
-        if line.strip() in ("/quit", "/exit"):
-            return 0
-        if not line.strip():
-            continue
-        print(f"{persona.name}: ", end="", flush=True)
-        try:
-            result = _send_stoppable(chat, line, persona.id)
-        except KnownError as exc:
-            print()
-            _print_error(exc)
-            continue
-        print()
-        if result.stopped:
-            print("(stopped)")
-        for warning in result.warnings:
-            print(f"(warning: {warning})")
-
-
-def _send_stoppable(chat, line: str, persona_id: str):
-    """Send one message on a worker thread; Ctrl+C stops the reply, which is logged as ``stopped``.
-
-    The worker is never interrupted mid-write: Ctrl+C only sets the stop event the backend checks
-    between chunks, as the GUI's Stop button does.
-    """
-    stop, done = threading.Event(), threading.Event()
-    outcome: dict = {}
-
-    def work():
-        try:
-            outcome["result"] = chat.send(line, persona_id=persona_id, stop=stop,
-                                          on_chunk=lambda piece: print(piece, end="", flush=True))
-        except BaseException as exc:  # handed to the main thread, which raises it
-            outcome["error"] = exc
-        finally:
-            done.set()
-
-    threading.Thread(target=work, name="chat turn", daemon=True).start()
-    # Wait on an event, not Thread.join: a join interrupted by Ctrl+C can report the thread dead.
-    while not done.is_set():
-        try:
-            done.wait(0.1)
-        except KeyboardInterrupt:
-            stop.set()
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["result"]
-
-
 def cmd_status(app: App, args) -> int:
     status = app.status()
     if args.json:
@@ -323,6 +211,11 @@ def _gemini_key(app: App, remove: bool) -> int:
     return 0
 
 
+def cmd_chat(app: App, args) -> int:
+    from .cli_chat import chat_in_terminal
+    return chat_in_terminal(app, args)
+
+
 COMMANDS = {"chat": cmd_chat, "status": cmd_status, "import": cmd_import, "export": cmd_export,
             "doctor": cmd_doctor, "personas": cmd_personas, "settings": cmd_settings}
 
@@ -339,7 +232,7 @@ def _require_display() -> None:
 
 
 
-def _print_error(exc: KnownError) -> None:
+def print_error(exc: KnownError) -> None:
     print(f"monchat: {exc.message}", file=sys.stderr)
     if exc.hint:
         print(f"  → {exc.hint}", file=sys.stderr)
@@ -374,11 +267,11 @@ def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
         if app is None and command in ("doctor", "export"):
             return _without_database(command, args, exc)
         log.info("command %s failed: %s", command, exc.message)
-        _print_error(exc)
+        print_error(exc)
         return exc.exit_code
     except KnownError as exc:
         log.info("command %s failed: %s", command, exc.message)
-        _print_error(exc)
+        print_error(exc)
         return exc.exit_code
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
@@ -390,7 +283,7 @@ def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
         if mapped is None:
             return _crash(app, command, exc)
         log.info("command %s failed: %s (%s)", command, mapped.message, exc)
-        _print_error(mapped)
+        print_error(mapped)
         return mapped.exit_code
     except Exception as exc:  # our bug: a crash report, never silence
         return _crash(app, command, exc)
@@ -407,7 +300,7 @@ def _without_database(command: str, args, error: StorageError) -> int:
         return cli_degraded.doctor_without_database(paths, error, args.json)
     if args.jsonl:
         return cli_degraded.export_logs_only(paths, error, args.output)
-    _print_error(error)
+    print_error(error)
     return error.exit_code
 
 

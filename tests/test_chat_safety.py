@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings as hsettings
 from hypothesis import strategies as st
 
-from monchat import cli
+from monchat import cli, cli_chat
 from monchat.app import build_app
 from monchat.core.errors import KnownError, SettingsError
 from monchat.core.settings import CHECKS, Settings, set_value, settings_from_dict
@@ -104,7 +104,7 @@ class CtrlCBackend(ScriptedBackend):
 def test_ctrl_c_in_the_terminal_chat_logs_the_partial_reply_as_stopped(home, monkeypatch, capsys):
     app = build_app(str(home), pinned_backend=CtrlCBackend(), tz=UTC)
     monkeypatch.setattr(sys, "stdin", io.StringIO("聞いて\n"))
-    assert cli._interactive_chat(app, "hana") == 0
+    assert cli_chat.interactive_chat(app, "hana") == 0
     messages = logged_texts(app)
     assert messages[0] == ("user", "聞いて", "ok")
     role, text, status = messages[1]

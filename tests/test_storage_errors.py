@@ -25,7 +25,7 @@ from monchat.core.errors import (FlushRunning, StorageCorrupt, StorageLocked, St
 from monchat.core.flush.service import FlushService
 from monchat.core.store import Store
 from monchat.core.store.messages import MessageArchive
-from monchat.core.store.migrations import migrations, schema_version
+from monchat.core.store.migrations import known_names, schema_version
 from monchat.core.types import Message
 from tests.support.scripted import ScriptedBackend
 
@@ -208,7 +208,7 @@ def test_a_database_from_a_newer_monchat_is_never_written(home, capsys):
     say(app, "朝はコーヒー")
     with pytest.raises(StorageNewerSchema) as caught:
         app.services["flush"].run()
-    ours = schema_version([m.name for m in migrations._migrations])
+    ours = schema_version(known_names())
     assert "version 99" in caught.value.message and f"version {ours}" in caught.value.message
     with pytest.raises(sqlite3.OperationalError):  # even a write that skips atomic() is refused
         app.store.db.execute("INSERT INTO kv(key, value) VALUES ('a', 'b')")
@@ -238,7 +238,7 @@ def test_many_processes_starting_on_a_fresh_folder_all_succeed(tmp_path):
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(20)]
     go.touch()
     results = [p.communicate(timeout=120) + (p.returncode,) for p in procs]
-    expected = ",".join(m.name for m in migrations._migrations)
+    expected = ",".join(known_names())
     assert [(rc, out.strip()) for out, err, rc in results] == [(0, expected)] * 20, [r[1] for r in results]
     conn = sqlite3.connect(db)
     names = [r[0] for r in conn.execute("SELECT name FROM _sqlite_migrations")]

@@ -20,9 +20,14 @@ def schema_version(names: list[str]) -> int:
     return max((int(m.group(1)) for n in names if (m := re.match(r"m(\d+)_", n))), default=0)
 
 
+def known_names() -> list[str]:
+    """The names of this monchat's migrations, in order (sqlite-utils keeps the list private)."""
+    return [m.name for m in migrations._migrations]
+
+
 def newer_schema_error(path: Path, applied: list[str]) -> StorageNewerSchema | None:
     """The error for a database that a newer monchat migrated past what this one knows, else None."""
-    known = {m.name for m in migrations._migrations}
+    known = set(known_names())
     unknown = [name for name in applied if name not in known]
     if not unknown:
         return None
