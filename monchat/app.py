@@ -73,6 +73,8 @@ class App:
             "persona": self.settings.chat.persona,
             "data_dir": str(self.paths.data_dir),
             "settings_warnings": list(self.settings_warnings),
+            # "" or why the database is read-only here (it was written by a newer monchat)
+            "database_warning": self.store.newer_schema.message if self.store.newer_schema else "",
         }
 
 

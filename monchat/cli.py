@@ -82,6 +82,8 @@ def cmd_status(app: App, args) -> int:
     if status["quarantined_lines"]:
         print(f"warning:   {status['quarantined_lines']} unreadable log line(s) kept in "
               f"{app.paths.quarantine_dir}")
+    if status["database_warning"]:
+        print(f"warning:   {status['database_warning']}")
     for warning in status["settings_warnings"]:
         print(f"settings:  {warning}")
     print(f"data:      {status['data_dir']}")

@@ -216,6 +216,8 @@ def test_a_database_from_a_newer_monchat_is_never_written(home, capsys):
     app.close()
     assert cli.main(["flush"], pinned_backend=backend) == StorageNewerSchema.exit_code
     assert "version 99" in capsys.readouterr().err
+    assert cli.main(["status"], pinned_backend=backend) == 0  # reading still works, with a warning
+    assert "will not write to it" in capsys.readouterr().out
 
 
 # ---- concurrent first start --------------------------------------------------------------
