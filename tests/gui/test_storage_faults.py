@@ -1,11 +1,15 @@
-"""The desktop app on a full disk: the message is not sent, the text stays in the composer."""
+"""The desktop app when the disk or the data folder fails it: the words say what happened, never a crash."""
 
 from __future__ import annotations
 
 import errno
+import subprocess
+import sys
 
 from monchat.core.errors import storage_error
 from monchat.core.logs import LogBook
+from tests.gui.conftest import fill_log_files
+from tests.gui.flush_script import NO_ITEMS
 
 
 class FullDiskLogBook(LogBook):
@@ -45,3 +49,32 @@ def test_picking_a_persona_when_settings_cannot_be_written_shows_it_not_a_crash(
     box = window.dialogs[-1]
     assert box.isVisible() and box.text() == "monchat could not read or write its data."
     box.close()
+
+
+HOLD_FLUSH_LOCK = """
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("held", flush=True)
+sys.stdin.read()
+"""
+
+
+def test_a_flush_running_in_another_process_is_said_in_the_dialog(app, make_window, backend, qtbot):
+    backend.default_reply = NO_ITEMS
+    fill_log_files(app, 2)
+    window = make_window("en")
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_FLUSH_LOCK, str(app.paths.flush_lock)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        dialog = window.open_flush()
+        qtbot.waitUntil(dialog.start_button.isEnabled, timeout=5000)
+        with qtbot.waitSignal(dialog.flush_failed, timeout=10000) as blocker:
+            dialog.start_button.click()
+        assert blocker.args[0].code == "flush_running"
+        assert "already running" in dialog.status.text()
+        assert len(app.logbook.files()) == 2 and app.archive.count() == 0
+        dialog.close()
+    finally:
+        holder.communicate("")
