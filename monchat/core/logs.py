@@ -4,8 +4,8 @@ One JSONL file per local 6-hour slot (``YYYY-MM-DD_HH.jsonl``, HH in 00/06/12/18
 A message is appended and fsynced before anything else happens with it, so a
 crash never loses what the user typed; an append that cannot be completed (a
 full disk, a file-size limit) is cut back to the file's old length and raised
-as ``StorageFull``, so no torn line is ever left or sent on. Files are append-only; reading never
-changes them. A line that cannot be read (truncated JSON, bad encoding, missing
+as ``StorageFull``, so no torn line is ever left or sent on. Files are
+append-only; reading never changes them. A line that cannot be read (truncated JSON, bad encoding, missing
 fields) is copied to ``quarantine/`` and reported, and the good lines around it
 are used. A flush removes a file only after its messages are in the archive.
 """
