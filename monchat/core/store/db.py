@@ -5,10 +5,10 @@ exclusive file lock (processes that start together wait for one migration). A
 database from a newer monchat is opened read-only and never written. SQLite and
 OS errors that are the environment's fault leave as ``StorageError``.
 
-Each thread gets its own connection (sqlite-utils keeps ``check_same_thread``), so a flush on a worker
-thread and the GUI reading on the main thread never share a connection; WAL
-lets them read while the other writes. Multi-step writes go through
-``store.atomic()``.
+Each thread gets its own connection (sqlite-utils keeps ``check_same_thread``),
+so a flush on a worker thread and the GUI reading on the main thread never
+share a connection; WAL lets them read while the other writes. Multi-step
+writes go through ``store.atomic()``.
 """
 
 from __future__ import annotations
