@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import logging
 import sqlite3
 import sys
@@ -223,11 +224,14 @@ COMMANDS = {"chat": cmd_chat, "status": cmd_status, "import": cmd_import, "expor
 
 
 # ---- entry -----------------------------------------------------------------
+def _has_display() -> bool:
+    return not sys.platform.startswith("linux") or bool(
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or os.environ.get("QT_QPA_PLATFORM"))
+
+
 def _require_display() -> None:
     """Qt aborts the process without a display; say what to do instead."""
-    import os
-    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-                                                  or os.environ.get("QT_QPA_PLATFORM")):
+    if not _has_display():
         raise KnownError("There is no display to open the monchat window on.",
                          "Run it under a virtual display (`xvfb-run monchat`), "
                          "or chat in the terminal with `monchat chat`.")
@@ -268,13 +272,9 @@ def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
     except StorageError as exc:
         if app is None and command in ("doctor", "export"):
             return _without_database(command, args, exc)
-        log.info("command %s failed: %s", command, exc.message)
-        print_error(exc)
-        return exc.exit_code
+        return _report(exc, command, app)
     except KnownError as exc:
-        log.info("command %s failed: %s", command, exc.message)
-        print_error(exc)
-        return exc.exit_code
+        return _report(exc, command, app)
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
@@ -284,14 +284,23 @@ def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
         mapped = storage_error(exc)  # the one place that words disk and database errors
         if mapped is None:
             return _crash(app, command, exc)
-        log.info("command %s failed: %s (%s)", command, mapped.message, exc)
-        print_error(mapped)
-        return mapped.exit_code
+        log.info("%s: %s", command, exc)
+        return _report(mapped, command, app)
     except Exception as exc:  # our bug: a crash report, never silence
         return _crash(app, command, exc)
     finally:
         if app is not None:
             app.close()
+
+
+def _report(exc: KnownError, command: str, app) -> int:
+    """Say what went wrong on stderr, and in a window when the app could not open its own."""
+    log.info("command %s failed: %s", command, exc.message)
+    print_error(exc)
+    if command == "gui" and app is None and _has_display() and os.environ.get("QT_QPA_PLATFORM") != "offscreen":
+        from .gui.main import show_startup_error
+        show_startup_error(exc)
+    return exc.exit_code
 
 
 def _without_database(command: str, args, error: StorageError) -> int:

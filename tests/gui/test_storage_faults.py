@@ -78,3 +78,14 @@ def test_a_flush_running_in_another_process_is_said_in_the_dialog(app, make_wind
         dialog.close()
     finally:
         holder.communicate("")
+
+
+def test_an_app_that_cannot_open_its_database_says_so_in_a_window(qapp):
+    from monchat.core.errors import StorageCorrupt
+    from monchat.gui.main import startup_error_box
+    box = startup_error_box(StorageCorrupt("The database /x/monchat.db is damaged.", "Run `monchat doctor`."))
+    try:
+        assert box.isVisible() and box.text() == "The database file is damaged."
+        assert "monchat doctor" in box.informativeText()
+    finally:
+        box.close()
