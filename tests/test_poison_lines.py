@@ -230,3 +230,17 @@ def test_import_accounts_for_every_line(home, tmp_path_factory, records):
         assert app.logbook.read_all().bad_lines == []  # what import writes, the reader reads
     finally:
         app.close()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(records=st.lists(st.one_of(IMPORT_RECORD, ANY_VALUE), min_size=1, max_size=5),
+       raw_lines=st.lists(st.binary(max_size=30).filter(lambda b: b"\n" not in b), max_size=2))
+def test_the_import_command_never_ends_as_our_bug(home, tmp_path_factory, capsys, records, raw_lines):
+    """Whatever the file holds: 0 (all imported), 1 (some lines skipped) or 2 (refused), never 70."""
+    source = tmp_path_factory.mktemp("import") / "history.jsonl"
+    source.write_bytes(b"".join(json.dumps(r).encode("ascii") + b"\n" for r in records) + b"\n".join(raw_lines))
+    code, out, err = run(["import", str(source)], capsys)
+    assert code in (0, 2), err
+    code, out, err = run(["import", "--skip-bad", str(source)], capsys)
+    assert code in (0, 1), err
+    assert "internal error" not in err
