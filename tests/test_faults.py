@@ -14,7 +14,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from monchat.app import build_app
 from monchat.core.errors import StorageFull
