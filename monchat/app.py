@@ -6,6 +6,7 @@ The GUI and the CLI both start here and use the same service objects.
 from __future__ import annotations
 
 import logging
+import os
 import logging.handlers
 from dataclasses import dataclass, field
 from datetime import tzinfo
@@ -55,6 +56,7 @@ class App:
     def status(self) -> dict:
         """What ``monchat status`` and the GUI's status bar show."""
         gate = self.chat.gate()
+        self.logbook.read_all()  # quarantines any unreadable line now, so the count below is current
         name = self.backends.chosen_name()
         counts = self.services["memory"].counts()
         return {
@@ -71,7 +73,18 @@ class App:
             "persona": self.settings.chat.persona,
             "data_dir": str(self.paths.data_dir),
             "settings_warnings": list(self.settings_warnings),
+            # "" or why the database is read-only here (it was written by a newer monchat)
+            "database_warning": self.store.newer_schema.message if self.store.newer_schema else "",
         }
+
+
+class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
+    """The app's log, created (and re-created at each rotation) 0600 whatever the umask."""
+
+    def _open(self):
+        fd = os.open(self.baseFilename, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        os.fchmod(fd, 0o600)
+        return os.fdopen(fd, "a", encoding=self.encoding, errors=self.errors)
 
 
 def setup_logging(paths: Paths, verbose: bool = False) -> None:
@@ -79,8 +92,8 @@ def setup_logging(paths: Paths, verbose: bool = False) -> None:
     root = logging.getLogger()
     if any(getattr(h, "_monchat", False) for h in root.handlers):
         return
-    handler = logging.handlers.RotatingFileHandler(paths.data_dir / "monchat.log", maxBytes=2_000_000,
-                                                   backupCount=3, encoding="utf-8")
+    handler = PrivateRotatingFileHandler(paths.data_dir / "monchat.log", maxBytes=2_000_000,
+                                         backupCount=3, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler._monchat = True
     root.addHandler(handler)
@@ -107,7 +120,8 @@ def build_app(home: str | None = None, *, backend: str | None = None, model: str
     store = Store(paths.db_path)
     logbook = LogBook(paths.logs_dir, paths.quarantine_dir, tz=tz)
     archive = MessageArchive(store, tz=tz)
-    personas = PersonaRegistry(resource_dir("personas"), paths.user_surface_dir, paths.user_filter_dir)
+    personas = PersonaRegistry(resource_dir("personas"), paths.user_surface_dir, paths.user_filter_dir,
+                               templates_dir=resource_dir("prompts"))
     for source, problems in personas.problems.items():
         log.warning("persona %s: %s", source, "; ".join(problems))
     prompts = PromptLibrary(resource_dir("prompts"))

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import logging
+import sqlite3
 import sys
-import threading
 import traceback
 from pathlib import Path
 
 from .app import App, build_app, setup_logging
 from .core.crash import write_crash_report
-from .core.errors import InputError, KnownError
+from .core.errors import InputError, KnownError, StorageError, storage_error
+from .core.paths import write_private
 
 log = logging.getLogger(__name__)
 
@@ -66,63 +68,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # ---- commands ------------------------------------------------------------
-def cmd_chat(app: App, args) -> int:
-    chat = app.chat
-    persona = chat.persona(args.persona)
-    if args.message:
-        lines = args.message
-    elif not sys.stdin.isatty():
-        lines = (line.rstrip("\n") for line in sys.stdin)
-    else:
-        return _interactive_chat(app, persona.id)
-    for line in lines:
-        if not line.strip():
-            continue
-        result = chat.send(line, persona_id=persona.id)
-        print(result.reply.text if result.reply else "", flush=True)
-        for warning in result.warnings:
-            print(f"monchat: warning: {warning}", file=sys.stderr)
-    return 0
-
-
-def _interactive_chat(app: App, persona_id: str) -> int:
-    chat = app.chat
-    persona = chat.persona(persona_id)
-    backend = chat.backend_for(persona)
-    gate = chat.gate()
-    print(f"{persona.name} — {backend.describe()}   (/quit to leave, Ctrl+C stops a reply)")
-    if gate.state == "warn":
-        print(f"Note: {gate.unflushed_files} log files wait for a flush; run `monchat flush` soon.")
-    if persona.greeting:
-        print(f"{persona.name}: {persona.greeting}")
-    while True:
-        try:
-            line = input("> ")
-        except EOFError:
-            print()
-            return 0
-        if line.strip() in ("/quit", "/exit"):
-            return 0
-        if not line.strip():
-            continue
-        stop = threading.Event()
-        print(f"{persona.name}: ", end="", flush=True)
-        try:
-            result = chat.send(line, persona_id=persona.id, stop=stop,
-                               on_chunk=lambda piece: print(piece, end="", flush=True))
-        except KeyboardInterrupt:
-            stop.set()
-            print("\n(stopped)")
-            continue
-        except KnownError as exc:
-            print()
-            _print_error(exc)
-            continue
-        print()
-        for warning in result.warnings:
-            print(f"(warning: {warning})")
-
-
 def cmd_status(app: App, args) -> int:
     status = app.status()
     if args.json:
@@ -138,6 +83,8 @@ def cmd_status(app: App, args) -> int:
     if status["quarantined_lines"]:
         print(f"warning:   {status['quarantined_lines']} unreadable log line(s) kept in "
               f"{app.paths.quarantine_dir}")
+    if status["database_warning"]:
+        print(f"warning:   {status['database_warning']}")
     for warning in status["settings_warnings"]:
         print(f"settings:  {warning}")
     print(f"data:      {status['data_dir']}")
@@ -147,7 +94,8 @@ def cmd_status(app: App, args) -> int:
 def cmd_import(app: App, args) -> int:
     from .core.transfer import import_jsonl
     report = import_jsonl(args.file, app.logbook, app.archive,
-                          default_persona=args.persona or app.settings.chat.persona, skip_bad=args.skip_bad)
+                          default_persona=args.persona or app.settings.chat.persona, skip_bad=args.skip_bad,
+                          now=app.clock())
     print(f"imported {report.imported} of {report.read} message(s)"
           + (f"; {report.already_known} already known" if report.already_known else ""))
     for bad in report.bad_lines:
@@ -160,11 +108,19 @@ def cmd_import(app: App, args) -> int:
 def cmd_export(app: App, args) -> int:
     if args.jsonl:
         from .core.transfer import export_records
-        text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in export_records(app.logbook, app.archive))
+        try:
+            text = "".join(json.dumps(r, ensure_ascii=False) + "\n"
+                           for r in export_records(app.logbook, app.archive))
+        except (StorageError, sqlite3.Error) as exc:  # the archive cannot be read: the log files still can
+            error = storage_error(exc, app.paths.db_path)
+            if error is None:
+                raise
+            from .cli_degraded import export_logs_only
+            return export_logs_only(app.paths, error, args.output)
     else:
         text = app.services["memory"].markdown()
     if args.output:
-        args.output.write_text(text, encoding="utf-8")
+        write_private(args.output, text)  # whole or not at all, 0600 like everything monchat writes
         print(f"wrote {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text)
@@ -258,23 +214,31 @@ def _gemini_key(app: App, remove: bool) -> int:
     return 0
 
 
+def cmd_chat(app: App, args) -> int:
+    from .cli_chat import chat_in_terminal
+    return chat_in_terminal(app, args)
+
+
 COMMANDS = {"chat": cmd_chat, "status": cmd_status, "import": cmd_import, "export": cmd_export,
             "doctor": cmd_doctor, "personas": cmd_personas, "settings": cmd_settings}
 
 
 # ---- entry -----------------------------------------------------------------
+def _has_display() -> bool:
+    return not sys.platform.startswith("linux") or bool(
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or os.environ.get("QT_QPA_PLATFORM"))
+
+
 def _require_display() -> None:
     """Qt aborts the process without a display; say what to do instead."""
-    import os
-    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-                                                  or os.environ.get("QT_QPA_PLATFORM")):
+    if not _has_display():
         raise KnownError("There is no display to open the monchat window on.",
                          "Run it under a virtual display (`xvfb-run monchat`), "
                          "or chat in the terminal with `monchat chat`.")
 
 
 
-def _print_error(exc: KnownError) -> None:
+def print_error(exc: KnownError) -> None:
     print(f"monchat: {exc.message}", file=sys.stderr)
     if exc.hint:
         print(f"  → {exc.hint}", file=sys.stderr)
@@ -305,24 +269,59 @@ def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
             from .cli_memory import cmd_flush
             return cmd_flush(app, args)
         return COMMANDS[command](app, args)
+    except StorageError as exc:
+        if app is None and command in ("doctor", "export"):
+            return _without_database(command, args, exc)
+        return _report(exc, command, app)
     except KnownError as exc:
-        log.info("command %s failed: %s", command, exc.message)
-        _print_error(exc)
-        return exc.exit_code
+        return _report(exc, command, app)
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
+    except (sqlite3.Error, OSError) as exc:
+        mapped = storage_error(exc)  # the one place that words disk and database errors
+        if mapped is None:
+            return _crash(app, command, exc)
+        log.info("%s: %s", command, exc)
+        return _report(mapped, command, app)
     except Exception as exc:  # our bug: a crash report, never silence
-        log.exception("crash in %s", command)
-        from .core.paths import Paths
-        paths = app.paths if app else Paths.from_env()
-        path = write_crash_report(paths.crash_dir, "".join(traceback.format_exception(exc)))
-        print(f"monchat: internal error ({type(exc).__name__}: {exc}).", file=sys.stderr)
-        if path:
-            print(f"  → A crash report was written to {path}; please attach it to a bug report.", file=sys.stderr)
-        return EXIT_BUG
+        return _crash(app, command, exc)
     finally:
         if app is not None:
             app.close()
+
+
+def _report(exc: KnownError, command: str, app) -> int:
+    """Say what went wrong on stderr, and in a window when the app could not open its own."""
+    log.info("command %s failed: %s", command, exc.message)
+    print_error(exc)
+    if command == "gui" and app is None and _has_display() and os.environ.get("QT_QPA_PLATFORM") != "offscreen":
+        from .gui.main import show_startup_error
+        show_startup_error(exc)
+    return exc.exit_code
+
+
+def _without_database(command: str, args, error: StorageError) -> int:
+    from . import cli_degraded
+    from .core.paths import Paths
+    paths = Paths.from_env()
+    if command == "doctor":
+        return cli_degraded.doctor_without_database(paths, error, args.json)
+    if args.jsonl:
+        return cli_degraded.export_logs_only(paths, error, args.output)
+    print_error(error)
+    return error.exit_code
+
+
+def _crash(app, command: str, exc: BaseException) -> int:
+    """Our bug: a crash report, never silence."""
+    log.exception("crash in %s", command)
+    from .core.paths import Paths
+    paths = app.paths if app else Paths.from_env()
+    path = write_crash_report(paths.crash_dir, "".join(traceback.format_exception(exc)))
+    print(f"monchat: internal error ({type(exc).__name__}: {exc}).", file=sys.stderr)
+    if path:
+        print(f"  → A crash report was written to {path}; please attach it to a bug report.", file=sys.stderr)
+    return EXIT_BUG

@@ -142,6 +142,11 @@ def _constant_lore(book) -> list[str]:
 
 def parse_card(obj: dict) -> Card:
     """Read a V3, V2 or V1 card object. Raises InputError when it is not a card."""
+    try:
+        json.dumps(obj, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:  # an escaped lone surrogate: it could never be written to a persona file
+        raise InputError("The card holds text that is not valid Unicode (a lone surrogate).",
+                         "The card is damaged; export it again from the app it came from.") from None
     spec = obj.get("spec")
     if spec in ("chara_card_v3", "chara_card_v2"):
         data = obj.get("data")

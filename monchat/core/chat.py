@@ -25,7 +25,7 @@ from .prompts import PromptLibrary
 from .settings import Settings
 from .store.messages import MessageArchive
 from .tokens import count_tokens, count_turns
-from .types import Clock, Message, Turn, Usage, format_ts, local_now, new_message_id
+from .types import Clock, Message, Turn, Usage, check_text, format_ts, local_now, new_message_id
 
 log = logging.getLogger(__name__)
 
@@ -187,13 +187,25 @@ class ChatService:
         gate = self.gate()
         if gate.state == "stop":
             raise gate_error(gate)
-        persona = self.persona(persona_id)
-        backend = self.backend_for(persona)
+        try:
+            check_text(text, "the message")
+        except ValueError as exc:
+            raise InputError(f"{str(exc).capitalize()}.", "Type the message again; monchat cannot store it as "
+                             "it is.") from None
+        persona_id = persona_id or self.settings.chat.persona
+        user = Message(id=new_message_id(), ts=format_ts(self.clock()), role="user", text=text,
+                       persona=persona_id, replaces=replaces)
+        try:
+            persona = self.persona(persona_id)
+            backend = self.backend_for(persona)
+        except BaseException:
+            # Nothing can answer now (unknown persona, backend misconfigured): the words are kept anyway.
+            self.logbook.append(user)
+            raise
+        user.backend, user.model = backend.name, backend.model
+        self.logbook.append(user)  # on disk before the model is asked
         if history is None:
             history = self.window()
-        user = Message(id=new_message_id(), ts=format_ts(self.clock()), role="user", text=text,
-                       persona=persona.id, backend=backend.name, model=backend.model, replaces=replaces)
-        self.logbook.append(user)  # on disk before the model is asked
         # The gate was open when the message was accepted; if this message opened the file
         # that closes it, it is still answered (never a logged message left without a reply).
         return self._call(user, history, persona.id, on_chunk, stop, replaces=reply_replaces, persona=persona,

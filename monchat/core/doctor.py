@@ -8,7 +8,7 @@ from dataclasses import asdict
 
 from .backends.base import Check, DoctorReport
 from .backends.registry import BACKEND_NAMES
-from .errors import KnownError
+from .errors import KnownError, StorageCorrupt, StorageError
 
 
 def _section(title: str, checks: list[Check], **extra) -> dict:
@@ -24,12 +24,39 @@ def _data_checks(app) -> list[Check]:
     mode = stat.S_IMODE(data.stat().st_mode)
     checks.append(Check("privacy", mode & 0o077 == 0, f"folder mode {mode:o}",
                         f"Run `chmod 700 {data}`."))
+    checks.append(_database_check(app))
+    app.logbook.read_all()  # quarantine what is unreadable now, so the count is current
     bad = app.logbook.quarantined()
     checks.append(Check("log files", not bad,
                         f"{len(app.logbook.files())} unflushed; {len(bad)} unreadable line(s) quarantined",
                         f"Unreadable lines are kept in {app.paths.quarantine_dir}; look at them and "
                         "re-import what matters with `monchat import`."))
     return checks
+
+
+def recovery_hint(paths, error: StorageError) -> str:
+    """How to get the database back, worded for the kind of failure."""
+    db = paths.db_path
+    if isinstance(error, StorageCorrupt):
+        return (f"Keep a copy of {db} first. Recover what SQLite can still read into a new file: "
+                f"`sqlite3 {db} .recover | sqlite3 {db.with_name('recovered.db')}`, check it, then move it "
+                f"to {db.name} (remove {db.name}-wal and {db.name}-shm). Or move {db.name} aside and start "
+                "fresh: your unflushed log files are kept, and `monchat import` reads an earlier export.")
+    return error.hint
+
+
+def _database_check(app) -> Check:
+    db = app.paths.db_path
+    if app.store.newer_schema is not None:
+        return Check("database", False, app.store.newer_schema.message, app.store.newer_schema.hint)
+    try:
+        found = app.store.integrity()
+    except StorageError as exc:
+        found = exc.message
+    if found == "ok":
+        return Check("database", True, f"{db} (schema {len(app.store.applied_migrations())} migrations, intact)")
+    return Check("database", False, f"{db} is damaged: {found}",
+                 recovery_hint(app.paths, StorageCorrupt(found)))
 
 
 def run_doctor(app) -> dict:

@@ -8,6 +8,10 @@ becomes a crash report.
 
 from __future__ import annotations
 
+import errno
+import os
+import sqlite3
+
 
 class KnownError(Exception):
     """An error the user can act on.
@@ -105,3 +109,94 @@ class KeyringUnavailable(KnownError):
     """The OS keyring cannot store a secret here."""
 
     code = "keyring"
+
+
+class StorageError(KnownError):
+    """The disk or the database cannot do what monchat needs (the environment's fault)."""
+
+    code = "storage"
+    exit_code = 6
+
+
+class StorageFull(StorageError):
+    """The disk is full or a file-size limit was hit; the write was undone."""
+
+    code = "storage_full"
+    exit_code = 5
+
+
+class StorageCorrupt(StorageError):
+    code = "storage_corrupt"
+
+
+class StorageLocked(StorageError):
+    code = "storage_locked"
+
+
+class StorageReadOnly(StorageError):
+    code = "storage_read_only"
+
+
+class StorageNewerSchema(StorageError):
+    """The database was written by a newer monchat; this one will not write to it."""
+
+    code = "storage_newer_schema"
+
+
+_FULL_ERRNOS = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT}
+_READ_ONLY_ERRNOS = {errno.EROFS, errno.EACCES, errno.EPERM}
+
+
+def storage_error(exc: BaseException, path: str | os.PathLike = "") -> StorageError | None:
+    """The StorageError an OS or SQLite error stands for, or None if it is not the environment's fault.
+
+    The one place where errors from the disk and the database are worded.
+
+    Args:
+        exc: an ``OSError`` or ``sqlite3.Error``.
+        path: the file or folder it concerns, named in the message.
+    """
+    where = str(path or getattr(exc, "filename", "") or "monchat's data folder")
+    if isinstance(exc, StorageError):
+        return exc
+    if isinstance(exc, OSError):
+        if exc.errno in _FULL_ERRNOS:
+            return StorageFull(f"There is no room to write {where} (the disk is full or a file-size limit "
+                               f"was reached); nothing was half-written.",
+                               "Free some disk space (or raise the limit), then try again.")
+        if exc.errno in _READ_ONLY_ERRNOS:
+            return StorageReadOnly(f"monchat may not write {where} ({exc.strerror}).",
+                                   "Make the data folder writable by you (`chmod u+w`), or set MONCHAT_HOME "
+                                   "to a folder you can write.")
+        if isinstance(exc, IsADirectoryError | NotADirectoryError):
+            return StorageError(f"{where} is in the way ({exc.strerror}).",
+                                "Move or rename it; monchat needs that name for its own file.")
+        if exc.errno == errno.EIO:
+            return StorageError(f"The disk reported an input/output error on {where}.",
+                                "Check the disk (it may be failing or disconnected), then try again.")
+        return None
+    if isinstance(exc, sqlite3.Error):
+        name = getattr(exc, "sqlite_errorname", "") or ""
+        text = str(exc).lower()
+        if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in text:
+            return StorageLocked(f"The database {where} is locked by another program.",
+                                 "Close other monchat windows or programs using the file, then try again.")
+        if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")):
+            return StorageReadOnly(f"monchat cannot open the database {where} for writing ({exc}).",
+                                   "Make the data folder and monchat.db writable by you, or set MONCHAT_HOME "
+                                   "to a folder you can write.")
+        if name.startswith("SQLITE_FULL") or name == "SQLITE_IOERR_WRITE":
+            # A write the OS cut short (ENOSPC, EFBIG) reaches us as a write I/O error.
+            return StorageFull(f"There is no room to write the database {where} ({exc}); the change was "
+                               "rolled back.", "Free some disk space (or raise the file-size limit), then try "
+                               "again; if there is room, check the disk itself.")
+        if name.startswith("SQLITE_IOERR"):
+            return StorageError(f"The disk could not read or write the database {where} ({exc}).",
+                                "Check free disk space and the disk itself, then try again.")
+        if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or \
+                "malformed" in text or "not a database" in text:
+            return StorageCorrupt(f"The database {where} is damaged or unreadable ({exc}).",
+                                  "Run `monchat doctor` for how to recover it; your unflushed log files are "
+                                  "safe and `monchat export --jsonl` still exports them.")
+        return None
+    return None

@@ -2,8 +2,10 @@
 
 One JSONL file per local 6-hour slot (``YYYY-MM-DD_HH.jsonl``, HH in 00/06/12/18).
 A message is appended and fsynced before anything else happens with it, so a
-crash never loses what the user typed. Files are append-only; reading never
-changes them. A line that cannot be read (truncated JSON, bad encoding, missing
+crash never loses what the user typed; an append that cannot be completed (a
+full disk, a file-size limit) is cut back to the file's old length and raised
+as ``StorageFull``, so no torn line is ever left or sent on. Files are
+append-only; reading never changes them. A line that cannot be read (truncated JSON, bad encoding, missing
 fields) is copied to ``quarantine/`` and reported, and the good lines around it
 are used. A flush removes a file only after its messages are in the archive.
 """
@@ -13,13 +15,18 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
+import logging
 import os
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from pathlib import Path
 
+from .errors import StorageError, storage_error
+from .paths import fsync_folder, make_private_dir, write_all, write_private
 from .types import Message
+
+log = logging.getLogger(__name__)
 
 SLOT_HOURS = 6
 FILE_PATTERN = re.compile(r"^(\d{4}-\d{2}-\d{2})_(00|06|12|18)\.jsonl$")
@@ -81,31 +88,42 @@ class LogBook:
         return path
 
     def _append_lines(self, path: Path, lines: list[str]) -> None:
-        self.logs_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        """Append whole lines, synced; on any failure the file is cut back to its old length.
+
+        Raises:
+            StorageError: the disk is full, a size limit was hit, the folder is read-only…
+                (nothing of ``lines`` stays in the file).
+        """
         payload = "".join(line + "\n" for line in lines).encode("utf-8")
-        while True:
-            created = not path.exists()
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX)
-                if not _same_file(fd, path):
-                    continue  # a flush removed the file meanwhile: write to a fresh one
-                size = os.fstat(fd).st_size
-                data = payload
-                if size and os.pread(fd, 1, size - 1) != b"\n":
-                    # A crash left a torn last line: start ours on a fresh line.
-                    data = b"\n" + payload
-                os.write(fd, data)
-                os.fsync(fd)
-                break
-            finally:
-                os.close(fd)  # also releases the lock
-        if created:
-            dir_fd = os.open(self.logs_dir, os.O_RDONLY)
-            try:
-                os.fsync(dir_fd)
-            finally:
-                os.close(dir_fd)
+        try:
+            make_private_dir(self.logs_dir)
+            while True:
+                created = not path.exists()
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX)
+                    if not _same_file(fd, path):
+                        continue  # a flush removed the file meanwhile: write to a fresh one
+                    if created:
+                        os.fchmod(fd, 0o600)
+                    size = os.fstat(fd).st_size
+                    data = payload
+                    if size and os.pread(fd, 1, size - 1) != b"\n":
+                        # A crash left a torn last line: start ours on a fresh line.
+                        data = b"\n" + payload
+                    try:
+                        write_all(fd, data)
+                        os.fsync(fd)
+                    except OSError:
+                        _undo_append(fd, size)
+                        raise
+                    break
+                finally:
+                    os.close(fd)  # also releases the lock
+            if created:
+                fsync_folder(self.logs_dir)
+        except OSError as exc:
+            raise storage_error(exc, path) or exc from exc
 
     def import_messages(self, messages: list[Message]) -> int:
         """Place messages into their slots' files, skipping ids already logged.
@@ -149,7 +167,12 @@ class LogBook:
             except ValueError as exc:
                 bad.append(BadLine(path.name, line_no, str(exc), raw))
         if bad:
-            self.quarantine(bad)
+            try:
+                self.quarantine(bad)
+            except StorageError as exc:
+                # Reading must not be blocked by a full disk: the lines are still reported, and
+                # copied out at the next read that has room.
+                log.warning("could not quarantine %s bad line(s) of %s: %s", len(bad), path.name, exc.message)
         return LogRead(messages, bad)
 
     def read_all(self, paths: list[Path] | None = None) -> LogRead:
@@ -163,18 +186,12 @@ class LogBook:
 
     def quarantine(self, bad_lines: list[BadLine]) -> list[Path]:
         """Copy unreadable lines out, once each; the log file itself is not touched."""
-        self.quarantine_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         written = []
         for bad in bad_lines:
             digest = hashlib.sha256(bad.raw).hexdigest()[:12]
             target = self.quarantine_dir / f"{bad.file}.line{bad.line_no}.{digest}.bad"
             if not target.exists():
-                fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-                try:
-                    os.write(fd, bad.raw)
-                    os.fsync(fd)
-                finally:
-                    os.close(fd)
+                write_private(target, bad.raw)  # whole or not at all: never a torn copy
             written.append(target)
         return written
 
@@ -212,6 +229,15 @@ class LogBook:
             finally:
                 os.close(fd)
         return kept
+
+
+def _undo_append(fd: int, size: int) -> None:
+    """Cut a file back to ``size`` after a failed append, so no torn line stays behind."""
+    try:
+        os.ftruncate(fd, size)
+        os.fsync(fd)
+    except OSError:
+        log.exception("could not cut a log file back to %s bytes after a failed write", size)
 
 
 def _same_file(fd: int, path: Path) -> bool:

@@ -6,9 +6,14 @@ platform's data and config folders. Folders are 0700, files 0600.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import errno
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 import platformdirs
 
@@ -61,31 +66,118 @@ class Paths:
         return self.config_dir / "personas" / "filter"
 
     @property
+    def flush_lock(self) -> Path:
+        """Held by the process that runs a flush."""
+        return self.data_dir / "flush.lock"
+
+    @property
     def crash_dir(self) -> Path:
         return self.data_dir / "crash"
 
     def ensure(self) -> "Paths":
         """Create every folder, private to the user."""
-        for folder in (self.data_dir, self.config_dir, self.logs_dir, self.quarantine_dir,
-                       self.user_surface_dir, self.user_filter_dir):
-            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        for folder in (self.data_dir, self.config_dir):
-            os.chmod(folder, 0o700)
+        try:
+            for folder in (self.data_dir, self.config_dir, self.logs_dir, self.quarantine_dir,
+                           self.user_surface_dir, self.user_filter_dir):
+                make_private_dir(folder)
+            for folder in (self.data_dir, self.config_dir, self.logs_dir, self.quarantine_dir,
+                           self.config_dir / "personas", self.user_surface_dir, self.user_filter_dir):
+                if stat.S_IMODE(folder.stat().st_mode) & 0o077:  # never widen: a 0500 folder stays so
+                    os.chmod(folder, 0o700)
+        except OSError as exc:
+            raise _as_storage_error(exc, Path(exc.filename or self.data_dir)) from exc
         return self
 
 
-def write_private(path: Path, data: str | bytes) -> None:
-    """Write a whole file atomically (temp file, fsync, rename), mode 0600."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    tmp = path.with_name(f".{path.name}.tmp")
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+@contextlib.contextmanager
+def held_lock(path: Path) -> Iterator[bool]:
+    """Try to take an exclusive lock on ``path`` across processes, without waiting.
+
+    Yields whether it was taken; it is released when the block ends (or the process dies).
+    """
     try:
-        os.write(fd, raw)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as exc:
+        raise _as_storage_error(exc, path) from exc
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        yield True
+    finally:
+        os.close(fd)
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write every byte of ``data`` to ``fd``; a short write is continued, never ignored.
+
+    Raises:
+        OSError: the rest could not be written (e.g. ENOSPC, EFBIG); the caller undoes.
+    """
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        if written <= 0:  # a zero-byte write would loop forever: the disk takes nothing more
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        view = view[written:]
+
+
+def fsync_folder(folder: Path) -> None:
+    """Make a new, renamed or removed entry in ``folder`` durable."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
         os.fsync(fd)
     finally:
         os.close(fd)
-    os.replace(tmp, path)
+
+
+def write_private(path: Path, data: str | bytes) -> None:
+    """Write a whole file atomically, mode 0600: the old content or the new, never a torn one.
+
+    Temp file beside it, full write, fsync, rename over the target, fsync of the folder.
+
+    Raises:
+        StorageError: the disk is full, a size limit was hit or the folder is read-only;
+            the target is unchanged and the temp file removed.
+    """
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        make_private_dir(path.parent)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.fchmod(fd, 0o600)
+            write_all(fd, raw)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+        fsync_folder(path.parent)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise _as_storage_error(exc, path) from exc
+
+
+def make_private_dir(folder: Path) -> None:
+    """Create ``folder`` and any missing parents, each 0700 whatever the umask."""
+    missing = []
+    current = folder
+    while not current.exists():
+        missing.append(current)
+        current = current.parent
+    for path in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            path.mkdir(mode=0o700)
+            os.chmod(path, 0o700)
+
+
+def _as_storage_error(exc: OSError, path: Path) -> Exception:
+    from .errors import storage_error
+
+    return storage_error(exc, path) or exc
 
 
 def resource_dir(name: str) -> Path:

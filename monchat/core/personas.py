@@ -20,6 +20,9 @@ from .errors import PersonaError
 from .paths import write_private
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+# A persona is read at every start and rendered into every prompt: one larger than this is not a
+# persona but a pasted book (a 45 MB card once slowed every command to 15–24 s).
+MAX_PERSONA_BYTES = 1_000_000
 BASE_FILTER_ID = "base"
 FILTER_STYLES = ("timeline", "reinforced")
 
@@ -158,9 +161,18 @@ def _load_dir(folder: Path, parse) -> tuple[dict, dict[str, list[str]]]:
         return found, problems
     for path in sorted(folder.glob("*.toml")):
         try:
+            if not path.is_file():
+                problems[str(path)] = ["not a file (a folder or a device has a persona's name); ignored"]
+                continue
+            if path.stat().st_size > MAX_PERSONA_BYTES:
+                problems[str(path)] = [f"larger than {MAX_PERSONA_BYTES // 1_000_000} MB; ignored"]
+                continue
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             problems[str(path)] = [f"not valid TOML: {exc}"]
+            continue
+        except OSError as exc:
+            problems[str(path)] = [f"cannot be read ({exc.strerror})"]
             continue
         persona, errs = parse(data, str(path))
         if errs:
@@ -170,11 +182,25 @@ def _load_dir(folder: Path, parse) -> tuple[dict, dict[str, list[str]]]:
     return found, problems
 
 
+def _check_size(text: str, name: str) -> None:
+    size = len(text.encode("utf-8"))
+    if size > MAX_PERSONA_BYTES:
+        raise PersonaError(f"The persona {name!r} would be {size / 1_000_000:.1f} MB; a persona may be at most "
+                           f"{MAX_PERSONA_BYTES // 1_000_000} MB.",
+                           "Shorten its text (a card's description or lore book is usually what is too long).")
+
+
 class PersonaRegistry:
     """Shipped and user personas, reloaded on demand."""
 
-    def __init__(self, shipped_dir: Path, user_surface_dir: Path, user_filter_dir: Path) -> None:
+    def __init__(self, shipped_dir: Path, user_surface_dir: Path, user_filter_dir: Path,
+                 templates_dir: Path | None = None) -> None:
+        """Args:
+            templates_dir: the shipped prompts folder; a surface persona whose ``template`` is not a
+                file there is reported and skipped (else it would pass validation and break chat).
+        """
         self.shipped_dir = shipped_dir
+        self.templates_dir = templates_dir
         self.user_surface_dir = user_surface_dir
         self.user_filter_dir = user_filter_dir
         self.problems: dict[str, list[str]] = {}
@@ -186,6 +212,12 @@ class PersonaRegistry:
         shipped_f, p3 = _load_dir(self.shipped_dir / "filter", parse_filter)
         user_f, p4 = _load_dir(self.user_filter_dir, parse_filter)
         self.problems = {**p1, **p2, **p3, **p4}
+        for personas in (shipped_s, user_s):
+            for pid, persona in list(personas.items()):
+                problem = self.template_problem(persona)
+                if problem:
+                    self.problems.setdefault(persona.source, []).append(problem)
+                    del personas[pid]
         if BASE_FILTER_ID in user_f:
             self.problems[user_f[BASE_FILTER_ID].source] = ["the base filter persona is locked; this copy is ignored"]
             del user_f[BASE_FILTER_ID]
@@ -193,6 +225,15 @@ class PersonaRegistry:
         self.filters = {**shipped_f, **user_f}
         self.shipped_surface_ids = set(shipped_s)
         self.shipped_filter_ids = set(shipped_f)
+
+    def template_problem(self, persona: SurfacePersona) -> str:
+        """What is wrong with the persona's ``template`` ("" when it is fine or not used)."""
+        if not persona.template or self.templates_dir is None:
+            return ""
+        name = persona.template
+        if Path(name).name != name or not (self.templates_dir / name).is_file():
+            return f"template {name!r} is not a file in {self.templates_dir}"
+        return ""
 
     def surface_persona(self, persona_id: str) -> SurfacePersona:
         try:
@@ -213,11 +254,16 @@ class PersonaRegistry:
         return [p for pid, p in sorted(self.filters.items()) if pid != BASE_FILTER_ID]
 
     def save_surface(self, persona: SurfacePersona) -> Path:
-        _, problems = parse_surface(tomllib.loads(persona.to_toml()))
+        text = persona.to_toml()
+        _, problems = parse_surface(tomllib.loads(text))
+        problem = self.template_problem(persona)
+        if problem:
+            problems.append(problem)
         if problems:
             raise PersonaError(f"The persona cannot be saved: {'; '.join(problems)}.", "Fix the fields named.")
+        _check_size(text, persona.name)
         path = self.user_surface_dir / f"{persona.id}.toml"
-        write_private(path, persona.to_toml())
+        write_private(path, text)
         self.reload()
         return path
 
@@ -229,8 +275,10 @@ class PersonaRegistry:
         if problems:
             raise PersonaError(f"The filter persona cannot be saved: {'; '.join(problems)}.",
                                "Fix the fields named.")
+        text = persona.to_toml()
+        _check_size(text, persona.name)
         path = self.user_filter_dir / f"{persona.id}.toml"
-        write_private(path, persona.to_toml())
+        write_private(path, text)
         self.reload()
         return path
 

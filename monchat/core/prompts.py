@@ -39,7 +39,14 @@ class PromptLibrary:
     def persona_system_text(self, persona) -> str:
         """A surface persona's own text: its template file rendered, or its inline text as is."""
         if persona.template:
-            return self.render(persona.template, persona=persona).strip()
+            try:
+                return self.render(persona.template, persona=persona).strip()
+            except jinja2.TemplateNotFound:
+                from .errors import PersonaError
+                raise PersonaError(f"The persona {persona.id!r} names the template {persona.template!r}, "
+                                   "which is not there.",
+                                   "Run `monchat personas validate`; set the persona's `system` text or a "
+                                   "template that exists.") from None
         return persona.system.strip()
 
     def system_prompt(self, persona, layer1: list, layer2: list) -> str:

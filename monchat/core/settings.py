@@ -8,6 +8,7 @@ default is used instead.
 from __future__ import annotations
 
 import dataclasses
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -95,39 +96,45 @@ class Settings:
         return dataclasses.asdict(self)
 
 
-def _positive(v) -> bool:
-    return v > 0
+def _between(low: float, high: float) -> Callable[[Any], bool]:
+    """A range check; NaN and infinities never pass."""
+    return lambda v: math.isfinite(v) and low <= v <= high
 
 
 def _unit(v) -> bool:
-    return 0.0 <= v <= 1.0
+    return math.isfinite(v) and 0.0 <= v <= 1.0
 
 
-# Range checks beyond the type; a failing value falls back to its default.
+YEAR_HOURS = 24 * 366
+
+# Every numeric setting has a real range: a value that passes can never break chat or a flush
+# (e.g. a window of 10^8 hours overflows date arithmetic). A failing value falls back to its default.
 CHECKS: dict[str, Callable[[Any], bool]] = {
-    "chat.window_hours": _positive,
+    "chat.persona": lambda v: 0 < len(v) <= 40,
+    "chat.window_hours": _between(1, 24 * 30),
     "chat.language": lambda v: v in ("", "ja", "en"),
     "backend.name": lambda v: v in ("auto", "ollama", "gemini", "embedded"),
-    "ollama.num_ctx": lambda v: v >= 512,
-    "ollama.timeout_s": _positive,
-    "gemini.cache_ttl_s": lambda v: v >= 60,
-    "gemini.timeout_s": _positive,
+    "ollama.num_ctx": _between(512, 1_048_576),
+    "ollama.timeout_s": _between(1, 3600),
+    "gemini.cache_ttl_s": _between(60, 7 * 24 * 3600),
+    "gemini.timeout_s": _between(1, 3600),
     "gemini.api_version": lambda v: v in ("v1", "v1beta", "v1alpha"),
-    "embedded.n_ctx": lambda v: v >= 256,
-    "embedded.threads": lambda v: v >= 0,
-    "embedded.max_tokens": _positive,
-    "gate.warn_files": _positive,
-    "gate.stop_files": _positive,
+    "embedded.n_ctx": _between(256, 131_072),
+    "embedded.threads": _between(0, 256),
+    "embedded.max_tokens": _between(1, 32_768),
+    "gate.warn_files": _between(1, 1000),
+    "gate.stop_files": _between(1, 1000),
     "flush.fixed_personas": lambda v: all(isinstance(x, str) for x in v) and len(v) <= 2,
+    "flush.seed": _between(-1, 2**31 - 1),
     "flush.layer2_threshold": _unit,
     "flush.judge_confidence": _unit,
     "flush.auto_approve_confidence": _unit,
-    "flush.layer1_cap": _positive,
-    "flush.layer2_hours": _positive,
-    "flush.half_life_days": _positive,
-    "flush.review_deadline_days": _positive,
-    "flush.memory_token_budget": lambda v: v >= 100,
-    "flush.parallel": lambda v: 0 <= v <= 16,
+    "flush.layer1_cap": _between(1, 10_000),
+    "flush.layer2_hours": _between(1, YEAR_HOURS),
+    "flush.half_life_days": _between(1, 36_500),
+    "flush.review_deadline_days": _between(1, 3650),
+    "flush.memory_token_budget": _between(100, 1_000_000),
+    "flush.parallel": _between(0, 16),
 }
 
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Iterator
 
 from .errors import InputError
 from .logs import LogBook
 from .store.messages import MessageArchive
-from .types import ROLES, Message, content_message_id, format_ts, parse_ts
+from .types import ROLES, Message, check_text, content_message_id, format_ts, parse_ts
 
 
 @dataclass
@@ -27,8 +28,16 @@ class ImportReport:
     files: list[str] = field(default_factory=list)
 
 
-def parse_import_line(line: str, default_persona: str) -> Message:
-    """One import line → a Message. Raises ValueError with the reason."""
+FUTURE_SLACK = timedelta(days=1)  # clocks and zones disagree a little; a day ahead is not a real chat
+
+
+def parse_import_line(line: str, default_persona: str, now: datetime | None = None) -> Message:
+    """One import line → a Message that the log reader will accept. Raises ValueError with the reason.
+
+    Args:
+        now: lines stamped more than a day after it are refused (they would sit in the chat window
+            for ever).
+    """
     data = json.loads(line)
     if not isinstance(data, dict):
         raise ValueError("not a JSON object")
@@ -42,13 +51,19 @@ def parse_import_line(line: str, default_persona: str) -> Message:
     persona = data.get("persona") or default_persona
     if not isinstance(persona, str):
         raise ValueError("persona must be text")
-    ts = format_ts(parse_ts(data["ts"]))
-    return Message(id=content_message_id(ts, data["role"], data["text"], persona), ts=ts,
-                   role=data["role"], text=data["text"], persona=persona, backend="import")
+    check_text(data["text"], "text")
+    check_text(persona, "persona")
+    dt = parse_ts(data["ts"])
+    if now is not None and dt > now + FUTURE_SLACK:
+        raise ValueError(f"timestamp {data['ts']!r} is in the future")
+    ts = format_ts(dt)
+    message = Message(id=content_message_id(ts, data["role"], data["text"], persona), ts=ts,
+                      role=data["role"], text=data["text"], persona=persona, backend="import")
+    return Message.from_dict(json.loads(message.to_json()))  # exactly what the log reader will see
 
 
 def import_jsonl(path: Path, logbook: LogBook, archive: MessageArchive, *,
-                 default_persona: str, skip_bad: bool = False) -> ImportReport:
+                 default_persona: str, skip_bad: bool = False, now: datetime | None = None) -> ImportReport:
     """Place a JSONL history into 6-hour log files by timestamp.
 
     With bad lines and ``skip_bad`` False nothing is imported and InputError
@@ -65,7 +80,7 @@ def import_jsonl(path: Path, logbook: LogBook, archive: MessageArchive, *,
             continue
         report.read += 1
         try:
-            messages.append(parse_import_line(raw_line.decode("utf-8"), default_persona))
+            messages.append(parse_import_line(raw_line.decode("utf-8"), default_persona, now))
         except UnicodeDecodeError:
             report.bad_lines.append(f"line {line_no}: not valid UTF-8")
         except json.JSONDecodeError as exc:
@@ -95,11 +110,16 @@ def all_messages(logbook: LogBook, archive: MessageArchive) -> list[Message]:
     return sorted(by_id.values(), key=lambda m: (m.dt.timestamp(), m.id))
 
 
+def export_record(m: Message) -> dict:
+    """One message as an export line."""
+    record = {"id": m.id, "ts": m.ts, "role": m.role, "text": m.text, "persona": m.persona}
+    if m.status != "ok":
+        record["status"] = m.status
+    if m.replaces:
+        record["replaces"] = m.replaces
+    return record
+
+
 def export_records(logbook: LogBook, archive: MessageArchive) -> Iterator[dict]:
     for m in all_messages(logbook, archive):
-        record = {"id": m.id, "ts": m.ts, "role": m.role, "text": m.text, "persona": m.persona}
-        if m.status != "ok":
-            record["status"] = m.status
-        if m.replaces:
-            record["replaces"] = m.replaces
-        yield record
+        yield export_record(m)

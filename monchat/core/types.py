@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import secrets
 import threading
 import time
@@ -46,12 +47,60 @@ def content_message_id(ts: str, role: str, text: str, persona: str) -> str:
     return "i" + digest[:19]
 
 
+# Timestamps outside these UTC years are refused: within them every conversion (to any zone,
+# to epoch seconds, to a local slot) works, and no real chat line lies outside them.
+TS_MIN_YEAR, TS_MAX_YEAR = 1900, 2200
+MAX_ID_CHARS = 200
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
 def parse_ts(text: str) -> datetime:
-    """Parse an ISO-8601 timestamp that carries an offset. Raises ValueError."""
-    dt = datetime.fromisoformat(text)
-    if dt.tzinfo is None:
+    """Parse an ISO-8601 timestamp that carries an offset, within a sane range. Raises ValueError."""
+    try:
+        dt = datetime.fromisoformat(text)
+    except (ValueError, TypeError, OverflowError):
+        raise ValueError(f"timestamp {text!r} is not ISO-8601") from None
+    if dt.tzinfo is None or dt.utcoffset() is None:
         raise ValueError(f"timestamp {text!r} has no UTC offset")
+    if not TS_MIN_YEAR + 1 <= dt.year <= TS_MAX_YEAR - 1:
+        raise ValueError(f"timestamp {text!r} is outside the years {TS_MIN_YEAR}–{TS_MAX_YEAR}")
     return dt
+
+
+def check_text(value: str, name: str) -> str:
+    """``value`` if it can be written as UTF-8 (no lone surrogates). Raises ValueError."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError(f"{name} holds characters that are not valid Unicode (a lone surrogate)") from None
+    return value
+
+
+def check_id(value: str, name: str = "id") -> str:
+    """A message id: 1–200 characters, no control characters, valid Unicode. Raises ValueError."""
+    check_text(value, name)
+    if not value.strip() or len(value) > MAX_ID_CHARS or _CONTROL.search(value):
+        raise ValueError(f"{name} must be 1–{MAX_ID_CHARS} printable characters")
+    return value
+
+
+def clean_text(text: str) -> tuple[str, bool]:
+    """Text from a terminal or argv, with undecodable bytes (surrogate escapes) replaced by U+FFFD.
+
+    Returns the text and whether anything was replaced.
+    """
+    try:
+        text.encode("utf-8")
+        return text, False
+    except UnicodeEncodeError:
+        raw = text.encode("utf-8", "surrogateescape") if _only_escapes(text) else \
+            text.encode("utf-8", "surrogatepass")
+        return raw.decode("utf-8", "replace"), True
+
+
+def _only_escapes(text: str) -> bool:
+    """Whether every lone surrogate is a surrogate escape (U+DC80–U+DCFF) for one undecodable byte."""
+    return all(not 0xD800 <= ord(ch) <= 0xDFFF or 0xDC80 <= ord(ch) <= 0xDCFF for ch in text)
 
 
 def format_ts(dt: datetime) -> str:
@@ -92,19 +141,30 @@ class Message:
         for key in ("id", "ts", "role", "text"):
             if not isinstance(data.get(key), str):
                 raise ValueError(f"missing or non-text field {key!r}")
+            check_text(data[key], key)
         if data["role"] not in ROLES:
             raise ValueError(f"unknown role {data['role']!r}")
+        check_id(data["id"])
         parse_ts(data["ts"])
+        for key in ("persona", "backend", "model", "replaces"):
+            value = data.get(key)
+            if value is not None and not isinstance(value, str):
+                raise ValueError(f"{key} must be text")
+            check_text(value or "", key)
+        if data.get("replaces"):
+            check_id(data["replaces"], "replaces")
         usage = data.get("usage") or {}
-        if not isinstance(usage, dict) or not all(isinstance(v, int) for v in usage.values()):
+        if not isinstance(usage, dict) or not all(isinstance(v, int) and not isinstance(v, bool) and
+                                                  0 <= v < 2**53 and check_text(k, "usage")
+                                                  for k, v in usage.items()):
             raise ValueError("usage must be an object of token counts")
         status = data.get("status", "ok")
         if status not in STATUSES:
             raise ValueError(f"unknown status {status!r}")
         return cls(
             id=data["id"], ts=data["ts"], role=data["role"], text=data["text"],
-            persona=str(data.get("persona") or ""), backend=str(data.get("backend") or ""),
-            model=str(data.get("model") or ""), status=status, replaces=str(data.get("replaces") or ""),
+            persona=data.get("persona") or "", backend=data.get("backend") or "",
+            model=data.get("model") or "", status=status, replaces=data.get("replaces") or "",
             usage=usage,
         )
 

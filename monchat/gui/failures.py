@@ -46,6 +46,18 @@ def headline(failure: Failure) -> str:
             "Failures", "A flush is already running."),
         "keyring": QCoreApplication.translate(
             "Failures", "This computer's keyring cannot store the key."),
+        "storage": QCoreApplication.translate(
+            "Failures", "monchat could not read or write its data."),
+        "storage_full": QCoreApplication.translate(
+            "Failures", "The disk is full: your message was not saved and not sent."),
+        "storage_corrupt": QCoreApplication.translate(
+            "Failures", "The database file is damaged."),
+        "storage_locked": QCoreApplication.translate(
+            "Failures", "The database is in use by another program."),
+        "storage_read_only": QCoreApplication.translate(
+            "Failures", "monchat may not write to its data folder."),
+        "storage_newer_schema": QCoreApplication.translate(
+            "Failures", "The data was last used by a newer monchat; this one will not change it."),
         "error": QCoreApplication.translate(
             "Failures", "That could not be done."),
         "bug": QCoreApplication.translate(
@@ -82,6 +94,17 @@ def advice(code: str) -> str:
             "Failures", "Run it again when you are ready; the logs are still there."),
         "flush_running": QCoreApplication.translate(
             "Failures", "Wait for it to finish; its summary shows what changed."),
+        "storage_full": QCoreApplication.translate(
+            "Failures", "Free some disk space, then send again; your text is still in the box."),
+        "storage_corrupt": QCoreApplication.translate(
+            "Failures", "Run `monchat doctor` in a terminal: it says how to recover the file. Your unflushed "
+                        "log files are safe."),
+        "storage_locked": QCoreApplication.translate(
+            "Failures", "Close other monchat windows or programs using monchat.db, then try again."),
+        "storage_read_only": QCoreApplication.translate(
+            "Failures", "Make the data folder writable by you, then start monchat again."),
+        "storage_newer_schema": QCoreApplication.translate(
+            "Failures", "Update monchat to the newest version."),
         "keyring": QCoreApplication.translate(
             "Failures", "Set the GEMINI_API_KEY environment variable before starting monchat instead; "
                         "monchat never writes the key to its own files."),

@@ -260,7 +260,8 @@ class FilterPersonaDialog(QDialog):
         if persona_id in self.app.settings.flush.fixed_personas:
             self.app.settings.flush.fixed_personas = [p for p in self.app.settings.flush.fixed_personas
                                                       if p != persona_id]
-            self.app.save_settings()
+            if not self._save_settings():
+                return False
         self.reload(BASE_FILTER_ID)
         self.personas_changed.emit()
         return True
@@ -271,9 +272,18 @@ class FilterPersonaDialog(QDialog):
             self._error(problem)
             return False
         self.app.settings.flush.fixed_personas = self.fixed.value()
-        self.app.save_settings()
+        if not self._save_settings():
+            return False
         self.message.setText(self.tr("The fixed personas are saved."))
         self.personas_changed.emit()
+        return True
+
+    def _save_settings(self) -> bool:
+        try:
+            self.app.save_settings()
+        except KnownError as exc:  # a full disk or a read-only folder: said here, not a crash
+            self._error(f"{headline(Failure.from_known(exc))}\n{explanation(Failure.from_known(exc))}")
+            return False
         return True
 
     def _error(self, text: str) -> None:

@@ -7,7 +7,9 @@ import sys
 import traceback
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from ..core.errors import KnownError
 
 from .i18n import Translators, resolve_language
 from .workers import Failure, write_crash_report
@@ -78,3 +80,21 @@ def run_gui(app) -> int:
         window.translators.remove()
         sys.excepthook = sys.__excepthook__
         sys.setswitchinterval(previous_interval)
+
+
+def startup_error_box(exc: KnownError) -> QMessageBox:
+    """A message box for a KnownError that stopped the app before its window (e.g. a damaged database).
+
+    Opened with ``open()`` and returned, so tests never block; ``show_startup_error`` runs it.
+    """
+    from .failures import show_failure
+    return show_failure(None, Failure.from_known(exc))
+
+
+def show_startup_error(exc: KnownError) -> None:
+    """Tell a user who started the app from the desktop (no terminal) why it cannot open."""
+    qapp = ensure_qapplication()
+    box = startup_error_box(exc)
+    box.finished.connect(qapp.quit)
+    qapp.exec()
+

@@ -16,6 +16,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import QComboBox, QLabel, QMainWindow, QMessageBox, QToolBar, QVBoxLayout, QWidget
 
 from ..core.chat import TurnResult
+from ..core.errors import KnownError
 from ..core.paths import resource_dir
 from ..core.types import Message, format_ts, local_now
 from .chat_view import ChatView, MessageBubble
@@ -31,7 +32,9 @@ log = logging.getLogger(__name__)
 
 OLDER_PAGE = 50
 GATE_POLL_MS = 60_000
-NOTHING_LOGGED = ("gate_closed", "input")  # failures raised before the user's message was logged
+# Failures raised before the user's message was logged: the composer gets the text back. A full
+# disk is among them (the append was undone); other storage failures may come after it was logged.
+NOTHING_LOGGED = ("gate_closed", "input", "storage_full", "storage_read_only")
 
 
 @dataclass
@@ -192,8 +195,17 @@ class MainWindow(QMainWindow):
         """The Chat menu's toggle: saved in settings.toml at once."""
         if bool(self.app.settings.chat.ctrl_enter_sends) != value:
             self.app.settings.chat.ctrl_enter_sends = value
-            self.app.save_settings()
+            self.save_settings()
         self.show_send_key()
+
+    def save_settings(self) -> bool:
+        """Save settings.toml; a disk that refuses is shown, not a crash (the choice holds until exit)."""
+        try:
+            self.app.save_settings()
+        except KnownError as exc:
+            self.dialogs.append(show_failure(self, Failure.from_known(exc)))
+            return False
+        return True
 
     def _no_flush_text(self) -> str:
         return self.tr("Flush is not available in this version of monchat.")
@@ -231,7 +243,7 @@ class MainWindow(QMainWindow):
         if not persona_id or persona_id == self.app.settings.chat.persona:
             return
         self.app.settings.chat.persona = persona_id
-        self.app.save_settings()
+        self.save_settings()
         self._show_greeting()
         self.refresh_meter()
 

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
 from ..core.backends.registry import BACKEND_NAMES, BackendRegistry
 from ..core.errors import KnownError
 from ..core.secrets import SecretStore
-from ..core.settings import Settings, settings_from_dict
+from ..core.settings import Settings, save_settings, settings_from_dict
 from .failures import explanation, headline
 from .i18n import arg
 from .filter_editor import FixedPersonaPicker
@@ -278,9 +278,14 @@ class SettingsDialog(QDialog):
         old = self.app.settings
         backend_changed = any(getattr(old, name) != getattr(settings, name) for name in RESTART_SECTIONS)
         restart = settings.chat.language != old.chat.language
+        try:  # on disk first: a full disk leaves both the file and the running settings as they were
+            save_settings(settings, self.app.paths.settings_path)
+        except KnownError as exc:
+            failure = Failure.from_known(exc)
+            self.message.setText(self.tr("Not saved:") + "\n" + f"{headline(failure)}\n{explanation(failure)}")
+            return False
         for f in dataclasses.fields(Settings):
             setattr(self.app.settings, f.name, getattr(settings, f.name))  # in place: services share the object
-        self.app.save_settings()
         if backend_changed:
             # Built backends keep their old host/model; a registry that can forget them applies the change now.
             reset = getattr(self.app.backends, "reset", None)

@@ -9,6 +9,7 @@ the thread as data (a :class:`Failure`), never as exceptions.
 from __future__ import annotations
 
 import logging
+import sqlite3
 import time
 import traceback
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from typing import Any, Callable
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, Signal
 
 from ..core.crash import write_crash_report
-from ..core.errors import KnownError
+from ..core.errors import KnownError, storage_error
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +76,14 @@ class Task(QRunnable):
         except KnownError as exc:
             log.info("task %s: %s", self.name, exc.message)
             self.signals.failed.emit(Failure.from_known(exc))
+        except (sqlite3.Error, OSError) as exc:
+            mapped = storage_error(exc)  # the disk's or the database's fault, worded in one place
+            if mapped is None:
+                log.exception("task %s crashed", self.name)
+                self.signals.failed.emit(Failure.from_bug(exc, self.crash_dir))
+            else:
+                log.info("task %s: %s (%s)", self.name, mapped.message, exc)
+                self.signals.failed.emit(Failure.from_known(mapped))
         except BaseException as exc:  # our bug: it becomes a crash report, never silence
             log.exception("task %s crashed", self.name)
             self.signals.failed.emit(Failure.from_bug(exc, self.crash_dir))

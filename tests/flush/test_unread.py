@@ -96,11 +96,11 @@ def test_the_cli_says_which_and_accept_partial_records_it(world_and_server, caps
 
 
 def cmd_flush_exit(world: World, *argv: str) -> int:
-    from monchat.cli import _print_error
+    from monchat.cli import print_error
     from monchat.core.errors import KnownError
     args = build_parser().parse_args(list(argv))
     try:
         return cmd_flush(world.app, args)
     except KnownError as exc:
-        _print_error(exc)
+        print_error(exc)
         return exc.exit_code

@@ -22,7 +22,7 @@ from typing import Callable
 from ..backends.base import Backend
 from ..errors import FlushRunning
 from ..logs import LogBook
-from ..paths import Paths, write_private
+from ..paths import Paths, held_lock, write_private
 from ..personas import PersonaRegistry
 from ..prompts import PromptLibrary
 from ..settings import Settings
@@ -125,8 +125,12 @@ class FlushService:
         if not self._lock.acquire(blocking=False):
             raise FlushRunning("A flush is already running.", "Wait for it to finish.")
         try:
-            return self._run(dry_run, progress or (lambda p: None), cancel or threading.Event(), seed,
-                             accept_partial)
+            with held_lock(self.paths.flush_lock) as held:  # and one across processes (GUI and CLI)
+                if not held:
+                    raise FlushRunning("A flush is already running in another monchat window or terminal.",
+                                       "Wait for it to finish; its summary shows what changed.")
+                return self._run(dry_run, progress or (lambda p: None), cancel or threading.Event(), seed,
+                                 accept_partial)
         finally:
             self._lock.release()
 

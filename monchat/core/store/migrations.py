@@ -5,9 +5,37 @@ A released migration is never edited: add a new one.
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from sqlite_utils import Database, Migrations
 
+from ..errors import StorageNewerSchema
+
 migrations = Migrations("monchat")
+
+
+def schema_version(names: list[str]) -> int:
+    """The highest migration number among ``names`` (``m005_message_usage`` → 5)."""
+    return max((int(m.group(1)) for n in names if (m := re.match(r"m(\d+)_", n))), default=0)
+
+
+def known_names() -> list[str]:
+    """The names of this monchat's migrations, in order (sqlite-utils keeps the list private)."""
+    return [m.name for m in migrations._migrations]
+
+
+def newer_schema_error(path: Path, applied: list[str]) -> StorageNewerSchema | None:
+    """The error for a database that a newer monchat migrated past what this one knows, else None."""
+    known = set(known_names())
+    unknown = [name for name in applied if name not in known]
+    if not unknown:
+        return None
+    theirs, ours = schema_version(applied), schema_version(sorted(known))
+    return StorageNewerSchema(
+        f"{path} has database schema version {theirs} ({', '.join(unknown)}); this monchat knows up to "
+        f"version {ours}, so it will not write to it.",
+        "Update monchat to the version that last used this data folder (or point MONCHAT_HOME elsewhere).")
 
 
 @migrations()

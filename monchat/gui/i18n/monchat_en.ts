@@ -145,6 +145,30 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>monchat could not read or write its data.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The disk is full: your message was not saved and not sent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The database file is damaged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The database is in use by another program.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>monchat may not write to its data folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The data was last used by a newer monchat; this one will not change it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>That could not be done.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -198,6 +222,26 @@
     </message>
     <message>
         <source>Wait for it to finish; its summary shows what changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Free some disk space, then send again; your text is still in the box.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run `monchat doctor` in a terminal: it says how to recover the file. Your unflushed log files are safe.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close other monchat windows or programs using monchat.db, then try again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make the data folder writable by you, then start monchat again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Update monchat to the newest version.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

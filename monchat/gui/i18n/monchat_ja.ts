@@ -145,6 +145,30 @@
         <translation>このコンピューターのキーリングには鍵を保存できません。</translation>
     </message>
     <message>
+        <source>monchat could not read or write its data.</source>
+        <translation>monchat のデータを読み書きできませんでした。</translation>
+    </message>
+    <message>
+        <source>The disk is full: your message was not saved and not sent.</source>
+        <translation>ディスクがいっぱいです。メッセージは保存も送信もされていません。</translation>
+    </message>
+    <message>
+        <source>The database file is damaged.</source>
+        <translation>データベースファイルが壊れています。</translation>
+    </message>
+    <message>
+        <source>The database is in use by another program.</source>
+        <translation>データベースが別のプログラムで使用中です。</translation>
+    </message>
+    <message>
+        <source>monchat may not write to its data folder.</source>
+        <translation>monchat がデータフォルダに書き込めません。</translation>
+    </message>
+    <message>
+        <source>The data was last used by a newer monchat; this one will not change it.</source>
+        <translation>データは新しいバージョンの monchat で使われています。このバージョンでは変更しません。</translation>
+    </message>
+    <message>
         <source>That could not be done.</source>
         <translation>実行できませんでした。</translation>
     </message>
@@ -199,6 +223,26 @@
     <message>
         <source>Wait for it to finish; its summary shows what changed.</source>
         <translation>終わるまでお待ちください。終わると何が変わったかが表示されます。</translation>
+    </message>
+    <message>
+        <source>Free some disk space, then send again; your text is still in the box.</source>
+        <translation>ディスクの空きを作ってから、もう一度送信してください。入力した文章は入力欄に残っています。</translation>
+    </message>
+    <message>
+        <source>Run `monchat doctor` in a terminal: it says how to recover the file. Your unflushed log files are safe.</source>
+        <translation>ターミナルで `monchat doctor` を実行してください。ファイルの復旧方法が表示されます。未整理のログファイルは無事です。</translation>
+    </message>
+    <message>
+        <source>Close other monchat windows or programs using monchat.db, then try again.</source>
+        <translation>monchat.db を使っている他の monchat ウィンドウやプログラムを閉じてから、もう一度試してください。</translation>
+    </message>
+    <message>
+        <source>Make the data folder writable by you, then start monchat again.</source>
+        <translation>データフォルダを書き込み可能にしてから、monchat を起動し直してください。</translation>
+    </message>
+    <message>
+        <source>Update monchat to the newest version.</source>
+        <translation>monchat を最新バージョンに更新してください。</translation>
     </message>
     <message>
         <source>Set the GEMINI_API_KEY environment variable before starting monchat instead; monchat never writes the key to its own files.</source>

@@ -1,0 +1,129 @@
+"""``monchat chat`` in a terminal: what is typed is logged before anything can fail.
+
+Terminal input is decoded with replacement characters (and the user told), piped
+lines one by one, so one undecodable line never stops the ones after it. Ctrl+C
+stops a reply the way the GUI's Stop button does: the reply runs on a worker
+thread, the main thread only sets the stop event, and the partial text is
+logged as ``stopped``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import threading
+
+from .cli import print_error
+from .core.errors import KnownError
+from .core.types import clean_text
+
+
+def chat_in_terminal(app, args) -> int:
+    """``monchat chat``: ``-m`` messages, piped lines, or an interactive prompt."""
+    chat = app.chat
+    persona_id = args.persona or app.settings.chat.persona
+    if args.message:
+        lines = iter(args.message)
+    elif not sys.stdin.isatty():
+        lines = _stdin_lines()
+    else:
+        return interactive_chat(app, persona_id)
+    for line in lines:
+        line = _terminal_text(line)
+        if not line.strip():
+            continue
+        result = chat.send(line, persona_id=persona_id)
+        print(result.reply.text if result.reply else "", flush=True)
+        for warning in result.warnings:
+            print(f"monchat: warning: {warning}", file=sys.stderr)
+    return 0
+
+
+def _stdin_lines():
+    """Piped lines, decoded one by one: an undecodable line must not stop the ones after it."""
+    raw_stdin = getattr(sys.stdin, "buffer", None)
+    if raw_stdin is None:  # already text (an embedding program or a test replaced stdin)
+        yield from (line.rstrip("\r\n") for line in sys.stdin)
+        return
+    for raw in raw_stdin:
+        yield raw.decode("utf-8", "surrogateescape").rstrip("\r\n")
+
+
+def _terminal_text(text: str) -> str:
+    """Text typed at a terminal or given as an argument, undecodable bytes replaced (and said so)."""
+    cleaned, replaced = clean_text(text)
+    if replaced:
+        print("monchat: warning: the message was not valid UTF-8; the bytes that could not be read were "
+              "replaced with \ufffd", file=sys.stderr)
+    return cleaned
+
+
+def interactive_chat(app, persona_id: str) -> int:
+    chat = app.chat
+    persona = chat.persona(persona_id)
+    backend = chat.backend_for(persona)
+    gate = chat.gate()
+    with contextlib.suppress(AttributeError, ValueError):
+        sys.stdin.reconfigure(errors="surrogateescape")  # undecodable bytes reach _terminal_text, not a crash
+    print(f"{persona.name} — {backend.describe()}   (/quit to leave, Ctrl+C stops a reply)")
+    if gate.state == "warn":
+        print(f"Note: {gate.unflushed_files} log files wait for a flush; run `monchat flush` soon.")
+    if persona.greeting:
+        print(f"{persona.name}: {persona.greeting}")
+    while True:
+        try:
+            line = input("> ")
+        except EOFError:
+            print()
+            return 0
+        except KeyboardInterrupt:
+            print()
+            return 130
+        line = _terminal_text(line)
+        if line.strip() in ("/quit", "/exit"):
+            return 0
+        if not line.strip():
+            continue
+        print(f"{persona.name}: ", end="", flush=True)
+        try:
+            result = _send_stoppable(chat, line, persona.id)
+        except KnownError as exc:
+            print()
+            print_error(exc)
+            continue
+        print()
+        if result.stopped:
+            print("(stopped)")
+        for warning in result.warnings:
+            print(f"(warning: {warning})")
+
+
+def _send_stoppable(chat, line: str, persona_id: str):
+    """Send one message on a worker thread; Ctrl+C stops the reply, which is logged as ``stopped``.
+
+    The worker is never interrupted mid-write: Ctrl+C only sets the stop event the backend checks
+    between chunks, as the GUI's Stop button does.
+    """
+    stop, done = threading.Event(), threading.Event()
+    outcome: dict = {}
+
+    def work():
+        try:
+            outcome["result"] = chat.send(line, persona_id=persona_id, stop=stop,
+                                          on_chunk=lambda piece: print(piece, end="", flush=True))
+        except BaseException as exc:  # handed to the main thread, which raises it
+            outcome["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=work, name="chat turn", daemon=True).start()
+    # Wait on an event, not Thread.join: a join interrupted by Ctrl+C can report the thread dead.
+    while not done.is_set():
+        try:
+            done.wait(0.1)
+        except KeyboardInterrupt:
+            stop.set()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["result"]
+
