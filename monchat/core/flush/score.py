@@ -349,6 +349,9 @@ def score_all(backend: Backend, prompts: PromptLibrary, personas: list[FilterPer
     readers = [persona for persona in personas if persona.max_items > 0]
     max_items = shared_max_items(readers)
     parts: dict[str, list[ChunkResult]] = {persona.id: [] for persona in personas}
+    for persona in personas:
+        if persona not in readers:  # asked for nothing: done before it starts
+            on_part(persona.id, len(chunks), len(chunks))
     with ThreadPoolExecutor(max_workers=max(1, parallel), thread_name_prefix="filter") as pool:
         calls = [(persona, n, chunk) for n, chunk in enumerate(chunks, start=1) for persona in readers]
         if not chunk_major:
