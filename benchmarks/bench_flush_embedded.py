@@ -22,17 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from monchat.app import build_app  # noqa: E402
 from monchat.core.backends.embedded import EmbeddedBackend  # noqa: E402
 from monchat.core.types import Message, content_message_id, format_ts  # noqa: E402
-
-SAYINGS = [
-    ("user", "今日は会社で新しいプロジェクトの打ち合わせがあった。"),
-    ("assistant", "お疲れさまでした。どんなプロジェクトですか?"),
-    ("user", "Dinner was curry with my sister, she visited from Osaka."),
-    ("assistant", "That sounds nice! Did you cook it together?"),
-    ("user", "ギターの練習を30分した。Fコードがまだ難しい。"),
-    ("assistant", "毎日少しずつ続けるのが大事ですね。"),
-    ("user", "I'm thinking of going to bed early, tomorrow starts at seven."),
-    ("assistant", "Good idea. Sleep well!"),
-]
+from tests.test_flush_evening_embedded import SAYINGS  # noqa: E402  (the evening the tests plan)
 
 
 class CountingEmbedded(EmbeddedBackend):

@@ -7,7 +7,9 @@ Timestamps are explicit and carry +09:00; the 6-hour slots are JST.
 
 from __future__ import annotations
 
+import contextlib
 import json
+from typing import Iterator
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -152,3 +154,22 @@ def make_world(tmp_path):
     def build(name: str = "other", oracle: Oracle | None = None, start: str = "2026-11-23T08:00:00+09:00"):
         return World(tmp_path / name, oracle, start)
     return build
+
+
+@contextlib.contextmanager
+def ollama_world(home, num_ctx: int = 8192) -> Iterator[tuple[World, "FakeOllamaServer"]]:
+    """A World whose flushes go through the real ``ollama`` client to a loopback fake Ollama.
+
+    The line-id key is set ahead, so a test's scripted answers can cite real line ids.
+    """
+    from monchat.core.backends.ollama import OllamaBackend
+    from tests.fakes.fake_ollama import running_fake_ollama
+    with running_fake_ollama() as server:
+        server.structured_content = json.dumps({"items": []})
+        backend = OllamaBackend("llama3.2", host=server.url, num_ctx=num_ctx, timeout_s=10)
+        world = World(home, oracle=backend, start="2026-11-23T08:00:00+09:00")
+        world.app.store.set_state(LINE_ID_KEY, "00" * 16)
+        try:
+            yield world, server
+        finally:
+            backend.close()

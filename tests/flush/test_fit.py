@@ -13,11 +13,9 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from monchat.core.backends.ollama import OllamaBackend
 from monchat.core.flush.fit import RequestTooLarge, pack
-from monchat.core.flush.service import LINE_ID_KEY
-from tests.fakes.fake_ollama import running_fake_ollama
 from tests.flush.conftest import JST, World
+from tests.flush.conftest import ollama_world as loopback_world
 
 NUM_CTX = 4096
 
@@ -44,16 +42,9 @@ def evening(world: World, count: int, start: datetime) -> None:
 
 @pytest.fixture
 def ollama_world(home):
-    with running_fake_ollama() as server:
+    with loopback_world(home, NUM_CTX) as (world, server):
         server.count_prompts = True
-        server.structured_content = json.dumps({"items": []})
-        backend = OllamaBackend("llama3.2", host=server.url, num_ctx=NUM_CTX, timeout_s=10)
-        world = World(home, oracle=backend, start="2026-11-23T08:00:00+09:00")
-        world.app.store.set_state(LINE_ID_KEY, "00" * 16)  # known ahead, so answers can cite line ids
-        try:
-            yield world, server
-        finally:
-            backend.close()
+        yield world, server
 
 
 def filter_requests(server) -> list[dict]:

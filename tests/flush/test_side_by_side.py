@@ -12,27 +12,17 @@ import threading
 
 import pytest
 
-from monchat.core.backends.ollama import OllamaBackend
 from monchat.core.flush.records import FlushCancelled
-from monchat.core.flush.service import LINE_ID_KEY
-from tests.fakes.fake_ollama import running_fake_ollama
-from tests.flush.conftest import World
+from tests.flush.conftest import World, ollama_world
 
 PART = "The part you play"
 
 
 @pytest.fixture
 def slow_world(home):
-    with running_fake_ollama() as server:
-        server.structured_content = json.dumps({"items": []})
+    with ollama_world(home, 4096) as (world, server):
         server.latency_s = 0.3
-        backend = OllamaBackend("llama3.2", host=server.url, num_ctx=4096, timeout_s=10)
-        world = World(home, oracle=backend, start="2026-11-23T08:00:00+09:00")
-        world.app.store.set_state(LINE_ID_KEY, "00" * 16)
-        try:
-            yield world, server
-        finally:
-            backend.close()
+        yield world, server
 
 
 def say_an_evening(world: World, count: int) -> None:

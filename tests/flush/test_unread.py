@@ -11,13 +11,10 @@ import json
 
 import pytest
 
-from monchat.core.backends.ollama import OllamaBackend
 from monchat.core.flush.records import FlushIncomplete
-from monchat.core.flush.service import LINE_ID_KEY
 from monchat.cli import build_parser
 from monchat.cli_memory import cmd_flush
-from tests.fakes.fake_ollama import running_fake_ollama
-from tests.flush.conftest import World
+from tests.flush.conftest import World, ollama_world
 
 CUT_OFF = '{"items": [{"reason": "the user talked about'
 NO_ITEMS = json.dumps({"items": []})
@@ -25,16 +22,10 @@ NO_ITEMS = json.dumps({"items": []})
 
 @pytest.fixture
 def world_and_server(home):
-    with running_fake_ollama() as server:
-        backend = OllamaBackend("llama3.2", host=server.url, num_ctx=8192, timeout_s=10)
-        world = World(home, oracle=backend, start="2026-11-23T08:00:00+09:00")
-        world.app.store.set_state(LINE_ID_KEY, "00" * 16)
+    with ollama_world(home) as (world, server):
         for n in range(6):
             world.say(f"2026-11-22T20:0{n}:00+09:00", f"Remember: I walked by the river today ({n}).")
-        try:
-            yield world, server
-        finally:
-            backend.close()
+        yield world, server
 
 
 def persona_of(body) -> str:

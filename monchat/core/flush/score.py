@@ -314,17 +314,12 @@ def score_chunk(backend: Backend, prompts: PromptLibrary, persona: FilterPersona
 
 def collect(persona: FilterPersona, parts: list[ChunkResult]) -> PersonaResult:
     """A persona's results over all chunks: its best ``max_items`` items, the rest dropped."""
-    result = PersonaResult(persona.id)
-    items: list[Item] = []
+    total = ChunkResult(persona.id, 0)
     for part in sorted(parts, key=lambda p: p.part):
-        items += part.items
-        result.dropped += part.dropped
-        result.errors += part.errors
-        result.notes += part.notes
-        result.unread += part.unread
-        result.calls += part.calls
-        result.tokens += part.tokens
-    items.sort(key=lambda i: (-i.score, i.first_epoch, i.slot, i.text))
+        total.add(part)
+    result = PersonaResult(persona.id, dropped=total.dropped, errors=total.errors, notes=total.notes,
+                           unread=total.unread, calls=total.calls, tokens=total.tokens)
+    items = sorted(total.items, key=lambda i: (-i.score, i.first_epoch, i.slot, i.text))
     kept, extra = items[:persona.max_items], items[persona.max_items:]
     for item in extra:
         result.dropped.append(Dropped(persona.id, item.text, f"over max_items={persona.max_items}",
