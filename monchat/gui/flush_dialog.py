@@ -250,7 +250,9 @@ class FlushDialog(QDialog):
             _name, bar = self._persona_row(progress.persona, "")
             bar.setRange(0, max(1, progress.total))
             bar.setValue(progress.done)
-            if progress.done < progress.total:
+            if progress.unread:
+                bar.setFormat(arg(self.tr("could not read %1 of %2 parts"), progress.unread, progress.total))
+            elif progress.done < progress.total:
                 bar.setFormat(arg(self.tr("part %1 of %2"), progress.done, progress.total))
                 self.status.setText(arg(self.tr("%1 is reading the logs (part %2 of %3)."),
                                         self.persona_name(progress.persona), progress.done + 1, progress.total))

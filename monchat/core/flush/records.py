@@ -93,6 +93,7 @@ class FlushProgress:
     done: int
     total: int
     message: str = ""
+    unread: int = 0  # score: parts this persona read without a usable answer for every line
 
 
 @dataclass

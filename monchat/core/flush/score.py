@@ -330,14 +330,15 @@ def collect(persona: FilterPersona, parts: list[ChunkResult]) -> PersonaResult:
 
 def score_all(backend: Backend, prompts: PromptLibrary, personas: list[FilterPersona],
               chunks: list[list[LogLine]], injected: list[str], parallel: int,
-              cancel: threading.Event, on_part: Callable[[str, int, int], None],
+              cancel: threading.Event, on_part: Callable[[str, int, int, int], None],
               chunk_major: bool = True) -> list[PersonaResult]:
     """Every persona reads every chunk, up to ``parallel`` calls at once.
 
     Calls are started chunk by chunk (all personas on chunk 1, then chunk 2…),
     so the shared start of a chunk's requests is still in the backend's prompt
-    cache when the next persona reads it. ``on_part(persona_id, done, total)``
-    is called on this thread as each call ends. The first error (or a cancel)
+    cache when the next persona reads it. ``on_part(persona_id, done, total,
+    unread)`` is called on this thread as each part ends (``unread``: parts so
+    far with lines left unread). The first error (or a cancel)
     stops the calls not yet started and is raised. ``chunk_major=False`` reads
     persona by persona instead (the baseline ``benchmarks/`` compares against).
     """
@@ -346,7 +347,7 @@ def score_all(backend: Backend, prompts: PromptLibrary, personas: list[FilterPer
     parts: dict[str, list[ChunkResult]] = {persona.id: [] for persona in personas}
     for persona in personas:
         if persona not in readers:  # asked for nothing: done before it starts
-            on_part(persona.id, len(chunks), len(chunks))
+            on_part(persona.id, len(chunks), len(chunks), 0)
     with ThreadPoolExecutor(max_workers=max(1, parallel), thread_name_prefix="filter") as pool:
         calls = [(persona, n, chunk) for n, chunk in enumerate(chunks, start=1) for persona in readers]
         if not chunk_major:
@@ -357,7 +358,8 @@ def score_all(backend: Backend, prompts: PromptLibrary, personas: list[FilterPer
             for future in as_completed(futures):
                 part = future.result()
                 parts[part.persona].append(part)
-                on_part(part.persona, len(parts[part.persona]), len(chunks))
+                done = parts[part.persona]
+                on_part(part.persona, len(done), len(chunks), sum(1 for p in done if p.unread))
                 if cancel.is_set():
                     raise FlushCancelled()
         except BaseException:

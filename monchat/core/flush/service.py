@@ -167,9 +167,9 @@ class FlushService:
         for persona, _role in chosen:
             progress(FlushProgress("score", persona.id, 0, len(chunks), f"{names[persona.id]} is reading"))
 
-        def on_part(persona_id: str, done: int, total: int) -> None:
+        def on_part(persona_id: str, done: int, total: int, unread: int) -> None:
             progress(FlushProgress("score", persona_id, done, total,
-                                   f"{names[persona_id]} read part {done} of {total}"))
+                                   f"{names[persona_id]} read part {done} of {total}", unread))
 
         parallel = self.settings.flush.parallel or backend.PARALLEL_CALLS
         results = score_all(backend, self.prompts, [p for p, _ in chosen], chunks, injected, parallel,

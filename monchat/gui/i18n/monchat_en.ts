@@ -526,6 +526,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>could not read %1 of %2 parts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>part %1 of %2</source>
         <translation type="unfinished"></translation>
     </message>

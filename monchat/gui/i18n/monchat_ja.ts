@@ -526,6 +526,10 @@
         <translation>%1 個のログファイル（%2 件のメッセージ）を読みます。</translation>
     </message>
     <message>
+        <source>could not read %1 of %2 parts</source>
+        <translation>%2 部中 %1 部を読めず</translation>
+    </message>
+    <message>
         <source>part %1 of %2</source>
         <translation>%2 部中 %1</translation>
     </message>
