@@ -21,21 +21,22 @@ from monchat.core.types import Message
 
 REPO = Path(__file__).resolve().parents[1]
 
-# Runs one CLI command (argv as JSON on stdin: a big message is too long for argv) with a scripted backend that answers "ok", then reports what happened.
+# Runs one CLI command (argv as JSON on stdin: a big message is too long for argv) with a scripted backend that
+# answers "ok" (or $SCRIPTED_REPLY), then reports what happened.
 CLI_SCRIPT = """
-import json, sys
+import json, os, sys
 from monchat import cli
 from tests.support.scripted import ScriptedBackend
-backend = ScriptedBackend(default_reply="ok")
+backend = ScriptedBackend(default_reply=os.environ.get("SCRIPTED_REPLY", "ok"))
 rc = cli.main(json.loads(sys.stdin.readline()), pinned_backend=backend)
 print(json.dumps({"rc": rc, "calls": len(backend.history)}), file=sys.__stdout__)
 """
 
 
 def run_limited(home: Path, code: str, *args: str, fsize: int | None = None,
-                stdin: str = "") -> subprocess.CompletedProcess:
+                stdin: str = "", reply: str = "ok") -> subprocess.CompletedProcess:
     """Run ``python -c code ARGS`` with MONCHAT_HOME and, if given, a file-size limit in bytes."""
-    env = {**os.environ, "MONCHAT_HOME": str(home), "TZ": "UTC",
+    env = {**os.environ, "MONCHAT_HOME": str(home), "TZ": "UTC", "SCRIPTED_REPLY": reply,
            "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
 
     def limit():
@@ -45,8 +46,8 @@ def run_limited(home: Path, code: str, *args: str, fsize: int | None = None,
                           capture_output=True, text=True, timeout=120, preexec_fn=limit)
 
 
-def run_cli_limited(home: Path, argv: list[str], fsize: int | None = None) -> dict:
-    done = run_limited(home, CLI_SCRIPT, fsize=fsize, stdin=json.dumps(argv) + "\n")
+def run_cli_limited(home: Path, argv: list[str], fsize: int | None = None, reply: str = "ok") -> dict:
+    done = run_limited(home, CLI_SCRIPT, fsize=fsize, stdin=json.dumps(argv) + "\n", reply=reply)
     assert done.stdout.strip(), done.stderr
     result = json.loads(done.stdout.strip().splitlines()[-1])
     result["stderr"] = done.stderr
@@ -170,10 +171,11 @@ def test_a_flush_that_does_not_fit_rolls_back_and_keeps_the_logs(home):
     app.close()
     before = log_lines(home)
     limit = (home / "monchat.db").stat().st_size + 100_000  # the database opens; the flush's writes do not fit
-    result = run_cli_limited(home, ["flush"], fsize=limit)
+    nothing_found = json.dumps({"items": []})  # each filter reads and finds nothing
+    result = run_cli_limited(home, ["flush"], fsize=limit, reply=nothing_found)
     assert result["rc"] == StorageFull.exit_code, result["stderr"]
     assert log_lines(home) == before  # nothing removed: the commit did not happen
-    after = run_cli_limited(home, ["flush"])
+    after = run_cli_limited(home, ["flush"], reply=nothing_found)
     assert after["rc"] == 0, after["stderr"]
     app = build_app(str(home))
     assert app.archive.count() == 60 and app.logbook.files() == []
