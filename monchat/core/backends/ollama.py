@@ -18,7 +18,10 @@ Design notes:
   for an unreachable server.
 - Structured (flush) calls send ``think: false``: a thinking model (qwen3,
   deepseek-r1) otherwise spends minutes reasoning silently before the JSON, or
-  writes ``<think>`` text into it. Chat leaves ``think`` unset (the model's default).
+  writes ``<think>`` text into it; the server turns thinking on by itself when
+  ``think`` is absent. ``false`` is safe for models that cannot think: the server
+  rejects only ``true`` for them (ollama/ollama server/routes.go, ChatHandler).
+  Chat leaves ``think`` unset (the model's default).
 - Transient faults (429, 500/502/503/504, timeouts, a dropped connection) are
   marked ``transient``, so ``complete_json`` asks again under its retry policy;
   a refused connection (no server) and a missing model are not.
