@@ -215,6 +215,7 @@ def test_gemini_always_503_fails_after_the_policys_attempts(gfake):
     with pytest.raises(BackendError, match="server error") as caught:
         gemini(gfake, waits, attempts=3).complete_json(SYSTEM, TURNS, SCHEMA)
 
+    assert caught.value.message == "Gemini had a server error (503 UNAVAILABLE) (tried 3 times)."
     assert caught.value.transient and caught.value.hint
     assert len(generate_calls(gfake)) == 3 and waits == []
 

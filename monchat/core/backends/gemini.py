@@ -55,7 +55,7 @@ from ..errors import (AuthFailed, BackendError, BackendUnreachable, KnownError, 
 from ..tokens import count_tokens, count_turns
 from ..types import Turn, Usage
 from .base import Backend, Check, DoctorReport, Reply
-from .retry import RetryPolicy
+from .retry import RetryPolicy, note_attempts
 
 log = logging.getLogger(__name__)
 
@@ -206,9 +206,14 @@ class GeminiBackend(Backend):
             thinking_config=types.ThinkingConfig(thinking_budget=self.flush_thinking_budget),
             http_options=types.HttpOptions(retry_options=self._sdk_retry()),  # merged with the client's
         )
-        with self._translated():
-            response = self._client().models.generate_content(
-                model=self.model, contents=_contents(turns), config=config)
+        try:
+            with self._translated():
+                response = self._client().models.generate_content(
+                    model=self.model, contents=_contents(turns), config=config)
+        except BackendError as exc:
+            if exc.transient and not self._retry_here(exc):  # the SDK spent the policy's attempts
+                note_attempts(exc, self.retry.attempts)
+            raise
         self.last_usage = _usage(response, count_turns(system, turns))
         return response.text or ""
 
@@ -354,7 +359,7 @@ class GeminiBackend(Backend):
             return BackendError(f"Gemini rejected the request ({code} {status}): {message}",
                                 "This is likely a monchat bug; please report it with the log file.")
         if 500 <= code < 600:
-            return BackendError(f"Gemini had a server error ({code} {status}); try again.",
+            return BackendError(f"Gemini had a server error ({code} {status}).",
                                 "If it keeps happening, wait a few minutes or choose another model.",
                                 transient=code in SDK_RETRY_STATUSES)
         return BackendError(f"Gemini answered with an unexpected status {code}: {message}", "Try again.")

@@ -74,15 +74,22 @@ class RetryPolicy:
                 if not retry_if(exc):
                     raise
                 if attempt == attempts:
-                    if attempts > 1:
-                        exc.message = f"{exc.message} (tried {attempts} times)"
-                        exc.args = (exc.message,)
+                    note_attempts(exc, attempts)
                     raise
                 wait = self.delay(attempt)
                 log.warning("%s failed (%s); retry %s of %s in %.1f s", what, exc.message, attempt,
                             attempts - 1, wait)
                 self.sleep(wait)
         raise AssertionError("unreachable")  # pragma: no cover
+
+
+def note_attempts(exc: BackendError, attempts: int) -> None:
+    """Say in the error's message how often the call was tried, so the user knows it was not one blip."""
+    if attempts > 1:
+        text = exc.message.rstrip(".")
+        end = "." if text != exc.message else ""
+        exc.message = f"{text} (tried {attempts} times){end}"
+        exc.args = (exc.message,)
 
 
 NO_RETRY = RetryPolicy(attempts=1)
