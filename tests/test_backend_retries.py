@@ -15,7 +15,7 @@ from monchat.core.backends.registry import BackendRegistry
 from monchat.core.backends.retry import RetryPolicy
 from monchat.core.errors import BackendError, BackendUnreachable, ModelNotFound, RateLimited
 from monchat.core.secrets import SecretStore
-from monchat.core.settings import Settings
+from monchat.core.settings import Settings, settings_from_dict
 from monchat.core.types import Turn
 from tests.fakes.fake_gemini import start as start_gemini
 from tests.fakes.fake_ollama import running_fake_ollama
@@ -253,9 +253,28 @@ def test_gemini_default_budget_turns_thinking_off(gfake):
     assert thinking_budget(generate_calls(gfake)[-1]["body"]) == 0
 
 
-def test_a_budget_the_model_refuses_says_which_setting_to_change(gfake):
-    gfake.error = (400, "INVALID_ARGUMENT", "Budget 0 is invalid. This model only works in thinking mode.")
+def test_minus_one_sends_no_thinking_setting(gfake):
+    gemini(gfake, Waits(), flush_thinking_budget=-1).complete_json(SYSTEM, TURNS, SCHEMA)
+    assert "thinkingConfig" not in generate_calls(gfake)[-1]["body"]["generationConfig"]
+
+
+@pytest.mark.parametrize("refusal", [
+    "Budget 0 is invalid. This model only works in thinking mode.",  # 2.5 Pro
+    "Unable to submit request because thinking is not supported by this model.",  # 2.0 Flash
+])
+def test_a_thinking_setting_the_model_refuses_says_which_setting_to_change(gfake, refusal):
+    gfake.error = (400, "INVALID_ARGUMENT", refusal)
     with pytest.raises(BackendError) as caught:
         gemini(gfake, Waits(), model="gemini-2.5-pro").complete_json(SYSTEM, TURNS, SCHEMA)
-    assert "gemini.flush_thinking_budget" in caught.value.hint
+    assert "gemini.flush_thinking_budget" in caught.value.hint and not caught.value.transient
     assert len(generate_calls(gfake)) == 1
+
+
+def test_retry_and_thinking_settings_are_range_checked():
+    settings, warnings = settings_from_dict({"flush": {"retries": 11, "retry_delay_s": -1.0},
+                                             "gemini": {"flush_thinking_budget": -2}})
+    assert len(warnings) == 3
+    assert (settings.flush.retries, settings.flush.retry_delay_s, settings.gemini.flush_thinking_budget) == (3, 1.0, 0)
+    settings, warnings = settings_from_dict({"flush": {"retries": 0}, "gemini": {"flush_thinking_budget": -1}})
+    assert warnings == []
+    assert BackendRegistry(settings, SecretStore(), state=None).retry_policy().attempts == 1

@@ -50,7 +50,7 @@ class GeminiSettings:
     base_url: str = ""  # "" → Google's endpoint
     cache_ttl_s: int = 3600
     timeout_s: float = 120.0
-    flush_thinking_budget: int = 0  # flush calls' thinking tokens: 0 off (2.5 Flash), -1 dynamic, Pro ≥ 128
+    flush_thinking_budget: int = 0  # flush calls' thinking tokens: 0 off (2.5 Flash); Pro ≥ 128; -1 not sent
 
 
 @dataclass

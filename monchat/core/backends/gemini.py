@@ -24,8 +24,10 @@ Fallback: below the minimum, or for a model that cannot cache, requests carry
 Structured (flush) calls always use plain ``system_instruction``.
 
 Flush calls: a thinking budget from settings (``gemini.flush_thinking_budget``, default 0 =
-thinking off, which 2.5 Flash allows; 2.5 Pro needs at least 128), the thoughts' tokens
-recorded in ``last_usage.thinking_tokens``; and the SDK's own retry
+thinking off, which 2.5 Flash allows; 2.5 Pro cannot turn thinking off and needs at least 128;
+-1 sends no thinking setting at all, the model's own default, for models without thinking
+such as 2.0 Flash, which reject one), the thoughts' tokens recorded in
+``last_usage.thinking_tokens``; and the SDK's own retry
 (``HttpRetryOptions``, per request) built from the backend's ``RetryPolicy`` for 408, 429,
 5xx, timeouts and refused connections. A dropped connection mid-answer is not among what the
 SDK retries, so ``complete_json``'s own loop retries that one (``_retry_here``).
@@ -203,7 +205,8 @@ class GeminiBackend(Backend):
             response_json_schema=schema,  # a raw JSON-schema dict, passed through as is (3.x)
             system_instruction=system or None,
             temperature=temperature,
-            thinking_config=types.ThinkingConfig(thinking_budget=self.flush_thinking_budget),
+            thinking_config=(types.ThinkingConfig(thinking_budget=self.flush_thinking_budget)
+                             if self.flush_thinking_budget >= 0 else None),
             http_options=types.HttpOptions(retry_options=self._sdk_retry()),  # merged with the client's
         )
         try:
@@ -348,10 +351,11 @@ class GeminiBackend(Backend):
         if code == 404:
             return ModelNotFound(f"Gemini has no model {self.model!r} ({message}).",
                                  "Check gemini.model in Settings, e.g. gemini-2.5-flash.")
-        if code == 400 and "budget" in message.lower():
-            return BackendError(f"Gemini did not accept the thinking budget of a flush call ({message}).",
-                                "Set gemini.flush_thinking_budget to one this model accepts (2.5 Pro "
-                                "cannot turn thinking off: 128 or more).")
+        if code == 400 and ("budget" in message.lower() or "thinking" in message.lower()):
+            return BackendError(f"Gemini did not accept the thinking setting of a flush call ({message}).",
+                                "Set gemini.flush_thinking_budget to what this model accepts: 128 or more "
+                                "for 2.5 Pro (it cannot turn thinking off), -1 for a model without "
+                                "thinking (e.g. 2.0 Flash).")
         if code == 408:
             return BackendUnreachable(f"Gemini timed out on its side ({code} {status}).",
                                       "Try again; if it keeps happening, wait a few minutes.", transient=True)
