@@ -5,6 +5,7 @@ Instances are built lazily and kept, so the embedded model loads once and stays 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 
@@ -61,8 +62,10 @@ class BackendRegistry:
                                  flush_thinking_budget=s.gemini.flush_thinking_budget, retry=retry)
         if name == "embedded":
             from .embedded import EmbeddedBackend
-            return EmbeddedBackend(s.embedded.model_path, n_ctx=s.embedded.n_ctx,
-                                   threads=s.embedded.threads, max_tokens=s.embedded.max_tokens, retry=retry)
+            # Its retries are for cut-off answers, asked again with more room at once: no server to wait for.
+            return EmbeddedBackend(s.embedded.model_path, n_ctx=s.embedded.n_ctx, threads=s.embedded.threads,
+                                   max_tokens=s.embedded.max_tokens,
+                                   retry=dataclasses.replace(retry, base_delay_s=0.0, jitter_s=0.0))
         raise BackendUnavailable(f"Unknown backend {name!r}.", f"Use one of: {', '.join(BACKEND_NAMES)}.")
 
     def get(self, name: str, model: str = "") -> Backend:
