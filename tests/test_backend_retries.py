@@ -243,9 +243,11 @@ def test_gemini_flush_calls_carry_the_thinking_budget_from_settings_and_record_t
     body = generate_calls(gfake)[-1]["body"]
     assert thinking_budget(body) == 128
 
-    list(backend.stream(SYSTEM, TURNS))  # chat: the model's own thinking default
+    reply = backend.stream(SYSTEM, TURNS)  # chat: the model's own thinking default
+    list(reply)
     stream_body = gfake.calls("POST", ":streamGenerateContent")[-1]["body"]
     assert "thinkingConfig" not in stream_body.get("generationConfig", {})
+    assert reply.usage.thinking_tokens == 42 and reply.usage.counts()["thinking_tokens"] == 42
 
 
 def test_gemini_default_budget_turns_thinking_off(gfake):
