@@ -247,7 +247,8 @@ class Handler(BaseHTTPRequestHandler):
                 {"error": {"code": 500, "message": "fake stream failure", "status": "INTERNAL"}},
             ])
         events = [generate_response(c, finish=None) for c in chunks[:-1]]
-        events.append(generate_response(chunks[-1], cached_tokens=cached_tokens, thoughts_tokens=srv.thoughts_tokens))
+        events.append(generate_response(chunks[-1], cached_tokens=cached_tokens,
+                                        thoughts_tokens=srv.thoughts_tokens))
         self._send_sse(events)
 
     # ---- cachedContents -----------------------------------------------

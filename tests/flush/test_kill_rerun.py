@@ -29,7 +29,8 @@ ANSWERED_BEFORE_KILL = 2
 @pytest.fixture
 def server():
     oracle = Oracle([Rule("仙台", "仙台に住んでいる", "home/city", "explicit", 0.9),
-                     Rule("ギター", "ギターをよく練習する", "hobby/guitar", "habit", 0.85, persona="lifestyle")])
+                     Rule("ギター", "ギターをよく練習する", "hobby/guitar", "habit", 0.85,
+                          persona="lifestyle")])
     with running_oracle_ollama(oracle) as srv:
         yield srv
 

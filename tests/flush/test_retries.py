@@ -166,3 +166,19 @@ def test_old_answers_are_pruned_when_a_flush_starts(tmp_path, server, reference)
     world.flush()
 
     assert kept.count() == len(structured(server)) - before  # the old ones went, this flush's are kept
+
+
+def test_a_dry_run_keeps_no_answers_but_uses_those_kept(tmp_path, server, reference):
+    world, _ = make_world(tmp_path, server, "dry")
+    kept = AnswerStore(world.app.store)
+    start = len(structured(server))
+    server.faults = [None, BUSY, BUSY, BUSY, BUSY]  # a real run that fails after one answer
+
+    with pytest.raises(BackendError):
+        world.flush()
+    assert kept.count() == 1
+    report = world.flush(dry_run=True)  # writes nothing, not even answers
+
+    assert report.dry_run and kept.count() == 1
+    dry = structured(server)[start + 5:]
+    assert len(dry) == reference["requests"] - 1  # the kept answer served it

@@ -44,13 +44,16 @@ class AnswerCache:
         answers: the ``flush_answers`` table.
         clock: epoch seconds now (the flush's clock, so tests control ages).
         keep_days: answers older than this are pruned by ``prune()``.
+        write: False for a dry run, which promises to write nothing: kept answers still
+            serve it, new ones are not kept and nothing is pruned.
     """
 
     def __init__(self, answers: AnswerStore, *, clock: Callable[[], float] = time.time,
-                 keep_days: float = KEEP_DAYS) -> None:
+                 keep_days: float = KEEP_DAYS, write: bool = True) -> None:
         self.answers = answers
         self.clock = clock
         self.keep_days = keep_days
+        self.write = write
 
     def wrap(self, backend: Backend | None) -> Backend | None:
         """``backend`` with its structured answers kept and reused (None stays None)."""
@@ -59,7 +62,9 @@ class AnswerCache:
         return CachedBackend(backend, self)
 
     def prune(self) -> int:
-        """Remove answers older than ``keep_days``; return how many."""
+        """Remove answers older than ``keep_days``; return how many (none for a dry run)."""
+        if not self.write:
+            return 0
         removed = self.answers.prune(self.clock() - self.keep_days * 86400)
         if removed:
             log.info("removed %s kept flush answer(s) older than %s days", removed, self.keep_days)
@@ -124,9 +129,10 @@ class CachedBackend(Backend):
                 return answer
         answer = self.inner.complete_json(system, turns, schema, temperature=temperature)
         self._last_usage = None
-        self.cache.answers.put(StoredAnswer(key=key, backend=self.inner.name, model=self.inner.model,
-                                            answer=json.dumps(answer, ensure_ascii=False),
-                                            created_epoch=self.cache.clock()))
+        if self.cache.write:
+            self.cache.answers.put(StoredAnswer(key=key, backend=self.inner.name, model=self.inner.model,
+                                                answer=json.dumps(answer, ensure_ascii=False),
+                                                created_epoch=self.cache.clock()))
         return answer
 
     # ---- everything else goes to the inner backend --------------------------

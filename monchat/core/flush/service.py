@@ -158,7 +158,7 @@ class FlushService:
         chosen = select_personas(self.personas, self.settings.flush.fixed_personas, report.seed)
         report.personas = [{"id": p.id, "role": role} for p, role in chosen]
         # Answers already paid for (a failed, cancelled or killed run over these logs) are not asked again.
-        answers = AnswerCache(AnswerStore(self.store), clock=lambda: self.clock().timestamp())
+        answers = AnswerCache(AnswerStore(self.store), clock=lambda: self.clock().timestamp(), write=not dry_run)
         answers.prune()
         backend = answers.wrap(self.backend())
         escalation = answers.wrap(self.escalation())

@@ -162,7 +162,7 @@ def m006_run_notes(db: Database) -> None:
 
 @migrations()
 def m007_flush_answers(db: Database) -> None:
-    """Structured answers already paid for, by a hash of the request: a rerun after a failure does not ask again."""
+    """Structured answers already paid for, by a hash of the request: a rerun does not ask again."""
     db["flush_answers"].create(
         {"key": str, "backend": str, "model": str, "answer": str, "created_epoch": float},
         pk="key",
