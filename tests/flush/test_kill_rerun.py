@@ -1,8 +1,9 @@
 """A flush killed (SIGKILL) after some answers, run again, pays only for the calls it had not made.
 
-``monchat flush`` runs as a user runs it, in its own process, against the loopback Ollama whose
-structured answers come from the oracle. The server answers two calls and holds the third; the
-process is killed while it waits; the rerun must send only the requests never answered.
+``monchat flush`` runs as a user runs it, in its own process (filter calls in parallel, as
+configured by default), against the loopback Ollama whose structured answers come from the
+oracle. The server answers two calls and holds the rest; the process is killed while it waits;
+the rerun must send only the requests never answered.
 """
 
 from __future__ import annotations
@@ -63,6 +64,14 @@ def structured(server) -> list[dict]:
     return [r["body"] for r in server.chat_requests() if "format" in r["body"]]
 
 
+def kept_answers(home: Path) -> int:
+    conn = sqlite3.connect(home / "monchat.db")
+    try:
+        return conn.execute("SELECT count(*) FROM flush_answers").fetchone()[0]
+    finally:
+        conn.close()
+
+
 def memories(home: Path) -> list[tuple]:
     conn = sqlite3.connect(home / "monchat.db")
     try:
@@ -79,24 +88,26 @@ def test_a_killed_flush_run_again_does_not_re_ask_what_was_answered(tmp_path, se
 
     home = prepare(tmp_path / "killed")
     start = len(structured(server))
-    server.faults = [None] * ANSWERED_BEFORE_KILL + [("stall", 30.0)]  # the third call hangs
+    server.faults = [None] * ANSWERED_BEFORE_KILL + [("stall", 30.0)] * reference  # the rest hang
     process = flush_process(home, server)
     try:
         deadline = time.monotonic() + 60
-        while len(structured(server)) - start <= ANSWERED_BEFORE_KILL:
+        while (kept_answers(home) < ANSWERED_BEFORE_KILL
+               or len(structured(server)) - start <= ANSWERED_BEFORE_KILL):
             assert process.poll() is None, process.communicate()[1]
-            assert time.monotonic() < deadline, "the flush never reached its third call"
+            assert time.monotonic() < deadline, "the flush never got two answers and asked a third"
             time.sleep(0.05)
     finally:
         process.kill()
         process.communicate()
-    answered = structured(server)[start:start + ANSWERED_BEFORE_KILL]
-    assert memories(home) == []  # killed before its one commit
+    first_run = len(structured(server)) - start
+    assert memories(home) == [] and kept_answers(home) == ANSWERED_BEFORE_KILL  # killed before its one commit
+    server.faults = []
 
     report = flush(home, server)
-    rerun = structured(server)[start + ANSWERED_BEFORE_KILL + 1:]
+    rerun = structured(server)[start + first_run:]
 
-    assert len(rerun) == reference - ANSWERED_BEFORE_KILL
-    assert not [body for body in rerun if body in answered]
-    assert memories(home) == memories(reference_home)
+    assert len(rerun) == reference - ANSWERED_BEFORE_KILL  # the two answered requests were not sent again
+    assert len({json.dumps(body, sort_keys=True) for body in rerun}) == len(rerun)
+    assert memories(home) == memories(reference_home)  # and their kept answers did their part
     assert report["messages_archived"] == 2

@@ -39,12 +39,16 @@ def server():
         yield srv
 
 
-def make_world(tmp_path, server, name: str, attempts: int = 4) -> tuple[World, Waits]:
-    """A home whose only backend is the real Ollama adapter on the loopback server, with a day of logs."""
+def make_world(tmp_path, server, name: str, attempts: int = 4, parallel: int = 1) -> tuple[World, Waits]:
+    """A home whose only backend is the real Ollama adapter on the loopback server, with a day of logs.
+
+    One filter call at a time by default, so the server's ``faults`` meet the calls in a known order.
+    """
     waits = Waits()
     backend = OllamaBackend("llama3.2", host=server.url, timeout_s=5.0,
                             retry=RetryPolicy(attempts=attempts, base_delay_s=1.0, jitter_s=0.0, sleep=waits))
     world = World(tmp_path / name, oracle=backend)
+    world.app.settings.flush.parallel = parallel
     world.say("2026-11-23T08:10:00+09:00", "今朝も緑茶を飲んでから出かけた")
     world.say("2026-11-23T21:00:00+09:00", "覚えておいて：仙台に住んでる")
     world.say("2026-11-23T21:05:00+09:00", "今夜はギターを1時間練習した")
@@ -92,8 +96,10 @@ def test_a_flush_rides_out_a_server_that_answers_503_twice(tmp_path, server, ref
     assert report.run_id and world.log_files() == []
 
 
-def test_a_server_that_always_answers_503_fails_the_flush_clearly_and_changes_nothing(tmp_path, server):
-    world, waits = make_world(tmp_path, server, "down", attempts=3)
+@pytest.mark.parametrize("parallel", [1, 4])
+def test_a_server_that_always_answers_503_fails_the_flush_clearly_and_changes_nothing(tmp_path, server,
+                                                                                      parallel):
+    world, waits = make_world(tmp_path, server, f"down-{parallel}", attempts=3, parallel=parallel)
     before = memory_state(world)
     server.mode, server.error_status, server.error_message = "http_error", 503, "server busy"
 
@@ -101,7 +107,11 @@ def test_a_server_that_always_answers_503_fails_the_flush_clearly_and_changes_no
         world.flush()
 
     assert raised.value.message == "Ollama failed: server busy (tried 3 times)" and raised.value.hint
-    assert len(structured(server)) == 3 and len(waits) == 2  # bounded: the first call's 3 tries, no more
+    # Bounded: every call that was started was tried exactly 3 times (a call may start while the
+    # first failure is reported, so there can be a few), never more.
+    sent = len(structured(server))
+    assert sent % 3 == 0 and 3 <= sent <= 3 * max(parallel, 2)
+    assert len(waits) == 2 * (sent // 3)
     assert memory_state(world) == before and before["logs"]
 
 
@@ -114,14 +124,17 @@ def test_a_failed_flush_run_again_does_not_re_ask_what_was_answered(tmp_path, se
     with pytest.raises(BackendError):
         world.flush()
     first = structured(server)[start:]
-    answered = first[:2]
-    assert len(first) == 4 and memory_state(world) == before
-    assert AnswerStore(world.app.store).count() == 2  # kept, though the flush rolled back
+    # Calls go one at a time: the third request is the one refused twice; another may have started
+    # (and been answered) while the failure was reported.
+    answered = [body for n, body in enumerate(first) if n not in (2, 3)]
+    assert first[2] == first[3] and len(answered) in (2, 3)
+    assert memory_state(world) == before
+    assert AnswerStore(world.app.store).count() == len(answered)  # kept, though the flush rolled back
 
     world.flush()  # the server is well again
-    second = structured(server)[start + 4:]
+    second = structured(server)[start + len(first):]
 
-    assert len(second) == reference["requests"] - 2
+    assert len(second) == reference["requests"] - len(answered)
     assert not [body for body in second if body in answered]
     assert memories(world) == reference["memories"]
 
@@ -172,13 +185,15 @@ def test_a_dry_run_keeps_no_answers_but_uses_those_kept(tmp_path, server, refere
     world, _ = make_world(tmp_path, server, "dry")
     kept = AnswerStore(world.app.store)
     start = len(structured(server))
-    server.faults = [None, BUSY, BUSY, BUSY, BUSY]  # a real run that fails after one answer
+    server.faults = [None, BUSY, BUSY, BUSY, BUSY]  # a real run that fails after one answer (or two)
 
     with pytest.raises(BackendError):
         world.flush()
-    assert kept.count() == 1
+    paid = kept.count()
+    assert paid in (1, 2)
+    first = len(structured(server)) - start
     report = world.flush(dry_run=True)  # writes nothing, not even answers
 
-    assert report.dry_run and kept.count() == 1
-    dry = structured(server)[start + 5:]
-    assert len(dry) == reference["requests"] - 1  # the kept answer served it
+    assert report.dry_run and kept.count() == paid
+    dry = structured(server)[start + first:]
+    assert len(dry) == reference["requests"] - paid  # the kept answers served it

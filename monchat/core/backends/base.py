@@ -92,7 +92,16 @@ class Backend(ABC):
         self.model = model
         self.calls = 0  # LLM calls made through this object (chat and structured)
         self.retry = retry or NO_RETRY  # for structured calls; the registry passes the settings' policy
-        self.last_usage = Usage()  # what the last structured call reported (a flush sums these)
+        self._usage_here = threading.local()  # last_usage, per thread: a flush runs calls in parallel
+
+    @property
+    def last_usage(self) -> Usage:
+        """What the last structured call made on this thread reported (a flush sums these)."""
+        return getattr(self._usage_here, "usage", None) or Usage()
+
+    @last_usage.setter
+    def last_usage(self, usage: Usage) -> None:
+        self._usage_here.usage = usage
 
     def stream(self, system: str, turns: list[Turn], *, temperature: float | None = None,
                stop: threading.Event | None = None) -> Reply:

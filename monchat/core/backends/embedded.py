@@ -17,10 +17,10 @@ Design:
   system prompt nor the last user turn) and says so in ``usage.warnings``: a
   small model with a small context must still answer. Structured-output calls
   are never trimmed; they fail with a clear error instead.
-- A structured answer cut off at ``max_tokens`` is a transient ``MalformedReply``:
-  asking the same greedy model again would cut it at the same place, so the
-  retry (``complete_json``'s policy) gets twice the answer tokens, up to what the
-  context leaves; when no more room is left the error is final.
+- A structured answer cut off at its allowance (``json_answer_reserve``) is a
+  transient ``MalformedReply``: asking the same greedy model again would cut it at
+  the same place, so the retry (``complete_json``'s policy) gets twice the answer
+  tokens, up to what the context leaves; when no more room is left it is final.
 """
 
 from __future__ import annotations

@@ -82,7 +82,7 @@ class CachedBackend(Backend):
         self.inner = inner
         self.cache = cache
         self.hits = 0  # structured calls answered from the store
-        self._last_usage: Usage | None = None  # set on a hit; None: the inner backend's
+        self._hit_here = threading.local()  # whether this thread's last call was a hit (calls run in parallel)
         self._lock = threading.Lock()
 
     # ---- the inner backend's identity and counters -------------------------
@@ -107,9 +107,13 @@ class CachedBackend(Backend):
         return self.inner.retry
 
     @property
+    def PARALLEL_CALLS(self) -> int:  # type: ignore[override]
+        return self.inner.PARALLEL_CALLS
+
+    @property
     def last_usage(self) -> Usage:  # type: ignore[override]
-        """A hit cost nothing: empty usage; otherwise what the inner backend reported."""
-        return self._last_usage if self._last_usage is not None else self.inner.last_usage
+        """This thread's last call: a hit cost nothing (empty usage), else what the inner backend reported."""
+        return Usage() if getattr(self._hit_here, "hit", False) else self.inner.last_usage
 
     # ---- structured calls, from the store when answered before -------------
     def complete_json(self, system: str, turns: list[Turn], schema: dict, *,
@@ -125,10 +129,10 @@ class CachedBackend(Backend):
             else:
                 with self._lock:
                     self.hits += 1
-                self._last_usage = Usage()
+                self._hit_here.hit = True
                 return answer
+        self._hit_here.hit = False
         answer = self.inner.complete_json(system, turns, schema, temperature=temperature)
-        self._last_usage = None
         if self.cache.write:
             self.cache.answers.put(StoredAnswer(key=key, backend=self.inner.name, model=self.inner.model,
                                                 answer=json.dumps(answer, ensure_ascii=False),
