@@ -276,7 +276,8 @@ def test_retry_and_thinking_settings_are_range_checked():
     settings, warnings = settings_from_dict({"flush": {"retries": 11, "retry_delay_s": -1.0},
                                              "gemini": {"flush_thinking_budget": -2}})
     assert len(warnings) == 3
-    assert (settings.flush.retries, settings.flush.retry_delay_s, settings.gemini.flush_thinking_budget) == (3, 1.0, 0)
+    flush, gemini = settings.flush, settings.gemini
+    assert (flush.retries, flush.retry_delay_s, gemini.flush_thinking_budget) == (3, 1.0, 0)
     settings, warnings = settings_from_dict({"flush": {"retries": 0}, "gemini": {"flush_thinking_budget": -1}})
     assert warnings == []
     assert BackendRegistry(settings, SecretStore(), state=None).retry_policy().attempts == 1
