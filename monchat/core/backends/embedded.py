@@ -17,10 +17,12 @@ Design:
   system prompt nor the last user turn) and says so in ``usage.warnings``: a
   small model with a small context must still answer. Structured-output calls
   are never trimmed; they fail with a clear error instead.
-- A structured answer cut off at its allowance (``json_answer_reserve``) is a
-  transient ``MalformedReply``: asking the same greedy model again would cut it at
-  the same place, so the retry (``complete_json``'s policy) gets twice the answer
-  tokens, up to what the context leaves; when no more room is left it is final.
+- A structured answer cut off at its allowance (``json_answer_reserve``, already
+  far more than a few short items need) is almost always a small model looping.
+  The first cut-off of a request is a transient ``MalformedReply``; its retry
+  (``complete_json``'s policy) runs with the chat's repetition penalty, which
+  breaks such loops, at the same allowance. A second cut-off is final, so a
+  looping model costs at most twice its allowance, never the policy's every try.
 """
 
 from __future__ import annotations
@@ -82,7 +84,7 @@ class EmbeddedBackend(Backend):
         self._llama = None
         self._formatter = None  # the GGUF chat template, for exact prompt counts
         self._lock = threading.Lock()
-        self._grown: dict[str, int] = {}  # request digest -> answer tokens allowed after a cut-off
+        self._cut_off: set[str] = set()  # digests of requests cut off once: retried with a loop breaker
 
     # ---- environment ---------------------------------------------------
     def model_file(self) -> Path:
@@ -217,10 +219,11 @@ class EmbeddedBackend(Backend):
                         f"({prompt_tokens} of {self.n_ctx} tokens, {answer_tokens} kept for the answer).",
                         "Raise embedded.n_ctx in settings, or use a larger backend.")
                 key = _request_digest(messages, schema, temperature)
-                max_tokens = self._grown.get(key, answer_tokens)
+                retry = key in self._cut_off
+                loop_breaker = {"repeat_penalty": REPEAT_PENALTY} if retry else {}
                 result = llama.create_chat_completion(
                     messages=messages, response_format={"type": "json_object", "schema": schema},
-                    temperature=temperature, max_tokens=max_tokens)
+                    temperature=temperature, max_tokens=answer_tokens, **loop_breaker)
             except (ValueError, RuntimeError) as exc:
                 raise self._call_error(exc) from exc
         finally:
@@ -232,16 +235,18 @@ class EmbeddedBackend(Backend):
                                 estimated_prompt_tokens=prompt_tokens)
         log.debug("embedded json call: %s", reported)
         if choice.get("finish_reason") == "length":
-            more = min(max_tokens * 2, self.n_ctx - prompt_tokens)
-            if more > max_tokens:
-                if len(self._grown) > 64:  # only cut-off requests not yet retried; keep it small
-                    self._grown.clear()
-                self._grown[key] = more
+            if retry:
+                self._cut_off.discard(key)
+            else:
+                if len(self._cut_off) > 64:  # only requests cut off and not yet retried; keep it small
+                    self._cut_off.clear()
+                self._cut_off.add(key)
             raise MalformedReply(
-                f"The embedded model's answer was cut off at {max_tokens} tokens.",
+                f"The embedded model's answer was cut off at {answer_tokens} tokens"
+                f"{' twice' if retry else ''}.",
                 "Try again; a larger model (Ollama or Gemini) keeps its answers short more reliably.",
-                transient=more > max_tokens)
-        self._grown.pop(key, None)
+                transient=not retry)
+        self._cut_off.discard(key)
         return choice["message"].get("content") or ""
 
     # ---- context -------------------------------------------------------

@@ -62,7 +62,7 @@ class BackendRegistry:
                                  flush_thinking_budget=s.gemini.flush_thinking_budget, retry=retry)
         if name == "embedded":
             from .embedded import EmbeddedBackend
-            # Its retries are for cut-off answers, asked again with more room at once: no server to wait for.
+            # Its retries are for cut-off answers, asked again at once: there is no server to wait for.
             return EmbeddedBackend(s.embedded.model_path, n_ctx=s.embedded.n_ctx, threads=s.embedded.threads,
                                    max_tokens=s.embedded.max_tokens,
                                    retry=dataclasses.replace(retry, base_delay_s=0.0, jitter_s=0.0))
