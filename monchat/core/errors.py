@@ -48,10 +48,23 @@ class GateClosed(KnownError):
 
 
 class BackendError(KnownError):
-    """A backend failed in a way we can describe."""
+    """A backend failed in a way we can describe.
+
+    Args:
+        message: what happened, safe to show.
+        hint: what to do about it.
+        transient: the same request may well succeed if asked again shortly (a busy or
+            overloaded server, a timeout, a dropped connection); flush calls retry these.
+            ``None`` takes the class's default.
+    """
 
     code = "backend"
     exit_code = 4
+    TRANSIENT = False
+
+    def __init__(self, message: str, hint: str = "", *, transient: bool | None = None) -> None:
+        super().__init__(message, hint)
+        self.transient = self.TRANSIENT if transient is None else transient
 
 
 class BackendUnreachable(BackendError):
@@ -68,6 +81,7 @@ class AuthFailed(BackendError):
 
 class RateLimited(BackendError):
     code = "rate_limited"
+    TRANSIENT = True
 
 
 class BackendUnavailable(BackendError):

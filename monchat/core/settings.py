@@ -50,6 +50,7 @@ class GeminiSettings:
     base_url: str = ""  # "" → Google's endpoint
     cache_ttl_s: int = 3600
     timeout_s: float = 120.0
+    flush_thinking_budget: int = 0  # flush calls' thinking tokens: 0 off (2.5 Flash); Pro ≥ 128; -1 not sent
 
 
 @dataclass
@@ -80,6 +81,8 @@ class FlushSettings:
     review_deadline_days: int = 7
     memory_token_budget: int = 1500
     parallel: int = 0  # filter calls at once; 0 → the backend's own default (network 4, embedded 1)
+    retries: int = 3  # a flush call failing transiently (429, 5xx, timeout) is asked again this many times
+    retry_delay_s: float = 1.0  # the first wait before a retry; each later one doubles (with jitter)
 
 
 @dataclass
@@ -119,6 +122,7 @@ CHECKS: dict[str, Callable[[Any], bool]] = {
     "gemini.cache_ttl_s": _between(60, 7 * 24 * 3600),
     "gemini.timeout_s": _between(1, 3600),
     "gemini.api_version": lambda v: v in ("v1", "v1beta", "v1alpha"),
+    "gemini.flush_thinking_budget": _between(-1, 32_768),
     "embedded.n_ctx": _between(256, 131_072),
     "embedded.threads": _between(0, 256),
     "embedded.max_tokens": _between(1, 32_768),
@@ -135,6 +139,8 @@ CHECKS: dict[str, Callable[[Any], bool]] = {
     "flush.review_deadline_days": _between(1, 3650),
     "flush.memory_token_budget": _between(100, 1_000_000),
     "flush.parallel": _between(0, 16),
+    "flush.retries": _between(0, 10),
+    "flush.retry_delay_s": _between(0.0, 60.0),
 }
 
 

@@ -185,10 +185,11 @@ class Usage:
     output_tokens: int | None = None
     cached_tokens: int | None = None
     estimated_prompt_tokens: int | None = None
+    thinking_tokens: int | None = None  # a thinking model's hidden reasoning (Gemini thoughts_token_count)
     warnings: list[str] = field(default_factory=list)
 
     def counts(self) -> dict:
         """The reported counts, for the log line of a reply (cached tokens show the cache was hit)."""
         counts = {"prompt_tokens": self.prompt_tokens, "output_tokens": self.output_tokens,
-                  "cached_tokens": self.cached_tokens}
+                  "cached_tokens": self.cached_tokens, "thinking_tokens": self.thinking_tokens}
         return {k: v for k, v in counts.items() if isinstance(v, int)}

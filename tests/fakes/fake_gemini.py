@@ -38,6 +38,11 @@ Knobs on the returned server object:
                              or (code, status, message), to answer every request
                              with that error
     server.mode              "ok" | "midstream_error" (first chunk, then an error event)
+    server.faults            a script for the next generate calls, one entry each, consumed in
+                             order: None (answer normally), ("status", CODE, STATUS) (an API
+                             error), ("stall", SECONDS) (wait, then answer) or ("reset",) (drop
+                             the connection with a TCP RST, no answer)
+    server.thoughts_tokens   None, or the thoughtsTokenCount reported in usageMetadata
     server.cache_min_tokens  None, or a minimum; cachedContents create then
                              fails with the real API's "too small" 400 when the
                              cache's estimated size (characters / 4) is below it
@@ -55,7 +60,10 @@ Helpers: `server.generate_bodies()` (bodies of generate calls, stream or not),
 
 import itertools
 import json
+import socket
+import struct
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
@@ -63,7 +71,7 @@ KEPT_HEADERS = ("content-type", "x-goog-api-key", "user-agent", "x-goog-api-clie
 STAMP = "2025-01-01T00:00:00.000000Z"
 
 
-def generate_response(text, finish="STOP", cached_tokens=0):
+def generate_response(text, finish="STOP", cached_tokens=0, thoughts_tokens=None):
     """One generateContent response (also one SSE chunk of a stream)."""
     candidate = {"content": {"role": "model", "parts": [{"text": text}]}, "index": 0}
     if finish:
@@ -74,6 +82,8 @@ def generate_response(text, finish="STOP", cached_tokens=0):
         "totalTokenCount": 1205,
         "promptTokensDetails": [{"modality": "TEXT", "tokenCount": 1200}],
     }
+    if thoughts_tokens is not None:
+        usage["thoughtsTokenCount"] = thoughts_tokens
     if cached_tokens:
         usage["cachedContentTokenCount"] = cached_tokens
         usage["cacheTokensDetails"] = [{"modality": "TEXT", "tokenCount": cached_tokens}]
@@ -206,6 +216,17 @@ class Handler(BaseHTTPRequestHandler):
             return self._send_json(200, {"totalTokens": max(1, _text_length(body.get("contents")) // 4)})
         if action not in ("generateContent", "streamGenerateContent"):
             return self._send_error(404, "NOT_FOUND", f"unknown method {action}")
+        with srv.lock:
+            fault = srv.faults.pop(0) if srv.faults else None
+        if fault is not None:
+            if fault[0] == "status":
+                return self._send_error(fault[1], fault[2], f"fake {fault[2].lower()}")
+            if fault[0] == "stall":
+                time.sleep(fault[1])
+            elif fault[0] == "reset":
+                self.close_connection = True
+                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                return self.connection.close()
         cached = body.get("cachedContent")
         if cached and any(k in body for k in ("systemInstruction", "tools", "toolConfig")):
             return self._send_error(
@@ -217,8 +238,8 @@ class Handler(BaseHTTPRequestHandler):
         cached_tokens = srv.caches[cached]["usageMetadata"]["totalTokenCount"] if cached else 0
 
         if action == "generateContent":
-            return self._send_json(200, generate_response("".join(srv.reply_chunks),
-                                                          cached_tokens=cached_tokens))
+            return self._send_json(200, generate_response("".join(srv.reply_chunks), cached_tokens=cached_tokens,
+                                                          thoughts_tokens=srv.thoughts_tokens))
         chunks = srv.reply_chunks
         if srv.mode == "midstream_error":
             return self._send_sse([
@@ -226,7 +247,8 @@ class Handler(BaseHTTPRequestHandler):
                 {"error": {"code": 500, "message": "fake stream failure", "status": "INTERNAL"}},
             ])
         events = [generate_response(c, finish=None) for c in chunks[:-1]]
-        events.append(generate_response(chunks[-1], cached_tokens=cached_tokens))
+        events.append(generate_response(chunks[-1], cached_tokens=cached_tokens,
+                                        thoughts_tokens=srv.thoughts_tokens))
         self._send_sse(events)
 
     # ---- cachedContents -----------------------------------------------
@@ -272,6 +294,12 @@ class Handler(BaseHTTPRequestHandler):
 class FakeGeminiServer(ThreadingHTTPServer):
     daemon_threads = True
 
+    def get_request(self):
+        # Small request/answer pairs must not wait for Nagle's algorithm.
+        conn, address = super().get_request()
+        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return conn, address
+
     def calls(self, method, fragment=""):
         """Requests with this HTTP method whose path contains ``fragment``."""
         with self.lock:
@@ -300,6 +328,8 @@ def start(host="127.0.0.1", port=0):
     server.missing_cache_code = 403
     server.caches = {}
     server.cache_ids = itertools.count(1)
+    server.faults = []
+    server.thoughts_tokens = None
     # A short poll interval keeps shutdown() (and so each test's teardown) quick.
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
     return server

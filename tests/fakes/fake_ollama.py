@@ -41,6 +41,10 @@ Knobs on the server object (set them before the request):
                                before each chunk) | "stall" (sleep stall_s before answering)
                                | "http_error" (answer /api/chat with error_status/error_message)
     server.chunk_delay_s, server.stall_s, server.error_status, server.error_message
+    server.faults              a script for the next /api/chat requests, one entry each, consumed in
+                               order before ``mode`` applies: None (answer normally), ("status", CODE,
+                               MESSAGE) (an HTTP error), ("stall", SECONDS) (wait, then answer) or
+                               ("reset",) (drop the connection with a TCP RST, no answer)
     server.count_prompts       True: count each chat request's prompt the way a model would (a
                                tokenizer ~10 % hungrier than cl100k, plus template framing per
                                message); past options.num_ctx the prompt is cut as Ollama cuts it
@@ -55,6 +59,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import socket
+import struct
 import sys
 import threading
 import time
@@ -203,6 +209,15 @@ class Handler(BaseHTTPRequestHandler):
             return self._send_ndjson(PULL_PROGRESS)
 
         if self.path == "/api/chat":
+            with srv.lock:
+                fault = srv.faults.pop(0) if srv.faults else None
+            if fault is not None:
+                if fault[0] == "status":
+                    return self._send_json(fault[1], {"error": fault[2]})
+                if fault[0] == "stall":
+                    time.sleep(fault[1])
+                elif fault[0] == "reset":
+                    return reset_connection(self)
             if srv.mode == "stall":
                 time.sleep(srv.stall_s)
             if srv.mode == "http_error":
@@ -262,6 +277,13 @@ class Handler(BaseHTTPRequestHandler):
         self._send_ndjson(lines, delay_s=srv.chunk_delay_s if srv.mode == "slow" else 0.0)
 
 
+def reset_connection(handler: BaseHTTPRequestHandler) -> None:
+    """Drop the connection without an answer: SO_LINGER 0 makes close() send a TCP RST."""
+    handler.close_connection = True
+    handler.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    handler.connection.close()
+
+
 def model_prompt_tokens(messages: list[dict]) -> int:
     """A model's count of a chat prompt: its tokenizer takes ~10 % more than cl100k, and its
     template frames each message (``<start_of_turn>user\n … <end_of_turn>\n``)."""
@@ -296,6 +318,13 @@ class FakeOllamaServer(ThreadingHTTPServer):
         self.stall_s = 1.0
         self.error_status = 500
         self.error_message = "internal error"
+        self.faults: list = []
+
+    def get_request(self):
+        # Small request/answer pairs must not wait for Nagle's algorithm.
+        conn, address = super().get_request()
+        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return conn, address
 
     @property
     def url(self) -> str:

@@ -15,9 +15,10 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Callable, ClassVar, Iterator
 
-from ..errors import MalformedReply
+from ..errors import BackendError, MalformedReply
 from ..tokens import count_tokens, count_turns
 from ..types import Turn, Usage
+from .retry import NO_RETRY, RetryPolicy
 
 
 @dataclass
@@ -87,9 +88,20 @@ class Backend(ABC):
     # A server queues what it cannot run at once; an in-process model runs one call at a time.
     PARALLEL_CALLS: ClassVar[int] = 4
 
-    def __init__(self, model: str) -> None:
+    def __init__(self, model: str, *, retry: RetryPolicy | None = None) -> None:
         self.model = model
         self.calls = 0  # LLM calls made through this object (chat and structured)
+        self.retry = retry or NO_RETRY  # for structured calls; the registry passes the settings' policy
+        self._usage_here = threading.local()  # last_usage, per thread: a flush runs calls in parallel
+
+    @property
+    def last_usage(self) -> Usage:
+        """What the last structured call made on this thread reported (a flush sums these)."""
+        return getattr(self._usage_here, "usage", None) or Usage()
+
+    @last_usage.setter
+    def last_usage(self, usage: Usage) -> None:
+        self._usage_here.usage = usage
 
     def stream(self, system: str, turns: list[Turn], *, temperature: float | None = None,
                stop: threading.Event | None = None) -> Reply:
@@ -103,13 +115,24 @@ class Backend(ABC):
                       temperature: float = 0.0) -> dict:
         """One structured-output call: a JSON object shaped by ``schema``.
 
+        Transient failures (``BackendError.transient``) are asked again under
+        ``self.retry``, unless the client library already retried them.
+        ``last_usage`` holds what the backend reported for the answer.
+
         Raises:
             MalformedReply: the model's answer is not a JSON object.
-            BackendError: the call failed.
+            BackendError: the call failed (after its retries, when transient).
         """
-        self.calls += 1
-        raw = self._complete_json(system, turns, schema, temperature)
-        return parse_json_object(raw)
+        def attempt() -> dict:
+            self.calls += 1
+            self.last_usage = Usage()
+            return parse_json_object(self._complete_json(system, turns, schema, temperature))
+
+        return self.retry.run(attempt, retry_if=self._retry_here, what=f"{self.describe()} structured call")
+
+    def _retry_here(self, exc: BackendError) -> bool:
+        """Whether ``complete_json`` retries this error; adapters whose client retried it say no."""
+        return exc.transient
 
     @abstractmethod
     def _stream(self, system: str, turns: list[Turn], temperature: float | None,
@@ -119,7 +142,11 @@ class Backend(ABC):
     @abstractmethod
     def _complete_json(self, system: str, turns: list[Turn], schema: dict,
                        temperature: float) -> str:
-        """Return the raw text of a schema-constrained answer."""
+        """Return the raw text of a schema-constrained answer; set ``self.last_usage``.
+
+        Map the client's errors to ``BackendError``s, with ``transient=True`` for those worth
+        asking again (429, 500/502/503/504, timeouts, dropped connections).
+        """
 
     @abstractmethod
     def doctor(self) -> DoctorReport:

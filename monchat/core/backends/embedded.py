@@ -17,10 +17,18 @@ Design:
   system prompt nor the last user turn) and says so in ``usage.warnings``: a
   small model with a small context must still answer. Structured-output calls
   are never trimmed; they fail with a clear error instead.
+- A structured answer cut off at its allowance (``json_answer_reserve``, already
+  far more than a few short items need) is almost always a small model looping.
+  The first cut-off of a request is a transient ``MalformedReply``; its retry
+  (``complete_json``'s policy) runs with the chat's repetition penalty, which
+  breaks such loops, at the same allowance. A second cut-off is final, so a
+  looping model costs at most twice its allowance, never the policy's every try.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import os
 import threading
@@ -34,6 +42,7 @@ from ..errors import BackendError, BackendUnavailable, MalformedReply
 from ..tokens import count_turns
 from ..types import Turn, Usage
 from .base import Backend, Check, DoctorReport, Reply
+from .retry import RetryPolicy
 
 log = logging.getLogger(__name__)
 
@@ -64,8 +73,8 @@ class EmbeddedBackend(Backend):
     PARALLEL_CALLS = 1  # one model, one call at a time (calls run under its lock anyway)
 
     def __init__(self, model_path: str = "", *, n_ctx: int = 4096, threads: int = 0,
-                 max_tokens: int = 512) -> None:
-        super().__init__(Path(model_path).stem if model_path else BUNDLED_MODEL)
+                 max_tokens: int = 512, retry: RetryPolicy | None = None) -> None:
+        super().__init__(Path(model_path).stem if model_path else BUNDLED_MODEL, retry=retry)
         self.model_path = model_path
         self.n_ctx = n_ctx
         self.threads = threads
@@ -75,6 +84,7 @@ class EmbeddedBackend(Backend):
         self._llama = None
         self._formatter = None  # the GGUF chat template, for exact prompt counts
         self._lock = threading.Lock()
+        self._cut_off: set[str] = set()  # digests of requests cut off once: retried with a loop breaker
 
     # ---- environment ---------------------------------------------------
     def model_file(self) -> Path:
@@ -208,19 +218,35 @@ class EmbeddedBackend(Backend):
                         f"The request is longer than the embedded model's context "
                         f"({prompt_tokens} of {self.n_ctx} tokens, {answer_tokens} kept for the answer).",
                         "Raise embedded.n_ctx in settings, or use a larger backend.")
+                key = _request_digest(messages, schema, temperature)
+                retry = key in self._cut_off
+                loop_breaker = {"repeat_penalty": REPEAT_PENALTY} if retry else {}
                 result = llama.create_chat_completion(
                     messages=messages, response_format={"type": "json_object", "schema": schema},
-                    temperature=temperature, max_tokens=answer_tokens)
+                    temperature=temperature, max_tokens=answer_tokens, **loop_breaker)
             except (ValueError, RuntimeError) as exc:
                 raise self._call_error(exc) from exc
         finally:
             self._lock.release()
         choice = result["choices"][0]
-        log.debug("embedded json call: %s", result.get("usage"))
+        reported = result.get("usage") or {}
+        self.last_usage = Usage(prompt_tokens=reported.get("prompt_tokens", prompt_tokens),
+                                output_tokens=reported.get("completion_tokens"),
+                                estimated_prompt_tokens=prompt_tokens)
+        log.debug("embedded json call: %s", reported)
         if choice.get("finish_reason") == "length":
+            if retry:
+                self._cut_off.discard(key)
+            else:
+                if len(self._cut_off) > 64:  # only requests cut off and not yet retried; keep it small
+                    self._cut_off.clear()
+                self._cut_off.add(key)
             raise MalformedReply(
-                f"The embedded model's answer was cut off at {self.json_answer_reserve()} tokens.",
-                "Try again; a larger model (Ollama or Gemini) keeps its answers short more reliably.")
+                f"The embedded model's answer was cut off at {answer_tokens} tokens"
+                f"{' twice' if retry else ''}.",
+                "Try again; a larger model (Ollama or Gemini) keeps its answers short more reliably.",
+                transient=not retry)
+        self._cut_off.discard(key)
         return choice["message"].get("content") or ""
 
     # ---- context -------------------------------------------------------
@@ -360,6 +386,11 @@ def _import_llama_cpp():
         raise BackendUnavailable(f"llama-cpp-python is installed but does not load ({exc}).",
                                  "Rebuild it with the CMAKE_ARGS line from the README.") from exc
     return llama_cpp
+
+
+def _request_digest(messages: list[dict], schema: dict, temperature: float) -> str:
+    text = json.dumps([messages, schema, temperature], ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _messages(system: str, turns: list[Turn]) -> list[dict]:

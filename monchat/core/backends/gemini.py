@@ -23,6 +23,15 @@ Fallback: below the minimum, or for a model that cannot cache, requests carry
 ``cached_content`` and ``system_instruction``: the API rejects that with a 400.
 Structured (flush) calls always use plain ``system_instruction``.
 
+Flush calls: a thinking budget from settings (``gemini.flush_thinking_budget``, default 0 =
+thinking off, which 2.5 Flash allows; 2.5 Pro cannot turn thinking off and needs at least 128;
+-1 sends no thinking setting at all, the model's own default, for models without thinking
+such as 2.0 Flash, which reject one), the thoughts' tokens recorded in
+``last_usage.thinking_tokens``; and the SDK's own retry
+(``HttpRetryOptions``, per request) built from the backend's ``RetryPolicy`` for 408, 429,
+5xx, timeouts and refused connections. A dropped connection mid-answer is not among what the
+SDK retries, so ``complete_json``'s own loop retries that one (``_retry_here``).
+
 The API key is read lazily from a callable, and never logged or written anywhere.
 """
 
@@ -48,6 +57,7 @@ from ..errors import (AuthFailed, BackendError, BackendUnreachable, KnownError, 
 from ..tokens import count_tokens, count_turns
 from ..types import Turn, Usage
 from .base import Backend, Check, DoctorReport, Reply
+from .retry import RetryPolicy, note_attempts
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +68,16 @@ def _transport_errors() -> tuple[type[BaseException], ...]:
     for module in ("httpx2", "httpx"):
         try:
             found.append(__import__(module).TransportError)
+        except (ImportError, AttributeError):
+            pass
+    return tuple(found)
+
+
+def _connect_errors() -> tuple[type[BaseException], ...]:
+    found: list[type[BaseException]] = []
+    for module in ("httpx2", "httpx"):
+        try:
+            found.append(__import__(module).ConnectError)
         except (ImportError, AttributeError):
             pass
     return tuple(found)
@@ -75,6 +95,9 @@ def _timeout_errors() -> tuple[type[BaseException], ...]:
 
 TRANSPORT_ERRORS = _transport_errors()
 TIMEOUT_ERRORS = _timeout_errors()
+CONNECT_ERRORS = _connect_errors()
+# What the SDK's HttpRetryOptions retries (besides timeouts and refused connections).
+SDK_RETRY_STATUSES = (408, 429, 500, 502, 503, 504)
 
 DEFAULT_ENDPOINT = "https://generativelanguage.googleapis.com"
 DEFAULT_CONTEXT_LENGTH = 1_048_576
@@ -123,8 +146,9 @@ class GeminiBackend(Backend):
 
     def __init__(self, model: str, *, api_key: Callable[[], str | None], api_version: str = "v1beta",
                  base_url: str = "", cache_ttl_s: int = 3600, timeout_s: float = 120.0,
-                 state=None) -> None:
-        super().__init__(model)
+                 state=None, flush_thinking_budget: int = 0, retry: RetryPolicy | None = None) -> None:
+        super().__init__(model, retry=retry)
+        self.flush_thinking_budget = flush_thinking_budget
         self._api_key = api_key
         self.api_version = api_version
         self.base_url = base_url
@@ -181,11 +205,34 @@ class GeminiBackend(Backend):
             response_json_schema=schema,  # a raw JSON-schema dict, passed through as is (3.x)
             system_instruction=system or None,
             temperature=temperature,
+            thinking_config=(types.ThinkingConfig(thinking_budget=self.flush_thinking_budget)
+                             if self.flush_thinking_budget >= 0 else None),
+            http_options=types.HttpOptions(retry_options=self._sdk_retry()),  # merged with the client's
         )
-        with self._translated():
-            response = self._client().models.generate_content(
-                model=self.model, contents=_contents(turns), config=config)
+        try:
+            with self._translated():
+                response = self._client().models.generate_content(
+                    model=self.model, contents=_contents(turns), config=config)
+        except BackendError as exc:
+            if exc.transient and not self._retry_here(exc):  # the SDK spent the policy's attempts
+                note_attempts(exc, self.retry.attempts)
+            raise
+        self.last_usage = _usage(response, count_turns(system, turns))
         return response.text or ""
+
+    def _sdk_retry(self) -> types.HttpRetryOptions:
+        """The backend's retry policy, as the SDK's per-request retry options."""
+        policy = self.retry
+        return types.HttpRetryOptions(attempts=max(1, policy.attempts), initial_delay=policy.base_delay_s,
+                                      max_delay=policy.max_delay_s, exp_base=2, jitter=policy.jitter_s,
+                                      http_status_codes=list(SDK_RETRY_STATUSES))
+
+    def _retry_here(self, exc: BackendError) -> bool:
+        """Transient errors the SDK did not already retry (a connection dropped mid-answer)."""
+        cause = exc.__cause__
+        sdk_retried = (isinstance(cause, genai_errors.APIError) and cause.code in SDK_RETRY_STATUSES
+                       or isinstance(cause, TIMEOUT_ERRORS + CONNECT_ERRORS))
+        return exc.transient and not sdk_retried
 
     def doctor(self) -> DoctorReport:
         """Key present (and where from), endpoint reachable, key accepted, model present. Never raises."""
@@ -278,11 +325,14 @@ class GeminiBackend(Backend):
         except TIMEOUT_ERRORS as exc:
             raise BackendUnreachable(
                 f"Gemini did not answer within {self.timeout_s:g} s.",
-                "Try again; if it keeps happening, raise gemini.timeout_s in Settings.") from exc
+                "Try again; if it keeps happening, raise gemini.timeout_s in Settings.",
+                transient=True) from exc
         except TRANSPORT_ERRORS as exc:
+            # Refused: nothing listens there. Anything else (reset, closed mid-answer): a passing fault.
             raise BackendUnreachable(
                 f"Gemini could not be reached at {self.base_url or DEFAULT_ENDPOINT} ({type(exc).__name__}).",
-                "Check your internet connection (and gemini.base_url), then try again.") from exc
+                "Check your internet connection (and gemini.base_url), then try again.",
+                transient=not isinstance(exc, CONNECT_ERRORS)) from exc
         except genai_errors.UnknownApiResponseError as exc:
             raise BackendError("Gemini sent an answer monchat could not read.",
                                "Check that gemini.base_url points at the Gemini API.") from exc
@@ -301,12 +351,21 @@ class GeminiBackend(Backend):
         if code == 404:
             return ModelNotFound(f"Gemini has no model {self.model!r} ({message}).",
                                  "Check gemini.model in Settings, e.g. gemini-2.5-flash.")
+        if code == 400 and ("budget" in message.lower() or "thinking" in message.lower()):
+            return BackendError(f"Gemini did not accept the thinking setting of a flush call ({message}).",
+                                "Set gemini.flush_thinking_budget to what this model accepts: 128 or more "
+                                "for 2.5 Pro (it cannot turn thinking off), -1 for a model without "
+                                "thinking (e.g. 2.0 Flash).")
+        if code == 408:
+            return BackendUnreachable(f"Gemini timed out on its side ({code} {status}).",
+                                      "Try again; if it keeps happening, wait a few minutes.", transient=True)
         if 400 <= code < 500:
             return BackendError(f"Gemini rejected the request ({code} {status}): {message}",
                                 "This is likely a monchat bug; please report it with the log file.")
         if 500 <= code < 600:
-            return BackendError(f"Gemini had a server error ({code} {status}); try again.",
-                                "If it keeps happening, wait a few minutes or choose another model.")
+            return BackendError(f"Gemini had a server error ({code} {status}).",
+                                "If it keeps happening, wait a few minutes or choose another model.",
+                                transient=code in SDK_RETRY_STATUSES)
         return BackendError(f"Gemini answered with an unexpected status {code}: {message}", "Try again.")
 
     # ---- the explicit context cache -----------------------------------
@@ -444,7 +503,7 @@ def _contents(turns: list[Turn]) -> list[types.Content]:
 
 
 def _usage(last, estimate: int) -> Usage:
-    """Usage from the last stream chunk (final counts come there), with early-stop warnings."""
+    """Usage from a response or the last stream chunk (final counts come there), with early-stop warnings."""
     usage = Usage(estimated_prompt_tokens=estimate)
     if last is None:
         return usage
@@ -453,6 +512,7 @@ def _usage(last, estimate: int) -> Usage:
         usage.prompt_tokens = meta.prompt_token_count
         usage.output_tokens = meta.candidates_token_count
         usage.cached_tokens = meta.cached_content_token_count
+        usage.thinking_tokens = meta.thoughts_token_count
     feedback = last.prompt_feedback
     if feedback is not None and feedback.block_reason:
         usage.warnings.append(f"Gemini blocked the prompt ({_enum_name(feedback.block_reason)}).")

@@ -16,6 +16,15 @@ Design notes:
   response, so Ollama stops generating.
 - ``doctor()`` and ``probe()`` use short timeouts of their own and never raise
   for an unreachable server.
+- Structured (flush) calls send ``think: false``: a thinking model (qwen3,
+  deepseek-r1) otherwise spends minutes reasoning silently before the JSON, or
+  writes ``<think>`` text into it; the server turns thinking on by itself when
+  ``think`` is absent. ``false`` is safe for models that cannot think: the server
+  rejects only ``true`` for them (ollama/ollama server/routes.go, ChatHandler).
+  Chat leaves ``think`` unset (the model's default).
+- Transient faults (429, 500/502/503/504, timeouts, a dropped connection) are
+  marked ``transient``, so ``complete_json`` asks again under its retry policy;
+  a refused connection (no server) and a missing model are not.
 """
 
 from __future__ import annotations
@@ -36,6 +45,7 @@ from ..errors import (BackendError, BackendUnreachable, KnownError, ModelNotFoun
 from ..tokens import count_turns
 from ..types import Turn, Usage
 from .base import Backend, Check, DoctorReport, Reply
+from .retry import RetryPolicy
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +54,9 @@ DEFAULT_PORT = 11434
 
 # What the client can raise for one call; everything else is our bug.
 CLIENT_ERRORS = (ollama.ResponseError, ConnectionError, httpx.TransportError, json.JSONDecodeError)
+
+# Statuses that say "busy or restarting, ask again later" rather than "this request is wrong".
+TRANSIENT_STATUSES = {429, 500, 502, 503, 504}
 
 _NUMBER = re.compile(r"^[-+]?(\d+(\.\d*)?|\.\d+)$")
 # Go's time.ParseDuration, which Ollama uses for a string keep_alive ("30m", "1h30m", "-1s").
@@ -104,8 +117,8 @@ class OllamaBackend(Backend):
     DOCTOR_TIMEOUT_S = 5.0
 
     def __init__(self, model: str, *, host: str = "", num_ctx: int = 8192, keep_alive: str = "30m",
-                 timeout_s: float = 120.0) -> None:
-        super().__init__(model)
+                 timeout_s: float = 120.0, retry: RetryPolicy | None = None) -> None:
+        super().__init__(model, retry=retry)
         self.host = normalise_host(host or os.environ.get("OLLAMA_HOST", ""))
         self.num_ctx = num_ctx
         self.keep_alive = keep_alive
@@ -166,11 +179,11 @@ class OllamaBackend(Backend):
         system = self._json_system(system, schema)
         try:
             response = self._client.chat(self.model, messages=self._messages(system, turns), stream=False,
-                                         format=schema, options=self._options(temperature),
+                                         format=schema, options=self._options(temperature), think=False,
                                          keep_alive=keep_alive_value(self.keep_alive))
         except CLIENT_ERRORS as exc:
             raise self._translate(exc) from exc
-        self._usage(response, count_turns(system, turns))  # logs a truncation warning if any
+        self.last_usage = self._usage(response, count_turns(system, turns))  # logs a truncation warning
         return response.message.content or ""
 
     def _usage(self, final: ollama.ChatResponse, estimate: int) -> Usage:
@@ -209,14 +222,15 @@ class OllamaBackend(Backend):
             return BackendUnreachable(
                 f"Ollama at {self.host} timed out after {timeout_s or self.timeout_s:g} s.",
                 "Check that `ollama serve` is running and not stuck; a large model may need a higher "
-                "ollama.timeout_s in settings.")
+                "ollama.timeout_s in settings.", transient=True)
         if isinstance(exc, (ConnectionError, httpx.ConnectError)):
             return BackendUnreachable(
                 f"Ollama is not running at {self.host}.",
                 "Start it with `ollama serve`, or set ollama.host in settings / OLLAMA_HOST.")
-        if isinstance(exc, httpx.TransportError):
+        if isinstance(exc, httpx.TransportError):  # reset or closed mid-answer: the server is there
             return BackendUnreachable(f"The connection to Ollama at {self.host} broke ({exc}).",
-                                      "Check that `ollama serve` is still running, then try again.")
+                                      "Check that `ollama serve` is still running, then try again.",
+                                      transient=True)
         if isinstance(exc, json.JSONDecodeError):
             return BackendError(f"The server at {self.host} sent a reply that is not Ollama's.",
                                 "Check ollama.host in settings / OLLAMA_HOST.")
@@ -234,7 +248,8 @@ class OllamaBackend(Backend):
             return BackendError(f"Ollama failed: {error}",
                                 "Raise ollama.num_ctx in settings, or start a shorter conversation.")
         return BackendError(f"Ollama failed: {error}",
-                            "Try again; if it keeps failing, read the log of `ollama serve`.")
+                            "Try again; if it keeps failing, read the log of `ollama serve`.",
+                            transient=status in TRANSIENT_STATUSES)
 
     # ---- health --------------------------------------------------------
     def _server_version(self, timeout_s: float) -> str:

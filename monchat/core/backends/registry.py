@@ -5,6 +5,7 @@ Instances are built lazily and kept, so the embedded model loads once and stays 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 
@@ -12,6 +13,7 @@ from ..errors import BackendUnavailable, KnownError
 from ..secrets import SecretStore
 from ..settings import Settings
 from .base import Backend
+from .retry import RetryPolicy
 
 log = logging.getLogger(__name__)
 
@@ -37,23 +39,33 @@ class BackendRegistry:
         s = self.settings
         return {"ollama": s.ollama.model, "gemini": s.gemini.model, "embedded": "SmolLM2-135M-Instruct"}[name]
 
+    def retry_policy(self) -> RetryPolicy:
+        """How flush calls retry transient failures, from settings."""
+        flush = self.settings.flush
+        return RetryPolicy(attempts=flush.retries + 1, base_delay_s=flush.retry_delay_s,
+                           jitter_s=flush.retry_delay_s)
+
     def build(self, name: str, model: str = "") -> Backend:
         """A new adapter (not cached)."""
         s = self.settings
         model = model or self.default_model(name)
+        retry = self.retry_policy()
         if name == "ollama":
             from .ollama import OllamaBackend
             return OllamaBackend(model, host=s.ollama.host, num_ctx=s.ollama.num_ctx,
-                                 keep_alive=s.ollama.keep_alive, timeout_s=s.ollama.timeout_s)
+                                 keep_alive=s.ollama.keep_alive, timeout_s=s.ollama.timeout_s, retry=retry)
         if name == "gemini":
             from .gemini import GeminiBackend
             return GeminiBackend(model, api_key=self.secrets.gemini_key, api_version=s.gemini.api_version,
                                  base_url=s.gemini.base_url, cache_ttl_s=s.gemini.cache_ttl_s,
-                                 timeout_s=s.gemini.timeout_s, state=self.state)
+                                 timeout_s=s.gemini.timeout_s, state=self.state,
+                                 flush_thinking_budget=s.gemini.flush_thinking_budget, retry=retry)
         if name == "embedded":
             from .embedded import EmbeddedBackend
-            return EmbeddedBackend(s.embedded.model_path, n_ctx=s.embedded.n_ctx,
-                                   threads=s.embedded.threads, max_tokens=s.embedded.max_tokens)
+            # Its retries are for cut-off answers, asked again at once: there is no server to wait for.
+            return EmbeddedBackend(s.embedded.model_path, n_ctx=s.embedded.n_ctx, threads=s.embedded.threads,
+                                   max_tokens=s.embedded.max_tokens,
+                                   retry=dataclasses.replace(retry, base_delay_s=0.0, jitter_s=0.0))
         raise BackendUnavailable(f"Unknown backend {name!r}.", f"Use one of: {', '.join(BACKEND_NAMES)}.")
 
     def get(self, name: str, model: str = "") -> Backend:

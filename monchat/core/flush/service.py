@@ -26,10 +26,12 @@ from ..paths import Paths, held_lock, write_private
 from ..personas import PersonaRegistry
 from ..prompts import PromptLibrary
 from ..settings import Settings
+from ..store.answers import AnswerStore
 from ..store.db import Store
 from ..store.memories import MemoryStore
 from ..store.messages import MessageArchive
 from ..types import Clock, local_now
+from .answers import AnswerCache
 from .consolidate import Consolidator
 from .judge import build_pairs, judge
 from .orient import orient, select_personas
@@ -155,8 +157,11 @@ class FlushService:
         report.seed = self._seed(seed)
         chosen = select_personas(self.personas, self.settings.flush.fixed_personas, report.seed)
         report.personas = [{"id": p.id, "role": role} for p, role in chosen]
-        backend = self.backend()
-        escalation = self.escalation()
+        # Answers already paid for (a failed, cancelled or killed run over these logs) are not asked again.
+        answers = AnswerCache(AnswerStore(self.store), clock=lambda: self.clock().timestamp(), write=not dry_run)
+        answers.prune()
+        backend = answers.wrap(self.backend())
+        escalation = answers.wrap(self.escalation())
         selection = load_selection(self.store)
         injected = [i.text for i in selection.layer1 + selection.layer2]
         lines = build_lines(orientation.messages, self.tz, self._line_id_key(dry_run))

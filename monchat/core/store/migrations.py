@@ -158,3 +158,14 @@ def m005_message_usage(db: Database) -> None:
 def m006_run_notes(db: Database) -> None:
     """Notes of a flush run that are not errors: e.g. a message cut to fit one request."""
     db["flush_runs"].add_column("notes", str)
+
+
+@migrations()
+def m007_flush_answers(db: Database) -> None:
+    """Structured answers already paid for, by a hash of the request: a rerun does not ask again."""
+    db["flush_answers"].create(
+        {"key": str, "backend": str, "model": str, "answer": str, "created_epoch": float},
+        pk="key",
+        not_null={"answer", "created_epoch"},
+    )
+    db["flush_answers"].create_index(["created_epoch"])
