@@ -396,3 +396,25 @@ def test_the_cap_weighs_recency_not_only_confidence(world):
     # cat: 0.9 × 1/(1 + 61/30) ≈ 0.30; soba: 0.6 × 1/(1 + 0.5/30) ≈ 0.59: the old one sleeps
     assert world.mem(cat).state == "dormant" and world.mem(soba).state == "active"
     assert [c.memory_id for c in report.changes if c.kind == "dormant"] == [world.mem(cat).id]
+
+
+def test_a_new_memory_row_and_its_events_say_where_it_came_from(world):
+    world.oracle.rules = [Rule("ラーメン食べた", RAMEN, "food/ramen", "fact", 0.9, persona="lifestyle"),
+                          Rule("味噌", MISO, "food/ramen", "fact", 0.7)]
+    world.oracle.judgements = {(RAMEN, MISO): Judgement("MERGE", 0.9, MERGED)}
+    first = world.say("2026-11-23T12:30:00+09:00", "昼にラーメン食べた")
+    report = world.flush("2026-11-23T13:00:00+09:00")
+    ramen = world.mem(RAMEN)
+    when = stamp("2026-11-23T13:00:00+09:00")
+    assert (ramen.score, ramen.confidence, ramen.persona, ramen.style, ramen.created_at, ramen.updated_at,
+            ramen.created_run, ramen.valid_at) == (0.9, 0.9, "lifestyle", "reinforced", when, when, report.run_id,
+                                                   stamp("2026-11-23T12:30:00+09:00"))
+    assert events(world, ramen.id)[0] == ("new", {}, report.run_id, when)
+    [new] = [c for c in report.changes if c.kind == "new"]
+    assert new.evidence == [{"id": first, "ts": stamp("2026-11-23T12:30:00+09:00"), "text": "昼にラーメン食べた"}]
+
+    world.say("2026-11-23T19:30:00+09:00", "味噌が一番")
+    report = world.flush("2026-11-23T20:00:00+09:00")
+    merged = world.mem(MERGED)
+    assert ("merged", {"old_text": RAMEN}, report.run_id, stamp("2026-11-23T20:00:00+09:00")) \
+        in events(world, merged.id)
