@@ -118,11 +118,13 @@ def test_two_supersessions_in_one_flush_are_counted_and_each_recorded(world):
                                (TEA, "朝はほうじ茶を飲む"): Judgement("SUPERSEDE", 0.9)}
     world.say("2026-11-24T07:00:00+09:00", "朝の散歩と朝の紅茶")
     world.flush("2026-11-24T08:00:00+09:00")
-    world.say("2026-11-26T21:00:00+09:00", "最近は夜の散歩にした、朝はほうじ茶")
+    said = world.say("2026-11-26T21:00:00+09:00", "最近は夜の散歩にした、朝はほうじ茶")
     report = world.flush("2026-11-26T22:00:00+09:00")
     assert report.superseded == 2
     for old, new in ((MORNING, EVENING), (TEA, "朝はほうじ茶を飲む")):
         assert world.mem(old).superseded_by == world.mem(new).id
+        assert world.mem(old).layer2_until is None  # history leaves Layer 2 too
+        assert ("superseded", world.mem(new).id, new, old, 0, [said]) in changes(report)
         assert ("superseded", {"by": world.mem(new).id}, report.run_id, stamp("2026-11-26T22:00:00+09:00")) \
             in events(world, world.mem(old).id)
 
@@ -197,13 +199,32 @@ def test_a_candidate_habit_contradicted_twice_goes_pending(world):
     world.say("2026-11-24T08:00:00+09:00", "今朝は紅茶にした")
     world.flush("2026-11-24T09:00:00+09:00")
     assert world.mem(COFFEE).state == "candidate"
-    world.say("2026-11-25T08:00:00+09:00", "今日も紅茶")
+    second = world.say("2026-11-25T08:00:00+09:00", "今日も紅茶")
     report = world.flush("2026-11-25T09:00:00+09:00")
     coffee = world.mem(COFFEE)
     assert (coffee.state, coffee.contradictions, coffee.updated_at) == (
         "pending", 2, stamp("2026-11-25T09:00:00+09:00"))
     assert [c.kind for c in report.changes if c.memory_id == coffee.id][:2] == ["contradicted", "pending"]
+    assert ("pending", coffee.id, COFFEE, "", 0, [second]) in changes(report)
     assert COFFEE not in world.prompt()
+
+    world.say("2026-11-26T08:00:00+09:00", "朝はやっぱりコーヒー")  # support for a pending memory
+    world.flush("2026-11-26T09:00:00+09:00")
+    assert [m.text for m in world.store.all()].count(COFFEE) == 1  # reinforced, not a second copy
+    assert world.mem(COFFEE).days == 2 and world.mem(COFFEE).state == "pending"
+
+
+def test_reinforcing_an_approved_memory_does_not_send_it_back_to_review(world):
+    quiet = "猫アレルギーがある"
+    world.oracle.rules = [Rule("猫", quiet, "health/allergy", "explicit", 0.6)]
+    world.say("2026-11-23T21:00:00+09:00", "実は猫アレルギーなんだ")
+    world.flush("2026-11-23T22:00:00+09:00")
+    world.memory.approve(world.mem(quiet).id)
+    assert world.mem(quiet).state == "active"
+    world.say("2026-11-25T21:00:00+09:00", "猫カフェは無理、アレルギーだから")
+    report = world.flush("2026-11-25T22:00:00+09:00")
+    assert world.mem(quiet).state == "active" and world.queue() == []
+    assert [c.kind for c in report.changes if c.memory_id == world.mem(quiet).id] == ["reinforced"]
 
 
 GUITAR, AFTER_DINNER = "ギターを練習する", "夕食後にギターを弾く"
