@@ -439,3 +439,28 @@ def test_a_new_memory_row_and_its_events_say_where_it_came_from(world):
     merged = world.mem(MERGED)
     assert ("merged", {"old_text": RAMEN}, report.run_id, stamp("2026-11-23T20:00:00+09:00")) \
         in events(world, merged.id)
+
+
+def test_a_woken_habit_with_two_contradictions_goes_pending_not_to_layer1(world):
+    world.settings.half_life_days = 10.0
+    skipped = "朝はジョギングを休んだ"
+    world.oracle.rules = [Rule("ジョギングした", JOG, "health/running", "habit", 0.9),
+                          Rule("休んだ", skipped, "health/running", "habit", 0.8)]
+    world.oracle.judgements = {(JOG, skipped): Judgement("CONTRADICT", 0.9)}
+    for day in ("23", "24", "25"):
+        world.say(f"2026-11-{day}T07:00:00+09:00", "朝ジョギングした")
+    world.flush("2026-11-25T08:00:00+09:00")
+    world.say("2026-12-30T07:00:00+09:00", "今日は天気がいい")
+    world.flush("2026-12-30T08:00:00+09:00")
+    assert world.mem(JOG).state == "dormant"
+    for day in ("30", "31"):  # contradicted twice while dormant: flagged, kept dormant
+        world.say(f"2026-12-{day}T09:00:00+09:00", "朝は休んだ")
+        world.flush(f"2026-12-{day}T10:00:00+09:00")
+    assert (world.mem(JOG).state, world.mem(JOG).contradictions) == ("dormant", 2)
+
+    world.say("2027-01-01T07:00:00+09:00", "久しぶりにジョギングした")
+    report = world.flush("2027-01-01T08:00:00+09:00")
+    jog = world.mem(JOG)
+    assert (jog.state, jog.days, jog.updated_at) == ("pending", 4, stamp("2027-01-01T08:00:00+09:00"))
+    assert [c.kind for c in report.changes if c.memory_id == jog.id] == ["reinforced", "pending"]
+    assert report.promoted["layer1"] == 0 and JOG not in world.prompt()
