@@ -114,7 +114,6 @@ def test_stop_event_ends_the_stream_early_and_closes_the_http_stream(make, fake)
     stop = threading.Event()
     reply = make().stream(SYSTEM, TURNS, stop=stop)
 
-    started = time.monotonic()
     pieces = []
     for piece in reply:
         pieces.append(piece)
@@ -122,12 +121,12 @@ def test_stop_event_ends_the_stream_early_and_closes_the_http_stream(make, fake)
 
     assert pieces == ["c0 "]
     assert reply.stopped
-    assert time.monotonic() - started < 0.8
-    assert reply.usage.prompt_tokens is None  # no final chunk was read
-    deadline = time.monotonic() + 1.5
-    while fake.disconnects == 0 and time.monotonic() < deadline:
+    assert reply.usage.prompt_tokens is None  # no final chunk was read: the rest was never waited for
+    for _ in range(500):  # the server notices at its next write; a guard, not a measured figure
+        if fake.disconnects:
+            break
         time.sleep(0.02)
-    assert fake.disconnects == 1  # the server saw the client hang up
+    assert fake.disconnects == 1  # the server saw the client hang up before the stream's end
 
 
 # ---- truncation warning ---------------------------------------------------
@@ -241,11 +240,9 @@ def test_timeout_is_backend_unreachable_saying_how_long(make, fake):
     fake.stall_s = 1.0
     backend = make(timeout_s=0.2)
 
-    started = time.monotonic()
-    with pytest.raises(BackendUnreachable) as caught:
+    with pytest.raises(BackendUnreachable) as caught:  # the stalled server would answer after 1 s
         list(backend.stream(SYSTEM, TURNS))
 
-    assert time.monotonic() - started < 0.9
     assert "timed out after 0.2 s" in caught.value.message
     assert fake.url in caught.value.message
     assert "`ollama serve`" in caught.value.hint
@@ -320,10 +317,8 @@ def test_doctor_reports_a_bad_keep_alive(make):
 
 
 def test_doctor_on_a_dead_port_reports_failed_checks_without_raising(dead):
-    started = time.monotonic()
     report = dead.doctor()
 
-    assert time.monotonic() - started < 1.5
     assert not report.ok
     server = report.checks[0]
     assert server.name == "server" and not server.ok

@@ -79,14 +79,22 @@ def log_names(home) -> list[str]:
 
 
 # ---- status -----------------------------------------------------------------------
-def test_status_json_names_backend_model_files_and_gate(run):
+def test_status_json_names_backend_model_files_and_gate(run, home):
+    # No Ollama answers and no key is set: the automatic choice is the embedded model.
     done = run("status", "--json")
     assert done.returncode == 0, done.stderr
     status = json.loads(done.stdout)
-    assert {"backend", "model", "unflushed_files", "gate"} <= set(status)
-    assert status["backend"] in ("ollama", "gemini", "embedded")
-    assert status["model"]
+    assert (status["backend"], status["model"]) == ("embedded", "SmolLM2-135M-Instruct")
     assert status["unflushed_files"] == 0 and status["gate"] == "ok"
+
+    assert run("settings", "set", "backend.name", "ollama").returncode == 0
+    assert run("settings", "set", "ollama.model", "qwen3:8b").returncode == 0
+    write_jsonl(home / "import.jsonl", [{"ts": f"2026-11-2{n}T10:00:00+00:00", "role": "user", "text": f"day {n}"}
+                                        for n in range(3)])
+    assert run("import", str(home / "import.jsonl")).returncode == 0
+    status = json.loads(run("status", "--json").stdout)
+    assert (status["backend"], status["model"]) == ("ollama", "qwen3:8b")  # what the settings name
+    assert status["unflushed_files"] == 3 and status["gate"] == "warn"
 
 
 def test_status_in_words(run):

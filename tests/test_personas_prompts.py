@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import shutil
 from dataclasses import dataclass
 
 import jinja2
@@ -121,21 +120,8 @@ def test_a_bad_persona_file_is_reported_and_skipped(tmp_path):
     assert "hana" in caught.value.hint
 
 
-def _shipped_with_filters(tmp_path):
-    """The real shipped folder when it has filter personas, else a copy with a minimal base."""
-    if (SHIPPED / "filter" / f"{BASE_FILTER_ID}.toml").exists():
-        return SHIPPED
-    shipped = tmp_path / "shipped"
-    shutil.copytree(SHIPPED / "surface", shipped / "surface")
-    (shipped / "filter").mkdir()
-    (shipped / "filter" / "base.toml").write_text(
-        'id = "base"\nname = "Base"\ntalent = "the day"\npicks = ["meals"]\nignores = ["details"]\n'
-        'max_items = 3\nstyle = "timeline"\n', encoding="utf-8")
-    return shipped
-
-
 def test_a_user_copy_of_the_base_filter_is_refused(tmp_path):
-    shipped = _shipped_with_filters(tmp_path)
+    shipped = SHIPPED
     user_filter = tmp_path / "user" / "filter"
     user_filter.mkdir(parents=True)
     (user_filter / "base.toml").write_text(
@@ -153,9 +139,8 @@ def test_a_user_copy_of_the_base_filter_is_refused(tmp_path):
     assert BASE_FILTER_ID not in [p.id for p in registry.pool()]
 
 
-def test_shipped_filter_personas_are_valid_when_present(registry):
-    if not registry.filters:
-        pytest.skip("no filter personas ship yet")
+def test_the_shipped_filter_personas_are_valid(registry):
+    assert {BASE_FILTER_ID, "lifestyle", "project", "emotional"} <= set(registry.filters)
     assert registry.filter_persona(BASE_FILTER_ID).style == "timeline"
     for persona in registry.filters.values():
         assert persona.picks and persona.ignores and 0 <= persona.max_items <= 3

@@ -18,6 +18,8 @@ from monchat.app import build_app
 from monchat.cli import build_parser
 from monchat.core.flush.score import local_line_id
 from monchat.core.flush.service import LINE_ID_KEY
+from monchat.core.paths import Paths
+from monchat.core.settings import load_settings, save_settings, set_value
 from monchat.core.store.memories import MemoryRecord
 from monchat.core.types import Message, content_message_id, format_ts, parse_ts
 from tests.support.oracle import Judgement, Oracle, Rule
@@ -44,13 +46,25 @@ class Clock:
 
 
 class World:
-    """One monchat home with an oracle as its only backend."""
+    """One monchat home with an oracle as its only backend.
 
-    def __init__(self, home, oracle: Oracle | None = None, start: str = "2026-11-23T08:00:00+09:00") -> None:
+    With ``settings`` (``{"backend.name": "ollama", …}``) they are written to ``settings.toml``
+    first and nothing is pinned: the app chooses its backends from them, as a user's would.
+    """
+
+    def __init__(self, home, oracle: Oracle | None = None, start: str = "2026-11-23T08:00:00+09:00",
+                 settings: dict[str, str] | None = None) -> None:
         self.home = home
         self.oracle = oracle or Oracle()
         self.clock = Clock(at(start))
-        self.app = build_app(str(home), pinned_backend=self.oracle, clock=self.clock, tz=JST)
+        if settings:
+            paths = Paths.from_env(str(home)).ensure()
+            written, _ = load_settings(paths.settings_path)
+            for key, value in settings.items():
+                set_value(written, key, value)
+            save_settings(written, paths.settings_path)
+        self.app = build_app(str(home), pinned_backend=None if settings else self.oracle, clock=self.clock,
+                             tz=JST)
         self.said: list[str] = []  # message ids in the order they were said
         if isinstance(self.oracle, Oracle):
             self.oracle.aliases = self.line_aliases
@@ -151,8 +165,9 @@ def world(home) -> World:
 @pytest.fixture
 def make_world(tmp_path):
     """Worlds in separate homes (for comparisons)."""
-    def build(name: str = "other", oracle: Oracle | None = None, start: str = "2026-11-23T08:00:00+09:00"):
-        return World(tmp_path / name, oracle, start)
+    def build(name: str = "other", oracle: Oracle | None = None, start: str = "2026-11-23T08:00:00+09:00",
+              settings: dict[str, str] | None = None):
+        return World(tmp_path / name, oracle, start, settings)
     return build
 
 

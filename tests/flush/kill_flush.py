@@ -1,13 +1,23 @@
 """A flush in its own process that can SIGKILL itself at a chosen point (for test_kill.py).
 
     MONCHAT_HOME=… python -m tests.flush.kill_flush prepare
-    MONCHAT_HOME=… python -m tests.flush.kill_flush flush [--kill-at llm2|consolidate|rebuild|committed]
+    MONCHAT_HOME=… python -m tests.flush.kill_flush flush [--at ISO] [--kill-at POINT]
 
 ``prepare`` logs a first day, flushes it and logs the rest of the week;
-``flush`` flushes the rest, dying at the point named. The backend is the
-deterministic oracle with the scenario below, the clock is fixed, the slots
-are JST and the seed is the same every time, so an uninterrupted run and a
-killed-then-rerun one must end in the same state.
+``flush`` flushes the rest at ``--at`` (default ``FLUSHED_AT``), dying at the
+point named. The backend is the deterministic oracle with the scenario below,
+the clock is fixed per process, the slots are JST and the seed is the same
+every time, so an uninterrupted run and a killed-then-rerun one must end in
+the same state.
+
+Points before the commit: ``llm2`` (the second LLM call), ``consolidate``
+(the transaction open, nothing consolidated), ``rebuild`` (consolidated and
+pruned, the prompt not compiled), ``recorded`` (the prompt saved and the run
+recorded: everything written, not committed). After the commit: ``committed``
+(memory.md not rewritten, no log removed), ``memory_md`` (the new memory.md
+written to its temporary file, not renamed into place), ``logs`` (one log file
+removed, the rest not). The last two are found with audit hooks on the
+``os.rename`` and ``os.remove`` events, so nothing in monchat is patched.
 """
 
 from __future__ import annotations
@@ -16,6 +26,7 @@ import argparse
 import json
 import os
 import signal
+import sys
 from datetime import datetime, timedelta, timezone
 
 from monchat.app import build_app
@@ -26,7 +37,10 @@ JST = timezone(timedelta(hours=9))
 SEED = 11
 PREPARED_AT = "2026-11-23T23:00:00+09:00"
 FLUSHED_AT = "2026-11-29T21:00:00+09:00"
-KILL_POINTS = ("llm2", "consolidate", "rebuild", "committed")
+RERUN_AT = "2026-11-29T23:40:00+09:00"  # a rerun comes later: its clock is not the killed run's
+BEFORE_COMMIT = ("llm2", "consolidate", "rebuild", "recorded")
+AFTER_COMMIT = ("committed", "memory_md", "logs")
+KILL_POINTS = BEFORE_COMMIT + AFTER_COMMIT
 
 FIRST_DAY = [
     ("2026-11-23T21:00:00+09:00", "user", "今夜はギターを1時間練習した"),
@@ -93,10 +107,38 @@ def progress_killer(kill_at: str | None):
     return progress
 
 
+def kill_after_the_run_record(flusher) -> None:
+    """Die right after the run row is written: everything is in the transaction, nothing committed."""
+    add_run = flusher.memories.add_run
+
+    def add_run_then_die(row: dict) -> int:
+        add_run(row)
+        kill_self()
+        return 0  # pragma: no cover
+
+    flusher.memories.add_run = add_run_then_die
+
+
+def kill_in_the_clean_up(kill_at: str) -> None:
+    """Die inside the clean-up after the commit, at a file operation (audit events, no patching)."""
+    removed: list[str] = []
+
+    def hook(event: str, args: tuple) -> None:
+        if kill_at == "memory_md" and event == "os.rename" and str(args[1]).endswith("memory.md"):
+            kill_self()  # the new memory.md is in its temporary file, not yet in place
+        if kill_at == "logs" and event == "os.remove" and str(args[0]).endswith(".jsonl"):
+            removed.append(str(args[0]))
+            if len(removed) == 2:
+                kill_self()  # one log file removed, the second about to be
+
+    sys.addaudithook(hook)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("action", choices=("prepare", "flush"))
     parser.add_argument("--kill-at", choices=KILL_POINTS)
+    parser.add_argument("--at", default=FLUSHED_AT, help="the clock of this flush (ISO with offset)")
     args = parser.parse_args(argv)
     if args.action == "prepare":
         app = build(PREPARED_AT)
@@ -104,7 +146,11 @@ def main(argv: list[str] | None = None) -> int:
         app.services["flush"].run(seed=SEED)
         log(app, REST_OF_WEEK)
         return 0
-    app = build(FLUSHED_AT, args.kill_at)
+    app = build(args.at, args.kill_at)
+    if args.kill_at == "recorded":
+        kill_after_the_run_record(app.services["flush"])
+    if args.kill_at in ("memory_md", "logs"):
+        kill_in_the_clean_up(args.kill_at)
     report = app.services["flush"].run(seed=SEED, progress=progress_killer(args.kill_at))
     print(json.dumps({"run_id": report.run_id, "nothing_to_flush": report.nothing_to_flush,
                       "messages_archived": report.messages_archived}))

@@ -24,7 +24,7 @@ class OracleHandler(Handler):
         return self._body
 
     def _chat(self, model, streaming, structured):
-        oracle = getattr(self.server, "oracle", None)
+        oracle = self.server.oracles.get(model, self.server.oracle)
         if not structured or oracle is None:
             return super()._chat(model, streaming, structured)
         body = self._body or {}
@@ -47,10 +47,13 @@ class OracleHandler(Handler):
 
 
 class OracleOllamaServer(FakeOllamaServer):
+    """``oracle`` answers every model's structured calls, unless ``oracles[model]`` names another."""
+
     def __init__(self, address, oracle=None):
         super().__init__(address)
         self.RequestHandlerClass = OracleHandler
         self.oracle = oracle
+        self.oracles: dict = {}
 
 
 @contextlib.contextmanager

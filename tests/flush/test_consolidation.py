@@ -81,6 +81,67 @@ def test_a_habit_on_three_different_days_reaches_layer1(world, score, state):
         assert world.layer(GUITAR) != 1
 
 
+@pytest.mark.parametrize("score, state", [(0.8, "active"), (0.79, "queued")])
+def test_auto_approve_starts_at_exactly_the_threshold(world, score, state):
+    assert world.settings.auto_approve_confidence == 0.8
+    allergy = "猫アレルギーがある"
+    world.oracle.rules = [Rule("猫", allergy, "health/allergy", "explicit", score)]
+    world.say("2026-11-23T21:00:00+09:00", "覚えておいて、猫アレルギーなんだ")
+    report = world.flush("2026-11-23T22:00:00+09:00")
+    memory = world.mem(allergy)
+    assert memory.confidence == score and memory.days == 1
+    assert memory.state == state
+    assert report.promoted["layer1"] == int(state == "active")
+    assert [r["action"] for r in world.queue()] == (["layer1"] if state == "queued" else [])
+    assert world.layer(allergy) == (1 if state == "active" else 2)  # queued: Layer 2 while it waits
+
+
+@pytest.mark.parametrize("score, layer", [(0.5, 2), (0.49, 0)])
+def test_layer2_starts_at_exactly_the_score_threshold(world, score, layer):
+    assert world.settings.layer2_threshold == 0.5
+    world.oracle.rules = [Rule("ギター", GUITAR, "hobby/guitar", "habit", score)]
+    world.say("2026-11-23T21:00:00+09:00", "今夜はギターを1時間練習した")
+    report = world.flush("2026-11-23T22:00:00+09:00")
+    guitar = world.mem(GUITAR)
+    assert guitar.state == "candidate"  # a habit on one day: never Layer 1
+    assert world.layer(GUITAR) == layer
+    assert report.promoted == {"layer1": 0, "layer2": int(layer == 2)}
+    assert ("layer2" in [c.kind for c in report.changes]) is (layer == 2)
+    assert (GUITAR in world.prompt()) is (layer == 2)
+
+
+GREEN, BARLEY = "毎食緑茶を飲む", "麦茶に切り替えた"
+
+
+@pytest.mark.parametrize("confidence, applied", [(0.7, True), (0.69, False)])
+def test_a_verdict_at_exactly_the_judge_threshold_is_applied(world, confidence, applied):
+    assert world.settings.judge_confidence == 0.7
+    # With an escalation model set, a verdict below the threshold is asked again; the pinned oracle
+    # is every model, so a second judge call on the same pair is the escalation.
+    world.app.settings.backend.escalation = "ollama:big"
+    world.oracle.rules = [Rule("緑茶", GREEN, "drink/daily", "habit", 0.8),
+                          Rule("麦茶", BARLEY, "drink/daily", "habit", 0.8)]
+    world.oracle.judgements = {(GREEN, BARLEY): Judgement("SUPERSEDE", confidence)}
+    world.say("2026-11-25T12:00:00+09:00", "ご飯のたびに緑茶を飲んでる")
+    world.flush("2026-11-25T13:00:00+09:00")
+    world.say("2026-11-28T12:00:00+09:00", "最近は麦茶に切り替えた")
+    report = world.flush("2026-11-28T13:00:00+09:00")
+
+    asked = [(p.old, p.new) for p in world.oracle.judged]
+    assert asked == [(GREEN, BARLEY)] * (1 if applied else 2)  # at the threshold: no escalation
+    [verdict] = world.rows("verdicts")
+    assert verdict["confidence"] == confidence and verdict["applied"] == ("yes" if applied else "review")
+    green, barley = world.mem(GREEN), world.mem(BARLEY)
+    if applied:
+        assert green.superseded_by == barley.id and green.state == "superseded"
+        assert barley.state == "candidate" and report.superseded == 1 and world.queue() == []
+    else:
+        assert green.superseded_by is None and green.state == "candidate"
+        [row] = world.queue()
+        assert (row["action"], row["memory_id"], row["target_id"]) == ("judge", barley.id, green.id)
+        assert barley.state == "queued" and report.superseded == 0
+
+
 def test_the_same_words_in_the_same_slot_reinforce_without_asking(world):
     world.oracle.rules = [Rule("ギター", GUITAR, "hobby/guitar", "habit", 0.9)]
     world.oracle.default = Judgement("COEXIST", 0.95)  # would keep two copies if it were asked
@@ -143,18 +204,42 @@ def test_a_contradiction_flags_and_never_decrements(world):
     before = world.mem(COFFEE)
     assert (before.days, before.contradictions, before.state) == (2, 0, "candidate")
 
-    tea_id = world.say("2026-11-25T08:00:00+09:00", "今朝はコーヒーじゃなくて紅茶")
+    # Only the tea rule matches this line: nothing in the same flush supports the coffee memory,
+    # so nothing could restore a confidence the contradiction took away.
+    tea_id = world.say("2026-11-25T08:00:00+09:00", "今朝は紅茶にした")
     report = world.flush("2026-11-25T09:00:00+09:00")
+    assert [(p.old, p.new, p.verdict) for p in world.oracle.judged][-1] == (COFFEE, TEA, "CONTRADICT")
+    kinds = [c.kind for c in report.changes if c.memory_id == before.id]
+    assert "contradicted" in kinds and "reinforced" not in kinds
 
     after = world.mem(COFFEE)
     assert after.days == 2  # not decremented
-    assert after.confidence == before.confidence
+    assert after.confidence == before.confidence == 0.9
+    assert after.score == before.score
+    assert after.last_evidence_epoch == before.last_evidence_epoch  # a contradiction is not support
     assert after.contradictions == 1
     assert after.state == "candidate"
     row = next(r for r in world.ledger(after.id) if r["message_id"] == tea_id)
     assert row["contradicts"] == 1  # kept in the ledger, flagged
     assert not world.has(TEA)  # the contradiction is evidence on the memory, not a memory of its own
     assert "contradicted" in [c.kind for c in report.changes]
+
+
+def test_a_contradiction_does_not_cost_a_day_toward_layer1(world):
+    # A habit needs 3 distinct days. Two days of support, a contradiction, a third day of support:
+    # the contradiction is flagged, and the third day still promotes.
+    _coffee_world(world, 2)
+    world.say("2026-11-25T08:00:00+09:00", "今朝は紅茶にした")
+    world.flush("2026-11-25T09:00:00+09:00")
+    assert world.mem(COFFEE).contradictions == 1 and world.mem(COFFEE).days == 2
+
+    world.say("2026-11-26T08:00:00+09:00", "朝はやっぱりコーヒー")
+    report = world.flush("2026-11-26T09:00:00+09:00")
+    coffee = world.mem(COFFEE)
+    assert (coffee.days, coffee.contradictions) == (3, 1)
+    assert coffee.state == "active" and world.layer(COFFEE) == 1
+    assert report.promoted["layer1"] == 1
+    assert f"- {COFFEE}" in world.prompt()
 
 
 def test_a_habit_with_two_contradictions_goes_pending(world):
@@ -505,6 +590,25 @@ def test_a_pinned_memory_is_never_put_to_sleep_by_the_cap(world):
     world.flush("2026-11-24T22:00:00+09:00")
     assert world.mem("猫を二匹飼っている").state == "active"
     assert world.mem("蕎麦アレルギーがある").state == "dormant"
+
+
+def test_the_cap_puts_the_weakest_unpinned_to_sleep_even_when_the_pinned_is_weaker(world):
+    world.settings.layer1_cap = 1
+    cat, soba = "猫を二匹飼っている", "蕎麦アレルギーがある"
+    world.oracle.rules = [Rule("猫", cat, "pets/cat", "explicit", 0.95),
+                          Rule("蕎麦", soba, "health/allergy", "explicit", 0.85)]
+    world.say("2026-11-23T21:00:00+09:00", "覚えておいて：蕎麦アレルギー")
+    world.flush("2026-11-23T22:00:00+09:00")
+    world.memory.pin(world.mem(soba).id)  # the weakest (lower confidence, older evidence), pinned
+    world.say("2026-11-24T21:00:00+09:00", "覚えておいて：猫を二匹飼ってる")
+    report = world.flush("2026-11-24T22:00:00+09:00")
+    kinds = [(c.kind, c.memory_id) for c in report.changes]
+    assert ("layer1", world.mem(cat).id) in kinds  # promoted in this flush …
+    assert world.mem(soba).state == "active" and world.mem(soba).pinned  # … the pinned stays awake …
+    assert [m for k, m in kinds if k == "dormant"] == [world.mem(cat).id]  # … the cap takes the unpinned
+    assert world.mem(cat).state == "dormant"
+    prompt = world.prompt()
+    assert soba in prompt and cat not in prompt
 
 
 LATELY = "最近よく眠れない"

@@ -19,6 +19,7 @@ import pytest  # noqa: E402
 
 from monchat.app import build_app  # noqa: E402
 from monchat.core.types import Message, format_ts, new_message_id  # noqa: E402
+from tests.support.qt_teardown import *  # noqa: E402,F401,F403 - Qt warnings in teardown fail too
 from tests.support.scripted import ScriptedBackend  # noqa: E402
 
 GUI_TESTS = Path(__file__).resolve().parent
@@ -27,7 +28,7 @@ PLATFORM_NOISE = r"This plugin does not support propagateSizeHints"
 
 
 def pytest_collection_modifyitems(items):
-    """Qt warnings fail every GUI test (pytest-qt's ``qt_log_level_fail``)."""
+    """Qt warnings fail every GUI test (pytest-qt's ``qt_log_level_fail``), in its teardown too."""
     for item in items:
         if GUI_TESTS in Path(str(item.fspath)).resolve().parents:
             item.add_marker(pytest.mark.qt_log_level_fail("WARNING"))

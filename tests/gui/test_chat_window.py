@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QGuiApplication
@@ -187,11 +186,10 @@ def test_closing_the_window_stops_the_reply_and_waits(app, make_window, backend,
     window.composer.edit.setPlainText("talk for a long time")
     window.composer.submit()
     qtbot.waitUntil(lambda: "piece 1" in window.chat_view.bubbles[-1].text(), timeout=5000)
-    started = time.monotonic()
     window.close()
-    assert time.monotonic() - started < 2
-    assert not window.runner.busy()
-    assert logged(app)[-1]["status"] == "stopped"
+    assert not window.runner.busy()  # close waited for the worker …
+    assert logged(app)[-1]["status"] == "stopped"  # … which stopped, rather than streaming to the end
+    assert "piece 199" not in logged(app)[-1]["text"]
 
 
 def test_scrolling_to_the_top_loads_older_messages_and_keeps_the_view(app, make_window, qtbot):

@@ -229,10 +229,10 @@ def test_every_change_kind_and_stage_has_japanese_words(make_window):
     dialog = window.open_flush()
     kinds = ("new", "reinforced", "merged", "superseded", "retracted", "queued", "layer1", "layer2", "pending",
              "dormant", "expired", "contradicted")
-    for kind in kinds:
-        assert not LATIN.search(dialog.change_name(kind)), kind
-    for stage in STAGES:
-        assert not LATIN.search(dialog.stage_name(stage)), stage
-    for role in ("base", "fixed", "random"):
-        assert not LATIN.search(dialog.role_name(role)), role
+    for names, words in ((kinds, dialog.change_name), (STAGES, dialog.stage_name),
+                         (("base", "fixed", "random"), dialog.role_name)):
+        japanese = {name: words(name) for name in names}
+        for name, word in japanese.items():  # Japanese words, not the code nor a blank
+            assert KANA_KANJI.search(word) and not LATIN.search(word), (name, word)
+        assert len(set(japanese.values())) == len(names), japanese  # one word per code, no catch-all
     dialog.close()
