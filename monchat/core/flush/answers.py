@@ -29,9 +29,10 @@ log = logging.getLogger(__name__)
 KEEP_DAYS = 3.0  # answers older than this are removed when a flush starts
 
 
-def request_key(backend: Backend, system: str, turns: list[Turn], schema: dict, temperature: float) -> str:
-    """The hash that names one structured request to one model."""
-    text = json.dumps({"backend": backend.name, "model": backend.model, "system": system,
+def request_key(backend: Backend, system: str, turns: list[Turn], schema: dict, temperature: float,
+                role: str = "") -> str:
+    """The hash that names one structured request to one model in one role."""
+    text = json.dumps({"backend": backend.name, "model": backend.model, "role": role, "system": system,
                        "turns": [[t.role, t.content] for t in turns], "schema": schema,
                        "temperature": temperature}, ensure_ascii=False, sort_keys=True)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -55,11 +56,16 @@ class AnswerCache:
         self.keep_days = keep_days
         self.write = write
 
-    def wrap(self, backend: Backend | None) -> Backend | None:
-        """``backend`` with its structured answers kept and reused (None stays None)."""
+    def wrap(self, backend: Backend | None, role: str = "") -> Backend | None:
+        """``backend`` with its structured answers kept and reused (None stays None).
+
+        ``role`` keeps apart answers that must not stand in for each other: an
+        escalation is a second opinion, so even from the same model it is asked,
+        never served the first opinion.
+        """
         if backend is None or isinstance(backend, CachedBackend):
             return backend
-        return CachedBackend(backend, self)
+        return CachedBackend(backend, self, role)
 
     def prune(self) -> int:
         """Remove answers older than ``keep_days``; return how many (none for a dry run)."""
@@ -78,9 +84,10 @@ class CachedBackend(Backend):
     because its model, call count and retry policy are the inner backend's.
     """
 
-    def __init__(self, inner: Backend, cache: AnswerCache) -> None:
+    def __init__(self, inner: Backend, cache: AnswerCache, role: str = "") -> None:
         self.inner = inner
         self.cache = cache
+        self.role = role
         self.hits = 0  # structured calls answered from the store
         self._hit_here = threading.local()  # whether this thread's last call was a hit (calls run in parallel)
         self._lock = threading.Lock()
@@ -119,7 +126,7 @@ class CachedBackend(Backend):
     def complete_json(self, system: str, turns: list[Turn], schema: dict, *,
                       temperature: float = 0.0) -> dict:
         """The kept answer to this exact request, else the inner backend's (then kept)."""
-        key = request_key(self.inner, system, turns, schema, temperature)
+        key = request_key(self.inner, system, turns, schema, temperature, self.role)
         kept = self.cache.answers.get(key)
         if kept is not None:
             try:

@@ -161,7 +161,7 @@ class FlushService:
         answers = AnswerCache(AnswerStore(self.store), clock=lambda: self.clock().timestamp(), write=not dry_run)
         answers.prune()
         backend = answers.wrap(self.backend())
-        escalation = answers.wrap(self.escalation())
+        escalation = answers.wrap(self.escalation(), role="escalation")
         selection = load_selection(self.store)
         injected = [i.text for i in selection.layer1 + selection.layer2]
         lines = build_lines(orientation.messages, self.tz, self._line_id_key(dry_run))
