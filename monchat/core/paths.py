@@ -7,8 +7,9 @@ platform's data and config folders. Folders are 0700, files 0600.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import errno
+import fcntl
+import logging
 import os
 import stat
 from dataclasses import dataclass
@@ -18,6 +19,8 @@ from typing import Iterator
 import platformdirs
 
 APP_NAME = "monchat"
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -146,6 +149,7 @@ def write_private(path: Path, data: str | bytes) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         make_private_dir(path.parent)
+        remove_stale_temps(path)
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
             os.fchmod(fd, 0o600)
@@ -159,6 +163,26 @@ def write_private(path: Path, data: str | bytes) -> None:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise _as_storage_error(exc, path) from exc
+
+
+def remove_stale_temps(path: Path) -> None:
+    """Remove temp files of ``path`` left by writers that were killed (their process is gone)."""
+    for stale in path.parent.glob(f".{path.name}.*.tmp"):
+        pid = stale.name[len(path.name) + 2:-len(".tmp")]
+        if pid.isdigit() and int(pid) != os.getpid() and not _process_alive(int(pid)):
+            with contextlib.suppress(OSError):
+                stale.unlink()
+                log.info("removed %s, left by a writer that was stopped", stale.name)
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: alive
+        return True
+    return True
 
 
 def make_private_dir(folder: Path) -> None:
