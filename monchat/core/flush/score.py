@@ -158,7 +158,8 @@ def user_ids(lines: list[LogLine]) -> list[str]:
     return [line.local_id for line in lines if line.role == "user"]
 
 
-# Small models copy the log's line prefix ("[m3] user 2026-11-16 Mon 08:10: …") into the item text.
+# Small models copy a line's role and time into the item text ("user 2026-11-16 Mon 08:10: …"; logs read
+# before line ids were keyed also had an "[m3]" in front).
 LINE_PREFIX = re.compile(r"^\s*(\[?m\d+\b\]?\s*)?((user|assistant)\b\s*:?\s*)?"
                          r"(\d{4}-\d{2}-\d{2}(\s+\w{3})?(\s+\d{1,2}:\d{2})?\s*:?\s*)?")
 
