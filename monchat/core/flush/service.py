@@ -181,11 +181,11 @@ class FlushService:
                             cancel, on_part, self.chunk_major)
         unread = {r.persona: r.unread for r in results if r.unread}
         if unread:
-            what = "; ".join(f"{names[pid]} could not read {len(lines)} message(s) from {lines[0].when} "
-                             f"to {lines[-1].when}" for pid, lines in unread.items())
+            what = "; ".join(f"{names[pid]} could not read {len(missed)} message(s) from {missed[0].when} "
+                             f"to {missed[-1].when}" for pid, missed in unread.items())
             if not accept_partial:
                 raise FlushIncomplete(what)
-            report.unread = {pid: [line.message_id for line in lines] for pid, lines in unread.items()}
+            report.unread = {pid: [line.message_id for line in missed] for pid, missed in unread.items()}
             report.notes.append(f"A partial flush, accepted: {what}.")
         items, dropped = [], []
         for result in results:
