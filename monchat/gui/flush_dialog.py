@@ -190,7 +190,7 @@ class FlushDialog(QDialog):
         bar.setRange(0, 1)
         bar.setValue(0)
         bar.setFormat(self.tr("waiting"))
-        bar.setMinimumWidth(80)
+        bar.setMinimumWidth(bar.fontMetrics().horizontalAdvance("0000 / 0000") + 24)
         self.persona_grid.addWidget(name, row, 0)
         self.persona_grid.addWidget(role_label, row, 1)
         self.persona_grid.addWidget(bar, row, 2)
@@ -251,13 +251,14 @@ class FlushDialog(QDialog):
             bar.setRange(0, max(1, progress.total))
             bar.setValue(progress.done)
             if progress.unread:
-                bar.setFormat(arg(self.tr("could not read %1 of %2 parts"), progress.unread, progress.total))
+                bar.setFormat(arg(self.tr("%1 of %2 unread"), progress.unread, progress.total))
             elif progress.done < progress.total:
-                bar.setFormat(arg(self.tr("part %1 of %2"), progress.done, progress.total))
-                self.status.setText(arg(self.tr("%1 is reading the logs (part %2 of %3)."),
-                                        self.persona_name(progress.persona), progress.done + 1, progress.total))
+                bar.setFormat(f"{progress.done} / {progress.total}")
             else:
                 bar.setFormat(self.tr("done"))
+            bars = [b for _n, b in self.persona_rows.values()]
+            self.status.setText(arg(self.tr("The filter personas are reading the logs (%1 of %2 parts read)."),
+                                    sum(b.value() for b in bars), sum(b.maximum() for b in bars)))
         elif progress.stage == "judge":
             if progress.total == 0:
                 self.status.setText(self.tr("Nothing new resembles what is remembered; no comparisons needed."))

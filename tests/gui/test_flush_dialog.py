@@ -145,7 +145,7 @@ def test_a_persona_that_cannot_read_offers_a_partial_flush(app, make_window, bac
         dialog.start_button.click()
     assert dialog.partial_button.isVisible()
     lifestyle_bar = dialog.persona_rows["lifestyle"][1]
-    assert lifestyle_bar.format() == "could not read 1 of 1 parts"
+    assert lifestyle_bar.format() == "1 of 1 unread"
     assert "could not read some messages" in dialog.status.text()
     assert app.services["flush"].runs(1) == []
 

@@ -526,15 +526,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>could not read %1 of %2 parts</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>part %1 of %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is reading the logs (part %2 of %3).</source>
+        <source>%1 of %2 unread</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -583,6 +575,10 @@
     </message>
     <message>
         <source>done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The filter personas are reading the logs (%1 of %2 parts read).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

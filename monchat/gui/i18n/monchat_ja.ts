@@ -526,16 +526,8 @@
         <translation>%1 個のログファイル（%2 件のメッセージ）を読みます。</translation>
     </message>
     <message>
-        <source>could not read %1 of %2 parts</source>
-        <translation>%2 部中 %1 部を読めず</translation>
-    </message>
-    <message>
-        <source>part %1 of %2</source>
-        <translation>%2 部中 %1</translation>
-    </message>
-    <message>
-        <source>%1 is reading the logs (part %2 of %3).</source>
-        <translation>%1がログを読んでいます（%3 部中 %2 部目）。</translation>
+        <source>%1 of %2 unread</source>
+        <translation>%2 部中 %1 部未読</translation>
     </message>
     <message>
         <source>Nothing new resembles what is remembered; no comparisons needed.</source>
@@ -584,6 +576,10 @@
     <message>
         <source>done</source>
         <translation>完了</translation>
+    </message>
+    <message>
+        <source>The filter personas are reading the logs (%1 of %2 parts read).</source>
+        <translation>フィルター人格がログを読んでいます（%2 部中 %1 部を読了）。</translation>
     </message>
     <message>
         <source>stopped</source>
