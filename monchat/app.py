@@ -16,7 +16,7 @@ from .core.backends.registry import BackendRegistry
 from .core.chat import ChatService
 from .core.flush.service import FlushService
 from .core.logs import LogBook
-from .core.memory import MemoryService
+from .core.memory.service import MemoryService
 from .core.paths import Paths, resource_dir
 from .core.personas import PersonaRegistry
 from .core.prompts import PromptLibrary

@@ -6,6 +6,7 @@ import json
 import sys
 
 from .core.errors import InputError
+from .core.memory import Verdict
 
 MEMORY_ACTIONS = ("list", "show", "history", "approve", "reject", "edit", "forget", "pin", "unpin", "queue",
                   "budget")
@@ -25,7 +26,8 @@ def add_memory_commands(sub) -> None:
     p.add_argument("text", nargs="*", help="new text (edit)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--all", action="store_true", help="list: every memory, history included")
-    p.add_argument("--as", dest="verdict", choices=("SAME", "MERGE", "SUPERSEDE", "CONTRADICT", "COEXIST"),
+    p.add_argument("--as", dest="verdict", choices=[str(v) for v in Verdict],
+                   type=str.upper,
                    help="approve: apply this verdict to an unsure judgement instead of the judge's leaning")
 
 

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QGridLayout, QGroupBox, QHBox
                                QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from ..core.flush.records import FlushIncomplete
+from ..core.memory import ChangeKind
 from .failures import explanation, headline
 from .i18n import arg
 from .lifetime import alive
@@ -140,15 +141,16 @@ class FlushDialog(QDialog):
     def role_name(self, role: str) -> str:
         return {"base": self.tr("base"), "fixed": self.tr("fixed"), "random": self.tr("random")}.get(role, role)
 
-    def change_name(self, kind: str) -> str:
+    def change_name(self, kind: ChangeKind) -> str:
         return {
-            "new": self.tr("New"), "reinforced": self.tr("Reinforced"), "merged": self.tr("Merged"),
-            "superseded": self.tr("Replaced"), "retracted": self.tr("Taken back"),
-            "queued": self.tr("Waiting for your review"), "layer1": self.tr("Into lasting memory"),
-            "layer2": self.tr("Into recent memory"), "pending": self.tr("Set aside (contradicted)"),
-            "dormant": self.tr("Dormant (over the cap)"), "expired": self.tr("Expired from recent memory"),
-            "contradicted": self.tr("Contradicted"),
-        }.get(kind, kind)
+            ChangeKind.NEW: self.tr("New"), ChangeKind.REINFORCED: self.tr("Reinforced"),
+            ChangeKind.MERGED: self.tr("Merged"), ChangeKind.SUPERSEDED: self.tr("Replaced"),
+            ChangeKind.RETRACTED: self.tr("Taken back"), ChangeKind.QUEUED: self.tr("Waiting for your review"),
+            ChangeKind.LAYER1: self.tr("Into lasting memory"), ChangeKind.LAYER2: self.tr("Into recent memory"),
+            ChangeKind.PENDING: self.tr("Set aside (contradicted)"),
+            ChangeKind.DORMANT: self.tr("Dormant (over the cap)"),
+            ChangeKind.EXPIRED: self.tr("Expired from recent memory"), ChangeKind.CONTRADICTED: self.tr("Contradicted"),
+        }[ChangeKind(kind)]
 
     def persona_name(self, persona_id: str) -> str:
         persona = self.app.personas.filters.get(persona_id)

@@ -1,4 +1,4 @@
-"""The memory browser: memory as it is — Layer 1, Layer 2, pending, dormant, superseded.
+"""The memory browser: memory as it is — Layer 1, Layer 2, pending, dormant, history.
 
 Reading happens on the GUI thread (SQLite in WAL mode lets it read while a
 flush writes); every change (approve, reject, edit, forget, pin) runs on a
@@ -12,30 +12,14 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QHeaderVi
                                QMessageBox, QPlainTextEdit, QPushButton, QSplitter, QTabBar, QTreeWidget,
                                QTreeWidgetItem, QVBoxLayout, QWidget)
 
+from ..core.memory import Kind, State, View
 from . import review_words as words
 from .failures import explanation, headline
 from .i18n import arg
 from .lifetime import alive
 from .workers import Failure, TaskRunner
 
-FILTERS = ("layer1", "layer2", "pending", "dormant", "superseded", "all")
-
-
-def matches(record, view: str, epoch: float) -> bool:
-    """Whether a memory belongs in a view of the browser."""
-    layer = record.layer(epoch)
-    if view == "layer1":
-        return layer == 1
-    if view == "layer2":
-        return layer == 2
-    if view == "pending":  # set aside, waiting for review, or candidates outside both layers
-        return not record.superseded_by and (record.state in ("pending", "queued")
-                                             or (record.state == "candidate" and layer == 0))
-    if view == "dormant":
-        return record.state == "dormant"
-    if view == "superseded":
-        return bool(record.superseded_by) or record.state in ("superseded", "retracted")
-    return True
+FILTERS = tuple(View)
 
 
 class MemoryBrowser(QDialog):
@@ -132,38 +116,38 @@ class MemoryBrowser(QDialog):
         self.refresh()
 
     # ---- words -----------------------------------------------------------
-    def view_name(self, view: str) -> str:
-        return {"layer1": self.tr("Lasting (Layer 1)"), "layer2": self.tr("Recent (Layer 2)"),
-                "pending": self.tr("Pending"), "dormant": self.tr("Dormant"),
-                "superseded": self.tr("Superseded"), "all": self.tr("All")}[view]
+    def view_name(self, view: View) -> str:
+        return {View.LAYER1: self.tr("Lasting (Layer 1)"), View.LAYER2: self.tr("Recent (Layer 2)"),
+                View.WAITING: self.tr("Pending"), View.DORMANT: self.tr("Dormant"),
+                View.HISTORY: self.tr("History"), View.ALL: self.tr("All")}[view]
 
-    def state_name(self, state: str) -> str:
-        return {"active": self.tr("active"), "candidate": self.tr("candidate"), "queued": self.tr("waiting for review"),
-                "pending": self.tr("pending"), "dormant": self.tr("dormant"), "superseded": self.tr("superseded"),
-                "retracted": self.tr("taken back"), "forgotten": self.tr("forgotten"),
-                "rejected": self.tr("rejected"), "expired": self.tr("expired"),
-                "retraction": self.tr("a taking back")}.get(state, state)
+    def state_name(self, state: State) -> str:
+        return {State.ACTIVE: self.tr("active"), State.CANDIDATE: self.tr("candidate"),
+                State.QUEUED: self.tr("waiting for review"), State.PENDING: self.tr("pending"),
+                State.DORMANT: self.tr("dormant"), State.SUPERSEDED: self.tr("superseded"),
+                State.RETRACTED: self.tr("taken back"), State.FORGOTTEN: self.tr("forgotten"),
+                State.REJECTED: self.tr("rejected"), State.RETRACTION: self.tr("a taking back")}[state]
 
     def kind_name(self, kind: str) -> str:
-        return {"explicit": self.tr("said outright"), "correction": self.tr("a correction"),
-                "fact": self.tr("a fact"), "habit": self.tr("a habit"),
-                "retraction": self.tr("a taking back")}.get(kind, kind)
+        return {Kind.EXPLICIT: self.tr("said outright"), Kind.CORRECTION: self.tr("a correction"),
+                Kind.FACT: self.tr("a fact"), Kind.HABIT: self.tr("a habit"),
+                Kind.RETRACTION: self.tr("a taking back")}.get(kind, kind)
 
     @staticmethod
     def when(stamp) -> str:
         return str(stamp or "")[:16].replace("T", " ")
 
     # ---- reading ---------------------------------------------------------
-    def view(self) -> str:
+    def view(self) -> View:
         return FILTERS[max(self.tabs.currentIndex(), 0)]
 
-    def set_view(self, view: str) -> None:
-        self.tabs.setCurrentIndex(FILTERS.index(view))
+    def set_view(self, view: View | str) -> None:
+        self.tabs.setCurrentIndex(FILTERS.index(View(view)))
 
     def refresh(self, select: str = "") -> None:
         select = select or self.current_id()
         epoch = self.app.clock().timestamp()
-        self.records = [r for r in self.memory.list(all=True) if matches(r, self.view(), epoch)]
+        self.records = [r for r in self.memory.list(all=True) if r.in_view(self.view(), epoch)]
         self.table.clear()
         chosen = None
         for record in self.records:
@@ -202,8 +186,7 @@ class MemoryBrowser(QDialog):
             self.approve_button.setText(self.tr("Approve"))
             self.facts.setText(self.tr("No memory here yet."))
             return
-        history_state = bool(record.superseded_by) or record.state in ("superseded", "retracted", "forgotten",
-                                                                       "rejected")
+        history_state = record.history
         self.text_edit.setPlainText(record.text)
         self.text_edit.setReadOnly(history_state)
         self.save_text_button.setEnabled(not history_state and not self.busy)
@@ -222,7 +205,7 @@ class MemoryBrowser(QDialog):
             self.approve_button.setToolTip("")
         self.pin_button.setText(self.tr("Unpin") if record.pinned else self.tr("Pin"))
         self.pin_button.setEnabled((bool(record.pinned) or not history_state) and not self.busy)
-        self.forget_button.setEnabled(record.state != "forgotten" and not self.busy)
+        self.forget_button.setEnabled(record.state is not State.FORGOTTEN and not self.busy)
         facts = [arg(self.tr("State: %1"), self.state_name(record.state)),
                  arg(self.tr("Kind: %1"), self.kind_name(record.kind)),
                  arg(self.tr("Evidence on %1 days"), record.days)]

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QHeaderVi
                                QVBoxLayout, QWidget)
 
 from ..core.errors import KnownError
-from ..core.flush.records import VERDICTS
+from ..core.memory import Verdict
 from . import review_words as words
 from .failures import explanation, headline
 from .i18n import arg
@@ -66,10 +66,10 @@ class ReviewQueueDialog(QDialog):
         # For a judgement: approve as another verdict than the judge's leaning.
         self.verdict_menu = QMenu(self)
         self.verdict_actions: dict[str, QAction] = {}
-        for verdict in VERDICTS:
+        for verdict in Verdict:
             action = self.verdict_menu.addAction(arg(self.tr("%1 — %2"), words.verdict_name(verdict),
                                                      words.verdict_effect(verdict)))
-            action.setData(verdict)
+            action.setData(str(verdict))
             action.triggered.connect(lambda _checked=False, v=verdict: self.approve_selected(v))
             self.verdict_actions[verdict] = action
         self.other_verdict_button = QPushButton(self.tr("Approve as…"), self)

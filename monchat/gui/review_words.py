@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from ..core.flush.records import VERDICTS
+from ..core.memory import Action, Verdict
 from .i18n import arg
 
 
@@ -18,8 +18,7 @@ def confidence_text(value) -> str:
 
 def leaning(row: dict) -> str:
     """The verdict approving a judge row applies unless the user picks another (as core does)."""
-    verdict = str(row.get("verdict") or "").upper()
-    return verdict if verdict in VERDICTS else "SUPERSEDE"
+    return Verdict.parse(row.get("verdict") or "") or Verdict.SUPERSEDE
 
 
 class ReviewWords:
@@ -32,32 +31,33 @@ class ReviewWords:
     def action_name(self, action: str) -> str:
         """The short name of a review action (a table column)."""
         return {
-            "layer1": self.tr("Add to lasting memory"),
-            "words": self.tr("Check the wording"),
-            "supersede": self.tr("Replace"),
-            "merge": self.tr("Merge"),
-            "retract": self.tr("Take back"),
-            "judge": self.tr("Decide: same thing or not?"),
+            Action.LAYER1: self.tr("Add to lasting memory"),
+            Action.WORDS: self.tr("Check the wording"),
+            Action.SUPERSEDE: self.tr("Replace"),
+            Action.MERGE: self.tr("Merge"),
+            Action.RETRACT: self.tr("Take back"),
+            Action.JUDGE: self.tr("Decide: same thing or not?"),
         }.get(action, action)
 
     def verdict_name(self, verdict: str) -> str:
         """How a judge verdict is called on a button or in a menu."""
         return {
-            "SAME": self.tr("The same thing"),
-            "MERGE": self.tr("Merge them"),
-            "SUPERSEDE": self.tr("Replace"),
-            "CONTRADICT": self.tr("Contradicts"),
-            "COEXIST": self.tr("Something else"),
+            Verdict.SAME: self.tr("The same thing"),
+            Verdict.MERGE: self.tr("Merge them"),
+            Verdict.SUPERSEDE: self.tr("Replace"),
+            Verdict.CONTRADICT: self.tr("Contradicts"),
+            Verdict.COEXIST: self.tr("Something else"),
         }.get(verdict, verdict)
 
     def verdict_effect(self, verdict: str) -> str:
         """What approving a judgement with this verdict does to memory."""
         return {
-            "SAME": self.tr("The new statement becomes more evidence for the kept memory."),
-            "MERGE": self.tr("The new statement is folded into the kept memory as evidence."),
-            "SUPERSEDE": self.tr("The new statement replaces the kept memory, which goes into its history."),
-            "CONTRADICT": self.tr("The new statement is counted against the kept memory."),
-            "COEXIST": self.tr("Both are kept, as two separate memories."),
+            Verdict.SAME: self.tr("The new statement becomes more evidence for the kept memory."),
+            Verdict.MERGE: self.tr("One memory in the merged wording replaces the kept memory, with the evidence "
+                                   "of both; the kept one goes into its history."),
+            Verdict.SUPERSEDE: self.tr("The new statement replaces the kept memory, which goes into its history."),
+            Verdict.CONTRADICT: self.tr("The new statement is counted against the kept memory."),
+            Verdict.COEXIST: self.tr("Both are kept, as two separate memories."),
         }.get(verdict, "")
 
     def reason(self, row: dict, judge_confidence: float = 0.7) -> str:

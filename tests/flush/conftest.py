@@ -20,7 +20,7 @@ from monchat.core.flush.score import local_line_id
 from monchat.core.flush.service import LINE_ID_KEY
 from monchat.core.paths import Paths
 from monchat.core.settings import load_settings, save_settings, set_value
-from monchat.core.store.memories import MemoryRecord
+from monchat.core.memory import MemoryRecord
 from monchat.core.types import Message, content_message_id, format_ts, parse_ts
 from tests.support.oracle import Judgement, Oracle, Rule
 

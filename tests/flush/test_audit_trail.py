@@ -382,9 +382,9 @@ def test_layer2_promotions_are_counted_recorded_once_and_extended(world):
 
 
 def test_the_rule_functions_on_their_own():
-    from monchat.core.flush.consolidate import required_days
-    from monchat.core.flush.prune import effective_confidence, recency
-    from monchat.core.store.memories import MemoryRecord
+    from monchat.core.memory.rules import required_days
+    from monchat.core.memory.rules import effective_confidence, recency
+    from monchat.core.memory import MemoryRecord
 
     assert required_days({"retraction"}) is None  # nothing in Layer 1 comes from a retraction
     assert required_days({"habit", "fact"}) == 2 and required_days({"habit", "correction"}) == 1

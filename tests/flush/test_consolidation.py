@@ -10,9 +10,9 @@ from datetime import timedelta
 
 import pytest
 
-from monchat.core.flush.prune import effective_confidence
+from monchat.core.memory.rules import effective_confidence
 from monchat.core.flush.service import FlushService
-from monchat.core.store.memories import MemoryRecord
+from monchat.core.memory import MemoryRecord
 from tests.flush.conftest import Judgement, Oracle, Rule, at
 
 GUITAR = "ギターを練習する"

@@ -145,7 +145,7 @@ def main(home: str, output: str) -> int:
         QTimer.singleShot(400, pop)
 
     def show_superseded(browser):
-        browser.set_view("superseded")
+        browser.set_view("history")
         browser.refresh(made["sendai"])
 
     def dark_step():

@@ -57,7 +57,7 @@ def test_review_queue_approve_and_reject_change_the_store(queued, window, qtbot)
 def test_memory_browser_views_history_evidence_and_actions(queued, window, qtbot):
     memory = queued
     browser = window.open_memory()
-    browser.set_view("pending")
+    browser.set_view("waiting")
     assert browser.table.topLevelItemCount() == 2
     assert browser.table.topLevelItem(0).text(2) == "waiting for review"
     browser.set_view("layer2")  # proposals that scored well are in Layer 2 while they wait
@@ -87,7 +87,7 @@ def test_memory_browser_views_history_evidence_and_actions(queued, window, qtbot
     history = [browser.history.topLevelItem(i) for i in range(browser.history.topLevelItemCount())]
     assert len(history) == 2 and history[0].text(1) == "superseded" and history[0].text(3)  # with its end
     assert history[1].text(0) == "▶ 朝はブラックコーヒー（砂糖なし）" and not history[1].text(3)
-    browser.set_view("superseded")
+    browser.set_view("history")
     assert [browser.table.topLevelItem(i).text(0) for i in range(browser.table.topLevelItemCount())] \
         == ["朝はブラックコーヒー"]
     assert not browser.save_text_button.isEnabled()  # history is read-only

@@ -162,7 +162,7 @@ def test_the_memory_browser_shows_history_evidence_and_reasons_in_japanese(app, 
     assert any("金沢に引っ越したんだ" in line for line in evidence)
     assert "種類: 訂正" in browser.facts.text() and not LATIN.search(browser.facts.text())
 
-    browser.set_view("superseded")
+    browser.set_view("history")
     shown = {browser.table.topLevelItem(i).text(0) for i in range(browser.table.topLevelItemCount())}
     assert shown == {scenes.SENDAI, scenes.KANAZAWA}
     browser.refresh(made["sendai"])

@@ -1,6 +1,6 @@
 """Stage 3, match and judge: is a new item the same as, an update of, or apart from a kept memory?
 
-Input: validated items, the memory store, backends. Output: one ``Verdict`` per
+Input: validated items, the memory store, backends. Output: one ``Judgement`` per
 (item, candidate) pair. Candidates are live memories in the same slot plus
 full-text neighbours by rank (never an absolute score threshold), and earlier
 items of this flush in the same slot. The judge reasons first, then answers
@@ -23,7 +23,8 @@ from ..store.memories import MemoryStore
 from ..tokens import count_tokens
 from ..types import Turn
 from .fit import cut_text, pack
-from .records import NO_VERDICT, VERDICTS, FlushCancelled, Item, Verdict
+from ..memory.states import Kind, Verdict
+from .records import NO_VERDICT, FlushCancelled, Item, Judgement
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +41,7 @@ JUDGE_SCHEMA = {
                 "properties": {
                     "pair": {"type": "string"},
                     "reasoning": {"type": "string", "maxLength": 400},
-                    "verdict": {"type": "string", "enum": list(VERDICTS)},
+                    "verdict": {"type": "string", "enum": [str(v) for v in Verdict]},
                     "confidence": {"type": "number"},
                     "merged_text": {"type": "string", "maxLength": 300},
                 },
@@ -86,13 +87,13 @@ def build_pairs(items: list[Item], memories: MemoryStore) -> list[Pair]:
         seen: set[str] = set()
         candidates = memories.same_slot(item.slot) + memories.neighbours(item.text, NEIGHBOURS)
         for memory in candidates:
-            if memory.id in seen or memory.kind == "retraction":
+            if memory.id in seen or memory.kind == Kind.RETRACTION:
                 continue
             seen.add(memory.id)
             pairs.append(Pair(f"p{len(pairs) + 1}", item, memory.id, memory.text, memory.kind, memory.slot,
                               _since(memory.valid_at)))
         for earlier in items:
-            if earlier.index >= item.index or earlier.slot != item.slot or earlier.kind == "retraction":
+            if earlier.index >= item.index or earlier.slot != item.slot or earlier.kind == Kind.RETRACTION:
                 continue
             pairs.append(Pair(f"p{len(pairs) + 1}", item, f"item:{earlier.index}", earlier.text, earlier.kind,
                               earlier.slot, earlier.first_ts[:10]))
@@ -101,16 +102,16 @@ def build_pairs(items: list[Item], memories: MemoryStore) -> list[Pair]:
 
 @dataclass
 class JudgeOutcome:
-    verdicts: dict[str, Verdict]
+    verdicts: dict[str, Judgement]
     calls: int = 0
     tokens: int = 0
     errors: list[str] = field(default_factory=list)
 
 
 def _ask(backend: Backend, prompts: PromptLibrary, pairs: list[Pair], outcome: JudgeOutcome,
-         escalated: bool, cancel: threading.Event | None) -> dict[str, Verdict]:
+         escalated: bool, cancel: threading.Event | None) -> dict[str, Judgement]:
     system = prompts.render("judge.md.j2")
-    found: dict[str, Verdict] = {}
+    found: dict[str, Judgement] = {}
     for batch in fitted_batches(backend, prompts, system, pairs):
         if cancel is not None and cancel.is_set():
             raise FlushCancelled()
@@ -126,17 +127,17 @@ def _ask(backend: Backend, prompts: PromptLibrary, pairs: list[Pair], outcome: J
         for raw in answer.get("verdicts") or []:
             if not isinstance(raw, dict) or raw.get("pair") not in by_id:
                 continue
-            verdict = str(raw.get("verdict") or "").upper()
-            if verdict not in VERDICTS:
+            verdict = Verdict.parse(raw.get("verdict") or "")
+            if verdict is None:
                 continue
             try:
                 confidence = min(1.0, max(0.0, float(raw.get("confidence", 0))))
             except (TypeError, ValueError):
                 confidence = 0.0
             pair = by_id[raw["pair"]]
-            found[pair.id] = Verdict(pair.id, pair.item.index, pair.target_id, verdict, confidence,
-                                     str(raw.get("reasoning") or "")[:1000],
-                                     str(raw.get("merged_text") or "").strip(), backend.describe(), escalated)
+            found[pair.id] = Judgement(pair.id, pair.item.index, pair.target_id, verdict, confidence,
+                                       str(raw.get("reasoning") or "")[:1000],
+                                       str(raw.get("merged_text") or "").strip(), backend.describe(), escalated)
     return found
 
 
@@ -183,8 +184,8 @@ def judge(pairs: list[Pair], backend: Backend, prompts: PromptLibrary, threshold
     outcome = JudgeOutcome({})
     exact = [p for p in pairs if p.old_slot == p.item.slot and _same_words(p.old_text, p.item.text)]
     for pair in exact:
-        outcome.verdicts[pair.id] = Verdict(pair.id, pair.item.index, pair.target_id, "SAME", 1.0,
-                                            "the same words in the same slot", "", "program")
+        outcome.verdicts[pair.id] = Judgement(pair.id, pair.item.index, pair.target_id, Verdict.SAME, 1.0,
+                                              "the same words in the same slot", "", "program")
     pairs = [p for p in pairs if p not in exact]
     if not pairs:
         return outcome
@@ -199,6 +200,6 @@ def judge(pairs: list[Pair], backend: Backend, prompts: PromptLibrary, threshold
                 outcome.verdicts[pair_id] = verdict
     for pair in pairs:
         if pair.id not in outcome.verdicts:
-            outcome.verdicts[pair.id] = Verdict(pair.id, pair.item.index, pair.target_id, "COEXIST", 0.0,
-                                                NO_VERDICT, "", backend.describe(), escalation is not None)
+            outcome.verdicts[pair.id] = Judgement(pair.id, pair.item.index, pair.target_id, Verdict.COEXIST, 0.0,
+                                                  NO_VERDICT, "", backend.describe(), escalation is not None)
     return outcome

@@ -12,12 +12,14 @@ import json
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
+from ..memory.record import MemoryRecord
+from ..memory.rules import strength as memory_strength
+from ..memory.states import State
 from ..settings import FlushSettings
 from ..store.db import Store
-from ..store.memories import MemoryRecord, MemoryStore
+from ..store.memories import MemoryStore
 from ..tokens import count_tokens
 from ..types import format_ts
-from .prune import effective_confidence, recency
 
 SELECTION_KEY = "memory.prompt"
 REVISION_KEY = "memory.revision"
@@ -56,7 +58,7 @@ def compile_prompt(memories: MemoryStore, settings: FlushSettings, now: datetime
     layer2 = [m for m in live if m.layer(epoch) == 2]
 
     def strength(m: MemoryRecord) -> float:
-        return effective_confidence(m, now, settings.half_life_days) * recency(m, now)
+        return memory_strength(m, now, settings.half_life_days)
 
     ranked = sorted(layer1 + layer2, key=lambda m: (not m.pinned, m.layer(epoch), -strength(m), m.id))
     budget = settings.memory_token_budget
@@ -99,11 +101,6 @@ def load_selection(store: Store) -> PromptSelection:
 
 
 # ---- memory.md ---------------------------------------------------------------
-STATE_LABELS = {"active": "active", "candidate": "candidate", "queued": "queued", "pending": "pending",
-                "dormant": "dormant", "superseded": "superseded", "retracted": "retracted",
-                "forgotten": "forgotten", "rejected": "rejected", "retraction": "retraction"}
-
-
 def _line(m: MemoryRecord, label: str) -> str:
     date = (m.valid_at or m.created_at or "")[:10]
     text = " ".join(m.text.split())
@@ -122,14 +119,12 @@ def render_markdown(memories: MemoryStore, now: datetime, selection: PromptSelec
     groups = [
         ("Layer 1 — lasting", [m for m in everything if m.layer(epoch) == 1], "active"),
         ("Layer 2 — lately", [m for m in everything if m.layer(epoch) == 2], "layer2"),
-        ("Waiting for your review", [m for m in everything if m.state == "queued"], "queued"),
+        ("Waiting for your review", [m for m in everything if m.live and m.state is State.QUEUED], "queued"),
         ("Candidates (not enough evidence yet)",
-         [m for m in everything if m.state == "candidate" and m.layer(epoch) == 0], "candidate"),
-        ("Pending (contradicted)", [m for m in everything if m.state == "pending"], "pending"),
-        ("Dormant", [m for m in everything if m.state == "dormant"], "dormant"),
-        ("History (superseded, retracted, forgotten, rejected)",
-         [m for m in everything if m.state in ("superseded", "retracted", "forgotten", "rejected", "retraction")],
-         None),
+         [m for m in everything if m.live and m.state is State.CANDIDATE and m.layer(epoch) == 0], "candidate"),
+        ("Pending (contradicted)", [m for m in everything if m.live and m.state is State.PENDING], "pending"),
+        ("Dormant", [m for m in everything if m.live and m.state is State.DORMANT], "dormant"),
+        ("History (superseded, retracted, forgotten, rejected)", [m for m in everything if m.history], None),
     ]
     lines = ["# monchat memory", "",
              f"_Rebuilt {format_ts(now)[:16].replace('T', ' ')}. One line per memory: "
@@ -139,7 +134,7 @@ def render_markdown(memories: MemoryStore, now: datetime, selection: PromptSelec
             continue
         lines += [f"## {title}", ""]
         for m in items:
-            state_label = label or STATE_LABELS.get(m.state, m.state)
+            state_label = label or str(m.state)
             line = _line(m, state_label)
             if in_prompt is not None and label in ("active", "layer2") and m.id not in in_prompt:
                 line += "\n  <!-- left out of the prompt by the token budget -->"

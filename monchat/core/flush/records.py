@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 from ..errors import KnownError
+from ..memory.record import Change
+from ..memory.states import Verdict
 
 STAGES = ("orient", "score", "judge", "consolidate", "prune", "rebuild")
-VERDICTS = ("SAME", "MERGE", "SUPERSEDE", "CONTRADICT", "COEXIST")
 NO_VERDICT = "the judge gave no usable answer for this pair"
 
 
@@ -74,11 +75,13 @@ class Dropped:
 
 
 @dataclass
-class Verdict:
+class Judgement:
+    """The judge's answer on one (item, kept memory) pair."""
+
     pair_id: str
     item_index: int
     target_id: str  # a memory id, or "item:N" for an earlier item of this flush
-    verdict: str
+    verdict: Verdict
     confidence: float
     reasoning: str
     merged_text: str = ""
@@ -94,16 +97,6 @@ class FlushProgress:
     total: int
     message: str = ""
     unread: int = 0  # score: parts this persona read without a usable answer for every line
-
-
-@dataclass
-class Change:
-    kind: str  # new|reinforced|merged|superseded|retracted|queued|layer1|layer2|pending|dormant|expired|contradicted
-    memory_id: str
-    text: str
-    old_text: str = ""
-    layer: int = 0
-    evidence: list[dict] = field(default_factory=list)
 
 
 @dataclass

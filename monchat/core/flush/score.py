@@ -24,7 +24,7 @@ from ..backends.base import Backend
 from ..errors import MalformedReply
 from ..personas import FilterPersona
 from ..prompts import PromptLibrary
-from ..store.memories import KINDS
+from ..memory.states import KINDS
 from ..tokens import count_tokens
 from ..types import Message, Turn
 from ..logs import slot_name

@@ -10,72 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field, fields
 
+from ..memory.record import COLUMNS as _COLUMNS
+from ..memory.record import LedgerStats, MemoryRecord
+from ..memory.states import LIVE_STATES, State
 from .db import Store
-
-# States whose memories still take part in matching (not retired).
-LIVE_STATES = ("candidate", "active", "queued", "pending", "dormant")
-KINDS = ("explicit", "correction", "fact", "habit", "retraction")
-
-
-@dataclass
-class MemoryRecord:
-    id: str
-    text: str
-    slot: str
-    kind: str
-    state: str = "candidate"
-    score: float = 0.0
-    confidence: float = 0.0
-    persona: str = ""
-    style: str = "reinforced"
-    pinned: int = 0
-    contradictions: int = 0
-    valid_at: str | None = None
-    invalid_at: str | None = None
-    superseded_by: str | None = None
-    superseded_at: str | None = None
-    layer2_until: float | None = None
-    last_evidence_epoch: float | None = None
-    created_at: str | None = None
-    updated_at: str | None = None
-    created_run: int | None = None
-    # Filled from the ledger when read, not stored in the row:
-    evidence: list[str] = field(default_factory=list)
-    days: int = 0
-
-    def layer(self, now_epoch: float) -> int:
-        """1 for Layer 1, 2 for Layer 2, 0 for neither."""
-        if self.superseded_by or self.state not in LIVE_STATES:
-            return 0
-        if self.state == "active":
-            return 1
-        if self.state in ("candidate", "queued") and self.layer2_until and self.layer2_until > now_epoch:
-            return 2
-        return 0
-
-    def row(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("evidence", "days")}
-
-    def to_dict(self, now_epoch: float) -> dict:
-        data = self.row()
-        data.update(layer=self.layer(now_epoch), evidence=list(self.evidence), days=self.days)
-        return data
-
-
-_COLUMNS = {f.name for f in fields(MemoryRecord)} - {"evidence", "days"}
-
-
-@dataclass
-class LedgerStats:
-    """What the evidence ledger says about one memory."""
-
-    days: int  # distinct days with supporting evidence
-    sessions: int  # distinct log files with supporting evidence
-    kinds: set[str]
-    contradictions: int
-    last_epoch: float | None
 
 
 def _fts_query(text: str, limit_terms: int = 12) -> str:
@@ -132,7 +71,7 @@ class MemoryStore:
         return self._records(f"SELECT * FROM memories WHERE superseded_by IS NULL AND state IN ({marks}) "
                              f"ORDER BY slot, id", LIVE_STATES)
 
-    def in_state(self, *states: str) -> list[MemoryRecord]:
+    def in_state(self, *states: State) -> list[MemoryRecord]:
         marks = ",".join("?" * len(states))
         return self._records(f"SELECT * FROM memories WHERE state IN ({marks}) ORDER BY slot, id", states)
 
@@ -201,6 +140,12 @@ class MemoryStore:
             contradictions=sum(1 for r in rows if r["contradicts"]),
             last_epoch=max((r["ts_epoch"] for r in support), default=None),
         )
+
+    def ledger_rows(self, memory_id: str) -> list[dict]:
+        """A memory's ledger rows as ``add_evidence`` takes them (to carry a statement's evidence over)."""
+        return list(self.db.query(
+            "SELECT message_id, day, session, kind, contradicts, persona, run_id FROM evidence "
+            "WHERE memory_id = ? ORDER BY message_id", [memory_id]))
 
     def evidence_messages(self, memory_id: str) -> list[dict]:
         return list(self.db.query(

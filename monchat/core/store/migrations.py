@@ -169,3 +169,9 @@ def m007_flush_answers(db: Database) -> None:
         not_null={"answer", "created_epoch"},
     )
     db["flush_answers"].create_index(["created_epoch"])
+
+
+@migrations()
+def m008_review_merged_text(db: Database) -> None:
+    """The judge's merged wording for an unsure MERGE, so approving it merges as a flush would."""
+    db["review_queue"].add_column("merged_text", str)

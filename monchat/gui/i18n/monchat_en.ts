@@ -823,11 +823,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Superseded</source>
+        <source>All</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>All</source>
+        <source>History</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -864,10 +864,6 @@
     </message>
     <message>
         <source>rejected</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>expired</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1108,7 +1104,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The new statement is folded into the kept memory as evidence.</source>
+        <source>One memory in the merged wording replaces the kept memory, with the evidence of both; the kept one goes into its history.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

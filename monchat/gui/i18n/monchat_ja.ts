@@ -823,12 +823,12 @@
         <translation>休眠</translation>
     </message>
     <message>
-        <source>Superseded</source>
-        <translation>置き換え済み</translation>
-    </message>
-    <message>
         <source>All</source>
         <translation>すべて</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>履歴</translation>
     </message>
     <message>
         <source>active</source>
@@ -865,10 +865,6 @@
     <message>
         <source>rejected</source>
         <translation>却下</translation>
-    </message>
-    <message>
-        <source>expired</source>
-        <translation>期限切れ</translation>
     </message>
     <message>
         <source>a taking back</source>
@@ -1108,8 +1104,8 @@
         <translation>新しい発言を、今ある記憶の根拠として加えます。</translation>
     </message>
     <message>
-        <source>The new statement is folded into the kept memory as evidence.</source>
-        <translation>新しい発言を、今ある記憶にまとめて根拠にします。</translation>
+        <source>One memory in the merged wording replaces the kept memory, with the evidence of both; the kept one goes into its history.</source>
+        <translation>まとめた言い回しの記憶が、両方の根拠を引き継いで今ある記憶に置き換わります。元の記憶は履歴に残ります。</translation>
     </message>
     <message>
         <source>The new statement replaces the kept memory, which goes into its history.</source>

@@ -1,0 +1,19 @@
+"""The memory domain: what a memory is, the states it moves through, and every transition.
+
+- ``states``: ``State`` (with the predicates live / history), ``Verdict``, review ``Action``, ``Kind``, ``View``.
+- ``record``: ``MemoryRecord``, ``LedgerStats``, ``Change``.
+- ``rules``: the numbers of the rules (days of evidence per kind, decay, the habit rule).
+- ``transitions``: every change of state, one function each, used by the flush (consolidate, prune)
+  and by the review queue and browser (``MemoryService``) alike.
+- ``service``: ``MemoryService``, what the CLI and the GUI call.
+
+SQL stays in ``core/store``; this package names the states it stores. Import ``service`` by its
+module path (``monchat.core.memory.service``): the store imports this package's names, so the
+package itself loads nothing that reaches the store.
+"""
+
+from .record import Change, LedgerStats, MemoryRecord
+from .states import DECISIVE, KINDS, LIVE_STATES, Action, ChangeKind, Kind, State, Verdict, View
+
+__all__ = ["Action", "Change", "ChangeKind", "DECISIVE", "KINDS", "Kind", "LIVE_STATES", "LedgerStats",
+           "MemoryRecord", "State", "Verdict", "View"]

@@ -1,0 +1,244 @@
+"""MemoryService: read and change memory (CLI ``monchat memory …`` and the GUI's browser).
+
+Every change is one transaction with an audit event, then the prompt selection
+is rebuilt (so the next chat turn carries it) and memory.md rewritten. Nothing
+is deleted: forgetting takes a memory out of the prompt and keeps its row.
+"""
+
+from __future__ import annotations
+
+from ..errors import InputError, NotFound
+from ..flush.rebuild import REVISION_KEY, compile_prompt, load_selection, render_markdown, save_selection
+from ..paths import Paths, write_private
+from ..settings import Settings
+from ..store.db import Store
+from ..store.memories import MemoryStore
+from ..types import Clock, local_now
+from .record import MemoryRecord
+from .states import Action, ChangeKind, State, Verdict, View
+from .transitions import Transitions, guarded
+
+
+class MemoryService:
+    def __init__(self, store: Store, settings: Settings, paths: Paths, clock: Clock = local_now) -> None:
+        self.store = store
+        self.settings = settings
+        self.paths = paths
+        self.clock = clock
+        self.memories = MemoryStore(store)
+
+    # ---- what the chat prompt carries ---------------------------------
+    def prompt_items(self) -> tuple[list, list]:
+        selection = load_selection(self.store)
+        return selection.layer1, selection.layer2
+
+    def revision(self) -> str:
+        return self.store.get_state(REVISION_KEY) or "empty"
+
+    def budget_report(self) -> dict:
+        return load_selection(self.store).budget
+
+    # ---- reading -------------------------------------------------------
+    def _now_epoch(self) -> float:
+        return self.clock().timestamp()
+
+    def counts(self) -> dict:
+        epoch = self._now_epoch()
+        live = self.memories.live()
+        by_state = self.memories.counts()
+        return {
+            "layers": {"layer1": sum(1 for m in live if m.layer(epoch) == 1),
+                       "layer2": sum(1 for m in live if m.layer(epoch) == 2),
+                       "pending": by_state.get(State.PENDING, 0), "dormant": by_state.get(State.DORMANT, 0),
+                       "superseded": by_state.get(State.SUPERSEDED, 0) + by_state.get(State.RETRACTED, 0)},
+            "queue": len(self.memories.queue_open()),
+        }
+
+    def list(self, all: bool = False) -> list[MemoryRecord]:
+        """Memories in the prompt or on their way (``all``: every row, history included)."""
+        records = self.memories.all()
+        if all:
+            return records
+        epoch = self._now_epoch()
+        return [m for m in records if m.layer(epoch) in (1, 2) or (m.live and m.state is State.QUEUED)]
+
+    def in_view(self, view: View | str) -> list[MemoryRecord]:
+        """The memories of one of the browser's tabs (``View``)."""
+        view, epoch = View(view), self._now_epoch()
+        return [m for m in self.memories.all() if m.in_view(view, epoch)]
+
+    def get(self, memory_id: str) -> MemoryRecord:
+        memory = self.memories.get(memory_id)
+        if memory is None:
+            raise NotFound(f"There is no memory {memory_id!r}.", "See `monchat memory list --all` for ids.")
+        return memory
+
+    def to_dict(self, memory: MemoryRecord) -> dict:
+        return memory.to_dict(self._now_epoch())
+
+    def history(self, memory_id: str) -> list[MemoryRecord]:
+        """The supersession chain through this memory, oldest first, both ways."""
+        start = self.get(memory_id)
+        chain = [start]
+        seen = {start.id}
+        frontier = [start]
+        while frontier:  # back: everything this one (transitively) replaced
+            older = []
+            for m in frontier:
+                for p in self.memories.predecessors(m.id):
+                    if p.id not in seen:
+                        seen.add(p.id)
+                        older.append(p)
+            chain = older + chain
+            frontier = older
+        current = start
+        while current.superseded_by and current.superseded_by not in seen:  # forward
+            current = self.get(current.superseded_by)
+            seen.add(current.id)
+            chain.append(current)
+        return chain
+
+    def evidence(self, memory_id: str) -> list[dict]:
+        self.get(memory_id)
+        return self.memories.evidence_messages(memory_id)
+
+    def events(self, memory_id: str) -> list[dict]:
+        return self.memories.events(memory_id)
+
+    def queue(self) -> list[dict]:
+        return self.memories.queue_open()
+
+    # ---- changing ------------------------------------------------------
+    def _transitions(self) -> Transitions:
+        return Transitions(self.memories, self.settings.flush, self.clock())
+
+    def _after_change(self) -> None:
+        now = self.clock()
+        selection = compile_prompt(self.memories, self.settings.flush, now)
+        save_selection(self.store, selection)
+        write_private(self.paths.memory_md, render_markdown(self.memories, now, selection))
+
+    def _queue_row(self, ref: str) -> dict:
+        """A queue row by its number, or the open row of a memory id."""
+        if ref.isdigit():
+            row = self.memories.queue_get(int(ref))
+            if row is None or row["status"] != "open":
+                raise NotFound(f"There is no open review item {ref}.", "See `monchat memory list`.")
+            return row
+        rows = self.memories.queue_for_memory(ref)
+        if not rows:
+            raise NotFound(f"Nothing about {ref!r} waits for review.", "See `monchat memory list`.")
+        return rows[0]
+
+    def approve(self, ref: str, verdict: str | None = None) -> dict:
+        """Apply a queued change: a Layer 1 promotion, a supersession, a merge, a retraction or a judgement.
+
+        Args:
+            ref: the review item's number, or the id of the memory it is about.
+            verdict: for an unsure judgement, the verdict to apply instead of the judge's leaning
+                (SAME, MERGE, SUPERSEDE, CONTRADICT or COEXIST). It is applied as a flush applies a sure
+                verdict, so approving a MERGE here ends in the state a sure MERGE in a flush would.
+        """
+        row = self._queue_row(ref)
+        chosen = None
+        if verdict is not None:
+            chosen = Verdict.parse(verdict)
+            if chosen is None:
+                raise InputError(f"{verdict!r} is not a verdict.", f"Use one of: {', '.join(Verdict)}.")
+            if row["action"] != Action.JUDGE:
+                raise InputError(f"Review item {row['id']} is a {row['action']}, not a judgement.",
+                                 "Approve it without a verdict.")
+        t = self._transitions()
+        with self.store.atomic():
+            memory = self.get(row["memory_id"])
+            target = self.memories.get(row["target_id"]) if row["target_id"] else None
+            if row["action"] == Action.JUDGE and target is not None:
+                applied = chosen or Verdict.parse(row.get("verdict") or "") or Verdict.SUPERSEDE
+                self._apply_judgement(t, applied, memory, target, row)
+            elif row["action"] == Action.RETRACT and target is not None:
+                t.retract(target, memory)
+            else:
+                if target is not None and not target.superseded_by:
+                    t.supersede(target, memory)
+                t.activate(memory)
+            self.memories.queue_resolve(row["id"], "approved", t.stamp)
+            t.event(memory.id, "approved", {"queue": row["id"], "action": row["action"],
+                                            "verdict": str(chosen) if chosen else None})
+        self._after_change()
+        return row
+
+    def _apply_judgement(self, t: Transitions, verdict: Verdict, memory: MemoryRecord, target: MemoryRecord,
+                         row: dict) -> None:
+        """What the user decided an unsure comparison is, applied as a flush applies a sure verdict."""
+        score = memory.score or 0.0
+        if verdict is Verdict.COEXIST:
+            t.promote(t.set_state(memory, State.CANDIDATE), score)
+        elif verdict in (Verdict.SUPERSEDE, Verdict.MERGE):
+            was_guarded = guarded(target)  # the user approved replacing a Layer 1 memory: the new one takes its place
+            memory = t.set_state(memory, State.CANDIDATE)
+            if verdict is Verdict.MERGE:
+                memory = t.merge(target, t.reword(memory, row.get("merged_text") or f"{target.text} / {memory.text}"))
+            else:
+                t.supersede(target, memory)
+                t.note(ChangeKind.SUPERSEDED, memory, old_text=target.text)
+            if was_guarded:
+                t.activate(memory)
+            else:
+                t.promote(t.refresh(memory), score)
+        else:  # SAME or CONTRADICT: the statement is folded into the kept memory as evidence
+            rows = self.memories.ledger_rows(memory.id)
+            if verdict is Verdict.SAME:
+                t.promote(t.reinforce(target, rows, score, memory.last_evidence_epoch or 0), score)
+            else:
+                t.contradict(target, rows)
+            t.fold_into(memory, target, verdict)
+
+    def reject(self, ref: str) -> dict:
+        """Refuse a queued change: the proposed memory is kept as rejected; a target stays as it was."""
+        row = self._queue_row(ref)
+        t = self._transitions()
+        with self.store.atomic():
+            t.reject(self.get(row["memory_id"]))
+            self.memories.queue_resolve(row["id"], "rejected", t.stamp)
+            t.event(row["memory_id"], "rejected", {"queue": row["id"], "action": row["action"]})
+        self._after_change()
+        return row
+
+    def edit(self, memory_id: str, text: str) -> MemoryRecord:
+        """Reword a memory: a new version supersedes the old one, which stays in history."""
+        text = text.strip()
+        if not text:
+            raise InputError("The new text is empty.", "Give the memory's new wording.")
+        old = self.get(memory_id)
+        if old.history:
+            raise InputError(f"{memory_id} is history and cannot be edited.",
+                             f"Edit the current version: `monchat memory history {memory_id}`.")
+        t = self._transitions()
+        with self.store.atomic():
+            new = t.edit(old, text)
+        self._after_change()
+        return self.get(new.id)
+
+    def forget(self, memory_id: str) -> MemoryRecord:
+        """Out of the prompt for good; the row and its history stay."""
+        memory = self.get(memory_id)
+        with self.store.atomic():
+            self._transitions().forget(memory)
+        self._after_change()
+        return self.get(memory_id)
+
+    def pin(self, memory_id: str, pinned: bool = True) -> MemoryRecord:
+        """A pinned memory is always in Layer 1: it never decays, goes dormant or is left out."""
+        memory = self.get(memory_id)
+        if pinned and memory.history:
+            raise InputError(f"{memory_id} is history and cannot be pinned.", "Pin its current version.")
+        with self.store.atomic():
+            self._transitions().pin(memory, pinned)
+        self._after_change()
+        return self.get(memory_id)
+
+    def unpin(self, memory_id: str) -> MemoryRecord:
+        return self.pin(memory_id, False)
+
+    def markdown(self) -> str:
+        return render_markdown(self.memories, self.clock(), load_selection(self.store))

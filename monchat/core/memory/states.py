@@ -1,0 +1,116 @@
+"""The names memory is made of: states, verdicts, review actions, kinds and change kinds.
+
+Every other module takes these from here; none spells a state as a string of its own. A
+``State`` is a ``str`` (a ``StrEnum``), so it is stored in SQLite and compared as the word itself.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class State(StrEnum):
+    """Where a memory is. Rows are never deleted; a memory leaves the prompt by changing state."""
+
+    CANDIDATE = "candidate"  # proposed; in Layer 2 while its window lasts, Layer 1 once the rules allow
+    ACTIVE = "active"  # Layer 1: lasting memory, in every prompt
+    QUEUED = "queued"  # waits for the user's review; never confirmed silently
+    PENDING = "pending"  # set aside: a habit contradicted twice (kept, out of the prompt)
+    DORMANT = "dormant"  # out of the prompt: decayed or over the Layer 1 cap; new evidence wakes it
+    SUPERSEDED = "superseded"  # replaced by a newer memory (``superseded_by``): history
+    RETRACTED = "retracted"  # a memory the user took back: history
+    RETRACTION = "retraction"  # the statement that took a memory back, kept as the record of it: history
+    FORGOTTEN = "forgotten"  # taken out of the prompt for good by the user: history
+    REJECTED = "rejected"  # a proposal the user refused in review: history
+
+    @property
+    def live(self) -> bool:
+        """Still takes part in matching: a new statement can be the same as it, or replace it."""
+        return self in LIVE
+
+    @property
+    def history(self) -> bool:
+        """Kept only as history: cannot be edited, pinned or matched."""
+        return not self.live
+
+    @property
+    def layer2_eligible(self) -> bool:
+        """May sit in Layer 2 (recent memory) while its window lasts."""
+        return self in (State.CANDIDATE, State.QUEUED)
+
+
+LIVE = frozenset({State.CANDIDATE, State.ACTIVE, State.QUEUED, State.PENDING, State.DORMANT})
+LIVE_STATES = tuple(s for s in State if s in LIVE)  # for SQL: ``state IN (...)``
+
+
+class Verdict(StrEnum):
+    """How the judge says a new statement relates to a kept memory (DESIGN §5)."""
+
+    SAME = "SAME"  # the same thing again: more evidence for the kept memory
+    MERGE = "MERGE"  # one memory in a new wording replaces the kept one, with the evidence of both
+    SUPERSEDE = "SUPERSEDE"  # the new statement replaces the kept memory, which goes into its history
+    CONTRADICT = "CONTRADICT"  # counted against the kept memory (flagged; never a decrement)
+    COEXIST = "COEXIST"  # something else: both are kept
+
+    @classmethod
+    def parse(cls, text: str) -> "Verdict | None":
+        try:
+            return cls(str(text).strip().upper())
+        except ValueError:
+            return None
+
+
+# The verdicts that act on their target, in the order they are applied.
+DECISIVE = (Verdict.SAME, Verdict.MERGE, Verdict.SUPERSEDE, Verdict.CONTRADICT)
+
+
+class Action(StrEnum):
+    """Why a review item waits for the user."""
+
+    LAYER1 = "layer1"  # enough evidence for lasting memory, but not sure enough (or the user asks first)
+    WORDS = "words"  # the text is not found in the user's words
+    SUPERSEDE = "supersede"  # would replace a Layer 1 (or pinned) memory
+    MERGE = "merge"  # would reword a Layer 1 memory
+    RETRACT = "retract"  # would take back a Layer 1 (or pinned) memory, or is unsure it does
+    JUDGE = "judge"  # the judge was unsure how the statement relates to a kept memory
+
+
+class Kind(StrEnum):
+    """What the evidence is; each kind needs a different number of days for Layer 1."""
+
+    EXPLICIT = "explicit"
+    CORRECTION = "correction"
+    FACT = "fact"
+    HABIT = "habit"
+    RETRACTION = "retraction"
+
+
+KINDS = tuple(k.value for k in Kind)
+
+
+class ChangeKind(StrEnum):
+    """What a flush or a review did to a memory: the report's lines and the audit trail's actions."""
+
+    NEW = "new"
+    REINFORCED = "reinforced"
+    MERGED = "merged"
+    SUPERSEDED = "superseded"
+    RETRACTED = "retracted"
+    CONTRADICTED = "contradicted"
+    QUEUED = "queued"
+    LAYER1 = "layer1"
+    LAYER2 = "layer2"
+    PENDING = "pending"
+    DORMANT = "dormant"
+    EXPIRED = "expired"
+
+
+class View(StrEnum):
+    """The memory browser's tabs. A memory can be in more than one (a queued proposal sits in Layer 2)."""
+
+    LAYER1 = "layer1"
+    LAYER2 = "layer2"
+    WAITING = "waiting"  # set aside, waiting for review, or a candidate outside both layers
+    DORMANT = "dormant"
+    HISTORY = "history"  # replaced, taken back, forgotten, rejected
+    ALL = "all"

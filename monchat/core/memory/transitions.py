@@ -1,0 +1,306 @@
+"""Every change of a memory's state, written once and used by the flush and the review queue alike.
+
+A ``Transitions`` object belongs to one flush run or one review action: it knows the time, the run,
+the settings, and collects the ``Change``s it made (each also written to the audit trail). The
+caller holds the transaction. What is decided here:
+
+- SUPERSEDE: ``old.superseded_by = new.id``, ``superseded_at = now``, ``invalid_at = new.valid_at``;
+  the old row stays as history, its own open reviews close.
+- RETRACT: a supersession whose successor is the statement that took the memory back.
+- MERGE (one meaning everywhere): the merged wording becomes a memory that carries the evidence of
+  both and supersedes the kept memory. A flush does it when the judge is sure; approving a review
+  item as MERGE does the same.
+- CONTRADICT: the evidence is kept with a flag and never decrements; a habit contradicted twice
+  goes pending.
+- Promotion: Layer 2 by score; Layer 1 by distinct days of evidence, auto-approved at confidence
+  ≥ the threshold unless the user asks to approve every Layer 1 change; otherwise the review queue.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Callable, Iterable
+
+from ..settings import FlushSettings
+from ..store.memories import MemoryStore
+from ..types import format_ts
+from .record import Change, MemoryRecord
+from .rules import habit_set_aside, required_days
+from .states import Action, ChangeKind, State
+
+
+@dataclass
+class Counters:
+    layer1: int = 0
+    layer2: int = 0
+    superseded: int = 0
+    queued: int = 0
+
+
+def guarded(memory: MemoryRecord) -> bool:
+    """Layer 1 and pinned memories change only through the review queue."""
+    return memory.in_layer1 or bool(memory.pinned)
+
+
+class Transitions:
+    def __init__(self, memories: MemoryStore, settings: FlushSettings, now: datetime, run_id: int | None = None,
+                 describe: Callable[[list[str]], list[dict]] | None = None) -> None:
+        """
+        Args:
+            describe: message ids → the evidence lines a ``Change`` shows (the flush knows the messages).
+        """
+        self.memories = memories
+        self.settings = settings
+        self.now = now
+        self.stamp = format_ts(now)
+        self.run_id = run_id
+        self.describe = describe or (lambda ids: [])
+        self.changes: list[Change] = []
+        self.counters = Counters()
+
+    # ---- recording ---------------------------------------------------------
+    def note(self, kind: ChangeKind, memory: MemoryRecord, evidence: Iterable[str] = (), old_text: str = "",
+             layer: int = 0, detail: dict | None = None) -> None:
+        """A change for the report, and its line in the audit trail."""
+        self.changes.append(Change(kind, memory.id, memory.text, old_text, layer, self.describe(list(evidence))))
+        if detail is None:
+            detail = {"old_text": old_text} if old_text else {}
+        self.memories.event(memory.id, self.stamp, kind, detail, self.run_id)
+
+    def event(self, memory_id: str, action: str, detail: dict | None = None) -> None:
+        """An audit line only (a user's decision: approved, rejected, edited, pinned …)."""
+        self.memories.event(memory_id, self.stamp, action, detail or {}, self.run_id)
+
+    def refresh(self, memory: MemoryRecord) -> MemoryRecord:
+        return self.memories.get(memory.id)
+
+    def set_state(self, memory: MemoryRecord, state: State, **values) -> MemoryRecord:
+        self.memories.update(memory.id, state=state, updated_at=self.stamp, **values)
+        return self.refresh(memory)
+
+    # ---- coming into being ---------------------------------------------------
+    def create(self, memory: MemoryRecord, evidence_rows: list[dict]) -> MemoryRecord:
+        """A new memory with its evidence; the same id seen before (a rerun) is reused, never doubled."""
+        existing = self.memories.get(memory.id)
+        if existing is not None:
+            return existing
+        self.memories.insert(memory)
+        self.memories.add_evidence(memory.id, evidence_rows, self.run_id)
+        return self.refresh(memory)
+
+    def queue(self, memory: MemoryRecord, action: Action, reason: str, confidence: float,
+              target: MemoryRecord | None = None, evidence: Iterable[str] = (), verdict: str | None = None,
+              merged_text: str | None = None) -> None:
+        """Ask the user: a review item with a deadline (past it, the proposal returns to candidate)."""
+        deadline = (self.now + timedelta(days=self.settings.review_deadline_days)).timestamp()
+        self.memories.queue_add({
+            "memory_id": memory.id, "action": action, "target_id": target.id if target else None,
+            "text": memory.text, "old_text": target.text if target else "", "reason": reason,
+            "confidence": confidence, "created_at": self.stamp, "deadline_epoch": deadline, "run_id": self.run_id,
+            "verdict": verdict, "merged_text": merged_text})
+        self.counters.queued += 1
+        self.note(ChangeKind.QUEUED, memory, evidence, target.text if target else "")
+
+    # ---- evidence ------------------------------------------------------------
+    def reinforce(self, target: MemoryRecord, evidence_rows: list[dict], score: float, last_epoch: float,
+                  evidence: Iterable[str] = ()) -> MemoryRecord:
+        """More support for a kept memory; new support wakes a dormant one (the rules decide again)."""
+        added = self.memories.add_evidence(target.id, evidence_rows, self.run_id)
+        self.memories.update(target.id, score=max(target.score or 0, score),
+                             confidence=max(target.confidence or 0, score),
+                             last_evidence_epoch=max(target.last_evidence_epoch or 0, last_epoch),
+                             updated_at=self.stamp)
+        if target.state is State.DORMANT and added:
+            self.memories.update(target.id, state=State.CANDIDATE)
+        refreshed = self.refresh(target)
+        if added:
+            self.note(ChangeKind.REINFORCED, refreshed, evidence)
+        return refreshed
+
+    def contradict(self, target: MemoryRecord, evidence_rows: list[dict], evidence: Iterable[str] = ()) -> None:
+        """Counted against the memory, never a decrement; a habit contradicted twice goes pending."""
+        rows = [{**row, "contradicts": 1} for row in evidence_rows]
+        if not self.memories.add_evidence(target.id, rows, self.run_id):
+            return
+        stats = self.memories.ledger(target.id)
+        self.memories.update(target.id, contradictions=stats.contradictions, updated_at=self.stamp)
+        refreshed = self.refresh(target)
+        self.note(ChangeKind.CONTRADICTED, refreshed, evidence)
+        if refreshed.live and refreshed.state in (State.CANDIDATE, State.ACTIVE, State.QUEUED) \
+                and habit_set_aside(refreshed, stats.contradictions):
+            self.set_pending(refreshed, evidence)
+
+    def set_pending(self, memory: MemoryRecord, evidence: Iterable[str] = ()) -> None:
+        self.note(ChangeKind.PENDING, self.set_state(memory, State.PENDING), evidence)
+
+    # ---- replacing -----------------------------------------------------------
+    def supersede(self, old: MemoryRecord, new: MemoryRecord) -> None:
+        """Retire ``old`` in favour of ``new``; the old row stays as history."""
+        self.memories.update(old.id, state=State.SUPERSEDED, superseded_by=new.id, superseded_at=self.stamp,
+                             invalid_at=new.valid_at or self.stamp, layer2_until=None, updated_at=self.stamp)
+        self.memories.event(old.id, self.stamp, "superseded", {"by": new.id}, self.run_id)
+        self._close_reviews_of(old.id)
+
+    def retract(self, target: MemoryRecord, retraction: MemoryRecord) -> None:
+        """A retraction supersedes with no successor text: the statement that took it back."""
+        self.memories.update(target.id, state=State.RETRACTED, superseded_by=retraction.id,
+                             superseded_at=self.stamp, invalid_at=retraction.valid_at or self.stamp,
+                             layer2_until=None, updated_at=self.stamp)
+        self.memories.event(target.id, self.stamp, "retracted", {"by": retraction.id}, self.run_id)
+        self._close_reviews_of(target.id)
+
+    def merge(self, target: MemoryRecord, merged: MemoryRecord, evidence: Iterable[str] = ()) -> MemoryRecord:
+        """``merged`` (the new wording) takes the kept memory's evidence and supersedes it."""
+        self.memories.copy_evidence(target.id, merged.id)
+        self.supersede(target, merged)
+        self.counters.superseded += 1
+        merged = self.refresh(merged)
+        self.note(ChangeKind.MERGED, merged, evidence, target.text)
+        return merged
+
+    def fold_into(self, statement: MemoryRecord, target: MemoryRecord, verdict: str) -> None:
+        """A proposal judged SAME as (or CONTRADICTing) a kept memory lives on only as that memory's evidence."""
+        self.memories.update(statement.id, state=State.SUPERSEDED, superseded_by=target.id,
+                             superseded_at=self.stamp, invalid_at=self.stamp, layer2_until=None,
+                             updated_at=self.stamp)
+        self.event(statement.id, "folded into", {"target": target.id, "verdict": str(verdict)})
+
+    def _close_reviews_of(self, memory_id: str) -> None:
+        """A memory that became history has nothing left to approve: close its own open reviews."""
+        for row in self.memories.queue_for_memory(memory_id):
+            if row["memory_id"] == memory_id:
+                self.memories.queue_resolve(row["id"], "superseded", self.stamp)
+
+    # ---- the layers ----------------------------------------------------------
+    def activate(self, memory: MemoryRecord) -> MemoryRecord:
+        memory = self.set_state(memory, State.ACTIVE, layer2_until=None)
+        self.memories.event(memory.id, self.stamp, "activated", {}, self.run_id)
+        return memory
+
+    def layer2(self, memory: MemoryRecord, score: float, evidence: Iterable[str] = ()) -> None:
+        """Recent memory for ``layer2_hours``, for a proposal that scored at least the threshold."""
+        if score < self.settings.layer2_threshold or not memory.state.layer2_eligible:
+            return
+        until = (self.now + timedelta(hours=self.settings.layer2_hours)).timestamp()
+        was_live = bool(memory.layer2_until and memory.layer2_until > self.now.timestamp())
+        self.memories.update(memory.id, layer2_until=until)
+        self.counters.layer2 += 1
+        if not was_live:
+            self.note(ChangeKind.LAYER2, memory, evidence, layer=2)
+
+    def promote(self, memory: MemoryRecord, score: float, grounded: bool = True,
+                evidence: Iterable[str] = ()) -> None:
+        """Promote by the rules: Layer 2 by score; Layer 1 by distinct days of evidence.
+
+        A statement not found in the user's words goes to the review queue and nowhere else:
+        neither layer takes it unreviewed.
+        """
+        if not grounded:
+            if memory.state is State.CANDIDATE:
+                memory = self.set_state(memory, State.QUEUED)
+                self.queue(memory, Action.WORDS,
+                           "not found in your words: the text shares almost nothing with the messages it cites",
+                           memory.confidence or 0.0, None, evidence)
+            return
+        if memory.state is not State.CANDIDATE:
+            self.layer2(memory, score, evidence)
+            return
+        stats = self.memories.ledger(memory.id)
+        need = required_days(stats.kinds | {memory.kind})
+        if need is None or stats.days < need:
+            self.layer2(memory, score, evidence)
+            return
+        if habit_set_aside(memory, stats.contradictions):
+            self.set_pending(memory, evidence)
+            return
+        confidence = memory.confidence or 0.0
+        if confidence >= self.settings.auto_approve_confidence and not self.settings.ask_before_layer1:
+            memory = self.activate(memory)
+            self.counters.layer1 += 1
+            self.note(ChangeKind.LAYER1, memory, evidence, layer=1)
+            return
+        memory = self.set_state(memory, State.QUEUED)
+        reason = (f"reached Layer 1 on {stats.days} day(s) of evidence; "
+                  + ("you asked to approve every Layer 1 change" if self.settings.ask_before_layer1
+                     else f"confidence {confidence:.2f} is below {self.settings.auto_approve_confidence:.2f}"))
+        self.queue(memory, Action.LAYER1, reason, confidence, None, evidence)
+        self.layer2(self.refresh(memory), score, evidence)
+
+    # ---- prune -------------------------------------------------------------------
+    def expire_review(self, row: dict) -> None:
+        """A review unanswered past its deadline closes; its proposal returns to candidate, never confirmed."""
+        self.memories.queue_resolve(row["id"], "expired", self.stamp)
+        memory = self.memories.get(row["memory_id"])
+        if memory is None:
+            return
+        if memory.state is State.QUEUED:
+            self.memories.update(memory.id, state=State.CANDIDATE, updated_at=self.stamp)
+        self.note(ChangeKind.EXPIRED, memory, detail={"queue": row["id"], "action": row["action"]})
+
+    def expire_layer2(self, memory: MemoryRecord) -> None:
+        self.memories.update(memory.id, layer2_until=None)
+        self.note(ChangeKind.EXPIRED, memory, detail={"layer": 2})
+
+    def dormant(self, memory: MemoryRecord, reason: str) -> None:
+        self.memories.update(memory.id, state=State.DORMANT, updated_at=self.stamp)
+        self.note(ChangeKind.DORMANT, memory, detail={"reason": reason})
+
+    # ---- the user's own changes ------------------------------------------------
+    def reword(self, memory: MemoryRecord, text: str) -> MemoryRecord:
+        """Give a proposal (not yet kept) new words, e.g. the merged wording of an approved MERGE."""
+        if text == memory.text:
+            return memory
+        self.memories.update(memory.id, text=text, updated_at=self.stamp)
+        self.event(memory.id, "reworded", {"old_text": memory.text})
+        return self.refresh(memory)
+
+    def edit(self, old: MemoryRecord, text: str) -> MemoryRecord:
+        """The user's new wording: a new version supersedes the old one, which stays in history.
+
+        Reviews of the old version follow it: a proposal it made, or one about it, is now the new one's.
+        """
+        new_id = "mem-" + hashlib.sha256(f"{old.id}\x1f{text}\x1f{self.stamp}".encode()).hexdigest()[:8]
+        new = MemoryRecord(id=new_id, text=text, slot=old.slot, kind=old.kind, state=old.state,
+                           score=old.score, confidence=max(old.confidence or 0, 0.8), persona="user",
+                           style=old.style, pinned=old.pinned, valid_at=old.valid_at,
+                           layer2_until=old.layer2_until, last_evidence_epoch=old.last_evidence_epoch,
+                           created_at=self.stamp, updated_at=self.stamp)
+        self.memories.insert(new)
+        self.memories.copy_evidence(old.id, new.id)
+        for row in self.memories.queue_for_memory(old.id):
+            if row["memory_id"] == old.id:
+                self.memories.queue_update(row["id"], memory_id=new.id, text=text)
+            elif row["target_id"] == old.id:
+                self.memories.queue_update(row["id"], target_id=new.id, old_text=text)
+        self.memories.update(old.id, state=State.SUPERSEDED, superseded_by=new.id, superseded_at=self.stamp,
+                             invalid_at=self.stamp, layer2_until=None, updated_at=self.stamp)
+        self.event(old.id, "edited", {"by": new.id})
+        self.event(new.id, "created by edit", {"from": old.id, "old_text": old.text})
+        return self.refresh(new)
+
+    def reject(self, memory: MemoryRecord) -> None:
+        """A proposal the user refused is kept as rejected; a kept memory it named (or that it would
+        have replaced something with) stays as it was."""
+        if memory.state in (State.QUEUED, State.RETRACTION):
+            self.set_state(memory, State.REJECTED, layer2_until=None)
+
+    def forget(self, memory: MemoryRecord) -> None:
+        """Out of the prompt for good; the row and its history stay. Proposals about it return to candidate."""
+        self.memories.update(memory.id, state=State.FORGOTTEN, pinned=0, layer2_until=None, updated_at=self.stamp)
+        for row in self.memories.queue_for_memory(memory.id):
+            self.memories.queue_resolve(row["id"], "rejected", self.stamp)
+            proposal = self.memories.get(row["memory_id"]) if row["memory_id"] != memory.id else None
+            if proposal is not None and proposal.state is State.QUEUED:
+                self.set_state(proposal, State.CANDIDATE)
+                self.event(proposal.id, "review closed", {"queue": row["id"], "forgotten": memory.id})
+        self.event(memory.id, "forgotten", {"was": str(memory.state)})
+
+    def pin(self, memory: MemoryRecord, pinned: bool) -> None:
+        """A pinned memory is always in Layer 1: it never decays, goes dormant or is left out."""
+        values = {"pinned": int(pinned), "updated_at": self.stamp}
+        if pinned:
+            values.update(state=State.ACTIVE, layer2_until=None)
+        self.memories.update(memory.id, **values)
+        self.event(memory.id, "pinned" if pinned else "unpinned")
