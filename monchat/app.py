@@ -54,7 +54,7 @@ class App:
         save_settings(self.settings, self.paths.settings_path)
 
     def status(self) -> dict:
-        """What ``monchat status`` and the GUI's status bar show."""
+        """What ``monchat status`` shows (the GUI's status bar reads the backend and gate itself)."""
         gate = self.chat.gate()
         self.logbook.read_all()  # quarantines any unreadable line now, so the count below is current
         name = self.backends.chosen_name()

@@ -31,6 +31,20 @@ def add_memory_commands(sub) -> None:
                    help="approve: apply this verdict to an unsure judgement instead of the judge's leaning")
 
 
+def _tokens(usage) -> str:
+    """The run's tokens: as reported, with what is estimated said so."""
+    parts = [f"{usage.total:,} tokens"]
+    if usage.cached_tokens:
+        parts.append(f"{usage.cached_tokens:,} from the cache")
+    if usage.thinking_tokens:
+        parts.append(f"{usage.thinking_tokens:,} thinking")
+    if usage.estimated_calls:
+        parts.append(f"estimated for {usage.estimated_calls} call(s) whose backend reported none")
+    if usage.kept:
+        parts.append(f"{usage.kept} answer(s) kept from an earlier run")
+    return parts[0] + (f" ({', '.join(parts[1:])})" if len(parts) > 1 else "")
+
+
 def _print_progress(progress) -> None:
     who = f" {progress.persona}" if progress.persona else ""
     print(f"[{progress.stage}{who}] {progress.message}", file=sys.stderr, flush=True)
@@ -53,7 +67,7 @@ def cmd_flush(app, args) -> int:
     personas = ", ".join(f"{p['id']} ({p['role']})" for p in report.personas)
     print(f"  personas: {personas}; seed {report.seed}")
     print(f"  {report.messages_archived} message(s) archived; {report.llm_calls} LLM call(s); "
-          f"{report.duration_s:.1f}s")
+          f"{_tokens(report.usage)}; {report.duration_s:.1f}s")
     print(f"  Layer 1 +{report.promoted['layer1']}, Layer 2 +{report.promoted['layer2']}, "
           f"superseded {report.superseded}, queued for review {report.queued}, dropped {report.dropped}")
     for change in report.changes:

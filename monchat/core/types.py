@@ -186,6 +186,7 @@ class Usage:
     cached_tokens: int | None = None
     estimated_prompt_tokens: int | None = None
     thinking_tokens: int | None = None  # a thinking model's hidden reasoning (Gemini thoughts_token_count)
+    kept_answer: bool = False  # answered from a flush's kept answers: no call was made, nothing spent
     warnings: list[str] = field(default_factory=list)
 
     def counts(self) -> dict:

@@ -314,6 +314,13 @@ class FlushDialog(QDialog):
             self.reject()
 
     # ---- summary ---------------------------------------------------------
+    def tokens_text(self, usage) -> str:
+        """The run's tokens as the backend reported them; "about" where some had to be estimated."""
+        figure = f"{usage.total:,}"
+        if usage.cached_tokens:
+            figure = arg(self.tr("%1 (%2 from the cache)"), figure, f"{usage.cached_tokens:,}")
+        return arg(self.tr("about %1"), figure) if usage.estimated else figure
+
     def show_summary(self, report) -> None:
         if report.nothing_to_flush:
             self.summary.setText(self.tr("There was nothing new to flush."))
@@ -323,7 +330,7 @@ class FlushDialog(QDialog):
                 report.promoted.get("layer1", 0), report.promoted.get("layer2", 0), report.superseded,
                 report.queued),
             arg(self.tr("Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s"),
-                report.dropped, report.llm_calls, f"{report.tokens:,}", f"{report.duration_s:.1f}"),
+                report.dropped, report.llm_calls, self.tokens_text(report.usage), f"{report.duration_s:.1f}"),
         ]
         for note in report.notes:  # core's own words, as the problems below
             lines.append(arg(self.tr("Note: %1"), note))

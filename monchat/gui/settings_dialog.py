@@ -149,7 +149,7 @@ class SettingsDialog(QDialog):
         self.embedded_ctx.setValue(s.embedded.n_ctx)
         self.embedded_threads = QSpinBox(self.embedded_group)
         self.embedded_threads.setRange(0, 256)
-        self.embedded_threads.setSpecialValueText(self.tr("all cores"))
+        self.embedded_threads.setSpecialValueText(self.tr("automatic (half the cores)"))
         self.embedded_threads.setValue(s.embedded.threads)
         self.embedded_max = QSpinBox(self.embedded_group)
         self.embedded_max.setRange(1, 32_768)

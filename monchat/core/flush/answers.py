@@ -120,7 +120,7 @@ class CachedBackend(Backend):
     @property
     def last_usage(self) -> Usage:  # type: ignore[override]
         """This thread's last call: a hit cost nothing (empty usage), else what the inner backend reported."""
-        return Usage() if getattr(self._hit_here, "hit", False) else self.inner.last_usage
+        return Usage(kept_answer=True) if getattr(self._hit_here, "hit", False) else self.inner.last_usage
 
     # ---- structured calls, from the store when answered before -------------
     def complete_json(self, system: str, turns: list[Turn], schema: dict, *,

@@ -20,10 +20,10 @@ from ..backends.base import Backend
 from ..errors import MalformedReply
 from ..prompts import PromptLibrary
 from ..store.memories import MemoryStore
-from ..tokens import count_tokens
 from ..types import Turn
 from .fit import cut_text, pack
 from ..memory.states import Kind, Verdict
+from .ask import TokenUsage, ask_json
 from .records import NO_VERDICT, FlushCancelled, Item, Judgement
 
 log = logging.getLogger(__name__)
@@ -103,8 +103,7 @@ def build_pairs(items: list[Item], memories: MemoryStore) -> list[Pair]:
 @dataclass
 class JudgeOutcome:
     verdicts: dict[str, Judgement]
-    calls: int = 0
-    tokens: int = 0
+    usage: TokenUsage = field(default_factory=TokenUsage)
     errors: list[str] = field(default_factory=list)
 
 
@@ -116,10 +115,8 @@ def _ask(backend: Backend, prompts: PromptLibrary, pairs: list[Pair], outcome: J
         if cancel is not None and cancel.is_set():
             raise FlushCancelled()
         user = render_pairs(prompts, batch)
-        outcome.calls += 1
-        outcome.tokens += count_tokens(system) + count_tokens(user)
         try:
-            answer = backend.complete_json(system, [Turn("user", user)], JUDGE_SCHEMA)
+            answer = ask_json(backend, system, user, JUDGE_SCHEMA, outcome.usage)
         except MalformedReply as exc:
             outcome.errors.append(f"judge ({backend.describe()}): {exc.message}")
             continue

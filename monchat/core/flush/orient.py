@@ -1,15 +1,15 @@
 """Stage 1, orient: what waits to be flushed, and which filter personas read it.
 
-Input: the log book, the archive, the persona registry, settings.
-Output: an ``Orientation`` (files, new messages, selected personas with the seed).
-A message already in the archive (a flush that crashed after its commit) is not
-new: its file is only removed.
+``orient(logbook, archive)`` → an ``Orientation``: the log files, the messages in them not yet
+archived (oldest first), and the unreadable lines (already quarantined). A message already in the
+archive (a flush that crashed after its commit) is not new: its file is only removed.
+``select_personas(registry, fixed, seed)`` → base, the two fixed personas and one drawn with the seed.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import PersonaError
@@ -25,8 +25,6 @@ class Orientation:
     messages: list[Message]  # not yet archived, oldest first
     already_archived: int
     bad_lines: list[BadLine]
-    personas: list[tuple[FilterPersona, str]] = field(default_factory=list)  # (persona, base|fixed|random)
-    seed: int = 0
 
 
 def select_personas(registry: PersonaRegistry, fixed_ids: list[str], seed: int) -> list[tuple[FilterPersona, str]]:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 
 from ..errors import KnownError
 from ..memory.record import Change
 from ..memory.states import Verdict
+from .ask import TokenUsage
 
 STAGES = ("orient", "score", "judge", "consolidate", "prune", "rebuild")
 NO_VERDICT = "the judge gave no usable answer for this pair"
@@ -107,7 +109,8 @@ class FlushReport:
     personas: list[dict] = field(default_factory=list)
     seed: int | None = None
     llm_calls: int = 0
-    tokens: int = 0
+    tokens: int = 0  # ``usage.total``: what the backends reported, plus estimates where one reported nothing
+    usage: TokenUsage = field(default_factory=TokenUsage)
     dropped: int = 0
     dropped_items: list[dict] = field(default_factory=list)
     promoted: dict = field(default_factory=lambda: {"layer1": 0, "layer2": 0})
@@ -123,5 +126,24 @@ class FlushReport:
     budget: dict = field(default_factory=dict)
     items: dict = field(default_factory=dict)  # persona id -> [{text, slot, kind, score}]
 
+    def add_usage(self, usage: TokenUsage) -> None:
+        self.usage.add(usage)
+        self.llm_calls = self.usage.calls
+        self.tokens = self.usage.total
+
     def to_dict(self) -> dict:
-        return asdict(self)
+        data = asdict(self)
+        data["usage"] = self.usage.to_dict()
+        return data
+
+    def run_row(self, started: datetime, finished: datetime, verdicts: list[Judgement]) -> dict:
+        """The run's row in ``flush_runs``: everything a later ``monchat flush --history`` shows."""
+        return {
+            "id": self.run_id, "started_at": started.isoformat(timespec="seconds"),
+            "finished_at": finished.isoformat(timespec="seconds"), "seed": self.seed,
+            "personas": self.personas, "items": self.items, "dropped": self.dropped_items,
+            "verdicts": [vars(v) for v in verdicts], "changes": [vars(c) for c in self.changes],
+            "promoted": self.promoted, "llm_calls": self.llm_calls, "tokens": self.tokens,
+            "usage": self.usage.to_dict(), "duration_s": self.duration_s, "errors": self.errors,
+            "notes": self.notes, "files": self.files, "messages_archived": self.messages_archived,
+            "budget": self.budget}

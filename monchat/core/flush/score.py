@@ -23,11 +23,11 @@ from datetime import tzinfo
 from ..backends.base import Backend
 from ..errors import MalformedReply
 from ..personas import FilterPersona
-from ..prompts import PromptLibrary
 from ..memory.states import KINDS
-from ..tokens import count_tokens
+from ..prompts import PromptLibrary
 from ..types import Message, Turn
 from ..logs import slot_name
+from .ask import TokenUsage, ask_json
 from .fit import cut_text, pack
 from .records import Dropped, FlushCancelled, Item, LogLine
 from .words import check_words
@@ -183,8 +183,7 @@ class PersonaResult:
     errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     unread: list[LogLine] = field(default_factory=list)
-    calls: int = 0
-    tokens: int = 0
+    usage: TokenUsage = field(default_factory=TokenUsage)
 
 
 def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine],
@@ -248,8 +247,7 @@ class ChunkResult:
     errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     unread: list[LogLine] = field(default_factory=list)  # lines whose answer never came back usable
-    calls: int = 0
-    tokens: int = 0
+    usage: TokenUsage = field(default_factory=TokenUsage)
 
     def add(self, other: "ChunkResult") -> None:
         self.items += other.items
@@ -257,8 +255,7 @@ class ChunkResult:
         self.errors += other.errors
         self.notes += other.notes
         self.unread += other.unread
-        self.calls += other.calls
-        self.tokens += other.tokens
+        self.usage.add(other.usage)
 
 
 def score_chunk(backend: Backend, prompts: PromptLibrary, persona: FilterPersona, chunk: list[LogLine],
@@ -278,15 +275,12 @@ def score_chunk(backend: Backend, prompts: PromptLibrary, persona: FilterPersona
     system = prompts.render("filter.md.j2")
     user = render_log(prompts, chunk, part, parts, persona)
     schema = item_schema(max_items, user_ids(chunk))
-    result.calls += 1
-    result.tokens += count_tokens(system) + count_tokens(user)
     problem = ""
     try:
-        answer = backend.complete_json(system, [Turn("user", user)], schema)
+        answer = ask_json(backend, system, user, schema, result.usage)
     except MalformedReply as exc:
         problem = exc.message
     else:
-        result.tokens += count_tokens(str(answer))
         raw_items = answer.get("items")
         if not isinstance(raw_items, list):
             problem = "the answer had no item list"
@@ -319,7 +313,7 @@ def collect(persona: FilterPersona, parts: list[ChunkResult]) -> PersonaResult:
     for part in sorted(parts, key=lambda p: p.part):
         total.add(part)
     result = PersonaResult(persona.id, dropped=total.dropped, errors=total.errors, notes=total.notes,
-                           unread=total.unread, calls=total.calls, tokens=total.tokens)
+                           unread=total.unread, usage=total.usage)
     items = sorted(total.items, key=lambda i: (-i.score, i.first_epoch, i.slot, i.text))
     kept, extra = items[:persona.max_items], items[persona.max_items:]
     for item in extra:

@@ -16,7 +16,7 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass, field
-from datetime import tzinfo
+from datetime import datetime, tzinfo
 from typing import Callable
 
 from ..backends.base import Backend
@@ -33,11 +33,11 @@ from ..store.messages import MessageArchive
 from ..types import Clock, local_now
 from .answers import AnswerCache
 from .consolidate import Consolidator
-from .judge import build_pairs, judge
-from .orient import orient, select_personas
+from .judge import JudgeOutcome, build_pairs, judge
+from .orient import Orientation, orient, select_personas
 from .prune import prune
 from .rebuild import compile_prompt, load_selection, render_markdown, save_selection
-from .records import Dropped, FlushCancelled, FlushIncomplete, FlushProgress, FlushReport
+from .records import Dropped, FlushCancelled, FlushIncomplete, FlushProgress, FlushReport, Item
 from .score import build_lines, plan_chunks, score_all
 
 log = logging.getLogger(__name__)
@@ -138,22 +138,17 @@ class FlushService:
 
     def _run(self, dry_run: bool, progress: Progress, cancel: threading.Event, seed: int | None,
              accept_partial: bool) -> FlushReport:
+        """The stages in order: orient, score and judge (LLM, no writes), then one transaction."""
         started = time.monotonic()
         now = self.clock()
         report = FlushReport(dry_run=dry_run)
-        progress(FlushProgress("orient", None, 0, 1, "reading the logs"))
-        orientation = orient(self.logbook, self.archive)
-        report.files = [p.name for p in orientation.files]
-        if orientation.bad_lines:
-            report.errors.append(f"{len(orientation.bad_lines)} unreadable log line(s) kept in "
-                                 f"{self.paths.quarantine_dir}")
+        orientation = self._orient(report, progress)
         if not orientation.messages:
             report.nothing_to_flush = True
             if not dry_run:
                 self._finish(orientation.files, now)
             report.duration_s = round(time.monotonic() - started, 3)
             return report
-
         report.seed = self._seed(seed)
         chosen = select_personas(self.personas, self.settings.flush.fixed_personas, report.seed)
         report.personas = [{"id": p.id, "role": role} for p, role in chosen]
@@ -162,104 +157,17 @@ class FlushService:
         answers.prune()
         backend = answers.wrap(self.backend())
         escalation = answers.wrap(self.escalation(), role="escalation")
-        selection = load_selection(self.store)
-        injected = [i.text for i in selection.layer1 + selection.layer2]
-        lines = build_lines(orientation.messages, self.tz, self._line_id_key(dry_run))
-        chunks, report.notes = plan_chunks(backend, self.prompts, [p for p, _ in chosen], lines)
 
-        # Stage 2: score (LLM, no writes)
-        names = {persona.id: f"{persona.name} ({role})" for persona, role in chosen}
-        for persona, _role in chosen:
-            progress(FlushProgress("score", persona.id, 0, len(chunks), f"{names[persona.id]} is reading"))
-
-        def on_part(persona_id: str, done: int, total: int, unread: int) -> None:
-            progress(FlushProgress("score", persona_id, done, total,
-                                   f"{names[persona_id]} read part {done} of {total}", unread))
-
-        parallel = self.settings.flush.parallel or backend.PARALLEL_CALLS
-        results = score_all(backend, self.prompts, [p for p, _ in chosen], chunks, injected, parallel,
-                            cancel, on_part, self.chunk_major)
-        unread = {r.persona: r.unread for r in results if r.unread}
-        if unread:
-            what = "; ".join(f"{names[pid]} could not read {len(missed)} message(s) from {missed[0].when} "
-                             f"to {missed[-1].when}" for pid, missed in unread.items())
-            if not accept_partial:
-                raise FlushIncomplete(what)
-            report.unread = {pid: [line.message_id for line in missed] for pid, missed in unread.items()}
-            report.notes.append(f"A partial flush, accepted: {what}.")
-        items, dropped = [], []
-        for result in results:
-            report.llm_calls += result.calls
-            report.tokens += result.tokens
-            report.errors.extend(result.errors)
-            report.notes.extend(result.notes)
-            items.extend(result.items)
-            dropped.extend(result.dropped)
-            report.items[result.persona] = [{"text": i.text, "slot": i.slot, "kind": i.kind, "score": i.score,
-                                             "evidence": i.evidence} for i in result.items]
-        order = {p.id: n for n, (p, _) in enumerate(chosen)}
-        items.sort(key=lambda i: (i.first_epoch, order[i.persona], i.slot, i.text))
-        for index, item in enumerate(items):
-            item.index = index
-
-        # Stage 3: match and judge (LLM, no writes)
+        items, dropped = self._score(report, orientation, chosen, backend, dry_run, progress, cancel,
+                                     accept_partial)
         if cancel.is_set():
             raise FlushCancelled()
-        pairs = build_pairs(items, self.memories)
-        progress(FlushProgress("judge", None, 0, len(pairs), f"{len(pairs)} comparison(s)"))
-        outcome = judge(pairs, backend, self.prompts, self.settings.flush.judge_confidence, escalation, cancel)
-        report.llm_calls += outcome.calls
-        report.tokens += outcome.tokens
-        report.errors.extend(outcome.errors)
-        progress(FlushProgress("judge", None, len(pairs), len(pairs), "judged"))
+        outcome = self._judge(report, items, backend, escalation, progress, cancel)
         if cancel.is_set():
             raise FlushCancelled()
-
-        # Stages 1 (archive) and 4–6: one transaction
         try:
             with self.store.atomic():
-                run_id = self.memories.next_run_id()
-                report.run_id = run_id
-                report.messages_archived = self.archive.archive(orientation.messages, now)
-                progress(FlushProgress("consolidate", None, 0, len(items), "weighing the evidence"))
-                evidence_ids = sorted({mid for i in items for mid in i.evidence})
-                rows = self.archive.get_many(evidence_ids)
-                consolidator = Consolidator(self.memories, self.settings.flush, now, run_id, rows)
-                consolidator.run(items, list(outcome.verdicts.values()))
-                for item in consolidator.unmatched_retractions:
-                    dropped.append(Dropped(item.persona, item.text, "nothing kept to take back", item.evidence,
-                                           category="no_target"))
-                for verdict in outcome.verdicts.values():
-                    self.memories.add_verdict({
-                        "run_id": run_id, "memory_id": consolidator.item_memory.get(verdict.item_index),
-                        "target_id": verdict.target_id, "verdict": verdict.verdict,
-                        "confidence": verdict.confidence, "reasoning": verdict.reasoning,
-                        "model": verdict.model, "escalated": int(verdict.escalated),
-                        "applied": "yes" if verdict.confidence >= self.settings.flush.judge_confidence else "review"})
-                progress(FlushProgress("consolidate", None, len(items), len(items), "done"))
-                progress(FlushProgress("prune", None, 0, 1, "expiry, decay and the cap"))
-                changes = consolidator.changes + prune(self.memories, self.settings.flush, now, run_id)
-                progress(FlushProgress("rebuild", None, 0, 1, "rebuilding the prompt"))
-                new_selection = compile_prompt(self.memories, self.settings.flush, now)
-                save_selection(self.store, new_selection)
-
-                report.changes = changes
-                report.dropped_items = [vars(d) for d in dropped]
-                report.dropped = sum(1 for d in dropped if d.category == "evidence")
-                report.promoted = {"layer1": consolidator.counters.layer1, "layer2": consolidator.counters.layer2}
-                report.superseded = consolidator.counters.superseded
-                report.queued = consolidator.counters.queued
-                report.budget = new_selection.budget
-                report.duration_s = round(time.monotonic() - started, 3)
-                self.memories.add_run({
-                    "id": run_id, "started_at": now.isoformat(timespec="seconds"),
-                    "finished_at": self.clock().isoformat(timespec="seconds"), "seed": report.seed,
-                    "personas": report.personas, "items": report.items, "dropped": report.dropped_items,
-                    "verdicts": [vars(v) for v in outcome.verdicts.values()],
-                    "changes": [vars(c) for c in changes], "promoted": report.promoted,
-                    "llm_calls": report.llm_calls, "tokens": report.tokens, "duration_s": report.duration_s,
-                    "errors": report.errors, "notes": report.notes, "files": report.files,
-                    "messages_archived": report.messages_archived, "budget": report.budget})
+                self._commit(report, orientation, items, dropped, outcome, now, started, progress)
                 if dry_run:
                     raise _DryRun()
                 if cancel.is_set():  # stopped during the writes: roll back, as promised before the commit
@@ -274,6 +182,111 @@ class FlushService:
         log.info("flush %s: %s call(s), %s change(s), %s dropped, %.1fs", report.run_id, report.llm_calls,
                  len(report.changes), report.dropped, report.duration_s)
         return report
+
+    # ---- the stages ----------------------------------------------------------
+    def _orient(self, report: FlushReport, progress: Progress) -> Orientation:
+        """Stage 1 (reading): the unflushed messages not archived yet; unreadable lines were quarantined."""
+        progress(FlushProgress("orient", None, 0, 1, "reading the logs"))
+        orientation = orient(self.logbook, self.archive)
+        report.files = [p.name for p in orientation.files]
+        if orientation.bad_lines:
+            report.errors.append(f"{len(orientation.bad_lines)} unreadable log line(s) kept in "
+                                 f"{self.paths.quarantine_dir}")
+        return orientation
+
+    def _score(self, report: FlushReport, orientation: Orientation, chosen: list, backend: Backend,
+               dry_run: bool, progress: Progress, cancel: threading.Event,
+               accept_partial: bool) -> tuple[list[Item], list[Dropped]]:
+        """Stage 2: every chosen persona reads every part; returns the items in order, and the dropped.
+
+        Raises:
+            FlushIncomplete: a persona could not read some messages and a partial flush was not accepted.
+        """
+        selection = load_selection(self.store)
+        injected = [i.text for i in selection.layer1 + selection.layer2]
+        lines = build_lines(orientation.messages, self.tz, self._line_id_key(dry_run))
+        personas = [p for p, _ in chosen]
+        chunks, report.notes = plan_chunks(backend, self.prompts, personas, lines)
+        names = {persona.id: f"{persona.name} ({role})" for persona, role in chosen}
+        for persona in personas:
+            progress(FlushProgress("score", persona.id, 0, len(chunks), f"{names[persona.id]} is reading"))
+
+        def on_part(persona_id: str, done: int, total: int, unread: int) -> None:
+            progress(FlushProgress("score", persona_id, done, total,
+                                   f"{names[persona_id]} read part {done} of {total}", unread))
+
+        parallel = self.settings.flush.parallel or backend.PARALLEL_CALLS
+        results = score_all(backend, self.prompts, personas, chunks, injected, parallel, cancel, on_part,
+                            self.chunk_major)
+        unread = {r.persona: r.unread for r in results if r.unread}
+        if unread:
+            what = "; ".join(f"{names[pid]} could not read {len(missed)} message(s) from {missed[0].when} "
+                             f"to {missed[-1].when}" for pid, missed in unread.items())
+            if not accept_partial:
+                raise FlushIncomplete(what)
+            report.unread = {pid: [line.message_id for line in missed] for pid, missed in unread.items()}
+            report.notes.append(f"A partial flush, accepted: {what}.")
+        items, dropped = [], []
+        for result in results:
+            report.add_usage(result.usage)
+            report.errors.extend(result.errors)
+            report.notes.extend(result.notes)
+            items.extend(result.items)
+            dropped.extend(result.dropped)
+            report.items[result.persona] = [{"text": i.text, "slot": i.slot, "kind": i.kind, "score": i.score,
+                                             "evidence": i.evidence} for i in result.items]
+        order = {p.id: n for n, p in enumerate(personas)}
+        items.sort(key=lambda i: (i.first_epoch, order[i.persona], i.slot, i.text))
+        for index, item in enumerate(items):
+            item.index = index
+        return items, dropped
+
+    def _judge(self, report: FlushReport, items: list[Item], backend: Backend, escalation: Backend | None,
+               progress: Progress, cancel: threading.Event) -> JudgeOutcome:
+        """Stage 3: each item against the kept memories it may be about (LLM, no writes)."""
+        pairs = build_pairs(items, self.memories)
+        progress(FlushProgress("judge", None, 0, len(pairs), f"{len(pairs)} comparison(s)"))
+        outcome = judge(pairs, backend, self.prompts, self.settings.flush.judge_confidence, escalation, cancel)
+        report.add_usage(outcome.usage)
+        report.errors.extend(outcome.errors)
+        progress(FlushProgress("judge", None, len(pairs), len(pairs), "judged"))
+        return outcome
+
+    def _commit(self, report: FlushReport, orientation: Orientation, items: list[Item], dropped: list[Dropped],
+                outcome: JudgeOutcome, now: datetime, started: float, progress: Progress) -> None:
+        """Archive, then stages 4–6 (consolidate, prune, rebuild) and the run's row: inside the caller's
+        transaction, so all of it lands or none."""
+        run_id = report.run_id = self.memories.next_run_id()
+        report.messages_archived = self.archive.archive(orientation.messages, now)
+        progress(FlushProgress("consolidate", None, 0, len(items), "weighing the evidence"))
+        rows = self.archive.get_many(sorted({mid for i in items for mid in i.evidence}))
+        consolidator = Consolidator(self.memories, self.settings.flush, now, run_id, rows)
+        verdicts = list(outcome.verdicts.values())
+        consolidator.run(items, verdicts)
+        for item in consolidator.unmatched_retractions:
+            dropped.append(Dropped(item.persona, item.text, "nothing kept to take back", item.evidence,
+                                   category="no_target"))
+        threshold = self.settings.flush.judge_confidence
+        for verdict in verdicts:
+            self.memories.add_verdict({
+                "run_id": run_id, "memory_id": consolidator.item_memory.get(verdict.item_index),
+                "target_id": verdict.target_id, "verdict": verdict.verdict, "confidence": verdict.confidence,
+                "reasoning": verdict.reasoning, "model": verdict.model, "escalated": int(verdict.escalated),
+                "applied": "yes" if verdict.confidence >= threshold else "review"})
+        progress(FlushProgress("consolidate", None, len(items), len(items), "done"))
+        progress(FlushProgress("prune", None, 0, 1, "expiry, decay and the cap"))
+        report.changes = consolidator.changes + prune(self.memories, self.settings.flush, now, run_id)
+        progress(FlushProgress("rebuild", None, 0, 1, "rebuilding the prompt"))
+        selection = compile_prompt(self.memories, self.settings.flush, now)
+        save_selection(self.store, selection)
+        report.dropped_items = [vars(d) for d in dropped]
+        report.dropped = sum(1 for d in dropped if d.category == "evidence")
+        report.promoted = {"layer1": consolidator.counters.layer1, "layer2": consolidator.counters.layer2}
+        report.superseded = consolidator.counters.superseded
+        report.queued = consolidator.counters.queued
+        report.budget = selection.budget
+        report.duration_s = round(time.monotonic() - started, 3)
+        self.memories.add_run(report.run_row(now, self.clock(), verdicts))
 
     def _line_id_key(self, dry_run: bool) -> bytes:
         """This data folder's secret for the line ids filters see (made on first use; a dry run

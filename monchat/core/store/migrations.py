@@ -175,3 +175,9 @@ def m007_flush_answers(db: Database) -> None:
 def m008_review_merged_text(db: Database) -> None:
     """The judge's merged wording for an unsure MERGE, so approving it merges as a flush would."""
     db["review_queue"].add_column("merged_text", str)
+
+
+@migrations()
+def m009_run_usage(db: Database) -> None:
+    """A run's token usage as the backends reported it (prompt, output, cached, thinking; estimates flagged)."""
+    db["flush_runs"].add_column("usage", str)

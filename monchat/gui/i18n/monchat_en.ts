@@ -546,6 +546,14 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>%1 (%2 from the cache)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>about %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Waiting for review: %4</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1227,7 +1235,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>all cores</source>
+        <source>automatic (half the cores)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -546,6 +546,14 @@
         <translation>%1 件の項目について根拠を量っています。</translation>
     </message>
     <message>
+        <source>%1 (%2 from the cache)</source>
+        <translation>%1（うちキャッシュから %2）</translation>
+    </message>
+    <message>
+        <source>about %1</source>
+        <translation>約 %1</translation>
+    </message>
+    <message>
         <source>Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Waiting for review: %4</source>
         <translation>長期の記憶: +%1&#x3000;最近の記憶: +%2&#x3000;置き換え: %3&#x3000;確認待ち: %4</translation>
     </message>
@@ -1227,8 +1235,8 @@
         <translation>選択…</translation>
     </message>
     <message>
-        <source>all cores</source>
-        <translation>すべてのコア</translation>
+        <source>automatic (half the cores)</source>
+        <translation>自動（コアの半分）</translation>
     </message>
     <message>
         <source>Model file (GGUF)</source>

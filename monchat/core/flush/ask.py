@@ -1,0 +1,71 @@
+"""The one way a flush stage asks a backend for a structured answer, and what the calls cost.
+
+Filter and judge both call ``ask_json``: one request, the backend's own retries, and its reported
+usage added to a ``TokenUsage`` — prompt, output, cached and thinking tokens as the backend counted
+them. A backend that reports nothing (or an answer kept from an earlier run, which cost nothing
+now) is counted apart: estimated calls are counted with cl100k and flagged, never mixed in silently.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+
+from ..backends.base import Backend
+from ..tokens import count_tokens
+from ..types import Turn
+
+
+@dataclass
+class TokenUsage:
+    calls: int = 0  # requests a stage made
+    kept: int = 0  # of which answered from the answers kept by an earlier run: no tokens spent
+    prompt_tokens: int = 0  # as the backends reported them
+    output_tokens: int = 0
+    cached_tokens: int = 0  # prompt tokens the backend served from its cache
+    thinking_tokens: int = 0  # a thinking model's hidden reasoning
+    estimated_calls: int = 0  # calls whose backend reported no counts
+    estimated_tokens: int = 0  # their prompt and answer, counted with cl100k
+
+    def add(self, other: "TokenUsage") -> None:
+        for name, value in asdict(other).items():
+            setattr(self, name, getattr(self, name) + value)
+
+    @property
+    def total(self) -> int:
+        """Reported tokens plus the estimates: the figure a summary shows (``estimated`` says which)."""
+        return self.prompt_tokens + self.output_tokens + self.thinking_tokens + self.estimated_tokens
+
+    @property
+    def estimated(self) -> bool:
+        return self.estimated_calls > 0
+
+    def to_dict(self) -> dict:
+        return {**asdict(self), "total": self.total, "estimated": self.estimated}
+
+
+def ask_json(backend: Backend, system: str, user: str, schema: dict, usage: TokenUsage) -> dict:
+    """One structured request with a single user turn; its usage is added to ``usage``.
+
+    Raises what ``Backend.complete_json`` raises (``MalformedReply``, ``BackendError``); a call that
+    failed is still counted, with the prompt estimated.
+    """
+    usage.calls += 1
+    answer = None
+    try:
+        answer = backend.complete_json(system, [Turn("user", user)], schema)
+        return answer
+    finally:
+        reported = backend.last_usage
+        if reported.kept_answer:
+            usage.kept += 1
+        elif reported.prompt_tokens is None:
+            usage.estimated_calls += 1
+            usage.estimated_tokens += count_tokens(system) + count_tokens(user)
+            if answer is not None:
+                usage.estimated_tokens += count_tokens(json.dumps(answer, ensure_ascii=False))
+        else:
+            usage.prompt_tokens += reported.prompt_tokens
+            usage.output_tokens += reported.output_tokens or 0
+            usage.cached_tokens += reported.cached_tokens or 0
+            usage.thinking_tokens += reported.thinking_tokens or 0
