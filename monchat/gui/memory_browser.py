@@ -146,8 +146,7 @@ class MemoryBrowser(QDialog):
 
     def refresh(self, select: str = "") -> None:
         select = select or self.current_id()
-        epoch = self.app.clock().timestamp()
-        self.records = [r for r in self.memory.list(all=True) if r.in_view(self.view(), epoch)]
+        self.records = self.memory.in_view(self.view())
         self.table.clear()
         chosen = None
         for record in self.records:
