@@ -130,7 +130,8 @@ def cmd_memory(app, args) -> int:
         out = memory.budget_report()
         if not args.json:
             print(f"{out.get('used_tokens', 0)} of {out.get('budget_tokens', '?')} tokens; "
-                  f"{out.get('included', 0)} memories in the prompt")
+                  f"{out.get('included', 0)} memories in the prompt; pinned memories take "
+                  f"{out.get('pinned_tokens', 0)} tokens")
             for left in out.get("left_out", []):
                 print(f"  left out: {left['id']} {left['text']} — {left['reason']}")
             return 0

@@ -1,7 +1,8 @@
 """ChatService: one turn is exactly one LLM call.
 
 A turn reads the prompt memory (Layers 1–2, chosen at the last flush) and the
-Layer 3 window (the last 12 hours of messages), renders the system prompt —
+Layer 3 window (the last 12 hours of messages, as much as fits the backend's
+context with room for the reply: ``core/window.py``), renders the system prompt —
 byte-identical until the memory or the persona changes, so the backend's prompt
 cache is hit — logs the user's message to disk, then makes the one call and
 logs the reply. A failure mid-reply logs the partial text marked ``partial``;
@@ -13,7 +14,6 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Callable, Protocol
 
 from .backends.base import Backend
@@ -24,8 +24,8 @@ from .personas import PersonaRegistry, SurfacePersona
 from .prompts import PromptLibrary
 from .settings import Settings
 from .store.messages import MessageArchive
-from .tokens import count_tokens, count_turns
 from .types import Clock, Message, Turn, Usage, check_text, format_ts, local_now, new_message_id
+from .window import MESSAGE_FRAME, FittedWindow, fit_window, reply_room, window_start
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +56,7 @@ class TurnResult:
     system_prompt: str
     stopped: bool = False
     warnings: list[str] = field(default_factory=list)
+    left_out: int = 0  # older messages of the window not sent, to fit the context
 
 
 @dataclass
@@ -63,8 +64,9 @@ class ContextMeter:
     """Tokens of the current prompt against the backend's context."""
 
     system_tokens: int
-    window_tokens: int
+    window_tokens: int  # the recent messages that are sent
     context_length: int
+    left_out: int = 0  # older messages of the window not sent: they would not fit with room for a reply
 
     @property
     def total(self) -> int:
@@ -119,10 +121,11 @@ class ChatService:
     def window(self, now=None) -> list[Message]:
         """Layer 3: the last N hours of messages, archived or not, each once, oldest first.
 
-        Messages replaced by a later edit or regeneration are left out.
+        Messages replaced by a later edit or regeneration are left out. The start moves in steps
+        (``core/window.py``), so the window covers up to a quarter more than N hours.
         """
         now = now or self.clock()
-        since = (now - timedelta(hours=self.settings.chat.window_hours)).timestamp()
+        since = window_start(now, self.settings.chat.window_hours)
         by_id = {m.id: m for m in self.archive.since(since)}
         for m in self.logbook.read_all().messages:
             if m.dt.timestamp() >= since:
@@ -136,11 +139,21 @@ class ChatService:
         return [Turn(m.role, m.text) for m in messages]
 
     def context_meter(self, persona_id: str | None = None) -> ContextMeter:
+        """What the next turn sends: the system prompt and the part of the window that fits."""
         persona = self.persona(persona_id)
+        backend = self.backend_for(persona)
         system = self.system_prompt(persona)
-        window = self.window()
-        return ContextMeter(count_tokens(system), count_turns("", self.turns_of(window)),
-                            self.backend_for(persona).context_length())
+        fitted = self.fit(backend, system, self.window())
+        return ContextMeter(backend.count_text(system), fitted.sent_tokens, backend.context_length(),
+                            len(fitted.left_out))
+
+    @staticmethod
+    def fit(backend: Backend, system: str, history: list[Message], new_text: str = "") -> FittedWindow:
+        """The part of ``history`` sent with ``system`` and ``new_text``, within the backend's context."""
+        context = backend.context_length()
+        budget = context - reply_room(context) - backend.count_text(system) - MESSAGE_FRAME
+        new_tokens = backend.count_text(new_text) + MESSAGE_FRAME if new_text else 0
+        return fit_window(history, backend.count_text, budget, new_tokens)
 
     # ---- turns ---------------------------------------------------------
     def send(self, text: str, *, persona_id: str | None = None,
@@ -221,10 +234,15 @@ class ChatService:
         backend = self.backend_for(persona)
         system = self.system_prompt(persona)
         history = [m for m in history if m.id != user.id]
-        turns = self.turns_of(history) + [Turn("user", user.text)]
+        text = user.text
         if persona.post_history_instructions:
             # A card's trailing instruction rides on the last user turn (data, not template).
-            turns[-1] = Turn("user", f"{user.text}\n\n({persona.post_history_instructions})")
+            text = f"{user.text}\n\n({persona.post_history_instructions})"
+        fitted = self.fit(backend, system, history, text)
+        if fitted.left_out:
+            log.info("window: %s older message(s) not sent, to fit %s's context of %s tokens",
+                     len(fitted.left_out), backend.describe(), backend.context_length())
+        turns = self.turns_of(fitted.sent) + [Turn("user", text)]
         reply = backend.stream(system, turns, temperature=persona.temperature, stop=stop)
         try:
             for piece in reply:
@@ -242,7 +260,8 @@ class ChatService:
         for warning in reply.usage.warnings:
             log.warning("%s", warning)
         return TurnResult(user=user, reply=message, usage=reply.usage, system_prompt=system,
-                          stopped=reply.stopped, warnings=list(reply.usage.warnings))
+                          stopped=reply.stopped, warnings=list(reply.usage.warnings),
+                          left_out=len(fitted.left_out))
 
     def _log_reply(self, text: str, status: str, persona, backend, replaces: str,
                    usage: Usage) -> Message | None:

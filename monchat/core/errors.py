@@ -103,6 +103,12 @@ class InputError(KnownError):
     exit_code = 2
 
 
+class PinOverBudget(InputError):
+    """Pinning this memory would leave no room in the prompt's memory budget for anything else."""
+
+    code = "pin_over_budget"
+
+
 class NotFound(KnownError):
     code = "not_found"
     exit_code = 2

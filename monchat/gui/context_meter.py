@@ -31,8 +31,12 @@ class ContextMeterWidget(QWidget):
         self.label.setText(arg(self.tr("Context: %1 / %2 tokens"), f"{meter.total:,}", f"{meter.context_length:,}"))
         self.setToolTip(arg(self.tr("System prompt %1 tokens + recent messages %2 tokens, of a context of %3."),
                             f"{meter.system_tokens:,}", f"{meter.window_tokens:,}", f"{meter.context_length:,}"))
-        if meter.total > meter.context_length:
-            self.label.setText(self.label.text() + " " + self.tr("— over the limit; the oldest messages are cut"))
+        if meter.left_out:
+            self.label.setText(self.label.text() + " " + arg(self.tr("— %1 older messages not sent"),
+                                                               meter.left_out))
+            self.setToolTip(self.toolTip() + "\n" + arg(
+                self.tr("%1 older messages of the recent window are not sent, so the reply has room. "
+                        "They stay in the log and reach memory at the next flush."), meter.left_out))
 
     def set_unknown(self, reason: str) -> None:
         self.meter = None

@@ -30,6 +30,8 @@ def headline(failure: Failure) -> str:
             "Failures", "The filter's instructions alone do not fit the model's context."),
         "flush_incomplete": QCoreApplication.translate(
             "Failures", "A filter could not read some messages, so nothing was changed."),
+        "pin_over_budget": QCoreApplication.translate(
+            "Failures", "Pinned memories would fill the whole memory budget of the prompt."),
         "backend": QCoreApplication.translate(
             "Failures", "The model call failed."),
         "input": QCoreApplication.translate(
@@ -87,6 +89,8 @@ def advice(code: str) -> str:
             "Failures", "Try again; a larger model follows the format more reliably."),
         "request_too_large": QCoreApplication.translate(
             "Failures", "Raise the model's context in Settings, or shorten the filter persona's text."),
+        "pin_over_budget": QCoreApplication.translate(
+            "Failures", "Unpin a memory you need less, or raise the budget: monchat settings set flush.memory_token_budget N."),
         "flush_incomplete": QCoreApplication.translate(
             "Failures", "Flush again (a busy model often answers the next time), choose a larger model, or "
                         "flush without the unread messages."),

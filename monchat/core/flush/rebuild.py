@@ -50,6 +50,11 @@ class PromptSelection:
                    data.get("budget", {}))
 
 
+def memory_line_tokens(text: str) -> int:
+    """Tokens one memory takes in the system prompt."""
+    return count_tokens(f"- {text}\n")
+
+
 def compile_prompt(memories: MemoryStore, settings: FlushSettings, now: datetime) -> PromptSelection:
     """Choose the memory lines for the prompt; over budget, the weakest are left out and reported."""
     epoch = now.timestamp()
@@ -65,11 +70,13 @@ def compile_prompt(memories: MemoryStore, settings: FlushSettings, now: datetime
     used = (SECTION_OVERHEAD if layer1 else 0) + (SECTION_OVERHEAD if layer2 else 0)
     chosen: set[str] = set()
     left_out = []
+    pinned = 0
     for m in ranked:
-        cost = count_tokens(f"- {m.text}\n")
+        cost = memory_line_tokens(m.text)
         if used + cost <= budget or m.pinned:
             chosen.add(m.id)
             used += cost
+            pinned += cost if m.pinned else 0
         else:
             left_out.append({"id": m.id, "text": m.text, "layer": m.layer(epoch), "tokens": cost,
                              "strength": round(strength(m), 4),
@@ -79,7 +86,7 @@ def compile_prompt(memories: MemoryStore, settings: FlushSettings, now: datetime
         [PromptItem(m.id, m.text, m.slot, 1) for m in sorted(layer1, key=order) if m.id in chosen],
         [PromptItem(m.id, m.text, m.slot, 2) for m in sorted(layer2, key=order) if m.id in chosen],
         {"budget_tokens": budget, "used_tokens": used, "included": len(chosen), "left_out": left_out,
-         "pinned_over_budget": used > budget},
+         "pinned_tokens": pinned, "pinned_over_budget": used > budget},
     )
     return selection
 

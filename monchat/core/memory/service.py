@@ -7,8 +7,9 @@ is deleted: forgetting takes a memory out of the prompt and keeps its row.
 
 from __future__ import annotations
 
-from ..errors import InputError, NotFound
-from ..flush.rebuild import REVISION_KEY, compile_prompt, load_selection, render_markdown, save_selection
+from ..errors import InputError, NotFound, PinOverBudget
+from ..flush.rebuild import (REVISION_KEY, SECTION_OVERHEAD, compile_prompt, load_selection, memory_line_tokens,
+                             render_markdown, save_selection)
 from ..paths import Paths, write_private
 from ..settings import Settings
 from ..store.db import Store
@@ -232,10 +233,23 @@ class MemoryService:
         memory = self.get(memory_id)
         if pinned and memory.history:
             raise InputError(f"{memory_id} is history and cannot be pinned.", "Pin its current version.")
+        if pinned and not memory.pinned:
+            self._check_pin_room(memory)
         with self.store.atomic():
             self._transitions().pin(memory, pinned)
         self._after_change()
         return self.get(memory_id)
+
+    def _check_pin_room(self, memory: MemoryRecord) -> None:
+        """Pinned memories always go into the prompt; together they must stay within its memory budget."""
+        budget = self.settings.flush.memory_token_budget
+        pinned = [m for m in self.memories.live() if m.pinned] + [memory]
+        tokens = SECTION_OVERHEAD + sum(memory_line_tokens(m.text) for m in pinned)
+        if tokens > budget:
+            raise PinOverBudget(
+                f"Pinned memories would take {tokens} tokens of the {budget}-token memory budget, so nothing "
+                f"else would fit in the prompt.",
+                "Unpin a memory you need less, or raise the budget (settings flush.memory_token_budget).")
 
     def unpin(self, memory_id: str) -> MemoryRecord:
         return self.pin(memory_id, False)

@@ -66,7 +66,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>— over the limit; the oldest messages are cut</source>
+        <source>— %1 older messages not sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 older messages of the recent window are not sent, so the reply has room. They stay in the log and reach memory at the next flush.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -110,6 +114,10 @@
     </message>
     <message>
         <source>A filter could not read some messages, so nothing was changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pinned memories would fill the whole memory budget of the prompt.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -210,6 +218,10 @@
     </message>
     <message>
         <source>Raise the model&apos;s context in Settings, or shorten the filter persona&apos;s text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unpin a memory you need less, or raise the budget: monchat settings set flush.memory_token_budget N.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

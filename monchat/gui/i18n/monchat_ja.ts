@@ -66,8 +66,12 @@
         <translation>システムプロンプト %1 トークン + 最近のメッセージ %2 トークン（コンテキスト長 %3）。</translation>
     </message>
     <message>
-        <source>— over the limit; the oldest messages are cut</source>
-        <translation>— 上限超過。古いメッセージから切り捨てられます</translation>
+        <source>— %1 older messages not sent</source>
+        <translation>— 古いメッセージ %1 件は送信しません</translation>
+    </message>
+    <message>
+        <source>%1 older messages of the recent window are not sent, so the reply has room. They stay in the log and reach memory at the next flush.</source>
+        <translation>返信の余地を残すため、最近のメッセージのうち古い %1 件は送信しません。ログには残り、次のフラッシュで記憶に届きます。</translation>
     </message>
     <message>
         <source>Context: unknown</source>
@@ -111,6 +115,10 @@
     <message>
         <source>A filter could not read some messages, so nothing was changed.</source>
         <translation>読めないメッセージがあったため、何も変更していません。</translation>
+    </message>
+    <message>
+        <source>Pinned memories would fill the whole memory budget of the prompt.</source>
+        <translation>ピン留めした記憶だけで、プロンプトの記憶の予算がいっぱいになってしまいます。</translation>
     </message>
     <message>
         <source>The model call failed.</source>
@@ -211,6 +219,10 @@
     <message>
         <source>Raise the model&apos;s context in Settings, or shorten the filter persona&apos;s text.</source>
         <translation>設定でモデルのコンテキストを増やすか、フィルター人格の文章を短くしてください。</translation>
+    </message>
+    <message>
+        <source>Unpin a memory you need less, or raise the budget: monchat settings set flush.memory_token_budget N.</source>
+        <translation>あまり要らない記憶のピンを外すか、予算を増やしてください（monchat settings set flush.memory_token_budget N）。</translation>
     </message>
     <message>
         <source>Flush again (a busy model often answers the next time), choose a larger model, or flush without the unread messages.</source>
