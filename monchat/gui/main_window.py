@@ -258,12 +258,7 @@ class MainWindow(QMainWindow):
 
     def load_older(self, epoch: float) -> None:
         """Older messages before ``epoch``: archived ones plus unflushed ones outside the window."""
-        older = {m.id: m for m in self.app.archive.before(epoch, OLDER_PAGE)}
-        for message in self.app.logbook.read_all().messages:
-            if message.dt.timestamp() < epoch:
-                older.setdefault(message.id, message)
-        page = sorted(older.values(), key=lambda m: (m.dt.timestamp(), m.id))[-OLDER_PAGE:]
-        self.chat_view.prepend_older(page)
+        self.chat_view.prepend_older(self.app.chat.older(epoch, OLDER_PAGE))
 
     # ---- turns -----------------------------------------------------------
     def _turn_allowed(self) -> bool:
