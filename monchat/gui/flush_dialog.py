@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QGridLayout, QGroupBox, QHBox
                                QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from ..core.flush.records import FlushIncomplete
+from ..core.flush.service import FlushService
+from ..core.personas import PersonaRegistry
 from .failures import explanation, headline
 from .i18n import arg
 from .lifetime import alive
@@ -43,11 +45,12 @@ class FlushDialog(QDialog):
     flush_failed = Signal(object)
     plan_loaded = Signal(object)
 
-    def __init__(self, app, runner: TaskRunner, parent: QWidget | None = None) -> None:
+    def __init__(self, flush: FlushService, personas: PersonaRegistry, runner: TaskRunner,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.app = app
+        self.flush = flush
+        self.personas = personas
         self.runner = runner
-        self.flush = app.services["flush"]
         self.cancel_event: threading.Event | None = None
         self.running = False
         self.report = None
@@ -151,7 +154,7 @@ class FlushDialog(QDialog):
         }.get(kind, kind)
 
     def persona_name(self, persona_id: str) -> str:
-        persona = self.app.personas.filters.get(persona_id)
+        persona = self.personas.filters.get(persona_id)
         return persona.name if persona else persona_id
 
     # ---- plan ------------------------------------------------------------

@@ -54,11 +54,6 @@ class GateBar(QWidget):
         layout.addLayout(row)
         layout.addWidget(self.banner)
 
-    def set_flush_available(self, available: bool, tooltip: str = "") -> None:
-        for button in (self.flush_button, self.banner_button):
-            button.setEnabled(available)
-            button.setToolTip(tooltip)
-
     def set_gate(self, gate: FlushGate) -> None:
         self.state = gate.state
         self.count_label.setText(arg(

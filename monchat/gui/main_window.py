@@ -101,8 +101,6 @@ class MainWindow(QMainWindow):
         self._connect()
 
         self.show_send_key()
-        flush_ok = self.flush_service() is not None
-        self.gate_bar.set_flush_available(flush_ok, "" if flush_ok else self._no_flush_text())
         self.reload_personas()
         self.reload_conversation()
         self.refresh_gate()
@@ -137,13 +135,6 @@ class MainWindow(QMainWindow):
         self.send_key_action.setToolTip(self.tr("On: Enter adds a line and Ctrl+Enter sends. "
                                                 "Off: Enter sends and Shift+Enter adds a line."))
         self.send_key_action.toggled.connect(self.set_ctrl_enter_sends)
-        if self.flush_service() is None:
-            self.flush_action.setEnabled(False)
-            self.flush_action.setToolTip(self._no_flush_text())
-        if self.memory_service() is None:
-            for act in (self.memory_action, self.queue_action):
-                act.setEnabled(False)
-                act.setToolTip(self.tr("Memory is not available in this version of monchat."))
 
         menu = self.menuBar()
         chat_menu = menu.addMenu(self.tr("&Chat"))
@@ -206,16 +197,6 @@ class MainWindow(QMainWindow):
             self.dialogs.append(show_failure(self, Failure.from_known(exc)))
             return False
         return True
-
-    def _no_flush_text(self) -> str:
-        return self.tr("Flush is not available in this version of monchat.")
-
-    # ---- services --------------------------------------------------------
-    def flush_service(self):
-        return self.app.services.get("flush")
-
-    def memory_service(self):
-        return self.app.services.get("memory")
 
     # ---- personas --------------------------------------------------------
     def persona_name(self, persona_id: str) -> str:
@@ -339,7 +320,7 @@ class MainWindow(QMainWindow):
 
     def _set_turn_actions(self, enabled: bool) -> None:
         for widget in (self.regenerate_action, self.edit_action, self.persona_box, self.flush_action):
-            widget.setEnabled(enabled and (widget is not self.flush_action or self.flush_service() is not None))
+            widget.setEnabled(enabled)
 
     def _on_chunk(self, piece: str) -> None:
         if self.turn is not None:
@@ -387,9 +368,7 @@ class MainWindow(QMainWindow):
     def refresh_gate(self):
         gate = self.app.chat.gate()
         self.gate_bar.set_gate(gate)
-        flush_ok = self.flush_service() is not None
-        self.composer.set_gate_closed(gate.state == "stop", self.gate_bar.stop_explanation(gate), flush_ok,
-                                      "" if flush_ok else self._no_flush_text())
+        self.composer.set_gate_closed(gate.state == "stop", self.gate_bar.stop_explanation(gate))
         self.gate_changed.emit(gate)
         return gate
 
@@ -428,7 +407,9 @@ class MainWindow(QMainWindow):
 
     def open_settings(self):
         from .settings_dialog import SettingsDialog
-        dialog = SettingsDialog(self.app, self.runner, self)
+        app = self.app
+        dialog = SettingsDialog(app.settings, app.paths.settings_path, app.personas, app.secrets, app.backends,
+                                app.store, self.runner, self)
         dialog.saved.connect(self._settings_saved)
         return self._open(dialog)
 
@@ -443,7 +424,7 @@ class MainWindow(QMainWindow):
 
     def open_surface_personas(self):
         from .surface_editor import SurfacePersonaDialog
-        dialog = SurfacePersonaDialog(self.app, self)
+        dialog = SurfacePersonaDialog(self.app.personas, self.app.settings.chat.persona, self)
         dialog.personas_changed.connect(self._personas_changed)
         return self._open(dialog)
 
@@ -453,13 +434,15 @@ class MainWindow(QMainWindow):
 
     def open_filter_personas(self):
         from .filter_editor import FilterPersonaDialog
-        return self._open(FilterPersonaDialog(self.app, self.runner, self))
+        app = self.app
+        return self._open(FilterPersonaDialog(app.personas, app.settings, app.paths.settings_path, app.flush,
+                                              self.runner, self))
 
     def open_flush(self):
-        if self.flush_service() is None or self.turn is not None:
+        if self.turn is not None:
             return None
         from .flush_dialog import FlushDialog
-        dialog = FlushDialog(self.app, self.runner, self)
+        dialog = FlushDialog(self.app.flush, self.app.personas, self.runner, self)
         dialog.flush_finished.connect(self._flushed)
         return self._open(dialog)
 
@@ -469,18 +452,14 @@ class MainWindow(QMainWindow):
         self.refresh_meter()
 
     def open_memory(self):
-        if self.memory_service() is None:
-            return None
         from .memory_browser import MemoryBrowser
-        dialog = MemoryBrowser(self.app, self.runner, self)
+        dialog = MemoryBrowser(self.app.memory, self.app.settings, self.app.clock, self.runner, self)
         dialog.memory_changed.connect(self.refresh_meter)
         return self._open(dialog)
 
     def open_review_queue(self):
-        if self.memory_service() is None:
-            return None
         from .review_queue import ReviewQueueDialog
-        dialog = ReviewQueueDialog(self.app, self.runner, self)
+        dialog = ReviewQueueDialog(self.app.memory, self.app.settings, self.runner, self)
         dialog.memory_changed.connect(self.refresh_meter)
         return self._open(dialog)
 

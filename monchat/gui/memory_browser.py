@@ -12,6 +12,9 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QHeaderVi
                                QMessageBox, QPlainTextEdit, QPushButton, QSplitter, QTabBar, QTreeWidget,
                                QTreeWidgetItem, QVBoxLayout, QWidget)
 
+from ..core.memory import MemoryService
+from ..core.settings import Settings
+from ..core.types import Clock
 from . import review_words as words
 from .failures import explanation, headline
 from .i18n import arg
@@ -47,11 +50,13 @@ class MemoryBrowser(QDialog):
     memory_changed = Signal()
     action_failed = Signal(object)
 
-    def __init__(self, app, runner: TaskRunner, parent: QWidget | None = None) -> None:
+    def __init__(self, memory: MemoryService, settings: Settings, clock: Clock, runner: TaskRunner,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.app = app
+        self.memory = memory
+        self.settings = settings
+        self.clock = clock
         self.runner = runner
-        self.memory = app.services["memory"]
         self.records: list = []
         self.review_row: dict | None = None  # the open review of the selected memory
         self.busy = False
@@ -162,7 +167,7 @@ class MemoryBrowser(QDialog):
 
     def refresh(self, select: str = "") -> None:
         select = select or self.current_id()
-        epoch = self.app.clock().timestamp()
+        epoch = self.clock().timestamp()
         self.records = [r for r in self.memory.list(all=True) if matches(r, self.view(), epoch)]
         self.table.clear()
         chosen = None
@@ -233,7 +238,7 @@ class MemoryBrowser(QDialog):
         if record.contradictions:
             facts.append(arg(self.tr("Contradicted %1 times"), record.contradictions))
         lines = [" · ".join(facts)]
-        threshold = self.app.settings.flush.judge_confidence
+        threshold = self.settings.flush.judge_confidence
         for row in queue:
             if row.get("memory_id") == record.id:
                 lines.append(arg(self.tr("Waiting for your review: %1"), words.reason(row, threshold)))
