@@ -18,7 +18,7 @@ from ..core.flush.service import FlushService
 from ..core.personas import BASE_FILTER_ID, FilterPersona, PersonaRegistry, remove_filter_persona
 from ..core.settings import Settings, save_settings
 from .failures import explanation, headline
-from .i18n import arg
+from .translation import arg
 from .lifetime import alive as _alive
 from .workers import Failure, TaskRunner
 

@@ -19,7 +19,7 @@ from ..core.flush.records import FlushIncomplete
 from ..core.flush.service import FlushService
 from ..core.personas import PersonaRegistry
 from .failures import explanation, headline
-from .i18n import arg
+from .translation import arg
 from .lifetime import alive
 from .workers import Failure, TaskRunner
 

@@ -7,7 +7,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ..core.logs import FlushGate
-from .i18n import arg
+from .translation import arg
 
 
 class GateBar(QWidget):

@@ -24,7 +24,7 @@ from .composer import Composer
 from .context_meter import ContextMeterWidget
 from .failures import explanation, headline, show_failure
 from .gate_bar import GateBar
-from .i18n import arg
+from .translation import arg
 from .lifetime import alive as _alive
 from .workers import Failure, TaskRunner
 

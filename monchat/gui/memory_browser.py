@@ -17,7 +17,7 @@ from ..core.settings import Settings
 from ..core.types import Clock
 from . import review_words as words
 from .failures import explanation, headline
-from .i18n import arg
+from .translation import arg
 from .lifetime import alive
 from .workers import Failure, TaskRunner
 

@@ -20,7 +20,7 @@ from ..core.memory import MemoryService
 from ..core.settings import Settings
 from . import review_words as words
 from .failures import explanation, headline
-from .i18n import arg
+from .translation import arg
 from .lifetime import alive
 from .workers import Failure, TaskRunner
 

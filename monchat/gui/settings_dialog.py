@@ -22,7 +22,7 @@ from ..core.secrets import SecretStore
 from ..core.settings import Settings, empty_model_names, save_settings, settings_from_dict
 from ..core.store import Store
 from .failures import explanation, headline
-from .i18n import arg
+from .translation import arg
 from .filter_editor import FixedPersonaPicker
 from .lifetime import alive
 from .workers import Failure, TaskRunner

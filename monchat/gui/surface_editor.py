@@ -15,7 +15,7 @@ from ..core.cards import import_card
 from ..core.errors import KnownError
 from ..core.personas import PersonaRegistry, SurfacePersona
 from .failures import explanation, headline
-from .i18n import arg
+from .translation import arg
 from .workers import Failure
 
 

@@ -684,10 +684,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Memory is not available in this version of monchat.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Chat</source>
         <translation type="unfinished"></translation>
     </message>
@@ -709,10 +705,6 @@
     </message>
     <message>
         <source>Persona:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Flush is not available in this version of monchat.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -684,10 +684,6 @@
         <translation>オン: Enter で改行、Ctrl+Enter で送信。オフ: Enter で送信、Shift+Enter で改行。</translation>
     </message>
     <message>
-        <source>Memory is not available in this version of monchat.</source>
-        <translation>この版の monchat では記憶の機能を使えません。</translation>
-    </message>
-    <message>
         <source>&amp;Chat</source>
         <translation>チャット(&amp;C)</translation>
     </message>
@@ -710,10 +706,6 @@
     <message>
         <source>Persona:</source>
         <translation>ペルソナ:</translation>
-    </message>
-    <message>
-        <source>Flush is not available in this version of monchat.</source>
-        <translation>この版の monchat では整理（フラッシュ）を使えません。</translation>
     </message>
     <message>
         <source>Assistant</source>
