@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>ChatTurns</name>
+    <message>
+        <source>Stopped before the reply began.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ChatView</name>
     <message>
         <source>Show older messages</source>
@@ -709,10 +716,6 @@
     </message>
     <message>
         <source>Assistant</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stopped before the reply began.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

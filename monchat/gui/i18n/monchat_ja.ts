@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ja" sourcelanguage="en">
 <context>
+    <name>ChatTurns</name>
+    <message>
+        <source>Stopped before the reply began.</source>
+        <translation>返事が始まる前に止めました。</translation>
+    </message>
+</context>
+<context>
     <name>ChatView</name>
     <message>
         <source>Show older messages</source>
@@ -710,10 +717,6 @@
     <message>
         <source>Assistant</source>
         <translation>アシスタント</translation>
-    </message>
-    <message>
-        <source>Stopped before the reply began.</source>
-        <translation>返事が始まる前に止めました。</translation>
     </message>
     <message>
         <source>Note from the model backend: %1</source>
