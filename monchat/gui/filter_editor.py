@@ -6,20 +6,20 @@ and where the random one of the last flush is shown.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
                                QLineEdit, QListWidget, QListWidgetItem, QPlainTextEdit, QPushButton, QSpinBox,
                                QSplitter, QVBoxLayout, QWidget)
-
-from pathlib import Path
 
 from ..core.errors import KnownError
 from ..core.flush.service import FlushService
 from ..core.personas import BASE_FILTER_ID, FilterPersona, PersonaRegistry, remove_filter_persona
 from ..core.settings import Settings, save_settings
 from .failures import explanation, headline
-from .translation import arg
 from .lifetime import alive as _alive
+from .translation import arg
 from .workers import Failure, TaskRunner
 
 

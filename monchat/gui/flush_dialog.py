@@ -19,8 +19,8 @@ from ..core.flush.records import FlushIncomplete
 from ..core.flush.service import FlushService
 from ..core.personas import PersonaRegistry
 from .failures import explanation, headline
-from .translation import arg
 from .lifetime import alive
+from .translation import arg
 from .workers import Failure, TaskRunner
 
 STAGES = ("orient", "score", "judge", "consolidate", "prune", "rebuild")

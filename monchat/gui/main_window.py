@@ -22,8 +22,8 @@ from .composer import Composer
 from .context_meter import ContextMeterWidget
 from .failures import explanation, headline, show_failure
 from .gate_bar import GateBar
-from .translation import arg
 from .lifetime import alive as _alive
+from .translation import arg
 from .workers import Failure, TaskRunner
 
 log = logging.getLogger(__name__)

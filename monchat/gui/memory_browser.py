@@ -17,8 +17,8 @@ from ..core.settings import Settings
 from ..core.types import Clock
 from . import review_words as words
 from .failures import explanation, headline
-from .translation import arg
 from .lifetime import alive
+from .translation import arg
 from .workers import Failure, TaskRunner
 
 FILTERS = ("layer1", "layer2", "pending", "dormant", "superseded", "all")

@@ -20,8 +20,8 @@ from ..core.memory import MemoryService
 from ..core.settings import Settings
 from . import review_words as words
 from .failures import explanation, headline
-from .translation import arg
 from .lifetime import alive
+from .translation import arg
 from .workers import Failure, TaskRunner
 
 

@@ -22,9 +22,9 @@ from ..core.secrets import SecretStore
 from ..core.settings import Settings, empty_model_names, save_settings, settings_from_dict
 from ..core.store import Store
 from .failures import explanation, headline
-from .translation import arg
 from .filter_editor import FixedPersonaPicker
 from .lifetime import alive
+from .translation import arg
 from .workers import Failure, TaskRunner
 
 
