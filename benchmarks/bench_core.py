@@ -67,7 +67,7 @@ def bench_flush(days: int = 7, per_day: int = 40) -> dict:
         app = build_app(home, pinned_backend=backend, clock=lambda: clock, tz=JST)
         import_jsonl(path, app.logbook, app.archive, default_persona="hana")
         started = time.perf_counter()
-        report = app.services["flush"].run(seed=1)
+        report = app.flush.run(seed=1)
         elapsed = time.perf_counter() - started
         app.close()
         messages = days * per_day

@@ -51,7 +51,7 @@ def flush_once(messages: int, order: str) -> dict:
             app.logbook.append(Message(id=content_message_id(ts, role, text, "hana"), ts=ts, role=role,
                                        text=text, persona="hana"))
         backend.load()  # loading is not the flush's time
-        flush = app.services["flush"]
+        flush = app.flush
         if order == "persona-major":
             flush.chunk_major = False
         started = time.monotonic()

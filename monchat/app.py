@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import os
 import logging.handlers
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import tzinfo
 
 from .core.backends.base import Backend
@@ -42,8 +42,9 @@ class App:
     secrets: SecretStore
     backends: BackendRegistry
     chat: ChatService
+    memory: MemoryService
+    flush: FlushService
     clock: Clock
-    services: dict = field(default_factory=dict)
 
     def close(self) -> None:
         """Release backends and this thread's database connection."""
@@ -58,7 +59,7 @@ class App:
         gate = self.chat.gate()
         self.logbook.read_all()  # quarantines any unreadable line now, so the count below is current
         name = self.backends.chosen_name()
-        counts = self.services["memory"].counts()
+        counts = self.memory.counts()
         return {
             "backend": name,
             "model": self.backends.default().model,
@@ -129,10 +130,9 @@ def build_app(home: str | None = None, *, backend: str | None = None, model: str
     backends = BackendRegistry(settings, secrets, store, backend=backend, model=model, pinned=pinned_backend)
     memory = MemoryService(store, settings, paths, clock=clock)
     chat = ChatService(settings, logbook, archive, personas, prompts, backends, memory=memory, clock=clock)
-    app = App(paths, settings, warnings, store, logbook, archive, personas, prompts, secrets,
-              backends, chat, clock)
-    app.services["memory"] = memory
-    app.services["flush"] = FlushService.from_app(app)
-    return app
+    flush = FlushService(settings, store, logbook, archive, personas, prompts, paths,
+                         backend=backends.default, escalation=backends.escalation, clock=clock, tz=logbook.tz)
+    return App(paths, settings, warnings, store, logbook, archive, personas, prompts, secrets,
+               backends, chat, memory, flush, clock)
 
 

@@ -118,7 +118,7 @@ def cmd_export(app: App, args) -> int:
             from .cli_degraded import export_logs_only
             return export_logs_only(app.paths, error, args.output)
     else:
-        text = app.services["memory"].markdown()
+        text = app.memory.markdown()
     if args.output:
         write_private(args.output, text)  # whole or not at all, 0600 like everything monchat writes
         print(f"wrote {args.output}", file=sys.stderr)

@@ -4,7 +4,8 @@ Terminal input is decoded with replacement characters (and the user told), piped
 lines one by one, so one undecodable line never stops the ones after it. Ctrl+C
 stops a reply the way the GUI's Stop button does: the reply runs on a worker
 thread, the main thread only sets the stop event, and the partial text is
-logged as ``stopped``.
+logged as ``stopped``. At the interactive prompt ``/regenerate`` and ``/edit`` make
+the same ChatService calls as the GUI's Regenerate and Edit (``/help`` lists them).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import sys
 import threading
 
 from .cli import print_error
-from .core.errors import KnownError
+from .core.errors import InputError, KnownError
 from .core.types import clean_text
 
 
@@ -58,14 +59,23 @@ def _terminal_text(text: str) -> str:
     return cleaned
 
 
+HELP = """Commands:
+  /regenerate    ask again for the last reply; the new reply replaces it
+  /edit TEXT     replace your last message with TEXT and ask again (/edit alone asks for the text)
+  /help          this list
+  /quit, /exit   leave (Ctrl+D too)
+Ctrl+C stops a reply; what arrived is kept, marked stopped. Anything else is sent as a message."""
+
+
 def interactive_chat(app, persona_id: str) -> int:
+    """The prompt loop: each line is a message or a command (``/help`` lists them)."""
     chat = app.chat
     persona = chat.persona(persona_id)
     backend = chat.backend_for(persona)
     gate = chat.gate()
     with contextlib.suppress(AttributeError, ValueError):
         sys.stdin.reconfigure(errors="surrogateescape")  # undecodable bytes reach _terminal_text, not a crash
-    print(f"{persona.name} — {backend.describe()}   (/quit to leave, Ctrl+C stops a reply)")
+    print(f"{persona.name} — {backend.describe()}   (/help for commands, /quit to leave, Ctrl+C stops a reply)")
     if gate.state == "warn":
         print(f"Note: {gate.unflushed_files} log files wait for a flush; run `monchat flush` soon.")
     if persona.greeting:
@@ -80,13 +90,30 @@ def interactive_chat(app, persona_id: str) -> int:
             print()
             return 130
         line = _terminal_text(line)
-        if line.strip() in ("/quit", "/exit"):
+        command, _, rest = line.strip().partition(" ")
+        if command in ("/quit", "/exit") and not rest:
             return 0
+        if command == "/help" and not rest:
+            print(HELP)
+            continue
         if not line.strip():
             continue
+        if command == "/regenerate" and not rest:
+            def turn(stop, on_chunk):
+                return chat.regenerate(persona_id=persona.id, stop=stop, on_chunk=on_chunk)
+        elif command == "/edit":
+            text = rest.strip() or _ask_edited_text(chat)
+            if not text:
+                continue
+
+            def turn(stop, on_chunk, text=text):
+                return chat.edit_last(text, persona_id=persona.id, stop=stop, on_chunk=on_chunk)
+        else:
+            def turn(stop, on_chunk, line=line):
+                return chat.send(line, persona_id=persona.id, stop=stop, on_chunk=on_chunk)
         print(f"{persona.name}: ", end="", flush=True)
         try:
-            result = _send_stoppable(chat, line, persona.id)
+            result = _run_stoppable(turn)
         except KnownError as exc:
             print()
             print_error(exc)
@@ -98,8 +125,26 @@ def interactive_chat(app, persona_id: str) -> int:
             print(f"(warning: {warning})")
 
 
-def _send_stoppable(chat, line: str, persona_id: str):
-    """Send one message on a worker thread; Ctrl+C stops the reply, which is logged as ``stopped``.
+def _ask_edited_text(chat) -> str:
+    """``/edit`` alone: show the last message and read its replacement ("" leaves it as it is)."""
+    last = next((m for m in reversed(chat.window()) if m.role == "user"), None)
+    if last is None:
+        print_error(InputError("There is no message to edit.", "Send a message first."))
+        return ""
+    print(f"Your last message: {last.text}")
+    print("Type the new text (an empty line leaves it as it is).")
+    try:
+        return _terminal_text(input("edit> ")).strip()
+    except (EOFError, KeyboardInterrupt):  # the edit is dropped; the chat goes on
+        print()
+        return ""
+
+
+def _run_stoppable(turn):
+    """Run one chat turn on a worker thread; Ctrl+C stops the reply, which is logged as ``stopped``.
+
+    Args:
+        turn: ``turn(stop, on_chunk)`` makes the ChatService call (send, regenerate or edit_last).
 
     The worker is never interrupted mid-write: Ctrl+C only sets the stop event the backend checks
     between chunks, as the GUI's Stop button does.
@@ -109,8 +154,7 @@ def _send_stoppable(chat, line: str, persona_id: str):
 
     def work():
         try:
-            outcome["result"] = chat.send(line, persona_id=persona_id, stop=stop,
-                                          on_chunk=lambda piece: print(piece, end="", flush=True))
+            outcome["result"] = turn(stop, lambda piece: print(piece, end="", flush=True))
         except BaseException as exc:  # handed to the main thread, which raises it
             outcome["error"] = exc
         finally:
@@ -126,4 +170,3 @@ def _send_stoppable(chat, line: str, persona_id: str):
     if "error" in outcome:
         raise outcome["error"]
     return outcome["result"]
-

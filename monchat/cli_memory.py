@@ -51,7 +51,7 @@ def _print_progress(progress) -> None:
 
 
 def cmd_flush(app, args) -> int:
-    flush = app.services["flush"]
+    flush = app.flush
     report = flush.run(dry_run=args.dry_run, seed=args.seed, accept_partial=args.accept_partial,
                        progress=None if args.json else _print_progress)
     if args.json:
@@ -101,7 +101,7 @@ def _need_id(args) -> str:
 
 
 def cmd_memory(app, args) -> int:
-    memory = app.services["memory"]
+    memory = app.memory
     action = args.action
     out = None
     if action == "list":

@@ -213,6 +213,92 @@ def test_chat_with_piped_stdin_answers_each_line(in_process, monkeypatch, capsys
     assert "Mira" in backend.history[0][1]
 
 
+class TerminalInput(io.StringIO):
+    """Lines typed at an interactive terminal (``monchat chat`` then shows its prompt and takes commands)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def chat_at_the_prompt(in_process, monkeypatch, typed: str, backend: ScriptedBackend) -> int:
+    monkeypatch.setattr(sys, "stdin", TerminalInput(typed))
+    return in_process(["chat"], pinned_backend=backend)
+
+
+def chat_calls(backend: ScriptedBackend) -> list[list[tuple[str, str]]]:
+    """The turns each chat call sent, as (role, text)."""
+    return [[(t.role, t.content) for t in turns] for kind, _, turns, _ in backend.history if kind == "chat"]
+
+
+def test_regenerate_at_the_prompt_asks_again_and_the_new_reply_replaces_the_old(in_process, monkeypatch,
+                                                                                 home, capsys):
+    # A reply logged in the same millisecond as its question could sort before it; the delay keeps order.
+    backend = ScriptedBackend(delay=0.002).enqueue("最初の返事", "二度目の返事")
+    assert chat_at_the_prompt(in_process, monkeypatch, "やあ\n/regenerate\n", backend) == 0
+    assert chat_calls(backend) == [[("user", "やあ")], [("user", "やあ")]]  # the old reply is not sent back
+    assert "二度目の返事" in capsys.readouterr().out
+    app = build_app(str(home))
+    user, first, second = app.logbook.read_all().messages
+    assert (second.role, second.text, second.replaces) == ("assistant", "二度目の返事", first.id)
+    assert [m.text for m in app.chat.window()] == ["やあ", "二度目の返事"]
+    app.close()
+
+
+def test_edit_at_the_prompt_replaces_the_last_message_and_its_reply(in_process, monkeypatch, home, capsys):
+    backend = ScriptedBackend(delay=0.002).enqueue("r1", "r2", "r3")
+    typed = "one\ntwo\n/edit two, corrected\n"
+    assert chat_at_the_prompt(in_process, monkeypatch, typed, backend) == 0
+    assert chat_calls(backend)[2] == [("user", "one"), ("assistant", "r1"), ("user", "two, corrected")]
+    assert "r3" in capsys.readouterr().out
+    app = build_app(str(home))
+    logged = app.logbook.read_all().messages
+    old_user, old_reply = logged[2], logged[3]
+    new_user, new_reply = logged[4], logged[5]
+    assert (new_user.text, new_user.replaces) == ("two, corrected", old_user.id)
+    assert (new_reply.text, new_reply.replaces) == ("r3", old_reply.id)
+    assert [m.text for m in app.chat.window()] == ["one", "r1", "two, corrected", "r3"]
+    app.close()
+
+
+def test_edit_alone_shows_the_last_message_and_reads_the_new_text(in_process, monkeypatch, home, capsys):
+    backend = ScriptedBackend(delay=0.002).enqueue("r1", "r2")
+    assert chat_at_the_prompt(in_process, monkeypatch, "typo hre\n/edit\ntypo here\n", backend) == 0
+    assert "Your last message: typo hre" in capsys.readouterr().out
+    assert chat_calls(backend)[1] == [("user", "typo here")]
+    app = build_app(str(home))
+    assert [m.text for m in app.chat.window()] == ["typo here", "r2"]
+    app.close()
+
+
+def test_edit_alone_with_an_empty_line_changes_nothing(in_process, monkeypatch, home):
+    backend = ScriptedBackend(delay=0.002).enqueue("r1")
+    assert chat_at_the_prompt(in_process, monkeypatch, "keep me\n/edit\n\n", backend) == 0
+    assert len(chat_calls(backend)) == 1
+    app = build_app(str(home))
+    assert [m.text for m in app.logbook.read_all().messages] == ["keep me", "r1"]
+    app.close()
+
+
+def test_regenerate_and_edit_with_nothing_said_yet_explain_and_the_chat_goes_on(in_process, monkeypatch,
+                                                                                capsys):
+    backend = ScriptedBackend(delay=0.002).enqueue("hello back")
+    assert chat_at_the_prompt(in_process, monkeypatch, "/regenerate\n/edit\n/edit new\nhello\n", backend) == 0
+    captured = capsys.readouterr()
+    assert "There is no reply to regenerate" in captured.err
+    assert captured.err.count("There is no message to edit") == 2
+    assert chat_calls(backend) == [[("user", "hello")]]
+
+
+def test_help_at_the_prompt_lists_the_commands_and_sends_nothing(in_process, monkeypatch, capsys):
+    backend = ScriptedBackend()
+    assert chat_at_the_prompt(in_process, monkeypatch, "/help\n", backend) == 0
+    out = capsys.readouterr().out
+    assert "/help for commands" in out
+    for command in ("/regenerate", "/edit TEXT", "/quit"):
+        assert command in out
+    assert backend.history == []
+
+
 def test_a_stopped_backend_is_a_clear_error_and_the_message_stays_logged(in_process, home, capsys):
     failing = FailingBackend(BackendUnreachable("Ollama is not running at http://127.0.0.1:11434.",
                                                 "Start it with `ollama serve`."))

@@ -102,9 +102,9 @@ def _remember_sendai(home: Path) -> str:
     try:
         app.logbook.append(Message(id=new_message_id(), ts=format_ts(local_now()), role="user",
                                    text="覚えておいて：仙台に住んでる", persona="hana"))
-        app.services["flush"].run(seed=7)
-        [memory] = [m for m in app.services["memory"].list() if m.text == SENDAI]
-        app.services["memory"].pin(memory.id)
+        app.flush.run(seed=7)
+        [memory] = [m for m in app.memory.list() if m.text == SENDAI]
+        app.memory.pin(memory.id)
         return memory.id
     finally:
         app.store.close()

@@ -10,7 +10,7 @@ import pytest
 
 from monchat.core.errors import PersonaError
 from monchat.core.paths import resource_dir
-from monchat.core.personas import BASE_FILTER_ID, PersonaRegistry
+from monchat.core.personas import BASE_FILTER_ID, FilterPersona, PersonaRegistry, remove_filter_persona
 from monchat.core.prompts import PromptLibrary
 from monchat.core.settings import Settings
 
@@ -94,6 +94,40 @@ def test_a_user_persona_overrides_a_shipped_one(tmp_path):
     assert hana.source == str(user_surface / "hana.toml")
     assert "hana" in registry.shipped_surface_ids
     assert sorted(registry.surface) == SURFACE_IDS  # overridden, not added
+
+
+def user_filter_registry(tmp_path) -> PersonaRegistry:
+    registry = PersonaRegistry(SHIPPED, tmp_path / "user" / "surface", tmp_path / "user" / "filter")
+    (tmp_path / "user" / "filter").mkdir(parents=True)
+    registry.save_filter(FilterPersona(id="music", name="Music", talent="songs", picks=["songs"], ignores=["weather"]))
+    return registry
+
+
+def test_removing_a_fixed_filter_persona_drops_it_from_the_fixed_two(tmp_path):
+    registry = user_filter_registry(tmp_path)
+    flush = Settings().flush
+    flush.fixed_personas = ["music", "project"]
+    assert registry.is_users_filter("music")
+    assert remove_filter_persona(registry, flush, "music") is True
+    assert "music" not in registry.filters and flush.fixed_personas == ["project"]
+
+
+def test_removing_a_filter_persona_that_is_not_fixed_leaves_the_fixed_two(tmp_path):
+    registry = user_filter_registry(tmp_path)
+    flush = Settings().flush
+    assert remove_filter_persona(registry, flush, "music") is False
+    assert flush.fixed_personas == ["lifestyle", "project"]
+
+
+@pytest.mark.parametrize("persona_id", [BASE_FILTER_ID, "lifestyle"])
+def test_base_and_shipped_filter_personas_cannot_be_removed_and_stay_fixed(tmp_path, persona_id):
+    registry = user_filter_registry(tmp_path)
+    flush = Settings().flush
+    flush.fixed_personas = [persona_id]
+    assert not registry.is_users_filter(persona_id)
+    with pytest.raises(PersonaError):
+        remove_filter_persona(registry, flush, persona_id)
+    assert flush.fixed_personas == [persona_id] and persona_id in registry.filters
 
 
 def test_a_bad_persona_file_is_reported_and_skipped(tmp_path):

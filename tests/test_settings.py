@@ -9,7 +9,7 @@ import pytest
 
 from monchat.core.errors import SettingsError
 from monchat.core.paths import Paths, write_private
-from monchat.core.settings import Settings, load_settings, save_settings, set_value
+from monchat.core.settings import Settings, empty_model_names, load_settings, save_settings, set_value
 
 
 def mode(path) -> int:
@@ -122,6 +122,22 @@ def test_set_value_refuses_invalid_values(key, value):
         set_value(settings, key, value)
     assert caught.value.hint
     assert settings == Settings()  # nothing changed
+
+
+def test_an_empty_model_name_is_named_by_its_backend():
+    settings = Settings()
+    assert empty_model_names(settings) == []
+    settings.ollama.model = "  "
+    assert empty_model_names(settings) == ["ollama"]
+    settings.gemini.model = ""
+    assert empty_model_names(settings) == ["ollama", "gemini"]
+
+
+def test_no_override_model_and_the_bundled_embedded_model_are_not_empty_names():
+    settings = Settings()
+    settings.backend.model = ""
+    settings.embedded.model_path = ""
+    assert empty_model_names(settings) == []
 
 
 def test_save_and_load_round_trip(tmp_path):

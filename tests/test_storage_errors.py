@@ -142,12 +142,12 @@ def test_a_flush_on_a_locked_database_fails_clearly_and_keeps_the_logs(home):
     holder.execute("BEGIN EXCLUSIVE")
     try:
         with pytest.raises(StorageLocked):
-            app.services["flush"].run()
+            app.flush.run()
     finally:
         holder.rollback()
         holder.close()
     assert len(app.logbook.files()) == 1 and app.archive.count() == 0
-    assert app.services["flush"].run().messages_archived == 1
+    assert app.flush.run().messages_archived == 1
     app.close()
 
 
@@ -207,7 +207,7 @@ def test_a_database_from_a_newer_monchat_is_never_written(home, capsys):
     app = build_app(str(home), pinned_backend=backend, tz=UTC)
     say(app, "朝はコーヒー")
     with pytest.raises(StorageNewerSchema) as caught:
-        app.services["flush"].run()
+        app.flush.run()
     ours = schema_version(known_names())
     assert "version 99" in caught.value.message and f"version {ours}" in caught.value.message
     with pytest.raises(sqlite3.OperationalError):  # even a write that skips atomic() is refused
@@ -267,14 +267,14 @@ def test_a_second_flush_in_another_process_is_refused(home, capsys):
     try:
         assert holder.stdout.readline().strip() == "held"
         with pytest.raises(FlushRunning) as caught:
-            app.services["flush"].run()
+            app.flush.run()
         assert "already running" in caught.value.message
         assert cli.main(["flush"], pinned_backend=backend) == FlushRunning.exit_code
         assert "already running" in capsys.readouterr().err
-        assert backend.history == [] and app.services["flush"].runs() == []
+        assert backend.history == [] and app.flush.runs() == []
     finally:
         holder.communicate("")
-    assert app.services["flush"].run().messages_archived == 1
+    assert app.flush.run().messages_archived == 1
     app.close()
 
 

@@ -19,6 +19,7 @@ from typing import Callable, Protocol
 from .backends.base import Backend
 from .backends.registry import BackendRegistry
 from .errors import GateClosed, InputError, KnownError
+from .history import History
 from .logs import FlushGate, LogBook
 from .personas import PersonaRegistry, SurfacePersona
 from .prompts import PromptLibrary
@@ -87,6 +88,7 @@ class ChatService:
         self.settings = settings
         self.logbook = logbook
         self.archive = archive
+        self.history = History(logbook, archive)
         self.personas = personas
         self.prompts = prompts
         self.backends = backends
@@ -125,14 +127,13 @@ class ChatService:
         (``core/window.py``), so the window covers up to a quarter more than N hours.
         """
         now = now or self.clock()
-        since = window_start(now, self.settings.chat.window_hours)
-        by_id = {m.id: m for m in self.archive.since(since)}
-        for m in self.logbook.read_all().messages:
-            if m.dt.timestamp() >= since:
-                by_id[m.id] = m
-        messages = sorted(by_id.values(), key=lambda m: (m.dt.timestamp(), m.id))
+        messages = self.history.since(window_start(now, self.settings.chat.window_hours))
         replaced = {m.replaces for m in messages if m.replaces}
         return [m for m in messages if m.id not in replaced and m.text.strip()]
+
+    def older(self, epoch: float, limit: int = 50) -> list[Message]:
+        """The ``limit`` messages before ``epoch``, archived or not, oldest first (scrolling back)."""
+        return self.history.before(epoch, limit)
 
     @staticmethod
     def turns_of(messages: list[Message]) -> list[Turn]:

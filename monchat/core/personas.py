@@ -18,6 +18,7 @@ import tomli_w
 
 from .errors import PersonaError
 from .paths import write_private
+from .settings import FlushSettings
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 # A persona is read at every start and rendered into every prompt: one larger than this is not a
@@ -282,6 +283,12 @@ class PersonaRegistry:
         self.reload()
         return path
 
+    def is_users_filter(self, persona_id: str) -> bool:
+        """Whether the filter persona is the user's own file (so it can be removed)."""
+        persona = self.filters.get(persona_id)
+        return (persona is not None and not persona.locked
+                and Path(persona.source).parent == self.user_filter_dir)
+
     def delete_filter(self, persona_id: str) -> None:
         if persona_id == BASE_FILTER_ID:
             raise PersonaError("The base filter persona is locked.", "It runs at every flush.")
@@ -291,3 +298,19 @@ class PersonaRegistry:
                                "Shipped personas cannot be removed; leave them out of the fixed two.")
         path.unlink()
         self.reload()
+
+
+def remove_filter_persona(registry: PersonaRegistry, flush: FlushSettings, persona_id: str) -> bool:
+    """Delete the user's filter persona and drop it from the fixed two (a flush cannot run a missing one).
+
+    Returns:
+        True when ``flush.fixed_personas`` changed: the caller saves the settings.
+
+    Raises:
+        PersonaError: it is the base persona, or not one of the user's own.
+    """
+    registry.delete_filter(persona_id)
+    if persona_id not in flush.fixed_personas:
+        return False
+    flush.fixed_personas = [p for p in flush.fixed_personas if p != persona_id]
+    return True

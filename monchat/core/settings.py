@@ -199,6 +199,14 @@ def settings_from_dict(raw: dict) -> tuple[Settings, list[str]]:
     return settings, warnings
 
 
+def empty_model_names(settings: Settings) -> list[str]:
+    """The backends (``"ollama"``, ``"gemini"``) whose model name is empty: nothing could answer with them.
+
+    ``backend.model`` may be empty (no override) and so may ``embedded.model_path`` (the bundled model).
+    """
+    return [name for name in ("ollama", "gemini") if not getattr(settings, name).model.strip()]
+
+
 def load_settings(path: Path) -> tuple[Settings, list[str]]:
     """Read ``settings.toml``; a missing file means all defaults."""
     if not path.exists():

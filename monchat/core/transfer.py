@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .errors import InputError
+from .history import History
 from .logs import LogBook
 from .store.messages import MessageArchive
 from .types import ROLES, Message, check_text, content_message_id, format_ts, parse_ts
@@ -102,14 +103,6 @@ def import_jsonl(path: Path, logbook: LogBook, archive: MessageArchive, *,
     return report
 
 
-def all_messages(logbook: LogBook, archive: MessageArchive) -> list[Message]:
-    """Every message, archived or still in a log file, each once, oldest first."""
-    by_id = {m.id: m for m in archive.all()}
-    for m in logbook.read_all().messages:
-        by_id.setdefault(m.id, m)
-    return sorted(by_id.values(), key=lambda m: (m.dt.timestamp(), m.id))
-
-
 def export_record(m: Message) -> dict:
     """One message as an export line."""
     record = {"id": m.id, "ts": m.ts, "role": m.role, "text": m.text, "persona": m.persona}
@@ -121,5 +114,5 @@ def export_record(m: Message) -> dict:
 
 
 def export_records(logbook: LogBook, archive: MessageArchive) -> Iterator[dict]:
-    for m in all_messages(logbook, archive):
+    for m in History(logbook, archive).all():
         yield export_record(m)

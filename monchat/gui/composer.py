@@ -155,13 +155,10 @@ class Composer(QWidget):
         self.stop_button.setVisible(streaming)
         self.send_button.setVisible(not streaming)
 
-    def set_gate_closed(self, closed: bool, explanation: str = "", flush_available: bool = True,
-                        flush_tooltip: str = "") -> None:
+    def set_gate_closed(self, closed: bool, explanation: str = "") -> None:
         """Disable typing with a plain explanation and a Flush button, or enable it again."""
         self._gate_closed = closed
         self.paused_label.setText(explanation)
-        self.paused_flush_button.setEnabled(flush_available)
-        self.paused_flush_button.setToolTip(flush_tooltip)
         self.edit.setEnabled(not closed)
         self.send_button.setEnabled(not closed)
         self.typing.setVisible(not closed)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QWidget
 
 from ..core.chat import ContextMeter
-from .i18n import arg
+from .translation import arg
 
 
 class ContextMeterWidget(QWidget):

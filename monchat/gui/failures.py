@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from .i18n import arg, ui_is_english
+from .translation import arg, ui_is_english
 from .workers import Failure
 
 

@@ -6,23 +6,27 @@ and where the random one of the last flush is shown.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
                                QLineEdit, QListWidget, QListWidgetItem, QPlainTextEdit, QPushButton, QSpinBox,
                                QSplitter, QVBoxLayout, QWidget)
 
 from ..core.errors import KnownError
-from ..core.personas import BASE_FILTER_ID, FilterPersona
+from ..core.flush.service import FlushService
+from ..core.personas import BASE_FILTER_ID, FilterPersona, PersonaRegistry, remove_filter_persona
+from ..core.settings import Settings, save_settings
 from .failures import explanation, headline
-from .i18n import arg
 from .lifetime import alive as _alive
+from .translation import arg
 from .workers import Failure, TaskRunner
 
 
 class FixedPersonaPicker(QWidget):
     """Two combo boxes choosing the fixed filter personas from the pool."""
 
-    def __init__(self, personas, parent: QWidget | None = None) -> None:
+    def __init__(self, personas: PersonaRegistry, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.personas = personas
         self.boxes = [QComboBox(self), QComboBox(self)]
@@ -52,13 +56,10 @@ class FixedPersonaPicker(QWidget):
         return ""
 
 
-def last_random_persona(flush) -> str:
-    """The random persona of the last flush run, or "" (guards every shape the service may return)."""
-    if flush is None:
-        return ""
+def last_random_persona(flush: FlushService) -> str:
+    """The random persona of the last flush run, or "" (none has run, or the plan cannot be read)."""
     try:
-        plan = flush.plan()
-        last = plan["last_run"] if isinstance(plan, dict) else getattr(plan, "last_run", None)
+        last = flush.plan().last_run
     except KnownError:
         return ""
     if not last:
@@ -78,9 +79,13 @@ class FilterPersonaDialog(QDialog):
 
     personas_changed = Signal()
 
-    def __init__(self, app, runner: TaskRunner, parent: QWidget | None = None) -> None:
+    def __init__(self, personas: PersonaRegistry, settings: Settings, settings_path: Path, flush: FlushService,
+                 runner: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.app = app
+        self.personas = personas
+        self.settings = settings
+        self.settings_path = settings_path
+        self.flush = flush
         self.runner = runner
         self.setWindowTitle(self.tr("Filter personas"))
         self.resize(820, 600)
@@ -146,7 +151,7 @@ class FilterPersonaDialog(QDialog):
         splitter.setStretchFactor(1, 1)
 
         fixed_group = QGroupBox(self.tr("Each flush runs base + these two + one drawn at random"), self)
-        self.fixed = FixedPersonaPicker(app.personas, fixed_group)
+        self.fixed = FixedPersonaPicker(personas, fixed_group)
         self.fixed_save = QPushButton(self.tr("Use these two"), fixed_group)
         self.fixed_save.clicked.connect(self.save_fixed)
         self.last_random = QLabel(fixed_group)
@@ -169,7 +174,7 @@ class FilterPersonaDialog(QDialog):
 
     # ---- list ------------------------------------------------------------
     def reload(self, select: str = "") -> None:
-        registry = self.app.personas
+        registry = self.personas
         select = select or (self.list.currentItem().data(Qt.ItemDataRole.UserRole)
                             if self.list.currentItem() else BASE_FILTER_ID)
         self.list.blockSignals(True)
@@ -183,7 +188,7 @@ class FilterPersonaDialog(QDialog):
         rows = [self.list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.list.count())]
         self.list.setCurrentRow(rows.index(select) if select in rows else 0)
         self._selected()
-        self.fixed.reload(list(self.app.settings.flush.fixed_personas))
+        self.fixed.reload(list(self.settings.flush.fixed_personas))
 
     def current_id(self) -> str:
         item = self.list.currentItem()
@@ -191,7 +196,7 @@ class FilterPersonaDialog(QDialog):
 
     def _selected(self, *_args) -> None:
         self._new = False
-        persona = self.app.personas.filters.get(self.current_id())
+        persona = self.personas.filters.get(self.current_id())
         self._fill(persona)
 
     def _fill(self, persona: FilterPersona | None) -> None:
@@ -214,8 +219,7 @@ class FilterPersonaDialog(QDialog):
         self.style_box.setEnabled(not locked)
         self.save_button.setEnabled(not locked)
         self.save_button.setToolTip(self.tr("The base filter persona is locked.") if locked else "")
-        own = persona is not None and not locked and persona.source.startswith(str(self.app.paths.user_filter_dir))
-        self.remove_button.setEnabled(own)
+        self.remove_button.setEnabled(persona is not None and self.personas.is_users_filter(persona.id))
         self.message.clear()
 
     def new_persona(self) -> None:
@@ -236,11 +240,11 @@ class FilterPersonaDialog(QDialog):
     def save_current(self) -> bool:
         """Save the form; the registry refuses the base persona even if this button were pressed."""
         persona = self.persona_from_form()
-        if self._new and persona.id in self.app.personas.filters:
+        if self._new and persona.id in self.personas.filters:
             self._error(arg(self.tr("There is already a filter persona with the id %1."), persona.id))
             return False
         try:
-            self.app.personas.save_filter(persona)
+            self.personas.save_filter(persona)
         except KnownError as exc:
             self._error(f"{headline(Failure.from_known(exc))}\n{explanation(Failure.from_known(exc))}")
             return False
@@ -253,15 +257,12 @@ class FilterPersonaDialog(QDialog):
     def remove_selected(self) -> bool:
         persona_id = self.current_id()
         try:
-            self.app.personas.delete_filter(persona_id)
+            fixed_changed = remove_filter_persona(self.personas, self.settings.flush, persona_id)
         except KnownError as exc:
             self._error(f"{headline(Failure.from_known(exc))}\n{explanation(Failure.from_known(exc))}")
             return False
-        if persona_id in self.app.settings.flush.fixed_personas:
-            self.app.settings.flush.fixed_personas = [p for p in self.app.settings.flush.fixed_personas
-                                                      if p != persona_id]
-            if not self._save_settings():
-                return False
+        if fixed_changed and not self._save_settings():
+            return False
         self.reload(BASE_FILTER_ID)
         self.personas_changed.emit()
         return True
@@ -271,7 +272,7 @@ class FilterPersonaDialog(QDialog):
         if problem:
             self._error(problem)
             return False
-        self.app.settings.flush.fixed_personas = self.fixed.value()
+        self.settings.flush.fixed_personas = self.fixed.value()
         if not self._save_settings():
             return False
         self.message.setText(self.tr("The fixed personas are saved."))
@@ -280,7 +281,7 @@ class FilterPersonaDialog(QDialog):
 
     def _save_settings(self) -> bool:
         try:
-            self.app.save_settings()
+            save_settings(self.settings, self.settings_path)
         except KnownError as exc:  # a full disk or a read-only folder: said here, not a crash
             self._error(f"{headline(Failure.from_known(exc))}\n{explanation(Failure.from_known(exc))}")
             return False
@@ -291,10 +292,7 @@ class FilterPersonaDialog(QDialog):
 
     # ---- last run --------------------------------------------------------
     def _load_last_random(self) -> None:
-        flush = self.app.services.get("flush")
-        if flush is None:
-            self.last_random.setText(self.tr("No flush has run yet."))
-            return
+        flush = self.flush
         self.last_random.setText(self.tr("Looking up the last flush…"))
         self.runner.start("last random persona", lambda _report: last_random_persona(flush),
                           on_finished=self._show_last_random, on_failed=self._last_random_failed)
@@ -305,7 +303,7 @@ class FilterPersonaDialog(QDialog):
         if not persona_id:
             self.last_random.setText(self.tr("No flush has run yet."))
             return
-        persona = self.app.personas.filters.get(persona_id)
+        persona = self.personas.filters.get(persona_id)
         self.last_random.setText(arg(self.tr("Last flush drew at random: %1"),
                                      persona.name if persona else persona_id))
 

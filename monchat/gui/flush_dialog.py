@@ -17,9 +17,11 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QGridLayout, QGroupBox, QHBox
 
 from ..core.flush.records import FlushIncomplete
 from ..core.memory import ChangeKind
+from ..core.flush.service import FlushService
+from ..core.personas import PersonaRegistry
 from .failures import explanation, headline
-from .i18n import arg
 from .lifetime import alive
+from .translation import arg
 from .workers import Failure, TaskRunner
 
 STAGES = ("orient", "score", "judge", "consolidate", "prune", "rebuild")
@@ -44,11 +46,12 @@ class FlushDialog(QDialog):
     flush_failed = Signal(object)
     plan_loaded = Signal(object)
 
-    def __init__(self, app, runner: TaskRunner, parent: QWidget | None = None) -> None:
+    def __init__(self, flush: FlushService, personas: PersonaRegistry, runner: TaskRunner,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.app = app
+        self.flush = flush
+        self.personas = personas
         self.runner = runner
-        self.flush = app.services["flush"]
         self.cancel_event: threading.Event | None = None
         self.running = False
         self.report = None
@@ -153,7 +156,7 @@ class FlushDialog(QDialog):
         }[ChangeKind(kind)]
 
     def persona_name(self, persona_id: str) -> str:
-        persona = self.app.personas.filters.get(persona_id)
+        persona = self.personas.filters.get(persona_id)
         return persona.name if persona else persona_id
 
     # ---- plan ------------------------------------------------------------

@@ -7,7 +7,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ..core.logs import FlushGate
-from .i18n import arg
+from .translation import arg
 
 
 class GateBar(QWidget):
@@ -53,11 +53,6 @@ class GateBar(QWidget):
         layout.setSpacing(4)
         layout.addLayout(row)
         layout.addWidget(self.banner)
-
-    def set_flush_available(self, available: bool, tooltip: str = "") -> None:
-        for button in (self.flush_button, self.banner_button):
-            button.setEnabled(available)
-            button.setToolTip(tooltip)
 
     def set_gate(self, gate: FlushGate) -> None:
         self.state = gate.state

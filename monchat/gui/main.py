@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from ..core.errors import KnownError
 
-from .i18n import Translators, resolve_language
+from .translation import Translators, resolve_language
 from .workers import Failure, write_crash_report
 
 log = logging.getLogger(__name__)

@@ -1,15 +1,13 @@
 """The main window: persona picker, conversation, composer, flush gate and context meter.
 
-It is the only place that connects sibling widgets and the only place that
-starts chat work. Every LLM call runs on the task runner's threads; results
-come back as signals and are shown here.
+It is the only place that connects sibling widgets. Chat turns are started and
+settled by its ``ChatTurns`` (``chat_turns.py``); every LLM call runs on the task
+runner's threads and results come back as signals.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
-from dataclasses import dataclass, field
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence
@@ -18,35 +16,20 @@ from PySide6.QtWidgets import QComboBox, QLabel, QMainWindow, QMessageBox, QTool
 from ..core.chat import TurnResult
 from ..core.errors import KnownError
 from ..core.paths import resource_dir
-from ..core.types import Message, format_ts, local_now
-from .chat_view import ChatView, MessageBubble
+from .chat_turns import ChatTurns
+from .chat_view import ChatView
 from .composer import Composer
 from .context_meter import ContextMeterWidget
 from .failures import explanation, headline, show_failure
 from .gate_bar import GateBar
-from .i18n import arg
 from .lifetime import alive as _alive
+from .translation import arg
 from .workers import Failure, TaskRunner
 
 log = logging.getLogger(__name__)
 
 OLDER_PAGE = 50
 GATE_POLL_MS = 60_000
-# Failures raised before the user's message was logged: the composer gets the text back. A full
-# disk is among them (the append was undone); other storage failures may come after it was logged.
-NOTHING_LOGGED = ("gate_closed", "input", "storage_full", "storage_read_only")
-
-
-@dataclass
-class Turn:
-    """A chat turn in flight."""
-
-    kind: str  # send | regenerate | edit
-    text: str
-    stop: threading.Event
-    reply: MessageBubble
-    user: MessageBubble | None = None
-    removed: list = field(default_factory=list)
 
 
 class MainWindow(QMainWindow):
@@ -68,8 +51,6 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.app = app
         self.runner = TaskRunner(app.paths.crash_dir, self)
-        self.turn: Turn | None = None
-        self.editing = False
         self.dialogs: list = []
         self._meter_generation = 0
         self.closing = False
@@ -82,6 +63,8 @@ class MainWindow(QMainWindow):
         self.gate_bar = GateBar(self)
         self.chat_view = ChatView(self.persona_name, self)
         self.composer = Composer(self)
+        self.turns = ChatTurns(app.chat, self.runner, self.chat_view, self.composer, self.persona_id,
+                               self.refresh_gate, self)
         central = QWidget(self)
         column = QVBoxLayout(central)
         column.setContentsMargins(0, 0, 0, 0)
@@ -101,8 +84,6 @@ class MainWindow(QMainWindow):
         self._connect()
 
         self.show_send_key()
-        flush_ok = self.flush_service() is not None
-        self.gate_bar.set_flush_available(flush_ok, "" if flush_ok else self._no_flush_text())
         self.reload_personas()
         self.reload_conversation()
         self.refresh_gate()
@@ -122,9 +103,9 @@ class MainWindow(QMainWindow):
                 act.setShortcut(QKeySequence(shortcut))
             return act
 
-        self.regenerate_action = action(self.tr("Regenerate reply"), self.regenerate, "Ctrl+R")
-        self.edit_action = action(self.tr("Edit last message"), self.begin_edit_last, "Ctrl+E")
-        self.stop_action = action(self.tr("Stop"), self.stop_reply, "Esc")
+        self.regenerate_action = action(self.tr("Regenerate reply"), self.turns.regenerate, "Ctrl+R")
+        self.edit_action = action(self.tr("Edit last message"), self.turns.begin_edit_last, "Ctrl+E")
+        self.stop_action = action(self.tr("Stop"), self.turns.stop, "Esc")
         self.flush_action = action(self.tr("Flush…"), self.open_flush)
         self.memory_action = action(self.tr("Memory…"), self.open_memory)
         self.queue_action = action(self.tr("Review queue…"), self.open_review_queue)
@@ -137,13 +118,6 @@ class MainWindow(QMainWindow):
         self.send_key_action.setToolTip(self.tr("On: Enter adds a line and Ctrl+Enter sends. "
                                                 "Off: Enter sends and Shift+Enter adds a line."))
         self.send_key_action.toggled.connect(self.set_ctrl_enter_sends)
-        if self.flush_service() is None:
-            self.flush_action.setEnabled(False)
-            self.flush_action.setToolTip(self._no_flush_text())
-        if self.memory_service() is None:
-            for act in (self.memory_action, self.queue_action):
-                act.setEnabled(False)
-                act.setToolTip(self.tr("Memory is not available in this version of monchat."))
 
         menu = self.menuBar()
         chat_menu = menu.addMenu(self.tr("&Chat"))
@@ -174,10 +148,13 @@ class MainWindow(QMainWindow):
         self.addToolBar(bar)
 
     def _connect(self) -> None:
-        self.composer.send_requested.connect(self.send_message)
-        self.composer.stop_requested.connect(self.stop_reply)
+        self.composer.send_requested.connect(self.turns.send)
+        self.composer.stop_requested.connect(self.turns.stop)
         self.composer.flush_requested.connect(self.open_flush)
-        self.composer.cancel_edit_requested.connect(self.cancel_edit)
+        self.composer.cancel_edit_requested.connect(self.turns.cancel_edit)
+        self.turns.busy_changed.connect(self._set_turn_actions)
+        self.turns.finished.connect(self._turn_finished)
+        self.turns.failed.connect(self._turn_failed)
         self.gate_bar.flush_requested.connect(self.open_flush)
         self.chat_view.older_requested.connect(self.load_older)
         self.persona_box.currentIndexChanged.connect(self._persona_picked)
@@ -206,16 +183,6 @@ class MainWindow(QMainWindow):
             self.dialogs.append(show_failure(self, Failure.from_known(exc)))
             return False
         return True
-
-    def _no_flush_text(self) -> str:
-        return self.tr("Flush is not available in this version of monchat.")
-
-    # ---- services --------------------------------------------------------
-    def flush_service(self):
-        return self.app.services.get("flush")
-
-    def memory_service(self):
-        return self.app.services.get("memory")
 
     # ---- personas --------------------------------------------------------
     def persona_name(self, persona_id: str) -> str:
@@ -258,130 +225,21 @@ class MainWindow(QMainWindow):
 
     def load_older(self, epoch: float) -> None:
         """Older messages before ``epoch``: archived ones plus unflushed ones outside the window."""
-        older = {m.id: m for m in self.app.archive.before(epoch, OLDER_PAGE)}
-        for message in self.app.logbook.read_all().messages:
-            if message.dt.timestamp() < epoch:
-                older.setdefault(message.id, message)
-        page = sorted(older.values(), key=lambda m: (m.dt.timestamp(), m.id))[-OLDER_PAGE:]
-        self.chat_view.prepend_older(page)
+        self.chat_view.prepend_older(self.app.chat.older(epoch, OLDER_PAGE))
 
-    # ---- turns -----------------------------------------------------------
-    def _turn_allowed(self) -> bool:
-        if self.turn is not None:
-            return False
-        gate = self.refresh_gate()
-        return gate.state != "stop"
-
-    def send_message(self, text: str) -> None:
-        """Send (or, in edit mode, replace the last message with) ``text``."""
-        if not text.strip() or not self._turn_allowed():
-            return
-        chat, persona_id, stop = self.app.chat, self.persona_id(), threading.Event()
-        removed = []
-        if self.editing:
-            kind = "edit"
-            last_user = self.chat_view.last_bubble("user")
-            if last_user is not None:
-                start = self.chat_view.bubbles.index(last_user)
-                removed = self.chat_view.bubbles[start:]
-                for bubble in list(removed):
-                    bubble.hide()
-
-            def work(report):
-                return chat.edit_last(text, persona_id=persona_id, on_chunk=report, stop=stop)
-        else:
-            kind = "send"
-
-            def work(report):
-                return chat.send(text, persona_id=persona_id, on_chunk=report, stop=stop)
-        draft = Message(id="", ts=format_ts(local_now()), role="user", text=text, persona=persona_id)
-        user = self.chat_view.add_message(draft)
-        reply = self.chat_view.start_reply(persona_id)
-        self.turn = Turn(kind, text, stop, reply, user, removed)
-        self.composer.clear()
-        self._set_editing(False)
-        self._start_turn(work)
-
-    def regenerate(self) -> None:
-        """Ask again for the last reply; the new one replaces it."""
-        last = self.chat_view.bubbles[-1] if self.chat_view.bubbles else None
-        if last is None or last.role != "assistant" or not self._turn_allowed():
-            return
-        chat, persona_id, stop = self.app.chat, self.persona_id(), threading.Event()
-        last.hide()
-        reply = self.chat_view.start_reply(persona_id)
-        self.turn = Turn("regenerate", "", stop, reply, None, [last])
-
-        def work(report):
-            return chat.regenerate(persona_id=persona_id, on_chunk=report, stop=stop)
-        self._start_turn(work)
-
-    def begin_edit_last(self) -> None:
-        last_user = self.chat_view.last_bubble("user")
-        if last_user is None or self.turn is not None:
-            return
-        self._set_editing(True, last_user.text())
-
-    def cancel_edit(self) -> None:
-        self._set_editing(False)
-        self.composer.clear()
-
-    def _set_editing(self, editing: bool, text: str = "") -> None:
-        self.editing = editing
-        self.composer.set_editing(editing, text)
-
-    def stop_reply(self) -> None:
-        if self.turn is not None:
-            self.turn.stop.set()
-            self.composer.stop_button.setEnabled(False)
-
-    def _start_turn(self, work) -> None:
-        self.composer.set_streaming(True)
-        self.composer.stop_button.setEnabled(True)
-        self._set_turn_actions(False)
-        self.runner.start("chat turn", work, on_progress=self._on_chunk,
-                          on_finished=self._on_turn_finished, on_failed=self._on_turn_failed)
-
-    def _set_turn_actions(self, enabled: bool) -> None:
+    # ---- turns (ChatTurns starts and settles them) -------------------------
+    def _set_turn_actions(self, busy: bool) -> None:
         for widget in (self.regenerate_action, self.edit_action, self.persona_box, self.flush_action):
-            widget.setEnabled(enabled and (widget is not self.flush_action or self.flush_service() is not None))
+            widget.setEnabled(not busy)
 
-    def _on_chunk(self, piece: str) -> None:
-        if self.turn is not None:
-            self.turn.reply.append(piece)
-
-    def _end_turn(self) -> Turn | None:
-        turn, self.turn = self.turn, None
-        self.composer.set_streaming(False)
-        self._set_turn_actions(True)
-        return turn
-
-    def _on_turn_finished(self, result: TurnResult) -> None:
-        turn = self._end_turn()
-        if turn is None:
-            return
-        for bubble in turn.removed:
-            self.chat_view.remove_bubble(bubble)
-        if turn.user is not None:
-            turn.user.finish(result.user, "ok")
-        if result.reply is None:
-            self.chat_view.remove_bubble(turn.reply)
-            self.chat_view.add_notice(self.tr("Stopped before the reply began."))
-        else:
-            turn.reply.finish(result.reply, "stopped" if result.stopped else result.reply.status)
+    def _turn_finished(self, result: TurnResult) -> None:
         for warning in result.warnings:  # core's words (no codes yet), under a label in the window's language
             self.statusBar().showMessage(arg(self.tr("Note from the model backend: %1"), warning), 15000)
         self.refresh_gate()
         self.refresh_meter()
         self.turn_finished.emit(result)
 
-    def _on_turn_failed(self, failure: Failure) -> None:
-        turn = self._end_turn()
-        if turn is not None and failure.code in NOTHING_LOGGED and turn.kind in ("send", "edit"):
-            self.composer.restore(turn.text)
-        # What is on disk now is the truth: the user's words are logged, a partial reply is marked.
-        self.reload_conversation()
-        self.chat_view.add_notice(f"{headline(failure)}\n{explanation(failure)}")
+    def _turn_failed(self, failure: Failure) -> None:
         if not failure.known:
             self.dialogs.append(show_failure(self, failure))
         self.refresh_gate()
@@ -392,9 +250,7 @@ class MainWindow(QMainWindow):
     def refresh_gate(self):
         gate = self.app.chat.gate()
         self.gate_bar.set_gate(gate)
-        flush_ok = self.flush_service() is not None
-        self.composer.set_gate_closed(gate.state == "stop", self.gate_bar.stop_explanation(gate), flush_ok,
-                                      "" if flush_ok else self._no_flush_text())
+        self.composer.set_gate_closed(gate.state == "stop", self.gate_bar.stop_explanation(gate))
         self.gate_changed.emit(gate)
         return gate
 
@@ -433,7 +289,9 @@ class MainWindow(QMainWindow):
 
     def open_settings(self):
         from .settings_dialog import SettingsDialog
-        dialog = SettingsDialog(self.app, self.runner, self)
+        app = self.app
+        dialog = SettingsDialog(app.settings, app.paths.settings_path, app.personas, app.secrets, app.backends,
+                                app.store, self.runner, self)
         dialog.saved.connect(self._settings_saved)
         return self._open(dialog)
 
@@ -448,7 +306,7 @@ class MainWindow(QMainWindow):
 
     def open_surface_personas(self):
         from .surface_editor import SurfacePersonaDialog
-        dialog = SurfacePersonaDialog(self.app, self)
+        dialog = SurfacePersonaDialog(self.app.personas, self.app.settings.chat.persona, self)
         dialog.personas_changed.connect(self._personas_changed)
         return self._open(dialog)
 
@@ -458,13 +316,15 @@ class MainWindow(QMainWindow):
 
     def open_filter_personas(self):
         from .filter_editor import FilterPersonaDialog
-        return self._open(FilterPersonaDialog(self.app, self.runner, self))
+        app = self.app
+        return self._open(FilterPersonaDialog(app.personas, app.settings, app.paths.settings_path, app.flush,
+                                              self.runner, self))
 
     def open_flush(self):
-        if self.flush_service() is None or self.turn is not None:
+        if self.turns.current is not None:
             return None
         from .flush_dialog import FlushDialog
-        dialog = FlushDialog(self.app, self.runner, self)
+        dialog = FlushDialog(self.app.flush, self.app.personas, self.runner, self)
         dialog.flush_finished.connect(self._flushed)
         return self._open(dialog)
 
@@ -474,18 +334,14 @@ class MainWindow(QMainWindow):
         self.refresh_meter()
 
     def open_memory(self):
-        if self.memory_service() is None:
-            return None
         from .memory_browser import MemoryBrowser
-        dialog = MemoryBrowser(self.app, self.runner, self)
+        dialog = MemoryBrowser(self.app.memory, self.app.settings, self.app.clock, self.runner, self)
         dialog.memory_changed.connect(self.refresh_meter)
         return self._open(dialog)
 
     def open_review_queue(self):
-        if self.memory_service() is None:
-            return None
         from .review_queue import ReviewQueueDialog
-        dialog = ReviewQueueDialog(self.app, self.runner, self)
+        dialog = ReviewQueueDialog(self.app.memory, self.app.settings, self.runner, self)
         dialog.memory_changed.connect(self.refresh_meter)
         return self._open(dialog)
 
@@ -493,8 +349,7 @@ class MainWindow(QMainWindow):
     def shutdown(self, timeout_ms: int = 15000) -> bool:
         """Stop a streaming reply and any flush, and wait for the workers."""
         self.closing = True
-        if self.turn is not None:
-            self.turn.stop.set()
+        self.turns.stop()
         for dialog in self.dialogs:
             if _alive(dialog) and hasattr(dialog, "cancel"):
                 dialog.cancel()

@@ -13,10 +13,13 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QHeaderVi
                                QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from ..core.memory import Kind, State, View
+from ..core.memory.service import MemoryService
+from ..core.settings import Settings
+from ..core.types import Clock
 from . import review_words as words
 from .failures import explanation, headline
-from .i18n import arg
 from .lifetime import alive
+from .translation import arg
 from .workers import Failure, TaskRunner
 
 FILTERS = tuple(View)
@@ -31,11 +34,13 @@ class MemoryBrowser(QDialog):
     memory_changed = Signal()
     action_failed = Signal(object)
 
-    def __init__(self, app, runner: TaskRunner, parent: QWidget | None = None) -> None:
+    def __init__(self, memory: MemoryService, settings: Settings, clock: Clock, runner: TaskRunner,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.app = app
+        self.memory = memory
+        self.settings = settings
+        self.clock = clock
         self.runner = runner
-        self.memory = app.services["memory"]
         self.records: list = []
         self.review_row: dict | None = None  # the open review of the selected memory
         self.busy = False
@@ -215,7 +220,7 @@ class MemoryBrowser(QDialog):
         if record.contradictions:
             facts.append(arg(self.tr("Contradicted %1 times"), record.contradictions))
         lines = [" · ".join(facts)]
-        threshold = self.app.settings.flush.judge_confidence
+        threshold = self.settings.flush.judge_confidence
         for row in queue:
             if row.get("memory_id") == record.id:
                 lines.append(arg(self.tr("Waiting for your review: %1"), words.reason(row, threshold)))

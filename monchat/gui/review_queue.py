@@ -16,10 +16,12 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QHeaderVi
 
 from ..core.errors import KnownError
 from ..core.memory import Verdict
+from ..core.memory.service import MemoryService
+from ..core.settings import Settings
 from . import review_words as words
 from .failures import explanation, headline
-from .i18n import arg
 from .lifetime import alive
+from .translation import arg
 from .workers import Failure, TaskRunner
 
 
@@ -32,11 +34,12 @@ class ReviewQueueDialog(QDialog):
     memory_changed = Signal()
     action_failed = Signal(object)
 
-    def __init__(self, app, runner: TaskRunner, parent: QWidget | None = None) -> None:
+    def __init__(self, memory: MemoryService, settings: Settings, runner: TaskRunner,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.app = app
+        self.memory = memory
+        self.settings = settings
         self.runner = runner
-        self.memory = app.services["memory"]
         self.rows: list[dict] = []
         self.busy = False
         self.setWindowTitle(self.tr("Review queue"))
@@ -160,7 +163,7 @@ class ReviewQueueDialog(QDialog):
         self.effect.clear()
         if row is None:
             return
-        self.reason.setText(arg(self.tr("Why: %1"), words.reason(row, self.app.settings.flush.judge_confidence)))
+        self.reason.setText(arg(self.tr("Why: %1"), words.reason(row, self.settings.flush.judge_confidence)))
         if judge:
             lean = words.leaning(row)
             self.approve_button.setText(arg(self.tr("Approve: %1"), words.verdict_name(lean)))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 from ..core.memory import Action, Verdict
-from .i18n import arg
+from .translation import arg
 
 
 def confidence_text(value) -> str:

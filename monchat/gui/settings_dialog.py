@@ -1,13 +1,14 @@
 """Settings: backend and model, Gemini key (OS keyring only), gate, approval mode, language.
 
 Values are validated by the same rules as ``settings.toml`` (``settings_from_dict``)
-before anything is saved. The API key goes to ``app.secrets`` and never into a file.
+before anything is saved. The API key goes to the ``SecretStore`` (the OS keyring) and never into a file.
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
+from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QGroupBox,
@@ -16,12 +17,14 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
 
 from ..core.backends.registry import BACKEND_NAMES, BackendRegistry
 from ..core.errors import KnownError
+from ..core.personas import PersonaRegistry
 from ..core.secrets import SecretStore
-from ..core.settings import Settings, save_settings, settings_from_dict
+from ..core.settings import Settings, empty_model_names, save_settings, settings_from_dict
+from ..core.store import Store
 from .failures import explanation, headline
-from .i18n import arg
 from .filter_editor import FixedPersonaPicker
 from .lifetime import alive
+from .translation import arg
 from .workers import Failure, TaskRunner
 
 
@@ -66,11 +69,22 @@ class SettingsDialog(QDialog):
     saved = Signal(bool)
     tested = Signal(list)
 
-    def __init__(self, app, runner: TaskRunner, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: Settings, settings_path: Path, personas: PersonaRegistry, secrets: SecretStore,
+                 backends: BackendRegistry, store: Store, runner: TaskRunner, parent: QWidget | None = None) -> None:
+        """Args:
+            settings: the running settings, changed in place on Save (every service shares the object).
+            backends: told to forget built backends when a backend setting changed.
+            store: for the throwaway registry "Test connection" builds from the form.
+        """
         super().__init__(parent)
-        self.app = app
+        self.settings = settings
+        self.settings_path = settings_path
+        self.personas = personas
+        self.secrets = secrets
+        self.backends = backends
+        self.store = store
         self.runner = runner
-        s = app.settings
+        s = settings
         self.setWindowTitle(self.tr("Settings"))
         self.resize(640, 620)
         tabs = QTabWidget(self)
@@ -206,7 +220,7 @@ class SettingsDialog(QDialog):
         self.stop_files.setValue(s.gate.stop_files)
         self.ask_layer1 = QCheckBox(self.tr("Ask me before any change to lasting memory (Layer 1)"), page)
         self.ask_layer1.setChecked(s.flush.ask_before_layer1)
-        self.fixed = FixedPersonaPicker(self.app.personas, page)
+        self.fixed = FixedPersonaPicker(self.personas, page)
         self.fixed.reload(list(s.flush.fixed_personas))
         form = QFormLayout(page)
         form.addRow(self.tr("Recommend a flush at (log files)"), self.warn_files)
@@ -222,7 +236,7 @@ class SettingsDialog(QDialog):
             group.setEnabled(name in ("auto", backend))
 
     def _show_key_state(self) -> None:
-        source = self.app.secrets.gemini_key_source()
+        source = self.secrets.gemini_key_source()
         if source == "keyring":
             text = self.tr("A key is stored in the OS keyring. Type a new one to replace it.")
         elif source:
@@ -242,7 +256,7 @@ class SettingsDialog(QDialog):
     # ---- values ----------------------------------------------------------
     def candidate(self) -> tuple[Settings, list[str]]:
         """The settings the form describes, checked by the same rules as settings.toml."""
-        s = copy.deepcopy(self.app.settings)
+        s = copy.deepcopy(self.settings)
         s.backend.name = self.backend_box.currentData()
         s.ollama = dataclasses.replace(s.ollama, host=self.ollama_host.text().strip(),
                                        model=self.ollama_model.text().strip(), num_ctx=self.ollama_ctx.value(),
@@ -258,9 +272,10 @@ class SettingsDialog(QDialog):
                                      ctrl_enter_sends=self.ctrl_enter.isChecked())
         checked, warnings = settings_from_dict(s.to_dict())
         problems = list(warnings)
-        if not s.ollama.model:
+        empty = empty_model_names(s)
+        if "ollama" in empty:
             problems.append(self.tr("The Ollama model name is empty."))
-        if not s.gemini.model:
+        if "gemini" in empty:
             problems.append(self.tr("The Gemini model name is empty."))
         if self.fixed.problem():
             problems.append(self.fixed.problem())
@@ -275,28 +290,23 @@ class SettingsDialog(QDialog):
         if problems:
             self.message.setText(self.tr("Not saved:") + "\n" + "\n".join(problems))
             return False
-        old = self.app.settings
+        old = self.settings
         backend_changed = any(getattr(old, name) != getattr(settings, name) for name in RESTART_SECTIONS)
         restart = settings.chat.language != old.chat.language
         try:  # on disk first: a full disk leaves both the file and the running settings as they were
-            save_settings(settings, self.app.paths.settings_path)
+            save_settings(settings, self.settings_path)
         except KnownError as exc:
             failure = Failure.from_known(exc)
             self.message.setText(self.tr("Not saved:") + "\n" + f"{headline(failure)}\n{explanation(failure)}")
             return False
         for f in dataclasses.fields(Settings):
-            setattr(self.app.settings, f.name, getattr(settings, f.name))  # in place: services share the object
+            setattr(self.settings, f.name, getattr(settings, f.name))  # in place: services share the object
         if backend_changed:
-            # Built backends keep their old host/model; a registry that can forget them applies the change now.
-            reset = getattr(self.app.backends, "reset", None)
-            if callable(reset):
-                reset()
-            else:
-                restart = True
+            self.backends.reset()  # built backends keep their old host/model; forgetting them applies the change now
         key = self.gemini_key.text().strip()
         if key:
             try:
-                self.app.secrets.set_gemini_key(key)
+                self.secrets.set_gemini_key(key)
             except KnownError as exc:
                 failure = Failure.from_known(exc)
                 self.message.setText(self.tr("The settings were saved, but the key was not:") + "\n"
@@ -310,7 +320,7 @@ class SettingsDialog(QDialog):
 
     def remove_key(self) -> None:
         try:
-            self.app.secrets.set_gemini_key(None)
+            self.secrets.set_gemini_key(None)
         except KnownError as exc:
             self.message.setText(explanation(Failure.from_known(exc)))
         self._show_key_state()
@@ -323,7 +333,7 @@ class SettingsDialog(QDialog):
             return
         name = settings.backend.name
         names = list(BACKEND_NAMES) if name == "auto" else [name]
-        registry = BackendRegistry(settings, TypedKeySecrets(self.gemini_key.text().strip()), self.app.store)
+        registry = BackendRegistry(settings, TypedKeySecrets(self.gemini_key.text().strip()), self.store)
         self.test_button.setEnabled(False)
         self.test_output.setPlainText(self.tr("Testing…"))
         self.runner.start("test connection", lambda _report: doctor_lines(registry, names),

@@ -13,9 +13,9 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpin
 
 from ..core.cards import import_card
 from ..core.errors import KnownError
-from ..core.personas import SurfacePersona
+from ..core.personas import PersonaRegistry, SurfacePersona
 from .failures import explanation, headline
-from .i18n import arg
+from .translation import arg
 from .workers import Failure
 
 
@@ -28,9 +28,9 @@ class SurfacePersonaDialog(QDialog):
 
     personas_changed = Signal()
 
-    def __init__(self, app, parent: QWidget | None = None) -> None:
+    def __init__(self, personas: PersonaRegistry, current_persona: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.app = app
+        self.personas = personas
         self._new: SurfacePersona | None = None  # an imported or new persona not saved yet
         self.setWindowTitle(self.tr("Surface personas"))
         self.resize(820, 620)
@@ -99,13 +99,13 @@ class SurfacePersonaDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(splitter, 1)
         layout.addWidget(close)
-        self.reload(app.settings.chat.persona)
+        self.reload(current_persona)
 
     # ---- list ------------------------------------------------------------
     def reload(self, select: str = "") -> None:
         self.list.blockSignals(True)
         self.list.clear()
-        for persona in sorted(self.app.personas.surface.values(), key=lambda p: p.name):
+        for persona in sorted(self.personas.surface.values(), key=lambda p: p.name):
             item = QListWidgetItem(persona.name, self.list)
             item.setData(Qt.ItemDataRole.UserRole, persona.id)
             item.setToolTip(persona.description)
@@ -122,7 +122,7 @@ class SurfacePersonaDialog(QDialog):
         if self.list.currentItem() is None:
             return
         self._new = None
-        self._fill(self.app.personas.surface.get(self.current_id()))
+        self._fill(self.personas.surface.get(self.current_id()))
 
     def _fill(self, persona: SurfacePersona | None) -> None:
         self.id_edit.setText(persona.id if persona else "")
@@ -160,8 +160,8 @@ class SurfacePersonaDialog(QDialog):
     def import_card_file(self, path: Path) -> SurfacePersona | None:
         """Read a card and save it as a new surface persona; the form then shows it for editing."""
         try:
-            persona = import_card(path, set(self.app.personas.surface))
-            self.app.personas.save_surface(persona)
+            persona = import_card(path, set(self.personas.surface))
+            self.personas.save_surface(persona)
         except KnownError as exc:
             failure = Failure.from_known(exc)
             self.message.setText(f"{headline(failure)}\n{explanation(failure)}")
@@ -173,7 +173,7 @@ class SurfacePersonaDialog(QDialog):
 
     # ---- saving ----------------------------------------------------------
     def persona_from_form(self) -> SurfacePersona:
-        base = self._new or self.app.personas.surface.get(self.current_id()) or SurfacePersona(id="", name="")
+        base = self._new or self.personas.surface.get(self.current_id()) or SurfacePersona(id="", name="")
         persona = copy.deepcopy(base)
         system = self.system_edit.toPlainText()
         return dataclasses.replace(
@@ -185,11 +185,11 @@ class SurfacePersonaDialog(QDialog):
 
     def save_current(self) -> bool:
         persona = self.persona_from_form()
-        if self._new is not None and persona.id in self.app.personas.surface:
+        if self._new is not None and persona.id in self.personas.surface:
             self.message.setText(arg(self.tr("There is already a persona with the id %1."), persona.id))
             return False
         try:
-            self.app.personas.save_surface(persona)
+            self.personas.save_surface(persona)
         except KnownError as exc:
             failure = Failure.from_known(exc)
             self.message.setText(f"{headline(failure)}\n{explanation(failure)}")

@@ -72,11 +72,11 @@ class World:
     # ---- services ---------------------------------------------------------
     @property
     def flusher(self):
-        return self.app.services["flush"]
+        return self.app.flush
 
     @property
     def memory(self):
-        return self.app.services["memory"]
+        return self.app.memory
 
     @property
     def settings(self):

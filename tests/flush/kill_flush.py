@@ -143,15 +143,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.action == "prepare":
         app = build(PREPARED_AT)
         log(app, FIRST_DAY)
-        app.services["flush"].run(seed=SEED)
+        app.flush.run(seed=SEED)
         log(app, REST_OF_WEEK)
         return 0
     app = build(args.at, args.kill_at)
     if args.kill_at == "recorded":
-        kill_after_the_run_record(app.services["flush"])
+        kill_after_the_run_record(app.flush)
     if args.kill_at in ("memory_md", "logs"):
         kill_in_the_clean_up(args.kill_at)
-    report = app.services["flush"].run(seed=SEED, progress=progress_killer(args.kill_at))
+    report = app.flush.run(seed=SEED, progress=progress_killer(args.kill_at))
     print(json.dumps({"run_id": report.run_id, "nothing_to_flush": report.nothing_to_flush,
                       "messages_archived": report.messages_archived}))
     return 0

@@ -487,8 +487,7 @@ HOMETOWN = "仙台の実家に帰省した"
 def test_low_confidence_is_escalated_then_reviewed(world, monkeypatch, second, outcome):
     escalation = Oracle(model="big-1", default=second)
     world.app.settings.backend.escalation = "ollama:big"
-    monkeypatch.setattr(world.app.backends, "escalation", lambda: escalation)
-    world.app.services["flush"] = FlushService.from_app(world.app)  # the composition root wires it
+    monkeypatch.setattr(world.app.flush, "escalation", lambda: escalation)  # the escalation backend it asks
 
     world.oracle.rules = [Rule("覚えておいて", SENDAI, "home/city", "explicit", 0.9),
                           Rule("帰省", HOMETOWN, "home/city", "fact", 0.8)]

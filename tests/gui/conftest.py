@@ -60,7 +60,7 @@ def app(home, backend):
 
 @pytest.fixture
 def translators(qapp):
-    from monchat.gui.i18n import Translators
+    from monchat.gui.translation import Translators
     t = Translators()
     yield t
     t.remove()

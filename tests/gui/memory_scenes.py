@@ -41,7 +41,7 @@ def say(app, when: datetime, text: str, role: str = "user", persona: str = "hana
 
 def flush(app, clock: Clock, when: datetime):
     clock.now = when
-    return app.services["flush"].run(seed=SEED)
+    return app.flush.run(seed=SEED)
 
 
 def oracle() -> Oracle:
@@ -65,7 +65,7 @@ def unsure_green_tea(app, clock: Clock, day1: datetime, leaning: str = "SUPERSED
     day3 = day1 + timedelta(days=2)
     say(app, day3.replace(hour=12), "最近も緑茶ばかり")
     flush(app, clock, day3.replace(hour=22))
-    rows = [r for r in app.services["memory"].queue() if r["action"] == "judge"]
+    rows = [r for r in app.memory.queue() if r["action"] == "judge"]
     assert len(rows) == 1 and rows[0]["verdict"] == leaning, rows
     return rows[0]
 
@@ -78,7 +78,7 @@ def memory_with_history(app, clock: Clock, day1: datetime) -> dict:
     (the judge is unsure: it waits for review). Then the user rewords the Kanazawa memory.
     Returns ``{"judge": row, "kanazawa": id, "sendai": id}``.
     """
-    memory = app.services["memory"]
+    memory = app.memory
     say(app, day1.replace(hour=9), "覚えておいて：仙台に住んでるよ")
     say(app, day1.replace(hour=9, minute=1), "了解、覚えておくね！", role="assistant")
     say(app, day1.replace(hour=12), "うちの猫のミケがまた寝てる")

@@ -174,7 +174,7 @@ def test_a_failed_regeneration_keeps_the_old_reply(window, backend, app, qtbot):
     backend.enqueue("the only answer", BackendUnreachable("Ollama is not running.", "Start it."))
     send(window, qtbot, "question")
     with qtbot.waitSignal(window.turn_failed, timeout=5000):
-        window.regenerate()
+        window.turns.regenerate()
     replies = [b for b in window.chat_view.bubbles if b.role == "assistant"]
     assert [b.text() for b in replies] == ["the only answer"] and replies[0].isVisible()
 

@@ -107,7 +107,7 @@ def test_window_sends_with_enter_and_ignores_ime_enter(window, backend, qtbot, m
     preedit(edit, "てんき")
     press_return(edit)
     qtbot.wait(20)
-    assert backend.history == [] and window.turn is None
+    assert backend.history == [] and window.turns.current is None
     commit(edit, "天気")
     assert edit.toPlainText() == "今日は天気"
     backend.enqueue("やあ")
@@ -133,7 +133,7 @@ def test_the_send_key_is_the_setting_chat_ctrl_enter_sends(app, make_window, qtb
 
     qtbot.keyClicks(window.composer.edit, "line one")
     qtbot.keyClick(window.composer.edit, Qt.Key.Key_Return)
-    assert window.composer.text() == "line one\n" and window.turn is None  # Enter only added a line
+    assert window.composer.text() == "line one\n" and window.turns.current is None  # Enter only added a line
     dialog = window.open_settings()
     assert dialog.ctrl_enter.isChecked()
     dialog.close()

@@ -47,7 +47,7 @@ def test_flush_shows_stages_personas_and_the_changes_with_evidence(app, make_win
     # The window follows: files are gone, the gate is open, the prompt carries the memory.
     assert app.logbook.files() == []
     assert "Unflushed log files: 0" in window.gate_bar.count_label.text()
-    layer1, _ = app.services["memory"].prompt_items()
+    layer1, _ = app.memory.prompt_items()
     assert [m.text for m in layer1] == ["仙台に住んでいる"]
     dialog.close_button.click()
     assert not dialog.isVisible()
@@ -68,7 +68,7 @@ def test_cancel_writes_nothing(app, make_window, backend, qtbot):
     assert failure.code == "flush_cancelled"
     assert "cancelled; nothing was changed" in dialog.status.text()
     assert len(app.logbook.files()) == 3 and app.archive.count() == 0
-    assert app.services["flush"].runs() == []
+    assert app.flush.runs() == []
     assert dialog.start_button.isEnabled() and dialog.close_button.isEnabled()
     assert all(bar.maximum() == 1 for _, bar in dialog.persona_rows.values())  # no bar left spinning
     dialog.close()
@@ -118,17 +118,8 @@ def test_dry_run_shows_changes_and_writes_nothing(app, make_window, backend, qtb
     assert blocker.args[0].dry_run
     assert "Preview finished" in dialog.status.text()
     assert dialog.changes.topLevelItemCount() >= 1
-    assert len(app.logbook.files()) == 1 and app.services["memory"].list(all=True) == []
+    assert len(app.logbook.files()) == 1 and app.memory.list(all=True) == []
     dialog.close()
-
-
-def test_flush_is_unavailable_without_the_service(app, make_window):
-    app.services.pop("flush")
-    window = make_window("en")
-    assert not window.flush_action.isEnabled()
-    assert not window.gate_bar.flush_button.isEnabled()
-    assert "not available" in window.gate_bar.flush_button.toolTip()
-    assert window.open_flush() is None
 
 
 def test_a_persona_that_cannot_read_offers_a_partial_flush(app, make_window, backend, qtbot):
@@ -147,7 +138,7 @@ def test_a_persona_that_cannot_read_offers_a_partial_flush(app, make_window, bac
     lifestyle_bar = dialog.persona_rows["lifestyle"][1]
     assert lifestyle_bar.format() == "1 of 1 unread"
     assert "could not read some messages" in dialog.status.text()
-    assert app.services["flush"].runs(1) == []
+    assert app.flush.runs(1) == []
 
     with qtbot.waitSignal(dialog.flush_finished, timeout=10000) as finished:
         dialog.partial_button.click()

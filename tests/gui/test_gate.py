@@ -42,11 +42,11 @@ def test_at_five_files_chat_pauses_with_a_flush_button_and_no_backend_call(app, 
     composer.edit.setPlainText("are you there?")
     composer.submit()
     qtbot.keyClick(composer.edit, Qt.Key.Key_Return)
-    window.send_message("are you there?")
-    window.regenerate()
+    window.turns.send("are you there?")
+    window.turns.regenerate()
     qtbot.wait(50)
     assert backend.history == [] and backend.calls == 0
-    assert window.turn is None
+    assert window.turns.current is None
     assert {p: p.read_bytes() for p in app.logbook.files()} == files_before  # nothing logged
 
     # The Flush button right there opens the flush dialog.

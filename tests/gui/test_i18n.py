@@ -12,7 +12,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QAbstractButton, QGroupBox, QLabel, QMenu, QTabBar, QTabWidget, QTreeWidget, QWidget
 
 from monchat.gui import i18n_tools
-from monchat.gui.i18n import Translators, arg, resolve_language
+from monchat.gui.translation import Translators, arg, resolve_language
 
 
 def catalog(language: str) -> dict[tuple[str, str], str]:

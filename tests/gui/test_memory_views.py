@@ -18,9 +18,9 @@ def queued(app, backend):
     log_message(app, 2.8, "それと、仙台に住んでいるよ")
     backend.enqueue(item_answer("朝はブラックコーヒー", "drink/morning"),
                     item_answer("仙台に住んでいる", "home/city"))
-    report = app.services["flush"].run()
+    report = app.flush.run()
     assert report.queued == 2
-    return app.services["memory"]
+    return app.memory
 
 
 def test_review_queue_approve_and_reject_change_the_store(queued, window, qtbot):
@@ -105,11 +105,3 @@ def test_memory_browser_views_history_evidence_and_actions(queued, window, qtbot
     assert memory.prompt_items()[0] == []
     assert browser.table.topLevelItemCount() == 0
     browser.close()
-
-
-def test_memory_views_are_disabled_without_the_service(app, make_window):
-    app.services.pop("memory")
-    window = make_window("en")
-    assert not window.memory_action.isEnabled() and not window.queue_action.isEnabled()
-    assert "not available" in window.memory_action.toolTip()
-    assert window.open_memory() is None and window.open_review_queue() is None

@@ -144,7 +144,7 @@ def test_the_random_persona_of_the_last_flush_is_shown(app, window, backend, qtb
     from tests.gui.flush_script import NO_ITEMS
     backend.default_reply = NO_ITEMS
     log_message(app, 1, "today I walked")
-    report = app.services["flush"].run()
+    report = app.flush.run()
     random_id = next(p["id"] for p in report.personas if p["role"] == "random")
     dialog = window.open_filter_personas()
     name = app.personas.filters[random_id].name

@@ -38,7 +38,7 @@ def app(home, backend, clock):
 
 
 def memory_record(app, text: str):
-    return next(m for m in app.services["memory"].list(all=True) if m.text == text)
+    return next(m for m in app.memory.list(all=True) if m.text == text)
 
 
 # ---- approving an unsure judgement ----------------------------------------------
@@ -57,8 +57,8 @@ def test_a_judgement_approved_as_something_else_keeps_the_memory(app, clock, mak
         dialog.verdict_actions["COEXIST"].trigger()
     kept = memory_record(app, scenes.GREEN)
     assert kept.superseded_by is None and kept.state == "candidate"  # the leaning (replace) was not applied
-    assert app.services["memory"].get(row["memory_id"]).state == "candidate"  # both stay, apart
-    assert app.services["memory"].queue() == [] and dialog.table.topLevelItemCount() == 0
+    assert app.memory.get(row["memory_id"]).state == "candidate"  # both stay, apart
+    assert app.memory.queue() == [] and dialog.table.topLevelItemCount() == 0
     dialog.close()
 
 
@@ -84,7 +84,7 @@ def test_a_judgement_can_be_approved_as_the_same_thing(app, clock, make_window, 
         dialog.verdict_actions["SAME"].trigger()
     kept = memory_record(app, scenes.GREEN)
     assert kept.days == 2  # the second day now supports the kept memory
-    assert app.services["memory"].get(row["memory_id"]).superseded_by == kept.id
+    assert app.memory.get(row["memory_id"]).superseded_by == kept.id
     dialog.close()
 
 

@@ -82,12 +82,6 @@ class FlushService:
         self._lock = threading.Lock()  # one flush at a time in this process
         self.chunk_major = True  # False: personas read one after another (a benchmark's baseline)
 
-    @classmethod
-    def from_app(cls, app) -> "FlushService":
-        return cls(app.settings, app.store, app.logbook, app.archive, app.personas, app.prompts, app.paths,
-                   backend=app.backends.default, escalation=app.backends.escalation, clock=app.clock,
-                   tz=app.logbook.tz)
-
     def _seed(self, seed: int | None) -> int:
         if seed is not None:
             return seed

@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>ChatTurns</name>
+    <message>
+        <source>Stopped before the reply began.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ChatView</name>
     <message>
         <source>Show older messages</source>
@@ -704,10 +711,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Memory is not available in this version of monchat.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Chat</source>
         <translation type="unfinished"></translation>
     </message>
@@ -732,15 +735,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Flush is not available in this version of monchat.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Assistant</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stopped before the reply began.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

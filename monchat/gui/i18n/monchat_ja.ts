@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ja" sourcelanguage="en">
 <context>
+    <name>ChatTurns</name>
+    <message>
+        <source>Stopped before the reply began.</source>
+        <translation>返事が始まる前に止めました。</translation>
+    </message>
+</context>
+<context>
     <name>ChatView</name>
     <message>
         <source>Show older messages</source>
@@ -704,10 +711,6 @@
         <translation>オン: Enter で改行、Ctrl+Enter で送信。オフ: Enter で送信、Shift+Enter で改行。</translation>
     </message>
     <message>
-        <source>Memory is not available in this version of monchat.</source>
-        <translation>この版の monchat では記憶の機能を使えません。</translation>
-    </message>
-    <message>
         <source>&amp;Chat</source>
         <translation>チャット(&amp;C)</translation>
     </message>
@@ -732,16 +735,8 @@
         <translation>ペルソナ:</translation>
     </message>
     <message>
-        <source>Flush is not available in this version of monchat.</source>
-        <translation>この版の monchat では整理（フラッシュ）を使えません。</translation>
-    </message>
-    <message>
         <source>Assistant</source>
         <translation>アシスタント</translation>
-    </message>
-    <message>
-        <source>Stopped before the reply began.</source>
-        <translation>返事が始まる前に止めました。</translation>
     </message>
     <message>
         <source>Note from the model backend: %1</source>
