@@ -464,3 +464,42 @@ def test_a_woken_habit_with_two_contradictions_goes_pending_not_to_layer1(world)
     assert (jog.state, jog.days, jog.updated_at) == ("pending", 4, stamp("2027-01-01T08:00:00+09:00"))
     assert [c.kind for c in report.changes if c.memory_id == jog.id] == ["reinforced", "pending"]
     assert report.promoted["layer1"] == 0 and JOG not in world.prompt()
+
+
+def test_every_verdict_on_an_unsure_retraction_points_at_the_retraction(world):
+    _, report = _two_plans(world, rust=0.4, go=0.6)
+    drop = world.mem(DROP_RUST)
+    verdicts = [v for v in world.rows("verdicts") if v["run_id"] == report.run_id]
+    assert sorted(v["target_id"] for v in verdicts) == sorted([world.mem(RUST).id, world.mem(GO).id])
+    assert {v["memory_id"] for v in verdicts} == {drop.id}  # `memory history` finds the judgement from it
+
+
+def test_a_retracted_memory_closes_its_own_open_review(world):
+    green, drop = "毎食緑茶を飲む", "緑茶の話は忘れて"
+    world.oracle.rules = [Rule("緑茶を飲んでる", green, "drink/daily", "explicit", 0.6),
+                          Rule("忘れて", drop, "drink/daily", "retraction", 0.8)]
+    world.oracle.judgements = {(green, drop): Judgement("SUPERSEDE", 0.9)}
+    world.say("2026-11-25T12:00:00+09:00", "覚えておいて、ご飯のたびに緑茶を飲んでる")
+    world.flush("2026-11-25T13:00:00+09:00")
+    [row] = world.queue()
+    assert (row["memory_id"], world.mem(green).state) == (world.mem(green).id, "queued")  # 0.6: asks first
+    world.say("2026-11-28T12:00:00+09:00", "やっぱり緑茶の話は忘れて")
+    world.flush("2026-11-28T13:00:00+09:00")
+    assert world.mem(green).superseded_by == world.mem(drop).id and world.mem(green).state == "retracted"
+    [closed] = world.rows("review_queue")
+    assert (closed["status"], closed["resolved_at"]) == ("superseded", stamp("2026-11-28T13:00:00+09:00"))
+    assert world.queue() == []
+
+
+def test_support_raises_a_memory_scored_zero_to_the_supports_score_and_no_higher(world):
+    world.oracle.rules = [Rule("練習", GUITAR, "hobby/guitar", "habit", 0.0),
+                          Rule("夕飯", AFTER_DINNER, "hobby/guitar", "habit", 0.6)]
+    world.oracle.judgements = {(GUITAR, AFTER_DINNER): Judgement("SAME", 0.9)}
+    world.say("2026-11-23T07:00:00+09:00", "朝ギターを練習した")
+    world.flush("2026-11-23T08:00:00+09:00")
+    assert (world.mem(GUITAR).score, world.mem(GUITAR).confidence, world.layer(GUITAR)) == (0.0, 0.0, 0)
+    world.say("2026-11-24T20:00:00+09:00", "夕飯のあとギター")
+    world.flush("2026-11-24T21:00:00+09:00")
+    guitar = world.mem(GUITAR)
+    assert (guitar.score, guitar.confidence, guitar.days) == (0.6, 0.6, 2)
+    assert world.layer(GUITAR) == 2  # 0.6 ≥ 0.5: in Layer 2 now

@@ -260,6 +260,24 @@ def test_a_habit_with_two_contradictions_goes_pending(world):
     assert "pending" in [c.kind for c in report.changes]
 
 
+def test_a_habit_waiting_for_review_goes_pending_after_two_contradictions(world):
+    world.oracle.rules = [Rule("コーヒー", COFFEE, "drink/morning", "habit", 0.6),
+                          Rule("紅茶", TEA, "drink/morning", "habit", 0.8)]
+    world.oracle.judgements = {(COFFEE, TEA): Judgement("CONTRADICT", 0.9)}
+    for n in range(3):
+        world.say(f"2026-11-{23 + n}T08:00:00+09:00", "朝はやっぱりコーヒー")
+        world.flush(f"2026-11-{23 + n}T09:00:00+09:00")
+    assert world.mem(COFFEE).state == "queued"  # three days, but 0.6 < 0.8: the user decides
+
+    for day, said in (("26", "今朝は紅茶にした"), ("27", "今日も紅茶")):
+        world.say(f"2026-11-{day}T08:00:00+09:00", said)
+        report = world.flush(f"2026-11-{day}T09:00:00+09:00")
+    coffee = world.mem(COFFEE)
+    assert (coffee.state, coffee.contradictions, coffee.days) == ("pending", 2, 3)
+    assert "pending" in [c.kind for c in report.changes if c.memory_id == coffee.id]
+    assert COFFEE not in world.prompt()
+
+
 def test_two_contradictions_do_not_make_a_fact_pending(world):
     world.oracle.rules = [Rule("東京", "東京で働いている", "work/city", "fact", 0.9),
                           Rule("在宅", "在宅で働いた", "work/city", "fact", 0.8)]
