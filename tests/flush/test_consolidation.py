@@ -654,6 +654,23 @@ def test_layer2_lasts_24_hours_unless_promoted_again(world, second_day, promoted
         assert world.mem(LATELY).layer2_until == (at(second_day) + timedelta(hours=24)).timestamp()
 
 
+def test_support_at_the_exact_moment_layer2_expires_is_a_new_layer2_entry(world):
+    # Layer 2 ends when its 24 hours are up (prune: until <= now). Support arriving in a flush at that
+    # very moment puts the memory back into Layer 2, and the report says so: it had just left.
+    world.oracle.rules = [Rule("眠れ", LATELY, "health/sleep", "habit", 0.7)]
+    world.say("2026-11-23T21:30:00+09:00", "最近よく眠れないんだ")
+    world.flush("2026-11-23T22:00:00+09:00")
+    expiry = at("2026-11-24T22:00:00+09:00")
+    assert world.mem(LATELY).layer2_until == expiry.timestamp()
+
+    world.say("2026-11-24T21:55:00+09:00", "昨日も眠れなかった")
+    report = world.flush(expiry.isoformat())
+    sleep = world.mem(LATELY)
+    assert ("layer2", sleep.id) in [(c.kind, c.memory_id) for c in report.changes]
+    assert report.promoted["layer2"] == 1
+    assert sleep.layer2_until == (expiry + timedelta(hours=24)).timestamp() and world.layer(LATELY) == 2
+
+
 def test_the_budget_leaves_the_weakest_out_keeps_the_pinned_and_says_why(world, capsys):
     world.settings.memory_token_budget = 100
     texts = [("猫", "猫を二匹飼っていて、名前はミケとタマ。ミケは白黒でタマは茶トラ、どちらも保護猫。", 0.95),
