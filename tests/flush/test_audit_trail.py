@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from monchat.core.types import format_ts
 from tests.flush.conftest import Judgement, Rule, at
 
@@ -520,3 +522,31 @@ def test_approving_a_memory_waiting_in_layer2_moves_it_to_layer1_and_stamps_the_
     assert (approved.state, approved.layer2_until, approved.updated_at) == ("active", None, when)
     assert ("activated", {}, None, when) in events(world, approved.id)  # approved by hand: no flush run
     assert world.layer(quiet) == 1
+
+
+def test_a_memory_keeps_the_style_of_the_persona_that_noticed_it(world):
+    world.oracle.rules = [Rule("ラーメン", RAMEN, "food/ramen", "fact", 0.9, persona="base"),
+                          Rule("コーヒー", COFFEE, "drink/morning", "habit", 0.9, persona="lifestyle")]
+    world.say("2026-11-23T08:00:00+09:00", "朝はやっぱりコーヒー")
+    world.say("2026-11-23T12:30:00+09:00", "昼にラーメン食べた")
+    world.flush("2026-11-23T13:00:00+09:00")
+    assert (world.mem(RAMEN).persona, world.mem(RAMEN).style) == ("base", "timeline")
+    assert (world.mem(COFFEE).persona, world.mem(COFFEE).style) == ("lifestyle", "reinforced")
+
+
+UNSAID = "Loves every animal deeply"
+
+
+@pytest.mark.parametrize("score", [0.7, 0.0])
+def test_an_item_not_in_the_users_words_waits_for_review_with_its_line_and_score(world, score):
+    world.oracle.rules = [Rule("猫", UNSAID, "pets/cat", "explicit", score)]
+    said = world.say("2026-11-23T21:00:00+09:00", "猫を二匹飼ってる")
+    report = world.flush("2026-11-23T22:00:00+09:00")
+    memory = world.mem(UNSAID)
+    assert (memory.state, memory.updated_at, world.layer(UNSAID)) == ("queued", stamp("2026-11-23T22:00:00+09:00"), 0)
+    [row] = world.queue()
+    assert (row["memory_id"], row["action"], row["target_id"], row["confidence"], row["run_id"]) == (
+        memory.id, "words", None, score, report.run_id)
+    assert row["reason"] == ("not found in your words: the text shares almost nothing with the messages it cites")
+    assert ("queued", memory.id, UNSAID, "", 0, [said]) in changes(report)
+    assert report.promoted == {"layer1": 0, "layer2": 0} and UNSAID not in world.prompt()
