@@ -142,6 +142,20 @@ def test_a_verdict_at_exactly_the_judge_threshold_is_applied(world, confidence, 
         assert barley.state == "queued" and report.superseded == 0
 
 
+def test_a_coexist_at_exactly_the_judge_threshold_is_applied(world):
+    daily, ceremony = "毎日緑茶を飲む", "茶道教室で緑茶を飲む"
+    world.oracle.rules = [Rule("毎日", daily, "drink/tea", "fact", 0.8),
+                          Rule("茶道", ceremony, "drink/tea", "fact", 0.8)]
+    world.oracle.judgements = {(daily, ceremony): Judgement("COEXIST", 0.7)}
+    world.say("2026-11-25T12:00:00+09:00", "毎日緑茶を飲んでる")
+    world.flush("2026-11-25T13:00:00+09:00")
+    world.say("2026-11-28T15:00:00+09:00", "茶道教室で緑茶を点てて飲んだ")
+    report = world.flush("2026-11-28T16:00:00+09:00")
+    assert world.queue() == [] and report.queued == 0  # sure enough: both kept, nothing to ask
+    assert world.mem(daily).state == world.mem(ceremony).state == "candidate"
+    assert [v["applied"] for v in world.rows("verdicts")] == ["yes"]
+
+
 def test_the_same_words_in_the_same_slot_reinforce_without_asking(world):
     world.oracle.rules = [Rule("ギター", GUITAR, "hobby/guitar", "habit", 0.9)]
     world.oracle.default = Judgement("COEXIST", 0.95)  # would keep two copies if it were asked

@@ -116,3 +116,34 @@ def test_a_later_item_citing_older_lines_does_not_move_the_last_evidence_back(wo
     guitar = world.mem(GUITAR)
     assert not world.has(STRINGS) and noon in guitar.evidence
     assert guitar.last_evidence_epoch == at("2026-11-23T20:00:00+09:00").timestamp()
+
+
+def test_two_promotions_to_layer1_in_one_flush_are_both_counted(world):
+    world.oracle.rules = [Rule("猫", "猫を二匹飼っている", "pets/cat", "explicit", 0.9),
+                          Rule("蕎麦", "蕎麦アレルギーがある", "health/allergy", "explicit", 0.9)]
+    world.say("2026-11-23T21:00:00+09:00", "覚えておいて：猫を二匹飼ってる")
+    world.say("2026-11-23T21:01:00+09:00", "覚えておいて：蕎麦アレルギー")
+    report = world.flush("2026-11-23T22:00:00+09:00")
+    assert world.mem("猫を二匹飼っている").state == world.mem("蕎麦アレルギーがある").state == "active"
+    assert report.promoted["layer1"] == 2
+
+
+def test_an_item_whose_first_target_left_earlier_in_the_flush_is_weighed_against_the_next(world):
+    # As with retractions: judged against the memories before the flush, weighed after Zig took
+    # Rust's place. The contradiction of Go still counts; the item does not become a memory.
+    no_go = "Goは勉強しない"
+    world.oracle.rules = [Rule("Rustを勉強", RUST, "study/language", "fact", 0.8),
+                          Rule("Goを勉強", GO, "study/language", "fact", 0.8),
+                          Rule("Zig", ZIG, "study/language", "fact", 0.8),
+                          Rule("Goは勉強しない", no_go, "study/language", "fact", 0.8)]
+    world.oracle.judgements = {(RUST, ZIG): Judgement("SUPERSEDE", 0.9),
+                               (RUST, no_go): Judgement("SUPERSEDE", 0.9),  # sorted before …
+                               (GO, no_go): Judgement("CONTRADICT", 0.9)}  # … the contradiction
+    world.say("2026-11-24T21:00:00+09:00", "Rustを勉強したいんだよね")
+    world.say("2026-11-24T21:05:00+09:00", "Goを勉強したいとも思う")
+    world.flush("2026-11-24T22:00:00+09:00")
+    world.say("2026-11-27T21:00:00+09:00", "RustじゃなくてZigを勉強する")
+    world.say("2026-11-27T21:05:00+09:00", "やっぱりGoは勉強しない")
+    world.flush("2026-11-27T22:00:00+09:00")
+    assert world.mem(RUST).superseded_by == world.mem(ZIG).id
+    assert world.mem(GO).contradictions == 1 and not world.has(no_go)
