@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from monchat.core.types import format_ts
 from tests.flush.conftest import Judgement, Rule, at
 
@@ -458,9 +460,191 @@ def test_a_woken_habit_with_two_contradictions_goes_pending_not_to_layer1(world)
         world.flush(f"2026-12-{day}T10:00:00+09:00")
     assert (world.mem(JOG).state, world.mem(JOG).contradictions) == ("dormant", 2)
 
-    world.say("2027-01-01T07:00:00+09:00", "久しぶりにジョギングした")
+    said = world.say("2027-01-01T07:00:00+09:00", "久しぶりにジョギングした")
     report = world.flush("2027-01-01T08:00:00+09:00")
     jog = world.mem(JOG)
     assert (jog.state, jog.days, jog.updated_at) == ("pending", 4, stamp("2027-01-01T08:00:00+09:00"))
+    assert ("pending", jog.id, JOG, "", 0, [said]) in changes(report)  # the line that woke it
     assert [c.kind for c in report.changes if c.memory_id == jog.id] == ["reinforced", "pending"]
     assert report.promoted["layer1"] == 0 and JOG not in world.prompt()
+
+
+def test_every_verdict_on_an_unsure_retraction_points_at_the_retraction(world):
+    _, report = _two_plans(world, rust=0.4, go=0.6)
+    drop = world.mem(DROP_RUST)
+    verdicts = [v for v in world.rows("verdicts") if v["run_id"] == report.run_id]
+    assert sorted(v["target_id"] for v in verdicts) == sorted([world.mem(RUST).id, world.mem(GO).id])
+    assert {v["memory_id"] for v in verdicts} == {drop.id}  # `memory history` finds the judgement from it
+
+
+def test_a_retracted_memory_closes_its_own_open_review(world):
+    green, drop = "毎食緑茶を飲む", "緑茶の話は忘れて"
+    world.oracle.rules = [Rule("緑茶を飲んでる", green, "drink/daily", "explicit", 0.6),
+                          Rule("忘れて", drop, "drink/daily", "retraction", 0.8)]
+    world.oracle.judgements = {(green, drop): Judgement("SUPERSEDE", 0.9)}
+    world.say("2026-11-25T12:00:00+09:00", "覚えておいて、ご飯のたびに緑茶を飲んでる")
+    world.flush("2026-11-25T13:00:00+09:00")
+    [row] = world.queue()
+    assert (row["memory_id"], world.mem(green).state) == (world.mem(green).id, "queued")  # 0.6: asks first
+    world.say("2026-11-28T12:00:00+09:00", "やっぱり緑茶の話は忘れて")
+    world.flush("2026-11-28T13:00:00+09:00")
+    assert world.mem(green).superseded_by == world.mem(drop).id and world.mem(green).state == "retracted"
+    [closed] = world.rows("review_queue")
+    assert (closed["status"], closed["resolved_at"]) == ("superseded", stamp("2026-11-28T13:00:00+09:00"))
+    assert world.queue() == []
+
+
+def test_support_raises_a_memory_scored_zero_to_the_supports_score_and_no_higher(world):
+    world.oracle.rules = [Rule("練習", GUITAR, "hobby/guitar", "habit", 0.0),
+                          Rule("夕飯", AFTER_DINNER, "hobby/guitar", "habit", 0.6)]
+    world.oracle.judgements = {(GUITAR, AFTER_DINNER): Judgement("SAME", 0.9)}
+    world.say("2026-11-23T07:00:00+09:00", "朝ギターを練習した")
+    world.flush("2026-11-23T08:00:00+09:00")
+    assert (world.mem(GUITAR).score, world.mem(GUITAR).confidence, world.layer(GUITAR)) == (0.0, 0.0, 0)
+    world.say("2026-11-24T20:00:00+09:00", "夕飯のあとギター")
+    world.flush("2026-11-24T21:00:00+09:00")
+    guitar = world.mem(GUITAR)
+    assert (guitar.score, guitar.confidence, guitar.days) == (0.6, 0.6, 2)
+    assert world.layer(GUITAR) == 2  # 0.6 ≥ 0.5: in Layer 2 now
+
+
+def test_approving_a_memory_waiting_in_layer2_moves_it_to_layer1_and_stamps_the_approval(world):
+    quiet = "猫アレルギーがある"
+    world.oracle.rules = [Rule("猫", quiet, "health/allergy", "explicit", 0.6)]
+    world.say("2026-11-23T21:00:00+09:00", "実は猫アレルギーなんだ")
+    world.flush("2026-11-23T22:00:00+09:00")
+    waiting = world.mem(quiet)
+    assert (waiting.state, waiting.layer2_until) == ("queued", at("2026-11-24T22:00:00+09:00").timestamp())
+
+    world.clock.now = at("2026-11-24T09:00:00+09:00")
+    world.memory.approve(waiting.id)
+    approved = world.mem(quiet)
+    when = stamp("2026-11-24T09:00:00+09:00")
+    assert (approved.state, approved.layer2_until, approved.updated_at) == ("active", None, when)
+    assert ("activated", {}, None, when) in events(world, approved.id)  # approved by hand: no flush run
+    assert world.layer(quiet) == 1
+
+
+def test_a_memory_keeps_the_style_of_the_persona_that_noticed_it(world):
+    world.oracle.rules = [Rule("ラーメン", RAMEN, "food/ramen", "fact", 0.9, persona="base"),
+                          Rule("コーヒー", COFFEE, "drink/morning", "habit", 0.9, persona="lifestyle")]
+    world.say("2026-11-23T08:00:00+09:00", "朝はやっぱりコーヒー")
+    world.say("2026-11-23T12:30:00+09:00", "昼にラーメン食べた")
+    world.flush("2026-11-23T13:00:00+09:00")
+    assert (world.mem(RAMEN).persona, world.mem(RAMEN).style) == ("base", "timeline")
+    assert (world.mem(COFFEE).persona, world.mem(COFFEE).style) == ("lifestyle", "reinforced")
+
+
+UNSAID = "Loves every animal deeply"
+
+
+@pytest.mark.parametrize("score", [0.7, 0.0])
+def test_an_item_not_in_the_users_words_waits_for_review_with_its_line_and_score(world, score):
+    world.oracle.rules = [Rule("猫", UNSAID, "pets/cat", "explicit", score)]
+    said = world.say("2026-11-23T21:00:00+09:00", "猫を二匹飼ってる")
+    report = world.flush("2026-11-23T22:00:00+09:00")
+    memory = world.mem(UNSAID)
+    assert (memory.state, memory.updated_at, world.layer(UNSAID)) == ("queued", stamp("2026-11-23T22:00:00+09:00"), 0)
+    [row] = world.queue()
+    assert (row["memory_id"], row["action"], row["target_id"], row["confidence"], row["run_id"]) == (
+        memory.id, "words", None, score, report.run_id)
+    assert row["reason"] == ("not found in your words: the text shares almost nothing with the messages it cites")
+    assert ("queued", memory.id, UNSAID, "", 0, [said]) in changes(report)
+    assert report.promoted == {"layer1": 0, "layer2": 0} and UNSAID not in world.prompt()
+
+
+def test_an_unanswered_review_expires_on_record_and_the_memory_returns_to_candidate(world):
+    quiet = "猫アレルギーがある"
+    world.oracle.rules = [Rule("猫", quiet, "health/allergy", "explicit", 0.6)]
+    world.say("2026-11-23T21:00:00+09:00", "実は猫アレルギーなんだ")
+    world.flush("2026-11-23T22:00:00+09:00")
+    [row] = world.queue()
+
+    world.say("2026-12-01T10:00:00+09:00", "天気が崩れそう")  # past the 7-day deadline
+    report = world.flush("2026-12-01T11:00:00+09:00")
+    when = stamp("2026-12-01T11:00:00+09:00")
+    memory = world.mem(quiet)
+    assert (memory.state, memory.updated_at) == ("candidate", when)
+    [closed] = world.rows("review_queue")
+    assert (closed["status"], closed["resolved_at"]) == ("expired", when)
+    assert ("expired", {"queue": row["id"], "action": "layer1"}, report.run_id, when) in events(world, memory.id)
+    assert ("expired", memory.id, quiet, "", 0, []) in changes(report)
+
+
+@pytest.mark.parametrize("when, status", [("2026-11-30T22:00:00+09:00", "open"),  # exactly 7 days: still open
+                                          ("2026-11-30T22:01:00+09:00", "expired")])
+def test_a_review_expires_only_after_its_deadline(world, when, status):
+    quiet = "猫アレルギーがある"
+    world.oracle.rules = [Rule("猫", quiet, "health/allergy", "explicit", 0.6)]
+    world.say("2026-11-23T21:00:00+09:00", "実は猫アレルギーなんだ")
+    world.flush("2026-11-23T22:00:00+09:00")
+    assert world.queue()[0]["deadline_epoch"] == at("2026-11-30T22:00:00+09:00").timestamp()
+    world.say("2026-11-30T21:00:00+09:00", "天気が崩れそう")
+    world.flush(when)
+    assert world.rows("review_queue")[0]["status"] == status
+    assert world.mem(quiet).state == ("queued" if status == "open" else "candidate")
+
+
+def test_an_expired_retraction_review_leaves_both_memories_as_they_were(world):
+    world.oracle.rules = [Rule("覚えておいて", SENDAI, "home/city", "explicit", 0.9),
+                          Rule("忘れて", DROP_SENDAI, "home/city", "retraction", 0.85)]
+    world.oracle.judgements = {(SENDAI, DROP_SENDAI): Judgement("SUPERSEDE", 0.9)}
+    world.say("2026-11-23T21:10:00+09:00", "覚えておいて：仙台に住んでる")
+    world.flush("2026-11-23T22:00:00+09:00")
+    world.say("2026-11-24T21:00:00+09:00", "仙台の話はもう忘れて")
+    world.flush("2026-11-24T22:00:00+09:00")
+    assert [r["action"] for r in world.queue()] == ["retract"]
+
+    world.say("2026-12-02T10:00:00+09:00", "天気が崩れそう")  # the deadline passed unanswered
+    report = world.flush("2026-12-02T11:00:00+09:00")
+    assert world.rows("review_queue")[0]["status"] == "expired"
+    assert world.mem(DROP_SENDAI).state == "retraction"  # a retraction is never a candidate memory
+    assert world.mem(SENDAI).state == "active" and f"- {SENDAI}" in world.prompt()
+    assert ("expired", world.mem(DROP_SENDAI).id) in [(c.kind, c.memory_id) for c in report.changes]
+
+
+def test_a_memory_scored_zero_waits_for_review_even_with_enough_days(world):
+    quiet = "猫アレルギーがある"
+    world.oracle.rules = [Rule("猫", quiet, "health/allergy", "explicit", 0.0)]
+    world.say("2026-11-23T21:00:00+09:00", "覚えておいて、猫アレルギーなんだ")
+    report = world.flush("2026-11-23T22:00:00+09:00")
+    memory = world.mem(quiet)
+    assert (memory.state, memory.updated_at) == ("queued", stamp("2026-11-23T22:00:00+09:00"))
+    [row] = world.queue()
+    assert (row["action"], row["confidence"]) == ("layer1", 0.0)
+    assert row["reason"] == "reached Layer 1 on 1 day(s) of evidence; confidence 0.00 is below 0.80"
+    assert report.promoted["layer1"] == 0
+
+
+def test_asked_to_approve_every_layer1_change_the_review_says_so(world):
+    world.settings.ask_before_layer1 = True
+    world.oracle.rules = [Rule("仙台", SENDAI, "home/city", "explicit", 0.95)]
+    world.say("2026-11-23T21:10:00+09:00", "覚えておいて：仙台に住んでる")
+    world.flush("2026-11-23T22:00:00+09:00")
+    [row] = world.queue()
+    assert row["reason"] == "reached Layer 1 on 1 day(s) of evidence; you asked to approve every Layer 1 change"
+
+
+CITY_PLANS = (SENDAI, "金沢に住んでいる", "金沢に引っ越すかも")
+
+
+def test_an_unsure_item_asks_about_the_likeliest_target(world):
+    sendai, kanazawa, maybe = CITY_PLANS
+    world.oracle.rules = [Rule("仙台", sendai, "home/city", "fact", 0.8),
+                          Rule("金沢に住", kanazawa, "home/city", "fact", 0.8),
+                          Rule("引っ越す", maybe, "home/city", "fact", 0.8)]
+    world.oracle.judgements = {(sendai, maybe): Judgement("SUPERSEDE", 0.4, reasoning="仙台から"),
+                               (kanazawa, maybe): Judgement("SAME", 0.6, reasoning="金沢の話")}
+    world.say("2026-11-23T21:10:00+09:00", "仙台の実家の話")
+    world.say("2026-11-23T21:15:00+09:00", "金沢に住んでみたい")
+    world.flush("2026-11-23T22:00:00+09:00")
+    said = world.say("2026-11-27T21:00:00+09:00", "来年は金沢に引っ越すかも")
+    report = world.flush("2026-11-27T22:00:00+09:00")
+    queued = world.mem(maybe)
+    [row] = world.queue()
+    assert (row["memory_id"], row["action"], row["target_id"], row["confidence"], row["verdict"]) == (
+        queued.id, "judge", world.mem(kanazawa).id, 0.6, "SAME")
+    assert row["reason"] == "the judge leaned to SAME but was unsure (confidence 0.60): 金沢の話"
+    assert ("queued", queued.id, maybe, kanazawa, 0, [said]) in changes(report)
+    verdicts = [v for v in world.rows("verdicts") if v["run_id"] == report.run_id]
+    assert len(verdicts) == 2 and {v["memory_id"] for v in verdicts} == {queued.id}

@@ -143,6 +143,20 @@ def test_a_verdict_at_exactly_the_judge_threshold_is_applied(world, confidence, 
         assert barley.state == "queued" and report.superseded == 0
 
 
+def test_a_coexist_at_exactly_the_judge_threshold_is_applied(world):
+    daily, ceremony = "毎日緑茶を飲む", "茶道教室で緑茶を飲む"
+    world.oracle.rules = [Rule("毎日", daily, "drink/tea", "fact", 0.8),
+                          Rule("茶道", ceremony, "drink/tea", "fact", 0.8)]
+    world.oracle.judgements = {(daily, ceremony): Judgement("COEXIST", 0.7)}
+    world.say("2026-11-25T12:00:00+09:00", "毎日緑茶を飲んでる")
+    world.flush("2026-11-25T13:00:00+09:00")
+    world.say("2026-11-28T15:00:00+09:00", "茶道教室で緑茶を点てて飲んだ")
+    report = world.flush("2026-11-28T16:00:00+09:00")
+    assert world.queue() == [] and report.queued == 0  # sure enough: both kept, nothing to ask
+    assert world.mem(daily).state == world.mem(ceremony).state == "candidate"
+    assert [v["applied"] for v in world.rows("verdicts")] == ["yes"]
+
+
 def test_the_same_words_in_the_same_slot_reinforce_without_asking(world):
     world.oracle.rules = [Rule("ギター", GUITAR, "hobby/guitar", "habit", 0.9)]
     world.oracle.default = Judgement("COEXIST", 0.95)  # would keep two copies if it were asked
@@ -259,6 +273,24 @@ def test_a_habit_with_two_contradictions_goes_pending(world):
     assert len(world.ledger(coffee.id)) == 5  # every row kept
     assert COFFEE not in world.prompt()
     assert "pending" in [c.kind for c in report.changes]
+
+
+def test_a_habit_waiting_for_review_goes_pending_after_two_contradictions(world):
+    world.oracle.rules = [Rule("コーヒー", COFFEE, "drink/morning", "habit", 0.6),
+                          Rule("紅茶", TEA, "drink/morning", "habit", 0.8)]
+    world.oracle.judgements = {(COFFEE, TEA): Judgement("CONTRADICT", 0.9)}
+    for n in range(3):
+        world.say(f"2026-11-{23 + n}T08:00:00+09:00", "朝はやっぱりコーヒー")
+        world.flush(f"2026-11-{23 + n}T09:00:00+09:00")
+    assert world.mem(COFFEE).state == "queued"  # three days, but 0.6 < 0.8: the user decides
+
+    for day, said in (("26", "今朝は紅茶にした"), ("27", "今日も紅茶")):
+        world.say(f"2026-11-{day}T08:00:00+09:00", said)
+        report = world.flush(f"2026-11-{day}T09:00:00+09:00")
+    coffee = world.mem(COFFEE)
+    assert (coffee.state, coffee.contradictions, coffee.days) == ("pending", 2, 3)
+    assert "pending" in [c.kind for c in report.changes if c.memory_id == coffee.id]
+    assert COFFEE not in world.prompt()
 
 
 def test_two_contradictions_do_not_make_a_fact_pending(world):
@@ -634,6 +666,23 @@ def test_layer2_lasts_24_hours_unless_promoted_again(world, second_day, promoted
     assert ("expired" in [c.kind for c in report.changes]) is (expected_layer == 0)
     if promoted_again:
         assert world.mem(LATELY).layer2_until == (at(second_day) + timedelta(hours=24)).timestamp()
+
+
+def test_support_at_the_exact_moment_layer2_expires_is_a_new_layer2_entry(world):
+    # Layer 2 ends when its 24 hours are up (prune: until <= now). Support arriving in a flush at that
+    # very moment puts the memory back into Layer 2, and the report says so: it had just left.
+    world.oracle.rules = [Rule("眠れ", LATELY, "health/sleep", "habit", 0.7)]
+    world.say("2026-11-23T21:30:00+09:00", "最近よく眠れないんだ")
+    world.flush("2026-11-23T22:00:00+09:00")
+    expiry = at("2026-11-24T22:00:00+09:00")
+    assert world.mem(LATELY).layer2_until == expiry.timestamp()
+
+    world.say("2026-11-24T21:55:00+09:00", "昨日も眠れなかった")
+    report = world.flush(expiry.isoformat())
+    sleep = world.mem(LATELY)
+    assert ("layer2", sleep.id) in [(c.kind, c.memory_id) for c in report.changes]
+    assert report.promoted["layer2"] == 1
+    assert sleep.layer2_until == (expiry + timedelta(hours=24)).timestamp() and world.layer(LATELY) == 2
 
 
 def test_the_budget_leaves_the_weakest_out_keeps_the_pinned_and_says_why(world, capsys):
