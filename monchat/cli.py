@@ -23,8 +23,8 @@ EXIT_BUG = 70
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="monchat", description="A chat companion that remembers what changed.")
-    parser.add_argument("--backend", choices=("ollama", "gemini", "embedded"),
-                        help="backend for this run (else settings, else the first that works)")
+    parser.add_argument("--backend", choices=("ollama", "openai", "gemini", "embedded"),
+                        help="backend for this run (else settings, else the first local one that works)")
     parser.add_argument("--model", help="model name for this run")
     parser.add_argument("--verbose", action="store_true", help="debug logging to monchat.log")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

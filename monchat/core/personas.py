@@ -124,8 +124,8 @@ def parse_surface(data: dict, source: str = "") -> tuple[SurfacePersona | None, 
         problems.append("extensions must be a table (or extensions_json a JSON object)")
     if not persona.system.strip() and not persona.template.strip():
         problems.append("either system or template is required")
-    if persona.backend and persona.backend not in ("ollama", "gemini", "embedded"):
-        problems.append(f"backend {persona.backend!r} is not one of ollama, gemini, embedded")
+    if persona.backend and persona.backend not in ("ollama", "openai", "gemini", "embedded"):
+        problems.append(f"backend {persona.backend!r} is not one of ollama, openai, gemini, embedded")
     return (None if problems else persona), problems
 
 

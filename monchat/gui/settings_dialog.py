@@ -53,7 +53,7 @@ def doctor_lines(registry: BackendRegistry, names: list[str]) -> list[tuple[bool
     return lines
 
 
-RESTART_SECTIONS = ("backend", "ollama", "gemini", "embedded")
+RESTART_SECTIONS = ("backend", "ollama", "openai", "gemini", "embedded")
 
 
 class SettingsDialog(QDialog):

@@ -42,6 +42,7 @@ import ollama
 
 from ..errors import (BackendError, BackendUnreachable, KnownError, ModelNotFound, RateLimited,
                       SettingsError)
+from ..privacy import is_local_url
 from ..tokens import count_turns
 from ..types import Turn, Usage
 from .base import Backend, Check, DoctorReport, Reply
@@ -127,6 +128,12 @@ class OllamaBackend(Backend):
 
     def context_length(self) -> int:
         return self.num_ctx
+
+    def where(self) -> str:
+        return self.host
+
+    def is_local(self) -> bool:
+        return is_local_url(self.host)
 
     def close(self) -> None:
         """Release the HTTP connections."""
