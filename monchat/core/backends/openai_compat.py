@@ -89,7 +89,8 @@ class OpenAICompatBackend(Backend):
         self._client_key: str | None = None
         self._server_context: int | None = None
         self._context_asked = False
-        self._json_mode: str | None = None  # "json_schema" | "json_object", once known
+        self._json_mode: str | None = None  # "json_schema" | "json_object", once an answer showed it
+        self._detect_lock = threading.Lock()
 
     # ---- client ----------------------------------------------------------
     def _client(self, timeout_s: float | None = None) -> openai.OpenAI:
@@ -208,10 +209,9 @@ class OpenAICompatBackend(Backend):
 
     # ---- structured output --------------------------------------------------
     def _json_mode_now(self) -> str:
-        if self._json_mode is None:
-            stored = self._state.get_state(JSON_MODE_KEY.format(url=self.base_url)) if self._state else None
-            self._json_mode = stored if stored in ("json_schema", "json_object") else "json_schema"
-        return self._json_mode
+        """The mode to try: what this server was found to need before, else a JSON schema."""
+        stored = self._state.get_state(JSON_MODE_KEY.format(url=self.base_url)) if self._state else None
+        return stored if stored == "json_object" else "json_schema"
 
     def _remember_json_mode(self, mode: str) -> None:
         self._json_mode = mode
@@ -228,7 +228,17 @@ class OpenAICompatBackend(Backend):
         return math.ceil(count_turns(self._schema_system(system, schema), turns) * self.ESTIMATE_MARGIN)
 
     def _complete_json(self, system: str, turns: list[Turn], schema: dict, temperature: float) -> str:
-        mode = self._json_mode_now()
+        if self._json_mode is None:
+            # Until one answer told us whether the server takes a schema, calls ask one at a time
+            # (a flush runs several side by side), so the fallback is found once, not per call.
+            with self._detect_lock:
+                if self._json_mode is None:
+                    return self._complete_json_as(self._json_mode_now(), system, turns, schema, temperature,
+                                                  learning=True)
+        return self._complete_json_as(self._json_mode, system, turns, schema, temperature, learning=False)
+
+    def _complete_json_as(self, mode: str, system: str, turns: list[Turn], schema: dict, temperature: float,
+                          learning: bool) -> str:
         if mode == "json_schema":
             try:
                 raw = self._ask_json(system, turns, temperature,
@@ -240,15 +250,18 @@ class OpenAICompatBackend(Backend):
                 log.warning("openai: %s does not take a JSON schema (%s); asking for json_object from now on",
                             self.base_url, _error_text(exc))
                 self._remember_json_mode("json_object")
-                mode = "json_object"
             except openai.OpenAIError as exc:
                 raise self._translate(exc) from exc
             else:
+                if learning:
+                    self._json_mode = "json_schema"  # it answered a schema request: no need to ask again
                 return self._checked(raw, schema)
         try:
             raw = self._ask_json(self._schema_system(system, schema), turns, temperature, {"type": "json_object"})
         except openai.OpenAIError as exc:
             raise self._translate(exc) from exc
+        if learning:
+            self._json_mode = "json_object"
         return self._checked(raw, schema)
 
     def _ask_json(self, system: str, turns: list[Turn], temperature: float, response_format: dict) -> str:
