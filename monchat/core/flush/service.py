@@ -147,6 +147,10 @@ class FlushService:
         if orientation.bad_lines:
             report.errors.append(f"{len(orientation.bad_lines)} unreadable log line(s) kept in "
                                  f"{self.paths.quarantine_dir}")
+        readable, report.skipped = self._readable(orientation.messages)
+        for persona_id, count in report.skipped.items():
+            report.notes.append(f"{count} message(s) with {persona_id} were archived unread "
+                                f"(that persona's conversations are not read at a flush).")
         if not orientation.messages:
             report.nothing_to_flush = True
             if not dry_run:
@@ -164,8 +168,9 @@ class FlushService:
         escalation = answers.wrap(self.escalation(), role="escalation")
         selection = load_selection(self.store)
         injected = [i.text for i in selection.layer1 + selection.layer2]
-        lines = build_lines(orientation.messages, self.tz, self._line_id_key(dry_run))
-        chunks, report.notes = plan_chunks(backend, self.prompts, [p for p, _ in chosen], lines)
+        lines = build_lines(readable, self.tz, self._line_id_key(dry_run))
+        chunks, chunk_notes = plan_chunks(backend, self.prompts, [p for p, _ in chosen], lines)
+        report.notes.extend(chunk_notes)
 
         # Stage 2: score (LLM, no writes)
         names = {persona.id: f"{persona.name} ({role})" for persona, role in chosen}
@@ -274,6 +279,22 @@ class FlushService:
         log.info("flush %s: %s call(s), %s change(s), %s dropped, %.1fs", report.run_id, report.llm_calls,
                  len(report.changes), report.dropped, report.duration_s)
         return report
+
+    def _readable(self, messages: list) -> tuple[list, dict[str, int]]:
+        """The messages filters may read, and per surface persona how many are skipped.
+
+        A persona with ``read_at_flush`` off (an imported character card, by default) is
+        role-play: its lines are archived like any others but never read as facts about the user.
+        A persona no longer installed counts as read.
+        """
+        readable, skipped = [], {}
+        for message in messages:
+            persona = self.personas.surface.get(message.persona)
+            if persona is not None and not persona.read_at_flush:
+                skipped[message.persona] = skipped.get(message.persona, 0) + 1
+            else:
+                readable.append(message)
+        return readable, skipped
 
     def _line_id_key(self, dry_run: bool) -> bytes:
         """This data folder's secret for the line ids filters see (made on first use; a dry run
