@@ -63,6 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("key", nargs="?")
     p.add_argument("value", nargs="?")
 
+    p = sub.add_parser("pull", help="download an Ollama model (progress on stderr; Ctrl+C cancels)")
+    p.add_argument("name", help="the model, e.g. gemma3:4b")
+
     from .cli_memory import add_memory_commands
     add_memory_commands(sub)
     return parser
@@ -225,13 +228,32 @@ def _api_key(app: App, backend: str, remove: bool) -> int:
     return 0
 
 
+def cmd_pull(app: App, args) -> int:
+    """``ollama pull`` through monchat's Ollama settings; Ctrl+C stops the download."""
+    backend = app.backends.build("ollama", args.name)
+    last = [""]
+
+    def show(step) -> None:
+        line = step.status if step.fraction is None else f"{step.status}: {step.fraction:.0%}"
+        if line != last[0]:
+            print(line, file=sys.stderr, flush=True)
+            last[0] = line
+
+    try:
+        backend.pull(args.name, progress=show)
+    finally:
+        backend.close()
+    print(f"{args.name} is installed in Ollama at {backend.host}.")
+    return 0
+
+
 def cmd_chat(app: App, args) -> int:
     from .cli_chat import chat_in_terminal
     return chat_in_terminal(app, args)
 
 
 COMMANDS = {"chat": cmd_chat, "status": cmd_status, "import": cmd_import, "export": cmd_export,
-            "doctor": cmd_doctor, "personas": cmd_personas, "settings": cmd_settings}
+            "doctor": cmd_doctor, "personas": cmd_personas, "settings": cmd_settings, "pull": cmd_pull}
 
 
 # ---- entry -----------------------------------------------------------------

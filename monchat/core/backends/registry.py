@@ -16,6 +16,7 @@ import threading
 
 from ..errors import BackendUnavailable, KnownError
 from ..secrets import SecretStore
+from ..privacy import Destination, destination
 from ..settings import Settings
 from .base import Backend
 from .retry import RetryPolicy
@@ -138,6 +139,21 @@ class BackendRegistry:
         if self.pinned is None and not self.forced_backend and not self.forced_model and persona.backend:
             return self.get(persona.backend, persona.model)
         return self.default()
+
+    def planned_destination(self, persona=None) -> Destination | None:
+        """Where a chat with ``persona`` (or a flush, with None) would send your memory, without I/O.
+
+        None when the backend is the automatic choice, which is always local. Building an
+        adapter makes no request, so the GUI can ask before the first message goes to a cloud.
+        """
+        if self.pinned is not None:
+            return destination(self.pinned)
+        if persona is not None and persona.backend and not self.forced_backend and not self.forced_model:
+            return destination(self.get(persona.backend, persona.model))
+        if not self.forced_backend and self.settings.backend.name == "auto":
+            return None
+        name = self.chosen_name()
+        return destination(self.get(name, self.chosen_model(name)))
 
     def _first_working(self) -> str:
         for name in AUTO_ORDER:
