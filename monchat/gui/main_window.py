@@ -26,6 +26,7 @@ from .failures import explanation, headline, show_failure
 from .gate_bar import GateBar
 from .i18n import arg
 from .lifetime import alive as _alive
+from .outbound import CloudQuestion, LinkOpener
 from .workers import Failure, TaskRunner
 
 log = logging.getLogger(__name__)
@@ -97,6 +98,8 @@ class MainWindow(QMainWindow):
         self.backend_label = QLabel(self)
         self.statusBar().addPermanentWidget(self.backend_label)
         self.statusBar().addPermanentWidget(self.meter)
+        self.cloud = CloudQuestion(app, self)
+        self.links = LinkOpener(self, lambda text: self.statusBar().showMessage(text, 15000))
         self._build_actions()
         self._connect()
 
@@ -180,6 +183,7 @@ class MainWindow(QMainWindow):
         self.composer.cancel_edit_requested.connect(self.cancel_edit)
         self.gate_bar.flush_requested.connect(self.open_flush)
         self.chat_view.older_requested.connect(self.load_older)
+        self.chat_view.link_requested.connect(self.links.request)
         self.persona_box.currentIndexChanged.connect(self._persona_picked)
 
     # ---- the send key (settings.chat.ctrl_enter_sends) ------------------------
@@ -276,6 +280,8 @@ class MainWindow(QMainWindow):
         """Send (or, in edit mode, replace the last message with) ``text``."""
         if not text.strip() or not self._turn_allowed():
             return
+        if not self.cloud.allows(self.app.personas.surface.get(self.persona_id()), lambda: self.send_message(text)):
+            return  # asked first; sent once the user agrees (the text stays in the box meanwhile)
         chat, persona_id, stop = self.app.chat, self.persona_id(), threading.Event()
         removed = []
         if self.editing:
@@ -462,6 +468,8 @@ class MainWindow(QMainWindow):
 
     def open_flush(self):
         if self.flush_service() is None or self.turn is not None:
+            return None
+        if not self.cloud.allows(None, self.open_flush):
             return None
         from .flush_dialog import FlushDialog
         dialog = FlushDialog(self.app, self.runner, self)

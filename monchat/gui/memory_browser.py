@@ -252,8 +252,18 @@ class MemoryBrowser(QDialog):
                 for column in range(4):
                     item.setFont(column, font)
                 item.setText(0, "▶ " + version.text)
-        for row in self.memory.evidence(record.id):
+        evidence = self.memory.evidence(record.id)
+        for row in evidence:
             self.evidence.addItem(f"{self.when(row.get('ts'))}  {row.get('text', '')}")
+        # Which surface personas' conversations it came from (role-play shows up here, if it was read).
+        sources = sorted({self._persona_name(r.get("surface_persona") or "") for r in evidence} - {""})
+        if sources:
+            self.facts.setText(self.facts.text() + "\n" + arg(self.tr("From conversations with: %1"),
+                                                              ", ".join(sources)))
+
+    def _persona_name(self, persona_id: str) -> str:
+        persona = self.app.personas.surface.get(persona_id)
+        return persona.name if persona else persona_id
 
     # ---- changing (off the GUI thread) -------------------------------------
     def _apply(self, name: str, fn, select: str = "") -> None:
