@@ -313,6 +313,8 @@ class MainWindow(QMainWindow):
         last = self.chat_view.bubbles[-1] if self.chat_view.bubbles else None
         if last is None or last.role != "assistant" or not self._turn_allowed():
             return
+        if not self.cloud.allows(self.app.personas.surface.get(self.persona_id()), self.regenerate):
+            return
         chat, persona_id, stop = self.app.chat, self.persona_id(), threading.Event()
         last.hide()
         reply = self.chat_view.start_reply(persona_id)

@@ -57,6 +57,15 @@ class TestCloud:
         send(window, qtbot, "second")  # asked once: no question this time
         assert window.cloud.box is None and len(backend.history) == 2
 
+    def test_regenerating_asks_too_when_the_cloud_was_not_agreed_to(self, window, backend, app, qtbot):
+        log_message(app, 0.2, "hi")
+        log_message(app, 0.1, "hello from before", role="assistant")
+        window.reload_conversation()
+        window.regenerate()
+        assert window.cloud.box is not None and backend.history == []
+        answer(window.cloud.box, accept=False)
+        assert backend.history == []
+
     def test_a_flush_to_a_cloud_asks_first(self, window, app, qtbot):
         log_message(app, 1, "something to flush")
         assert window.open_flush() is None
