@@ -19,6 +19,7 @@ from .core.logs import LogBook
 from .core.memory.service import MemoryService
 from .core.paths import Paths, resource_dir
 from .core.personas import PersonaRegistry
+from .core.privacy import destination
 from .core.prompts import PromptLibrary
 from .core.secrets import SecretStore
 from .core.settings import Settings, load_settings, save_settings
@@ -60,9 +61,12 @@ class App:
         self.logbook.read_all()  # quarantines any unreadable line now, so the count below is current
         name = self.backends.chosen_name()
         counts = self.memory.counts()
+        backend = self.backends.default()
         return {
             "backend": name,
-            "model": self.backends.default().model,
+            "model": backend.model,
+            # who is sent the persona, your memory and the recent conversation, and whether it is local
+            "memory_goes_to": destination(backend).to_dict(),
             "unflushed_files": gate.unflushed_files,
             "gate": gate.state,
             "warn_at": gate.warn_at,

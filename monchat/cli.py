@@ -15,6 +15,7 @@ from .app import App, build_app, setup_logging
 from .core.crash import write_crash_report
 from .core.errors import InputError, KnownError, StorageError, storage_error
 from .core.paths import write_private
+from .core.privacy import Destination
 
 log = logging.getLogger(__name__)
 
@@ -23,8 +24,8 @@ EXIT_BUG = 70
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="monchat", description="A chat companion that remembers what changed.")
-    parser.add_argument("--backend", choices=("ollama", "gemini", "embedded"),
-                        help="backend for this run (else settings, else the first that works)")
+    parser.add_argument("--backend", choices=("ollama", "openai", "gemini", "embedded"),
+                        help="backend for this run (else settings, else the first local one that works)")
     parser.add_argument("--model", help="model name for this run")
     parser.add_argument("--verbose", action="store_true", help="debug logging to monchat.log")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -56,11 +57,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", nargs="?", type=Path, help="import: a Character Card V2/V3 (.json or .png)")
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("settings", help="show or change settings; store or remove the Gemini key")
-    p.add_argument("action", choices=("show", "set", "path", "gemini-key", "forget-gemini-key"), nargs="?",
-                   default="show")
+    p = sub.add_parser("settings", help="show or change settings; store or remove an API key (OS keyring)")
+    p.add_argument("action", choices=("show", "set", "path", "gemini-key", "forget-gemini-key", "openai-key",
+                                      "forget-openai-key"), nargs="?", default="show")
     p.add_argument("key", nargs="?")
     p.add_argument("value", nargs="?")
+
+    p = sub.add_parser("pull", help="download an Ollama model (progress on stderr; Ctrl+C cancels)")
+    p.add_argument("name", help="the model, e.g. gemma3:4b")
 
     from .cli_memory import add_memory_commands
     add_memory_commands(sub)
@@ -75,6 +79,8 @@ def cmd_status(app: App, args) -> int:
         return 0
     gate_words = {"ok": "ok", "warn": "a flush is recommended", "stop": "chat is paused until a flush"}
     print(f"backend:   {status['backend']} ({status['model']})")
+    goes_to = Destination(**status["memory_goes_to"])
+    print(f"privacy:   your memory is sent to {goes_to.sentence()}")
     print(f"logs:      {status['unflushed_files']} unflushed file(s) — {gate_words[status['gate']]}"
           f" (warn at {status['warn_at']}, stop at {status['stop_at']})")
     print(f"archive:   {status['archived_messages']} message(s)")
@@ -183,7 +189,9 @@ def cmd_settings(app: App, args) -> int:
         print(app.paths.settings_path)
         return 0
     if args.action in ("gemini-key", "forget-gemini-key"):
-        return _gemini_key(app, remove=args.action == "forget-gemini-key")
+        return _api_key(app, "gemini", remove=args.action == "forget-gemini-key")
+    if args.action in ("openai-key", "forget-openai-key"):
+        return _api_key(app, "openai", remove=args.action == "forget-openai-key")
     if args.action == "set":
         if not args.key or args.value is None:
             raise InputError("settings set needs a key and a value.", "Example: monchat settings set gate.warn_files 4")
@@ -196,21 +204,46 @@ def cmd_settings(app: App, args) -> int:
     return 0
 
 
-def _gemini_key(app: App, remove: bool) -> int:
-    """Store the key in the OS keyring (typed without echo, or piped on stdin); never in a file."""
+KEY_NAMES = {"gemini": ("Gemini", "Paste the key from Google AI Studio, or pipe it on stdin."),
+             "openai": ("OpenAI-compatible server", "Paste the server's API key, or pipe it on stdin.")}
+
+
+def _api_key(app: App, backend: str, remove: bool) -> int:
+    """Store a key in the OS keyring (typed without echo, or piped on stdin); never in a file."""
+    label, paste_hint = KEY_NAMES[backend]
+    store = app.secrets.set_gemini_key if backend == "gemini" else app.secrets.set_openai_key
     if remove:
-        app.secrets.set_gemini_key(None)
-        print("The Gemini key was removed from the OS keyring.")
+        store(None)
+        print(f"The {label} key was removed from the OS keyring.")
         return 0
     if sys.stdin.isatty():
         import getpass
-        key = getpass.getpass("Gemini API key (not shown): ").strip()
+        key = getpass.getpass(f"{label} API key (not shown): ").strip()
     else:
         key = sys.stdin.readline().strip()
     if not key:
-        raise InputError("No key was given.", "Paste the key from Google AI Studio, or pipe it on stdin.")
-    app.secrets.set_gemini_key(key)
-    print("The Gemini key is stored in the OS keyring.")
+        raise InputError("No key was given.", paste_hint)
+    store(key)
+    print(f"The {label} key is stored in the OS keyring.")
+    return 0
+
+
+def cmd_pull(app: App, args) -> int:
+    """``ollama pull`` through monchat's Ollama settings; Ctrl+C stops the download."""
+    backend = app.backends.build("ollama", args.name)
+    last = [""]
+
+    def show(step) -> None:
+        line = step.status if step.fraction is None else f"{step.status}: {step.fraction:.0%}"
+        if line != last[0]:
+            print(line, file=sys.stderr, flush=True)
+            last[0] = line
+
+    try:
+        backend.pull(args.name, progress=show)
+    finally:
+        backend.close()
+    print(f"{args.name} is installed in Ollama at {backend.host}.")
     return 0
 
 
@@ -220,7 +253,7 @@ def cmd_chat(app: App, args) -> int:
 
 
 COMMANDS = {"chat": cmd_chat, "status": cmd_status, "import": cmd_import, "export": cmd_export,
-            "doctor": cmd_doctor, "personas": cmd_personas, "settings": cmd_settings}
+            "doctor": cmd_doctor, "personas": cmd_personas, "settings": cmd_settings, "pull": cmd_pull}
 
 
 # ---- entry -----------------------------------------------------------------

@@ -39,7 +39,7 @@ def test_good_values_are_read(tmp_path):
     ("[chat]\nwindow_hours = true\n", ["chat.window_hours", "expected int"]),
     ("[chat]\nwindow_hours = -3\n", ["chat.window_hours", "out of range"]),
     ("[gate]\nstop_files = 0\n", ["gate.stop_files", "out of range"]),
-    ('[backend]\nname = "openai"\n', ["backend.name", "out of range"]),
+    ('[backend]\nname = "claude"\n', ["backend.name", "out of range"]),
     ("[flush]\nlayer2_threshold = 1.5\n", ["flush.layer2_threshold", "out of range"]),
     ("[chat]\ncolour = \"blue\"\n", ["unknown setting chat.colour"]),
     ("[theme]\ndark = true\n", ["unknown section [theme]"]),
@@ -111,7 +111,7 @@ def test_set_value_checks_the_gate_pair_against_current_values():
     ("gate.warn_files", "9"),  # above stop_files (5)
     ("chat.window_hours", "1.5"),
     ("flush.judge_confidence", "2"),
-    ("backend.name", "openai"),
+    ("backend.name", "claude"),
     ("chat.nothing", "1"),
     ("nosection.key", "1"),
     ("gate", "3"),

@@ -231,6 +231,7 @@ def card_to_persona(card: Card, persona_id: str) -> SurfacePersona:
         post_history_instructions=expand(card.post_history_instructions.strip()),
         example_dialogue=expand(card.mes_example.strip()),
         creator_notes=card.creator_notes.strip(), extensions=card.extensions,
+        read_at_flush=False,  # a character's story is not the user's life: flushes skip it unless turned on
     )
 
 

@@ -114,7 +114,7 @@ class ChatService:
             cached = self._prompt_cache.get(persona.id)
             if cached and cached[0] == key:
                 return cached[1]
-        layer1, layer2 = self.memory.prompt_items()
+        layer1, layer2 = self.memory.prompt_items() if persona.receives_memory else ([], [])
         prompt = self.prompts.system_prompt(persona, layer1, layer2)
         with self._lock:
             self._prompt_cache[persona.id] = (key, prompt)

@@ -9,6 +9,7 @@ from dataclasses import asdict
 from .backends.base import Check, DoctorReport
 from .backends.registry import BACKEND_NAMES
 from .errors import KnownError, StorageCorrupt, StorageError
+from .privacy import destination
 
 
 def _section(title: str, checks: list[Check], **extra) -> dict:
@@ -83,7 +84,27 @@ def run_doctor(app) -> dict:
         sections.append(_section(f"backend {name} ({report.model})", report.checks,
                                  backend=name, context_length=report.context_length))
     try:
-        chosen = app.backends.default().describe()
+        backend = app.backends.default()
+        chosen = backend.describe()
+        sections.append(_section("privacy", _privacy_checks(app, backend)))
     except KnownError as exc:
         chosen = f"none ({exc.message})"
     return {"sections": sections, "usable": usable, "chosen": chosen}
+
+
+def _privacy_checks(app, backend) -> list[Check]:
+    """Who is sent your memory: the backend chat uses, and each persona that names its own.
+
+    A cloud is not a failure (the user chose it); the check says so plainly.
+    """
+    checks = [Check("memory goes to", True, destination(backend).sentence())]
+    for persona in app.personas.surface.values():
+        if not persona.backend:
+            continue
+        try:
+            own = app.backends.for_persona(persona)
+        except KnownError as exc:
+            checks.append(Check(f"persona {persona.id}", False, exc.message, exc.hint))
+            continue
+        checks.append(Check(f"persona {persona.id}", True, f"its own backend: {destination(own).sentence()}"))
+    return checks

@@ -45,6 +45,11 @@ class SurfacePersona:
     example_dialogue: str = ""
     creator_notes: str = ""  # shown to the user, never sent to a model
     extensions: dict = field(default_factory=dict)  # round-tripped untouched (cards)
+    # Role-play stays role-play: a persona whose conversations are not read at a flush (imported
+    # character cards) never turns its lines into "facts about you"; one that does not receive
+    # your memory is sent its own text only.
+    read_at_flush: bool = True
+    receives_memory: bool = True
     source: str = ""  # the file it came from; not saved
 
     def to_toml(self) -> str:
@@ -108,6 +113,12 @@ def parse_surface(data: dict, source: str = "") -> tuple[SurfacePersona | None, 
         example_dialogue=_str(data, "example_dialogue", problems),
         creator_notes=_str(data, "creator_notes", problems), source=source,
     )
+    for flag in ("read_at_flush", "receives_memory"):
+        value = data.get(flag, True)
+        if isinstance(value, bool):
+            setattr(persona, flag, value)
+        else:
+            problems.append(f"{flag} must be true or false")
     temperature = data.get("temperature", 0.7)
     if isinstance(temperature, (int, float)) and not isinstance(temperature, bool) and 0 <= temperature <= 2:
         persona.temperature = float(temperature)
@@ -125,8 +136,8 @@ def parse_surface(data: dict, source: str = "") -> tuple[SurfacePersona | None, 
         problems.append("extensions must be a table (or extensions_json a JSON object)")
     if not persona.system.strip() and not persona.template.strip():
         problems.append("either system or template is required")
-    if persona.backend and persona.backend not in ("ollama", "gemini", "embedded"):
-        problems.append(f"backend {persona.backend!r} is not one of ollama, gemini, embedded")
+    if persona.backend and persona.backend not in ("ollama", "openai", "gemini", "embedded"):
+        problems.append(f"backend {persona.backend!r} is not one of ollama, openai, gemini, embedded")
     return (None if problems else persona), problems
 
 

@@ -29,7 +29,7 @@ class ChatSettings:
 
 @dataclass
 class BackendSettings:
-    name: str = "auto"  # auto | ollama | gemini | embedded
+    name: str = "auto"  # auto (local backends only) | ollama | openai | gemini | embedded
     model: str = ""  # overrides the chosen backend's own model when set
     escalation: str = ""  # "gemini:gemini-2.5-pro", "ollama:qwen3:14b" or "" for none
 
@@ -40,6 +40,14 @@ class OllamaSettings:
     model: str = "gemma3:4b"
     num_ctx: int = 8192
     keep_alive: str = "30m"
+    timeout_s: float = 120.0
+
+
+@dataclass
+class OpenAISettings:
+    base_url: str = ""  # "" → OPENAI_BASE_URL → http://127.0.0.1:1234/v1 (LM Studio)
+    model: str = ""  # "" → the server's first chat model
+    context_length: int = 0  # 0 → what the server says, else 4096
     timeout_s: float = 120.0
 
 
@@ -90,6 +98,7 @@ class Settings:
     chat: ChatSettings = field(default_factory=ChatSettings)
     backend: BackendSettings = field(default_factory=BackendSettings)
     ollama: OllamaSettings = field(default_factory=OllamaSettings)
+    openai: OpenAISettings = field(default_factory=OpenAISettings)
     gemini: GeminiSettings = field(default_factory=GeminiSettings)
     embedded: EmbeddedSettings = field(default_factory=EmbeddedSettings)
     gate: GateSettings = field(default_factory=GateSettings)
@@ -116,7 +125,9 @@ CHECKS: dict[str, Callable[[Any], bool]] = {
     "chat.persona": lambda v: 0 < len(v) <= 40,
     "chat.window_hours": _between(1, 24 * 30),
     "chat.language": lambda v: v in ("", "ja", "en"),
-    "backend.name": lambda v: v in ("auto", "ollama", "gemini", "embedded"),
+    "backend.name": lambda v: v in ("auto", "ollama", "openai", "gemini", "embedded"),
+    "openai.context_length": _between(0, 10_000_000),
+    "openai.timeout_s": _between(1, 3600),
     "ollama.num_ctx": _between(512, 1_048_576),
     "ollama.timeout_s": _between(1, 3600),
     "gemini.cache_ttl_s": _between(60, 7 * 24 * 3600),

@@ -55,10 +55,13 @@ class ChatTurns(QObject):
 
     def __init__(self, chat: ChatService, runner: TaskRunner, chat_view: ChatView, composer: Composer,
                  persona_id: Callable[[], str], read_gate: Callable[[], FlushGate],
+                 may_send: Callable[[Callable[[], None]], bool] = lambda _then: True,
                  parent: QObject | None = None) -> None:
         """Args:
             persona_id: who answers (the window's persona picker).
             read_gate: reads the gate again and shows it; a turn starts only while it is not ``stop``.
+            may_send: True when the turn may go to its backend now; otherwise it has asked the user
+                (the cloud question) and calls the given function once they agree.
         """
         super().__init__(parent)
         self.chat = chat
@@ -67,6 +70,7 @@ class ChatTurns(QObject):
         self.composer = composer
         self.persona_id = persona_id
         self.read_gate = read_gate
+        self.may_send = may_send
         self.current: StreamingTurn | None = None
         self.editing = False
 
@@ -78,6 +82,8 @@ class ChatTurns(QObject):
         """Send (or, in edit mode, replace the last message with) ``text``."""
         if not text.strip() or not self._allowed():
             return
+        if not self.may_send(lambda: self.send(text)):
+            return  # asked first; sent once the user agrees (the text stays in the box meanwhile)
         chat, persona_id, stop = self.chat, self.persona_id(), threading.Event()
         removed = []
         if self.editing:
@@ -108,6 +114,8 @@ class ChatTurns(QObject):
         """Ask again for the last reply; the new one replaces it."""
         last = self.chat_view.bubbles[-1] if self.chat_view.bubbles else None
         if last is None or last.role != "assistant" or not self._allowed():
+            return
+        if not self.may_send(self.regenerate):
             return
         chat, persona_id, stop = self.chat, self.persona_id(), threading.Event()
         last.hide()

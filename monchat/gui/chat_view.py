@@ -31,7 +31,9 @@ class MessageBody(QTextBrowser):
         super().__init__(parent)
         self.markdown = markdown
         self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setOpenExternalLinks(True)
+        # A click is only a request: the window checks the scheme and shows where it goes first.
+        self.setOpenExternalLinks(False)
+        self.setOpenLinks(False)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.viewport().setAutoFillBackground(False)  # the bubble's palette shows through
@@ -71,7 +73,13 @@ def format_time(dt: datetime, now: datetime | None = None) -> str:
 
 
 class MessageBubble(QFrame):
-    """One message. Replies render as Markdown; the user's own words stay plain text."""
+    """One message. Replies render as Markdown; the user's own words stay plain text.
+
+    Signals:
+        link_clicked(str): a link in the text was clicked (not opened).
+    """
+
+    link_clicked = Signal(str)
 
     def __init__(self, role: str, author: str, when: str, text: str = "", *,
                  message_id: str = "", epoch: float | None = None, status: str = "ok",
@@ -96,6 +104,7 @@ class MessageBubble(QFrame):
         self.copy_button.setAutoRaise(True)
         self.copy_button.clicked.connect(self.copy_to_clipboard)
         self.body = MessageBody(markdown=role == "assistant", parent=self)
+        self.body.anchorClicked.connect(lambda url: self.link_clicked.emit(url.toString()))
 
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
@@ -160,9 +169,11 @@ class ChatView(QScrollArea):
 
     Signals:
         older_requested(float): the user scrolled to the top; the epoch of the oldest shown message.
+        link_requested(str): a link in a message was clicked; the window decides whether to open it.
     """
 
     older_requested = Signal(float)
+    link_requested = Signal(str)
 
     def __init__(self, persona_name: Callable[[str], str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -199,9 +210,11 @@ class ChatView(QScrollArea):
         return self.tr("You") if message.role == "user" else self.persona_name(message.persona)
 
     def _bubble_for(self, message: Message) -> MessageBubble:
-        return MessageBubble(message.role, self._author(message), format_time(message.dt), message.text,
-                             message_id=message.id, epoch=message.dt.timestamp(), status=message.status,
-                             parent=self.container)
+        bubble = MessageBubble(message.role, self._author(message), format_time(message.dt), message.text,
+                               message_id=message.id, epoch=message.dt.timestamp(), status=message.status,
+                               parent=self.container)
+        bubble.link_clicked.connect(self.link_requested)
+        return bubble
 
     def set_messages(self, messages: list[Message]) -> None:
         """Show exactly these messages (the Layer 3 window), oldest first.
@@ -266,6 +279,7 @@ class ChatView(QScrollArea):
         """An empty reply bubble that streamed text goes into."""
         bubble = MessageBubble("assistant", self.persona_name(persona_id),
                                format_time(datetime.now().astimezone()), status="streaming", parent=self.container)
+        bubble.link_clicked.connect(self.link_requested)
         self._append_bubble(bubble)
         self._update_greeting_visibility()
         self.scroll_to_bottom()

@@ -23,6 +23,7 @@ from .context_meter import ContextMeterWidget
 from .failures import explanation, headline, show_failure
 from .gate_bar import GateBar
 from .lifetime import alive as _alive
+from .outbound import CloudQuestion, LinkOpener
 from .translation import arg
 from .workers import Failure, TaskRunner
 
@@ -63,8 +64,10 @@ class MainWindow(QMainWindow):
         self.gate_bar = GateBar(self)
         self.chat_view = ChatView(self.persona_name, self)
         self.composer = Composer(self)
+        self.cloud = CloudQuestion(app.backends, app.store, app.settings, self)
+        self.links = LinkOpener(self, lambda text: self.statusBar().showMessage(text, 15000))
         self.turns = ChatTurns(app.chat, self.runner, self.chat_view, self.composer, self.persona_id,
-                               self.refresh_gate, self)
+                               self.refresh_gate, self._may_send, self)
         central = QWidget(self)
         column = QVBoxLayout(central)
         column.setContentsMargins(0, 0, 0, 0)
@@ -157,6 +160,7 @@ class MainWindow(QMainWindow):
         self.turns.failed.connect(self._turn_failed)
         self.gate_bar.flush_requested.connect(self.open_flush)
         self.chat_view.older_requested.connect(self.load_older)
+        self.chat_view.link_requested.connect(self.links.request)
         self.persona_box.currentIndexChanged.connect(self._persona_picked)
 
     # ---- the send key (settings.chat.ctrl_enter_sends) ------------------------
@@ -228,6 +232,10 @@ class MainWindow(QMainWindow):
         self.chat_view.prepend_older(self.app.chat.older(epoch, OLDER_PAGE))
 
     # ---- turns (ChatTurns starts and settles them) -------------------------
+    def _may_send(self, then) -> bool:
+        """A turn may go now, unless its backend is a cloud the user has not agreed to yet (then asks)."""
+        return self.cloud.allows(self.app.personas.surface.get(self.persona_id()), then)
+
     def _set_turn_actions(self, busy: bool) -> None:
         for widget in (self.regenerate_action, self.edit_action, self.persona_box, self.flush_action):
             widget.setEnabled(not busy)
@@ -323,6 +331,8 @@ class MainWindow(QMainWindow):
     def open_flush(self):
         if self.turns.current is not None:
             return None
+        if not self.cloud.allows(None, self.open_flush):
+            return None
         from .flush_dialog import FlushDialog
         dialog = FlushDialog(self.app.flush, self.app.personas, self.runner, self)
         dialog.flush_finished.connect(self._flushed)
@@ -335,7 +345,8 @@ class MainWindow(QMainWindow):
 
     def open_memory(self):
         from .memory_browser import MemoryBrowser
-        dialog = MemoryBrowser(self.app.memory, self.app.settings, self.app.clock, self.runner, self)
+        dialog = MemoryBrowser(self.app.memory, self.app.settings, self.app.personas, self.app.clock, self.runner,
+                               self)
         dialog.memory_changed.connect(self.refresh_meter)
         return self._open(dialog)
 

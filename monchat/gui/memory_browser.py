@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QHeaderVi
 
 from ..core.memory import Kind, State, View
 from ..core.memory.service import MemoryService
+from ..core.personas import PersonaRegistry
 from ..core.settings import Settings
 from ..core.types import Clock
 from . import review_words as words
@@ -34,10 +35,11 @@ class MemoryBrowser(QDialog):
     memory_changed = Signal()
     action_failed = Signal(object)
 
-    def __init__(self, memory: MemoryService, settings: Settings, clock: Clock, runner: TaskRunner,
-                 parent: QWidget | None = None) -> None:
+    def __init__(self, memory: MemoryService, settings: Settings, personas: PersonaRegistry, clock: Clock,
+                 runner: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.memory = memory
+        self.personas = personas
         self.settings = settings
         self.clock = clock
         self.runner = runner
@@ -239,8 +241,18 @@ class MemoryBrowser(QDialog):
                 for column in range(4):
                     item.setFont(column, font)
                 item.setText(0, "▶ " + version.text)
-        for row in self.memory.evidence(record.id):
+        evidence = self.memory.evidence(record.id)
+        for row in evidence:
             self.evidence.addItem(f"{self.when(row.get('ts'))}  {row.get('text', '')}")
+        # Which surface personas' conversations it came from (role-play shows up here, if it was read).
+        sources = sorted({self._persona_name(r.get("surface_persona") or "") for r in evidence} - {""})
+        if sources:
+            self.facts.setText(self.facts.text() + "\n" + arg(self.tr("From conversations with: %1"),
+                                                              ", ".join(sources)))
+
+    def _persona_name(self, persona_id: str) -> str:
+        persona = self.personas.surface.get(persona_id)
+        return persona.name if persona else persona_id
 
     # ---- changing (off the GUI thread) -------------------------------------
     def _apply(self, name: str, fn, select: str = "") -> None:

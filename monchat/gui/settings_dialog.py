@@ -1,19 +1,24 @@
-"""Settings: backend and model, Gemini key (OS keyring only), gate, approval mode, language.
+"""Settings: backend and model, API keys (OS keyring only), gate, approval mode, language.
+
+Model lists and ``ollama pull`` are core calls run on a worker thread; this dialog only shows them.
+Gemini is never saved as the backend without a usable key, and where the OS has no keyring the
+dialog says so and explains GEMINI_API_KEY.
 
 Values are validated by the same rules as ``settings.toml`` (``settings_from_dict``)
-before anything is saved. The API key goes to the ``SecretStore`` (the OS keyring) and never into a file.
+before anything is saved. API keys go to the ``SecretStore`` (the OS keyring) and never into a file.
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
+import threading
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QGroupBox,
-                               QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton, QSpinBox, QTabWidget,
-                               QVBoxLayout, QWidget)
+                               QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QProgressBar, QPushButton,
+                               QSizePolicy, QSpinBox, QTabWidget, QVBoxLayout, QWidget)
 
 from ..core.backends.registry import BACKEND_NAMES, BackendRegistry
 from ..core.errors import KnownError
@@ -28,14 +33,57 @@ from .translation import arg
 from .workers import Failure, TaskRunner
 
 
-class TypedKeySecrets(SecretStore):
-    """The key typed in the dialog (not yet stored) for "Test connection"."""
+class TypedKeys(SecretStore):
+    """The keys typed in the dialog (not yet stored), for "Test connection" and "List models"."""
 
-    def __init__(self, typed: str) -> None:
-        self.typed = typed
+    def __init__(self, gemini: str = "", openai: str = "") -> None:
+        self.typed_gemini = gemini
+        self.typed_openai = openai
 
     def gemini_key(self) -> str | None:
-        return self.typed or super().gemini_key()
+        return self.typed_gemini or super().gemini_key()
+
+    def openai_key(self) -> str | None:
+        return self.typed_openai or super().openai_key()
+
+
+class ModelField(QWidget):
+    """A model name: typed, or picked from what the backend lists.
+
+    Signals:
+        list_requested(): the user asked for the backend's model list.
+    """
+
+    list_requested = Signal()
+
+    def __init__(self, text: str, button_text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.edit = QComboBox(self)
+        self.edit.setEditable(True)
+        self.edit.setEditText(text)
+        self.edit.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.button = QPushButton(button_text, self)
+        self.button.clicked.connect(self.list_requested)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.edit, 1)
+        row.addWidget(self.button)
+
+    def text(self) -> str:
+        return self.edit.currentText()
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt naming, as QLineEdit)
+        self.edit.setEditText(text)
+
+    def set_busy(self, busy: bool) -> None:
+        self.button.setEnabled(not busy)
+
+    def set_models(self, models: list[str]) -> None:
+        typed = self.text()
+        self.edit.clear()
+        self.edit.addItems(models)
+        self.edit.setEditText(typed or (models[0] if models else ""))
+        self.set_busy(False)
 
 
 def doctor_lines(registry: BackendRegistry, names: list[str]) -> list[tuple[bool, str]]:
@@ -56,7 +104,7 @@ def doctor_lines(registry: BackendRegistry, names: list[str]) -> list[tuple[bool
     return lines
 
 
-RESTART_SECTIONS = ("backend", "ollama", "gemini", "embedded")
+RESTART_SECTIONS = ("backend", "ollama", "openai", "gemini", "embedded")
 
 
 class SettingsDialog(QDialog):
@@ -64,17 +112,21 @@ class SettingsDialog(QDialog):
         saved(bool): settings were written (and the key stored, if one was typed); True when
             some of them take effect only at the next start.
         tested(list): "Test connection" finished with (ok, line) pairs.
+        models_listed(list): "List models" finished with the model names ([] on failure).
+        pull_finished(bool): an Ollama pull ended (True: installed; False: cancelled or failed).
     """
 
     saved = Signal(bool)
     tested = Signal(list)
+    models_listed = Signal(list)
+    pull_finished = Signal(bool)
 
     def __init__(self, settings: Settings, settings_path: Path, personas: PersonaRegistry, secrets: SecretStore,
                  backends: BackendRegistry, store: Store, runner: TaskRunner, parent: QWidget | None = None) -> None:
         """Args:
             settings: the running settings, changed in place on Save (every service shares the object).
             backends: told to forget built backends when a backend setting changed.
-            store: for the throwaway registry "Test connection" builds from the form.
+            store: for the throwaway registry "Test connection" and the model lists build from the form.
         """
         super().__init__(parent)
         self.settings = settings
@@ -109,8 +161,11 @@ class SettingsDialog(QDialog):
     def _backend_tab(self, s: Settings) -> QWidget:
         page = QWidget(self)
         self.backend_box = QComboBox(page)
-        labels = {"auto": self.tr("Automatic (the first that works)"), "ollama": self.tr("Ollama"),
-                  "gemini": self.tr("Gemini (Google)"), "embedded": self.tr("Embedded (small model on this computer)")}
+        labels = {"auto": self.tr("Automatic (the first local one that works; never a cloud)"),
+                  "ollama": self.tr("Ollama"),
+                  "openai": self.tr("OpenAI-compatible server (LM Studio, llama-server, vLLM, …)"),
+                  "gemini": self.tr("Gemini (Google, a cloud service)"),
+                  "embedded": self.tr("Embedded (small model on this computer)")}
         for name in ("auto", *BACKEND_NAMES):
             self.backend_box.addItem(labels[name], name)
         self.backend_box.setCurrentIndex(max(self.backend_box.findData(s.backend.name), 0))
@@ -119,7 +174,22 @@ class SettingsDialog(QDialog):
         self.ollama_group = QGroupBox(self.tr("Ollama"), page)
         self.ollama_host = QLineEdit(s.ollama.host, self.ollama_group)
         self.ollama_host.setPlaceholderText("http://127.0.0.1:11434")
-        self.ollama_model = QLineEdit(s.ollama.model, self.ollama_group)
+        self.ollama_model = ModelField(s.ollama.model, self.tr("List installed"), self.ollama_group)
+        self.ollama_model.list_requested.connect(lambda: self.list_models("ollama"))
+        self.pull_button = QPushButton(self.tr("Pull this model"), self.ollama_group)
+        self.pull_button.clicked.connect(self.pull_model)
+        self.pull_cancel = QPushButton(self.tr("Cancel"), self.ollama_group)
+        self.pull_cancel.setEnabled(False)
+        self.pull_cancel.clicked.connect(self.cancel_pull)
+        self.pull_bar = QProgressBar(self.ollama_group)
+        self.pull_bar.setVisible(False)
+        self.pull_state = QLabel(self.ollama_group)
+        self.pull_state.setWordWrap(True)
+        self._pull_stop: threading.Event | None = None
+        pull_row = QHBoxLayout()
+        pull_row.addWidget(self.pull_button)
+        pull_row.addWidget(self.pull_cancel)
+        pull_row.addWidget(self.pull_bar, 1)
         self.ollama_ctx = QSpinBox(self.ollama_group)
         self.ollama_ctx.setRange(512, 1_048_576)
         self.ollama_ctx.setSingleStep(1024)
@@ -131,6 +201,28 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Model"), self.ollama_model)
         form.addRow(self.tr("Context length (tokens)"), self.ollama_ctx)
         form.addRow(self.tr("Keep loaded for"), self.ollama_keep)
+        form.addRow("", pull_row)
+        form.addRow("", self.pull_state)
+
+        self.openai_group = QGroupBox(self.tr("OpenAI-compatible server"), page)
+        self.openai_url = QLineEdit(s.openai.base_url, self.openai_group)
+        self.openai_url.setPlaceholderText(self.tr("(OPENAI_BASE_URL, else LM Studio at http://127.0.0.1:1234/v1)"))
+        self.openai_model = ModelField(s.openai.model, self.tr("List models"), self.openai_group)
+        self.openai_model.edit.setPlaceholderText(self.tr("(the server's first model)"))
+        self.openai_model.list_requested.connect(lambda: self.list_models("openai"))
+        self.openai_ctx = QSpinBox(self.openai_group)
+        self.openai_ctx.setRange(0, 10_000_000)
+        self.openai_ctx.setSingleStep(1024)
+        self.openai_ctx.setSpecialValueText(self.tr("as the server says (else 4096)"))
+        self.openai_ctx.setValue(s.openai.context_length)
+        self.openai_key = QLineEdit(self.openai_group)
+        self.openai_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.openai_key.setPlaceholderText(self.tr("(a local server needs none)"))
+        form = QFormLayout(self.openai_group)
+        form.addRow(self.tr("Base URL"), self.openai_url)
+        form.addRow(self.tr("Model"), self.openai_model)
+        form.addRow(self.tr("Context length (tokens)"), self.openai_ctx)
+        form.addRow(self.tr("API key"), self.openai_key)
 
         self.gemini_group = QGroupBox(self.tr("Gemini"), page)
         self.gemini_model = QLineEdit(s.gemini.model, self.gemini_group)
@@ -186,6 +278,7 @@ class SettingsDialog(QDialog):
         top.addRow(self.tr("Backend"), self.backend_box)
         layout.addLayout(top)
         layout.addWidget(self.ollama_group)
+        layout.addWidget(self.openai_group)
         layout.addWidget(self.gemini_group)
         layout.addWidget(self.embedded_group)
         layout.addWidget(self.test_button, 0, Qt.AlignmentFlag.AlignLeft)
@@ -231,12 +324,22 @@ class SettingsDialog(QDialog):
 
     def _update_groups(self) -> None:
         name = self.backend_box.currentData()
-        for group, backend in ((self.ollama_group, "ollama"), (self.gemini_group, "gemini"),
-                               (self.embedded_group, "embedded")):
+        for group, backend in ((self.ollama_group, "ollama"), (self.openai_group, "openai"),
+                               (self.gemini_group, "gemini"), (self.embedded_group, "embedded")):
             group.setEnabled(name in ("auto", backend))
 
     def _show_key_state(self) -> None:
         source = self.secrets.gemini_key_source()
+        keyring_ok = self.secrets.keyring_usable()
+        self.gemini_key.setEnabled(keyring_ok)
+        self.openai_key.setEnabled(keyring_ok)
+        if not keyring_ok and not source:
+            self.gemini_key_state.setText(self.tr(
+                "This computer has no OS keyring, so monchat cannot store a key (it never writes keys to its "
+                "files). Set the environment variable GEMINI_API_KEY to your key where monchat starts (for "
+                "example a line export GEMINI_API_KEY=… in ~/.profile), then start monchat again."))
+            self.remove_key_button.setEnabled(False)
+            return
         if source == "keyring":
             text = self.tr("A key is stored in the OS keyring. Type a new one to replace it.")
         elif source:
@@ -262,6 +365,8 @@ class SettingsDialog(QDialog):
                                        model=self.ollama_model.text().strip(), num_ctx=self.ollama_ctx.value(),
                                        keep_alive=self.ollama_keep.text().strip())
         s.gemini = dataclasses.replace(s.gemini, model=self.gemini_model.text().strip())
+        s.openai = dataclasses.replace(s.openai, base_url=self.openai_url.text().strip(),
+                                       model=self.openai_model.text().strip(), context_length=self.openai_ctx.value())
         s.embedded = dataclasses.replace(s.embedded, model_path=self.embedded_path.text().strip(),
                                          n_ctx=self.embedded_ctx.value(), threads=self.embedded_threads.value(),
                                          max_tokens=self.embedded_max.value())
@@ -277,6 +382,9 @@ class SettingsDialog(QDialog):
             problems.append(self.tr("The Ollama model name is empty."))
         if "gemini" in empty:
             problems.append(self.tr("The Gemini model name is empty."))
+        if s.backend.name == "gemini" and not (self.gemini_key.text().strip() or self.secrets.gemini_key()):
+            problems.append(self.tr("Gemini needs an API key: type one above, or set GEMINI_API_KEY where monchat "
+                                    "starts. Gemini is not saved as the backend without one."))
         if self.fixed.problem():
             problems.append(self.fixed.problem())
         if s.gate.warn_files > s.gate.stop_files:
@@ -289,6 +397,8 @@ class SettingsDialog(QDialog):
         settings, problems = self.candidate()
         if problems:
             self.message.setText(self.tr("Not saved:") + "\n" + "\n".join(problems))
+            return False
+        if not self._store_keys(gemini_required=settings.backend.name == "gemini"):
             return False
         old = self.settings
         backend_changed = any(getattr(old, name) != getattr(settings, name) for name in RESTART_SECTIONS)
@@ -303,19 +413,38 @@ class SettingsDialog(QDialog):
             setattr(self.settings, f.name, getattr(settings, f.name))  # in place: services share the object
         if backend_changed:
             self.backends.reset()  # built backends keep their old host/model; forgetting them applies the change now
-        key = self.gemini_key.text().strip()
-        if key:
-            try:
-                self.secrets.set_gemini_key(key)
-            except KnownError as exc:
-                failure = Failure.from_known(exc)
-                self.message.setText(self.tr("The settings were saved, but the key was not:") + "\n"
-                                     + explanation(failure))
-                self.saved.emit(restart)
-                return False
-            self.gemini_key.clear()
+        if self._key_problem:
+            self.message.setText(self.tr("The settings were saved, but the key was not:") + "\n"
+                                 + self._key_problem)
+            self.saved.emit(restart)
+            return False
         self.saved.emit(restart)
         self.accept()
+        return True
+
+    def _store_keys(self, gemini_required: bool) -> bool:
+        """Put typed keys in the OS keyring, before any setting is saved.
+
+        A key the keyring cannot keep stops the save when Gemini would be the backend (else it
+        would be saved without a usable key); otherwise the settings are saved and this says why
+        the key was not.
+        """
+        self._key_problem = ""
+        for field, store in ((self.gemini_key, self.secrets.set_gemini_key),
+                             (self.openai_key, self.secrets.set_openai_key)):
+            key = field.text().strip()
+            if not key:
+                continue
+            try:
+                store(key)
+            except KnownError as exc:
+                failure = Failure.from_known(exc)
+                if gemini_required and field is self.gemini_key:
+                    self.message.setText(self.tr("Not saved:") + "\n" + explanation(failure))
+                    return False
+                self._key_problem = explanation(failure)
+                continue
+            field.clear()
         return True
 
     def remove_key(self) -> None:
@@ -333,11 +462,96 @@ class SettingsDialog(QDialog):
             return
         name = settings.backend.name
         names = list(BACKEND_NAMES) if name == "auto" else [name]
-        registry = BackendRegistry(settings, TypedKeySecrets(self.gemini_key.text().strip()), self.store)
+        registry = self._registry(settings)
         self.test_button.setEnabled(False)
         self.test_output.setPlainText(self.tr("Testing…"))
         self.runner.start("test connection", lambda _report: doctor_lines(registry, names),
                           on_finished=self._tested, on_failed=self._test_failed)
+
+    def _registry(self, settings: Settings) -> BackendRegistry:
+        """Backends built from the form's values and typed keys (nothing is stored)."""
+        return BackendRegistry(settings, TypedKeys(self.gemini_key.text().strip(), self.openai_key.text().strip()),
+                               self.store)
+
+    # ---- models: list and pull (core does the work, on a worker thread) ------------
+    def list_models(self, name: str) -> None:
+        settings, _problems = self.candidate()
+        registry = self._registry(settings)
+        field = self.ollama_model if name == "ollama" else self.openai_model
+        field.set_busy(True)
+        self.runner.start(f"list {name} models", lambda _report: registry.build(name).list_models(),
+                          on_finished=lambda models: self._models_listed(field, models),
+                          on_failed=lambda failure: self._models_failed(field, failure))
+
+    def _models_listed(self, field: "ModelField", models: list) -> None:
+        if not alive(self):
+            return
+        field.set_models(models)
+        self.message.setText(arg(self.tr("%1 model(s) found."), str(len(models))) if models else
+                             self.tr("The server lists no models."))
+        self.models_listed.emit(models)
+
+    def _models_failed(self, field: "ModelField", failure: Failure) -> None:
+        if not alive(self):
+            return
+        field.set_busy(False)
+        self.message.setText(f"{headline(failure)}\n{explanation(failure)}")
+        self.models_listed.emit([])
+
+    def pull_model(self) -> None:
+        """``ollama pull`` the model named in the Ollama field, with progress and Cancel."""
+        name = self.ollama_model.text().strip()
+        if not name or self._pull_stop is not None:
+            return
+        settings, _problems = self.candidate()
+        backend = self._registry(settings).build("ollama", name)
+        stop = threading.Event()
+        self._pull_stop = stop
+        self.pull_button.setEnabled(False)
+        self.pull_cancel.setEnabled(True)
+        self.pull_bar.setVisible(True)
+        self.pull_bar.setRange(0, 0)
+        self.pull_state.setText(arg(self.tr("Pulling %1…"), name))
+
+        def work(report):
+            try:
+                return backend.pull(name, progress=report, cancel=stop)
+            finally:
+                backend.close()
+
+        self.runner.start("ollama pull", work, on_progress=self._pull_progress,
+                          on_finished=lambda done: self._pull_ended(name, done, None),
+                          on_failed=lambda failure: self._pull_ended(name, False, failure))
+
+    def cancel_pull(self) -> None:
+        if self._pull_stop is not None:
+            self._pull_stop.set()
+            self.pull_cancel.setEnabled(False)
+
+    def _pull_progress(self, step) -> None:
+        if not alive(self):
+            return
+        if step.fraction is None:
+            self.pull_bar.setRange(0, 0)
+        else:
+            self.pull_bar.setRange(0, 1000)
+            self.pull_bar.setValue(int(step.fraction * 1000))
+        self.pull_state.setText(step.status)
+
+    def _pull_ended(self, name: str, done: bool, failure: Failure | None) -> None:
+        if not alive(self):
+            return
+        self._pull_stop = None
+        self.pull_button.setEnabled(True)
+        self.pull_cancel.setEnabled(False)
+        self.pull_bar.setVisible(False)
+        if failure is not None:
+            self.pull_state.setText(f"{headline(failure)}\n{explanation(failure)}")
+        elif done:
+            self.pull_state.setText(arg(self.tr("%1 is installed."), name))
+        else:
+            self.pull_state.setText(arg(self.tr("The download of %1 was cancelled."), name))
+        self.pull_finished.emit(done)
 
     def _tested(self, lines: list) -> None:
         if not alive(self):

@@ -7,7 +7,7 @@ import dataclasses
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog, QFormLayout,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog, QFormLayout,
                                QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QPlainTextEdit,
                                QPushButton, QSplitter, QVBoxLayout, QWidget)
 
@@ -66,6 +66,9 @@ class SurfacePersonaDialog(QDialog):
         self.language_box = QComboBox(self)
         self.language_box.addItem("日本語", "ja")
         self.language_box.addItem("English", "en")
+        self.read_at_flush = QCheckBox(self.tr("Read its conversations at a flush (off for role-play: "
+                                               "nothing said here becomes a memory)"), self)
+        self.receives_memory = QCheckBox(self.tr("Send it your memory (what monchat remembers about you)"), self)
         self.notes = QLabel(self)
         self.notes.setWordWrap(True)
         self.notes.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -78,6 +81,8 @@ class SurfacePersonaDialog(QDialog):
         form.addRow(self.tr("Greeting"), self.greeting_edit)
         form.addRow(self.tr("Temperature"), self.temperature)
         form.addRow(self.tr("Language"), self.language_box)
+        form.addRow(self.tr("Memory"), self.read_at_flush)
+        form.addRow("", self.receives_memory)
         form.addRow(self.tr("Creator's notes"), self.notes)
         self.save_button = QPushButton(self.tr("Save persona"), self)
         self.save_button.clicked.connect(self.save_current)
@@ -138,6 +143,8 @@ class SurfacePersonaDialog(QDialog):
         self.greeting_edit.setPlainText(persona.greeting if persona else "")
         self.temperature.setValue(persona.temperature if persona else 0.7)
         self.language_box.setCurrentIndex(max(self.language_box.findData(persona.language if persona else "ja"), 0))
+        self.read_at_flush.setChecked(persona.read_at_flush if persona else True)
+        self.receives_memory.setChecked(persona.receives_memory if persona else True)
         self.notes.setText(persona.creator_notes if persona and persona.creator_notes else self.tr("(none)"))
         self.message.clear()
 
@@ -181,7 +188,8 @@ class SurfacePersonaDialog(QDialog):
             description=self.description_edit.text().strip(), system=system,
             template=persona.template if not system.strip() else "",
             greeting=self.greeting_edit.toPlainText().strip(), temperature=round(self.temperature.value(), 2),
-            language=self.language_box.currentData())
+            language=self.language_box.currentData(), read_at_flush=self.read_at_flush.isChecked(),
+            receives_memory=self.receives_memory.isChecked())
 
     def save_current(self) -> bool:
         persona = self.persona_from_form()

@@ -41,6 +41,7 @@ Knobs on the server object (set them before the request):
                                before each chunk) | "stall" (sleep stall_s before answering)
                                | "http_error" (answer /api/chat with error_status/error_message)
     server.chunk_delay_s, server.stall_s, server.error_status, server.error_message
+    server.pull_delay_s        seconds before each /api/pull progress line
     server.faults              a script for the next /api/chat requests, one entry each, consumed in
                                order before ``mode`` applies: None (answer normally), ("status", CODE,
                                MESSAGE) (an HTTP error), ("stall", SECONDS) (wait, then answer) or
@@ -206,7 +207,7 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/api/pull":
             if not streaming:
                 return self._send_json(200, {"status": "success"})
-            return self._send_ndjson(PULL_PROGRESS)
+            return self._send_ndjson(PULL_PROGRESS, delay_s=srv.pull_delay_s)
 
         if self.path == "/api/chat":
             with srv.lock:
@@ -319,6 +320,7 @@ class FakeOllamaServer(ThreadingHTTPServer):
         self.error_status = 500
         self.error_message = "internal error"
         self.faults: list = []
+        self.pull_delay_s = 0.0  # before each /api/pull progress line (a download that takes a while)
 
     def get_request(self):
         # Small request/answer pairs must not wait for Nagle's algorithm.

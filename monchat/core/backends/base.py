@@ -183,6 +183,14 @@ class Backend(ABC):
     def describe(self) -> str:
         return f"{self.name}:{self.model}"
 
+    def where(self) -> str:
+        """The address requests go to, for the user to read (``status``, ``doctor``, the cloud question)."""
+        return "this computer"
+
+    def is_local(self) -> bool:
+        """Whether what this backend is sent stays on this computer or the local network."""
+        return True
+
     def close(self) -> None:
         """Release connections or a loaded model; the object stays usable."""
 

@@ -281,6 +281,13 @@ class GeminiBackend(Backend):
     def context_length(self) -> int:
         return self._input_limit or DEFAULT_CONTEXT_LENGTH
 
+    def where(self) -> str:
+        return self.base_url or DEFAULT_ENDPOINT
+
+    def is_local(self) -> bool:
+        """Google's API is a cloud; so, deliberately, is any base_url set for it (a proxy to Google)."""
+        return False
+
     def count_json_request(self, system: str, turns: list[Turn], schema: dict) -> int:
         """The response schema is sent with the request and read as input too."""
         schema_text = json.dumps(schema, ensure_ascii=False)

@@ -34,14 +34,17 @@ import json
 import logging
 import os
 import re
+import threading
 import urllib.parse
-from typing import Iterator
+from dataclasses import dataclass
+from typing import Callable, Iterator
 
 import httpx
 import ollama
 
 from ..errors import (BackendError, BackendUnreachable, KnownError, ModelNotFound, RateLimited,
                       SettingsError)
+from ..privacy import is_local_url
 from ..tokens import count_turns
 from ..types import Turn, Usage
 from .base import Backend, Check, DoctorReport, Reply
@@ -127,6 +130,12 @@ class OllamaBackend(Backend):
 
     def context_length(self) -> int:
         return self.num_ctx
+
+    def where(self) -> str:
+        return self.host
+
+    def is_local(self) -> bool:
+        return is_local_url(self.host)
 
     def close(self) -> None:
         """Release the HTTP connections."""
@@ -251,6 +260,51 @@ class OllamaBackend(Backend):
                             "Try again; if it keeps failing, read the log of `ollama serve`.",
                             transient=status in TRANSIENT_STATUSES)
 
+    # ---- models ----------------------------------------------------------
+    def list_models(self) -> list[str]:
+        """The installed models' names (``/api/tags``), for the settings dialog.
+
+        Raises:
+            BackendError: the server could not be asked.
+        """
+        try:
+            listed = self._client.list()
+        except CLIENT_ERRORS as exc:
+            raise self._translate(exc) from exc
+        return sorted(m.model for m in listed.models if m.model)
+
+    def pull(self, name: str, *, progress: Callable[[PullProgress], None],
+             cancel: threading.Event | None = None) -> bool:
+        """Download ``name`` through the client's streaming pull, reporting each step.
+
+        Returns False when ``cancel`` was set (the stream is closed, so Ollama stops
+        downloading; what it already has stays in its cache), True when the model is installed.
+
+        Raises:
+            BackendError: the server failed or does not know the model.
+        """
+        cancel = cancel or threading.Event()
+        stream = None
+        try:
+            stream = self._client.pull(name, stream=True)
+            for part in stream:
+                if cancel.is_set():
+                    return False
+                progress(PullProgress(part.status or "", part.completed, part.total))
+                if part.status == "success":
+                    return True
+            return not cancel.is_set()
+        except ollama.ResponseError as exc:
+            if exc.status_code == 404 or "not exist" in str(exc.error).lower() or "manifest" in str(exc.error):
+                raise ModelNotFound(f"Ollama has no model called {name!r} to pull ({exc.error}).",
+                                    "Check the name at https://ollama.com/library (e.g. gemma3:4b).") from exc
+            raise self._translate(exc) from exc
+        except CLIENT_ERRORS as exc:
+            raise self._translate(exc) from exc
+        finally:
+            if stream is not None:
+                stream.close()
+
     # ---- health --------------------------------------------------------
     def _server_version(self, timeout_s: float) -> str:
         """GET /api/version (the client has no call for it). Raises httpx/ValueError/KeyError."""
@@ -324,6 +378,19 @@ class OllamaBackend(Backend):
             return False
         finally:
             client.close()
+
+
+@dataclass(frozen=True)
+class PullProgress:
+    """One step of ``ollama pull``: what it does, and bytes done of total while downloading."""
+
+    status: str
+    completed: int | None = None
+    total: int | None = None
+
+    @property
+    def fraction(self) -> float | None:
+        return self.completed / self.total if self.completed is not None and self.total else None
 
 
 def _trained_context(info: ollama.ShowResponse) -> int | None:

@@ -1,4 +1,9 @@
-"""Which backend answers: ``--backend``/``--model``, else settings, else the first that works.
+"""Which backend answers: ``--backend``/``--model``, else settings, else the first local one that works.
+
+The automatic choice never picks a cloud: it tries Ollama, then an OpenAI-compatible
+server, each only while its address is this computer or the local network, then the
+embedded model. Gemini, or an OpenAI-compatible server elsewhere, answers only when
+chosen (``--backend``, settings, a persona's own backend).
 
 Instances are built lazily and kept, so the embedded model loads once and stays warm.
 """
@@ -11,13 +16,16 @@ import threading
 
 from ..errors import BackendUnavailable, KnownError
 from ..secrets import SecretStore
+from ..privacy import Destination, destination
 from ..settings import Settings
 from .base import Backend
 from .retry import RetryPolicy
 
 log = logging.getLogger(__name__)
 
-BACKEND_NAMES = ("ollama", "gemini", "embedded")
+BACKEND_NAMES = ("ollama", "openai", "gemini", "embedded")
+# What the automatic choice tries, in order; each is taken only when its address is local.
+AUTO_ORDER = ("ollama", "openai", "embedded")
 
 
 class BackendRegistry:
@@ -37,7 +45,8 @@ class BackendRegistry:
     # ---- construction --------------------------------------------------
     def default_model(self, name: str) -> str:
         s = self.settings
-        return {"ollama": s.ollama.model, "gemini": s.gemini.model, "embedded": "SmolLM2-135M-Instruct"}[name]
+        return {"ollama": s.ollama.model, "openai": s.openai.model, "gemini": s.gemini.model,
+                "embedded": "SmolLM2-135M-Instruct"}[name]
 
     def retry_policy(self) -> RetryPolicy:
         """How flush calls retry transient failures, from settings."""
@@ -54,6 +63,11 @@ class BackendRegistry:
             from .ollama import OllamaBackend
             return OllamaBackend(model, host=s.ollama.host, num_ctx=s.ollama.num_ctx,
                                  keep_alive=s.ollama.keep_alive, timeout_s=s.ollama.timeout_s, retry=retry)
+        if name == "openai":
+            from .openai_compat import OpenAICompatBackend
+            return OpenAICompatBackend(model, base_url=s.openai.base_url, api_key=self.secrets.openai_key,
+                                       context_length=s.openai.context_length, timeout_s=s.openai.timeout_s,
+                                       state=self.state, retry=retry)
         if name == "gemini":
             from .gemini import GeminiBackend
             return GeminiBackend(model, api_key=self.secrets.gemini_key, api_version=s.gemini.api_version,
@@ -126,10 +140,30 @@ class BackendRegistry:
             return self.get(persona.backend, persona.model)
         return self.default()
 
+    def planned_destination(self, persona=None) -> Destination | None:
+        """Where a chat with ``persona`` (or a flush, with None) would send your memory, without I/O.
+
+        None when the backend is the automatic choice, which is always local. Building an
+        adapter makes no request, so the GUI can ask before the first message goes to a cloud.
+        """
+        if self.pinned is not None:
+            return destination(self.pinned)
+        if persona is not None and persona.backend and not self.forced_backend and not self.forced_model:
+            return destination(self.get(persona.backend, persona.model))
+        if not self.forced_backend and self.settings.backend.name == "auto":
+            return None
+        name = self.chosen_name()
+        return destination(self.get(name, self.chosen_model(name)))
+
     def _first_working(self) -> str:
-        for name in BACKEND_NAMES:
+        for name in AUTO_ORDER:
             try:
-                if self.get(name).probe():
+                backend = self.get(name)
+                if not backend.is_local():
+                    log.info("automatic choice skips %s at %s: not local (choose it to use it)", name,
+                             backend.where())
+                    continue
+                if backend.probe():
                     log.info("automatic backend choice: %s", name)
                     return name
             except KnownError as exc:
@@ -145,5 +179,5 @@ class BackendRegistry:
         name, _, model = spec.partition(":")
         if name not in BACKEND_NAMES:
             raise BackendUnavailable(f"backend.escalation {spec!r} names no backend.",
-                                     "Write it as ollama:MODEL or gemini:MODEL.")
+                                     "Write it as ollama:MODEL, openai:MODEL or gemini:MODEL.")
         return self.get(name, model)

@@ -121,6 +121,7 @@ class FlushReport:
     errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # not errors: e.g. a message cut to fit a request
     unread: dict = field(default_factory=dict)  # persona id -> message ids it could not read (partial flush)
+    skipped: dict = field(default_factory=dict)  # surface persona id -> messages archived unread (read_at_flush off)
     files: list[str] = field(default_factory=list)
     messages_archived: int = 0
     budget: dict = field(default_factory=dict)

@@ -30,7 +30,7 @@ from ..store.answers import AnswerStore
 from ..store.db import Store
 from ..store.memories import MemoryStore
 from ..store.messages import MessageArchive
-from ..types import Clock, local_now
+from ..types import Clock, Message, local_now
 from .answers import AnswerCache
 from .consolidate import Consolidator
 from .judge import JudgeOutcome, build_pairs, judge
@@ -136,7 +136,7 @@ class FlushService:
         started = time.monotonic()
         now = self.clock()
         report = FlushReport(dry_run=dry_run)
-        orientation = self._orient(report, progress)
+        orientation, readable = self._orient(report, progress)
         if not orientation.messages:
             report.nothing_to_flush = True
             if not dry_run:
@@ -152,7 +152,7 @@ class FlushService:
         backend = answers.wrap(self.backend())
         escalation = answers.wrap(self.escalation(), role="escalation")
 
-        items, dropped = self._score(report, orientation, chosen, backend, dry_run, progress, cancel,
+        items, dropped = self._score(report, readable, chosen, backend, dry_run, progress, cancel,
                                      accept_partial)
         if cancel.is_set():
             raise FlushCancelled()
@@ -178,17 +178,38 @@ class FlushService:
         return report
 
     # ---- the stages ----------------------------------------------------------
-    def _orient(self, report: FlushReport, progress: Progress) -> Orientation:
-        """Stage 1 (reading): the unflushed messages not archived yet; unreadable lines were quarantined."""
+    def _orient(self, report: FlushReport, progress: Progress) -> tuple[Orientation, list[Message]]:
+        """Stage 1 (reading): the unflushed messages not archived yet (unreadable lines were quarantined),
+        and of them the ones the filters may read (see ``_readable``)."""
         progress(FlushProgress("orient", None, 0, 1, "reading the logs"))
         orientation = orient(self.logbook, self.archive)
         report.files = [p.name for p in orientation.files]
         if orientation.bad_lines:
             report.errors.append(f"{len(orientation.bad_lines)} unreadable log line(s) kept in "
                                  f"{self.paths.quarantine_dir}")
-        return orientation
+        readable, report.skipped = self._readable(orientation.messages)
+        for persona_id, count in report.skipped.items():
+            report.notes.append(f"{count} message(s) with {persona_id} were archived unread "
+                                f"(that persona's conversations are not read at a flush).")
+        return orientation, readable
 
-    def _score(self, report: FlushReport, orientation: Orientation, chosen: list, backend: Backend,
+    def _readable(self, messages: list[Message]) -> tuple[list[Message], dict[str, int]]:
+        """The messages filters may read, and per surface persona how many are skipped.
+
+        A persona with ``read_at_flush`` off (an imported character card, by default) is
+        role-play: its lines are archived like any others but never read as facts about the user.
+        A persona no longer installed counts as read.
+        """
+        readable, skipped = [], {}
+        for message in messages:
+            persona = self.personas.surface.get(message.persona)
+            if persona is not None and not persona.read_at_flush:
+                skipped[message.persona] = skipped.get(message.persona, 0) + 1
+            else:
+                readable.append(message)
+        return readable, skipped
+
+    def _score(self, report: FlushReport, readable: list[Message], chosen: list, backend: Backend,
                dry_run: bool, progress: Progress, cancel: threading.Event,
                accept_partial: bool) -> tuple[list[Item], list[Dropped]]:
         """Stage 2: every chosen persona reads every part; returns the items in order, and the dropped.
@@ -198,9 +219,10 @@ class FlushService:
         """
         selection = load_selection(self.store)
         injected = [i.text for i in selection.layer1 + selection.layer2]
-        lines = build_lines(orientation.messages, self.tz, self._line_id_key(dry_run))
+        lines = build_lines(readable, self.tz, self._line_id_key(dry_run))
         personas = [p for p, _ in chosen]
-        chunks, report.notes = plan_chunks(backend, self.prompts, personas, lines)
+        chunks, chunk_notes = plan_chunks(backend, self.prompts, personas, lines)
+        report.notes.extend(chunk_notes)
         names = {persona.id: f"{persona.name} ({role})" for persona, role in chosen}
         for persona in personas:
             progress(FlushProgress("score", persona.id, 0, len(chunks), f"{names[persona.id]} is reading"))

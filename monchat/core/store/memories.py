@@ -149,7 +149,8 @@ class MemoryStore:
 
     def evidence_messages(self, memory_id: str) -> list[dict]:
         return list(self.db.query(
-            "SELECT m.id, m.ts, m.role, m.text, m.session, e.kind, e.contradicts, e.persona FROM evidence e "
+            "SELECT m.id, m.ts, m.role, m.text, m.session, m.persona AS surface_persona, e.kind, e.contradicts, "
+            "e.persona FROM evidence e "
             "JOIN messages m ON m.id = e.message_id WHERE e.memory_id = ? ORDER BY m.ts_epoch, m.id",
             [memory_id]))
 

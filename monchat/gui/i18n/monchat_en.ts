@@ -24,6 +24,25 @@
     </message>
 </context>
 <context>
+    <name>CloudQuestion</name>
+    <message>
+        <source>Send to a cloud service?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (model %2) at %3 is not on this computer or your network.
+
+Each message sends it: this persona&apos;s text, your memory (what monchat remembers about you), and the conversation of the last %4 hours. A flush sends it the unflushed logs.
+
+Send to it? monchat asks only once for this service.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Composer</name>
     <message>
         <source>Editing your last message — sending replaces it and its reply.</source>
@@ -653,6 +672,29 @@
     </message>
 </context>
 <context>
+    <name>LinkOpener</name>
+    <message>
+        <source>Not opened: monchat opens only web links (http, https), not %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open this link?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This link goes to %1:
+
+%2
+
+Open it in your browser?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>monchat</source>
@@ -950,6 +992,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>From conversations with: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Saving…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1186,15 +1232,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Automatic (the first that works)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Ollama</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Gemini (Google)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1227,6 +1265,58 @@
     </message>
     <message>
         <source>API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Automatic (the first local one that works; never a cloud)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible server (LM Studio, llama-server, vLLM, …)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gemini (Google, a cloud service)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>List installed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pull this model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(OPENAI_BASE_URL, else LM Studio at http://127.0.0.1:1234/v1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>List models</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(the server&apos;s first model)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>as the server says (else 4096)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(a local server needs none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Base URL</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1310,6 +1400,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>This computer has no OS keyring, so monchat cannot store a key (it never writes keys to its files). Set the environment variable GEMINI_API_KEY to your key where monchat starts (for example a line export GEMINI_API_KEY=… in ~/.profile), then start monchat again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>A key is stored in the OS keyring. Type a new one to replace it.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1342,6 +1436,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Gemini needs an API key: type one above, or set GEMINI_API_KEY where monchat starts. Gemini is not saved as the backend without one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The flush recommendation must come before chat pauses (warn at most at the pause count).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1355,6 +1453,26 @@
     </message>
     <message>
         <source>Testing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 model(s) found.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server lists no models.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pulling %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is installed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The download of %1 was cancelled.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1389,6 +1507,14 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Read its conversations at a flush (off for role-play: nothing said here becomes a memory)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send it your memory (what monchat remembers about you)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Id</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1414,6 +1540,10 @@
     </message>
     <message>
         <source>Language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

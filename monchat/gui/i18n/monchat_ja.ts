@@ -24,6 +24,29 @@
     </message>
 </context>
 <context>
+    <name>CloudQuestion</name>
+    <message>
+        <source>Send to a cloud service?</source>
+        <translation>クラウドのサービスに送りますか？</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>送る</translation>
+    </message>
+    <message>
+        <source>%1 (model %2) at %3 is not on this computer or your network.
+
+Each message sends it: this persona&apos;s text, your memory (what monchat remembers about you), and the conversation of the last %4 hours. A flush sends it the unflushed logs.
+
+Send to it? monchat asks only once for this service.</source>
+        <translation>%3 の %1（モデル %2）は、このコンピューターにもあなたのネットワークにもありません。
+
+メッセージごとに送られるもの: このペルソナの文章、あなたの記憶（monchat が覚えているあなたのこと）、直近 %4 時間の会話。整理（フラッシュ）では未整理のログが送られます。
+
+送りますか？ このサービスについて確認するのは一度だけです。</translation>
+    </message>
+</context>
+<context>
     <name>Composer</name>
     <message>
         <source>Editing your last message — sending replaces it and its reply.</source>
@@ -653,6 +676,33 @@
     </message>
 </context>
 <context>
+    <name>LinkOpener</name>
+    <message>
+        <source>Not opened: monchat opens only web links (http, https), not %1</source>
+        <translation>開きませんでした: monchat が開くのはウェブのリンク（http, https）だけです。このリンクは開きません: %1</translation>
+    </message>
+    <message>
+        <source>Open this link?</source>
+        <translation>このリンクを開きますか？</translation>
+    </message>
+    <message>
+        <source>This link goes to %1:
+
+%2
+
+Open it in your browser?</source>
+        <translation>このリンクの行き先は %1 です:
+
+%2
+
+ブラウザーで開きますか？</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>開く</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>monchat</source>
@@ -950,6 +1000,10 @@
         <translation>この記憶への変更案が確認を待っています: %1</translation>
     </message>
     <message>
+        <source>From conversations with: %1</source>
+        <translation>元になった会話の相手: %1</translation>
+    </message>
+    <message>
         <source>Saving…</source>
         <translation>保存中…</translation>
     </message>
@@ -1186,16 +1240,8 @@
         <translation>記憶</translation>
     </message>
     <message>
-        <source>Automatic (the first that works)</source>
-        <translation>自動（最初に使えるもの）</translation>
-    </message>
-    <message>
         <source>Ollama</source>
         <translation>Ollama</translation>
-    </message>
-    <message>
-        <source>Gemini (Google)</source>
-        <translation>Gemini（Google）</translation>
     </message>
     <message>
         <source>Embedded (small model on this computer)</source>
@@ -1228,6 +1274,58 @@
     <message>
         <source>API key</source>
         <translation>API キー</translation>
+    </message>
+    <message>
+        <source>Automatic (the first local one that works; never a cloud)</source>
+        <translation>自動（使える手元のものから。クラウドは選びません）</translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible server (LM Studio, llama-server, vLLM, …)</source>
+        <translation>OpenAI 互換サーバー（LM Studio、llama-server、vLLM など）</translation>
+    </message>
+    <message>
+        <source>Gemini (Google, a cloud service)</source>
+        <translation>Gemini（Google のクラウドサービス）</translation>
+    </message>
+    <message>
+        <source>List installed</source>
+        <translation>インストール済みを表示</translation>
+    </message>
+    <message>
+        <source>Pull this model</source>
+        <translation>このモデルを取得</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible server</source>
+        <translation>OpenAI 互換サーバー</translation>
+    </message>
+    <message>
+        <source>(OPENAI_BASE_URL, else LM Studio at http://127.0.0.1:1234/v1)</source>
+        <translation>（OPENAI_BASE_URL、なければ LM Studio の http://127.0.0.1:1234/v1）</translation>
+    </message>
+    <message>
+        <source>List models</source>
+        <translation>モデル一覧</translation>
+    </message>
+    <message>
+        <source>(the server&apos;s first model)</source>
+        <translation>（サーバーの最初のモデル）</translation>
+    </message>
+    <message>
+        <source>as the server says (else 4096)</source>
+        <translation>サーバーの値（なければ 4096）</translation>
+    </message>
+    <message>
+        <source>(a local server needs none)</source>
+        <translation>（手元のサーバーなら不要）</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>ベース URL</translation>
     </message>
     <message>
         <source>Embedded</source>
@@ -1310,6 +1408,10 @@
         <translation>固定のフィルター人格</translation>
     </message>
     <message>
+        <source>This computer has no OS keyring, so monchat cannot store a key (it never writes keys to its files). Set the environment variable GEMINI_API_KEY to your key where monchat starts (for example a line export GEMINI_API_KEY=… in ~/.profile), then start monchat again.</source>
+        <translation>このコンピューターには OS のキーリングがないため、monchat はキーを保存できません（キーを自分のファイルに書くことはありません）。monchat を起動する環境で環境変数 GEMINI_API_KEY にキーを設定し（たとえば ~/.profile に export GEMINI_API_KEY=… の行を書く）、monchat を起動し直してください。</translation>
+    </message>
+    <message>
         <source>A key is stored in the OS keyring. Type a new one to replace it.</source>
         <translation>キーは OS のキーリングに保存されています。置き換えるには新しいキーを入力してください。</translation>
     </message>
@@ -1342,6 +1444,10 @@
         <translation>Gemini のモデル名が空です。</translation>
     </message>
     <message>
+        <source>Gemini needs an API key: type one above, or set GEMINI_API_KEY where monchat starts. Gemini is not saved as the backend without one.</source>
+        <translation>Gemini には API キーが必要です。上に入力するか、monchat を起動する環境で GEMINI_API_KEY を設定してください。キーがないまま Gemini をバックエンドとして保存することはしません。</translation>
+    </message>
+    <message>
         <source>The flush recommendation must come before chat pauses (warn at most at the pause count).</source>
         <translation>整理のおすすめは、チャットが止まる数以下にしてください。</translation>
     </message>
@@ -1356,6 +1462,26 @@
     <message>
         <source>Testing…</source>
         <translation>テスト中…</translation>
+    </message>
+    <message>
+        <source>%1 model(s) found.</source>
+        <translation>%1 個のモデルが見つかりました。</translation>
+    </message>
+    <message>
+        <source>The server lists no models.</source>
+        <translation>サーバーにモデルがありません。</translation>
+    </message>
+    <message>
+        <source>Pulling %1…</source>
+        <translation>%1 を取得中…</translation>
+    </message>
+    <message>
+        <source>%1 is installed.</source>
+        <translation>%1 をインストールしました。</translation>
+    </message>
+    <message>
+        <source>The download of %1 was cancelled.</source>
+        <translation>%1 のダウンロードを中止しました。</translation>
     </message>
     <message>
         <source>Works.</source>
@@ -1389,6 +1515,14 @@
         <translation>どんな人物で、どう話すか</translation>
     </message>
     <message>
+        <source>Read its conversations at a flush (off for role-play: nothing said here becomes a memory)</source>
+        <translation>整理（フラッシュ）でこの会話を読む（ロールプレイなら切る: ここでの発言は記憶になりません）</translation>
+    </message>
+    <message>
+        <source>Send it your memory (what monchat remembers about you)</source>
+        <translation>あなたの記憶（monchat が覚えているあなたのこと）をこのペルソナに送る</translation>
+    </message>
+    <message>
         <source>Id</source>
         <translation>ID</translation>
     </message>
@@ -1415,6 +1549,10 @@
     <message>
         <source>Language</source>
         <translation>言語</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>記憶</translation>
     </message>
     <message>
         <source>Creator&apos;s notes</source>

@@ -1,0 +1,237 @@
+"""A small fake OpenAI-compatible server for tests (standard library only).
+
+It imitates what the official ``openai`` client uses of LM Studio, llama.cpp's
+``llama-server``, vLLM and OpenRouter, and how they behave at their worst:
+
+    GET  /v1/models             {"object": "list", "data": [{"id": ..., "object": "model", ...}]}
+    POST /v1/chat/completions   one JSON object, or with "stream": true server-sent events
+                                (``data: {chunk}`` lines, a final chunk with ``usage`` when
+                                ``stream_options.include_usage`` is set, then ``data: [DONE]``)
+
+Every HTTP error body is ``{"error": {"message", "type", "code"}}``, which the client turns
+into ``APIStatusError`` subclasses (401 AuthenticationError, 404 NotFoundError, 429
+RateLimitError, 5xx InternalServerError).
+
+Knobs on the server object (set them before the request):
+
+    server.models              model ids /v1/models lists; a chat naming another gets a 404
+    server.model_extra         extra fields for every model entry (e.g. {"max_model_len": 32768})
+    server.api_key             when set, requests without "Authorization: Bearer <it>" get a 401
+    server.reply_chunks        content pieces streamed by a chat reply
+    server.structured_content  content of a reply when the request has "response_format"
+    server.structured_reply    f(request body) -> that content, when set
+    server.schema_support      True: json_schema accepted; False: a 400 for response_format
+                               json_schema, as servers without schemas answer (json_object works)
+    server.usage               the usage object reported (prompt_tokens_details.cached_tokens incl.)
+    server.finish_reason       of the last chunk ("stop", or "length" for a cut-off reply)
+    server.mode                "ok" | "slow" (chunk_delay_s before each chunk) | "midstream_error"
+                               (one chunk, then an error event)
+    server.faults              one entry per chat request, consumed first: None (answer),
+                               ("status", CODE, MESSAGE), ("stall", SECONDS) or ("reset",)
+
+Records: ``server.requests`` (list of {"method", "path", "body", "headers" (lower-cased names)}) and
+``server.disconnects`` (streams the client closed before they ended).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Iterator
+
+from tests.fakes.fake_ollama import ClientWentAway, reset_connection
+
+USAGE = {"prompt_tokens": 120, "completion_tokens": 3, "total_tokens": 123,
+         "prompt_tokens_details": {"cached_tokens": 96}}
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def _read_json(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        return json.loads(self.rfile.read(length)) if length else None
+
+    def _send_json(self, status, obj):
+        data = json.dumps(obj).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _error(self, status, message, code=None, kind="invalid_request_error"):
+        self._send_json(status, {"error": {"message": message, "type": kind, "code": code, "param": None}})
+
+    def _record(self, method, body):
+        with self.server.lock:
+            self.server.requests.append({"method": method, "path": self.path, "body": body,
+                                         "headers": {k.lower(): v for k, v in self.headers.items()}})
+
+    def _authorised(self) -> bool:
+        key = self.server.api_key
+        if key and self.headers.get("Authorization") != f"Bearer {key}":
+            self._error(401, "Incorrect API key provided.", "invalid_api_key", "authentication_error")
+            return False
+        return True
+
+    def do_GET(self):
+        self._record("GET", None)
+        if not self._authorised():
+            return
+        if self.path.rstrip("/") == "/v1/models":
+            data = [{"id": m, "object": "model", "owned_by": "organization_owner", **self.server.model_extra}
+                    for m in self.server.models]
+            return self._send_json(200, {"object": "list", "data": data})
+        self._error(404, f"Unexpected endpoint or method. (GET {self.path})")
+
+    def do_POST(self):
+        body = self._read_json() or {}
+        self._record("POST", body)
+        srv = self.server
+        if self.path != "/v1/chat/completions":
+            return self._error(404, f"Unexpected endpoint or method. (POST {self.path})")
+        with srv.lock:
+            fault = srv.faults.pop(0) if srv.faults else None
+        if fault is not None:
+            if fault[0] == "status":
+                return self._error(fault[1], fault[2])
+            if fault[0] == "stall":
+                time.sleep(fault[1])
+            elif fault[0] == "reset":
+                return reset_connection(self)
+        if not self._authorised():
+            return
+        model = body.get("model", "")
+        if model not in srv.models:
+            return self._error(404, f'Model "{model}" not found. Please load it first.', "model_not_found")
+        response_format = body.get("response_format")
+        if response_format and response_format.get("type") == "json_schema" and not srv.schema_support:
+            return self._error(400, "'response_format.type' must be 'json_object' or 'text'")
+        if response_format:
+            content = [srv.structured_reply(body) if srv.structured_reply else srv.structured_content]
+        else:
+            content = list(srv.reply_chunks)
+        if body.get("stream"):
+            return self._stream(model, content, body)
+        self._send_json(200, {
+            "id": "chatcmpl-1", "object": "chat.completion", "created": 1700000000, "model": model,
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": "".join(content)},
+                         "finish_reason": srv.finish_reason}],
+            "usage": srv.usage})
+
+    def _stream(self, model, pieces, body):
+        srv = self.server
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+
+        def chunk(delta, finish=None, usage=None):
+            data = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1700000000, "model": model,
+                    "choices": [{"index": 0, "delta": delta, "finish_reason": finish}] if delta is not None else []}
+            if usage is not None:
+                data["usage"] = usage
+            return f"data: {json.dumps(data)}\n\n"
+
+        events = [chunk({"role": "assistant", "content": ""})]
+        events += [chunk({"content": piece}) for piece in pieces]
+        if srv.mode == "midstream_error":
+            events = events[:2] + ['data: {"error": {"message": "the model crashed", "type": "server_error"}}\n\n']
+        else:
+            events.append(chunk({}, srv.finish_reason))
+            if (body.get("stream_options") or {}).get("include_usage"):
+                events.append(chunk(None, usage=srv.usage))
+            events.append("data: [DONE]\n\n")
+        try:
+            for event in events:
+                if srv.mode == "slow":
+                    time.sleep(srv.chunk_delay_s)
+                data = event.encode()
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+                self.wfile.flush()
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError) as exc:
+            with srv.lock:
+                srv.disconnects += 1
+            self.close_connection = True
+            raise ClientWentAway() from exc
+
+
+class FakeOpenAIServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, address):
+        super().__init__(address, Handler)
+        self.lock = threading.Lock()
+        self.requests: list[dict] = []
+        self.disconnects = 0
+        self.errors: list[BaseException] = []
+        self.models = ["qwen2.5-7b-instruct", "text-embedding-nomic-embed-text-v1.5"]
+        self.model_extra: dict = {}
+        self.api_key = ""
+        self.reply_chunks = ["Hel", "lo"]
+        self.structured_content = '{"answer": "yes"}'
+        self.structured_reply = None
+        self.schema_support = True
+        self.usage = dict(USAGE)
+        self.finish_reason = "stop"
+        self.mode = "ok"
+        self.chunk_delay_s = 0.05
+        self.faults: list = []
+
+    def get_request(self):
+        conn, address = super().get_request()
+        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return conn, address
+
+    @property
+    def url(self) -> str:
+        """The base URL a client is given (with /v1, as LM Studio shows it)."""
+        return f"http://127.0.0.1:{self.server_address[1]}/v1"
+
+    def chat_requests(self) -> list[dict]:
+        with self.lock:
+            return [r for r in self.requests if r["path"] == "/v1/chat/completions"]
+
+    def handle_error(self, request, client_address):
+        exc = sys.exc_info()[1]
+        if isinstance(exc, (ClientWentAway, BrokenPipeError, ConnectionResetError)):
+            return
+        with self.lock:
+            self.errors.append(exc)
+        super().handle_error(request, client_address)
+
+
+def start() -> FakeOpenAIServer:
+    server = FakeOpenAIServer(("127.0.0.1", 0))
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
+    return server
+
+
+@contextlib.contextmanager
+def running_fake_openai() -> Iterator[FakeOpenAIServer]:
+    server = start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+if __name__ == "__main__":  # manual use: python -m tests.fakes.fake_openai
+    s = start()
+    print(f"fake OpenAI-compatible server on {s.url} (Ctrl+C to stop)")
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        s.shutdown()

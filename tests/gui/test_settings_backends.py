@@ -1,0 +1,153 @@
+"""Settings for the backends: the OpenAI-compatible server, model lists, ollama pull, Gemini without a
+keyring, and the role-play switches of a surface persona."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+
+from tests.fakes.fake_ollama import running_fake_ollama
+from tests.fakes.fake_openai import running_fake_openai
+from tests.gui.test_settings_dialog import MemoryKeyring, use_keyring  # noqa: F401 (fixture)
+from tests.test_cards import v2_card
+
+
+def test_without_a_keyring_the_dialog_explains_gemini_api_key(window):
+    dialog = window.open_settings()  # the tests' keyring is the "null" one: it keeps nothing
+    assert not dialog.gemini_key.isEnabled()
+    text = dialog.gemini_key_state.text()
+    assert "no OS keyring" in text and "GEMINI_API_KEY" in text
+    dialog.close()
+
+
+def test_gemini_is_never_saved_as_the_backend_without_a_usable_key(window, app):
+    dialog = window.open_settings()
+    dialog.backend_box.setCurrentIndex(dialog.backend_box.findData("gemini"))
+    assert not dialog.save()
+    assert "Gemini needs an API key" in dialog.message.text()
+    assert not app.paths.settings_path.exists() and app.settings.backend.name == "auto"
+    dialog.close()
+
+
+def test_gemini_with_a_key_in_the_environment_is_saved(window, app, monkeypatch, qtbot):
+    monkeypatch.setenv("GEMINI_API_KEY", "env-key")
+    dialog = window.open_settings()
+    assert "GEMINI_API_KEY" in dialog.gemini_key_state.text()
+    dialog.backend_box.setCurrentIndex(dialog.backend_box.findData("gemini"))
+    with qtbot.waitSignal(dialog.saved, timeout=2000):
+        assert dialog.save()
+    assert tomllib.loads(app.paths.settings_path.read_text(encoding="utf-8"))["backend"]["name"] == "gemini"
+    assert "env-key" not in app.paths.settings_path.read_text(encoding="utf-8")
+
+
+def test_a_typed_gemini_key_the_keyring_keeps_lets_gemini_be_saved(window, app, use_keyring, qtbot):  # noqa: F811
+    ring = use_keyring(MemoryKeyring())
+    dialog = window.open_settings()
+    dialog.backend_box.setCurrentIndex(dialog.backend_box.findData("gemini"))
+    dialog.gemini_key.setText("typed-key")
+    with qtbot.waitSignal(dialog.saved, timeout=2000):
+        assert dialog.save()
+    assert ring.saved[("monchat", "gemini_api_key")] == "typed-key"
+
+
+def test_the_openai_server_models_are_listed_and_the_choice_saved(window, app, qtbot, use_keyring):  # noqa: F811
+    ring = use_keyring(MemoryKeyring())
+    with running_fake_openai() as server:
+        dialog = window.open_settings()
+        dialog.backend_box.setCurrentIndex(dialog.backend_box.findData("openai"))
+        assert dialog.openai_group.isEnabled() and not dialog.ollama_group.isEnabled()
+        dialog.openai_url.setText(server.url)
+        with qtbot.waitSignal(dialog.models_listed, timeout=5000) as blocker:
+            dialog.openai_model.button.click()
+        assert blocker.args == [server.models]
+        items = [dialog.openai_model.edit.itemText(i) for i in range(dialog.openai_model.edit.count())]
+        assert items == server.models and dialog.openai_model.text() == server.models[0]
+        dialog.openai_ctx.setValue(32768)
+        dialog.openai_key.setText("sk-local")
+        with qtbot.waitSignal(dialog.saved, timeout=2000):
+            assert dialog.save()
+    text = app.paths.settings_path.read_text(encoding="utf-8")
+    saved = tomllib.loads(text)
+    assert saved["backend"]["name"] == "openai"
+    assert saved["openai"] == {**saved["openai"], "base_url": server.url, "model": server.models[0],
+                               "context_length": 32768}
+    assert "sk-local" not in text and ring.saved[("monchat", "openai_api_key")] == "sk-local"
+
+
+def test_a_server_that_is_not_running_is_named_when_listing(window, qtbot):
+    from tests.fakes.fake_ollama import dead_url
+    dialog = window.open_settings()
+    dialog.openai_url.setText(dead_url() + "/v1")
+    with qtbot.waitSignal(dialog.models_listed, timeout=5000) as blocker:
+        dialog.openai_model.button.click()
+    assert blocker.args == [[]] and "LM Studio" in dialog.message.text()
+    assert dialog.openai_model.button.isEnabled()
+    dialog.close()
+
+
+def test_ollama_lists_installed_models_and_pulls_one_with_progress(window, qtbot):
+    with running_fake_ollama() as server:
+        server.installed = {"gemma3:4b", "qwen3:8b"}
+        dialog = window.open_settings()
+        dialog.ollama_host.setText(server.url)
+        with qtbot.waitSignal(dialog.models_listed, timeout=5000) as blocker:
+            dialog.ollama_model.button.click()
+        assert blocker.args == [["gemma3:4b", "qwen3:8b"]]
+
+        dialog.ollama_model.setText("llama3.2:1b")
+        with qtbot.waitSignal(dialog.pull_finished, timeout=5000) as pulled:
+            dialog.pull_button.click()
+        assert pulled.args == [True]
+        assert "llama3.2:1b is installed" in dialog.pull_state.text()
+        assert dialog.pull_button.isEnabled() and not dialog.pull_cancel.isEnabled()
+        assert [r["body"]["model"] for r in server.requests if r["path"] == "/api/pull"] == ["llama3.2:1b"]
+        dialog.close()
+
+
+def test_a_pull_can_be_cancelled(window, qtbot):
+    with running_fake_ollama() as server:
+        server.pull_delay_s = 0.2  # a download that takes a while
+        dialog = window.open_settings()
+        dialog.ollama_host.setText(server.url)
+        dialog.ollama_model.setText("qwen3:8b")
+        dialog.pull_button.click()
+        qtbot.waitUntil(lambda: dialog.pull_state.text() == "pulling manifest", timeout=5000)
+        assert dialog.pull_cancel.isEnabled() and not dialog.pull_button.isEnabled()
+        with qtbot.waitSignal(dialog.pull_finished, timeout=5000) as pulled:
+            dialog.pull_cancel.click()
+        assert pulled.args == [False]
+        assert "cancelled" in dialog.pull_state.text() and dialog.pull_button.isEnabled()
+        dialog.close()
+
+
+def test_a_surface_persona_can_stop_being_read_and_stop_receiving_memory(window, app, qtbot, tmp_path):
+    dialog = window.open_surface_personas()
+    card = tmp_path / "aoi.json"
+    card.write_text(json.dumps(v2_card()), encoding="utf-8")
+    dialog.import_card_file(card)
+    assert not dialog.read_at_flush.isChecked() and dialog.receives_memory.isChecked()  # a card: not read
+
+    dialog.reload("hana")
+    assert dialog.read_at_flush.isChecked()
+    dialog.read_at_flush.setChecked(False)
+    dialog.receives_memory.setChecked(False)
+    with qtbot.waitSignal(dialog.personas_changed, timeout=1000):
+        assert dialog.save_current()
+    saved = tomllib.loads((app.paths.user_surface_dir / "hana.toml").read_text(encoding="utf-8"))
+    assert saved["read_at_flush"] is False and saved["receives_memory"] is False
+    assert app.personas.surface["hana"].receives_memory is False
+    dialog.close()
+
+
+def test_the_memory_browser_says_whose_conversations_a_memory_came_from(app, backend, window):
+    from tests.gui.conftest import log_message
+    from tests.gui.flush_script import NO_ITEMS, item_answer
+    backend.default_reply = NO_ITEMS
+    log_message(app, 3, "覚えておいて：朝はブラックコーヒーを飲む", persona="mira")
+    backend.enqueue(item_answer("朝はブラックコーヒー", "drink/morning"))
+    app.flush.run()
+    browser = window.open_memory()
+    browser.set_view("all")
+    browser.table.setCurrentItem(browser.table.topLevelItem(0))
+    assert "From conversations with: Mira" in browser.facts.text()
+    browser.close()
