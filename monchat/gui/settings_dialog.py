@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import threading
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QGroupBox,
-                               QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QProgressBar, QPushButton,
-                               QSizePolicy, QSpinBox, QTabWidget, QVBoxLayout, QWidget)
+                               QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
+                               QSpinBox, QTabWidget, QVBoxLayout, QWidget)
 
 from ..core.backends.registry import BACKEND_NAMES, BackendRegistry
 from ..core.errors import KnownError
@@ -29,79 +28,9 @@ from ..core.store import Store
 from .failures import explanation, headline
 from .filter_editor import FixedPersonaPicker
 from .lifetime import alive
+from .model_tools import ModelField, PullControl, TypedKeys, doctor_lines
 from .translation import arg
 from .workers import Failure, TaskRunner
-
-
-class TypedKeys(SecretStore):
-    """The keys typed in the dialog (not yet stored), for "Test connection" and "List models"."""
-
-    def __init__(self, gemini: str = "", openai: str = "") -> None:
-        self.typed_gemini = gemini
-        self.typed_openai = openai
-
-    def gemini_key(self) -> str | None:
-        return self.typed_gemini or super().gemini_key()
-
-    def openai_key(self) -> str | None:
-        return self.typed_openai or super().openai_key()
-
-
-class ModelField(QWidget):
-    """A model name: typed, or picked from what the backend lists.
-
-    Signals:
-        list_requested(): the user asked for the backend's model list.
-    """
-
-    list_requested = Signal()
-
-    def __init__(self, text: str, button_text: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.edit = QComboBox(self)
-        self.edit.setEditable(True)
-        self.edit.setEditText(text)
-        self.edit.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.button = QPushButton(button_text, self)
-        self.button.clicked.connect(self.list_requested)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.edit, 1)
-        row.addWidget(self.button)
-
-    def text(self) -> str:
-        return self.edit.currentText()
-
-    def setText(self, text: str) -> None:  # noqa: N802 (Qt naming, as QLineEdit)
-        self.edit.setEditText(text)
-
-    def set_busy(self, busy: bool) -> None:
-        self.button.setEnabled(not busy)
-
-    def set_models(self, models: list[str]) -> None:
-        typed = self.text()
-        self.edit.clear()
-        self.edit.addItems(models)
-        self.edit.setEditText(typed or (models[0] if models else ""))
-        self.set_busy(False)
-
-
-def doctor_lines(registry: BackendRegistry, names: list[str]) -> list[tuple[bool, str]]:
-    """Run ``doctor()`` for each backend; (ok, line) per check. Runs on a worker thread."""
-    lines: list[tuple[bool, str]] = []
-    for name in names:
-        try:
-            report = registry.build(name).doctor()
-        except KnownError as exc:
-            lines.append((False, f"{name}: {exc.message}" + (f" → {exc.hint}" if exc.hint else "")))
-            continue
-        lines.append((report.ok, f"{name} ({report.model})"))
-        for check in report.checks:
-            text = f"  {'✓' if check.ok else '✗'} {check.name}: {check.detail}"
-            if not check.ok and check.hint:
-                text += f" → {check.hint}"
-            lines.append((check.ok, text))
-    return lines
 
 
 RESTART_SECTIONS = ("backend", "ollama", "openai", "gemini", "embedded")
@@ -176,20 +105,8 @@ class SettingsDialog(QDialog):
         self.ollama_host.setPlaceholderText("http://127.0.0.1:11434")
         self.ollama_model = ModelField(s.ollama.model, self.tr("List installed"), self.ollama_group)
         self.ollama_model.list_requested.connect(lambda: self.list_models("ollama"))
-        self.pull_button = QPushButton(self.tr("Pull this model"), self.ollama_group)
-        self.pull_button.clicked.connect(self.pull_model)
-        self.pull_cancel = QPushButton(self.tr("Cancel"), self.ollama_group)
-        self.pull_cancel.setEnabled(False)
-        self.pull_cancel.clicked.connect(self.cancel_pull)
-        self.pull_bar = QProgressBar(self.ollama_group)
-        self.pull_bar.setVisible(False)
-        self.pull_state = QLabel(self.ollama_group)
-        self.pull_state.setWordWrap(True)
-        self._pull_stop: threading.Event | None = None
-        pull_row = QHBoxLayout()
-        pull_row.addWidget(self.pull_button)
-        pull_row.addWidget(self.pull_cancel)
-        pull_row.addWidget(self.pull_bar, 1)
+        self.pull = PullControl(self.runner, self.ollama_model.text, self._ollama_for_pull, self.ollama_group)
+        self.pull.finished.connect(self.pull_finished)
         self.ollama_ctx = QSpinBox(self.ollama_group)
         self.ollama_ctx.setRange(512, 1_048_576)
         self.ollama_ctx.setSingleStep(1024)
@@ -201,8 +118,7 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Model"), self.ollama_model)
         form.addRow(self.tr("Context length (tokens)"), self.ollama_ctx)
         form.addRow(self.tr("Keep loaded for"), self.ollama_keep)
-        form.addRow("", pull_row)
-        form.addRow("", self.pull_state)
+        form.addRow("", self.pull)
 
         self.openai_group = QGroupBox(self.tr("OpenAI-compatible server"), page)
         self.openai_url = QLineEdit(s.openai.base_url, self.openai_group)
@@ -474,6 +390,11 @@ class SettingsDialog(QDialog):
                                self.store)
 
     # ---- models: list and pull (core does the work, on a worker thread) ------------
+    def _ollama_for_pull(self, name: str):
+        """An Ollama backend for ``name`` built from the form's values (for ``PullControl``)."""
+        settings, _problems = self.candidate()
+        return self._registry(settings).build("ollama", name)
+
     def list_models(self, name: str) -> None:
         settings, _problems = self.candidate()
         registry = self._registry(settings)
@@ -497,61 +418,6 @@ class SettingsDialog(QDialog):
         field.set_busy(False)
         self.message.setText(f"{headline(failure)}\n{explanation(failure)}")
         self.models_listed.emit([])
-
-    def pull_model(self) -> None:
-        """``ollama pull`` the model named in the Ollama field, with progress and Cancel."""
-        name = self.ollama_model.text().strip()
-        if not name or self._pull_stop is not None:
-            return
-        settings, _problems = self.candidate()
-        backend = self._registry(settings).build("ollama", name)
-        stop = threading.Event()
-        self._pull_stop = stop
-        self.pull_button.setEnabled(False)
-        self.pull_cancel.setEnabled(True)
-        self.pull_bar.setVisible(True)
-        self.pull_bar.setRange(0, 0)
-        self.pull_state.setText(arg(self.tr("Pulling %1…"), name))
-
-        def work(report):
-            try:
-                return backend.pull(name, progress=report, cancel=stop)
-            finally:
-                backend.close()
-
-        self.runner.start("ollama pull", work, on_progress=self._pull_progress,
-                          on_finished=lambda done: self._pull_ended(name, done, None),
-                          on_failed=lambda failure: self._pull_ended(name, False, failure))
-
-    def cancel_pull(self) -> None:
-        if self._pull_stop is not None:
-            self._pull_stop.set()
-            self.pull_cancel.setEnabled(False)
-
-    def _pull_progress(self, step) -> None:
-        if not alive(self):
-            return
-        if step.fraction is None:
-            self.pull_bar.setRange(0, 0)
-        else:
-            self.pull_bar.setRange(0, 1000)
-            self.pull_bar.setValue(int(step.fraction * 1000))
-        self.pull_state.setText(step.status)
-
-    def _pull_ended(self, name: str, done: bool, failure: Failure | None) -> None:
-        if not alive(self):
-            return
-        self._pull_stop = None
-        self.pull_button.setEnabled(True)
-        self.pull_cancel.setEnabled(False)
-        self.pull_bar.setVisible(False)
-        if failure is not None:
-            self.pull_state.setText(f"{headline(failure)}\n{explanation(failure)}")
-        elif done:
-            self.pull_state.setText(arg(self.tr("%1 is installed."), name))
-        else:
-            self.pull_state.setText(arg(self.tr("The download of %1 was cancelled."), name))
-        self.pull_finished.emit(done)
 
     def _tested(self, lines: list) -> None:
         if not alive(self):

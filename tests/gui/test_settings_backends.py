@@ -96,10 +96,10 @@ def test_ollama_lists_installed_models_and_pulls_one_with_progress(window, qtbot
 
         dialog.ollama_model.setText("llama3.2:1b")
         with qtbot.waitSignal(dialog.pull_finished, timeout=5000) as pulled:
-            dialog.pull_button.click()
+            dialog.pull.button.click()
         assert pulled.args == [True]
-        assert "llama3.2:1b is installed" in dialog.pull_state.text()
-        assert dialog.pull_button.isEnabled() and not dialog.pull_cancel.isEnabled()
+        assert "llama3.2:1b is installed" in dialog.pull.state.text()
+        assert dialog.pull.button.isEnabled() and not dialog.pull.cancel_button.isEnabled()
         assert [r["body"]["model"] for r in server.requests if r["path"] == "/api/pull"] == ["llama3.2:1b"]
         dialog.close()
 
@@ -110,13 +110,13 @@ def test_a_pull_can_be_cancelled(window, qtbot):
         dialog = window.open_settings()
         dialog.ollama_host.setText(server.url)
         dialog.ollama_model.setText("qwen3:8b")
-        dialog.pull_button.click()
-        qtbot.waitUntil(lambda: dialog.pull_state.text() == "pulling manifest", timeout=5000)
-        assert dialog.pull_cancel.isEnabled() and not dialog.pull_button.isEnabled()
+        dialog.pull.button.click()
+        qtbot.waitUntil(lambda: dialog.pull.state.text() == "pulling manifest", timeout=5000)
+        assert dialog.pull.cancel_button.isEnabled() and not dialog.pull.button.isEnabled()
         with qtbot.waitSignal(dialog.pull_finished, timeout=5000) as pulled:
-            dialog.pull_cancel.click()
+            dialog.pull.cancel_button.click()
         assert pulled.args == [False]
-        assert "cancelled" in dialog.pull_state.text() and dialog.pull_button.isEnabled()
+        assert "cancelled" in dialog.pull.state.text() and dialog.pull.button.isEnabled()
         dialog.close()
 
 

@@ -1032,6 +1032,29 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>PullControl</name>
+    <message>
+        <source>Pull this model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pulling %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is installed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The download of %1 was cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ReviewQueueDialog</name>
     <message>
         <source>Review queue</source>
@@ -1284,14 +1307,6 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Pull this model</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>OpenAI-compatible server</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1461,18 +1476,6 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>The server lists no models.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Pulling %1…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is installed.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The download of %1 was cancelled.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -1040,6 +1040,29 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>PullControl</name>
+    <message>
+        <source>Pull this model</source>
+        <translation>このモデルを取得</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>Pulling %1…</source>
+        <translation>%1 を取得中…</translation>
+    </message>
+    <message>
+        <source>%1 is installed.</source>
+        <translation>%1 をインストールしました。</translation>
+    </message>
+    <message>
+        <source>The download of %1 was cancelled.</source>
+        <translation>%1 のダウンロードを中止しました。</translation>
+    </message>
+</context>
+<context>
     <name>ReviewQueueDialog</name>
     <message>
         <source>Review queue</source>
@@ -1292,14 +1315,6 @@ Open it in your browser?</source>
         <translation>インストール済みを表示</translation>
     </message>
     <message>
-        <source>Pull this model</source>
-        <translation>このモデルを取得</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>キャンセル</translation>
-    </message>
-    <message>
         <source>OpenAI-compatible server</source>
         <translation>OpenAI 互換サーバー</translation>
     </message>
@@ -1470,18 +1485,6 @@ Open it in your browser?</source>
     <message>
         <source>The server lists no models.</source>
         <translation>サーバーにモデルがありません。</translation>
-    </message>
-    <message>
-        <source>Pulling %1…</source>
-        <translation>%1 を取得中…</translation>
-    </message>
-    <message>
-        <source>%1 is installed.</source>
-        <translation>%1 をインストールしました。</translation>
-    </message>
-    <message>
-        <source>The download of %1 was cancelled.</source>
-        <translation>%1 のダウンロードを中止しました。</translation>
     </message>
     <message>
         <source>Works.</source>
