@@ -12,9 +12,11 @@ once more when a window that holds it is read. Tests read ``stats`` to see what 
 
 from __future__ import annotations
 
+import bisect
 import logging
 import os
 import threading
+from array import array
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
@@ -38,23 +40,44 @@ class IndexStats:
     full_reads: int = 0  # files read again from their start
 
 
-@dataclass
-class _Line:
-    start: int
-    end: int  # without the newline
-    epoch: float
+Span = tuple[int, int]  # a line's bytes: (start, end without the newline)
 
 
 @dataclass
 class _File:
+    """One file's readable lines as three parallel arrays (no object per line: 40k lines stay small)."""
+
     ino: int
     size: int = 0
     mtime_ns: int = 0
     resume: int = 0  # just after the last newline: where reading goes on
     line_no: int = 1  # the number of the line starting at ``resume``
     tail: bytes = b""  # the bytes just before ``resume``
-    lines: list[_Line] = field(default_factory=list)  # readable lines before ``resume``
-    partial: _Line | None = None  # a last line without its newline (a torn write), readable
+    starts: array = field(default_factory=lambda: array("q"))
+    ends: array = field(default_factory=lambda: array("q"))  # without the newline
+    epochs: array = field(default_factory=lambda: array("d"))
+    ordered: bool = True  # ``epochs`` never decrease (as appends go): a window's start is found by bisection
+    partial: tuple[int, int, float] | None = None  # a readable last line without its newline (a torn write)
+
+    def add(self, start: int, end: int, epoch: float) -> None:
+        self.ordered = self.ordered and (not self.epochs or epoch >= self.epochs[-1])
+        self.starts.append(start)
+        self.ends.append(end)
+        self.epochs.append(epoch)
+
+    def spans(self, keep: Callable[[float], bool], first: int = 0) -> list[Span]:
+        chosen = [(self.starts[i], self.ends[i]) for i in range(first, len(self.epochs)) if keep(self.epochs[i])]
+        if self.partial and keep(self.partial[2]):
+            chosen.append(self.partial[:2])
+        return chosen
+
+    def since(self, epoch: float) -> list[Span]:
+        """The lines at or after ``epoch``, without looking at those before it when the file is in order."""
+        first = bisect.bisect_left(self.epochs, epoch) if self.ordered else 0
+        return self.spans(lambda t: t >= epoch, first)
+
+    def times(self) -> list[float]:
+        return list(self.epochs) + ([self.partial[2]] if self.partial else [])
 
 
 class LogIndex:
@@ -71,20 +94,20 @@ class LogIndex:
     # ---- asking ---------------------------------------------------------
     def since(self, epoch: float) -> list[Message]:
         """Messages at or after ``epoch``, in file and line order."""
-        return self._select(lambda lines: [line for line in lines if line.epoch >= epoch])
+        return self._select(lambda known: known.since(epoch))
 
     def before(self, epoch: float, limit: int) -> list[Message]:
         """The last ``limit`` messages before ``epoch`` by time, with any others of the earliest one's time."""
         with self._lock:
             self.stats.queries += 1
             self._refresh()
-            times = sorted(line.epoch for f in self._files.values() for line in _readable(f) if line.epoch < epoch)
+            times = sorted(t for known in self._files.values() for t in known.times() if t < epoch)
             if limit <= 0:
                 return []
             edge = times[-limit] if len(times) > limit else float("-inf")
-            return self._read(lambda lines: [line for line in lines if edge <= line.epoch < epoch])
+            return self._read(lambda known: known.spans(lambda t: edge <= t < epoch))
 
-    def _select(self, pick: Callable[[list[_Line]], list[_Line]]) -> list[Message]:
+    def _select(self, pick: Callable[[_File], list[Span]]) -> list[Message]:
         with self._lock:
             self.stats.queries += 1
             self._refresh()
@@ -143,19 +166,21 @@ class LogIndex:
         bad: list[BadLine] = []
         start, first_line = offset, known.line_no
         for i, raw in enumerate(pieces[:-1]):
-            line = self._parse_into(name, first_line + i, start, raw, bad)
-            if line is not None:
-                known.lines.append(line)
+            epoch = self._parse_into(name, first_line + i, raw, bad)
+            if epoch is not None:
+                known.add(start, start + len(raw), epoch)
             start += len(raw) + 1
         used = start - offset
         known.tail = (known.tail + data[max(0, used - TAIL):used])[-TAIL:]
         known.resume, known.line_no = start, first_line + len(pieces) - 1
         # A last line without its newline is read as a full read reads it, and read again with what follows.
-        known.partial = self._parse_into(name, known.line_no, start, pieces[-1], bad)
+        epoch = self._parse_into(name, known.line_no, pieces[-1], bad)
+        known.partial = None if epoch is None else (start, start + len(pieces[-1]), epoch)
         if bad and not self.logbook.try_quarantine(bad, name):
             self._unquarantined.extend(bad)
 
-    def _parse_into(self, name: str, line_no: int, start: int, raw: bytes, bad: list) -> _Line | None:
+    def _parse_into(self, name: str, line_no: int, raw: bytes, bad: list) -> float | None:
+        """The time of the message on a line; None for a blank line or a bad one (added to ``bad``)."""
         if not raw.strip():
             return None
         self.stats.lines_parsed += 1
@@ -163,14 +188,14 @@ class LogIndex:
         if not isinstance(parsed, Message):
             bad.append(parsed)
             return None
-        return _Line(start, start + len(raw), parsed.dt.timestamp())
+        return parsed.dt.timestamp()
 
     # ---- reading the chosen lines -----------------------------------------
-    def _read(self, pick: Callable[[list[_Line]], list[_Line]]) -> list[Message]:
+    def _read(self, pick: Callable[[_File], list[Span]]) -> list[Message]:
         messages: list[Message] = []
         for name in sorted(self._files):
             known = self._files[name]
-            chosen = pick(_readable(known))
+            chosen = pick(known)
             if not chosen:
                 continue
             try:
@@ -181,31 +206,32 @@ class LogIndex:
                 if os.fstat(fd).st_ino != known.ino:
                     self._update(name, fd)  # replaced since the refresh: index the new file and choose again
                     known = self._files[name]
-                    chosen = pick(_readable(known))
+                    chosen = pick(known)
                 messages.extend(self._messages(fd, name, chosen))
             finally:
                 os.close(fd)
         return messages
 
-    def _messages(self, fd: int, name: str, chosen: list[_Line]) -> list[Message]:
-        """The messages of ``chosen`` lines, one read per run of adjacent lines."""
+    def _messages(self, fd: int, name: str, chosen: list[Span]) -> list[Message]:
+        """The messages on ``chosen`` lines, one read per run of adjacent lines."""
         out: list[Message] = []
-        run: list[_Line] = []
-        for line in chosen + [None]:
-            if run and (line is None or line.start > run[-1].end + 1):
-                data = self._pread(fd, run[-1].end - run[0].start, run[0].start)
-                for item in run:
-                    raw = data[item.start - run[0].start:item.end - run[0].start]
-                    self.stats.lines_parsed += 1
-                    parsed = self.parse(name, 0, raw)
-                    if isinstance(parsed, Message):
-                        out.append(parsed)
-                    else:  # changed in place since it was indexed, size and time kept: read it again next time
-                        log.warning("log file %s changed under its index; it is read again", name)
-                        self._files.pop(name, None)
-                run = []
-            if line is not None:
-                run.append(line)
+        runs: list[list[Span]] = []
+        for span in chosen:
+            if runs and span[0] <= runs[-1][-1][1] + 1:
+                runs[-1].append(span)
+            else:
+                runs.append([span])
+        for run in runs:
+            base = run[0][0]
+            data = self._pread(fd, run[-1][1] - base, base)
+            for start, end in run:
+                self.stats.lines_parsed += 1
+                parsed = self.parse(name, 0, data[start - base:end - base])
+                if isinstance(parsed, Message):
+                    out.append(parsed)
+                else:  # changed in place since it was indexed, size and time kept: read it again next time
+                    log.warning("log file %s changed under its index; it is read again", name)
+                    self._files.pop(name, None)
         return out
 
     def _pread(self, fd: int, length: int, offset: int) -> bytes:
@@ -214,7 +240,3 @@ class LogIndex:
         data = os.pread(fd, length, offset)
         self.stats.bytes_read += len(data)
         return data
-
-
-def _readable(known: _File) -> list[_Line]:
-    return known.lines + [known.partial] if known.partial else known.lines
