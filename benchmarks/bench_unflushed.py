@@ -31,7 +31,7 @@ from tests.fakes.fake_ollama import running_fake_ollama  # noqa: E402
 JST = timezone(timedelta(hours=9))
 NOW = datetime(2026, 11, 30, 20, 0, tzinfo=JST)
 TURNS = 20
-ROUNDS = 5
+ROUNDS = 7
 UNFLUSHED = 8000
 
 

@@ -220,3 +220,34 @@ def test_index_lines_are_json_lines_a_full_read_agrees_with(logbook):
     logbook.append(full)
     assert logbook.since(float("-inf")) == [full]
     assert json.loads(logbook.files()[0].read_text())["text"] == full.text
+
+
+class CountingBackend(ScriptedBackend):
+    """The scripted backend, counting what it is asked to count."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.counted: list[str] = []
+
+    def count_text(self, text: str) -> int:
+        self.counted.append(text)
+        return super().count_text(text)
+
+
+def test_a_turn_counts_only_the_texts_it_has_not_counted_before(tmp_path):
+    clock = [START]
+    backend = CountingBackend()
+    app = build_app(str(tmp_path), pinned_backend=backend, clock=lambda: clock[0], tz=UTC)
+    for n in range(4):
+        clock[0] += timedelta(minutes=1)
+        backend.enqueue(f"答え {n}")
+        app.chat.send(f"質問 {n}")
+    backend.counted.clear()
+    clock[0] += timedelta(minutes=1)
+    backend.enqueue("最後の答え")
+    result = app.chat.send("新しい質問")
+    # The new message (to fit the request) and the reply (for the meter), once each: the system prompt
+    # and the window were counted at the turns before.
+    assert sorted(backend.counted) == sorted(["新しい質問", "最後の答え"])
+    assert result.meter == app.chat.context_meter()
+    app.close()

@@ -30,6 +30,8 @@ from .window import MESSAGE_FRAME, FittedWindow, fit_window, reply_room, window_
 
 log = logging.getLogger(__name__)
 
+TOKEN_MEMO = 4096  # texts whose token counts are remembered per model (a window or two)
+
 
 class PromptMemory(Protocol):
     """What the system prompt carries from memory (implemented by MemoryService)."""
@@ -96,6 +98,7 @@ class ChatService:
         self.memory = memory or NoMemory()
         self.clock = clock
         self._prompt_cache: dict[str, tuple[str, str]] = {}  # persona id -> (revision key, prompt)
+        self._token_counts: dict[tuple[str, str], dict[str, int]] = {}  # (backend, model) -> text -> tokens
         self._lock = threading.Lock()
 
     # ---- pieces a turn is made of -------------------------------------
@@ -149,7 +152,7 @@ class ChatService:
 
     def _meter(self, backend: Backend, system: str, window: list[Message]) -> ContextMeter:
         fitted = self.fit(backend, system, window)
-        return ContextMeter(backend.count_text(system), fitted.sent_tokens, backend.context_length(),
+        return ContextMeter(self.counter(backend)(system), fitted.sent_tokens, backend.context_length(),
                             len(fitted.left_out))
 
     def _window_after(self, seen: list[Message], *logged: Message | None) -> list[Message]:
@@ -162,13 +165,26 @@ class ChatService:
         replaced = {m.replaces for m in messages if m.replaces}
         return [m for m in messages if m.id not in replaced and m.text.strip()]
 
-    @staticmethod
-    def fit(backend: Backend, system: str, history: list[Message], new_text: str = "") -> FittedWindow:
+    def fit(self, backend: Backend, system: str, history: list[Message], new_text: str = "") -> FittedWindow:
         """The part of ``history`` sent with ``system`` and ``new_text``, within the backend's context."""
+        count = self.counter(backend)
         context = backend.context_length()
-        budget = context - reply_room(context) - backend.count_text(system) - MESSAGE_FRAME
-        new_tokens = backend.count_text(new_text) + MESSAGE_FRAME if new_text else 0
-        return fit_window(history, backend.count_text, budget, new_tokens)
+        budget = context - reply_room(context) - count(system) - MESSAGE_FRAME
+        new_tokens = count(new_text) + MESSAGE_FRAME if new_text else 0
+        return fit_window(history, count, budget, new_tokens)
+
+    def counter(self, backend: Backend) -> Callable[[str], int]:
+        """``backend.count_text``, remembered per model: each turn re-counts a window that mostly did not change."""
+        memo = self._token_counts.setdefault((backend.name, backend.model), {})
+
+        def count(text: str) -> int:
+            tokens = memo.get(text)
+            if tokens is None:
+                if len(memo) >= TOKEN_MEMO:
+                    memo.clear()
+                tokens = memo[text] = backend.count_text(text)
+            return tokens
+        return count
 
     # ---- turns ---------------------------------------------------------
     def send(self, text: str, *, persona_id: str | None = None,
