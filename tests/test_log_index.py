@@ -12,6 +12,8 @@ import os
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from monchat.app import build_app
 from monchat.core.log_index import IndexStats
@@ -55,10 +57,11 @@ def test_appends_by_this_process_are_indexed_as_they_are_written(logbook):
         assert_same(logbook, hours_back=5)
     assert len(logbook.files()) == 2
     stats = logbook.index.stats
-    reads, read_bytes = stats.full_reads, stats.bytes_read
+    reads, parsed = stats.full_reads, stats.lines_parsed
     logbook.append(message(700, "もう一つ"))
+    assert stats.lines_parsed == parsed + 1  # as it was written
     assert logbook.since(START.timestamp() + 86400) == []
-    assert (stats.full_reads, stats.bytes_read) == (reads, read_bytes)  # its own append is not read back
+    assert (stats.full_reads, stats.lines_parsed) == (reads, parsed + 1)  # and not read back from the file
     assert_same(logbook, hours_back=5)
 
 
@@ -251,3 +254,51 @@ def test_a_turn_counts_only_the_texts_it_has_not_counted_before(tmp_path):
     assert sorted(backend.counted) == sorted(["新しい質問", "最後の答え"])
     assert result.meter == app.chat.context_meter()
     app.close()
+
+
+def test_a_bad_line_the_disk_had_no_room_to_copy_out_is_copied_at_a_later_read(logbook):
+    logbook.append(message(1, "前"))
+    with logbook.files()[0].open("ab") as out:
+        out.write(b'{"id": "torn", "ts": \n')
+    logbook.quarantine_dir.parent.mkdir(exist_ok=True)
+    logbook.quarantine_dir.write_text("something in the way")
+    assert [m.text for m in logbook.since(float("-inf"))] == ["前"]  # reading is not blocked
+    logbook.quarantine_dir.unlink()
+    assert [m.text for m in logbook.since(float("-inf"))] == ["前"]
+    assert len(logbook.quarantined()) == 1
+
+
+OPERATIONS = st.lists(st.one_of(
+    st.tuples(st.just("append"), st.sampled_from(["this", "other"]), st.integers(0, 900)),
+    st.tuples(st.just("import"), st.integers(1, 5), st.integers(0, 900)),
+    st.tuples(st.just("bad"), st.booleans()),  # a bad line, with or without its newline
+    st.tuples(st.just("cut"), st.integers(0, 400)),  # a hand edit cuts the first file at a byte
+    st.tuples(st.just("flush"),),  # the first file is archived and removed
+    st.tuples(st.just("read"), st.integers(0, 15)),
+), max_size=25)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(operations=OPERATIONS)
+def test_whatever_happens_to_the_files_the_index_agrees_with_a_full_read(tmp_path_factory, operations):
+    folder = tmp_path_factory.mktemp("logs")
+    this = LogBook(folder / "logs", folder / "quarantine", tz=UTC)
+    other = LogBook(folder / "logs", folder / "quarantine", tz=UTC)
+    for n, op in enumerate(operations):
+        files = this.files()
+        if op[0] == "append":
+            (this if op[1] == "this" else other).append(message(op[2], f"話 {n}"))
+        elif op[0] == "import":
+            other.import_messages([message(op[2] + i, f"取り込み {n}-{i}") for i in range(op[1])])
+        elif op[0] == "bad" and files:
+            with files[-1].open("ab") as out:
+                out.write(b'{"id": "bad", "ts": ' + (b"\n" if op[1] else b""))
+        elif op[0] == "cut" and files:
+            data = files[0].read_bytes()
+            files[0].write_bytes(data[:op[1]])
+        elif op[0] == "flush" and files:
+            files[0].unlink()
+        elif op[0] == "read":
+            assert_same(this, hours_back=op[1])
+    assert_same(this, hours_back=3)
+    assert_same(other, hours_back=3)

@@ -98,12 +98,12 @@ class LogIndex:
 
     def before(self, epoch: float, limit: int) -> list[Message]:
         """The last ``limit`` messages before ``epoch`` by time, with any others of the earliest one's time."""
+        if limit <= 0:
+            return []
         with self._lock:
             self.stats.queries += 1
             self._refresh()
             times = sorted(t for known in self._files.values() for t in known.times() if t < epoch)
-            if limit <= 0:
-                return []
             edge = times[-limit] if len(times) > limit else float("-inf")
             return self._read(lambda known: known.spans(lambda t: edge <= t < epoch))
 
@@ -149,11 +149,11 @@ class LogIndex:
     def _update(self, name: str, fd: int) -> None:
         stat = os.fstat(fd)
         known = self._files.get(name)
-        if known and (known.ino, known.size, known.mtime_ns) == (stat.st_ino, stat.st_size, stat.st_mtime_ns):
-            return
-        if (known is None or known.ino != stat.st_ino or stat.st_size < known.size
-                or stat.st_size == known.size or self._pread(fd, len(known.tail), known.resume - len(known.tail))
-                != known.tail):
+        same_end = known is not None and self._pread(fd, len(known.tail), known.resume - len(known.tail)) == known.tail
+        if known and same_end and (known.ino, known.size, known.mtime_ns) == (stat.st_ino, stat.st_size,
+                                                                               stat.st_mtime_ns):
+            return  # (a file's time has the clock's coarse steps: two edits within one look alike but for bytes)
+        if (known is None or not same_end or known.ino != stat.st_ino or stat.st_size <= known.size):
             known = self._files[name] = _File(stat.st_ino)
             self.stats.full_reads += 1
         known.partial = None
@@ -229,9 +229,8 @@ class LogIndex:
                 parsed = self.parse(name, 0, data[start - base:end - base])
                 if isinstance(parsed, Message):
                     out.append(parsed)
-                else:  # changed in place since it was indexed, size and time kept: read it again next time
+                elif self._files.pop(name, None):  # changed in place, size and time kept: read it again next time
                     log.warning("log file %s changed under its index; it is read again", name)
-                    self._files.pop(name, None)
         return out
 
     def _pread(self, fd: int, length: int, offset: int) -> bytes:
