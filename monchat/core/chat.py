@@ -30,6 +30,8 @@ from .window import MESSAGE_FRAME, FittedWindow, fit_window, reply_room, window_
 
 log = logging.getLogger(__name__)
 
+TOKEN_MEMO = 4096  # texts whose token counts are remembered per model (a window or two)
+
 
 class PromptMemory(Protocol):
     """What the system prompt carries from memory (implemented by MemoryService)."""
@@ -58,6 +60,7 @@ class TurnResult:
     stopped: bool = False
     warnings: list[str] = field(default_factory=list)
     left_out: int = 0  # older messages of the window not sent, to fit the context
+    meter: ContextMeter | None = None  # what the next turn would send: the GUI shows it without reading again
 
 
 @dataclass
@@ -95,6 +98,7 @@ class ChatService:
         self.memory = memory or NoMemory()
         self.clock = clock
         self._prompt_cache: dict[str, tuple[str, str]] = {}  # persona id -> (revision key, prompt)
+        self._token_counts: dict[tuple[str, str], dict[str, int]] = {}  # (backend, model) -> text -> tokens
         self._lock = threading.Lock()
 
     # ---- pieces a turn is made of -------------------------------------
@@ -144,17 +148,43 @@ class ChatService:
         persona = self.persona(persona_id)
         backend = self.backend_for(persona)
         system = self.system_prompt(persona)
-        fitted = self.fit(backend, system, self.window())
-        return ContextMeter(backend.count_text(system), fitted.sent_tokens, backend.context_length(),
+        return self._meter(backend, system, self.window())
+
+    def _meter(self, backend: Backend, system: str, window: list[Message]) -> ContextMeter:
+        fitted = self.fit(backend, system, window)
+        return ContextMeter(self.counter(backend)(system), fitted.sent_tokens, backend.context_length(),
                             len(fitted.left_out))
 
-    @staticmethod
-    def fit(backend: Backend, system: str, history: list[Message], new_text: str = "") -> FittedWindow:
+    def _window_after(self, seen: list[Message], *logged: Message | None) -> list[Message]:
+        """The window once ``logged`` joined the ``seen`` one: what ``window()`` reads now, without reading."""
+        start = window_start(self.clock(), self.settings.chat.window_hours)
+        by_id = {m.id: m for m in seen}
+        by_id.update((m.id, m) for m in logged if m is not None)
+        messages = sorted((m for m in by_id.values() if m.dt.timestamp() >= start),
+                          key=lambda m: (m.dt.timestamp(), m.id))
+        replaced = {m.replaces for m in messages if m.replaces}
+        return [m for m in messages if m.id not in replaced and m.text.strip()]
+
+    def fit(self, backend: Backend, system: str, history: list[Message], new_text: str = "") -> FittedWindow:
         """The part of ``history`` sent with ``system`` and ``new_text``, within the backend's context."""
+        count = self.counter(backend)
         context = backend.context_length()
-        budget = context - reply_room(context) - backend.count_text(system) - MESSAGE_FRAME
-        new_tokens = backend.count_text(new_text) + MESSAGE_FRAME if new_text else 0
-        return fit_window(history, backend.count_text, budget, new_tokens)
+        budget = context - reply_room(context) - count(system) - MESSAGE_FRAME
+        new_tokens = count(new_text) + MESSAGE_FRAME if new_text else 0
+        return fit_window(history, count, budget, new_tokens)
+
+    def counter(self, backend: Backend) -> Callable[[str], int]:
+        """``backend.count_text``, remembered per model: each turn re-counts a window that mostly did not change."""
+        memo = self._token_counts.setdefault((backend.name, backend.model), {})
+
+        def count(text: str) -> int:
+            tokens = memo.get(text)
+            if tokens is None:
+                if len(memo) >= TOKEN_MEMO:
+                    memo.clear()
+                tokens = memo[text] = backend.count_text(text)
+            return tokens
+        return count
 
     # ---- turns ---------------------------------------------------------
     def send(self, text: str, *, persona_id: str | None = None,
@@ -178,7 +208,7 @@ class ChatService:
             raise InputError("There is no reply to regenerate.", "Send a message first.")
         last_reply = window[-1]
         users = [m for m in window if m.role == "user"]
-        return self._call(users[-1], window[:-1], persona_id, on_chunk, stop, replaces=last_reply.id)
+        return self._call(users[-1], window[:-1], persona_id, on_chunk, stop, replaces=last_reply.id, seen=window)
 
     def edit_last(self, text: str, *, persona_id: str | None = None, on_chunk=None, stop=None) -> TurnResult:
         """Replace the last user message with ``text`` and answer it again.
@@ -194,10 +224,11 @@ class ChatService:
         position = user_positions[-1]
         old_reply = next((m for m in window[position + 1:] if m.role == "assistant"), None)
         return self._turn(text, persona_id, on_chunk, stop, replaces=window[position].id,
-                          history=window[:position], reply_replaces=old_reply.id if old_reply else "")
+                          history=window[:position], reply_replaces=old_reply.id if old_reply else "", seen=window)
 
     def _turn(self, text, persona_id, on_chunk, stop, replaces: str,
-              history: list[Message] | None = None, reply_replaces: str = "") -> TurnResult:
+              history: list[Message] | None = None, reply_replaces: str = "",
+              seen: list[Message] | None = None) -> TurnResult:
         gate = self.gate()
         if gate.state == "stop":
             raise gate_error(gate)
@@ -219,14 +250,19 @@ class ChatService:
         user.backend, user.model = backend.name, backend.model
         self.logbook.append(user)  # on disk before the model is asked
         if history is None:
-            history = self.window()
+            history = seen = self.window()  # the one read of the logs this turn makes
         # The gate was open when the message was accepted; if this message opened the file
         # that closes it, it is still answered (never a logged message left without a reply).
         return self._call(user, history, persona.id, on_chunk, stop, replaces=reply_replaces, persona=persona,
-                          check_gate=False)
+                          check_gate=False, seen=seen)
 
-    def _call(self, user: Message, history: list[Message], persona_id, on_chunk, stop,
-              replaces: str, persona: SurfacePersona | None = None, check_gate: bool = True) -> TurnResult:
+    def _call(self, user: Message, history: list[Message], persona_id, on_chunk, stop, replaces: str,
+              persona: SurfacePersona | None = None, check_gate: bool = True,
+              seen: list[Message] | None = None) -> TurnResult:
+        """Args:
+            history: the messages sent before ``user`` (fitted to the context here).
+            seen: the whole window this turn read; with it the result carries the next turn's meter.
+        """
         if check_gate:
             gate = self.gate()
             if gate.state == "stop":
@@ -260,9 +296,10 @@ class ChatService:
         message = self._log_reply(reply.text, status, persona, backend, replaces, reply.usage)
         for warning in reply.usage.warnings:
             log.warning("%s", warning)
+        meter = None if seen is None else self._meter(backend, system, self._window_after(seen, user, message))
         return TurnResult(user=user, reply=message, usage=reply.usage, system_prompt=system,
                           stopped=reply.stopped, warnings=list(reply.usage.warnings),
-                          left_out=len(fitted.left_out))
+                          left_out=len(fitted.left_out), meter=meter)
 
     def _log_reply(self, text: str, status: str, persona, backend, replaces: str,
                    usage: Usage) -> Message | None:

@@ -32,12 +32,12 @@ class History:
 
     def since(self, epoch: float) -> list[Message]:
         """Messages at or after ``epoch``, oldest first."""
-        unflushed = [m for m in self.logbook.read_all().messages if m.dt.timestamp() >= epoch]
+        unflushed = self.logbook.since(epoch)  # read before the archive: a flush between moves them there
         return merge_history(self.archive.since(epoch), unflushed)
 
     def before(self, epoch: float, limit: int) -> list[Message]:
         """The last ``limit`` messages before ``epoch`` (scrolling back), oldest first."""
-        unflushed = [m for m in self.logbook.read_all().messages if m.dt.timestamp() < epoch]
+        unflushed = self.logbook.before(epoch, limit)
         return merge_history(self.archive.before(epoch, limit), unflushed)[-limit:]
 
     def all(self) -> list[Message]:

@@ -23,6 +23,7 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 
 from .errors import StorageError, storage_error
+from .log_index import LogIndex
 from .paths import fsync_folder, make_private_dir, write_all, write_private
 from .types import Message
 
@@ -76,6 +77,7 @@ class LogBook:
         self.logs_dir = logs_dir
         self.quarantine_dir = quarantine_dir
         self.tz = tz
+        self.index = LogIndex(self, parse_line)
 
     # ---- writing -------------------------------------------------------
     def path_for(self, dt: datetime) -> Path:
@@ -117,6 +119,7 @@ class LogBook:
                     except OSError:
                         _undo_append(fd, size)
                         raise
+                    self.index.appended(path, fd, size, data)  # still locked: nobody wrote since
                     break
                 finally:
                     os.close(fd)  # also releases the lock
@@ -149,6 +152,7 @@ class LogBook:
         return sorted(p for p in self.logs_dir.iterdir() if FILE_PATTERN.match(p.name))
 
     def read(self, path: Path) -> LogRead:
+        """Every readable message of one file; bad lines are quarantined and reported."""
         messages: list[Message] = []
         bad: list[BadLine] = []
         try:
@@ -158,22 +162,18 @@ class LogBook:
         for line_no, raw in enumerate(raw_lines, start=1):
             if not raw.strip():
                 continue
-            try:
-                messages.append(Message.from_dict(json.loads(raw.decode("utf-8"))))
-            except UnicodeDecodeError:
-                bad.append(BadLine(path.name, line_no, "not valid UTF-8", raw))
-            except json.JSONDecodeError as exc:
-                bad.append(BadLine(path.name, line_no, f"not valid JSON ({exc.msg})", raw))
-            except ValueError as exc:
-                bad.append(BadLine(path.name, line_no, str(exc), raw))
-        if bad:
-            try:
-                self.quarantine(bad)
-            except StorageError as exc:
-                # Reading must not be blocked by a full disk: the lines are still reported, and
-                # copied out at the next read that has room.
-                log.warning("could not quarantine %s bad line(s) of %s: %s", len(bad), path.name, exc.message)
+            parsed = parse_line(path.name, line_no, raw)
+            (messages if isinstance(parsed, Message) else bad).append(parsed)
+        self.try_quarantine(bad, path.name)
         return LogRead(messages, bad)
+
+    def since(self, epoch: float) -> list[Message]:
+        """Unflushed messages at or after ``epoch``: only those lines are read (``core/log_index.py``)."""
+        return self.index.since(epoch)
+
+    def before(self, epoch: float, limit: int) -> list[Message]:
+        """At least the last ``limit`` unflushed messages before ``epoch`` (all of any tied at the edge)."""
+        return self.index.before(epoch, limit)
 
     def read_all(self, paths: list[Path] | None = None) -> LogRead:
         messages: list[Message] = []
@@ -183,6 +183,19 @@ class LogBook:
             messages.extend(part.messages)
             bad.extend(part.bad_lines)
         return LogRead(messages, bad)
+
+    def try_quarantine(self, bad: list[BadLine], name: str) -> bool:
+        """Quarantine ``bad``; False if the disk refused (reading goes on: the next read tries again)."""
+        if not bad:
+            return True
+        try:
+            self.quarantine(bad)
+        except StorageError as exc:
+            # Reading must not be blocked by a full disk: the lines are still reported, and
+            # copied out at the next read that has room.
+            log.warning("could not quarantine %s bad line(s) of %s: %s", len(bad), name, exc.message)
+            return False
+        return True
 
     def quarantine(self, bad_lines: list[BadLine]) -> list[Path]:
         """Copy unreadable lines out, once each; the log file itself is not touched."""
@@ -229,6 +242,18 @@ class LogBook:
             finally:
                 os.close(fd)
         return kept
+
+
+def parse_line(name: str, line_no: int, raw: bytes) -> Message | BadLine:
+    """One non-blank line of a log file: its message, or why it cannot be read."""
+    try:
+        return Message.from_dict(json.loads(raw.decode("utf-8")))
+    except UnicodeDecodeError:
+        return BadLine(name, line_no, "not valid UTF-8", raw)
+    except json.JSONDecodeError as exc:
+        return BadLine(name, line_no, f"not valid JSON ({exc.msg})", raw)
+    except ValueError as exc:
+        return BadLine(name, line_no, str(exc), raw)
 
 
 def _undo_append(fd: int, size: int) -> None:

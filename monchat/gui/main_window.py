@@ -244,7 +244,11 @@ class MainWindow(QMainWindow):
         for warning in result.warnings:  # core's words (no codes yet), under a label in the window's language
             self.statusBar().showMessage(arg(self.tr("Note from the model backend: %1"), warning), 15000)
         self.refresh_gate()
-        self.refresh_meter()
+        if result.meter is None:
+            self.refresh_meter()
+        else:  # counted by the turn from the window it read: the logs are not read a second time
+            self._meter_generation += 1  # a count still running is older than this one
+            self._show_meter(result.meter)
         self.turn_finished.emit(result)
 
     def _turn_failed(self, failure: Failure) -> None:
@@ -278,8 +282,11 @@ class MainWindow(QMainWindow):
         generation, meter, backend = result
         if generation != self._meter_generation:
             return
-        self.meter.set_meter(meter)
         self.backend_label.setText(backend)
+        self._show_meter(meter)
+
+    def _show_meter(self, meter) -> None:
+        self.meter.set_meter(meter)
         self.meter_changed.emit(meter)
 
     def _meter_failed(self, failure: Failure) -> None:
