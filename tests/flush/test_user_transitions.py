@@ -302,3 +302,34 @@ def test_a_merge_whose_wording_is_the_statements_own_is_not_a_rewording(world):
     world.memory.approve(str(row["id"]))
     assert world.memory.get(row["memory_id"]).text == GREEN_AGAIN
     assert "reworded" not in [a for a, _ in events(world, row["memory_id"])]
+
+
+# ---- refusing, and taking back what is lasting ---------------------------------------------------------
+
+def test_a_rejected_proposal_leaves_layer_2_too(world):
+    _moved(world)
+    kanazawa = world.mem(KANAZAWA)
+    assert kanazawa.state == "queued" and kanazawa.layer2_until  # recent while it waits
+    [row] = open_queue(world)
+    world.memory.reject(str(row["id"]))
+    rejected = row_of(world, kanazawa.id)
+    assert (rejected["state"], rejected["layer2_until"]) == ("rejected", None)
+    assert KANAZAWA not in world.prompt() and SENDAI in world.prompt()
+
+
+def test_a_retraction_of_two_lasting_memories_asks_about_each(world):
+    quit_both = "ジムもランニングもやめた"
+    world.oracle.rules = [Rule("ジムに", GYM, "exercise/routine", "explicit", 0.9),
+                          Rule("毎朝ランニング", RUN, "exercise/routine", "explicit", 0.9),
+                          Rule("やめた", quit_both, "exercise/routine", "retraction", 0.9)]
+    world.oracle.judgements = {(GYM, quit_both): Judgement("SUPERSEDE", 0.9),
+                               (RUN, quit_both): Judgement("SUPERSEDE", 0.9)}
+    world.say("2026-11-23T07:00:00+09:00", "ジムに通ってる")
+    world.say("2026-11-23T07:10:00+09:00", "毎朝ランニングもしてる")
+    world.flush("2026-11-23T22:00:00+09:00")
+    world.say("2026-11-25T19:00:00+09:00", quit_both)
+    world.flush("2026-11-25T22:00:00+09:00")
+    rows = open_queue(world)
+    assert sorted((r["action"], r["old_text"]) for r in rows) == [("retract", GYM), ("retract", RUN)]
+    assert {r["reason"] for r in rows} == {"takes back an active Layer 1 memory"}
+    assert world.mem(GYM).state == world.mem(RUN).state == "active"  # nothing lasting changes unasked
