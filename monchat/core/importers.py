@@ -38,8 +38,12 @@ class Skip(Exception):
     """This message is not imported; the argument is why (system, tool, empty, hidden, …)."""
 
 
-def detect(raw: bytes) -> str:
-    """Which export ``raw`` is: one of FORMATS. Raises InputError when it is none of them."""
+def detect(raw: bytes, name: str = "") -> str:
+    """Which export ``raw`` is: one of FORMATS. Raises InputError when it is none of them.
+
+    A ``.jsonl`` file or one whose first line is a JSON object that is no other format is read as
+    monchat's JSONL, whose errors name each bad line.
+    """
     text = raw.lstrip()
     if text[:1] in (b"[", b"{"):
         try:
@@ -65,8 +69,8 @@ def detect(raw: bytes) -> str:
     if isinstance(head, dict):
         if "chat_metadata" in head or "character_name" in head or ("mes" in head and "is_user" in head):
             return "sillytavern"
-        if {"ts", "role", "text"} & set(head):
-            return "monchat"
+    if isinstance(head, dict) or name.lower().endswith(".jsonl"):
+        return "monchat"
     raise InputError("monchat does not recognise this file as chat history.",
                      "Import monchat's JSONL, ChatGPT's or Claude's conversations.json, or a SillyTavern "
                      "chat (.jsonl).")
@@ -87,7 +91,7 @@ def import_file(path: Path, logbook: LogBook, archive: MessageArchive, *, defaul
         raw = Path(path).read_bytes()
     except OSError as exc:
         raise InputError(f"Cannot read {path}: {exc.strerror}.", "Check the path.") from exc
-    kind = detect(raw)
+    kind = detect(raw, Path(path).name)
     if kind == "monchat":
         return import_jsonl(path, logbook, archive, default_persona=default_persona, skip_bad=skip_bad,
                             now=now, progress=progress)
