@@ -135,7 +135,7 @@ def create_backup(paths: Paths, dest: Path, now: datetime | None = None) -> Back
 
 
 def _not_a_backup(path: Path, why: str) -> InputError:
-    return InputError(f"{path} is not a usable monchat backup: {why}. Nothing was restored.",
+    return InputError(f"{path} is not a usable monchat backup: {why.rstrip('.')}. Nothing was restored.",
                       "Choose a file made by `monchat backup` (or File → Back up…); a damaged copy cannot be used.")
 
 
