@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import asdict, dataclass
-from datetime import tzinfo
+from datetime import datetime, tzinfo
 
 from .errors import InputError, NotFound
 from .history import merge_history
 from .logs import LogBook
 from .store.message_search import MessageSearch
 from .store.messages import MessageArchive
-from .types import Message
+from .types import Message, parse_ts
 
 DEFAULT_LIMIT = 200
 MAX_QUERY_CHARS = 500
@@ -36,6 +36,10 @@ class Hit:
     @classmethod
     def of(cls, m: Message) -> "Hit":
         return cls(id=m.id, ts=m.ts, role=m.role, persona=m.persona, text=m.text)
+
+    @property
+    def dt(self) -> datetime:
+        return parse_ts(self.ts)
 
     def as_dict(self) -> dict:
         return asdict(self)
