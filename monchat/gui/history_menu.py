@@ -10,26 +10,24 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QAction, QKeySequence
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("FileMenu", text)
-
-
 class FileMenu:
     """The File menu's actions and the dialogs they open (``window.file_menu``)."""
 
     def __init__(self, window) -> None:
         self.window = window
         menu_bar = window.menuBar()
-        self.menu = menu_bar.addMenu(_tr("&File"))
+        self.menu = menu_bar.addMenu(QCoreApplication.translate("FileMenu", "&File"))
         first = menu_bar.actions()[0] if menu_bar.actions() else None
         if first is not None and first is not self.menu.menuAction():
             menu_bar.insertMenu(first, self.menu)  # File comes first, as in every desktop app
-        self.search_action = self._action(_tr("Search…"), self.open_search, QKeySequence.StandardKey.Find)
+        self.search_action = self._action(QCoreApplication.translate("FileMenu", "Search…"), self.open_search,
+                                          QKeySequence.StandardKey.Find)
         self.menu.addSeparator()
-        self.import_action = self._action(_tr("Import…"), self.open_import)
-        self.export_action = self._action(_tr("Export…"), self.open_export)
+        self.import_action = self._action(QCoreApplication.translate("FileMenu", "Import…"), self.open_import)
+        self.export_action = self._action(QCoreApplication.translate("FileMenu", "Export…"), self.open_export)
         self.menu.addSeparator()
-        self.backup_action = self._action(_tr("Back up and restore…"), self.open_backup)
+        self.backup_action = self._action(QCoreApplication.translate("FileMenu", "Back up and restore…"),
+                                          self.open_backup)
 
     def _action(self, text: str, slot, shortcut=None) -> QAction:
         action = QAction(text, self.window)

@@ -117,4 +117,4 @@ def test_the_file_menu_speaks_japanese(app, make_window, qtbot):
     assert window.menuBar().actions()[0].text() == "ファイル(&F)"
     titles = [window.file_menu.open_search().windowTitle(), window.file_menu.open_import().windowTitle(),
               window.file_menu.open_export().windowTitle(), window.file_menu.open_backup().windowTitle()]
-    assert titles == ["会話を検索", "履歴をインポート", "書き出し", "バックアップと復元"]
+    assert titles == ["会話を検索", "履歴をインポート", "エクスポート", "バックアップと復元"]
