@@ -35,6 +35,7 @@ class _WorkDialog(QDialog):
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         self.buttons.rejected.connect(self.close)
         self.column = QVBoxLayout(self)
+        self.setMinimumWidth(560)
 
     def finish_layout(self) -> None:
         self.column.addWidget(self.progress)
