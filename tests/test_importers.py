@@ -198,3 +198,22 @@ def test_any_json_shaped_like_an_export_imports_or_is_an_input_error(tmp_path, d
             assert report.imported == len(app.logbook.read_all().messages)
         finally:
             app.close()
+
+
+def test_one_flush_reads_a_forty_file_import_and_opens_the_gate(home, tmp_path, capsys):
+    """What the import report promises: the gate closes, one flush reads every file, and chat can go on."""
+    from tests.support.scripted import ScriptedBackend
+    conversations = [{"title": f"c{n}", "mapping": {"u": {"id": "u", "parent": None, "children": [], "message": {
+        "author": {"role": "user"}, "create_time": T0 + n * 6 * 3600,
+        "content": {"content_type": "text", "parts": [f"札幌の話 その{n}"]}}}}, "current_node": "u"} for n in range(40)]
+    source = write(tmp_path / "conversations.json", conversations)
+    assert cli.main(["import", str(source)]) == 0
+    backend = ScriptedBackend(default_reply='{"items": []}')
+    assert cli.main(["chat", "-m", "hello"], pinned_backend=backend) == 3  # the gate is closed
+    assert cli.main(["flush"], pinned_backend=backend) == 0
+    capsys.readouterr()
+    assert cli.main(["status", "--json"]) == 0
+    status = json.loads(capsys.readouterr().out)
+    assert (status["unflushed_files"], status["gate"], status["archived_messages"]) == (0, "ok", 40)
+    assert cli.main(["search", "--json", "札幌の話"]) == 0
+    assert len(json.loads(capsys.readouterr().out)) == 40

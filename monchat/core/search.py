@@ -54,6 +54,8 @@ def query_terms(query: str) -> list[str]:
     terms = list(dict.fromkeys(query.split()))
     if not terms:
         raise InputError("The search is empty.", "Type a word or part of a sentence to look for.")
+    if any(ord(c) < 32 or ord(c) == 127 for t in terms for c in t):
+        raise InputError("The search contains control characters.", "Type the words to look for as text.")
     if len(query) > MAX_QUERY_CHARS:
         raise InputError(f"The search is longer than {MAX_QUERY_CHARS} characters.", "Search for fewer words.")
     return terms

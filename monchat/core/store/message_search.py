@@ -12,6 +12,7 @@ from .messages import _row_to_message
 from ..types import Message
 
 TRIGRAM = 3
+COMMON = 20  # words in 1 of 20 messages or more: scan instead of the index
 
 
 def _like(term: str) -> str:
@@ -33,20 +34,32 @@ class MessageSearch:
     def find(self, terms: list[str], limit: int) -> list[Message]:
         """Archived messages that contain every term (case-insensitive), newest first."""
         long_terms = [t for t in terms if len(t) >= TRIGRAM] if self.indexed() else []
+        if long_terms and self._common(long_terms):
+            long_terms = []  # a newest-first scan meets enough matches long before the index's sort ends
         params: list = []
         if long_terms:
-            sql = ("SELECT m.* FROM messages_fts f JOIN messages m ON m.rowid = f.rowid "
-                   "WHERE messages_fts MATCH ?")
+            # Order only the matching rowids (a narrow sort), then read the few rows shown.
+            inner = ("SELECT m.rowid FROM messages_fts f JOIN messages m ON m.rowid = f.rowid "
+                     "WHERE messages_fts MATCH ?")
             params.append(" AND ".join(_phrase(t) for t in long_terms))
         else:
-            sql = "SELECT m.* FROM messages m WHERE 1"
+            inner = "SELECT m.rowid FROM messages m WHERE 1"  # walks the ts_epoch index, stops at the limit
         for term in (t for t in terms if t not in long_terms):
-            sql += r" AND m.text LIKE ? ESCAPE '\'"
+            inner += r" AND m.text LIKE ? ESCAPE '\'"
             params.append(_like(term))
-        sql += " ORDER BY m.ts_epoch DESC, m.id DESC LIMIT ?"
+        inner += " ORDER BY m.ts_epoch DESC, m.id DESC LIMIT ?"
+        sql = f"SELECT * FROM messages WHERE rowid IN ({inner}) ORDER BY ts_epoch DESC, id DESC"
         with self.store.mapped_errors():
             rows = list(self.store.db.query(sql, [*params, limit]))
         return [_row_to_message(r) for r in rows]
+
+    def _common(self, long_terms: list[str]) -> bool:
+        """Whether the words occur in at least one message in COMMON (then scanning is the faster way)."""
+        with self.store.mapped_errors():
+            matches = self.store.db.execute("SELECT COUNT(*) FROM messages_fts WHERE messages_fts MATCH ?",
+                                            [" AND ".join(_phrase(t) for t in long_terms)]).fetchone()[0]
+            total = self.store.db.execute("SELECT COUNT(*) FROM messages").fetchone()[0]
+        return matches * COMMON >= total > 0
 
     def days(self) -> dict[str, int]:
         """Local calendar day → number of archived messages."""
