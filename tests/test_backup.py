@@ -182,3 +182,44 @@ def test_a_flipped_byte_fails_the_crc_check(filled, tmp_path, monkeypatch):
 def test_a_backup_inside_the_data_folder_is_refused(filled, capsys):
     assert cli.main(["backup", str(filled / "b.zip")]) == 2
     assert "data folder" in capsys.readouterr().err
+
+
+def test_a_backup_taken_during_a_flush_holds_every_message(home, tmp_path):
+    """A flush moves messages from log files into the archive while backups are taken: none is ever missing."""
+    from monchat.core.search import SearchService
+    backend = ScriptedBackend(default_reply=NO_ITEMS, delay=0.01)
+    app = build_app(str(home), pinned_backend=backend, tz=UTC)
+    start = datetime(2026, 11, 28, 1, tzinfo=UTC)
+    from datetime import timedelta
+    ids = set()
+    for n in range(12):  # three 6-hour files
+        m = Message(id=f"f{n:04d}", ts=format_ts(start + timedelta(hours=1.5 * n)), role="user",
+                    text=f"flush中のメッセージ {n}", persona="hana")
+        app.logbook.append(m)
+        ids.add(m.id)
+    done = threading.Event()
+    failure = []
+
+    def flush():
+        try:
+            app.flush.run()
+        except BaseException as exc:  # reported below
+            failure.append(exc)
+        finally:
+            done.set()
+
+    thread = threading.Thread(target=flush)
+    thread.start()
+    backups = []
+    while not done.is_set() or not backups:
+        backups.append(create_backup(Paths.from_env(home), tmp_path / f"b{len(backups)}.zip").path)
+    thread.join()
+    assert not failure and app.logbook.files() == []
+    for n, backup in enumerate(backups):
+        target = Paths.from_env(tmp_path / f"r{n}")
+        restore_backup(backup, target)
+        restored = build_app(str(target.data_dir), tz=UTC)
+        found = {h.id for h in SearchService(restored.logbook, restored.archive).search("メッセージ")}
+        restored.close()
+        assert found == ids, f"backup {n} of {len(backups)}"
+    app.close()

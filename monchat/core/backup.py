@@ -111,7 +111,10 @@ def create_backup(paths: Paths, dest: Path, now: datetime | None = None) -> Back
                 for path, rel in _walk(paths.data_dir):
                     if _skipped(rel) or (same and rel.parts[0] in CONFIG_ENTRIES):
                         continue
-                    data = _read_locked(path) if rel.parts[0] == "logs" else path.read_bytes()
+                    try:
+                        data = _read_locked(path) if rel.parts[0] == "logs" else path.read_bytes()
+                    except FileNotFoundError:
+                        continue  # a flush removed the log file: its messages are in the database copied next
                     archive.writestr(f"data/{rel}", data)
                     report.files += 1
                 db_copy = Path(scratch, DB_NAME)
