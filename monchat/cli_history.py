@@ -22,7 +22,8 @@ def add_history_commands(sub) -> None:
     p = sub.add_parser("import", help="import chat history: monchat JSONL, ChatGPT, Claude, SillyTavern")
     p.add_argument("file", type=Path)
     p.add_argument("--skip-bad", action="store_true", help="import the good lines when some are bad")
-    p.add_argument("--persona", help="persona for messages that name none (default: the current one)")
+    p.add_argument("--persona", help="whose conversation it was (default: a monchat line's own or the current "
+                                     "persona; chatgpt / claude; for SillyTavern the persona named like the character)")
 
     p = sub.add_parser("backup", help="copy the whole data folder into one file (safe while monchat runs)")
     p.add_argument("file", type=Path)
@@ -83,7 +84,8 @@ def _day(text: str) -> str:
 def cmd_import(app: App, args) -> int:
     from .core.importers import import_file, label
     report = import_file(args.file, app.logbook, app.archive,
-                         default_persona=args.persona or app.settings.chat.persona, skip_bad=args.skip_bad,
+                         default_persona=app.settings.chat.persona, persona=args.persona,
+                         persona_names={p.name: p.id for p in app.personas.surface.values()}, skip_bad=args.skip_bad,
                          now=app.clock(), tz=app.logbook.tz)
     print(f"{label(report.format)}: imported {report.imported} of {report.read} message(s)"
           + (f"; {report.already_known} already known" if report.already_known else ""))

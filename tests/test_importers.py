@@ -103,6 +103,7 @@ def test_chatgpt_export_follows_the_shown_branch_with_roles_and_times(app, tmp_p
     ]
     assert (report.format, report.imported, report.read) == ("chatgpt", 4, 4)
     assert report.skipped == {"system": 1, "tool": 1, "empty": 3}  # two root nodes and the empty reply
+    assert {m.persona for m in app.logbook.read_all().messages} == {"chatgpt"}  # not your persona's words
     again = import_file(source, app.logbook, app.archive, default_persona="hana", tz=UTC)
     assert (again.imported, again.already_known) == (0, 4)
 
@@ -113,6 +114,7 @@ def test_claude_export_keeps_roles_times_and_text_blocks(app, tmp_path):
     assert logged(app) == [("2026-11-21T08:00:01.000+00:00", "user", "I want to learn to bake bread"),
                            ("2026-11-21T08:00:09.500+00:00", "assistant", "Start with a simple loaf.")]
     assert (report.format, report.imported, report.skipped) == ("claude", 2, {"empty": 1})
+    assert {m.persona for m in app.logbook.read_all().messages} == {"claude"}
 
 
 def test_sillytavern_chat_with_every_date_style(app, tmp_path):
@@ -123,13 +125,19 @@ def test_sillytavern_chat_with_every_date_style(app, tmp_path):
                            ("2026-11-22T10:01:30.000+00:00", "user", "I'm looking for the old library."),
                            ("2026-11-22T10:02:30.100+00:00", "assistant", "It burned down.")]
     assert report.skipped == {"system": 1}
-    assert {m.persona for m in app.logbook.read_all().messages} == {"ren"}
+    assert {m.persona for m in app.logbook.read_all().messages} == {"ren"}  # no persona is named Ren
+    other = tmp_path / "h2"
+    card_app = build_app(str(other), tz=UTC)
+    import_file(source, card_app.logbook, card_app.archive, default_persona="hana", tz=UTC,
+                persona_names={"Ren": "ren-card"})  # the card persona of that character: its switches apply
+    assert {m.persona for m in card_app.logbook.read_all().messages} == {"ren-card"}
+    card_app.close()
     assert sillytavern_time(1795341720000).year == 2026 and sillytavern_time(1795341720).year == 2026
 
 
 def test_cli_import_reports_the_format_skips_and_the_gate(home, tmp_path, capsys):
     source = write(tmp_path / "conversations.json", chatgpt_export())
-    assert cli.main(["import", str(source)]) == 0
+    assert cli.main(["import", "--persona", "hana", str(source)]) == 0
     out = capsys.readouterr().out
     assert "ChatGPT: imported 4 of 4 message(s)" in out
     assert "skipped 3 empty, 1 system, 1 tool message(s)" in out
@@ -217,3 +225,11 @@ def test_one_flush_reads_a_forty_file_import_and_opens_the_gate(home, tmp_path, 
     assert (status["unflushed_files"], status["gate"], status["archived_messages"]) == (0, "ok", 40)
     assert cli.main(["search", "--json", "札幌の話"]) == 0
     assert len(json.loads(capsys.readouterr().out)) == 40
+
+
+def test_persona_option_names_whose_conversation_it_was(home, tmp_path):
+    source = write(tmp_path / "conversations.json", claude_export())
+    assert cli.main(["import", "--persona", "hana", str(source)]) == 0
+    app = build_app(str(home))
+    assert {m.persona for m in app.logbook.read_all().messages} == {"hana"}
+    app.close()

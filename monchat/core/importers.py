@@ -77,9 +77,16 @@ def detect(raw: bytes, name: str = "") -> str:
 
 
 def import_file(path: Path, logbook: LogBook, archive: MessageArchive, *, default_persona: str,
+                persona: str | None = None, persona_names: dict[str, str] | None = None,
                 skip_bad: bool = False, now: datetime | None = None, progress: Progress | None = None,
                 tz: tzinfo | None = None) -> ImportReport:
     """Import any known export into the 6-hour log files (``monchat import`` and File → Import…).
+
+    Whose conversation each message was: ``persona`` when given; else a monchat line's own persona
+    or ``default_persona``; ``chatgpt`` / ``claude`` for those exports (their words are not your
+    persona's); for SillyTavern the surface persona named like the chat's character
+    (``persona_names``: name → id, e.g. an imported card, whose lines a flush skips), else
+    ``default_persona``.
 
     Raises:
         InputError: unreadable, unknown or malformed file (nothing is imported), or bad monchat
@@ -93,18 +100,21 @@ def import_file(path: Path, logbook: LogBook, archive: MessageArchive, *, defaul
         raise InputError(f"Cannot read {path}: {exc.strerror}.", "Check the path.") from exc
     kind = detect(raw, Path(path).name)
     if kind == "monchat":
-        return import_jsonl(path, logbook, archive, default_persona=default_persona, skip_bad=skip_bad,
+        return import_jsonl(path, logbook, archive, default_persona=persona or default_persona, skip_bad=skip_bad,
                             now=now, progress=progress)
     report = ImportReport(format=kind)
     try:
         if kind == "sillytavern":
             records = list(_sillytavern(raw, report, tz))
+            character = _sillytavern_character(raw)
+            who = persona or (persona_names or {}).get(character) or default_persona
         else:
             conversations = json.loads(raw.decode("utf-8"))
             if isinstance(conversations, dict):
                 conversations = [conversations]
             walk = _chatgpt if kind == "chatgpt" else _claude
             records = [r for c in conversations for r in walk(_as_dict(c, "a conversation"), report)]
+            who = persona or kind
     except (UnicodeDecodeError, json.JSONDecodeError, ValueError, TypeError, KeyError, AttributeError,
             OverflowError, OSError) as exc:  # OSError: fromtimestamp of an absurd time
         raise InputError(f"{path} looks like a {label(kind)} export but is not well formed: {_why(exc)}.",
@@ -113,7 +123,7 @@ def import_file(path: Path, logbook: LogBook, archive: MessageArchive, *, defaul
     for where, record in records:
         report.read += 1
         try:
-            messages.append(message_from_record(record, default_persona, now))
+            messages.append(message_from_record(record, who, now))
         except ValueError as exc:
             report.bad_lines.append(f"{where}: {exc}")
     if report.bad_lines and not skip_bad:
@@ -252,6 +262,14 @@ def sillytavern_time(value, tz: tzinfo | None = None) -> datetime:
         return _iso(text, local)
     except ValueError:
         raise ValueError(f"send_date {text!r} is not a time SillyTavern writes") from None
+
+
+def _sillytavern_character(raw: bytes) -> str:
+    """The character's name from the metadata line ("" when there is none)."""
+    first = next((line for line in raw.split(b"\n") if line.strip()), b"{}")
+    head = json.loads(first.decode("utf-8"))
+    name = head.get("character_name") if isinstance(head, dict) else None
+    return name.strip() if isinstance(name, str) else ""
 
 
 def _sillytavern(raw: bytes, report: ImportReport, tz: tzinfo | None):

@@ -93,6 +93,7 @@ class ImportDialog(_WorkDialog):
 
         def work(report):
             return import_file(path, app.logbook, app.archive, default_persona=app.settings.chat.persona,
+                               persona_names={p.name: p.id for p in app.personas.surface.values()},
                                now=app.clock(), tz=app.logbook.tz, progress=lambda done, total: report((done, total)))
         self.runner.start("import", work, on_progress=self._progress, on_finished=self._done, on_failed=self._failed)
 
