@@ -59,7 +59,7 @@ def detect(raw: bytes, name: str = "") -> str:
                 return "claude"
             if isinstance(data, dict) and {"ts", "role", "text"} <= set(data):
                 return "monchat"  # a one-line monchat file
-            if isinstance(data, list) and not data:
+            if isinstance(data, list) and not data and not name.lower().endswith(".jsonl"):
                 raise InputError("The export holds no conversations.", "Choose another file.")
     first_line = next((line for line in raw.split(b"\n") if line.strip()), b"")
     try:
