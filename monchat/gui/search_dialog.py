@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget,
                                QListWidgetItem, QPushButton, QSplitter, QTextBrowser, QTreeWidget, QTreeWidgetItem,
                                QVBoxLayout, QWidget)
@@ -176,13 +177,16 @@ class SearchDialog(QDialog):
     def _show_conversation(self, message_id: str, messages: list[Message]) -> None:
         if not alive(self):
             return
+        palette = self.conversation.palette()  # the theme's selection colours: readable light and dark
+        mark_style = (f' style="background-color: {palette.color(QPalette.ColorRole.Highlight).name()}; '
+                      f'color: {palette.color(QPalette.ColorRole.HighlightedText).name()};"')
         parts = []
         for m in messages:
-            mark = ' style="background-color: rgba(255, 200, 0, 0.35);"' if m.id == message_id else ""
+            mark = mark_style if m.id == message_id else ""
             name = self.who(m) if m.role == "user" else self.persona_name(m.persona)
             body = html.escape(m.text).replace("\n", "<br>")
             parts.append(f'<a name="{html.escape(m.id)}"></a><p{mark}><b>{html.escape(name)}</b> '
-                         f'<span style="color: gray;">{html.escape(self.when(m))}</span><br>{body}</p>')
+                         f'{html.escape(self.when(m))}<br>{body}</p>')
         self.conversation.setHtml("".join(parts))
         self.conversation.scrollToAnchor(message_id)
         self.conversation_shown.emit(message_id)
