@@ -223,3 +223,18 @@ def test_a_backup_taken_during_a_flush_holds_every_message(home, tmp_path):
         restored.close()
         assert found == ids, f"backup {n} of {len(backups)}"
     app.close()
+
+
+def test_a_restore_killed_part_way_is_undone_by_the_next_one(filled, tmp_path, capsys, monkeypatch):
+    """Killed after moving the old folder aside and before the new one took its place: the old one comes back."""
+    backup = tmp_path / "b.zip"
+    assert cli.main(["backup", str(backup)]) == 0
+    before = state(capsys, filled, monkeypatch)
+    aside = filled.with_name(f".{filled.name}-old-x1")
+    filled.rename(aside)  # where _swap_in was killed
+    staged = filled.with_name(f".{filled.name}-restore-x2")
+    staged.mkdir()
+    (staged / "half").write_text("x")
+    assert cli.main(["restore", str(backup)]) == 2  # the old folder is back, so it is not empty
+    assert not aside.exists() and not staged.exists()
+    assert state(capsys, filled, monkeypatch) == before

@@ -177,6 +177,8 @@ def restore_backup(source: Path, paths: Paths, force: bool = False) -> RestoreRe
     """
     source = Path(source)
     targets = list(dict.fromkeys([paths.data_dir, paths.config_dir]))
+    for target in targets:
+        recover_interrupted(target)
     busy = [t for t in targets if not _is_empty(t)]
     if busy and not force:
         raise InputError(f"{busy[0]} is not empty; restoring would replace what is there.",
@@ -234,6 +236,20 @@ def restore_backup(source: Path, paths: Paths, force: bool = False) -> RestoreRe
         for stage in stages.values():
             shutil.rmtree(stage, ignore_errors=True)
     return report
+
+
+def recover_interrupted(target: Path) -> None:
+    """Undo what a restore killed part-way left: staged copies are removed, and a folder moved aside
+    for replacing goes back when nothing took its place (the target is whole again, old or new)."""
+    if not target.parent.is_dir():
+        return
+    for stale in target.parent.glob(f".{target.name}-restore-*"):
+        shutil.rmtree(stale, ignore_errors=True)
+    for old in sorted(target.parent.glob(f".{target.name}-old-*")):
+        if not target.exists():
+            os.replace(old, target)
+        else:
+            shutil.rmtree(old, ignore_errors=True)
 
 
 def _swap_in(stages: dict[Path, Path]) -> None:
