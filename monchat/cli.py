@@ -38,11 +38,6 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("status", help="backend, unflushed files, gate, memory counts")
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("import", help="import chat history from a JSONL file")
-    p.add_argument("file", type=Path)
-    p.add_argument("--skip-bad", action="store_true", help="import the good lines when some are bad")
-    p.add_argument("--persona", help="persona for lines that name none (default: the current one)")
-
     p = sub.add_parser("export", help="export messages (JSONL) or memory (Markdown)")
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("--jsonl", action="store_true", help="every message, archived or not, once")
@@ -68,6 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .cli_memory import add_memory_commands
     add_memory_commands(sub)
+    from .cli_history import add_history_commands
+    add_history_commands(sub)
     return parser
 
 
@@ -97,26 +94,11 @@ def cmd_status(app: App, args) -> int:
     return 0
 
 
-def cmd_import(app: App, args) -> int:
-    from .core.transfer import import_jsonl
-    report = import_jsonl(args.file, app.logbook, app.archive,
-                          default_persona=args.persona or app.settings.chat.persona, skip_bad=args.skip_bad,
-                          now=app.clock())
-    print(f"imported {report.imported} of {report.read} message(s)"
-          + (f"; {report.already_known} already known" if report.already_known else ""))
-    for bad in report.bad_lines:
-        print(f"skipped {bad}", file=sys.stderr)
-    gate = app.chat.gate()
-    print(f"{gate.unflushed_files} unflushed log file(s); gate: {gate.state}")
-    return 1 if report.bad_lines else 0
-
-
 def cmd_export(app: App, args) -> int:
     if args.jsonl:
-        from .core.transfer import export_records
+        from .core.transfer import export_jsonl_text
         try:
-            text = "".join(json.dumps(r, ensure_ascii=False) + "\n"
-                           for r in export_records(app.logbook, app.archive))
+            text = export_jsonl_text(app.logbook, app.archive)
         except (StorageError, sqlite3.Error) as exc:  # the archive cannot be read: the log files still can
             error = storage_error(exc, app.paths.db_path)
             if error is None:
@@ -252,8 +234,10 @@ def cmd_chat(app: App, args) -> int:
     return chat_in_terminal(app, args)
 
 
-COMMANDS = {"chat": cmd_chat, "status": cmd_status, "import": cmd_import, "export": cmd_export,
+COMMANDS = {"chat": cmd_chat, "status": cmd_status, "export": cmd_export,
             "doctor": cmd_doctor, "personas": cmd_personas, "settings": cmd_settings, "pull": cmd_pull}
+from .cli_history import COMMANDS as _HISTORY_COMMANDS  # noqa: E402 (search, import, backup)
+COMMANDS.update(_HISTORY_COMMANDS)
 
 
 # ---- entry -----------------------------------------------------------------
@@ -289,6 +273,9 @@ def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
     command = args.command or "gui"
     app = None
     try:
+        if command == "restore":  # before the app: building it would create the folder restore fills
+            from .cli_history import cmd_restore
+            return cmd_restore(args)
         app = build_app(backend=args.backend, model=args.model, pinned_backend=pinned_backend)
         setup_logging(app.paths, args.verbose)
         if command == "gui":

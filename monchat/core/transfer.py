@@ -11,13 +11,16 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from .errors import InputError
 from .history import History
 from .logs import LogBook
 from .store.messages import MessageArchive
 from .types import ROLES, Message, check_text, content_message_id, format_ts, parse_ts
+
+
+Progress = Callable[[int, int], None]
 
 
 @dataclass
@@ -27,6 +30,8 @@ class ImportReport:
     already_known: int = 0
     bad_lines: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
+    format: str = "monchat"  # monchat | chatgpt | claude | sillytavern
+    skipped: dict[str, int] = field(default_factory=dict)  # system, tool, empty, … → how many
 
 
 FUTURE_SLACK = timedelta(days=1)  # clocks and zones disagree a little; a day ahead is not a real chat
@@ -39,7 +44,11 @@ def parse_import_line(line: str, default_persona: str, now: datetime | None = No
         now: lines stamped more than a day after it are refused (they would sit in the chat window
             for ever).
     """
-    data = json.loads(line)
+    return message_from_record(json.loads(line), default_persona, now)
+
+
+def message_from_record(data, default_persona: str, now: datetime | None = None) -> Message:
+    """A ``{ts, role, text, persona?}`` record → a Message the log reader will accept (ValueError if not)."""
     if not isinstance(data, dict):
         raise ValueError("not a JSON object")
     for key in ("ts", "role", "text"):
@@ -64,7 +73,8 @@ def parse_import_line(line: str, default_persona: str, now: datetime | None = No
 
 
 def import_jsonl(path: Path, logbook: LogBook, archive: MessageArchive, *,
-                 default_persona: str, skip_bad: bool = False, now: datetime | None = None) -> ImportReport:
+                 default_persona: str, skip_bad: bool = False, now: datetime | None = None,
+                 progress: Progress | None = None) -> ImportReport:
     """Place a JSONL history into 6-hour log files by timestamp.
 
     With bad lines and ``skip_bad`` False nothing is imported and InputError
@@ -93,13 +103,31 @@ def import_jsonl(path: Path, logbook: LogBook, archive: MessageArchive, *,
         more = f"\n  … and {len(report.bad_lines) - 20} more" if len(report.bad_lines) > 20 else ""
         raise InputError(f"{path} has {len(report.bad_lines)} bad line(s); nothing was imported:\n  {shown}{more}",
                          "Fix those lines, or run again with --skip-bad to import the good ones.")
+    return place_messages(messages, logbook, archive, report, progress)
+
+
+def place_messages(messages: list[Message], logbook: LogBook, archive: MessageArchive, report: ImportReport,
+                   progress: Progress | None = None) -> ImportReport:
+    """Write the messages not yet archived or logged into their 6-hour files, one file at a time.
+
+    ``progress(done, total)`` is called after each file (a large history fills many).
+    """
     archived = archive.ids()
     fresh = [m for m in messages if m.id not in archived]
-    report.already_known = len(messages) - len(fresh)
+    report.already_known += len(messages) - len(fresh)
     before = {p.name for p in logbook.files()}
-    report.imported = logbook.import_messages(fresh)
-    report.already_known += len(fresh) - report.imported
-    report.files = sorted({logbook.path_for(m.dt).name for m in fresh} - before)
+    by_file: dict[str, list[Message]] = {}
+    for m in fresh:
+        by_file.setdefault(logbook.path_for(m.dt).name, []).append(m)
+    done = 0
+    for name in sorted(by_file):
+        written = logbook.import_messages(by_file[name])
+        report.imported += written
+        report.already_known += len(by_file[name]) - written
+        done += len(by_file[name])
+        if progress is not None:
+            progress(done, len(fresh))
+    report.files = sorted(set(by_file) - before)
     return report
 
 
@@ -116,3 +144,8 @@ def export_record(m: Message) -> dict:
 def export_records(logbook: LogBook, archive: MessageArchive) -> Iterator[dict]:
     for m in History(logbook, archive).all():
         yield export_record(m)
+
+
+def export_jsonl_text(logbook: LogBook, archive: MessageArchive) -> str:
+    """Every message, archived or not, once, as JSONL (``monchat export --jsonl`` and File → Export)."""
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in export_records(logbook, archive))

@@ -138,6 +138,8 @@ class MainWindow(QMainWindow):
         persona_menu.addAction(self.filter_action)
         settings_menu = menu.addMenu(self.tr("&Settings"))
         settings_menu.addAction(self.settings_action)
+        from .history_menu import FileMenu
+        self.file_menu = FileMenu(self)  # File: search (Ctrl+F), import, export, back up and restore
 
         bar = QToolBar(self.tr("Main"), self)
         bar.setObjectName("main_toolbar")

@@ -181,3 +181,26 @@ def m008_review_merged_text(db: Database) -> None:
 def m009_run_usage(db: Database) -> None:
     """A run's token usage as the backends reported it (prompt, output, cached, thinking; estimates flagged)."""
     db["flush_runs"].add_column("usage", str)
+
+
+@migrations()
+def m010_message_search(db: Database) -> None:
+    """A full-text index over the archive (FTS5, trigram: Japanese has no spaces between words).
+
+    Filled for the rows already archived and kept in step by triggers. Where this SQLite has no
+    trigram tokenizer (before 3.34) no index is made and search scans instead (core/search.py says so).
+    """
+    if not trigram_available(db):
+        return
+    db["messages"].enable_fts(["text"], create_triggers=True, tokenize="trigram")
+
+
+def trigram_available(db: Database) -> bool:
+    """Whether this SQLite has FTS5 with the trigram tokenizer."""
+    import sqlite3
+    try:
+        db.conn.execute("CREATE VIRTUAL TABLE temp._monchat_trigram_probe USING fts5(x, tokenize='trigram')")
+    except sqlite3.OperationalError:
+        return False
+    db.conn.execute("DROP TABLE temp._monchat_trigram_probe")
+    return True

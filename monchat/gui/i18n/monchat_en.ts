@@ -2,6 +2,53 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>BackupDialog</name>
+    <message>
+        <source>Back up and restore</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Back up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One file with everything in %1: messages, memory, settings, personas and log files. Safe while you chat.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Back up to a file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A backup is restored into an empty folder; then start monchat with MONCHAT_HOME set to that folder. To replace this data folder instead, quit monchat and run: monchat restore FILE --force</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restore a backup into a folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>monchat backup (*.zip)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved %1: %2 file(s), %3 archived message(s), %4 memories.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An empty folder to restore into</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restored %1 archived message(s) and %2 memories into %3. Start monchat with MONCHAT_HOME=%3 to use them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ChatTurns</name>
     <message>
         <source>Stopped before the reply began.</source>
@@ -101,6 +148,29 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Context: unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ExportDialog</name>
+    <message>
+        <source>Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every message, archived or not (JSONL)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The readable memory (Markdown)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save as…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -300,6 +370,29 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>monchat</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>FileMenu</name>
+    <message>
+        <source>&amp;File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Back up and restore…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -668,6 +761,45 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Chat is paused: %1 log files are waiting for a flush (the limit is %2). Your messages are safe on disk. Flush to turn them into memory, and chat reopens.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ImportDialog</name>
+    <message>
+        <source>Import history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bring your conversations from another assistant: a ChatGPT or Claude export (conversations.json), a SillyTavern chat (.jsonl) or monchat&apos;s own JSONL. Importing the same file twice adds nothing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chat history (*.json *.jsonl);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imported %1 of %2 message(s); %3 were already here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Skipped %1 system, tool or empty message(s).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 log files now wait for a flush, so chat is paused: press Flush. One flush reads them all, in parts that fit the model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 log files now wait for a flush; a flush is recommended.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1233,6 +1365,77 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Could not decide how this relates to “%1”. The judge leans to: %2 (confidence %3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SearchDialog</name>
+    <message>
+        <source>Search the conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Words to find (every one must occur)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every day with messages: choose one to read that day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Persona</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Who</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a message to read the conversation around it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 message(s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type a word or part of a sentence to look for.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This SQLite has no full-text index for Japanese (FTS5 trigram); the archive was scanned instead.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 message(s) found, newest first.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -2,6 +2,53 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ja" sourcelanguage="en">
 <context>
+    <name>BackupDialog</name>
+    <message>
+        <source>Back up and restore</source>
+        <translation>バックアップと復元</translation>
+    </message>
+    <message>
+        <source>Back up</source>
+        <translation>バックアップ</translation>
+    </message>
+    <message>
+        <source>One file with everything in %1: messages, memory, settings, personas and log files. Safe while you chat.</source>
+        <translation>%1 のすべて（メッセージ、記憶、設定、ペルソナ、ログファイル）を1つのファイルにまとめます。チャット中でも安全です。</translation>
+    </message>
+    <message>
+        <source>Back up to a file…</source>
+        <translation>ファイルにバックアップ…</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>復元</translation>
+    </message>
+    <message>
+        <source>A backup is restored into an empty folder; then start monchat with MONCHAT_HOME set to that folder. To replace this data folder instead, quit monchat and run: monchat restore FILE --force</source>
+        <translation>バックアップは空のフォルダーに復元されます。そのあと MONCHAT_HOME にそのフォルダーを指定して monchat を起動してください。このデータフォルダーを置き換えるには、monchat を終了して monchat restore FILE --force を実行します。</translation>
+    </message>
+    <message>
+        <source>Restore a backup into a folder…</source>
+        <translation>バックアップをフォルダーに復元…</translation>
+    </message>
+    <message>
+        <source>monchat backup (*.zip)</source>
+        <translation>monchat のバックアップ (*.zip)</translation>
+    </message>
+    <message>
+        <source>Saved %1: %2 file(s), %3 archived message(s), %4 memories.</source>
+        <translation>%1 に保存しました：ファイル %2 個、アーカイブ済みメッセージ %3 件、記憶 %4 件。</translation>
+    </message>
+    <message>
+        <source>An empty folder to restore into</source>
+        <translation>復元先の空のフォルダー</translation>
+    </message>
+    <message>
+        <source>Restored %1 archived message(s) and %2 memories into %3. Start monchat with MONCHAT_HOME=%3 to use them.</source>
+        <translation>アーカイブ済みメッセージ %1 件と記憶 %2 件を %3 に復元しました。使うには MONCHAT_HOME=%3 で monchat を起動してください。</translation>
+    </message>
+</context>
+<context>
     <name>ChatTurns</name>
     <message>
         <source>Stopped before the reply began.</source>
@@ -106,6 +153,29 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>Context: unknown</source>
         <translation>コンテキスト: 不明</translation>
+    </message>
+</context>
+<context>
+    <name>ExportDialog</name>
+    <message>
+        <source>Export</source>
+        <translation>エクスポート</translation>
+    </message>
+    <message>
+        <source>Every message, archived or not (JSONL)</source>
+        <translation>すべてのメッセージ（アーカイブ済みも未処理も、JSONL）</translation>
+    </message>
+    <message>
+        <source>The readable memory (Markdown)</source>
+        <translation>読みやすい記憶（Markdown）</translation>
+    </message>
+    <message>
+        <source>Save as…</source>
+        <translation>名前を付けて保存…</translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation>%1 に保存しました。</translation>
     </message>
 </context>
 <context>
@@ -305,6 +375,29 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>monchat</source>
         <translation>monchat</translation>
+    </message>
+</context>
+<context>
+    <name>FileMenu</name>
+    <message>
+        <source>&amp;File</source>
+        <translation>ファイル(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Search…</source>
+        <translation>検索…</translation>
+    </message>
+    <message>
+        <source>Import…</source>
+        <translation>インポート…</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>エクスポート…</translation>
+    </message>
+    <message>
+        <source>Back up and restore…</source>
+        <translation>バックアップと復元…</translation>
     </message>
 </context>
 <context>
@@ -673,6 +766,45 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>Chat is paused: %1 log files are waiting for a flush (the limit is %2). Your messages are safe on disk. Flush to turn them into memory, and chat reopens.</source>
         <translation>チャットは一時停止中です: 整理待ちのログファイルが %1 個あります（上限 %2）。メッセージはディスクに安全に保存されています。整理すると記憶になり、チャットを再開できます。</translation>
+    </message>
+</context>
+<context>
+    <name>ImportDialog</name>
+    <message>
+        <source>Import history</source>
+        <translation>履歴をインポート</translation>
+    </message>
+    <message>
+        <source>Bring your conversations from another assistant: a ChatGPT or Claude export (conversations.json), a SillyTavern chat (.jsonl) or monchat&apos;s own JSONL. Importing the same file twice adds nothing.</source>
+        <translation>ほかのアシスタントとの会話を取り込みます：ChatGPT や Claude のエクスポート（conversations.json）、SillyTavern のチャット（.jsonl）、monchat 自身の JSONL。同じファイルを2回取り込んでも何も増えません。</translation>
+    </message>
+    <message>
+        <source>Choose a file…</source>
+        <translation>ファイルを選ぶ…</translation>
+    </message>
+    <message>
+        <source>Chat history (*.json *.jsonl);;All files (*)</source>
+        <translation>チャット履歴 (*.json *.jsonl);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>%1 を読み込み中…</translation>
+    </message>
+    <message>
+        <source>Imported %1 of %2 message(s); %3 were already here.</source>
+        <translation>%2 件中 %1 件のメッセージを取り込みました。%3 件はすでにありました。</translation>
+    </message>
+    <message>
+        <source>Skipped %1 system, tool or empty message(s).</source>
+        <translation>システム・ツール・空のメッセージ %1 件は取り込みませんでした。</translation>
+    </message>
+    <message>
+        <source>%1 log files now wait for a flush, so chat is paused: press Flush. One flush reads them all, in parts that fit the model.</source>
+        <translation>%1 個のログファイルが Flush を待っているため、チャットは止まっています。Flush を押してください。1回の Flush でモデルに収まる単位に分けてすべて読みます。</translation>
+    </message>
+    <message>
+        <source>%1 log files now wait for a flush; a flush is recommended.</source>
+        <translation>%1 個のログファイルが Flush を待っています。Flush をおすすめします。</translation>
     </message>
 </context>
 <context>
@@ -1242,6 +1374,77 @@ Open it in your browser?</source>
     <message>
         <source>Could not decide how this relates to “%1”. The judge leans to: %2 (confidence %3).</source>
         <translation>「%1」との関係を判断できませんでした。判定の傾き: %2（確信度 %3）</translation>
+    </message>
+</context>
+<context>
+    <name>SearchDialog</name>
+    <message>
+        <source>Search the conversation</source>
+        <translation>会話を検索</translation>
+    </message>
+    <message>
+        <source>Words to find (every one must occur)</source>
+        <translation>探す言葉（すべてを含むメッセージ）</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>検索</translation>
+    </message>
+    <message>
+        <source>Every day with messages: choose one to read that day</source>
+        <translation>メッセージのある日：選ぶとその日の会話を表示します</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>日時</translation>
+    </message>
+    <message>
+        <source>Persona</source>
+        <translation>ペルソナ</translation>
+    </message>
+    <message>
+        <source>Who</source>
+        <translation>話し手</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>メッセージ</translation>
+    </message>
+    <message>
+        <source>Choose a message to read the conversation around it.</source>
+        <translation>メッセージを選ぶと、その前後の会話を表示します。</translation>
+    </message>
+    <message>
+        <source>Days</source>
+        <translation>日付</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>あなた</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>アシスタント</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1: %2 message(s)</source>
+        <translation>%1：メッセージ %2 件</translation>
+    </message>
+    <message>
+        <source>Type a word or part of a sentence to look for.</source>
+        <translation>探す言葉か文の一部を入力してください。</translation>
+    </message>
+    <message>
+        <source>This SQLite has no full-text index for Japanese (FTS5 trigram); the archive was scanned instead.</source>
+        <translation>この SQLite には日本語の全文索引（FTS5 trigram）がないため、アーカイブを順に調べました。</translation>
+    </message>
+    <message>
+        <source>%1 message(s) found, newest first.</source>
+        <translation>%1 件見つかりました（新しい順）。</translation>
     </message>
 </context>
 <context>

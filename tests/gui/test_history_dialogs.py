@@ -1,0 +1,120 @@
+"""File menu: search (Ctrl+F) before and after a flush, import with progress, export, back up and restore."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtGui import QKeySequence
+
+from monchat.core.paths import Paths
+from tests.gui.conftest import log_message
+from tests.gui.flush_script import NO_ITEMS
+from tests.test_importers import chatgpt_export, write
+
+
+def search_for(dialog, qtbot, words: str) -> list[list[str]]:
+    dialog.query.setText(words)
+    with qtbot.waitSignal(dialog.results_shown, timeout=5000):
+        dialog.search_button.click()
+    return [[dialog.results.topLevelItem(i).text(c) for c in range(4)]
+            for i in range(dialog.results.topLevelItemCount())]
+
+
+def test_ctrl_f_finds_a_message_before_and_after_a_flush_and_opens_it_in_its_conversation(app, make_window, backend,
+                                                                                          qtbot):
+    log_message(app, 3, "昨日の夜は札幌で味噌ラーメン")
+    log_message(app, 2.9, "いいですね！", role="assistant")
+    log_message(app, 1, "今日は雪")
+    window = make_window("en")
+    assert window.menuBar().actions()[0].text() == "&File"
+    assert window.file_menu.search_action.shortcut() == QKeySequence(QKeySequence.StandardKey.Find)
+    window.file_menu.search_action.trigger()
+    dialog = window.dialogs[-1]
+    assert dialog.isVisible() and dialog.windowTitle() == "Search the conversation"
+
+    assert app.archive.count() == 0  # before: only in the log files
+    rows = search_for(dialog, qtbot, "ラーメン")
+    assert [(r[1], r[2], r[3]) for r in rows] == [(window.persona_name("hana"), "You", "昨日の夜は札幌で味噌ラーメン")]
+    assert "1 message(s) found" in dialog.status.text()
+    with qtbot.waitSignal(dialog.conversation_shown, timeout=5000):
+        dialog.results.setCurrentItem(dialog.results.topLevelItem(0))
+    shown = dialog.conversation.toPlainText()
+    assert "昨日の夜は札幌で味噌ラーメン" in shown and "いいですね！" in shown and "今日は雪" in shown
+
+    backend.default_reply = NO_ITEMS
+    app.flush.run()
+    assert app.logbook.files() == [] and app.archive.count() == 3  # after: only in the archive
+    assert search_for(dialog, qtbot, "ラーメン") == rows
+    assert [r[3] for r in search_for(dialog, qtbot, "雪")] == ["今日は雪"]  # one character: the plain scan
+
+
+def test_browse_by_day(app, make_window, qtbot):
+    log_message(app, 0.1, "きょうの話")
+    window = make_window("en")
+    dialog = window.file_menu.open_search()
+    qtbot.waitUntil(lambda: dialog.days.count() == 1, timeout=5000)
+    assert dialog.days.item(0).text().endswith("(1)")
+    with qtbot.waitSignal(dialog.results_shown, timeout=5000):
+        dialog.days.itemClicked.emit(dialog.days.item(0))
+    assert dialog.results.topLevelItem(0).text(3) == "きょうの話"
+
+
+def test_import_a_chatgpt_export_with_a_progress_bar(app, make_window, qtbot, tmp_path):
+    source = write(tmp_path / "conversations.json", chatgpt_export())
+    window = make_window("en")
+    dialog = window.file_menu.open_import()
+    seen = []
+    dialog.progress.valueChanged.connect(seen.append)
+    with qtbot.waitSignal(dialog.imported, timeout=10000) as blocker:
+        dialog.start(source)
+    report = blocker.args[0]
+    assert (report.format, report.imported) == ("chatgpt", 4)
+    assert dialog.progress.value() == dialog.progress.maximum() and seen
+    assert "Imported 4 of 4 message(s)" in dialog.status.text()
+    assert "Skipped 5 system, tool or empty message(s)." in dialog.status.text()
+    assert dialog.choose_button.isEnabled()
+
+
+def test_a_malformed_export_says_so_in_the_window(app, make_window, qtbot, tmp_path):
+    bad = tmp_path / "conversations.json"
+    bad.write_text('[{"chat_messages": 5}]', encoding="utf-8")
+    dialog = make_window("en").file_menu.open_import()
+    with qtbot.waitSignal(dialog.failed, timeout=5000) as blocker:
+        dialog.start(bad)
+    assert blocker.args[0].code == "input" and blocker.args[0].known
+    assert "That cannot be used." in dialog.status.text()
+    assert app.logbook.files() == []
+
+
+def test_export_and_backup_from_the_window_use_the_cli_code(app, make_window, qtbot, tmp_path):
+    log_message(app, 1, "書き出すメッセージ")
+    window = make_window("en")
+    export = window.file_menu.open_export()
+    with qtbot.waitSignal(export.exported, timeout=5000):
+        export.export_to(tmp_path / "out.jsonl", "jsonl")
+    lines = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [line["text"] for line in lines] == ["書き出すメッセージ"]
+    export.memory_choice.setChecked(True)
+    assert export.kind() == "markdown"
+    with qtbot.waitSignal(export.exported, timeout=5000):
+        export.export_to(tmp_path / "memory.md", "markdown")
+    assert (tmp_path / "memory.md").read_text(encoding="utf-8") == app.memory.markdown()
+
+    backup = window.file_menu.open_backup()
+    with qtbot.waitSignal(backup.backed_up, timeout=10000):
+        backup.back_up_to(tmp_path / "b.zip")
+    assert "Saved" in backup.status.text()
+    with qtbot.waitSignal(backup.restored, timeout=10000) as blocker:
+        backup.restore_from(tmp_path / "b.zip", tmp_path / "restored")
+    assert blocker.args[0].data_dir == Paths.from_env(tmp_path / "restored").data_dir
+    assert [p.name for p in (tmp_path / "restored" / "logs").iterdir()] == [p.name for p in app.logbook.files()]
+    with qtbot.waitSignal(backup.failed, timeout=10000):  # not empty any more
+        backup.restore_from(tmp_path / "b.zip", tmp_path / "restored")
+
+
+def test_the_file_menu_speaks_japanese(app, make_window, qtbot):
+    window = make_window("ja")
+    assert window.menuBar().actions()[0].text() == "ファイル(&F)"
+    titles = [window.file_menu.open_search().windowTitle(), window.file_menu.open_import().windowTitle(),
+              window.file_menu.open_export().windowTitle(), window.file_menu.open_backup().windowTitle()]
+    assert titles == ["会話を検索", "履歴をインポート", "エクスポート", "バックアップと復元"]
