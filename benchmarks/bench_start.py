@@ -2,10 +2,10 @@
 
 Run: .venv/bin/python benchmarks/bench_start.py
 
-Every run is a new process (the OS file cache is warm, the interpreter is not). The
-baselines are measured in the same run, alternating with the measured process:
-``python -c 'import ollama'`` for ``status``, a bare PySide6 ``QMainWindow`` for the
-window. Nothing answers on the Ollama and OpenAI-compatible addresses and there is no
+Every run is a new process (the OS file cache and the bytecode are warm, the interpreter
+is not). The baselines are measured in the same run, alternating with the measured
+process: ``python -c 'import ollama'`` for ``status``, a bare PySide6 ``QMainWindow``
+for the window. Nothing answers on the Ollama and OpenAI-compatible addresses and there is no
 Gemini key, so the automatic choice ends at the embedded model, as on a fresh machine.
 Nothing here asserts a time.
 """
@@ -67,8 +67,11 @@ def dead_url() -> str:
 
 
 def child_env(home: str) -> dict[str, str]:
+    # PYTHONDONTWRITEBYTECODE would make every start compile monchat from source; an installed
+    # monchat has its bytecode, so the children may write and read theirs (__pycache__).
     env = {k: v for k, v in os.environ.items()
-           if k not in ("GEMINI_API_KEY", "GOOGLE_API_KEY", "OPENAI_API_KEY", "DISPLAY", "WAYLAND_DISPLAY")}
+           if k not in ("GEMINI_API_KEY", "GOOGLE_API_KEY", "OPENAI_API_KEY", "DISPLAY", "WAYLAND_DISPLAY",
+                        "PYTHONDONTWRITEBYTECODE")}
     env.update(MONCHAT_HOME=home, OLLAMA_HOST=dead_url(), OPENAI_BASE_URL=dead_url() + "/v1",
                PYTHON_KEYRING_BACKEND="keyring.backends.null.Keyring", QT_QPA_PLATFORM="offscreen",
                PYTHONPATH=str(ROOT))
