@@ -42,18 +42,26 @@ def bench_turns(turns: int = 200) -> dict:
                 "distinct_system_prompts": len(prompts), "window_at_end": len(app.chat.window())}
 
 
+HISTORY_START = datetime(2026, 11, 16, 8, 0, tzinfo=JST)
+
+
+def write_history(path: Path, days: int, per_day: int, start: datetime = HISTORY_START) -> None:
+    """An importable JSONL history: ``per_day`` alternating user/assistant lines a day."""
+    with path.open("w", encoding="utf-8") as out:
+        for d in range(days):
+            for i in range(per_day):
+                ts = start + timedelta(days=d, minutes=20 * i)
+                role = "user" if i % 2 == 0 else "assistant"
+                out.write(json.dumps({"ts": ts.isoformat(), "role": role,
+                                      "text": f"{d}日目の話 {i}: 緑茶とギターと仕事のこと"},
+                                     ensure_ascii=False) + "\n")
+
+
 def bench_flush(days: int = 7, per_day: int = 40) -> dict:
     with tempfile.TemporaryDirectory() as home:
-        start = datetime(2026, 11, 16, 8, 0, tzinfo=JST)
+        start = HISTORY_START
         path = Path(home) / "history.jsonl"
-        with path.open("w", encoding="utf-8") as out:
-            for d in range(days):
-                for i in range(per_day):
-                    ts = start + timedelta(days=d, minutes=20 * i)
-                    role = "user" if i % 2 == 0 else "assistant"
-                    out.write(json.dumps({"ts": ts.isoformat(), "role": role,
-                                          "text": f"{d}日目の話 {i}: 緑茶とギターと仕事のこと"},
-                                         ensure_ascii=False) + "\n")
+        write_history(path, days, per_day, start)
 
         def oracle(system, turns, schema):
             if "verdicts" in json.dumps(schema):

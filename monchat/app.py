@@ -8,13 +8,14 @@ from __future__ import annotations
 import logging
 import os
 import logging.handlers
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 from datetime import tzinfo
+from typing import TYPE_CHECKING, Callable
 
 from .core.backends.base import Backend
 from .core.backends.registry import BackendRegistry
 from .core.chat import ChatService
-from .core.flush.service import FlushService
 from .core.logs import LogBook
 from .core.memory.service import MemoryService
 from .core.paths import Paths, resource_dir
@@ -26,6 +27,9 @@ from .core.settings import Settings, load_settings, save_settings
 from .core.store import Store
 from .core.store.messages import MessageArchive
 from .core.types import Clock, local_now
+
+if TYPE_CHECKING:  # the flush machinery is imported when it is first used, not at every start
+    from .core.flush.service import FlushService
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +48,18 @@ class App:
     backends: BackendRegistry
     chat: ChatService
     memory: MemoryService
-    flush: FlushService
+    make_flush: Callable[[], "FlushService"]
     clock: Clock
+    _flush: "FlushService | None" = field(default=None, repr=False)
+    _flush_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @property
+    def flush(self) -> "FlushService":
+        """The flush service, built (and its modules imported) at first use."""
+        with self._flush_lock:
+            if self._flush is None:
+                self._flush = self.make_flush()
+            return self._flush
 
     def close(self) -> None:
         """Release backends and this thread's database connection."""
@@ -134,9 +148,13 @@ def build_app(home: str | None = None, *, backend: str | None = None, model: str
     backends = BackendRegistry(settings, secrets, store, backend=backend, model=model, pinned=pinned_backend)
     memory = MemoryService(store, settings, paths, clock=clock)
     chat = ChatService(settings, logbook, archive, personas, prompts, backends, memory=memory, clock=clock)
-    flush = FlushService(settings, store, logbook, archive, personas, prompts, paths,
-                         backend=backends.default, escalation=backends.escalation, clock=clock, tz=logbook.tz)
+
+    def make_flush() -> "FlushService":
+        from .core.flush.service import FlushService
+        return FlushService(settings, store, logbook, archive, personas, prompts, paths,
+                            backend=backends.default, escalation=backends.escalation, clock=clock, tz=logbook.tz)
+
     return App(paths, settings, warnings, store, logbook, archive, personas, prompts, secrets,
-               backends, chat, memory, flush, clock)
+               backends, chat, memory, make_flush, clock)
 
 

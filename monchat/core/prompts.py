@@ -7,9 +7,8 @@ text, user messages) enters as data: ``{{ }}`` typed by a user stays literal.
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
-
-import jinja2
 
 
 def json_text(value) -> str:
@@ -18,17 +17,35 @@ def json_text(value) -> str:
 
 
 class PromptLibrary:
+    """The shipped templates; jinja2 is imported at the first render (a start that renders nothing skips it)."""
+
     def __init__(self, prompts_dir: Path) -> None:
         self.prompts_dir = prompts_dir
-        self.env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(str(prompts_dir)),
+        self._env = None
+        self._env_lock = threading.Lock()
+
+    @property
+    def env(self):
+        """The jinja environment, built at first use (two threads rendering first build one)."""
+        if self._env is None:
+            with self._env_lock:
+                if self._env is None:
+                    self._env = self._new_env()
+        return self._env
+
+    def _new_env(self):
+        import jinja2
+
+        env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(str(self.prompts_dir)),
             undefined=jinja2.StrictUndefined,
             autoescape=False,
             keep_trailing_newline=False,
             trim_blocks=True,
             lstrip_blocks=True,
         )
-        self.env.filters["json_text"] = json_text
+        env.filters["json_text"] = json_text
+        return env
 
     def render(self, name: str, **context) -> str:
         return self.env.get_template(name).render(**context).strip() + "\n"
@@ -39,6 +56,8 @@ class PromptLibrary:
     def persona_system_text(self, persona) -> str:
         """A surface persona's own text: its template file rendered, or its inline text as is."""
         if persona.template:
+            import jinja2
+
             try:
                 return self.render(persona.template, persona=persona).strip()
             except jinja2.TemplateNotFound:

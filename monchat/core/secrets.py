@@ -1,12 +1,13 @@
-"""API keys: from the environment or the OS keyring, never from a file we write."""
+"""API keys: from the environment or the OS keyring, never from a file we write.
+
+``keyring`` is imported when a key is first looked up there (finding the OS keyring
+takes a while), so a start that needs no key never loads it.
+"""
 
 from __future__ import annotations
 
 import logging
 import os
-
-import keyring
-import keyring.errors
 
 from .errors import KeyringUnavailable
 
@@ -44,6 +45,9 @@ class SecretStore:
 
     def keyring_usable(self) -> bool:
         """Whether this machine has a keyring that keeps secrets (not the "null" or "fail" stand-in)."""
+        import keyring
+        import keyring.errors
+
         try:
             backend = keyring.get_keyring()
         except keyring.errors.KeyringError as exc:
@@ -60,6 +64,9 @@ def _key(env: tuple[str, ...], name: str) -> str | None:
     for variable in env:
         if os.environ.get(variable):
             return os.environ[variable]
+    import keyring
+    import keyring.errors
+
     try:
         return keyring.get_password(SERVICE, name)
     except keyring.errors.KeyringError as exc:
@@ -72,6 +79,9 @@ def _key_source(env: tuple[str, ...], name: str) -> str:
     for variable in env:
         if os.environ.get(variable):
             return variable
+    import keyring
+    import keyring.errors
+
     try:
         if keyring.get_password(SERVICE, name):
             return "keyring"
@@ -81,6 +91,9 @@ def _key_source(env: tuple[str, ...], name: str) -> str:
 
 
 def _set_key(name: str, key: str | None, variable: str) -> None:
+    import keyring
+    import keyring.errors
+
     try:
         if key:
             keyring.set_password(SERVICE, name, key)

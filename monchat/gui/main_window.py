@@ -90,7 +90,8 @@ class MainWindow(QMainWindow):
         self.reload_personas()
         self.reload_conversation()
         self.refresh_gate()
-        self.refresh_meter()
+        # Counted once the event loop runs, so the window is painted first (the count may load a tokenizer).
+        QTimer.singleShot(0, self, self.refresh_meter)
         self.gate_timer = QTimer(self)
         self.gate_timer.setInterval(GATE_POLL_MS)
         self.gate_timer.timeout.connect(self.refresh_gate)

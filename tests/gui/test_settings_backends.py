@@ -11,6 +11,10 @@ from tests.fakes.fake_openai import running_fake_openai
 from tests.gui.test_settings_dialog import MemoryKeyring, use_keyring  # noqa: F401 (fixture)
 from tests.test_cards import v2_card
 
+# The first model listing imports that server's SDK (monchat loads it only when it is used); on a busy
+# machine that takes seconds. Only a guard against a hung test: no time is measured.
+LISTING_GUARD_MS = 30_000
+
 
 def test_without_a_keyring_the_dialog_explains_gemini_api_key(window):
     dialog = window.open_settings()  # the tests' keyring is the "null" one: it keeps nothing
@@ -57,7 +61,7 @@ def test_the_openai_server_models_are_listed_and_the_choice_saved(window, app, q
         dialog.backend_box.setCurrentIndex(dialog.backend_box.findData("openai"))
         assert dialog.openai_group.isEnabled() and not dialog.ollama_group.isEnabled()
         dialog.openai_url.setText(server.url)
-        with qtbot.waitSignal(dialog.models_listed, timeout=5000) as blocker:
+        with qtbot.waitSignal(dialog.models_listed, timeout=LISTING_GUARD_MS) as blocker:
             dialog.openai_model.button.click()
         assert blocker.args == [server.models]
         items = [dialog.openai_model.edit.itemText(i) for i in range(dialog.openai_model.edit.count())]
@@ -78,7 +82,7 @@ def test_a_server_that_is_not_running_is_named_when_listing(window, qtbot):
     from tests.fakes.fake_ollama import dead_url
     dialog = window.open_settings()
     dialog.openai_url.setText(dead_url() + "/v1")
-    with qtbot.waitSignal(dialog.models_listed, timeout=5000) as blocker:
+    with qtbot.waitSignal(dialog.models_listed, timeout=LISTING_GUARD_MS) as blocker:
         dialog.openai_model.button.click()
     assert blocker.args == [[]] and "LM Studio" in dialog.message.text()
     assert dialog.openai_model.button.isEnabled()
@@ -90,7 +94,7 @@ def test_ollama_lists_installed_models_and_pulls_one_with_progress(window, qtbot
         server.installed = {"gemma3:4b", "qwen3:8b"}
         dialog = window.open_settings()
         dialog.ollama_host.setText(server.url)
-        with qtbot.waitSignal(dialog.models_listed, timeout=5000) as blocker:
+        with qtbot.waitSignal(dialog.models_listed, timeout=LISTING_GUARD_MS) as blocker:
             dialog.ollama_model.button.click()
         assert blocker.args == [["gemma3:4b", "qwen3:8b"]]
 

@@ -29,31 +29,25 @@ Design notes:
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import logging
-import os
 import re
 import threading
-import urllib.parse
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
 import httpx
 import ollama
 
-from ..errors import (BackendError, BackendUnreachable, KnownError, ModelNotFound, RateLimited,
-                      SettingsError)
+from ..errors import BackendError, BackendUnreachable, KnownError, ModelNotFound, RateLimited
 from ..privacy import is_local_url
 from ..tokens import count_turns
 from ..types import Turn, Usage
+from .addresses import DEFAULT_HOST, DEFAULT_PORT, normalise_host, ollama_host  # noqa: F401 (re-exported)
 from .base import Backend, Check, DoctorReport, Reply
 from .retry import RetryPolicy
 
 log = logging.getLogger(__name__)
-
-DEFAULT_HOST = "http://127.0.0.1:11434"
-DEFAULT_PORT = 11434
 
 # What the client can raise for one call; everything else is our bug.
 CLIENT_ERRORS = (ollama.ResponseError, ConnectionError, httpx.TransportError, json.JSONDecodeError)
@@ -64,40 +58,6 @@ TRANSIENT_STATUSES = {429, 500, 502, 503, 504}
 _NUMBER = re.compile(r"^[-+]?(\d+(\.\d*)?|\.\d+)$")
 # Go's time.ParseDuration, which Ollama uses for a string keep_alive ("30m", "1h30m", "-1s").
 _GO_DURATION = re.compile(r"^[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$")
-
-
-def normalise_host(host: str) -> str:
-    """Turn ``OLLAMA_HOST``-style text into a full URL, as the ollama client does.
-
-    ``""`` → ``http://127.0.0.1:11434``, ``":5000"`` → ``http://127.0.0.1:5000``,
-    ``"https://box"`` → ``https://box:443``.
-
-    Raises:
-        SettingsError: the text is not an address.
-    """
-    text = (host or "").strip()
-    port = DEFAULT_PORT
-    scheme, _, hostport = text.partition("://")
-    if not hostport:
-        scheme, hostport = "http", text
-    elif scheme == "http":
-        port = 80
-    elif scheme == "https":
-        port = 443
-    try:
-        split = urllib.parse.urlsplit(f"{scheme}://{hostport}")
-        name = split.hostname or "127.0.0.1"
-        port = split.port or port
-    except ValueError as exc:
-        raise SettingsError(f"The Ollama address {host!r} is not valid ({exc}).",
-                            "Set ollama.host (or OLLAMA_HOST) like http://127.0.0.1:11434.") from exc
-    try:
-        if isinstance(ipaddress.ip_address(name), ipaddress.IPv6Address):
-            name = f"[{name}]"
-    except ValueError:
-        pass  # a host name, not an IP address
-    path = split.path.strip("/")
-    return f"{scheme}://{name}:{port}/{path}" if path else f"{scheme}://{name}:{port}"
 
 
 def keep_alive_value(text: str) -> float | str:
@@ -122,7 +82,7 @@ class OllamaBackend(Backend):
     def __init__(self, model: str, *, host: str = "", num_ctx: int = 8192, keep_alive: str = "30m",
                  timeout_s: float = 120.0, retry: RetryPolicy | None = None) -> None:
         super().__init__(model, retry=retry)
-        self.host = normalise_host(host or os.environ.get("OLLAMA_HOST", ""))
+        self.host = ollama_host(host)
         self.num_ctx = num_ctx
         self.keep_alive = keep_alive
         self.timeout_s = timeout_s

@@ -32,7 +32,6 @@ from __future__ import annotations
 import json
 import logging
 import math
-import os
 import threading
 from typing import Callable, Iterator
 
@@ -43,13 +42,13 @@ from ..errors import (AuthFailed, BackendError, BackendUnreachable, KnownError, 
 from ..privacy import is_local_url
 from ..tokens import count_turns
 from ..types import Turn, Usage
+from .addresses import DEFAULT_BASE_URL, resolve_base_url  # noqa: F401 (re-exported)
 from .base import Backend, Check, DoctorReport, Reply, parse_json_object
 from .retry import RetryPolicy
 from .shape import shape_problem
 
 log = logging.getLogger(__name__)
 
-DEFAULT_BASE_URL = "http://127.0.0.1:1234/v1"
 DEFAULT_CONTEXT_LENGTH = 4096
 NO_KEY = "not-needed"  # local servers ignore the key; the client refuses to run without one
 JSON_MODE_KEY = "openai.json_mode.{url}"
@@ -57,12 +56,6 @@ TRANSIENT_STATUSES = {429, 500, 502, 503, 504}
 CONTEXT_FIELDS = ("max_model_len", "context_length", "loaded_context_length", "max_context_length")
 KEY_HINT = ("Set OPENAI_API_KEY, or store the server's key with `monchat settings openai-key` or in Settings "
             "(kept in the OS keyring, never in monchat's files).")
-
-
-def resolve_base_url(setting: str) -> str:
-    """The base URL in force: the setting, else ``OPENAI_BASE_URL``, else LM Studio's default."""
-    url = (setting or os.environ.get("OPENAI_BASE_URL", "") or DEFAULT_BASE_URL).strip()
-    return url.rstrip("/")
 
 
 class OpenAICompatBackend(Backend):

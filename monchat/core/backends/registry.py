@@ -5,7 +5,9 @@ server, each only while its address is this computer or the local network, then 
 embedded model. Gemini, or an OpenAI-compatible server elsewhere, answers only when
 chosen (``--backend``, settings, a persona's own backend).
 
-Instances are built lazily and kept, so the embedded model loads once and stays warm.
+Instances are built lazily and kept, so the embedded model loads once and stays warm. An
+adapter's module (and its SDK) is imported only when that adapter is built; the automatic
+choice asks with plain HTTP (``autoprobe``) and builds only the backend it picks.
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ import threading
 
 from ..errors import BackendUnavailable, KnownError
 from ..secrets import SecretStore
-from ..privacy import Destination, destination
+from ..privacy import Destination, destination, is_local_url
 from ..settings import Settings
+from . import autoprobe
+from .addresses import ollama_host, resolve_base_url
 from .base import Backend
 from .retry import RetryPolicy
 
@@ -156,19 +160,27 @@ class BackendRegistry:
         return destination(self.get(name, self.chosen_model(name)))
 
     def _first_working(self) -> str:
+        """The first local backend that answers, asked without building adapters or importing SDKs."""
+        s = self.settings
         for name in AUTO_ORDER:
+            if name == "embedded":  # the last resort: its own error says what is missing when it is used
+                break
             try:
-                backend = self.get(name)
-                if not backend.is_local():
-                    log.info("automatic choice skips %s at %s: not local (choose it to use it)", name,
-                             backend.where())
-                    continue
-                if backend.probe():
-                    log.info("automatic backend choice: %s", name)
-                    return name
+                where = ollama_host(s.ollama.host) if name == "ollama" else resolve_base_url(s.openai.base_url)
             except KnownError as exc:
                 log.info("backend %s not usable: %s", name, exc)
-        # Nothing works: report through the embedded backend's own error when used.
+                continue
+            if not is_local_url(where):
+                log.info("automatic choice skips %s at %s: not local (choose it to use it)", name, where)
+                continue
+            if name == "ollama":
+                works = autoprobe.ollama_has_model(where, self.default_model(name))
+            else:
+                works = autoprobe.openai_has_model(where, self.default_model(name), self.secrets.openai_key)
+            if works:
+                log.info("automatic backend choice: %s", name)
+                return name
+        log.info("automatic backend choice: embedded")
         return "embedded"
 
     def escalation(self) -> Backend | None:

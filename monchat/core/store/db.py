@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from sqlite_utils import Database
+from ._sqlite_utils import Database
 
 from ..errors import StorageNewerSchema, storage_error
 from ..paths import make_private_dir
