@@ -227,9 +227,7 @@ class ChatView(QScrollArea):
             self.bubbles.remove(bubble)
             self.column.removeWidget(bubble)
             bubble.deleteLater()
-        for notice in self.container.findChildren(QLabel, "notice"):
-            self.column.removeWidget(notice)
-            notice.deleteLater()
+        self.clear_notices()
         kept = {b.message_id: b for b in self.bubbles}
         if [b.message_id for b in self.bubbles] != [m.id for m in messages[:len(self.bubbles)]]:
             for bubble in self.bubbles:  # the order changed: build again
@@ -285,20 +283,39 @@ class ChatView(QScrollArea):
         self.scroll_to_bottom()
         return bubble
 
-    def add_notice(self, text: str) -> QLabel:
-        """A line that is not a message (an error, a stop), shown in the flow."""
-        label = QLabel(text, self.container)
+    def add_notice(self, text: str, action_text: str = "", action: Callable[[], None] | None = None) -> QLabel:
+        """A line that is not a message (an error, a stop), shown in the flow; with a button when given."""
+        box = QFrame(self.container)
+        box.setObjectName("notice_box")
+        box.setFrameShape(QFrame.Shape.StyledPanel)
+        box.setAutoFillBackground(True)
+        box.setBackgroundRole(QPalette.ColorRole.Dark)
+        label = QLabel(text, box)
         label.setObjectName("notice")
         label.setWordWrap(True)
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        label.setFrameShape(QFrame.Shape.StyledPanel)
         label.setForegroundRole(QPalette.ColorRole.BrightText)
-        label.setAutoFillBackground(True)
-        label.setBackgroundRole(QPalette.ColorRole.Dark)
-        label.setContentsMargins(8, 4, 8, 4)
-        self.column.addWidget(label)
+        row = QHBoxLayout(box)
+        row.setContentsMargins(8, 4, 8, 4)
+        row.addWidget(label, 1)
+        if action is not None:
+            button = QPushButton(action_text, box)
+            button.setObjectName("notice_action")
+            button.clicked.connect(action)
+            row.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
+        self.column.addWidget(box)
         self.scroll_to_bottom()
         return label
+
+    def notices(self) -> list[QFrame]:
+        return self.container.findChildren(QFrame, "notice_box")
+
+    def clear_notices(self) -> None:
+        """Remove the errors and stop notes shown (a new turn is under way or went through)."""
+        for box in self.notices():
+            self.column.removeWidget(box)
+            box.hide()
+            box.deleteLater()
 
     def remove_bubble(self, bubble: MessageBubble) -> None:
         if bubble in self.bubbles:

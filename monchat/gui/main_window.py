@@ -25,6 +25,7 @@ from .gate_bar import GateBar
 from .lifetime import alive as _alive
 from .outbound import CloudQuestion, LinkOpener
 from .translation import arg
+from .turn_actions import ActionReasons, ChatState
 from .workers import Failure, TaskRunner
 
 log = logging.getLogger(__name__)
@@ -106,6 +107,7 @@ class MainWindow(QMainWindow):
                 act.setShortcut(QKeySequence(shortcut))
             return act
 
+        self._reasons = ActionReasons(self)
         self.regenerate_action = action(self.tr("Regenerate reply"), self.turns.regenerate, "Ctrl+R")
         self.edit_action = action(self.tr("Edit last message"), self.turns.begin_edit_last, "Ctrl+E")
         self.stop_action = action(self.tr("Stop"), self.turns.stop, "Esc")
@@ -153,9 +155,8 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         self.composer.send_requested.connect(self.turns.send)
         self.composer.stop_requested.connect(self.turns.stop)
-        self.composer.flush_requested.connect(self.open_flush)
         self.composer.cancel_edit_requested.connect(self.turns.cancel_edit)
-        self.turns.busy_changed.connect(self._set_turn_actions)
+        self.turns.busy_changed.connect(self.update_actions)
         self.turns.finished.connect(self._turn_finished)
         self.turns.failed.connect(self._turn_failed)
         self.gate_bar.flush_requested.connect(self.open_flush)
@@ -226,24 +227,44 @@ class MainWindow(QMainWindow):
     def reload_conversation(self) -> None:
         """Show the Layer 3 window again (after a regeneration failed, a flush, …)."""
         self.chat_view.set_messages(self.app.chat.window())
+        self.update_actions()
 
     def load_older(self, epoch: float) -> None:
         """Older messages before ``epoch``: archived ones plus unflushed ones outside the window."""
         self.chat_view.prepend_older(self.app.chat.older(epoch, OLDER_PAGE))
+        self.update_actions()
 
     # ---- turns (ChatTurns starts and settles them) -------------------------
     def _may_send(self, then) -> bool:
         """A turn may go now, unless its backend is a cloud the user has not agreed to yet (then asks)."""
         return self.cloud.allows(self.app.personas.surface.get(self.persona_id()), then)
 
-    def _set_turn_actions(self, busy: bool) -> None:
-        for widget in (self.regenerate_action, self.edit_action, self.persona_box, self.flush_action):
-            widget.setEnabled(not busy)
+    def chat_state(self) -> ChatState:
+        bubbles = self.chat_view.bubbles
+        return ChatState(streaming=self.turns.current is not None, paused=self.composer.is_gate_closed(),
+                         last_role=bubbles[-1].role if bubbles else "",
+                         has_user_message=self.chat_view.last_bubble("user") is not None)
+
+    def update_actions(self, *_args) -> None:
+        """Enable what can act now; what cannot is disabled and its tooltip says why."""
+        state, reasons = self.chat_state(), self._reasons
+        for act, tip, reason in ((self.regenerate_action, self.tr("Ask for the last reply again"),
+                                  reasons.regenerate(state)),
+                                 (self.edit_action, self.tr("Change your last message and get a new reply"),
+                                  reasons.edit(state)),
+                                 (self.flush_action, self.tr("Turn the waiting log files into memory"),
+                                  reasons.flush(state))):
+            act.setEnabled(not reason)
+            act.setToolTip(reason or tip)
+            act.setStatusTip(reason or tip)
+        self.gate_bar.set_flush_blocked(reasons.flush(state))
+        self.persona_box.setEnabled(not state.streaming)
 
     def _turn_finished(self, result: TurnResult) -> None:
         for warning in result.warnings:  # core's words (no codes yet), under a label in the window's language
             self.statusBar().showMessage(arg(self.tr("Note from the model backend: %1"), warning), 15000)
         self.refresh_gate()
+        self.update_actions()
         self.refresh_meter()
         self.turn_finished.emit(result)
 
@@ -251,6 +272,7 @@ class MainWindow(QMainWindow):
         if not failure.known:
             self.dialogs.append(show_failure(self, failure))
         self.refresh_gate()
+        self.update_actions()
         self.refresh_meter()
         self.turn_failed.emit(failure)
 
@@ -258,7 +280,10 @@ class MainWindow(QMainWindow):
     def refresh_gate(self):
         gate = self.app.chat.gate()
         self.gate_bar.set_gate(gate)
-        self.composer.set_gate_closed(gate.state == "stop", self.gate_bar.stop_explanation(gate))
+        self.composer.set_gate_closed(gate.state == "stop")
+        if gate.state == "stop" and self.turns.editing:
+            self.turns.cancel_edit()  # no "editing" banner over a box that cannot send
+        self.update_actions()
         self.gate_changed.emit(gate)
         return gate
 

@@ -2,9 +2,36 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>ActionReasons</name>
+    <message>
+        <source>A reply is being written: wait for it or stop it first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chat is paused until you flush the waiting log files.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no reply to regenerate yet: send a message first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no message of yours to edit yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A reply is being written: wait for it or stop it, then flush.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ChatTurns</name>
     <message>
         <source>Stopped before the reply began.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -65,7 +92,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Flush now…</source>
+        <source>Chat is paused until you flush: use the Flush button in the banner above. What you type here is kept.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -667,6 +694,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Turn the waiting log files into memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Chat is paused: %1 log files are waiting for a flush (the limit is %2). Your messages are safe on disk. Flush to turn them into memory, and chat reopens.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -778,6 +809,18 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Assistant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask for the last reply again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change your last message and get a new reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Turn the waiting log files into memory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -2,10 +2,37 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ja" sourcelanguage="en">
 <context>
+    <name>ActionReasons</name>
+    <message>
+        <source>A reply is being written: wait for it or stop it first.</source>
+        <translation>返信を書いている途中です。終わるのを待つか、止めてからにしてください。</translation>
+    </message>
+    <message>
+        <source>Chat is paused until you flush the waiting log files.</source>
+        <translation>待っているログファイルを整理するまで、チャットは一時停止しています。</translation>
+    </message>
+    <message>
+        <source>There is no reply to regenerate yet: send a message first.</source>
+        <translation>まだ作り直す返信がありません。先にメッセージを送ってください。</translation>
+    </message>
+    <message>
+        <source>There is no message of yours to edit yet.</source>
+        <translation>編集できるあなたのメッセージがまだありません。</translation>
+    </message>
+    <message>
+        <source>A reply is being written: wait for it or stop it, then flush.</source>
+        <translation>返信を書いている途中です。終わるのを待つか止めてから整理してください。</translation>
+    </message>
+</context>
+<context>
     <name>ChatTurns</name>
     <message>
         <source>Stopped before the reply began.</source>
         <translation>返事が始まる前に止めました。</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>再試行</translation>
     </message>
 </context>
 <context>
@@ -69,8 +96,8 @@ Send to it? monchat asks only once for this service.</source>
         <translation>返事を止めます（そこまでの文章は残ります）</translation>
     </message>
     <message>
-        <source>Flush now…</source>
-        <translation>今すぐ整理…</translation>
+        <source>Chat is paused until you flush: use the Flush button in the banner above. What you type here is kept.</source>
+        <translation>整理するまでチャットは一時停止しています。上の帯にある整理ボタンを使ってください。ここに入力した文は残ります。</translation>
     </message>
     <message>
         <source>Message — Ctrl+Enter sends, Enter adds a line</source>
@@ -671,6 +698,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation>ログファイルが %1 個たまっています。今整理すると記憶になります。%2 個になると、整理するまでチャットが止まります。</translation>
     </message>
     <message>
+        <source>Turn the waiting log files into memory</source>
+        <translation>待っているログファイルを記憶にまとめる</translation>
+    </message>
+    <message>
         <source>Chat is paused: %1 log files are waiting for a flush (the limit is %2). Your messages are safe on disk. Flush to turn them into memory, and chat reopens.</source>
         <translation>チャットは一時停止中です: 整理待ちのログファイルが %1 個あります（上限 %2）。メッセージはディスクに安全に保存されています。整理すると記憶になり、チャットを再開できます。</translation>
     </message>
@@ -787,6 +818,18 @@ Open it in your browser?</source>
     <message>
         <source>Assistant</source>
         <translation>アシスタント</translation>
+    </message>
+    <message>
+        <source>Ask for the last reply again</source>
+        <translation>最後の返信をもう一度作ってもらう</translation>
+    </message>
+    <message>
+        <source>Change your last message and get a new reply</source>
+        <translation>最後のメッセージを書き直して、新しい返信をもらう</translation>
+    </message>
+    <message>
+        <source>Turn the waiting log files into memory</source>
+        <translation>待っているログファイルを記憶にまとめる</translation>
     </message>
     <message>
         <source>Note from the model backend: %1</source>
