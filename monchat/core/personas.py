@@ -63,7 +63,24 @@ class SurfacePersona:
 
 
 @dataclass
+class FilterTexts:
+    """What a filter persona is called and does, in one language (what the window shows)."""
+
+    name: str
+    talent: str
+    picks: list[str]
+    ignores: list[str]
+
+
+TRANSLATED_FIELDS = ("name", "talent", "picks", "ignores")
+
+
+@dataclass
 class FilterPersona:
+    """A filter persona. ``name``, ``talent``, ``picks`` and ``ignores`` are what the model reads;
+    ``translations`` (``[translations.ja]`` in its TOML) are the same texts in other languages, for
+    the window only (a shipped persona carries Japanese and English)."""
+
     id: str
     name: str
     talent: str
@@ -72,28 +89,56 @@ class FilterPersona:
     max_items: int = 3
     style: str = "reinforced"
     instructions: str = ""
+    translations: dict[str, dict] = field(default_factory=dict)
     locked: bool = False
     source: str = ""
 
+    def texts(self, language: str) -> FilterTexts:
+        """The texts to show in ``language`` (its translation where there is one, else its own)."""
+        shown = self.translations.get(language, {})
+        return FilterTexts(*(shown.get(key) or getattr(self, key) for key in TRANSLATED_FIELDS))
+
     def to_toml(self) -> str:
-        data = {k: v for k, v in asdict(self).items() if k not in ("source", "locked") and v not in ("", None)}
+        data = {k: v for k, v in asdict(self).items()
+                if k not in ("source", "locked") and v not in ("", None, {})}
         return tomli_w.dumps(data)
+
+
+class Problem(str):
+    """One thing wrong with a persona: an English sentence (what the terminal and doctor print) that
+    also carries a ``code`` and the ``field`` it is about, so a window can word it in its language."""
+
+    code: str
+    field: str
+
+    def __new__(cls, text: str, code: str, field: str = "") -> "Problem":
+        problem = super().__new__(cls, text)
+        problem.code, problem.field = code, field
+        return problem
+
+
+class PersonaInvalid(PersonaError):
+    """A persona that cannot be saved; ``problems`` say why, each with its code and field."""
+
+    def __init__(self, message: str, hint: str, problems: list[Problem]) -> None:
+        super().__init__(message, hint)
+        self.problems = problems
 
 
 def _str(data: dict, key: str, problems: list[str], required: bool = False, default: str = "") -> str:
     value = data.get(key, default)
     if not isinstance(value, str):
-        problems.append(f"{key} must be text")
+        problems.append(Problem(f"{key} must be text", "not_text", key))
         return default
     if required and not value.strip():
-        problems.append(f"{key} is required")
+        problems.append(Problem(f"{key} is required", "required", key))
     return value
 
 
 def _str_list(data: dict, key: str, problems: list[str]) -> list[str]:
     value = data.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-        problems.append(f"{key} must be a list of non-empty texts")
+        problems.append(Problem(f"{key} must be a list of non-empty texts", "not_list", key))
         return []
     return value
 
@@ -102,7 +147,7 @@ def parse_surface(data: dict, source: str = "") -> tuple[SurfacePersona | None, 
     problems: list[str] = []
     pid = _str(data, "id", problems, required=True)
     if pid and not ID_PATTERN.match(pid):
-        problems.append(f"id {pid!r} must be lowercase letters, digits, - or _")
+        problems.append(Problem(f"id {pid!r} must be lowercase letters, digits, - or _", "bad_id", "id"))
     persona = SurfacePersona(
         id=pid, name=_str(data, "name", problems, required=True),
         system=_str(data, "system", problems), template=_str(data, "template", problems),
@@ -118,12 +163,12 @@ def parse_surface(data: dict, source: str = "") -> tuple[SurfacePersona | None, 
         if isinstance(value, bool):
             setattr(persona, flag, value)
         else:
-            problems.append(f"{flag} must be true or false")
+            problems.append(Problem(f"{flag} must be true or false", "not_bool", flag))
     temperature = data.get("temperature", 0.7)
     if isinstance(temperature, (int, float)) and not isinstance(temperature, bool) and 0 <= temperature <= 2:
         persona.temperature = float(temperature)
     else:
-        problems.append("temperature must be a number from 0 to 2")
+        problems.append(Problem("temperature must be a number from 0 to 2", "bad_temperature", "temperature"))
     extensions = data.get("extensions", {})
     if "extensions_json" in data:
         try:
@@ -133,11 +178,13 @@ def parse_surface(data: dict, source: str = "") -> tuple[SurfacePersona | None, 
     if isinstance(extensions, dict):
         persona.extensions = extensions
     else:
-        problems.append("extensions must be a table (or extensions_json a JSON object)")
+        problems.append(Problem("extensions must be a table (or extensions_json a JSON object)", "bad_extensions",
+                                "extensions"))
     if not persona.system.strip() and not persona.template.strip():
-        problems.append("either system or template is required")
+        problems.append(Problem("either system or template is required", "need_system", "system"))
     if persona.backend and persona.backend not in ("ollama", "openai", "gemini", "embedded"):
-        problems.append(f"backend {persona.backend!r} is not one of ollama, openai, gemini, embedded")
+        problems.append(Problem(f"backend {persona.backend!r} is not one of ollama, openai, gemini, embedded",
+                                "bad_backend", "backend"))
     return (None if problems else persona), problems
 
 
@@ -145,14 +192,14 @@ def parse_filter(data: dict, source: str = "") -> tuple[FilterPersona | None, li
     problems: list[str] = []
     pid = _str(data, "id", problems, required=True)
     if pid and not ID_PATTERN.match(pid):
-        problems.append(f"id {pid!r} must be lowercase letters, digits, - or _")
+        problems.append(Problem(f"id {pid!r} must be lowercase letters, digits, - or _", "bad_id", "id"))
     max_items = data.get("max_items", 3)
     if not isinstance(max_items, int) or isinstance(max_items, bool) or not 0 <= max_items <= 3:
-        problems.append("max_items must be a whole number from 0 to 3")
+        problems.append(Problem("max_items must be a whole number from 0 to 3", "bad_max_items", "max_items"))
         max_items = 3
     style = _str(data, "style", problems, default="reinforced")
     if style not in FILTER_STYLES:
-        problems.append(f"style must be one of {', '.join(FILTER_STYLES)}")
+        problems.append(Problem(f"style must be one of {', '.join(FILTER_STYLES)}", "bad_style", "style"))
     persona = FilterPersona(
         id=pid, name=_str(data, "name", problems, required=True),
         talent=_str(data, "talent", problems, required=True),
@@ -160,11 +207,36 @@ def parse_filter(data: dict, source: str = "") -> tuple[FilterPersona | None, li
         max_items=max_items, style=style, instructions=_str(data, "instructions", problems),
         locked=pid == BASE_FILTER_ID, source=source,
     )
+    persona.translations = _translations(data.get("translations", {}), problems)
     if not persona.picks:
-        problems.append("picks must name at least one thing")
+        problems.append(Problem("picks must name at least one thing", "required", "picks"))
     if not persona.ignores:
-        problems.append("ignores must name at least one thing (a filter is valuable for what it ignores)")
+        problems.append(Problem("ignores must name at least one thing (a filter is valuable for what it ignores)",
+                                "required", "ignores"))
     return (None if problems else persona), problems
+
+
+def _translations(value, problems: list[str]) -> dict[str, dict]:
+    """``[translations.<language>]`` tables of a filter persona: the translated fields only."""
+    if not isinstance(value, dict) or not all(isinstance(t, dict) for t in value.values()):
+        problems.append(Problem("translations must be a table of tables (one per language)", "bad_translations",
+                                "translations"))
+        return {}
+    found = {}
+    for language, table in value.items():
+        unknown = sorted(set(table) - set(TRANSLATED_FIELDS))
+        if unknown:
+            problems.append(Problem(f"translations.{language} may hold only {', '.join(TRANSLATED_FIELDS)}",
+                                    "bad_translations", "translations"))
+        texts: dict = {}
+        for key in ("name", "talent"):
+            if key in table:
+                texts[key] = _str(table, key, problems, required=True)
+        for key in ("picks", "ignores"):
+            if key in table:
+                texts[key] = _str_list(table, key, problems)
+        found[language] = texts
+    return found
 
 
 def _load_dir(folder: Path, parse) -> tuple[dict, dict[str, list[str]]]:
@@ -197,9 +269,10 @@ def _load_dir(folder: Path, parse) -> tuple[dict, dict[str, list[str]]]:
 def _check_size(text: str, name: str) -> None:
     size = len(text.encode("utf-8"))
     if size > MAX_PERSONA_BYTES:
-        raise PersonaError(f"The persona {name!r} would be {size / 1_000_000:.1f} MB; a persona may be at most "
-                           f"{MAX_PERSONA_BYTES // 1_000_000} MB.",
-                           "Shorten its text (a card's description or lore book is usually what is too long).")
+        raise PersonaInvalid(f"The persona {name!r} would be {size / 1_000_000:.1f} MB; a persona may be at most "
+                             f"{MAX_PERSONA_BYTES // 1_000_000} MB.",
+                             "Shorten its text (a card's description or lore book is usually what is too long).",
+                             [Problem(f"larger than {MAX_PERSONA_BYTES // 1_000_000} MB", "too_large")])
 
 
 class PersonaRegistry:
@@ -244,7 +317,7 @@ class PersonaRegistry:
             return ""
         name = persona.template
         if Path(name).name != name or not (self.templates_dir / name).is_file():
-            return f"template {name!r} is not a file in {self.templates_dir}"
+            return Problem(f"template {name!r} is not a file in {self.templates_dir}", "bad_template", "template")
         return ""
 
     def surface_persona(self, persona_id: str) -> SurfacePersona:
@@ -272,7 +345,8 @@ class PersonaRegistry:
         if problem:
             problems.append(problem)
         if problems:
-            raise PersonaError(f"The persona cannot be saved: {'; '.join(problems)}.", "Fix the fields named.")
+            raise PersonaInvalid(f"The persona cannot be saved: {'; '.join(problems)}.", "Fix the fields named.",
+                                 problems)
         _check_size(text, persona.name)
         path = self.user_surface_dir / f"{persona.id}.toml"
         write_private(path, text)
@@ -281,12 +355,13 @@ class PersonaRegistry:
 
     def save_filter(self, persona: FilterPersona) -> Path:
         if persona.id == BASE_FILTER_ID:
-            raise PersonaError("The base filter persona is locked.", "Copy it under a new id to change it.")
+            raise PersonaInvalid("The base filter persona is locked.", "Copy it under a new id to change it.",
+                                 [Problem("the base filter persona is locked", "locked")])
         data = {k: v for k, v in asdict(persona).items() if k not in ("source", "locked")}
         _, problems = parse_filter(data)
         if problems:
-            raise PersonaError(f"The filter persona cannot be saved: {'; '.join(problems)}.",
-                               "Fix the fields named.")
+            raise PersonaInvalid(f"The filter persona cannot be saved: {'; '.join(problems)}.",
+                                 "Fix the fields named.", problems)
         text = persona.to_toml()
         _check_size(text, persona.name)
         path = self.user_filter_dir / f"{persona.id}.toml"
@@ -309,6 +384,18 @@ class PersonaRegistry:
                                "Shipped personas cannot be removed; leave them out of the fixed two.")
         path.unlink()
         self.reload()
+
+
+def persona_for_language(registry: PersonaRegistry, current: str, language: str) -> str:
+    """The surface persona to start with in ``language``: ``current`` when it speaks it (or nothing
+    shipped does), else the first shipped persona that does, by id (a first start in English talks
+    with Mira, in Japanese with Hana)."""
+    persona = registry.surface.get(current)
+    if persona is not None and persona.language == language:
+        return current
+    speaking = sorted(pid for pid in registry.shipped_surface_ids
+                      if pid in registry.surface and registry.surface[pid].language == language)
+    return speaking[0] if speaking else current
 
 
 def remove_filter_persona(registry: PersonaRegistry, flush: FlushSettings, persona_id: str) -> bool:

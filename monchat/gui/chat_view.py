@@ -193,6 +193,14 @@ class ChatView(QScrollArea):
         self.older_button.setFlat(True)
         self.older_button.clicked.connect(self.request_older)
         self.column.addWidget(self.older_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        self.welcome = QLabel(self.container)
+        self.welcome.setObjectName("welcome")
+        self.welcome.setWordWrap(True)
+        self.welcome.setTextFormat(Qt.TextFormat.RichText)
+        self.welcome.setFrameShape(QFrame.Shape.StyledPanel)
+        self.welcome.setContentsMargins(12, 8, 12, 8)
+        self.welcome.hide()
+        self.column.addWidget(self.welcome)
         self.greeting = QLabel(self.container)
         self.greeting.setWordWrap(True)
         self.greeting.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -336,8 +344,21 @@ class ChatView(QScrollArea):
         self.column.addWidget(bubble)
         self.bubbles.append(bubble)
 
+    def set_welcome(self, text: str) -> None:
+        """The first start's explanation, shown above the greeting while there is no message ("" hides it)."""
+        self.welcome.setText(text)
+        self._update_greeting_visibility()
+
+    def set_older_available(self, available: bool) -> None:
+        """Whether older messages exist beyond those shown (an empty chat never offers to show more)."""
+        self.no_more_older = not available
+        self.older_button.setVisible(available)
+        self.older_button.setEnabled(available)
+        self.older_button.setText(self.tr("Show older messages"))
+
     def _update_greeting_visibility(self) -> None:
         self.greeting.setVisible(bool(self.greeting.text()) and not self.bubbles)
+        self.welcome.setVisible(bool(self.welcome.text()) and not self.bubbles)
 
     # ---- scrolling -----------------------------------------------------
     def oldest_epoch(self) -> float | None:

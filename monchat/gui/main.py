@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from ..core.errors import KnownError
 
+from .first_start import adopt_language
 from .translation import Translators, resolve_language
 from .workers import Failure, write_crash_report
 
@@ -45,8 +46,12 @@ def create_main_window(app, translators: Translators | None = None):
     from .main_window import MainWindow
 
     translators = translators or Translators()
-    translators.install(resolve_language(app.settings.chat.language))
+    language = resolve_language(app.settings.chat.language)
+    translators.install(language)
+    first_start = adopt_language(app, language)
     window = MainWindow(app)
+    if first_start:
+        window.save_settings()  # chosen once: the next start finds settings.toml
     window.translators = translators  # kept alive as long as the window
     return window
 

@@ -8,6 +8,7 @@ runner's threads and results come back as signals.
 from __future__ import annotations
 
 import logging
+import time
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence
@@ -20,11 +21,11 @@ from .chat_turns import ChatTurns
 from .chat_view import ChatView
 from .composer import Composer
 from .context_meter import ContextMeterWidget
-from .failures import explanation, headline, show_failure
+from .failures import backend_note, explanation, headline, show_failure
+from .first_start import welcome_text
 from .gate_bar import GateBar
 from .lifetime import alive as _alive
 from .outbound import CloudQuestion, LinkOpener
-from .translation import arg
 from .turn_actions import ActionReasons, ChatState
 from .workers import Failure, TaskRunner
 
@@ -226,7 +227,12 @@ class MainWindow(QMainWindow):
     # ---- conversation ----------------------------------------------------
     def reload_conversation(self) -> None:
         """Show the Layer 3 window again (after a regeneration failed, a flush, …)."""
-        self.chat_view.set_messages(self.app.chat.window())
+        messages = self.app.chat.window()
+        self.chat_view.set_messages(messages)
+        oldest = messages[0].dt.timestamp() if messages else time.time()
+        older = bool(self.app.chat.older(oldest, 1))
+        self.chat_view.set_older_available(older)
+        self.nothing_said = not messages and not older  # a new user: the welcome explains the window
         self.update_actions()
 
     def load_older(self, epoch: float) -> None:
@@ -261,8 +267,8 @@ class MainWindow(QMainWindow):
         self.persona_box.setEnabled(not state.streaming)
 
     def _turn_finished(self, result: TurnResult) -> None:
-        for warning in result.warnings:  # core's words (no codes yet), under a label in the window's language
-            self.statusBar().showMessage(arg(self.tr("Note from the model backend: %1"), warning), 15000)
+        for warning in result.warnings:
+            self.statusBar().showMessage(backend_note(warning), 15000)
         self.refresh_gate()
         self.update_actions()
         self.refresh_meter()
@@ -296,19 +302,22 @@ class MainWindow(QMainWindow):
 
         def work(_report):
             meter = chat.context_meter(persona_id)
-            return generation, meter, chat.backend_for(chat.persona(persona_id)).describe()
+            backend = chat.backend_for(chat.persona(persona_id))
+            return generation, meter, backend.describe(), backend.name
         self.runner.start("context meter", work, on_finished=self._meter_ready, on_failed=self._meter_failed)
 
     def _meter_ready(self, result) -> None:
-        generation, meter, backend = result
+        generation, meter, backend, backend_name = result
         if generation != self._meter_generation:
             return
         self.meter.set_meter(meter)
         self.backend_label.setText(backend)
+        self.chat_view.set_welcome(welcome_text(backend_name, backend) if self.nothing_said else "")
         self.meter_changed.emit(meter)
 
     def _meter_failed(self, failure: Failure) -> None:
         self.meter.set_unknown(f"{headline(failure)}\n{explanation(failure)}")
+        self.chat_view.set_welcome(welcome_text("", "") if self.nothing_said else "")
 
     # ---- dialogs ---------------------------------------------------------
     def _open(self, dialog):

@@ -28,7 +28,8 @@ from ..core.store import Store
 from .failures import explanation, headline
 from .filter_editor import FixedPersonaPicker
 from .lifetime import alive
-from .model_tools import ModelField, PullControl, TypedKeys, doctor_lines
+from .doctor_words import doctor_lines, doctor_results
+from .model_tools import ModelField, PullControl, TypedKeys
 from .translation import arg
 from .workers import Failure, TaskRunner
 
@@ -253,7 +254,7 @@ class SettingsDialog(QDialog):
             self.gemini_key_state.setText(self.tr(
                 "This computer has no OS keyring, so monchat cannot store a key (it never writes keys to its "
                 "files). Set the environment variable GEMINI_API_KEY to your key where monchat starts (for "
-                "example a line export GEMINI_API_KEY=… in ~/.profile), then start monchat again."))
+                "example a line `export GEMINI_API_KEY=…` in ~/.profile), then start monchat again."))
             self.remove_key_button.setEnabled(False)
             return
         if source == "keyring":
@@ -381,7 +382,7 @@ class SettingsDialog(QDialog):
         registry = self._registry(settings)
         self.test_button.setEnabled(False)
         self.test_output.setPlainText(self.tr("Testing…"))
-        self.runner.start("test connection", lambda _report: doctor_lines(registry, names),
+        self.runner.start("test connection", lambda _report: doctor_results(registry, names),
                           on_finished=self._tested, on_failed=self._test_failed)
 
     def _registry(self, settings: Settings) -> BackendRegistry:
@@ -419,9 +420,10 @@ class SettingsDialog(QDialog):
         self.message.setText(f"{headline(failure)}\n{explanation(failure)}")
         self.models_listed.emit([])
 
-    def _tested(self, lines: list) -> None:
+    def _tested(self, results: list) -> None:
         if not alive(self):
             return
+        lines = doctor_lines(results)
         self.test_button.setEnabled(True)
         verdict = self.tr("Works.") if all(ok for ok, _ in lines) else self.tr("Something needs fixing:")
         self.test_output.setPlainText(verdict + "\n" + "\n".join(text for _, text in lines))

@@ -15,6 +15,7 @@ from ..core.cards import import_card
 from ..core.errors import KnownError
 from ..core.personas import PersonaRegistry, SurfacePersona
 from .failures import explanation, headline
+from .persona_words import persona_error_text
 from .translation import arg
 from .workers import Failure
 
@@ -199,8 +200,7 @@ class SurfacePersonaDialog(QDialog):
         try:
             self.personas.save_surface(persona)
         except KnownError as exc:
-            failure = Failure.from_known(exc)
-            self.message.setText(f"{headline(failure)}\n{explanation(failure)}")
+            self.message.setText(persona_error_text(exc))
             return False
         self._new = None
         self.reload(persona.id)

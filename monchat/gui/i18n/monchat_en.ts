@@ -132,6 +132,65 @@ Send to it? monchat asks only once for this service.</source>
     </message>
 </context>
 <context>
+    <name>DoctorWords</name>
+    <message>
+        <source>server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>context length</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>key accepted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>model file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>model loads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>how long the model stays loaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No API key is set.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server lists no chat model: load one in the server.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Something answered at this address, but it is not Ollama.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The context is set larger than the model was trained for; answers degrade.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The keep-alive time is not a duration Ollama understands (30m, 2h or -1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Failures</name>
     <message>
         <source>Chat is paused until you flush the waiting log files.</source>
@@ -323,6 +382,26 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>The details are in monchat.log in the data folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The service blocked this message and did not answer it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The service ended the reply early; it may be cut off.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server cut the reply at its length limit; ask it to go on, or raise the limit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model backend added a note to this reply (see monchat.log).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note from the model backend: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -583,6 +662,34 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>%1 unreadable log line(s) were set aside in %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 message(s) with %2 were archived unread (that persona&apos;s conversations are not read at a flush).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A partial flush was accepted: %1 message(s) were archived without being read by every filter.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 could not read part %2 of the log at once; it read it again in two halves.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 could not read part %2 of the log.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Some comparisons with what is remembered came back unreadable and were skipped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>See monchat.log for the details.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>There are no log files to flush.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -821,10 +928,6 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Turn the waiting log files into memory</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Note from the model backend: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1071,6 +1174,133 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>(writing…)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>PersonaWords</name>
+    <message>
+        <source>Id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Instructions (system prompt)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Greeting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Talent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Picks up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ignores</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At most (items per flush)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Style</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Backend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Translations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is required.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be a list of non-empty lines.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be on or off.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 may hold only lowercase letters a-z, digits, - and _ (up to 40).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The temperature must be a number from 0 to 2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At most 0 to 3 items per flush.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose one of the styles.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the instructions (the system prompt): who the persona is and how it speaks.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose one of the backends.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The template is not one of monchat&apos;s prompt files.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The card&apos;s extensions cannot be read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The translations cannot be read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The persona is larger than 1 MB; shorten its text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The base filter persona is locked; copy its ideas into a new persona to change them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A field is not valid.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The persona cannot be saved:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1458,7 +1688,7 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>This computer has no OS keyring, so monchat cannot store a key (it never writes keys to its files). Set the environment variable GEMINI_API_KEY to your key where monchat starts (for example a line export GEMINI_API_KEY=… in ~/.profile), then start monchat again.</source>
+        <source>This computer has no OS keyring, so monchat cannot store a key (it never writes keys to its files). Set the environment variable GEMINI_API_KEY to your key where monchat starts (for example a line `export GEMINI_API_KEY=…` in ~/.profile), then start monchat again.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1630,6 +1860,25 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Welcome</name>
+    <message>
+        <source>&lt;b&gt;Welcome to monchat.&lt;/b&gt; You talk with a &lt;b&gt;persona&lt;/b&gt; (choose one above; make your own under Personas). Everything you say is kept in &lt;b&gt;log files&lt;/b&gt; on this computer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A &lt;b&gt;Flush&lt;/b&gt; (Memory → Flush) lets filter personas read those logs and keep what matters about you as &lt;b&gt;memory&lt;/b&gt;, which the persona then knows; you can read and change every memory under Memory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replies now come from &lt;b&gt;%1&lt;/b&gt;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That is the small model built into monchat: good for trying it out, weak at conversation. For better replies install Ollama (ollama.com) and a model such as qwen2.5:7b, or choose another backend in Settings.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

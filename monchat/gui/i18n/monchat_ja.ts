@@ -136,6 +136,65 @@ Send to it? monchat asks only once for this service.</source>
     </message>
 </context>
 <context>
+    <name>DoctorWords</name>
+    <message>
+        <source>server</source>
+        <translation>サーバー</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>モデル</translation>
+    </message>
+    <message>
+        <source>context length</source>
+        <translation>コンテキスト長</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API キー</translation>
+    </message>
+    <message>
+        <source>connection</source>
+        <translation>接続</translation>
+    </message>
+    <message>
+        <source>key accepted</source>
+        <translation>キーの受け入れ</translation>
+    </message>
+    <message>
+        <source>model file</source>
+        <translation>モデルファイル</translation>
+    </message>
+    <message>
+        <source>model loads</source>
+        <translation>モデルの読み込み</translation>
+    </message>
+    <message>
+        <source>how long the model stays loaded</source>
+        <translation>モデルを読み込んだままにする時間</translation>
+    </message>
+    <message>
+        <source>No API key is set.</source>
+        <translation>API キーが設定されていません。</translation>
+    </message>
+    <message>
+        <source>The server lists no chat model: load one in the server.</source>
+        <translation>サーバーにチャット用のモデルがありません。サーバーでモデルを読み込んでください。</translation>
+    </message>
+    <message>
+        <source>Something answered at this address, but it is not Ollama.</source>
+        <translation>このアドレスで何かが応答しましたが、Ollama ではありません。</translation>
+    </message>
+    <message>
+        <source>The context is set larger than the model was trained for; answers degrade.</source>
+        <translation>コンテキストがモデルの学習時より大きく設定されています。答えの質が落ちます。</translation>
+    </message>
+    <message>
+        <source>The keep-alive time is not a duration Ollama understands (30m, 2h or -1).</source>
+        <translation>読み込んだままにする時間が Ollama の理解できる形式ではありません（30m、2h、-1 など）。</translation>
+    </message>
+</context>
+<context>
     <name>Failures</name>
     <message>
         <source>Chat is paused until you flush the waiting log files.</source>
@@ -275,7 +334,7 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Raise the model&apos;s context in Settings, or shorten the filter persona&apos;s text.</source>
-        <translation>設定でモデルのコンテキストを増やすか、フィルター人格の文章を短くしてください。</translation>
+        <translation>設定でモデルのコンテキストを増やすか、フィルターペルソナの文章を短くしてください。</translation>
     </message>
     <message>
         <source>Unpin a memory you need less, or raise the budget: monchat settings set flush.memory_token_budget N.</source>
@@ -330,6 +389,26 @@ Send to it? monchat asks only once for this service.</source>
         <translation>詳しくはデータフォルダーの monchat.log を見てください。</translation>
     </message>
     <message>
+        <source>The service blocked this message and did not answer it.</source>
+        <translation>サービスがこのメッセージをブロックし、答えませんでした。</translation>
+    </message>
+    <message>
+        <source>The service ended the reply early; it may be cut off.</source>
+        <translation>サービスが返事を途中で終えました。途切れているかもしれません。</translation>
+    </message>
+    <message>
+        <source>The server cut the reply at its length limit; ask it to go on, or raise the limit.</source>
+        <translation>サーバーが長さの上限で返事を切りました。続きを頼むか、上限を上げてください。</translation>
+    </message>
+    <message>
+        <source>The model backend added a note to this reply (see monchat.log).</source>
+        <translation>モデルのバックエンドがこの返事に注記を付けました（monchat.log を見てください）。</translation>
+    </message>
+    <message>
+        <source>Note from the model backend: %1</source>
+        <translation>モデルのバックエンドからの注記: %1</translation>
+    </message>
+    <message>
         <source>monchat</source>
         <translation>monchat</translation>
     </message>
@@ -338,7 +417,7 @@ Send to it? monchat asks only once for this service.</source>
     <name>FilterPersonaDialog</name>
     <message>
         <source>Filter personas</source>
-        <translation>フィルター人格</translation>
+        <translation>フィルターペルソナ</translation>
     </message>
     <message>
         <source>New</source>
@@ -350,7 +429,7 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>The base persona is locked: it runs at every flush and picks only the skeleton of the day. Copy its ideas into a new persona to change them.</source>
-        <translation>ベース人格はロックされています。毎回の整理で必ず動き、一日の骨組みだけを拾います。変えたいときは、その考え方を新しい人格に写してください。</translation>
+        <translation>ベースペルソナはロックされています。毎回の整理で必ず動き、一日の骨組みだけを拾います。変えたいときは、その考え方を新しいペルソナに写してください。</translation>
     </message>
     <message>
         <source>One per line</source>
@@ -358,11 +437,11 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>timeline (fades with time)</source>
-        <translation>timeline（時間とともに薄れる）</translation>
+        <translation>時系列（時間とともに薄れる）</translation>
     </message>
     <message>
         <source>reinforced (strengthens with repetition)</source>
-        <translation>reinforced（繰り返すほど強まる）</translation>
+        <translation>積み重ね（繰り返すほど強まる）</translation>
     </message>
     <message>
         <source>Id</source>
@@ -398,7 +477,7 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Save persona</source>
-        <translation>人格を保存</translation>
+        <translation>ペルソナを保存</translation>
     </message>
     <message>
         <source>Each flush runs base + these two + one drawn at random</source>
@@ -414,15 +493,15 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>The base filter persona is locked.</source>
-        <translation>ベースのフィルター人格はロックされています。</translation>
+        <translation>ベースのフィルターペルソナはロックされています。</translation>
     </message>
     <message>
         <source>There is already a filter persona with the id %1.</source>
-        <translation>ID が %1 のフィルター人格はすでにあります。</translation>
+        <translation>ID が %1 のフィルターペルソナはすでにあります。</translation>
     </message>
     <message>
         <source>Last flush drew at random: %1</source>
-        <translation>前回ランダムに選ばれた人格: %1</translation>
+        <translation>前回ランダムに選ばれたペルソナ: %1</translation>
     </message>
     <message>
         <source>Saved.</source>
@@ -430,7 +509,7 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>The fixed personas are saved.</source>
-        <translation>固定の人格を保存しました。</translation>
+        <translation>固定のペルソナを保存しました。</translation>
     </message>
     <message>
         <source>No flush has run yet.</source>
@@ -449,7 +528,7 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Choose two different fixed personas.</source>
-        <translation>固定の人格には別々の 2 人を選んでください。</translation>
+        <translation>固定のペルソナには別々の 2 人を選んでください。</translation>
     </message>
 </context>
 <context>
@@ -472,7 +551,7 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Filter personas</source>
-        <translation>フィルター人格</translation>
+        <translation>フィルターペルソナ</translation>
     </message>
     <message>
         <source>Change</source>
@@ -508,7 +587,7 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Filter personas pick what matters</source>
-        <translation>フィルター人格が大事なことを拾う</translation>
+        <translation>フィルターペルソナが大事なことを拾う</translation>
     </message>
     <message>
         <source>Comparing with what is remembered</source>
@@ -587,6 +666,34 @@ Send to it? monchat asks only once for this service.</source>
         <translation>矛盾</translation>
     </message>
     <message>
+        <source>%1 unreadable log line(s) were set aside in %2.</source>
+        <translation>読めないログの行 %1 行を %2 に取り分けました。</translation>
+    </message>
+    <message>
+        <source>%1 message(s) with %2 were archived unread (that persona&apos;s conversations are not read at a flush).</source>
+        <translation>%2 とのメッセージ %1 件は読まずに保管しました（このペルソナとの会話は整理で読みません）。</translation>
+    </message>
+    <message>
+        <source>A partial flush was accepted: %1 message(s) were archived without being read by every filter.</source>
+        <translation>一部だけの整理を受け入れました: %1 件のメッセージは、すべてのフィルターには読まれないまま保管されました。</translation>
+    </message>
+    <message>
+        <source>%1 could not read part %2 of the log at once; it read it again in two halves.</source>
+        <translation>%1 はログの第 %2 部を一度に読めなかったため、半分ずつ読み直しました。</translation>
+    </message>
+    <message>
+        <source>%1 could not read part %2 of the log.</source>
+        <translation>%1 はログの第 %2 部を読めませんでした。</translation>
+    </message>
+    <message>
+        <source>Some comparisons with what is remembered came back unreadable and were skipped.</source>
+        <translation>覚えていることとの照らし合わせの一部が読めない答えだったため、飛ばしました。</translation>
+    </message>
+    <message>
+        <source>See monchat.log for the details.</source>
+        <translation>詳しくは monchat.log を見てください。</translation>
+    </message>
+    <message>
         <source>There are no log files to flush.</source>
         <translation>整理するログファイルはありません。</translation>
     </message>
@@ -656,7 +763,7 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>The filter personas are reading the logs (%1 of %2 parts read).</source>
-        <translation>フィルター人格がログを読んでいます（%2 部中 %1 部を読了）。</translation>
+        <translation>フィルターペルソナがログを読んでいます（%2 部中 %1 部を読了）。</translation>
     </message>
     <message>
         <source>stopped</source>
@@ -773,7 +880,7 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Filter personas…</source>
-        <translation>フィルター人格…</translation>
+        <translation>フィルターペルソナ…</translation>
     </message>
     <message>
         <source>Settings…</source>
@@ -830,10 +937,6 @@ Open it in your browser?</source>
     <message>
         <source>Turn the waiting log files into memory</source>
         <translation>待っているログファイルを記憶にまとめる</translation>
-    </message>
-    <message>
-        <source>Note from the model backend: %1</source>
-        <translation>モデル側からの注意: %1</translation>
     </message>
     <message>
         <source>Saved. Some changes take effect the next time monchat starts.</source>
@@ -1080,6 +1183,133 @@ Open it in your browser?</source>
     <message>
         <source>(writing…)</source>
         <translation>（入力中…）</translation>
+    </message>
+</context>
+<context>
+    <name>PersonaWords</name>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名前</translation>
+    </message>
+    <message>
+        <source>Instructions (system prompt)</source>
+        <translation>指示（システムプロンプト）</translation>
+    </message>
+    <message>
+        <source>Template</source>
+        <translation>テンプレート</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>説明</translation>
+    </message>
+    <message>
+        <source>Greeting</source>
+        <translation>あいさつ</translation>
+    </message>
+    <message>
+        <source>Talent</source>
+        <translation>得意分野</translation>
+    </message>
+    <message>
+        <source>Picks up</source>
+        <translation>拾うもの</translation>
+    </message>
+    <message>
+        <source>Ignores</source>
+        <translation>無視するもの</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>At most (items per flush)</source>
+        <translation>最大件数（1 回の整理あたり）</translation>
+    </message>
+    <message>
+        <source>Style</source>
+        <translation>スタイル</translation>
+    </message>
+    <message>
+        <source>Backend</source>
+        <translation>バックエンド</translation>
+    </message>
+    <message>
+        <source>Translations</source>
+        <translation>翻訳</translation>
+    </message>
+    <message>
+        <source>%1 is required.</source>
+        <translation>%1 を入力してください。</translation>
+    </message>
+    <message>
+        <source>%1 must be text.</source>
+        <translation>%1 は文字で書いてください。</translation>
+    </message>
+    <message>
+        <source>%1 must be a list of non-empty lines.</source>
+        <translation>%1 は空でない行を 1 行ずつ書いてください。</translation>
+    </message>
+    <message>
+        <source>%1 must be on or off.</source>
+        <translation>%1 はオンかオフにしてください。</translation>
+    </message>
+    <message>
+        <source>%1 may hold only lowercase letters a-z, digits, - and _ (up to 40).</source>
+        <translation>%1 に使えるのは半角の英小文字、数字、- と _ だけです（40 文字まで）。</translation>
+    </message>
+    <message>
+        <source>The temperature must be a number from 0 to 2.</source>
+        <translation>温度は 0 から 2 までの数にしてください。</translation>
+    </message>
+    <message>
+        <source>At most 0 to 3 items per flush.</source>
+        <translation>1 回の整理あたりの件数は 0 から 3 までです。</translation>
+    </message>
+    <message>
+        <source>Choose one of the styles.</source>
+        <translation>スタイルを選んでください。</translation>
+    </message>
+    <message>
+        <source>Write the instructions (the system prompt): who the persona is and how it speaks.</source>
+        <translation>指示（システムプロンプト）を書いてください。ペルソナが誰で、どう話すかを書きます。</translation>
+    </message>
+    <message>
+        <source>Choose one of the backends.</source>
+        <translation>バックエンドを選んでください。</translation>
+    </message>
+    <message>
+        <source>The template is not one of monchat&apos;s prompt files.</source>
+        <translation>テンプレートが monchat のプロンプトファイルにありません。</translation>
+    </message>
+    <message>
+        <source>The card&apos;s extensions cannot be read.</source>
+        <translation>カードの拡張データを読めません。</translation>
+    </message>
+    <message>
+        <source>The translations cannot be read.</source>
+        <translation>翻訳を読めません。</translation>
+    </message>
+    <message>
+        <source>The persona is larger than 1 MB; shorten its text.</source>
+        <translation>ペルソナが 1 MB を超えています。文章を短くしてください。</translation>
+    </message>
+    <message>
+        <source>The base filter persona is locked; copy its ideas into a new persona to change them.</source>
+        <translation>ベースのフィルターペルソナはロックされています。変えたいときは、その考え方を新しいペルソナに写してください。</translation>
+    </message>
+    <message>
+        <source>A field is not valid.</source>
+        <translation>正しくない項目があります。</translation>
+    </message>
+    <message>
+        <source>The persona cannot be saved:</source>
+        <translation>ペルソナを保存できません:</translation>
     </message>
 </context>
 <context>
@@ -1463,11 +1693,11 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Fixed filter personas</source>
-        <translation>固定のフィルター人格</translation>
+        <translation>固定のフィルターペルソナ</translation>
     </message>
     <message>
-        <source>This computer has no OS keyring, so monchat cannot store a key (it never writes keys to its files). Set the environment variable GEMINI_API_KEY to your key where monchat starts (for example a line export GEMINI_API_KEY=… in ~/.profile), then start monchat again.</source>
-        <translation>このコンピューターには OS のキーリングがないため、monchat はキーを保存できません（キーを自分のファイルに書くことはありません）。monchat を起動する環境で環境変数 GEMINI_API_KEY にキーを設定し（たとえば ~/.profile に export GEMINI_API_KEY=… の行を書く）、monchat を起動し直してください。</translation>
+        <source>This computer has no OS keyring, so monchat cannot store a key (it never writes keys to its files). Set the environment variable GEMINI_API_KEY to your key where monchat starts (for example a line `export GEMINI_API_KEY=…` in ~/.profile), then start monchat again.</source>
+        <translation>このコンピューターには OS のキーリングがないため、monchat はキーを保存できません（キーを自分のファイルに書くことはありません）。monchat を起動する環境で環境変数 GEMINI_API_KEY にキーを設定し（たとえば ~/.profile に `export GEMINI_API_KEY=…` の行を書く）、monchat を起動し直してください。</translation>
     </message>
     <message>
         <source>A key is stored in the OS keyring. Type a new one to replace it.</source>
@@ -1606,7 +1836,7 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Save persona</source>
-        <translation>人格を保存</translation>
+        <translation>ペルソナを保存</translation>
     </message>
     <message>
         <source>This persona&apos;s text comes from the template %1; text written here replaces it.</source>
@@ -1639,6 +1869,25 @@ Open it in your browser?</source>
     <message>
         <source>Saved.</source>
         <translation>保存しました。</translation>
+    </message>
+</context>
+<context>
+    <name>Welcome</name>
+    <message>
+        <source>&lt;b&gt;Welcome to monchat.&lt;/b&gt; You talk with a &lt;b&gt;persona&lt;/b&gt; (choose one above; make your own under Personas). Everything you say is kept in &lt;b&gt;log files&lt;/b&gt; on this computer.</source>
+        <translation>&lt;b&gt;monchat へようこそ。&lt;/b&gt;あなたは&lt;b&gt;ペルソナ&lt;/b&gt;と話します（上で選べます。自分のペルソナは「ペルソナ」メニューで作れます）。話したことはすべて、このコンピューターの&lt;b&gt;ログファイル&lt;/b&gt;に残ります。</translation>
+    </message>
+    <message>
+        <source>A &lt;b&gt;Flush&lt;/b&gt; (Memory → Flush) lets filter personas read those logs and keep what matters about you as &lt;b&gt;memory&lt;/b&gt;, which the persona then knows; you can read and change every memory under Memory.</source>
+        <translation>&lt;b&gt;整理（フラッシュ）&lt;/b&gt;（記憶 → 整理）をすると、フィルターペルソナがログを読み、あなたについて大事なことを&lt;b&gt;記憶&lt;/b&gt;として残します。ペルソナはそれを知ったうえで話します。記憶はすべて「記憶」で読んだり直したりできます。</translation>
+    </message>
+    <message>
+        <source>Replies now come from &lt;b&gt;%1&lt;/b&gt;.</source>
+        <translation>いまの返事は &lt;b&gt;%1&lt;/b&gt; から来ます。</translation>
+    </message>
+    <message>
+        <source>That is the small model built into monchat: good for trying it out, weak at conversation. For better replies install Ollama (ollama.com) and a model such as qwen2.5:7b, or choose another backend in Settings.</source>
+        <translation>これは monchat に組み込まれた小さなモデルです。試すには十分ですが、会話は得意ではありません。もっと良い返事がほしいときは Ollama（ollama.com）と qwen2.5:7b などのモデルを入れるか、設定で別のバックエンドを選んでください。</translation>
     </message>
 </context>
 </TS>
