@@ -982,6 +982,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Your words are kept as written, as lasting memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Approve</source>
         <translation type="unfinished"></translation>
     </message>
@@ -998,7 +1002,15 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Take it out of the prompt for good (its history is kept)</source>
+        <source>Delete…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove its words from memory for good (the messages you wrote stay)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Undo</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1015,6 +1027,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Recent (Layer 2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New from the last flush</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1106,6 +1122,18 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Restore</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Put it back where it was</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Take it out of the prompt (you can undo it; its history is kept)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>State: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1150,7 +1178,19 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Forget this memory? It leaves the prompt for good; its history is kept.</source>
+        <source>Forgotten. Undo puts it back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forget this memory? It leaves the prompt; you can undo this, and its history is kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete this memory and its history for good? Its words leave memory and the prompt; the messages you wrote stay in the archive. This cannot be undone.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -990,6 +990,10 @@ Open it in your browser?</source>
         <translation>文面を保存</translation>
     </message>
     <message>
+        <source>Your words are kept as written, as lasting memory</source>
+        <translation>あなたの言葉はそのまま、長期の記憶として残ります</translation>
+    </message>
+    <message>
         <source>Approve</source>
         <translation>承認</translation>
     </message>
@@ -1006,8 +1010,16 @@ Open it in your browser?</source>
         <translation>忘れる</translation>
     </message>
     <message>
-        <source>Take it out of the prompt for good (its history is kept)</source>
-        <translation>プロンプトから完全に外します（履歴は残ります）</translation>
+        <source>Delete…</source>
+        <translation>削除…</translation>
+    </message>
+    <message>
+        <source>Remove its words from memory for good (the messages you wrote stay)</source>
+        <translation>この記憶の言葉を完全に消します（あなたが書いたメッセージは残ります）</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>元に戻す</translation>
     </message>
     <message>
         <source>History (oldest first)</source>
@@ -1024,6 +1036,10 @@ Open it in your browser?</source>
     <message>
         <source>Recent (Layer 2)</source>
         <translation>最近（レイヤー2）</translation>
+    </message>
+    <message>
+        <source>New from the last flush</source>
+        <translation>前回の整理で新しく</translation>
     </message>
     <message>
         <source>Pending</source>
@@ -1114,6 +1130,18 @@ Open it in your browser?</source>
         <translation>ピン留めを外す</translation>
     </message>
     <message>
+        <source>Restore</source>
+        <translation>元に戻す</translation>
+    </message>
+    <message>
+        <source>Put it back where it was</source>
+        <translation>元の状態に戻します</translation>
+    </message>
+    <message>
+        <source>Take it out of the prompt (you can undo it; its history is kept)</source>
+        <translation>プロンプトから外します（元に戻せます。履歴は残ります）</translation>
+    </message>
+    <message>
         <source>State: %1</source>
         <translation>状態: %1</translation>
     </message>
@@ -1158,8 +1186,20 @@ Open it in your browser?</source>
         <translation>完了しました。</translation>
     </message>
     <message>
-        <source>Forget this memory? It leaves the prompt for good; its history is kept.</source>
-        <translation>この記憶を忘れますか？ プロンプトから完全に外れます。履歴は残ります。</translation>
+        <source>Forgotten. Undo puts it back.</source>
+        <translation>忘れました。「元に戻す」で戻せます。</translation>
+    </message>
+    <message>
+        <source>Forget this memory? It leaves the prompt; you can undo this, and its history is kept.</source>
+        <translation>この記憶を忘れますか？ プロンプトから外れます。あとで元に戻せて、履歴も残ります。</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>Delete this memory and its history for good? Its words leave memory and the prompt; the messages you wrote stay in the archive. This cannot be undone.</source>
+        <translation>この記憶とその履歴を完全に削除しますか？ 言葉は記憶からもプロンプトからも消えます。あなたが書いたメッセージは保管庫に残ります。元には戻せません。</translation>
     </message>
 </context>
 <context>
