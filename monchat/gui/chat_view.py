@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScroll
 from ..core.types import Message
 
 RENDER_DELAY_MS = 40  # streamed text is re-rendered at most this often
+COPIED_MS = 1500  # how long a copy button says "Copied"
 
 
 class MessageBody(QTextBrowser):
@@ -158,6 +159,11 @@ class MessageBubble(QFrame):
 
     def copy_to_clipboard(self) -> None:
         QGuiApplication.clipboard().setText(self._text)
+        self.copy_button.setText(self.tr("Copied"))
+        QTimer.singleShot(COPIED_MS, self._copy_label_back)
+
+    def _copy_label_back(self) -> None:
+        self.copy_button.setText(self.tr("Copy"))
 
 
 def _escape(text: str) -> str:

@@ -202,7 +202,8 @@ class FlushDialog(QDialog):
                                         len(plan.files), plan.messages))
         for row, entry in enumerate(plan.personas):
             self._persona_row(entry["id"], entry.get("role", ""), row)
-        self.start_button.setEnabled(not self.running)
+        self.start_button.setEnabled(not self.running and bool(plan.files))
+        self.start_button.setToolTip("" if plan.files else self.tr("Nothing to flush yet: chat first."))
         self.plan_loaded.emit(plan)
 
     def _plan_failed(self, failure: Failure) -> None:

@@ -27,6 +27,7 @@ from .gate_bar import GateBar
 from .lifetime import alive as _alive
 from .outbound import CloudQuestion, LinkOpener
 from .turn_actions import ActionReasons, ChatState
+from .window_state import about_box, restore_geometry, save_geometry
 from .workers import Failure, TaskRunner
 
 log = logging.getLogger(__name__)
@@ -86,7 +87,9 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.backend_label)
         self.statusBar().addPermanentWidget(self.meter)
         self._build_actions()
+        self._build_help_menu()
         self._connect()
+        restore_geometry(self, app.paths.config_dir)
 
         self.show_send_key()
         self.reload_personas()
@@ -117,7 +120,8 @@ class MainWindow(QMainWindow):
         self.queue_action = action(self.tr("Review queue…"), self.open_review_queue)
         self.surface_action = action(self.tr("Surface personas…"), self.open_surface_personas)
         self.filter_action = action(self.tr("Filter personas…"), self.open_filter_personas)
-        self.settings_action = action(self.tr("Settings…"), self.open_settings, QKeySequence.StandardKey.Preferences)
+        self.settings_action = action(self.tr("Settings…"), self.open_settings)
+        self.settings_action.setShortcuts([QKeySequence("Ctrl+,"), QKeySequence(QKeySequence.StandardKey.Preferences)])
         self.quit_action = action(self.tr("Quit"), self.close, QKeySequence.StandardKey.Quit)
         self.send_key_action = QAction(self.tr("Ctrl+Enter sends"), self)
         self.send_key_action.setCheckable(True)
@@ -152,6 +156,12 @@ class MainWindow(QMainWindow):
                     self.settings_action):
             bar.addAction(act)
         self.addToolBar(bar)
+
+    def _build_help_menu(self) -> None:
+        """Help, the last menu (after any another part adds)."""
+        self.about_action = QAction(self.tr("About monchat"), self)
+        self.about_action.triggered.connect(self.open_about)
+        self.menuBar().addMenu(self.tr("&Help")).addAction(self.about_action)
 
     def _connect(self) -> None:
         self.composer.send_requested.connect(self.turns.send)
@@ -329,6 +339,11 @@ class MainWindow(QMainWindow):
         dialog.open()
         return dialog
 
+    def open_about(self):
+        box = about_box(self, self.app.paths.data_dir, self.app.paths.config_dir)
+        self.dialogs.append(box)
+        return box
+
     def open_settings(self):
         from .settings_dialog import SettingsDialog
         app = self.app
@@ -412,4 +427,5 @@ class MainWindow(QMainWindow):
             self.dialogs.append(box)
             event.ignore()
             return
+        save_geometry(self, self.app.paths.config_dir)
         event.accept()

@@ -146,3 +146,11 @@ def test_a_persona_that_cannot_read_offers_a_partial_flush(app, make_window, bac
     assert report.unread and not dialog.partial_button.isVisible()
     assert "A partial flush was accepted: " in dialog.summary.text()  # worded from its code
     assert app.chat.gate().state == "ok"
+
+
+def test_start_flush_is_disabled_with_the_reason_when_there_are_no_log_files(window, qtbot):
+    dialog = window.open_flush()
+    qtbot.waitUntil(lambda: bool(dialog.persona_rows), timeout=5000)
+    assert "no log files" in dialog.plan_label.text()
+    assert not dialog.start_button.isEnabled() and "chat first" in dialog.start_button.toolTip()
+    dialog.close()

@@ -2,6 +2,24 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>About</name>
+    <message>
+        <source>About monchat</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>monchat %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A local-first chat that remembers.
+
+Data folder: %1
+Settings folder: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ActionReasons</name>
     <message>
         <source>A reply is being written: wait for it or stop it first.</source>
@@ -698,6 +716,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Nothing to flush yet: chat first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1 of %2 unread</source>
         <translation type="unfinished"></translation>
     </message>
@@ -912,6 +934,14 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Persona:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About monchat</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1214,6 +1244,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>(writing…)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copied</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1660,7 +1694,7 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>automatic (half the cores)</source>
+        <source>automatic: %1 (half the cores)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

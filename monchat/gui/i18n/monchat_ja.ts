@@ -2,6 +2,27 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ja" sourcelanguage="en">
 <context>
+    <name>About</name>
+    <message>
+        <source>About monchat</source>
+        <translation>monchat について</translation>
+    </message>
+    <message>
+        <source>monchat %1</source>
+        <translation>monchat %1</translation>
+    </message>
+    <message>
+        <source>A local-first chat that remembers.
+
+Data folder: %1
+Settings folder: %2</source>
+        <translation>覚えていてくれる、手元で動くチャット。
+
+データフォルダー: %1
+設定フォルダー: %2</translation>
+    </message>
+</context>
+<context>
     <name>ActionReasons</name>
     <message>
         <source>A reply is being written: wait for it or stop it first.</source>
@@ -702,6 +723,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation>%1 個のログファイル（%2 件のメッセージ）を読みます。</translation>
     </message>
     <message>
+        <source>Nothing to flush yet: chat first.</source>
+        <translation>まだ整理するものがありません。先にチャットしてください。</translation>
+    </message>
+    <message>
         <source>%1 of %2 unread</source>
         <translation>%2 部中 %1 部未読</translation>
     </message>
@@ -921,6 +946,14 @@ Open it in your browser?</source>
     <message>
         <source>Persona:</source>
         <translation>ペルソナ:</translation>
+    </message>
+    <message>
+        <source>About monchat</source>
+        <translation>monchat について</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>ヘルプ(&amp;H)</translation>
     </message>
     <message>
         <source>Assistant</source>
@@ -1223,6 +1256,10 @@ Open it in your browser?</source>
     <message>
         <source>(writing…)</source>
         <translation>（入力中…）</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>コピーしました</translation>
     </message>
 </context>
 <context>
@@ -1668,8 +1705,8 @@ Open it in your browser?</source>
         <translation>選択…</translation>
     </message>
     <message>
-        <source>automatic (half the cores)</source>
-        <translation>自動（コアの半分）</translation>
+        <source>automatic: %1 (half the cores)</source>
+        <translation>自動: %1（コア数の半分）</translation>
     </message>
     <message>
         <source>Model file (GGUF)</source>
