@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScroll
                                QTextBrowser, QToolButton, QVBoxLayout, QWidget)
 
 from ..core.types import Message
+from .translation import arg
 
 RENDER_DELAY_MS = 40  # streamed text is re-rendered at most this often
 COPIED_MS = 1500  # how long a copy button says "Copied"
@@ -83,10 +84,11 @@ class MessageBubble(QFrame):
     link_clicked = Signal(str)
 
     def __init__(self, role: str, author: str, when: str, text: str = "", *,
-                 message_id: str = "", epoch: float | None = None, status: str = "ok",
+                 message_id: str = "", epoch: float | None = None, status: str = "ok", persona: str = "",
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.role = role
+        self.persona = persona
         self.message_id = message_id
         self.epoch = epoch
         self.status = status
@@ -218,6 +220,8 @@ class ChatView(QScrollArea):
         self.verticalScrollBar().rangeChanged.connect(self._range_changed)
         self._stick_to_bottom = True
         self._keep_from_bottom: int | None = None
+        self.markers: list[QLabel] = []
+        self.current_persona = ""
 
     # ---- building bubbles ----------------------------------------------
     def _author(self, message: Message) -> str:
@@ -226,7 +230,7 @@ class ChatView(QScrollArea):
     def _bubble_for(self, message: Message) -> MessageBubble:
         bubble = MessageBubble(message.role, self._author(message), format_time(message.dt), message.text,
                                message_id=message.id, epoch=message.dt.timestamp(), status=message.status,
-                               parent=self.container)
+                               persona=message.persona, parent=self.container)
         bubble.link_clicked.connect(self.link_requested)
         return bubble
 
@@ -289,8 +293,8 @@ class ChatView(QScrollArea):
 
     def start_reply(self, persona_id: str) -> MessageBubble:
         """An empty reply bubble that streamed text goes into."""
-        bubble = MessageBubble("assistant", self.persona_name(persona_id),
-                               format_time(datetime.now().astimezone()), status="streaming", parent=self.container)
+        bubble = MessageBubble("assistant", self.persona_name(persona_id), format_time(datetime.now().astimezone()),
+                               status="streaming", persona=persona_id, parent=self.container)
         bubble.link_clicked.connect(self.link_requested)
         self._append_bubble(bubble)
         self._update_greeting_visibility()
@@ -365,6 +369,35 @@ class ChatView(QScrollArea):
     def _update_greeting_visibility(self) -> None:
         self.greeting.setVisible(bool(self.greeting.text()) and not self.bubbles)
         self.welcome.setVisible(bool(self.welcome.text()) and not self.bubbles)
+        self._show_persona_changes()
+
+    def set_current_persona(self, persona_id: str) -> None:
+        """Who answers next: a change since the last message is marked at the end of the conversation."""
+        self.current_persona = persona_id
+        self._show_persona_changes()
+
+    def _show_persona_changes(self) -> None:
+        """A line where the persona changes between messages, and at the end when it changed since."""
+        for marker in self.markers:
+            self.column.removeWidget(marker)
+            marker.deleteLater()
+        self.markers = []
+        wanted = [(n, b.persona) for n, b in enumerate(self.bubbles)
+                  if n and b.persona and self.bubbles[n - 1].persona and b.persona != self.bubbles[n - 1].persona]
+        if self.bubbles and self.current_persona and self.bubbles[-1].persona not in ("", self.current_persona):
+            wanted.append((len(self.bubbles), self.current_persona))
+        for position, persona in reversed(wanted):
+            marker = QLabel(arg(self.tr("— now talking with %1 —"), self.persona_name(persona)), self.container)
+            marker.setObjectName("persona_marker")
+            marker.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            marker.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+            anchor = self.bubbles[position] if position < len(self.bubbles) else None
+            index = self.column.indexOf(anchor) if anchor is not None else self._after_last_bubble()
+            self.column.insertWidget(index, marker)
+            self.markers.append(marker)
+
+    def _after_last_bubble(self) -> int:
+        return self.column.indexOf(self.bubbles[-1]) + 1
 
     # ---- scrolling -----------------------------------------------------
     def oldest_epoch(self) -> float | None:

@@ -209,7 +209,9 @@ class MainWindow(QMainWindow):
         return self.persona_box.currentData() or self.app.settings.chat.persona
 
     def reload_personas(self) -> None:
-        current = self.persona_box.currentData() or self.app.settings.chat.persona
+        current = self.persona_box.currentData()
+        if current not in self.app.personas.surface:  # none yet, or the one shown was deleted
+            current = self.app.settings.chat.persona
         self.persona_box.blockSignals(True)
         self.persona_box.clear()
         for persona in sorted(self.app.personas.surface.values(), key=lambda p: p.name):
@@ -233,6 +235,7 @@ class MainWindow(QMainWindow):
     def _show_greeting(self) -> None:
         persona = self.app.personas.surface.get(self.persona_id())
         self.chat_view.set_greeting(persona.greeting if persona else "")
+        self.chat_view.set_current_persona(self.persona_id())
 
     # ---- conversation ----------------------------------------------------
     def reload_conversation(self) -> None:
@@ -363,8 +366,10 @@ class MainWindow(QMainWindow):
 
     def open_surface_personas(self):
         from .surface_editor import SurfacePersonaDialog
-        dialog = SurfacePersonaDialog(self.app.personas, self.app.settings.chat.persona, self)
+        dialog = SurfacePersonaDialog(self.app.personas, self.app.settings.chat.persona, self,
+                                      chat=self.app.settings.chat)
         dialog.personas_changed.connect(self._personas_changed)
+        dialog.chat_persona_changed.connect(self.save_settings)
         return self._open(dialog)
 
     def _personas_changed(self) -> None:

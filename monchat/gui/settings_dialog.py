@@ -211,6 +211,8 @@ class SettingsDialog(QDialog):
         self.language_box.addItem("日本語", "ja")
         self.language_box.addItem("English", "en")
         self.language_box.setCurrentIndex(max(self.language_box.findData(s.chat.language), 0))
+        self.user_name = QLineEdit(s.chat.user_name, page)
+        self.user_name.setPlaceholderText(self.tr("What characters from imported cards call you"))
         self.ctrl_enter = QCheckBox(self.tr("Ctrl+Enter sends (Enter adds a line)"), page)
         self.ctrl_enter.setChecked(s.chat.ctrl_enter_sends)
         note = QLabel(self.tr("A language change applies the next time monchat starts."), page)
@@ -219,6 +221,7 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Language"), self.language_box)
         form.addRow("", note)
         form.addRow(self.tr("Sending"), self.ctrl_enter)
+        form.addRow(self.tr("Your name"), self.user_name)
         return page
 
     def _memory_tab(self, s: Settings) -> QWidget:
@@ -292,7 +295,7 @@ class SettingsDialog(QDialog):
         s.flush = dataclasses.replace(s.flush, ask_before_layer1=self.ask_layer1.isChecked(),
                                       fixed_personas=self.fixed.value())
         s.chat = dataclasses.replace(s.chat, language=self.language_box.currentData(),
-                                     ctrl_enter_sends=self.ctrl_enter.isChecked())
+                                     ctrl_enter_sends=self.ctrl_enter.isChecked(), user_name=self.user_name.text().strip())
         checked, warnings = settings_from_dict(s.to_dict())
         problems = list(warnings)
         empty = empty_model_names(s)

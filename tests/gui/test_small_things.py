@@ -48,3 +48,25 @@ def test_the_automatic_thread_count_says_how_many(window):
     dialog.embedded_threads.setValue(0)
     assert dialog.embedded_threads.specialValueText() == f"automatic: {default_threads()} (half the cores)"
     dialog.close()
+
+
+def markers(window) -> list[str]:
+    return [m.text() for m in window.chat_view.markers]
+
+
+def test_a_change_of_persona_is_marked_in_the_conversation(window, backend, qtbot):
+    backend.enqueue("hana here", "mira here")
+    window.composer.edit.setPlainText("hello")
+    with qtbot.waitSignal(window.turn_finished, timeout=5000):
+        window.composer.submit()
+    assert markers(window) == []
+    window.persona_box.setCurrentIndex(window.persona_box.findData("mira"))
+    assert markers(window) == ["— now talking with Mira —"]  # at once, before anything is said
+    window.composer.edit.setPlainText("and you?")
+    with qtbot.waitSignal(window.turn_finished, timeout=5000):
+        window.composer.submit()
+    window.reload_conversation()
+    assert markers(window) == ["— now talking with Mira —"]
+    column = window.chat_view.column
+    marker = window.chat_view.markers[0]
+    assert column.indexOf(marker) == column.indexOf(window.chat_view.bubbles[2]) - 1  # before "and you?"

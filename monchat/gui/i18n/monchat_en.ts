@@ -67,6 +67,10 @@ Settings folder: %2</source>
         <source>No older messages</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>— now talking with %1 —</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>CloudQuestion</name>
@@ -1726,6 +1730,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>What characters from imported cards call you</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Ctrl+Enter sends (Enter adds a line)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1739,6 +1747,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Sending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your name</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1853,6 +1865,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Delete…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Who the persona is and how it talks</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1909,7 +1925,27 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Delete this persona (its conversations stay)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only personas you made or imported can be deleted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Imported %1 from %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the persona %1? What you said to it stays in the logs and in memory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deleted %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -70,6 +70,10 @@ Settings folder: %2</source>
         <source>No older messages</source>
         <translation>これより前のメッセージはありません</translation>
     </message>
+    <message>
+        <source>— now talking with %1 —</source>
+        <translation>— ここから %1 と話しています —</translation>
+    </message>
 </context>
 <context>
     <name>CloudQuestion</name>
@@ -1737,6 +1741,10 @@ Open it in your browser?</source>
         <translation>システムに合わせる</translation>
     </message>
     <message>
+        <source>What characters from imported cards call you</source>
+        <translation>読み込んだキャラクターカードのキャラがあなたを呼ぶ名前</translation>
+    </message>
+    <message>
         <source>Ctrl+Enter sends (Enter adds a line)</source>
         <translation>Ctrl+Enter で送信（Enter で改行）</translation>
     </message>
@@ -1751,6 +1759,10 @@ Open it in your browser?</source>
     <message>
         <source>Sending</source>
         <translation>送信</translation>
+    </message>
+    <message>
+        <source>Your name</source>
+        <translation>あなたの名前</translation>
     </message>
     <message>
         <source>Ask me before any change to lasting memory (Layer 1)</source>
@@ -1864,6 +1876,10 @@ Open it in your browser?</source>
         <translation>SillyTavern のキャラクターカード（V2/V3）、JSON または PNG</translation>
     </message>
     <message>
+        <source>Delete…</source>
+        <translation>削除…</translation>
+    </message>
+    <message>
         <source>Who the persona is and how it talks</source>
         <translation>どんな人物で、どう話すか</translation>
     </message>
@@ -1920,8 +1936,28 @@ Open it in your browser?</source>
         <translation>このペルソナの文章はテンプレート %1 から作られます。ここに書くとそれに置き換わります。</translation>
     </message>
     <message>
+        <source>Delete this persona (its conversations stay)</source>
+        <translation>このペルソナを削除します（会話は残ります）</translation>
+    </message>
+    <message>
+        <source>Only personas you made or imported can be deleted.</source>
+        <translation>削除できるのは、自分で作ったか読み込んだペルソナだけです。</translation>
+    </message>
+    <message>
         <source>Imported %1 from %2.</source>
         <translation>%2 から %1 を読み込みました。</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>Delete the persona %1? What you said to it stays in the logs and in memory.</source>
+        <translation>ペルソナ %1 を削除しますか？ 話した内容はログと記憶に残ります。</translation>
+    </message>
+    <message>
+        <source>Deleted %1.</source>
+        <translation>%1 を削除しました。</translation>
     </message>
     <message>
         <source>There is already a persona with the id %1.</source>
