@@ -156,7 +156,8 @@ def cmd_personas(app: App, args) -> int:
         from .core.cards import import_card
         if args.file is None:
             raise InputError("personas import needs a card file.", "Example: monchat personas import card.png")
-        persona = import_card(Path(args.file), set(registry.surface), app.settings.chat.user_name)
+        persona = import_card(Path(args.file), set(registry.surface), app.settings.chat.user_name,
+                              registry.user_surface_dir)
         path = registry.save_surface(persona)
         print(f"imported {persona.name!r} as surface persona {persona.id} ({path})")
         print(f"chat with it: monchat chat --persona {persona.id}")

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import InputError
+from .paths import write_private
 from .personas import ID_PATTERN, SurfacePersona
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -277,11 +278,22 @@ def card_to_persona(card: Card, persona_id: str, user_name: str = "") -> Surface
     )
 
 
-def import_card(path: Path, taken_ids: set[str] | frozenset[str] = frozenset(), user_name: str = "") -> SurfacePersona:
+def import_card(path: Path, taken_ids: set[str] | frozenset[str] = frozenset(), user_name: str = "",
+                avatar_dir: Path | None = None) -> SurfacePersona:
     """Read a card file and return it as a new (unsaved) surface persona.
+
+    Args:
+        avatar_dir: where a PNG card's picture is kept as the persona's avatar (``<id>.png``; the
+            user's persona folder); None keeps no picture.
 
     Raises:
         InputError: the file is not a character card; the message says why.
     """
-    card = parse_card(read_card_json(Path(path)))
-    return card_to_persona(card, suggest_id(card.name, set(taken_ids)), user_name)
+    path = Path(path)
+    card = parse_card(read_card_json(path))
+    persona = card_to_persona(card, suggest_id(card.name, set(taken_ids)), user_name)
+    if avatar_dir is not None and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n":
+        picture = Path(avatar_dir) / f"{persona.id}.png"
+        write_private(picture, path.read_bytes())
+        persona.avatar = picture.name
+    return persona

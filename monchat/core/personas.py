@@ -164,6 +164,7 @@ class PersonaRegistry:
             raise PersonaError(f"{persona_id!r} is not a surface persona of yours.",
                                "Shipped personas cannot be deleted.")
         (self.user_surface_dir / f"{persona_id}.toml").unlink()
+        (self.user_surface_dir / f"{persona_id}.png").unlink(missing_ok=True)  # an imported card's picture
         self.reload()
 
     def is_users_filter(self, persona_id: str) -> bool:

@@ -1,8 +1,9 @@
-"""The conversation: message bubbles with time, persona, Markdown replies and a copy button.
+"""The conversation: message bubbles (``message_bubble.py``), notices, markers where the persona changes.
 
 It shows the Layer 3 window and asks for older archived messages when scrolled
 to the top (``older_requested``); the main window answers with
-``prepend_older()``. Colours come from the palette, so dark and light both work.
+``prepend_older()``. Colours come from the palette, so dark and light both work;
+on a wide window the messages keep to a readable column in the middle.
 """
 
 from __future__ import annotations
@@ -10,166 +11,15 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Callable
 
-from PySide6.QtCore import QDateTime, QLocale, Qt, QTimer, Signal
-from PySide6.QtGui import QGuiApplication, QPalette
-from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy,
-                               QTextBrowser, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QPalette, QPixmap
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from ..core.types import Message
+from .message_bubble import MessageBubble, format_time
 from .translation import arg
 
-RENDER_DELAY_MS = 40  # streamed text is re-rendered at most this often
-COPIED_MS = 1500  # how long a copy button says "Copied"
-
-
-class MessageBody(QTextBrowser):
-    """A message's text, as tall as its content, inside the conversation's own scroll area.
-
-    A QTextDocument lays out once per change; a rich-text QLabel lays out again for every
-    height-for-width question, which froze the window for tens of ms on long replies.
-    """
-
-    def __init__(self, markdown: bool, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.markdown = markdown
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        # A click is only a request: the window checks the scheme and shows where it goes first.
-        self.setOpenExternalLinks(False)
-        self.setOpenLinks(False)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.viewport().setAutoFillBackground(False)  # the bubble's palette shows through
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.document().setDocumentMargin(2)
-
-    def show_text(self, text: str) -> None:
-        if self.markdown:
-            self.setMarkdown(text)
-        else:
-            self.setPlainText(text)
-        self._fit()
-
-    def _fit(self) -> None:
-        self.document().setTextWidth(max(self.viewport().width(), 50))
-        height = int(self.document().size().height()) + self.frameWidth() * 2
-        if height != self.height():
-            self.setFixedHeight(height)
-
-    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
-        super().resizeEvent(event)
-        self._fit()
-
-    def wheelEvent(self, event) -> None:  # noqa: N802 (Qt override)
-        event.ignore()  # nothing to scroll here: let the conversation scroll
-
-
-def format_time(dt: datetime, now: datetime | None = None) -> str:
-    """Time today, date and time otherwise, in the UI language's short format."""
-    now = now or datetime.now().astimezone()
-    local = dt.astimezone()
-    qdt = QDateTime.fromSecsSinceEpoch(int(local.timestamp()))
-    locale = QLocale()
-    if local.date() == now.astimezone().date():
-        return locale.toString(qdt.time(), QLocale.FormatType.ShortFormat)
-    return locale.toString(qdt, QLocale.FormatType.ShortFormat)
-
-
-class MessageBubble(QFrame):
-    """One message. Replies render as Markdown; the user's own words stay plain text.
-
-    Signals:
-        link_clicked(str): a link in the text was clicked (not opened).
-    """
-
-    link_clicked = Signal(str)
-
-    def __init__(self, role: str, author: str, when: str, text: str = "", *,
-                 message_id: str = "", epoch: float | None = None, status: str = "ok", persona: str = "",
-                 parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.role = role
-        self.persona = persona
-        self.message_id = message_id
-        self.epoch = epoch
-        self.status = status
-        self._text = text
-        self._render_pending = False
-        self.setObjectName(f"bubble_{role}")
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setAutoFillBackground(True)
-        self.setBackgroundRole(QPalette.ColorRole.AlternateBase if role == "assistant" else QPalette.ColorRole.Base)
-
-        self.header = QLabel(self)
-        self.header.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        self.copy_button = QToolButton(self)
-        self.copy_button.setText(self.tr("Copy"))
-        self.copy_button.setToolTip(self.tr("Copy this message"))
-        self.copy_button.setAutoRaise(True)
-        self.copy_button.clicked.connect(self.copy_to_clipboard)
-        self.body = MessageBody(markdown=role == "assistant", parent=self)
-        self.body.anchorClicked.connect(lambda url: self.link_clicked.emit(url.toString()))
-
-        top = QHBoxLayout()
-        top.setContentsMargins(0, 0, 0, 0)
-        top.addWidget(self.header, 1)
-        top.addWidget(self.copy_button)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(10, 6, 10, 8)
-        layout.setSpacing(2)
-        layout.addLayout(top)
-        layout.addWidget(self.body)
-        self._author, self._when = author, when
-        self._update_header()
-        self._render()
-
-    # ---- content -------------------------------------------------------
-    def text(self) -> str:
-        return self._text
-
-    def set_text(self, text: str) -> None:
-        self._text = text
-        self._render()
-
-    def append(self, piece: str) -> None:
-        """Add streamed text; rendering is coalesced so a fast stream never floods the GUI."""
-        self._text += piece
-        if not self._render_pending:
-            self._render_pending = True
-            QTimer.singleShot(RENDER_DELAY_MS, self._render)
-
-    def finish(self, message: Message | None, status: str) -> None:
-        """The reply ended: take its logged id and status."""
-        if message is not None:
-            self.message_id = message.id
-            self.epoch = message.dt.timestamp()
-            self._text = message.text
-        self.status = status
-        self._update_header()
-        self._render()
-
-    def _render(self) -> None:
-        self._render_pending = False
-        self.body.show_text(self._text if self._text else "…")
-
-    def _update_header(self) -> None:
-        marks = {"stopped": self.tr("(stopped)"), "partial": self.tr("(incomplete)"),
-                 "streaming": self.tr("(writing…)")}
-        parts = [f"<b>{_escape(self._author)}</b>", _escape(self._when)]
-        if self.status in marks:
-            parts.append(_escape(marks[self.status]))
-        self.header.setText(" · ".join(parts))
-
-    def copy_to_clipboard(self) -> None:
-        QGuiApplication.clipboard().setText(self._text)
-        self.copy_button.setText(self.tr("Copied"))
-        QTimer.singleShot(COPIED_MS, self._copy_label_back)
-
-    def _copy_label_back(self) -> None:
-        self.copy_button.setText(self.tr("Copy"))
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+MAX_COLUMN_PX = 860  # wider windows keep the conversation a readable column in the middle
 
 
 class ChatView(QScrollArea):
@@ -183,9 +33,11 @@ class ChatView(QScrollArea):
     older_requested = Signal(float)
     link_requested = Signal(str)
 
-    def __init__(self, persona_name: Callable[[str], str], parent: QWidget | None = None) -> None:
+    def __init__(self, persona_name: Callable[[str], str], parent: QWidget | None = None,
+                 persona_avatar: Callable[[str], QPixmap | None] = lambda _persona_id: None) -> None:
         super().__init__(parent)
         self.persona_name = persona_name
+        self.persona_avatar = persona_avatar
         self.bubbles: list[MessageBubble] = []
         self._replaced: set[str] = set()
         self.no_more_older = False
@@ -230,7 +82,8 @@ class ChatView(QScrollArea):
     def _bubble_for(self, message: Message) -> MessageBubble:
         bubble = MessageBubble(message.role, self._author(message), format_time(message.dt), message.text,
                                message_id=message.id, epoch=message.dt.timestamp(), status=message.status,
-                               persona=message.persona, parent=self.container)
+                               persona=message.persona, parent=self.container,
+                               avatar=self.persona_avatar(message.persona) if message.role == "assistant" else None)
         bubble.link_clicked.connect(self.link_requested)
         return bubble
 
@@ -294,7 +147,8 @@ class ChatView(QScrollArea):
     def start_reply(self, persona_id: str) -> MessageBubble:
         """An empty reply bubble that streamed text goes into."""
         bubble = MessageBubble("assistant", self.persona_name(persona_id), format_time(datetime.now().astimezone()),
-                               status="streaming", persona=persona_id, parent=self.container)
+                               status="streaming", persona=persona_id, avatar=self.persona_avatar(persona_id),
+                               parent=self.container)
         bubble.link_clicked.connect(self.link_requested)
         self._append_bubble(bubble)
         self._update_greeting_visibility()
@@ -398,6 +252,11 @@ class ChatView(QScrollArea):
 
     def _after_last_bubble(self) -> int:
         return self.column.indexOf(self.bubbles[-1]) + 1
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        side = 12 + max(0, (self.viewport().width() - MAX_COLUMN_PX) // 2)
+        self.column.setContentsMargins(side, 8, side, 8)
 
     # ---- scrolling -----------------------------------------------------
     def oldest_epoch(self) -> float | None:

@@ -18,6 +18,7 @@ from ..core.chat import TurnResult
 from ..core.errors import KnownError
 from ..core.paths import resource_dir
 from .chat_turns import ChatTurns
+from .avatars import Avatars
 from .chat_view import ChatView
 from .composer import Composer
 from .context_meter import ContextMeterWidget
@@ -25,6 +26,7 @@ from .failures import backend_note, explanation, headline, show_failure
 from .first_start import welcome_text
 from .gate_bar import GateBar
 from .lifetime import alive as _alive
+from .message_bubble import AVATAR_PX
 from .outbound import CloudQuestion, LinkOpener
 from .turn_actions import ActionReasons, ChatState
 from .window_state import about_box, restore_geometry, save_geometry
@@ -65,7 +67,8 @@ class MainWindow(QMainWindow):
         self.resize(860, 720)
 
         self.gate_bar = GateBar(self)
-        self.chat_view = ChatView(self.persona_name, self)
+        self.avatars = Avatars(app.personas, AVATAR_PX)
+        self.chat_view = ChatView(self.persona_name, self, persona_avatar=self.avatars)
         self.composer = Composer(self)
         self.cloud = CloudQuestion(app.backends, app.store, app.settings, self)
         self.links = LinkOpener(self, lambda text: self.statusBar().showMessage(text, 15000))
@@ -258,25 +261,13 @@ class MainWindow(QMainWindow):
         """A turn may go now, unless its backend is a cloud the user has not agreed to yet (then asks)."""
         return self.cloud.allows(self.app.personas.surface.get(self.persona_id()), then)
 
-    def chat_state(self) -> ChatState:
-        bubbles = self.chat_view.bubbles
-        return ChatState(streaming=self.turns.current is not None, paused=self.composer.is_gate_closed(),
-                         last_role=bubbles[-1].role if bubbles else "",
-                         has_user_message=self.chat_view.last_bubble("user") is not None)
-
     def update_actions(self, *_args) -> None:
         """Enable what can act now; what cannot is disabled and its tooltip says why."""
-        state, reasons = self.chat_state(), self._reasons
-        for act, tip, reason in ((self.regenerate_action, self.tr("Ask for the last reply again"),
-                                  reasons.regenerate(state)),
-                                 (self.edit_action, self.tr("Change your last message and get a new reply"),
-                                  reasons.edit(state)),
-                                 (self.flush_action, self.tr("Turn the waiting log files into memory"),
-                                  reasons.flush(state))):
-            act.setEnabled(not reason)
-            act.setToolTip(reason or tip)
-            act.setStatusTip(reason or tip)
-        self.gate_bar.set_flush_blocked(reasons.flush(state))
+        view = self.chat_view
+        state = ChatState(streaming=self.turns.current is not None, paused=self.composer.is_gate_closed(),
+                          last_role=view.bubbles[-1].role if view.bubbles else "",
+                          has_user_message=view.last_bubble("user") is not None)
+        self._reasons.apply(state, self.regenerate_action, self.edit_action, self.flush_action, self.gate_bar)
         self.persona_box.setEnabled(not state.streaming)
 
     def _turn_finished(self, result: TurnResult) -> None:
@@ -373,6 +364,7 @@ class MainWindow(QMainWindow):
         return self._open(dialog)
 
     def _personas_changed(self) -> None:
+        self.avatars.clear()
         self.reload_personas()
         self.refresh_meter()
 

@@ -184,7 +184,8 @@ class SurfacePersonaDialog(QDialog):
     def import_card_file(self, path: Path) -> SurfacePersona | None:
         """Read a card and save it as a new surface persona; the form then shows it for editing."""
         try:
-            persona = import_card(path, set(self.personas.surface), self.chat.user_name)
+            persona = import_card(path, set(self.personas.surface), self.chat.user_name,
+                                  self.personas.user_surface_dir)
             self.personas.save_surface(persona)
         except KnownError as exc:
             failure = Failure.from_known(exc)

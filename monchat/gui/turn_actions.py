@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction
 
 
 @dataclass(frozen=True)
@@ -43,3 +44,13 @@ class ActionReasons(QObject):
 
     def flush(self, state: ChatState) -> str:
         return self.tr("A reply is being written: wait for it or stop it, then flush.") if state.streaming else ""
+
+    def apply(self, state: ChatState, regenerate: QAction, edit: QAction, flush: QAction, gate_bar) -> None:
+        """Enable the actions that can act; the others disabled, their tooltip (and status tip) saying why."""
+        for act, tip, reason in ((regenerate, self.tr("Ask for the last reply again"), self.regenerate(state)),
+                                 (edit, self.tr("Change your last message and get a new reply"), self.edit(state)),
+                                 (flush, self.tr("Turn the waiting log files into memory"), self.flush(state))):
+            act.setEnabled(not reason)
+            act.setToolTip(reason or tip)
+            act.setStatusTip(reason or tip)
+        gate_bar.set_flush_blocked(self.flush(state))

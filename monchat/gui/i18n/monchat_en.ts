@@ -41,6 +41,18 @@ Settings folder: %2</source>
         <source>A reply is being written: wait for it or stop it, then flush.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Ask for the last reply again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change your last message and get a new reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Turn the waiting log files into memory</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ChatTurns</name>
@@ -150,6 +162,13 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Context: unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>CopyButton</name>
+    <message>
+        <source>Copied</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -953,18 +972,6 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Ask for the last reply again</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Change your last message and get a new reply</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Turn the waiting log files into memory</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Saved. Some changes take effect the next time monchat starts.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1239,6 +1246,18 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Copy code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy code %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy this code block</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>(stopped)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1248,10 +1267,6 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>(writing…)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Copied</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

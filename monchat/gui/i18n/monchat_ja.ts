@@ -44,6 +44,18 @@ Settings folder: %2</source>
         <source>A reply is being written: wait for it or stop it, then flush.</source>
         <translation>返信を書いている途中です。終わるのを待つか止めてから整理してください。</translation>
     </message>
+    <message>
+        <source>Ask for the last reply again</source>
+        <translation>最後の返信をもう一度作ってもらう</translation>
+    </message>
+    <message>
+        <source>Change your last message and get a new reply</source>
+        <translation>最後のメッセージを書き直して、新しい返信をもらう</translation>
+    </message>
+    <message>
+        <source>Turn the waiting log files into memory</source>
+        <translation>待っているログファイルを記憶にまとめる</translation>
+    </message>
 </context>
 <context>
     <name>ChatTurns</name>
@@ -158,6 +170,13 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>Context: unknown</source>
         <translation>コンテキスト: 不明</translation>
+    </message>
+</context>
+<context>
+    <name>CopyButton</name>
+    <message>
+        <source>Copied</source>
+        <translation>コピーしました</translation>
     </message>
 </context>
 <context>
@@ -964,18 +983,6 @@ Open it in your browser?</source>
         <translation>アシスタント</translation>
     </message>
     <message>
-        <source>Ask for the last reply again</source>
-        <translation>最後の返信をもう一度作ってもらう</translation>
-    </message>
-    <message>
-        <source>Change your last message and get a new reply</source>
-        <translation>最後のメッセージを書き直して、新しい返信をもらう</translation>
-    </message>
-    <message>
-        <source>Turn the waiting log files into memory</source>
-        <translation>待っているログファイルを記憶にまとめる</translation>
-    </message>
-    <message>
         <source>Saved. Some changes take effect the next time monchat starts.</source>
         <translation>保存しました。一部の変更は次に monchat を起動したときに反映されます。</translation>
     </message>
@@ -1250,6 +1257,18 @@ Open it in your browser?</source>
         <translation>このメッセージをコピー</translation>
     </message>
     <message>
+        <source>Copy code</source>
+        <translation>コードをコピー</translation>
+    </message>
+    <message>
+        <source>Copy code %1</source>
+        <translation>コード %1 をコピー</translation>
+    </message>
+    <message>
+        <source>Copy this code block</source>
+        <translation>このコードブロックをコピーします</translation>
+    </message>
+    <message>
         <source>(stopped)</source>
         <translation>（停止）</translation>
     </message>
@@ -1260,10 +1279,6 @@ Open it in your browser?</source>
     <message>
         <source>(writing…)</source>
         <translation>（入力中…）</translation>
-    </message>
-    <message>
-        <source>Copied</source>
-        <translation>コピーしました</translation>
     </message>
 </context>
 <context>
