@@ -102,3 +102,32 @@ def test_the_walker_notices_the_other_script():
     assert other_script(["設定", "Settings…", "monchat の設定", "チャット(&C)", "`ollama pull` を実行"], "ja") \
         == ["Settings…"]
     assert other_script(["ハナ", "Mira"], "en", {"ハナ"}) == [] and other_script(["Mira"], "ja", {"Mira"}) == []
+
+
+def test_the_walker_finds_dialogs_and_openers_generically(window):
+    from PySide6.QtWidgets import QDialog
+
+    import monchat.gui.flush_dialog as module
+
+    class Helper:  # a menu object another part of the window may keep, as window.file_menu
+        def __init__(self, owner):
+            self.owner = owner
+
+        def open_flush_again(self):
+            return self.owner.open_flush()
+
+    window.file_menu = Helper(window)
+    assert {"open_settings", "open_flush_again"} <= set(openers(window))
+
+    class Base(QDialog):
+        pass
+
+    class Concrete(Base):
+        pass
+    Base.__module__ = Concrete.__module__ = module.__name__
+    module.Base, module.Concrete = Base, Concrete
+    try:
+        found = dialog_classes()
+        assert Concrete in found and Base not in found  # a base class is not a dialog of its own
+    finally:
+        del module.Base, module.Concrete

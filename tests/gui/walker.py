@@ -20,25 +20,30 @@ import monchat.gui
 
 
 def dialog_classes() -> set[type]:
-    """Every QDialog subclass defined in a monchat.gui module."""
+    """Every concrete QDialog subclass defined in a monchat.gui module (a base others derive from is left out)."""
     found = set()
     for module in pkgutil.iter_modules(monchat.gui.__path__, "monchat.gui."):
         mod = importlib.import_module(module.name)
         for _, cls in inspect.getmembers(mod, inspect.isclass):
             if issubclass(cls, QDialog) and cls.__module__ == mod.__name__:
                 found.add(cls)
-    return found
+    return {cls for cls in found if not any(other is not cls and issubclass(other, cls) for other in found)}
 
 
 def openers(window: QMainWindow) -> dict[str, callable]:
-    """The main window's ``open_*`` methods that take no argument, by name."""
+    """The ``open_*`` methods that take no argument: the main window's, and those of the helpers it
+    keeps as attributes (a menu object such as ``window.file_menu``), by name."""
     found = {}
-    for name, method in inspect.getmembers(window, inspect.ismethod):
-        if name.startswith("open_"):
-            params = [p for p in inspect.signature(method).parameters.values()
-                      if p.default is inspect.Parameter.empty]
-            if not params:
-                found[name] = method
+    owners = [window] + [value for value in vars(window).values()
+                         if not isinstance(value, (QWidget, type)) and any(
+                             name.startswith("open_") for name in dir(type(value)))]
+    for owner in owners:
+        for name, method in inspect.getmembers(owner, inspect.ismethod):
+            if name.startswith("open_"):
+                params = [p for p in inspect.signature(method).parameters.values()
+                          if p.default is inspect.Parameter.empty]
+                if not params:
+                    found.setdefault(name, method)
     return found
 
 
