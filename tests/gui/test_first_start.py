@@ -93,3 +93,13 @@ def test_saving_a_filter_persona_unchanged_keeps_both_languages(app, make_window
     saved = app.personas.filters["project"]
     assert saved.picks == ["仕事で使っている道具"] and saved.translations == {}
     dialog.close()
+
+
+def test_settings_problems_at_start_speak_the_window_language(translators):
+    from monchat.gui.main import startup_notes
+    translators.install("en")
+    assert startup_notes(["unknown setting chat.x ignored"]) == ["unknown setting chat.x ignored"]
+    translators.install("ja")
+    [note] = startup_notes(["unknown setting chat.x ignored"])
+    assert "monchat doctor" in note and "unknown" not in note
+    assert startup_notes([]) == []

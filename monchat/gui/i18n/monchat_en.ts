@@ -1862,6 +1862,13 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>Startup</name>
+    <message>
+        <source>settings.toml has settings monchat could not use (defaults are used); `monchat doctor` says which.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>SurfacePersonaDialog</name>
     <message>
         <source>Surface personas</source>

@@ -1873,6 +1873,13 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>Startup</name>
+    <message>
+        <source>settings.toml has settings monchat could not use (defaults are used); `monchat doctor` says which.</source>
+        <translation>settings.toml に monchat が使えない設定があります（既定値を使っています）。どれかは `monchat doctor` でわかります。</translation>
+    </message>
+</context>
+<context>
     <name>SurfacePersonaDialog</name>
     <message>
         <source>Surface personas</source>
