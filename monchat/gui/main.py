@@ -74,7 +74,8 @@ def startup_notes(settings_warnings: list[str]) -> list[str]:
     if not settings_warnings or ui_is_english():
         return list(settings_warnings)
     return [QCoreApplication.translate(
-        "Startup", "settings.toml has settings monchat could not use (defaults are used); `monchat doctor` says which.")]
+        "Startup", "settings.toml has settings monchat could not use (defaults are used); "
+                   "`monchat doctor` says which.")]
 
 
 def run_gui(app) -> int:
