@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QProgressBar, QPu
 from ..core.secrets import SecretStore
 from .failures import explanation, headline
 from .lifetime import alive
-from .translation import arg
+from .translation import arg, ui_is_english
 from .workers import Failure, TaskRunner
 
 if TYPE_CHECKING:  # the ollama client is imported only when a backend is built
@@ -149,7 +149,12 @@ class PullControl(QWidget):
         else:
             self.bar.setRange(0, 1000)
             self.bar.setValue(int(step.fraction * 1000))
-        self.state.setText(step.status)
+        if ui_is_english():  # Ollama's own words ("pulling manifest", "verifying sha256 digest") are English
+            self.state.setText(step.status)
+        elif step.fraction is None:
+            self.state.setText(self.tr("Preparing the download…"))
+        else:
+            self.state.setText(arg(self.tr("Downloading: %1%"), int(step.fraction * 100)))
 
     def _ended(self, name: str, done: bool, failure: Failure | None) -> None:
         if not alive(self):

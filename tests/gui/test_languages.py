@@ -131,3 +131,32 @@ def test_the_walker_finds_dialogs_and_openers_generically(window):
         assert Concrete in found and Base not in found  # a base class is not a dialog of its own
     finally:
         del module.Base, module.Concrete
+
+
+def test_an_ollama_pull_speaks_the_window_language(make_window, qtbot):
+    from tests.fakes.fake_ollama import running_fake_ollama
+    window = make_window("ja")
+    with running_fake_ollama() as server:
+        dialog = window.open_settings()
+        dialog.ollama_host.setText(server.url)
+        dialog.ollama_model.setText("llama3.2:1b")
+        seen = []
+        original = dialog.pull._progress
+
+        def progress(step):
+            original(step)
+            seen.append(dialog.pull.state.text())
+        dialog.pull.runner.start = _with_progress(dialog.pull.runner.start, original, progress)
+        with qtbot.waitSignal(dialog.pull_finished, timeout=5000):
+            dialog.pull.button.click()
+        assert seen and all(other_script([text], "ja") == [] for text in seen), seen
+        assert other_script([dialog.pull.state.text()], "ja") == []
+        dialog.close()
+
+
+def _with_progress(start, shown, replacement):
+    def wrapped(name, fn, **kwargs):
+        if kwargs.get("on_progress") == shown:
+            kwargs["on_progress"] = replacement
+        return start(name, fn, **kwargs)
+    return wrapped

@@ -1412,6 +1412,14 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Preparing the download…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Downloading: %1%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1 is installed.</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1423,6 +1423,14 @@ Open it in your browser?</source>
         <translation>%1 を取得中…</translation>
     </message>
     <message>
+        <source>Preparing the download…</source>
+        <translation>ダウンロードの準備中…</translation>
+    </message>
+    <message>
+        <source>Downloading: %1%</source>
+        <translation>ダウンロード中: %1%</translation>
+    </message>
+    <message>
         <source>%1 is installed.</source>
         <translation>%1 をインストールしました。</translation>
     </message>
