@@ -137,9 +137,11 @@ class ChatTurns(QObject):
             return
         self._set_editing(True, last_user.text())
 
-    def cancel_edit(self) -> None:
+    def cancel_edit(self, keep_text: bool = False) -> None:
+        """Leave edit mode; the text goes unless ``keep_text`` (chat paused mid-edit: the words stay)."""
         self._set_editing(False)
-        self.composer.clear()
+        if not keep_text:
+            self.composer.clear()
 
     def _set_editing(self, editing: bool, text: str = "") -> None:
         self.editing = editing

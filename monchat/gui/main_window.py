@@ -292,7 +292,7 @@ class MainWindow(QMainWindow):
         self.gate_bar.set_gate(gate)
         self.composer.set_gate_closed(gate.state == "stop")
         if gate.state == "stop" and self.turns.editing:
-            self.turns.cancel_edit()  # no "editing" banner over a box that cannot send
+            self.turns.cancel_edit(keep_text=True)  # no "editing" banner over a box that cannot send
         self.update_actions()
         self.gate_changed.emit(gate)
         return gate

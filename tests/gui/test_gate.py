@@ -167,3 +167,18 @@ def test_errors_the_user_must_mend_first_have_no_retry(window):
     assert window.turns._retry_for(None, Failure("storage_corrupt", "")) is None
     label = window.chat_view.add_notice("a plain note")
     assert label.parent().findChild(type(window.gate_bar.flush_button), "notice_action") is None
+
+
+def test_a_pause_during_an_edit_leaves_edit_mode_and_keeps_the_words(app, make_window, backend, qtbot):
+    fill_log_files(app, 4)
+    backend.enqueue("answer")
+    window = make_window("en")
+    window.composer.edit.setPlainText("first try")
+    with qtbot.waitSignal(window.turn_finished, timeout=5000):
+        window.composer.submit()  # this message opens nothing new: still four files
+    window.turns.begin_edit_last()
+    assert window.composer.edit_row.isVisible()
+    log_message(app, 24.01, "a fifth slot")  # another window logged: the gate closes
+    window.refresh_gate()
+    assert not window.composer.edit_row.isVisible() and window.composer.text() == "first try"
+    assert not window.composer.edit.isEnabled()
