@@ -1809,7 +1809,7 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>This computer has no OS keyring, so monchat cannot store a key (it never writes keys to its files). Set the environment variable GEMINI_API_KEY to your key where monchat starts (for example a line `export GEMINI_API_KEY=…` in ~/.profile), then start monchat again.</source>
-        <translation>このコンピューターには OS のキーリングがないため、monchat はキーを保存できません（キーを自分のファイルに書くことはありません）。monchat を起動する環境で環境変数 GEMINI_API_KEY にキーを設定し（たとえば ~/.profile に `export GEMINI_API_KEY=…` の行を書く）、monchat を起動し直してください。</translation>
+        <translation>このコンピューターには OS のキーリングがないため、monchat はキーを保存できません（キーを自分のファイルに書くことはありません）。monchat を起動する環境で環境変数 GEMINI_API_KEY にキーを設定し（たとえば ~/.profile に「export GEMINI_API_KEY=…」の行を書く）、monchat を起動し直してください。</translation>
     </message>
     <message>
         <source>A key is stored in the OS keyring. Type a new one to replace it.</source>
