@@ -47,9 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("doctor", help="check every backend and the data folder; say how to fix")
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("personas", help="list or validate personas; import a character card")
-    p.add_argument("action", choices=("list", "validate", "import"))
-    p.add_argument("file", nargs="?", type=Path, help="import: a Character Card V2/V3 (.json or .png)")
+    p = sub.add_parser("personas", help="list or validate personas; import a character card; delete one")
+    p.add_argument("action", choices=("list", "validate", "import", "delete"))
+    p.add_argument("file", nargs="?", help="import: a Character Card V2/V3 (.json or .png); delete: a persona id")
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("settings", help="show or change settings; store or remove an API key (OS keyring)")
@@ -138,10 +138,19 @@ def cmd_personas(app: App, args) -> int:
         from .core.cards import import_card
         if args.file is None:
             raise InputError("personas import needs a card file.", "Example: monchat personas import card.png")
-        persona = import_card(args.file, set(registry.surface))
+        persona = import_card(Path(args.file), set(registry.surface), app.settings.chat.user_name,
+                              registry.user_surface_dir)
         path = registry.save_surface(persona)
         print(f"imported {persona.name!r} as surface persona {persona.id} ({path})")
         print(f"chat with it: monchat chat --persona {persona.id}")
+        return 0
+    if args.action == "delete":
+        if not args.file:
+            raise InputError("personas delete needs a persona id.", "Example: monchat personas delete my-card")
+        from .core.personas import remove_surface_persona
+        if remove_surface_persona(registry, app.settings.chat, args.file):  # chat was talking with it
+            app.save_settings()
+        print(f"deleted surface persona {args.file} (its conversations stay in the logs and the archive)")
         return 0
     if args.action == "validate":
         if args.json:

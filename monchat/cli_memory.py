@@ -8,8 +8,8 @@ import sys
 from .core.errors import InputError
 from .core.memory import Verdict
 
-MEMORY_ACTIONS = ("list", "show", "history", "approve", "reject", "edit", "forget", "pin", "unpin", "queue",
-                  "budget")
+MEMORY_ACTIONS = ("list", "show", "history", "approve", "reject", "edit", "forget", "restore", "delete", "pin",
+                  "unpin", "queue", "budget")
 
 
 def add_memory_commands(sub) -> None:
@@ -178,7 +178,13 @@ def cmd_memory(app, args) -> int:
         if not args.json:
             print(f"{args.id} → {new.id}: {new.text}")
             return 0
-    elif action in ("forget", "pin", "unpin"):
+    elif action == "delete":
+        deleted = memory.delete(_need_id(args))
+        out = {"deleted": deleted}
+        if not args.json:
+            print(f"deleted for good: {', '.join(deleted)} (the archived messages stay)")
+            return 0
+    elif action in ("forget", "restore", "pin", "unpin"):
         m = getattr(memory, action)(_need_id(args))
         out = memory.to_dict(m)
         if not args.json:

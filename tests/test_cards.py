@@ -99,11 +99,11 @@ def test_png_with_chara_only_and_japanese_text(tmp_path):
                    scenario="", first_mes="おかえりなさい、{{user}}さん。")
     path = tmp_path / "aoi.png"
     path.write_bytes(png_with_chunks(text_chunk("chara", card)))
-    persona = import_card(path, taken_ids={"card"})
+    persona = import_card(path, taken_ids={suggest_id("葵")})
     assert persona.language == "ja"
     assert persona.system.startswith("葵は静かな司書。ユーザーの本探しを手伝う。")
     assert persona.greeting == "おかえりなさい、ユーザーさん。"
-    assert persona.id == "card-2"  # a name with no ASCII letters gets a unique fallback id
+    assert persona.id == suggest_id("葵") + "-2"  # a kanji name gets a stable fallback id, kept unique
 
 
 def test_v1_flat_card():
@@ -155,7 +155,24 @@ def test_suggest_id_is_unique_and_valid():
     assert suggest_id("Aoi Sakura") == "aoi-sakura"
     assert suggest_id("Aoi", {"aoi", "aoi-2"}) == "aoi-3"
     assert suggest_id("Ümlaut Çafé") == "umlaut-cafe"
-    assert suggest_id("ハナ") == "card"
+    assert suggest_id("ハナ") == "hana"  # kana are spelled out
+
+
+def test_japanese_card_names_give_readable_ids():
+    assert suggest_id("きょうこ") == "kyouko" and suggest_id("ユッキー") == "yukkii"
+    assert suggest_id("サクラ・ミク") == "sakura-miku" and suggest_id("しゃーろっと") == "shaarotto"
+    assert suggest_id("初音ミク") == "miku"
+    kanji = suggest_id("雪乃")  # nothing to spell: a stable id that differs between names
+    assert kanji.startswith("card-") and kanji == suggest_id("雪乃") != suggest_id("葵")
+    assert suggest_id("ハナ", {"hana"}) == "hana-2"
+
+
+def test_user_in_a_card_becomes_the_users_name(tmp_path):
+    path = tmp_path / "aoi.json"
+    path.write_text(json.dumps(v2_card()), encoding="utf-8")
+    persona = import_card(path, set(), user_name="Kenji")
+    assert persona.greeting == "Welcome back, Kenji." and "helps Kenji find books" in persona.system
+    assert import_card(path).greeting == "Welcome back, the user."
 
 
 def test_the_cli_imports_a_png_card_as_a_surface_persona(tmp_path, home, capsys):

@@ -248,6 +248,19 @@ def test_regenerate_replaces_the_last_reply(app, backend):
     assert len(logged(app)) == 3  # the old answer stays in the log
 
 
+def test_regenerate_after_a_failed_reply_answers_the_waiting_message(app, backend):
+    backend.enqueue("a1", BackendUnreachable("down", "start it"), "a2 at last")
+    app.chat.send("q1")
+    with pytest.raises(BackendUnreachable):
+        app.chat.send("q2")
+    assert [m.text for m in app.chat.window()] == ["q1", "a1", "q2"]  # no reply was logged
+    result = app.chat.regenerate()  # the GUI's Retry
+    assert result.reply.text == "a2 at last" and result.reply.replaces == ""
+    _, _, turns, _ = chat_calls(backend)[2]
+    assert texts(turns) == [("user", "q1"), ("assistant", "a1"), ("user", "q2")]  # q2 once, not twice
+    assert [m.text for m in app.chat.window()] == ["q1", "a1", "q2", "a2 at last"]
+
+
 def test_edit_last_replaces_the_last_message_and_its_reply(app, backend):
     backend.enqueue("a1", "a2", "a2 again")
     app.chat.send("q1")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import json
 import re
 import struct
@@ -27,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import InputError
+from .paths import write_private
 from .personas import ID_PATTERN, SurfacePersona
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -193,10 +195,51 @@ def expand_placeholders(text: str, char: str, user: str) -> str:
     return _PLACEHOLDERS.sub(swap, text)
 
 
+_KANA = dict(zip(
+    "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわをん"
+    "がぎぐげござじずぜぞだぢづでどばびぶべぼぱぴぷぺぽぁぃぅぇぉゃゅょゎ",
+    "a i u e o ka ki ku ke ko sa shi su se so ta chi tsu te to na ni nu ne no ha hi fu he ho ma mi mu me mo "
+    "ya yu yo ra ri ru re ro wa wo n ga gi gu ge go za ji zu ze zo da ji zu de do ba bi bu be bo pa pi pu pe po "
+    "a i u e o ya yu yo wa".split()))
+_YOON = {"ゃ": "a", "ゅ": "u", "ょ": "o"}
+
+
+def romanize_kana(text: str) -> str:
+    """Hiragana and katakana in Latin letters (Hepburn, roughly: ハナ → hana, きょう → kyou); others kept."""
+    hira = "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in text)
+    out: list[str] = []
+    double = False
+    for c in hira:
+        if c == "っ":
+            double = True
+            continue
+        if c == "ー" and out:
+            out.append(out[-1][-1:])
+            continue
+        if c in _YOON and out and out[-1].endswith("i") and len(out[-1]) > 1:  # きょ → kyo, しゃ → sha
+            stem = out.pop()[:-1]
+            out.append((stem if stem in ("sh", "ch", "j") else stem + "y") + _YOON[c])
+            continue
+        roman = _KANA.get(c, c)
+        if double and roman[:1].isalpha():
+            roman = roman[0] + roman
+        double = False
+        out.append(roman)
+    return "".join(out)
+
+
 def suggest_id(name: str, taken: set[str] | frozenset[str] = frozenset()) -> str:
-    """A persona id from a card name: ASCII letters and digits, unique among ``taken``."""
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii").lower()
-    base = re.sub(r"[^a-z0-9]+", "-", ascii_name).strip("-")[:32] or "card"
+    """A persona id from a card name: ASCII letters and digits (kana spelled out), unique among ``taken``.
+
+    A name with nothing to spell (kanji only) gets ``card-`` and a short hash of the name, so two such
+    cards still get different ids.
+    """
+    spelled = re.sub(r"[\W_]+", "-", romanize_kana(unicodedata.normalize("NFKC", name)))
+    ascii_name = unicodedata.normalize("NFKD", spelled)
+    ascii_name = ascii_name.encode("ascii", "ignore").decode("ascii").lower()
+    base = re.sub(r"[^a-z0-9]+", "-", ascii_name).strip("-")[:32]
+    if not base:
+        base = "card-" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:6] if name.strip() else "card"
     if not ID_PATTERN.match(base):
         base = f"card-{base}"[:32]
     candidate, n = base, 2
@@ -206,11 +249,11 @@ def suggest_id(name: str, taken: set[str] | frozenset[str] = frozenset()) -> str
     return candidate
 
 
-def card_to_persona(card: Card, persona_id: str) -> SurfacePersona:
-    """The surface persona a card describes."""
+def card_to_persona(card: Card, persona_id: str, user_name: str = "") -> SurfacePersona:
+    """The surface persona a card describes; ``{{user}}`` becomes ``user_name`` (settings.chat.user_name)."""
     language = card_language(card)
     char = card.nickname or card.name
-    user = "ユーザー" if language == "ja" else "the user"
+    user = user_name.strip() or ("ユーザー" if language == "ja" else "the user")
     labels = ({"personality": "性格", "scenario": "状況"} if language == "ja"
               else {"personality": "Personality", "scenario": "Scenario"})
     parts = [card.system_prompt.strip(), card.description.strip()]
@@ -235,11 +278,22 @@ def card_to_persona(card: Card, persona_id: str) -> SurfacePersona:
     )
 
 
-def import_card(path: Path, taken_ids: set[str] | frozenset[str] = frozenset()) -> SurfacePersona:
+def import_card(path: Path, taken_ids: set[str] | frozenset[str] = frozenset(), user_name: str = "",
+                avatar_dir: Path | None = None) -> SurfacePersona:
     """Read a card file and return it as a new (unsaved) surface persona.
+
+    Args:
+        avatar_dir: where a PNG card's picture is kept as the persona's avatar (``<id>.png``; the
+            user's persona folder); None keeps no picture.
 
     Raises:
         InputError: the file is not a character card; the message says why.
     """
-    card = parse_card(read_card_json(Path(path)))
-    return card_to_persona(card, suggest_id(card.name, set(taken_ids)))
+    path = Path(path)
+    card = parse_card(read_card_json(path))
+    persona = card_to_persona(card, suggest_id(card.name, set(taken_ids)), user_name)
+    if avatar_dir is not None and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n":
+        picture = Path(avatar_dir) / f"{persona.id}.png"
+        write_private(picture, path.read_bytes())
+        persona.avatar = picture.name
+    return persona

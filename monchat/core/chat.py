@@ -202,12 +202,18 @@ class ChatService:
         return self._turn(text, persona_id, on_chunk, stop, replaces="")
 
     def regenerate(self, *, persona_id: str | None = None, on_chunk=None, stop=None) -> TurnResult:
-        """Ask again for the last reply; the new reply replaces the old one."""
+        """Ask again for the last reply; the new reply replaces the old one.
+
+        When the last message is the user's (its reply failed before a word arrived), it is
+        answered now: that is what Retry does.
+        """
         window = self.window()
-        if not window or window[-1].role != "assistant":
-            raise InputError("There is no reply to regenerate.", "Send a message first.")
-        last_reply = window[-1]
         users = [m for m in window if m.role == "user"]
+        if not window or not users:
+            raise InputError("There is no reply to regenerate.", "Send a message first.")
+        if window[-1].role == "user":
+            return self._call(window[-1], window[:-1], persona_id, on_chunk, stop, replaces="", seen=window)
+        last_reply = window[-1]
         return self._call(users[-1], window[:-1], persona_id, on_chunk, stop, replaces=last_reply.id, seen=window)
 
     def edit_last(self, text: str, *, persona_id: str | None = None, on_chunk=None, stop=None) -> TurnResult:

@@ -78,7 +78,7 @@ def run_doctor(app) -> dict:
             report: DoctorReport = app.backends.get(name).doctor()
         except KnownError as exc:
             report = DoctorReport(name, app.backends.default_model(name),
-                                  [Check("available", False, exc.message, exc.hint)])
+                                  [Check("available", False, exc.message, exc.hint, code=exc.code)])
         if report.ok:
             usable.append(name)
         sections.append(_section(f"backend {name} ({report.model})", report.checks,
@@ -104,7 +104,7 @@ def _privacy_checks(app, backend) -> list[Check]:
         try:
             own = app.backends.for_persona(persona)
         except KnownError as exc:
-            checks.append(Check(f"persona {persona.id}", False, exc.message, exc.hint))
+            checks.append(Check(f"persona {persona.id}", False, exc.message, exc.hint, code=exc.code))
             continue
         checks.append(Check(f"persona {persona.id}", True, f"its own backend: {destination(own).sentence()}"))
     return checks

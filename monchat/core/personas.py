@@ -3,168 +3,21 @@
 Shipped personas live in ``personas/{surface,filter}/*.toml``; the user's copies
 in the config folder override shipped ones by id, except the immutable ``base``
 filter persona. Loading never stops at a bad file: each problem is reported
-and the file skipped.
+and the file skipped. The records and their checks are in ``persona_records``.
 """
 
 from __future__ import annotations
 
-import json
-import re
 import tomllib
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
-
-import tomli_w
 
 from .errors import PersonaError
 from .paths import write_private
-from .settings import FlushSettings
-
-ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
-# A persona is read at every start and rendered into every prompt: one larger than this is not a
-# persona but a pasted book (a 45 MB card once slowed every command to 15–24 s).
-MAX_PERSONA_BYTES = 1_000_000
-BASE_FILTER_ID = "base"
-FILTER_STYLES = ("timeline", "reinforced")
-
-
-@dataclass
-class SurfacePersona:
-    id: str
-    name: str
-    system: str = ""  # inline system text (data, never rendered as a template)
-    template: str = ""  # or a template file in prompts/ (shipped, rendered strictly)
-    description: str = ""
-    language: str = "ja"
-    temperature: float = 0.7
-    greeting: str = ""
-    backend: str = ""
-    model: str = ""
-    avatar: str = ""
-    post_history_instructions: str = ""
-    example_dialogue: str = ""
-    creator_notes: str = ""  # shown to the user, never sent to a model
-    extensions: dict = field(default_factory=dict)  # round-tripped untouched (cards)
-    # Role-play stays role-play: a persona whose conversations are not read at a flush (imported
-    # character cards) never turns its lines into "facts about you"; one that does not receive
-    # your memory is sent its own text only.
-    read_at_flush: bool = True
-    receives_memory: bool = True
-    source: str = ""  # the file it came from; not saved
-
-    def to_toml(self) -> str:
-        data = {k: v for k, v in asdict(self).items()
-                if k not in ("source", "extensions") and v not in ("", {}, None)}
-        if self.extensions:
-            # JSON text, not a TOML table: card extensions may hold null, which TOML cannot,
-            # and they must round-trip untouched.
-            data["extensions_json"] = json.dumps(self.extensions, ensure_ascii=False, sort_keys=True)
-        return tomli_w.dumps(data)
-
-
-@dataclass
-class FilterPersona:
-    id: str
-    name: str
-    talent: str
-    picks: list[str]
-    ignores: list[str]
-    max_items: int = 3
-    style: str = "reinforced"
-    instructions: str = ""
-    locked: bool = False
-    source: str = ""
-
-    def to_toml(self) -> str:
-        data = {k: v for k, v in asdict(self).items() if k not in ("source", "locked") and v not in ("", None)}
-        return tomli_w.dumps(data)
-
-
-def _str(data: dict, key: str, problems: list[str], required: bool = False, default: str = "") -> str:
-    value = data.get(key, default)
-    if not isinstance(value, str):
-        problems.append(f"{key} must be text")
-        return default
-    if required and not value.strip():
-        problems.append(f"{key} is required")
-    return value
-
-
-def _str_list(data: dict, key: str, problems: list[str]) -> list[str]:
-    value = data.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-        problems.append(f"{key} must be a list of non-empty texts")
-        return []
-    return value
-
-
-def parse_surface(data: dict, source: str = "") -> tuple[SurfacePersona | None, list[str]]:
-    problems: list[str] = []
-    pid = _str(data, "id", problems, required=True)
-    if pid and not ID_PATTERN.match(pid):
-        problems.append(f"id {pid!r} must be lowercase letters, digits, - or _")
-    persona = SurfacePersona(
-        id=pid, name=_str(data, "name", problems, required=True),
-        system=_str(data, "system", problems), template=_str(data, "template", problems),
-        description=_str(data, "description", problems), language=_str(data, "language", problems, default="ja"),
-        greeting=_str(data, "greeting", problems), backend=_str(data, "backend", problems),
-        model=_str(data, "model", problems), avatar=_str(data, "avatar", problems),
-        post_history_instructions=_str(data, "post_history_instructions", problems),
-        example_dialogue=_str(data, "example_dialogue", problems),
-        creator_notes=_str(data, "creator_notes", problems), source=source,
-    )
-    for flag in ("read_at_flush", "receives_memory"):
-        value = data.get(flag, True)
-        if isinstance(value, bool):
-            setattr(persona, flag, value)
-        else:
-            problems.append(f"{flag} must be true or false")
-    temperature = data.get("temperature", 0.7)
-    if isinstance(temperature, (int, float)) and not isinstance(temperature, bool) and 0 <= temperature <= 2:
-        persona.temperature = float(temperature)
-    else:
-        problems.append("temperature must be a number from 0 to 2")
-    extensions = data.get("extensions", {})
-    if "extensions_json" in data:
-        try:
-            extensions = json.loads(data["extensions_json"])
-        except (TypeError, json.JSONDecodeError):
-            extensions = None
-    if isinstance(extensions, dict):
-        persona.extensions = extensions
-    else:
-        problems.append("extensions must be a table (or extensions_json a JSON object)")
-    if not persona.system.strip() and not persona.template.strip():
-        problems.append("either system or template is required")
-    if persona.backend and persona.backend not in ("ollama", "openai", "gemini", "embedded"):
-        problems.append(f"backend {persona.backend!r} is not one of ollama, openai, gemini, embedded")
-    return (None if problems else persona), problems
-
-
-def parse_filter(data: dict, source: str = "") -> tuple[FilterPersona | None, list[str]]:
-    problems: list[str] = []
-    pid = _str(data, "id", problems, required=True)
-    if pid and not ID_PATTERN.match(pid):
-        problems.append(f"id {pid!r} must be lowercase letters, digits, - or _")
-    max_items = data.get("max_items", 3)
-    if not isinstance(max_items, int) or isinstance(max_items, bool) or not 0 <= max_items <= 3:
-        problems.append("max_items must be a whole number from 0 to 3")
-        max_items = 3
-    style = _str(data, "style", problems, default="reinforced")
-    if style not in FILTER_STYLES:
-        problems.append(f"style must be one of {', '.join(FILTER_STYLES)}")
-    persona = FilterPersona(
-        id=pid, name=_str(data, "name", problems, required=True),
-        talent=_str(data, "talent", problems, required=True),
-        picks=_str_list(data, "picks", problems), ignores=_str_list(data, "ignores", problems),
-        max_items=max_items, style=style, instructions=_str(data, "instructions", problems),
-        locked=pid == BASE_FILTER_ID, source=source,
-    )
-    if not persona.picks:
-        problems.append("picks must name at least one thing")
-    if not persona.ignores:
-        problems.append("ignores must name at least one thing (a filter is valuable for what it ignores)")
-    return (None if problems else persona), problems
+from .persona_records import (BASE_FILTER_ID, FILTER_STYLES, ID_PATTERN, MAX_PERSONA_BYTES,  # noqa: F401 (re-exported)
+                              TRANSLATED_FIELDS, FilterPersona, FilterTexts, PersonaInvalid, Problem, SurfacePersona,
+                              parse_filter, parse_surface)
+from .settings import ChatSettings, FlushSettings
 
 
 def _load_dir(folder: Path, parse) -> tuple[dict, dict[str, list[str]]]:
@@ -197,9 +50,10 @@ def _load_dir(folder: Path, parse) -> tuple[dict, dict[str, list[str]]]:
 def _check_size(text: str, name: str) -> None:
     size = len(text.encode("utf-8"))
     if size > MAX_PERSONA_BYTES:
-        raise PersonaError(f"The persona {name!r} would be {size / 1_000_000:.1f} MB; a persona may be at most "
-                           f"{MAX_PERSONA_BYTES // 1_000_000} MB.",
-                           "Shorten its text (a card's description or lore book is usually what is too long).")
+        raise PersonaInvalid(f"The persona {name!r} would be {size / 1_000_000:.1f} MB; a persona may be at most "
+                             f"{MAX_PERSONA_BYTES // 1_000_000} MB.",
+                             "Shorten its text (a card's description or lore book is usually what is too long).",
+                             [Problem(f"larger than {MAX_PERSONA_BYTES // 1_000_000} MB", "too_large")])
 
 
 class PersonaRegistry:
@@ -244,7 +98,7 @@ class PersonaRegistry:
             return ""
         name = persona.template
         if Path(name).name != name or not (self.templates_dir / name).is_file():
-            return f"template {name!r} is not a file in {self.templates_dir}"
+            return Problem(f"template {name!r} is not a file in {self.templates_dir}", "bad_template", "template")
         return ""
 
     def surface_persona(self, persona_id: str) -> SurfacePersona:
@@ -272,7 +126,8 @@ class PersonaRegistry:
         if problem:
             problems.append(problem)
         if problems:
-            raise PersonaError(f"The persona cannot be saved: {'; '.join(problems)}.", "Fix the fields named.")
+            raise PersonaInvalid(f"The persona cannot be saved: {'; '.join(problems)}.", "Fix the fields named.",
+                                 problems)
         _check_size(text, persona.name)
         path = self.user_surface_dir / f"{persona.id}.toml"
         write_private(path, text)
@@ -281,18 +136,36 @@ class PersonaRegistry:
 
     def save_filter(self, persona: FilterPersona) -> Path:
         if persona.id == BASE_FILTER_ID:
-            raise PersonaError("The base filter persona is locked.", "Copy it under a new id to change it.")
+            raise PersonaInvalid("The base filter persona is locked.", "Copy it under a new id to change it.",
+                                 [Problem("the base filter persona is locked", "locked")])
         data = {k: v for k, v in asdict(persona).items() if k not in ("source", "locked")}
         _, problems = parse_filter(data)
         if problems:
-            raise PersonaError(f"The filter persona cannot be saved: {'; '.join(problems)}.",
-                               "Fix the fields named.")
+            raise PersonaInvalid(f"The filter persona cannot be saved: {'; '.join(problems)}.",
+                                 "Fix the fields named.", problems)
         text = persona.to_toml()
         _check_size(text, persona.name)
         path = self.user_filter_dir / f"{persona.id}.toml"
         write_private(path, text)
         self.reload()
         return path
+
+    def is_users_surface(self, persona_id: str) -> bool:
+        """Whether the surface persona is the user's own file (so it can be deleted)."""
+        return (self.user_surface_dir / f"{persona_id}.toml").is_file() and persona_id in self.surface
+
+    def delete_surface(self, persona_id: str) -> None:
+        """Delete the user's surface persona (a shipped one it overrode shows again). Its messages stay.
+
+        Raises:
+            PersonaError: it is not one of the user's own.
+        """
+        if not self.is_users_surface(persona_id):
+            raise PersonaError(f"{persona_id!r} is not a surface persona of yours.",
+                               "Shipped personas cannot be deleted.")
+        (self.user_surface_dir / f"{persona_id}.toml").unlink()
+        (self.user_surface_dir / f"{persona_id}.png").unlink(missing_ok=True)  # an imported card's picture
+        self.reload()
 
     def is_users_filter(self, persona_id: str) -> bool:
         """Whether the filter persona is the user's own file (so it can be removed)."""
@@ -309,6 +182,31 @@ class PersonaRegistry:
                                "Shipped personas cannot be removed; leave them out of the fixed two.")
         path.unlink()
         self.reload()
+
+
+def persona_for_language(registry: PersonaRegistry, current: str, language: str) -> str:
+    """The surface persona to start with in ``language``: ``current`` when it speaks it (or nothing
+    shipped does), else the first shipped persona that does, by id (a first start in English talks
+    with Mira, in Japanese with Hana)."""
+    persona = registry.surface.get(current)
+    if persona is not None and persona.language == language:
+        return current
+    speaking = sorted(pid for pid in registry.shipped_surface_ids
+                      if pid in registry.surface and registry.surface[pid].language == language)
+    return speaking[0] if speaking else current
+
+
+def remove_surface_persona(registry: PersonaRegistry, chat: ChatSettings, persona_id: str) -> bool:
+    """Delete the user's surface persona; chat falls back to the default one if it was talking with it.
+
+    Returns:
+        True when ``chat.persona`` changed: the caller saves the settings.
+    """
+    registry.delete_surface(persona_id)
+    if chat.persona in registry.surface:
+        return False
+    chat.persona = ChatSettings().persona
+    return True
 
 
 def remove_filter_persona(registry: PersonaRegistry, flush: FlushSettings, persona_id: str) -> bool:

@@ -25,6 +25,7 @@ class ChatSettings:
     window_hours: int = 12
     language: str = ""  # "" follows the system; "ja" or "en"
     ctrl_enter_sends: bool = False  # False: Enter sends, Shift+Enter is a newline
+    user_name: str = ""  # what {{user}} in an imported character card becomes ("" : "the user" / ユーザー)
 
 
 @dataclass
@@ -125,6 +126,7 @@ CHECKS: dict[str, Callable[[Any], bool]] = {
     "chat.persona": lambda v: 0 < len(v) <= 40,
     "chat.window_hours": _between(1, 24 * 30),
     "chat.language": lambda v: v in ("", "ja", "en"),
+    "chat.user_name": lambda v: len(v) <= 40 and "\n" not in v,
     "backend.name": lambda v: v in ("auto", "ollama", "openai", "gemini", "embedded"),
     "openai.context_length": _between(0, 10_000_000),
     "openai.timeout_s": _between(1, 3600),

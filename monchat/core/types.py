@@ -177,9 +177,23 @@ class Turn:
     content: str
 
 
+class Coded(str):
+    """An English sentence (for logs and the terminal) that carries a ``code`` and the values in it
+    (``args``), so a window can word it in its own language."""
+
+    code: str
+    args: tuple
+
+    def __new__(cls, text: str, code: str, *args) -> "Coded":
+        coded = super().__new__(cls, text)
+        coded.code, coded.args = code, args
+        return coded
+
+
 @dataclass
 class Usage:
-    """What a backend reported about one call."""
+    """What a backend reported about one call; ``warnings`` are ``Coded`` (codes: blocked, ended_early,
+    cut_at_length)."""
 
     prompt_tokens: int | None = None
     output_tokens: int | None = None

@@ -26,6 +26,8 @@ from .workers import Failure, TaskRunner
 # Failures raised before the user's message was logged: the composer gets the text back. A full
 # disk is among them (the append was undone); other storage failures may come after it was logged.
 NOTHING_LOGGED = ("gate_closed", "input", "storage_full", "storage_read_only")
+# Failures a second try cannot mend (the user must act first): no Retry button.
+NO_RETRY = ("gate_closed", "input", "storage_corrupt", "storage_newer_schema", "storage_read_only")
 
 
 @dataclass
@@ -111,16 +113,18 @@ class ChatTurns(QObject):
         self._start(work)
 
     def regenerate(self) -> None:
-        """Ask again for the last reply; the new one replaces it."""
+        """Ask again for the last reply; the new one replaces it (after a failed reply: the first one)."""
         last = self.chat_view.bubbles[-1] if self.chat_view.bubbles else None
-        if last is None or last.role != "assistant" or not self._allowed():
+        if last is None or not self._allowed():
             return
         if not self.may_send(self.regenerate):
             return
         chat, persona_id, stop = self.chat, self.persona_id(), threading.Event()
-        last.hide()
+        replaced = [last] if last.role == "assistant" else []
+        for bubble in replaced:
+            bubble.hide()
         reply = self.chat_view.start_reply(persona_id)
-        self.current = StreamingTurn("regenerate", "", stop, reply, None, [last])
+        self.current = StreamingTurn("regenerate", "", stop, reply, None, replaced)
 
         def work(report):
             return chat.regenerate(persona_id=persona_id, on_chunk=report, stop=stop)
@@ -129,13 +133,15 @@ class ChatTurns(QObject):
     def begin_edit_last(self) -> None:
         """Put the last message in the composer; sending it replaces that message and its reply."""
         last_user = self.chat_view.last_bubble("user")
-        if last_user is None or self.current is not None:
+        if last_user is None or not self._allowed():
             return
         self._set_editing(True, last_user.text())
 
-    def cancel_edit(self) -> None:
+    def cancel_edit(self, keep_text: bool = False) -> None:
+        """Leave edit mode; the text goes unless ``keep_text`` (chat paused mid-edit: the words stay)."""
         self._set_editing(False)
-        self.composer.clear()
+        if not keep_text:
+            self.composer.clear()
 
     def _set_editing(self, editing: bool, text: str = "") -> None:
         self.editing = editing
@@ -148,6 +154,7 @@ class ChatTurns(QObject):
             self.composer.stop_button.setEnabled(False)
 
     def _start(self, work) -> None:
+        self.chat_view.clear_notices()  # the last error is answered by this turn; a new one shows if it fails
         self.composer.set_streaming(True)
         self.composer.stop_button.setEnabled(True)
         self.busy_changed.emit(True)
@@ -186,5 +193,17 @@ class ChatTurns(QObject):
             self.composer.restore(turn.text)
         # What is on disk now is the truth: the user's words are logged, a partial reply is marked.
         self.chat_view.set_messages(self.chat.window())
-        self.chat_view.add_notice(f"{headline(failure)}\n{explanation(failure)}")
+        retry = self._retry_for(turn, failure) if turn is not None else None
+        self.chat_view.add_notice(f"{headline(failure)}\n{explanation(failure)}", self.tr("Retry"), retry)
         self.failed.emit(failure)
+
+    def _retry_for(self, turn: StreamingTurn, failure: Failure) -> Callable[[], None] | None:
+        """What Retry does: send the words again when they were not logged, else ask for the reply again."""
+        if failure.code in NO_RETRY:
+            return None
+        if failure.code in NOTHING_LOGGED and turn.kind in ("send", "edit"):
+            def resend() -> None:
+                self._set_editing(turn.kind == "edit", turn.text)
+                self.send(turn.text)
+            return resend
+        return self.regenerate

@@ -1,8 +1,9 @@
-"""The conversation: message bubbles with time, persona, Markdown replies and a copy button.
+"""The conversation: message bubbles (``message_bubble.py``), notices, markers where the persona changes.
 
 It shows the Layer 3 window and asks for older archived messages when scrolled
 to the top (``older_requested``); the main window answers with
-``prepend_older()``. Colours come from the palette, so dark and light both work.
+``prepend_older()``. Colours come from the palette, so dark and light both work;
+on a wide window the messages keep to a readable column in the middle.
 """
 
 from __future__ import annotations
@@ -10,158 +11,15 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Callable
 
-from PySide6.QtCore import QDateTime, QLocale, Qt, QTimer, Signal
-from PySide6.QtGui import QGuiApplication, QPalette
-from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy,
-                               QTextBrowser, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QPalette, QPixmap
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from ..core.types import Message
+from .message_bubble import MessageBubble, format_time
+from .translation import arg
 
-RENDER_DELAY_MS = 40  # streamed text is re-rendered at most this often
-
-
-class MessageBody(QTextBrowser):
-    """A message's text, as tall as its content, inside the conversation's own scroll area.
-
-    A QTextDocument lays out once per change; a rich-text QLabel lays out again for every
-    height-for-width question, which froze the window for tens of ms on long replies.
-    """
-
-    def __init__(self, markdown: bool, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.markdown = markdown
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        # A click is only a request: the window checks the scheme and shows where it goes first.
-        self.setOpenExternalLinks(False)
-        self.setOpenLinks(False)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.viewport().setAutoFillBackground(False)  # the bubble's palette shows through
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.document().setDocumentMargin(2)
-
-    def show_text(self, text: str) -> None:
-        if self.markdown:
-            self.setMarkdown(text)
-        else:
-            self.setPlainText(text)
-        self._fit()
-
-    def _fit(self) -> None:
-        self.document().setTextWidth(max(self.viewport().width(), 50))
-        height = int(self.document().size().height()) + self.frameWidth() * 2
-        if height != self.height():
-            self.setFixedHeight(height)
-
-    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
-        super().resizeEvent(event)
-        self._fit()
-
-    def wheelEvent(self, event) -> None:  # noqa: N802 (Qt override)
-        event.ignore()  # nothing to scroll here: let the conversation scroll
-
-
-def format_time(dt: datetime, now: datetime | None = None) -> str:
-    """Time today, date and time otherwise, in the UI language's short format."""
-    now = now or datetime.now().astimezone()
-    local = dt.astimezone()
-    qdt = QDateTime.fromSecsSinceEpoch(int(local.timestamp()))
-    locale = QLocale()
-    if local.date() == now.astimezone().date():
-        return locale.toString(qdt.time(), QLocale.FormatType.ShortFormat)
-    return locale.toString(qdt, QLocale.FormatType.ShortFormat)
-
-
-class MessageBubble(QFrame):
-    """One message. Replies render as Markdown; the user's own words stay plain text.
-
-    Signals:
-        link_clicked(str): a link in the text was clicked (not opened).
-    """
-
-    link_clicked = Signal(str)
-
-    def __init__(self, role: str, author: str, when: str, text: str = "", *,
-                 message_id: str = "", epoch: float | None = None, status: str = "ok",
-                 parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.role = role
-        self.message_id = message_id
-        self.epoch = epoch
-        self.status = status
-        self._text = text
-        self._render_pending = False
-        self.setObjectName(f"bubble_{role}")
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setAutoFillBackground(True)
-        self.setBackgroundRole(QPalette.ColorRole.AlternateBase if role == "assistant" else QPalette.ColorRole.Base)
-
-        self.header = QLabel(self)
-        self.header.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        self.copy_button = QToolButton(self)
-        self.copy_button.setText(self.tr("Copy"))
-        self.copy_button.setToolTip(self.tr("Copy this message"))
-        self.copy_button.setAutoRaise(True)
-        self.copy_button.clicked.connect(self.copy_to_clipboard)
-        self.body = MessageBody(markdown=role == "assistant", parent=self)
-        self.body.anchorClicked.connect(lambda url: self.link_clicked.emit(url.toString()))
-
-        top = QHBoxLayout()
-        top.setContentsMargins(0, 0, 0, 0)
-        top.addWidget(self.header, 1)
-        top.addWidget(self.copy_button)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(10, 6, 10, 8)
-        layout.setSpacing(2)
-        layout.addLayout(top)
-        layout.addWidget(self.body)
-        self._author, self._when = author, when
-        self._update_header()
-        self._render()
-
-    # ---- content -------------------------------------------------------
-    def text(self) -> str:
-        return self._text
-
-    def set_text(self, text: str) -> None:
-        self._text = text
-        self._render()
-
-    def append(self, piece: str) -> None:
-        """Add streamed text; rendering is coalesced so a fast stream never floods the GUI."""
-        self._text += piece
-        if not self._render_pending:
-            self._render_pending = True
-            QTimer.singleShot(RENDER_DELAY_MS, self._render)
-
-    def finish(self, message: Message | None, status: str) -> None:
-        """The reply ended: take its logged id and status."""
-        if message is not None:
-            self.message_id = message.id
-            self.epoch = message.dt.timestamp()
-            self._text = message.text
-        self.status = status
-        self._update_header()
-        self._render()
-
-    def _render(self) -> None:
-        self._render_pending = False
-        self.body.show_text(self._text if self._text else "…")
-
-    def _update_header(self) -> None:
-        marks = {"stopped": self.tr("(stopped)"), "partial": self.tr("(incomplete)"),
-                 "streaming": self.tr("(writing…)")}
-        parts = [f"<b>{_escape(self._author)}</b>", _escape(self._when)]
-        if self.status in marks:
-            parts.append(_escape(marks[self.status]))
-        self.header.setText(" · ".join(parts))
-
-    def copy_to_clipboard(self) -> None:
-        QGuiApplication.clipboard().setText(self._text)
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+MAX_COLUMN_PX = 860  # wider windows keep the conversation a readable column in the middle
 
 
 class ChatView(QScrollArea):
@@ -175,9 +33,11 @@ class ChatView(QScrollArea):
     older_requested = Signal(float)
     link_requested = Signal(str)
 
-    def __init__(self, persona_name: Callable[[str], str], parent: QWidget | None = None) -> None:
+    def __init__(self, persona_name: Callable[[str], str], parent: QWidget | None = None,
+                 persona_avatar: Callable[[str], QPixmap | None] = lambda _persona_id: None) -> None:
         super().__init__(parent)
         self.persona_name = persona_name
+        self.persona_avatar = persona_avatar
         self.bubbles: list[MessageBubble] = []
         self._replaced: set[str] = set()
         self.no_more_older = False
@@ -193,6 +53,14 @@ class ChatView(QScrollArea):
         self.older_button.setFlat(True)
         self.older_button.clicked.connect(self.request_older)
         self.column.addWidget(self.older_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        self.welcome = QLabel(self.container)
+        self.welcome.setObjectName("welcome")
+        self.welcome.setWordWrap(True)
+        self.welcome.setTextFormat(Qt.TextFormat.RichText)
+        self.welcome.setFrameShape(QFrame.Shape.StyledPanel)
+        self.welcome.setContentsMargins(12, 8, 12, 8)
+        self.welcome.hide()
+        self.column.addWidget(self.welcome)
         self.greeting = QLabel(self.container)
         self.greeting.setWordWrap(True)
         self.greeting.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -204,6 +72,8 @@ class ChatView(QScrollArea):
         self.verticalScrollBar().rangeChanged.connect(self._range_changed)
         self._stick_to_bottom = True
         self._keep_from_bottom: int | None = None
+        self.markers: list[QLabel] = []
+        self.current_persona = ""
 
     # ---- building bubbles ----------------------------------------------
     def _author(self, message: Message) -> str:
@@ -212,7 +82,8 @@ class ChatView(QScrollArea):
     def _bubble_for(self, message: Message) -> MessageBubble:
         bubble = MessageBubble(message.role, self._author(message), format_time(message.dt), message.text,
                                message_id=message.id, epoch=message.dt.timestamp(), status=message.status,
-                               parent=self.container)
+                               persona=message.persona, parent=self.container,
+                               avatar=self.persona_avatar(message.persona) if message.role == "assistant" else None)
         bubble.link_clicked.connect(self.link_requested)
         return bubble
 
@@ -227,9 +98,7 @@ class ChatView(QScrollArea):
             self.bubbles.remove(bubble)
             self.column.removeWidget(bubble)
             bubble.deleteLater()
-        for notice in self.container.findChildren(QLabel, "notice"):
-            self.column.removeWidget(notice)
-            notice.deleteLater()
+        self.clear_notices()
         kept = {b.message_id: b for b in self.bubbles}
         if [b.message_id for b in self.bubbles] != [m.id for m in messages[:len(self.bubbles)]]:
             for bubble in self.bubbles:  # the order changed: build again
@@ -277,28 +146,48 @@ class ChatView(QScrollArea):
 
     def start_reply(self, persona_id: str) -> MessageBubble:
         """An empty reply bubble that streamed text goes into."""
-        bubble = MessageBubble("assistant", self.persona_name(persona_id),
-                               format_time(datetime.now().astimezone()), status="streaming", parent=self.container)
+        bubble = MessageBubble("assistant", self.persona_name(persona_id), format_time(datetime.now().astimezone()),
+                               status="streaming", persona=persona_id, avatar=self.persona_avatar(persona_id),
+                               parent=self.container)
         bubble.link_clicked.connect(self.link_requested)
         self._append_bubble(bubble)
         self._update_greeting_visibility()
         self.scroll_to_bottom()
         return bubble
 
-    def add_notice(self, text: str) -> QLabel:
-        """A line that is not a message (an error, a stop), shown in the flow."""
-        label = QLabel(text, self.container)
+    def add_notice(self, text: str, action_text: str = "", action: Callable[[], None] | None = None) -> QLabel:
+        """A line that is not a message (an error, a stop), shown in the flow; with a button when given."""
+        box = QFrame(self.container)
+        box.setObjectName("notice_box")
+        box.setFrameShape(QFrame.Shape.StyledPanel)
+        box.setAutoFillBackground(True)
+        box.setBackgroundRole(QPalette.ColorRole.Dark)
+        label = QLabel(text, box)
         label.setObjectName("notice")
         label.setWordWrap(True)
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        label.setFrameShape(QFrame.Shape.StyledPanel)
         label.setForegroundRole(QPalette.ColorRole.BrightText)
-        label.setAutoFillBackground(True)
-        label.setBackgroundRole(QPalette.ColorRole.Dark)
-        label.setContentsMargins(8, 4, 8, 4)
-        self.column.addWidget(label)
+        row = QHBoxLayout(box)
+        row.setContentsMargins(8, 4, 8, 4)
+        row.addWidget(label, 1)
+        if action is not None:
+            button = QPushButton(action_text, box)
+            button.setObjectName("notice_action")
+            button.clicked.connect(action)
+            row.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
+        self.column.addWidget(box)
         self.scroll_to_bottom()
         return label
+
+    def notices(self) -> list[QFrame]:
+        return self.container.findChildren(QFrame, "notice_box")
+
+    def clear_notices(self) -> None:
+        """Remove the errors and stop notes shown (a new turn is under way or went through)."""
+        for box in self.notices():
+            self.column.removeWidget(box)
+            box.hide()
+            box.deleteLater()
 
     def remove_bubble(self, bubble: MessageBubble) -> None:
         if bubble in self.bubbles:
@@ -319,8 +208,55 @@ class ChatView(QScrollArea):
         self.column.addWidget(bubble)
         self.bubbles.append(bubble)
 
+    def set_welcome(self, text: str) -> None:
+        """The first start's explanation, shown above the greeting while there is no message ("" hides it)."""
+        self.welcome.setText(text)
+        self._update_greeting_visibility()
+
+    def set_older_available(self, available: bool) -> None:
+        """Whether older messages exist beyond those shown (an empty chat never offers to show more)."""
+        self.no_more_older = not available
+        self.older_button.setVisible(available)
+        self.older_button.setEnabled(available)
+        self.older_button.setText(self.tr("Show older messages"))
+
     def _update_greeting_visibility(self) -> None:
         self.greeting.setVisible(bool(self.greeting.text()) and not self.bubbles)
+        self.welcome.setVisible(bool(self.welcome.text()) and not self.bubbles)
+        self._show_persona_changes()
+
+    def set_current_persona(self, persona_id: str) -> None:
+        """Who answers next: a change since the last message is marked at the end of the conversation."""
+        self.current_persona = persona_id
+        self._show_persona_changes()
+
+    def _show_persona_changes(self) -> None:
+        """A line where the persona changes between messages, and at the end when it changed since."""
+        for marker in self.markers:
+            self.column.removeWidget(marker)
+            marker.deleteLater()
+        self.markers = []
+        wanted = [(n, b.persona) for n, b in enumerate(self.bubbles)
+                  if n and b.persona and self.bubbles[n - 1].persona and b.persona != self.bubbles[n - 1].persona]
+        if self.bubbles and self.current_persona and self.bubbles[-1].persona not in ("", self.current_persona):
+            wanted.append((len(self.bubbles), self.current_persona))
+        for position, persona in reversed(wanted):
+            marker = QLabel(arg(self.tr("— now talking with %1 —"), self.persona_name(persona)), self.container)
+            marker.setObjectName("persona_marker")
+            marker.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            marker.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+            anchor = self.bubbles[position] if position < len(self.bubbles) else None
+            index = self.column.indexOf(anchor) if anchor is not None else self._after_last_bubble()
+            self.column.insertWidget(index, marker)
+            self.markers.append(marker)
+
+    def _after_last_bubble(self) -> int:
+        return self.column.indexOf(self.bubbles[-1]) + 1
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        side = 12 + max(0, (self.viewport().width() - MAX_COLUMN_PX) // 2)
+        self.column.setContentsMargins(side, 8, side, 8)
 
     # ---- scrolling -----------------------------------------------------
     def oldest_epoch(self) -> float | None:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import time
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QInputMethodEvent, QKeyEvent
-from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QSizePolicy, QVBoxLayout,
+from PySide6.QtGui import QInputMethodEvent, QKeyEvent, QPalette
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QSizePolicy, QVBoxLayout,
                                QWidget)
 
 # An Enter this soon after an IME commit is the same keystroke that confirmed it.
@@ -74,18 +74,18 @@ class MessageEdit(QPlainTextEdit):
 
 
 class Composer(QWidget):
-    """Text box with Send/Stop, or — while the gate is closed — why chat is paused and a Flush button.
+    """Text box with Send/Stop; while the gate is closed, disabled with the reason shown above it.
+
+    The gate bar's banner carries the Flush button then (one Flush button, not one here too).
 
     Signals:
         send_requested(str): the user wants to send this text (the composer keeps it until ``clear()``).
         stop_requested(): stop the reply that is streaming.
-        flush_requested(): open the flush dialog.
         cancel_edit_requested(): leave "edit last message" mode.
     """
 
     send_requested = Signal(str)
     stop_requested = Signal()
-    flush_requested = Signal()
     cancel_edit_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -124,23 +124,17 @@ class Composer(QWidget):
         row.addWidget(self.edit, 1, Qt.AlignmentFlag.AlignTop)
         row.addLayout(buttons)
 
-        self.paused = QFrame(self)
-        self.paused.setFrameShape(QFrame.Shape.StyledPanel)
-        self.paused_label = QLabel(self.paused)
+        self.paused_label = QLabel(self)
+        self.paused_label.setObjectName("composer_paused")
         self.paused_label.setWordWrap(True)
-        self.paused_flush_button = QPushButton(self.tr("Flush now…"), self.paused)
-        self.paused_flush_button.clicked.connect(self.flush_requested)
-        paused_row = QHBoxLayout(self.paused)
-        paused_row.addWidget(self.paused_label, 1)
-        paused_row.addWidget(self.paused_flush_button)
-
-        self.paused.hide()
+        self.paused_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.paused_label.hide()
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 8)
+        layout.addWidget(self.paused_label)  # why the box below is disabled, while the gate is closed
         layout.addWidget(self.edit_row)
         layout.addWidget(self.typing)
-        layout.addWidget(self.paused)  # shown instead of the typing row while the gate is closed
         self.set_ctrl_enter_sends(False)
 
     # ---- state set by the main window -------------------------------------
@@ -155,14 +149,17 @@ class Composer(QWidget):
         self.stop_button.setVisible(streaming)
         self.send_button.setVisible(not streaming)
 
-    def set_gate_closed(self, closed: bool, explanation: str = "") -> None:
-        """Disable typing with a plain explanation and a Flush button, or enable it again."""
+    def set_gate_closed(self, closed: bool) -> None:
+        """Disable typing, saying why (the banner above has the Flush button), or enable it again."""
         self._gate_closed = closed
-        self.paused_label.setText(explanation)
+        reason = self.tr("Chat is paused until you flush: use the Flush button in the banner above. "
+                         "What you type here is kept.")
+        self.paused_label.setText(reason if closed else "")
+        self.paused_label.setVisible(closed)
         self.edit.setEnabled(not closed)
         self.send_button.setEnabled(not closed)
-        self.typing.setVisible(not closed)
-        self.paused.setVisible(closed)
+        self.send_button.setToolTip(reason if closed else "")
+        self.edit.setToolTip(reason if closed else "")
 
     def is_gate_closed(self) -> bool:
         return self._gate_closed

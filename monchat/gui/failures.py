@@ -142,6 +142,23 @@ def explanation(failure: Failure) -> str:
     return "\n".join(lines)
 
 
+def backend_note(warning: str) -> str:
+    """A backend's note on a reply (``core.types.Coded``), worded from its code."""
+    words = {
+        "blocked": QCoreApplication.translate(
+            "Failures", "The service blocked this message and did not answer it."),
+        "ended_early": QCoreApplication.translate(
+            "Failures", "The service ended the reply early; it may be cut off."),
+        "cut_at_length": QCoreApplication.translate(
+            "Failures", "The server cut the reply at its length limit; ask it to go on, or raise the limit."),
+    }
+    worded = words.get(getattr(warning, "code", ""))
+    if worded is None:  # a note with no code: core's English, only in an English window
+        worded = warning if ui_is_english() else QCoreApplication.translate(
+            "Failures", "The model backend added a note to this reply (see monchat.log).")
+    return arg(QCoreApplication.translate("Failures", "Note from the model backend: %1"), worded)
+
+
 def show_failure(parent: QWidget | None, failure: Failure) -> QMessageBox:
     """A non-blocking message box (``open()``, never ``exec()``), returned for tests."""
     box = QMessageBox(parent)

@@ -15,11 +15,12 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout
 
 from ..core.errors import KnownError
 from ..core.flush.service import FlushService
-from ..core.personas import BASE_FILTER_ID, FilterPersona, PersonaRegistry, remove_filter_persona
+from ..core.personas import BASE_FILTER_ID, FilterPersona, FilterTexts, PersonaRegistry, remove_filter_persona
 from ..core.settings import Settings, save_settings
 from .failures import explanation, headline
 from .lifetime import alive as _alive
-from .translation import arg
+from .persona_words import persona_error_text
+from .translation import arg, ui_language
 from .workers import Failure, TaskRunner
 
 
@@ -41,7 +42,7 @@ class FixedPersonaPicker(QWidget):
             box.clear()
             box.addItem(self.tr("(none)"), "")
             for persona in self.personas.pool():
-                box.addItem(persona.name, persona.id)
+                box.addItem(persona.texts(ui_language()).name, persona.id)
             wanted = selected[position] if position < len(selected) else ""
             box.setCurrentIndex(max(box.findData(wanted), 0))
 
@@ -181,7 +182,7 @@ class FilterPersonaDialog(QDialog):
         self.list.clear()
         ordered = ([registry.filters[BASE_FILTER_ID]] if BASE_FILTER_ID in registry.filters else []) + registry.pool()
         for persona in ordered:
-            label = persona.name + ("  " + self.tr("(locked)") if persona.locked else "")
+            label = persona.texts(ui_language()).name + ("  " + self.tr("(locked)") if persona.locked else "")
             item = QListWidgetItem(label, self.list)
             item.setData(Qt.ItemDataRole.UserRole, persona.id)
         self.list.blockSignals(False)
@@ -204,10 +205,11 @@ class FilterPersonaDialog(QDialog):
         self.locked_label.setVisible(locked)
         self.id_edit.setText(persona.id if persona else "")
         self.id_edit.setReadOnly(not self._new)
-        self.name_edit.setText(persona.name if persona else "")
-        self.talent_edit.setText(persona.talent if persona else "")
-        self.picks_edit.setPlainText("\n".join(persona.picks) if persona else "")
-        self.ignores_edit.setPlainText("\n".join(persona.ignores) if persona else "")
+        shown = persona.texts(ui_language()) if persona else None
+        self.name_edit.setText(shown.name if shown else "")
+        self.talent_edit.setText(shown.talent if shown else "")
+        self.picks_edit.setPlainText("\n".join(shown.picks) if shown else "")
+        self.ignores_edit.setPlainText("\n".join(shown.ignores) if shown else "")
         self.max_items.setValue(persona.max_items if persona else 3)
         self.style_box.setCurrentIndex(max(self.style_box.findData(persona.style if persona else "reinforced"), 0))
         self.instructions_edit.setPlainText(persona.instructions if persona else "")
@@ -231,11 +233,19 @@ class FilterPersonaDialog(QDialog):
 
     # ---- saving ----------------------------------------------------------
     def persona_from_form(self) -> FilterPersona:
+        """The form as a persona. Texts the user changed become the persona's own (what the model reads,
+        translations dropped); texts left as shown keep the persona's languages as they were."""
         lines = lambda edit: [s.strip() for s in edit.toPlainText().splitlines() if s.strip()]  # noqa: E731
-        return FilterPersona(id=self.id_edit.text().strip(), name=self.name_edit.text().strip(),
-                             talent=self.talent_edit.text().strip(), picks=lines(self.picks_edit),
-                             ignores=lines(self.ignores_edit), max_items=self.max_items.value(),
-                             style=self.style_box.currentData(), instructions=self.instructions_edit.toPlainText())
+        texts = FilterTexts(self.name_edit.text().strip(), self.talent_edit.text().strip(),
+                            lines(self.picks_edit), lines(self.ignores_edit))
+        persona = FilterPersona(id=self.id_edit.text().strip(), name=texts.name, talent=texts.talent,
+                                picks=texts.picks, ignores=texts.ignores, max_items=self.max_items.value(),
+                                style=self.style_box.currentData(), instructions=self.instructions_edit.toPlainText())
+        old = None if self._new else self.personas.filters.get(persona.id)
+        if old is not None and old.texts(ui_language()) == texts:
+            persona.name, persona.talent, persona.picks, persona.ignores = old.name, old.talent, old.picks, old.ignores
+            persona.translations = old.translations
+        return persona
 
     def save_current(self) -> bool:
         """Save the form; the registry refuses the base persona even if this button were pressed."""
@@ -246,7 +256,7 @@ class FilterPersonaDialog(QDialog):
         try:
             self.personas.save_filter(persona)
         except KnownError as exc:
-            self._error(f"{headline(Failure.from_known(exc))}\n{explanation(Failure.from_known(exc))}")
+            self._error(persona_error_text(exc))
             return False
         self._new = False
         self.reload(persona.id)
@@ -305,7 +315,7 @@ class FilterPersonaDialog(QDialog):
             return
         persona = self.personas.filters.get(persona_id)
         self.last_random.setText(arg(self.tr("Last flush drew at random: %1"),
-                                     persona.name if persona else persona_id))
+                                     persona.texts(ui_language()).name if persona else persona_id))
 
     def _last_random_failed(self, failure: Failure) -> None:
         if _alive(self):

@@ -21,7 +21,7 @@ from ..core.flush.service import FlushService
 from ..core.personas import PersonaRegistry
 from .failures import explanation, headline
 from .lifetime import alive
-from .translation import arg
+from .translation import arg, ui_is_english, ui_language
 from .workers import Failure, TaskRunner
 
 STAGES = ("orient", "score", "judge", "consolidate", "prune", "rebuild")
@@ -155,9 +155,36 @@ class FlushDialog(QDialog):
             ChangeKind.EXPIRED: self.tr("Expired from recent memory"), ChangeKind.CONTRADICTED: self.tr("Contradicted"),
         }[ChangeKind(kind)]
 
+    def report_words(self, text: str) -> str:
+        """A note or problem of the flush (``core.types.Coded``), worded from its code and values."""
+        code, values = getattr(text, "code", ""), getattr(text, "args", ())
+        words = {
+            "unreadable_lines": self.tr("%1 unreadable log line(s) were set aside in %2."),
+            "archived_unread": self.tr("%1 message(s) with %2 were archived unread (that persona's conversations "
+                                       "are not read at a flush)."),
+            "partial_accepted": self.tr("A partial flush was accepted: %1 message(s) were archived without being "
+                                        "read by every filter."),
+            "read_in_halves": self.tr("%1 could not read part %2 of the log at once; it read it again in two "
+                                      "halves."),
+            "part_unread": self.tr("%1 could not read part %2 of the log."),
+            "judge_unreadable": self.tr("Some comparisons with what is remembered came back unreadable and were "
+                                        "skipped."),
+        }
+        if code not in words:  # no code: core's English, only in an English window
+            return text if ui_is_english() else self.tr("See monchat.log for the details.")
+        names = [self.persona_name(v) if code in ("read_in_halves", "part_unread") and n == 0 else v
+                 for n, v in enumerate(values)]
+        if code == "archived_unread":
+            names[1] = self.surface_name(values[1])
+        return arg(words[code], *names)
+
+    def surface_name(self, persona_id: str) -> str:
+        persona = self.personas.surface.get(persona_id)
+        return persona.name if persona else persona_id
+
     def persona_name(self, persona_id: str) -> str:
         persona = self.personas.filters.get(persona_id)
-        return persona.name if persona else persona_id
+        return persona.texts(ui_language()).name if persona else persona_id
 
     # ---- plan ------------------------------------------------------------
     def load_plan(self) -> None:
@@ -175,7 +202,8 @@ class FlushDialog(QDialog):
                                         len(plan.files), plan.messages))
         for row, entry in enumerate(plan.personas):
             self._persona_row(entry["id"], entry.get("role", ""), row)
-        self.start_button.setEnabled(not self.running)
+        self.start_button.setEnabled(not self.running and bool(plan.files))
+        self.start_button.setToolTip("" if plan.files else self.tr("Nothing to flush yet: chat first."))
         self.plan_loaded.emit(plan)
 
     def _plan_failed(self, failure: Failure) -> None:
@@ -335,10 +363,10 @@ class FlushDialog(QDialog):
             arg(self.tr("Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s"),
                 report.dropped, report.llm_calls, self.tokens_text(report.usage), f"{report.duration_s:.1f}"),
         ]
-        for note in report.notes:  # core's own words, as the problems below
-            lines.append(arg(self.tr("Note: %1"), note))
-        for error in report.errors:  # core's own words (no code yet): shown as they are
-            lines.append(arg(self.tr("Problem: %1"), error))
+        for note in report.notes:
+            lines.append(arg(self.tr("Note: %1"), self.report_words(note)))
+        for error in report.errors:
+            lines.append(arg(self.tr("Problem: %1"), self.report_words(error)))
         self.summary.setText("\n".join(lines))
         self.changes.clear()
         for group in group_changes(report.changes):

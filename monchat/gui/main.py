@@ -6,12 +6,13 @@ import logging
 import sys
 import traceback
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from ..core.errors import KnownError
 
-from .translation import Translators, resolve_language
+from .first_start import adopt_language
+from .translation import Translators, resolve_language, ui_is_english
 from .workers import Failure, write_crash_report
 
 log = logging.getLogger(__name__)
@@ -45,8 +46,12 @@ def create_main_window(app, translators: Translators | None = None):
     from .main_window import MainWindow
 
     translators = translators or Translators()
-    translators.install(resolve_language(app.settings.chat.language))
+    language = resolve_language(app.settings.chat.language)
+    translators.install(language)
+    first_start = adopt_language(app, language)
     window = MainWindow(app)
+    if first_start:
+        window.save_settings()  # chosen once: the next start finds settings.toml
     window.translators = translators  # kept alive as long as the window
     return window
 
@@ -63,6 +68,16 @@ def install_excepthook(window) -> None:
     sys.excepthook = hook
 
 
+def startup_notes(settings_warnings: list[str]) -> list[str]:
+    """What the status bar says about settings.toml: core's English lines in an English window, else
+    one line in the window's language pointing at ``monchat doctor`` (which names each)."""
+    if not settings_warnings or ui_is_english():
+        return list(settings_warnings)
+    return [QCoreApplication.translate(
+        "Startup", "settings.toml has settings monchat could not use (defaults are used); "
+                   "`monchat doctor` says which.")]
+
+
 def run_gui(app) -> int:
     """Open the window and run the event loop; returns the exit code."""
     qapp = ensure_qapplication()
@@ -70,7 +85,7 @@ def run_gui(app) -> int:
     window = create_main_window(app)
     install_excepthook(window)
     window.show()
-    for warning in app.settings_warnings:
+    for warning in startup_notes(app.settings_warnings):
         window.statusBar().showMessage(warning, 20000)
     try:
         return qapp.exec()

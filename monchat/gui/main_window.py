@@ -8,6 +8,7 @@ runner's threads and results come back as signals.
 from __future__ import annotations
 
 import logging
+import time
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence
@@ -17,14 +18,18 @@ from ..core.chat import TurnResult
 from ..core.errors import KnownError
 from ..core.paths import resource_dir
 from .chat_turns import ChatTurns
+from .avatars import Avatars
 from .chat_view import ChatView
 from .composer import Composer
 from .context_meter import ContextMeterWidget
-from .failures import explanation, headline, show_failure
+from .failures import backend_note, explanation, headline, show_failure
+from .first_start import welcome_text
 from .gate_bar import GateBar
 from .lifetime import alive as _alive
+from .message_bubble import AVATAR_PX
 from .outbound import CloudQuestion, LinkOpener
-from .translation import arg
+from .turn_actions import ActionReasons, ChatState
+from .window_state import about_box, restore_geometry, save_geometry
 from .workers import Failure, TaskRunner
 
 log = logging.getLogger(__name__)
@@ -62,7 +67,8 @@ class MainWindow(QMainWindow):
         self.resize(860, 720)
 
         self.gate_bar = GateBar(self)
-        self.chat_view = ChatView(self.persona_name, self)
+        self.avatars = Avatars(app.personas, AVATAR_PX)
+        self.chat_view = ChatView(self.persona_name, self, persona_avatar=self.avatars)
         self.composer = Composer(self)
         self.cloud = CloudQuestion(app.backends, app.store, app.settings, self)
         self.links = LinkOpener(self, lambda text: self.statusBar().showMessage(text, 15000))
@@ -84,7 +90,9 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.backend_label)
         self.statusBar().addPermanentWidget(self.meter)
         self._build_actions()
+        self._build_help_menu()
         self._connect()
+        restore_geometry(self, app.paths.config_dir)
 
         self.show_send_key()
         self.reload_personas()
@@ -107,6 +115,7 @@ class MainWindow(QMainWindow):
                 act.setShortcut(QKeySequence(shortcut))
             return act
 
+        self._reasons = ActionReasons(self)
         self.regenerate_action = action(self.tr("Regenerate reply"), self.turns.regenerate, "Ctrl+R")
         self.edit_action = action(self.tr("Edit last message"), self.turns.begin_edit_last, "Ctrl+E")
         self.stop_action = action(self.tr("Stop"), self.turns.stop, "Esc")
@@ -115,7 +124,8 @@ class MainWindow(QMainWindow):
         self.queue_action = action(self.tr("Review queue…"), self.open_review_queue)
         self.surface_action = action(self.tr("Surface personas…"), self.open_surface_personas)
         self.filter_action = action(self.tr("Filter personas…"), self.open_filter_personas)
-        self.settings_action = action(self.tr("Settings…"), self.open_settings, QKeySequence.StandardKey.Preferences)
+        self.settings_action = action(self.tr("Settings…"), self.open_settings)
+        self.settings_action.setShortcuts([QKeySequence("Ctrl+,"), QKeySequence(QKeySequence.StandardKey.Preferences)])
         self.quit_action = action(self.tr("Quit"), self.close, QKeySequence.StandardKey.Quit)
         self.send_key_action = QAction(self.tr("Ctrl+Enter sends"), self)
         self.send_key_action.setCheckable(True)
@@ -153,12 +163,17 @@ class MainWindow(QMainWindow):
             bar.addAction(act)
         self.addToolBar(bar)
 
+    def _build_help_menu(self) -> None:
+        """Help, the last menu (after any another part adds)."""
+        self.about_action = QAction(self.tr("About monchat"), self)
+        self.about_action.triggered.connect(self.open_about)
+        self.menuBar().addMenu(self.tr("&Help")).addAction(self.about_action)
+
     def _connect(self) -> None:
         self.composer.send_requested.connect(self.turns.send)
         self.composer.stop_requested.connect(self.turns.stop)
-        self.composer.flush_requested.connect(self.open_flush)
         self.composer.cancel_edit_requested.connect(self.turns.cancel_edit)
-        self.turns.busy_changed.connect(self._set_turn_actions)
+        self.turns.busy_changed.connect(self.update_actions)
         self.turns.finished.connect(self._turn_finished)
         self.turns.failed.connect(self._turn_failed)
         self.gate_bar.flush_requested.connect(self.open_flush)
@@ -200,7 +215,9 @@ class MainWindow(QMainWindow):
         return self.persona_box.currentData() or self.app.settings.chat.persona
 
     def reload_personas(self) -> None:
-        current = self.persona_box.currentData() or self.app.settings.chat.persona
+        current = self.persona_box.currentData()
+        if current not in self.app.personas.surface:  # none yet, or the one shown was deleted
+            current = self.app.settings.chat.persona
         self.persona_box.blockSignals(True)
         self.persona_box.clear()
         for persona in sorted(self.app.personas.surface.values(), key=lambda p: p.name):
@@ -224,29 +241,43 @@ class MainWindow(QMainWindow):
     def _show_greeting(self) -> None:
         persona = self.app.personas.surface.get(self.persona_id())
         self.chat_view.set_greeting(persona.greeting if persona else "")
+        self.chat_view.set_current_persona(self.persona_id())
 
     # ---- conversation ----------------------------------------------------
     def reload_conversation(self) -> None:
         """Show the Layer 3 window again (after a regeneration failed, a flush, …)."""
-        self.chat_view.set_messages(self.app.chat.window())
+        messages = self.app.chat.window()
+        self.chat_view.set_messages(messages)
+        oldest = messages[0].dt.timestamp() if messages else time.time()
+        older = bool(self.app.chat.older(oldest, 1))
+        self.chat_view.set_older_available(older)
+        self.nothing_said = not messages and not older  # a new user: the welcome explains the window
+        self.update_actions()
 
     def load_older(self, epoch: float) -> None:
         """Older messages before ``epoch``: archived ones plus unflushed ones outside the window."""
         self.chat_view.prepend_older(self.app.chat.older(epoch, OLDER_PAGE))
+        self.update_actions()
 
     # ---- turns (ChatTurns starts and settles them) -------------------------
     def _may_send(self, then) -> bool:
         """A turn may go now, unless its backend is a cloud the user has not agreed to yet (then asks)."""
         return self.cloud.allows(self.app.personas.surface.get(self.persona_id()), then)
 
-    def _set_turn_actions(self, busy: bool) -> None:
-        for widget in (self.regenerate_action, self.edit_action, self.persona_box, self.flush_action):
-            widget.setEnabled(not busy)
+    def update_actions(self, *_args) -> None:
+        """Enable what can act now; what cannot is disabled and its tooltip says why."""
+        view = self.chat_view
+        state = ChatState(streaming=self.turns.current is not None, paused=self.composer.is_gate_closed(),
+                          last_role=view.bubbles[-1].role if view.bubbles else "",
+                          has_user_message=view.last_bubble("user") is not None)
+        self._reasons.apply(state, self.regenerate_action, self.edit_action, self.flush_action, self.gate_bar)
+        self.persona_box.setEnabled(not state.streaming)
 
     def _turn_finished(self, result: TurnResult) -> None:
-        for warning in result.warnings:  # core's words (no codes yet), under a label in the window's language
-            self.statusBar().showMessage(arg(self.tr("Note from the model backend: %1"), warning), 15000)
+        for warning in result.warnings:
+            self.statusBar().showMessage(backend_note(warning), 15000)
         self.refresh_gate()
+        self.update_actions()
         if result.meter is None:
             self.refresh_meter()
         else:  # counted by the turn from the window it read: the logs are not read a second time
@@ -258,6 +289,7 @@ class MainWindow(QMainWindow):
         if not failure.known:
             self.dialogs.append(show_failure(self, failure))
         self.refresh_gate()
+        self.update_actions()
         self.refresh_meter()
         self.turn_failed.emit(failure)
 
@@ -265,7 +297,10 @@ class MainWindow(QMainWindow):
     def refresh_gate(self):
         gate = self.app.chat.gate()
         self.gate_bar.set_gate(gate)
-        self.composer.set_gate_closed(gate.state == "stop", self.gate_bar.stop_explanation(gate))
+        self.composer.set_gate_closed(gate.state == "stop")
+        if gate.state == "stop" and self.turns.editing:
+            self.turns.cancel_edit(keep_text=True)  # no "editing" banner over a box that cannot send
+        self.update_actions()
         self.gate_changed.emit(gate)
         return gate
 
@@ -278,14 +313,16 @@ class MainWindow(QMainWindow):
 
         def work(_report):
             meter = chat.context_meter(persona_id)
-            return generation, meter, chat.backend_for(chat.persona(persona_id)).describe()
+            backend = chat.backend_for(chat.persona(persona_id))
+            return generation, meter, backend.describe(), backend.name
         self.runner.start("context meter", work, on_finished=self._meter_ready, on_failed=self._meter_failed)
 
     def _meter_ready(self, result) -> None:
-        generation, meter, backend = result
+        generation, meter, backend, backend_name = result
         if generation != self._meter_generation:
             return
         self.backend_label.setText(backend)
+        self.chat_view.set_welcome(welcome_text(backend_name, backend) if self.nothing_said else "")
         self._show_meter(meter)
 
     def _show_meter(self, meter) -> None:
@@ -294,6 +331,7 @@ class MainWindow(QMainWindow):
 
     def _meter_failed(self, failure: Failure) -> None:
         self.meter.set_unknown(f"{headline(failure)}\n{explanation(failure)}")
+        self.chat_view.set_welcome(welcome_text("", "") if self.nothing_said else "")
 
     # ---- dialogs ---------------------------------------------------------
     def _open(self, dialog):
@@ -304,6 +342,11 @@ class MainWindow(QMainWindow):
         self.dialogs.append(dialog)
         dialog.open()
         return dialog
+
+    def open_about(self):
+        box = about_box(self, self.app.paths.data_dir, self.app.paths.config_dir)
+        self.dialogs.append(box)
+        return box
 
     def open_settings(self):
         from .settings_dialog import SettingsDialog
@@ -324,11 +367,14 @@ class MainWindow(QMainWindow):
 
     def open_surface_personas(self):
         from .surface_editor import SurfacePersonaDialog
-        dialog = SurfacePersonaDialog(self.app.personas, self.app.settings.chat.persona, self)
+        dialog = SurfacePersonaDialog(self.app.personas, self.app.settings.chat.persona, self,
+                                      chat=self.app.settings.chat)
         dialog.personas_changed.connect(self._personas_changed)
+        dialog.chat_persona_changed.connect(self.save_settings)
         return self._open(dialog)
 
     def _personas_changed(self) -> None:
+        self.avatars.clear()
         self.reload_personas()
         self.refresh_meter()
 
@@ -388,4 +434,5 @@ class MainWindow(QMainWindow):
             self.dialogs.append(box)
             event.ignore()
             return
+        save_geometry(self, self.app.paths.config_dir)
         event.accept()

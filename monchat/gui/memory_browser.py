@@ -1,4 +1,8 @@
-"""The memory browser: memory as it is — Layer 1, Layer 2, pending, dormant, history.
+"""The memory browser: memory as it is — new from the last flush, Layer 1, Layer 2, pending, dormant, history.
+
+It opens on what the last flush proposed when there is some (where a user looks first). An edit is
+the user's word, kept as written; Forget asks and can be undone (Undo, or Restore on a forgotten
+memory); Delete asks and removes the memory's words from memory for good.
 
 Reading happens on the GUI thread (SQLite in WAL mode lets it read while a
 flush writes); every change (approve, reject, edit, forget, pin) runs on a
@@ -52,6 +56,7 @@ class MemoryBrowser(QDialog):
         self.tabs = QTabBar(self)
         for view in FILTERS:
             self.tabs.addTab(self.view_name(view))
+        self.tabs.setCurrentIndex(FILTERS.index(View.NEW if memory.in_view(View.NEW) else View.LAYER1))
         self.tabs.currentChanged.connect(lambda _i: self.refresh())
         self.table = QTreeWidget(self)
         self.table.setRootIsDecorated(False)
@@ -80,6 +85,7 @@ class MemoryBrowser(QDialog):
         self.evidence = QListWidget(self)
         self.evidence.setWordWrap(True)
         self.save_text_button = QPushButton(self.tr("Save wording"), self)
+        self.save_text_button.setToolTip(self.tr("Your words are kept as written, as lasting memory"))
         self.save_text_button.clicked.connect(self.edit_selected)
         self.approve_button = QPushButton(self.tr("Approve"), self)
         self.approve_button.clicked.connect(self.approve_selected)
@@ -88,15 +94,24 @@ class MemoryBrowser(QDialog):
         self.pin_button = QPushButton(self.tr("Pin"), self)
         self.pin_button.clicked.connect(self.toggle_pin)
         self.forget_button = QPushButton(self.tr("Forget"), self)
-        self.forget_button.setToolTip(self.tr("Take it out of the prompt for good (its history is kept)"))
-        self.forget_button.clicked.connect(self.forget_selected)
+        self.forget_button.clicked.connect(self._forget_or_restore)
+        self.delete_button = QPushButton(self.tr("Delete…"), self)
+        self.delete_button.setToolTip(self.tr("Remove its words from memory for good (the messages you wrote stay)"))
+        self.delete_button.clicked.connect(self.delete_selected)
         actions = QHBoxLayout()
         for button in (self.save_text_button, self.approve_button, self.reject_button, self.pin_button,
-                       self.forget_button):
+                       self.forget_button, self.delete_button):
             actions.addWidget(button)
         actions.addStretch(1)
         self.message = QLabel(self)
         self.message.setWordWrap(True)
+        self.undo_button = QPushButton(self.tr("Undo"), self)
+        self.undo_button.hide()
+        self.undo_button.clicked.connect(self.undo_forget)
+        self._undo_id = ""
+        message_row = QHBoxLayout()
+        message_row.addWidget(self.message, 1)
+        message_row.addWidget(self.undo_button)
 
         detail = QWidget(self)
         col = QVBoxLayout(detail)
@@ -108,7 +123,7 @@ class MemoryBrowser(QDialog):
         col.addWidget(self.history, 1)
         col.addWidget(QLabel(self.tr("Evidence: what you said"), detail))
         col.addWidget(self.evidence, 1)
-        col.addWidget(self.message)
+        col.addLayout(message_row)
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.addWidget(self.table)
         splitter.addWidget(detail)
@@ -124,7 +139,7 @@ class MemoryBrowser(QDialog):
 
     # ---- words -----------------------------------------------------------
     def view_name(self, view: View) -> str:
-        return {View.LAYER1: self.tr("Lasting (Layer 1)"), View.LAYER2: self.tr("Recent (Layer 2)"),
+        return {View.NEW: self.tr("New from the last flush"), View.LAYER1: self.tr("Lasting (Layer 1)"), View.LAYER2: self.tr("Recent (Layer 2)"),
                 View.WAITING: self.tr("Pending"), View.DORMANT: self.tr("Dormant"),
                 View.HISTORY: self.tr("History"), View.ALL: self.tr("All")}[view]
 
@@ -184,7 +199,7 @@ class MemoryBrowser(QDialog):
         self.evidence.clear()
         has = record is not None
         for button in (self.save_text_button, self.approve_button, self.reject_button, self.pin_button,
-                       self.forget_button):
+                       self.forget_button, self.delete_button):
             button.setEnabled(has and not self.busy)
         self.review_row = None
         if not has:
@@ -211,7 +226,11 @@ class MemoryBrowser(QDialog):
             self.approve_button.setToolTip("")
         self.pin_button.setText(self.tr("Unpin") if record.pinned else self.tr("Pin"))
         self.pin_button.setEnabled((bool(record.pinned) or not history_state) and not self.busy)
-        self.forget_button.setEnabled(record.state is not State.FORGOTTEN and not self.busy)
+        forgotten = record.state is State.FORGOTTEN
+        self.forget_button.setText(self.tr("Restore") if forgotten else self.tr("Forget"))
+        self.forget_button.setToolTip(self.tr("Put it back where it was") if forgotten else
+                                      self.tr("Take it out of the prompt (you can undo it; its history is kept)"))
+        self.forget_button.setEnabled((forgotten or not history_state) and not self.busy)
         facts = [arg(self.tr("State: %1"), self.state_name(record.state)),
                  arg(self.tr("Kind: %1"), self.kind_name(record.kind)),
                  arg(self.tr("Evidence on %1 days"), record.days)]
@@ -255,10 +274,12 @@ class MemoryBrowser(QDialog):
         return persona.name if persona else persona_id
 
     # ---- changing (off the GUI thread) -------------------------------------
-    def _apply(self, name: str, fn, select: str = "") -> None:
+    def _apply(self, name: str, fn, select: str = "", undo_id: str = "") -> None:
         if self.busy:
             return
         self.busy = True
+        self._undo_id = undo_id  # what Undo restores after this change ("" : nothing to undo)
+        self.undo_button.hide()
         self.show_detail()
         self.message.setText(self.tr("Saving…"))
         self._select_after = select
@@ -268,7 +289,8 @@ class MemoryBrowser(QDialog):
         if not alive(self):
             return
         self.busy = False
-        self.message.setText(self.tr("Done."))
+        self.message.setText(self.tr("Forgotten. Undo puts it back.") if self._undo_id else self.tr("Done."))
+        self.undo_button.setVisible(bool(self._undo_id))
         new_id = getattr(result, "id", "") or self._select_after
         self.refresh(new_id)
         self.memory_changed.emit()
@@ -304,14 +326,50 @@ class MemoryBrowser(QDialog):
             return None
         if not confirmed:
             box = QMessageBox(QMessageBox.Icon.Question, self.tr("Forget"),
-                              self.tr("Forget this memory? It leaves the prompt for good; its history is kept."),
+                              self.tr("Forget this memory? It leaves the prompt; you can undo this, and its "
+                                      "history is kept."),
                               QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
             box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             yes = box.button(QMessageBox.StandardButton.Yes)
             box.buttonClicked.connect(lambda button: button is yes and self.forget_selected(confirmed=True))
             box.open()
             return box
-        self._apply("forget", lambda: memory.forget(memory_id), memory_id)
+        self._apply("forget", lambda: memory.forget(memory_id), memory_id, undo_id=memory_id)
+        return None
+
+    def _forget_or_restore(self) -> None:
+        record = self.current()
+        if record is not None and record.state is State.FORGOTTEN:
+            self.restore(record.id)
+        else:
+            self.forget_selected()
+
+    def restore(self, memory_id: str) -> None:
+        memory = self.memory
+        self._apply("restore", lambda: memory.restore(memory_id), memory_id)
+
+    def undo_forget(self) -> None:
+        """Undo the forget just done (the button shows after it)."""
+        if self._undo_id:
+            self.restore(self._undo_id)
+
+    def delete_selected(self, confirmed: bool = False) -> QMessageBox | None:
+        """Delete for real after a (non-blocking) confirmation; returns the question box when one is shown."""
+        memory, memory_id = self.memory, self.current_id()
+        if not memory_id:
+            return None
+        if not confirmed:
+            box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Delete"),
+                              self.tr("Delete this memory and its history for good? Its words leave memory and "
+                                      "the prompt; the messages you wrote stay in the archive. This cannot be "
+                                      "undone."),
+                              QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
+            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            yes = box.button(QMessageBox.StandardButton.Yes)
+            box.buttonClicked.connect(lambda button: button is yes and self.delete_selected(confirmed=True))
+            box.open()
+            return box
+        self._apply("delete", lambda: memory.delete(memory_id))
         return None
 
     def toggle_pin(self) -> None:

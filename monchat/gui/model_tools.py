@@ -1,6 +1,6 @@
-"""The settings dialog's model tools: a model field that lists what a backend has, "Test connection"
-(``doctor_lines``), and ``ollama pull`` with progress and Cancel. Core does the work (on a worker
-thread, through the task runner); these widgets only show it.
+"""The settings dialog's model tools: a model field that lists what a backend has, and ``ollama pull``
+with progress and Cancel ("Test connection" is worded in ``doctor_words``). Core does the work (on a
+worker thread, through the task runner); these widgets only show it.
 """
 
 from __future__ import annotations
@@ -12,12 +12,10 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QProgressBar, QPushButton, QSizePolicy, QVBoxLayout,
                                QWidget)
 
-from ..core.backends.registry import BackendRegistry
-from ..core.errors import KnownError
 from ..core.secrets import SecretStore
 from .failures import explanation, headline
 from .lifetime import alive
-from .translation import arg
+from .translation import arg, ui_is_english
 from .workers import Failure, TaskRunner
 
 if TYPE_CHECKING:  # the ollama client is imported only when a backend is built
@@ -75,24 +73,6 @@ class ModelField(QWidget):
         self.edit.addItems(models)
         self.edit.setEditText(typed or (models[0] if models else ""))
         self.set_busy(False)
-
-
-def doctor_lines(registry: BackendRegistry, names: list[str]) -> list[tuple[bool, str]]:
-    """Run ``doctor()`` for each backend; (ok, line) per check. Runs on a worker thread."""
-    lines: list[tuple[bool, str]] = []
-    for name in names:
-        try:
-            report = registry.build(name).doctor()
-        except KnownError as exc:
-            lines.append((False, f"{name}: {exc.message}" + (f" → {exc.hint}" if exc.hint else "")))
-            continue
-        lines.append((report.ok, f"{name} ({report.model})"))
-        for check in report.checks:
-            text = f"  {'✓' if check.ok else '✗'} {check.name}: {check.detail}"
-            if not check.ok and check.hint:
-                text += f" → {check.hint}"
-            lines.append((check.ok, text))
-    return lines
 
 
 class PullControl(QWidget):
@@ -169,7 +149,12 @@ class PullControl(QWidget):
         else:
             self.bar.setRange(0, 1000)
             self.bar.setValue(int(step.fraction * 1000))
-        self.state.setText(step.status)
+        if ui_is_english():  # Ollama's own words ("pulling manifest", "verifying sha256 digest") are English
+            self.state.setText(step.status)
+        elif step.fraction is None:
+            self.state.setText(self.tr("Preparing the download…"))
+        else:
+            self.state.setText(arg(self.tr("Downloading: %1%"), int(step.fraction * 100)))
 
     def _ended(self, name: str, done: bool, failure: Failure | None) -> None:
         if not alive(self):

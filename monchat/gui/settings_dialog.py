@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
                                QSpinBox, QTabWidget, QVBoxLayout, QWidget)
 
+from ..core.backends.embedded import default_threads
 from ..core.backends.registry import BACKEND_NAMES, BackendRegistry
 from ..core.errors import KnownError
 from ..core.personas import PersonaRegistry
@@ -28,7 +29,8 @@ from ..core.store import Store
 from .failures import explanation, headline
 from .filter_editor import FixedPersonaPicker
 from .lifetime import alive
-from .model_tools import ModelField, PullControl, TypedKeys, doctor_lines
+from .doctor_words import doctor_lines, doctor_results
+from .model_tools import ModelField, PullControl, TypedKeys
 from .translation import arg
 from .workers import Failure, TaskRunner
 
@@ -171,7 +173,7 @@ class SettingsDialog(QDialog):
         self.embedded_ctx.setValue(s.embedded.n_ctx)
         self.embedded_threads = QSpinBox(self.embedded_group)
         self.embedded_threads.setRange(0, 256)
-        self.embedded_threads.setSpecialValueText(self.tr("automatic (half the cores)"))
+        self.embedded_threads.setSpecialValueText(arg(self.tr("automatic: %1 (half the cores)"), default_threads()))
         self.embedded_threads.setValue(s.embedded.threads)
         self.embedded_max = QSpinBox(self.embedded_group)
         self.embedded_max.setRange(1, 32_768)
@@ -209,6 +211,8 @@ class SettingsDialog(QDialog):
         self.language_box.addItem("日本語", "ja")
         self.language_box.addItem("English", "en")
         self.language_box.setCurrentIndex(max(self.language_box.findData(s.chat.language), 0))
+        self.user_name = QLineEdit(s.chat.user_name, page)
+        self.user_name.setPlaceholderText(self.tr("What characters from imported cards call you"))
         self.ctrl_enter = QCheckBox(self.tr("Ctrl+Enter sends (Enter adds a line)"), page)
         self.ctrl_enter.setChecked(s.chat.ctrl_enter_sends)
         note = QLabel(self.tr("A language change applies the next time monchat starts."), page)
@@ -217,6 +221,7 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Language"), self.language_box)
         form.addRow("", note)
         form.addRow(self.tr("Sending"), self.ctrl_enter)
+        form.addRow(self.tr("Your name"), self.user_name)
         return page
 
     def _memory_tab(self, s: Settings) -> QWidget:
@@ -253,7 +258,7 @@ class SettingsDialog(QDialog):
             self.gemini_key_state.setText(self.tr(
                 "This computer has no OS keyring, so monchat cannot store a key (it never writes keys to its "
                 "files). Set the environment variable GEMINI_API_KEY to your key where monchat starts (for "
-                "example a line export GEMINI_API_KEY=… in ~/.profile), then start monchat again."))
+                "example a line `export GEMINI_API_KEY=…` in ~/.profile), then start monchat again."))
             self.remove_key_button.setEnabled(False)
             return
         if source == "keyring":
@@ -290,7 +295,7 @@ class SettingsDialog(QDialog):
         s.flush = dataclasses.replace(s.flush, ask_before_layer1=self.ask_layer1.isChecked(),
                                       fixed_personas=self.fixed.value())
         s.chat = dataclasses.replace(s.chat, language=self.language_box.currentData(),
-                                     ctrl_enter_sends=self.ctrl_enter.isChecked())
+                                     ctrl_enter_sends=self.ctrl_enter.isChecked(), user_name=self.user_name.text().strip())
         checked, warnings = settings_from_dict(s.to_dict())
         problems = list(warnings)
         empty = empty_model_names(s)
@@ -381,7 +386,7 @@ class SettingsDialog(QDialog):
         registry = self._registry(settings)
         self.test_button.setEnabled(False)
         self.test_output.setPlainText(self.tr("Testing…"))
-        self.runner.start("test connection", lambda _report: doctor_lines(registry, names),
+        self.runner.start("test connection", lambda _report: doctor_results(registry, names),
                           on_finished=self._tested, on_failed=self._test_failed)
 
     def _registry(self, settings: Settings) -> BackendRegistry:
@@ -419,9 +424,10 @@ class SettingsDialog(QDialog):
         self.message.setText(f"{headline(failure)}\n{explanation(failure)}")
         self.models_listed.emit([])
 
-    def _tested(self, lines: list) -> None:
+    def _tested(self, results: list) -> None:
         if not alive(self):
             return
+        lines = doctor_lines(results)
         self.test_button.setEnabled(True)
         verdict = self.tr("Works.") if all(ok for ok, _ in lines) else self.tr("Something needs fixing:")
         self.test_output.setPlainText(verdict + "\n" + "\n".join(text for _, text in lines))

@@ -9,12 +9,14 @@ from pathlib import Path
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog, QFormLayout,
                                QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QPlainTextEdit,
-                               QPushButton, QSplitter, QVBoxLayout, QWidget)
+                               QMessageBox, QPushButton, QSplitter, QVBoxLayout, QWidget)
 
 from ..core.cards import import_card
 from ..core.errors import KnownError
-from ..core.personas import PersonaRegistry, SurfacePersona
+from ..core.personas import PersonaRegistry, SurfacePersona, remove_surface_persona
+from ..core.settings import ChatSettings
 from .failures import explanation, headline
+from .persona_words import persona_error_text
 from .translation import arg
 from .workers import Failure
 
@@ -23,14 +25,22 @@ class SurfacePersonaDialog(QDialog):
     """Edit the personas the user talks to.
 
     Signals:
-        personas_changed(): a persona was saved or imported.
+        personas_changed(): a persona was saved, imported or deleted.
+        chat_persona_changed(): the persona chat talked with was deleted; chat went back to the default
+            one (the settings need saving).
     """
 
     personas_changed = Signal()
+    chat_persona_changed = Signal()
 
-    def __init__(self, personas: PersonaRegistry, current_persona: str, parent: QWidget | None = None) -> None:
+    def __init__(self, personas: PersonaRegistry, current_persona: str, parent: QWidget | None = None, *,
+                 chat: ChatSettings | None = None) -> None:
+        """Args:
+            chat: the chat settings, so deleting the persona chat talks with falls back to the default.
+        """
         super().__init__(parent)
         self.personas = personas
+        self.chat = chat if chat is not None else ChatSettings(persona=current_persona)
         self._new: SurfacePersona | None = None  # an imported or new persona not saved yet
         self.setWindowTitle(self.tr("Surface personas"))
         self.resize(820, 620)
@@ -46,8 +56,11 @@ class SurfacePersonaDialog(QDialog):
         left_col.setContentsMargins(0, 0, 0, 0)
         left_col.addWidget(self.list, 1)
         row = QHBoxLayout()
+        self.delete_button = QPushButton(self.tr("Delete…"), self)
+        self.delete_button.clicked.connect(self.delete_selected)
         row.addWidget(self.new_button)
         row.addWidget(self.import_button)
+        row.addWidget(self.delete_button)
         left_col.addLayout(row)
 
         self.id_edit = QLineEdit(self)
@@ -146,6 +159,10 @@ class SurfacePersonaDialog(QDialog):
         self.read_at_flush.setChecked(persona.read_at_flush if persona else True)
         self.receives_memory.setChecked(persona.receives_memory if persona else True)
         self.notes.setText(persona.creator_notes if persona and persona.creator_notes else self.tr("(none)"))
+        own = persona is not None and self._new is None and self.personas.is_users_surface(persona.id)
+        self.delete_button.setEnabled(own)
+        self.delete_button.setToolTip(self.tr("Delete this persona (its conversations stay)") if own else
+                                      self.tr("Only personas you made or imported can be deleted."))
         self.message.clear()
 
     def new_persona(self) -> None:
@@ -167,7 +184,8 @@ class SurfacePersonaDialog(QDialog):
     def import_card_file(self, path: Path) -> SurfacePersona | None:
         """Read a card and save it as a new surface persona; the form then shows it for editing."""
         try:
-            persona = import_card(path, set(self.personas.surface))
+            persona = import_card(path, set(self.personas.surface), self.chat.user_name,
+                                  self.personas.user_surface_dir)
             self.personas.save_surface(persona)
         except KnownError as exc:
             failure = Failure.from_known(exc)
@@ -177,6 +195,34 @@ class SurfacePersonaDialog(QDialog):
         self.message.setText(arg(self.tr("Imported %1 from %2."), persona.name, path.name))
         self.personas_changed.emit()
         return persona
+
+    # ---- deleting --------------------------------------------------------
+    def delete_selected(self, confirmed: bool = False) -> QMessageBox | None:
+        """Delete the user's persona after a (non-blocking) confirmation; returns the question box."""
+        persona = self.personas.surface.get(self.current_id())
+        if persona is None:
+            return None
+        if not confirmed:
+            box = QMessageBox(QMessageBox.Icon.Question, self.tr("Delete"),
+                              arg(self.tr("Delete the persona %1? What you said to it stays in the logs and "
+                                          "in memory."), persona.name),
+                              QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
+            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            yes = box.button(QMessageBox.StandardButton.Yes)
+            box.buttonClicked.connect(lambda button: button is yes and self.delete_selected(confirmed=True))
+            box.open()
+            return box
+        try:
+            chat_changed = remove_surface_persona(self.personas, self.chat, persona.id)
+        except KnownError as exc:
+            self.message.setText(persona_error_text(exc))
+            return None
+        self.reload()
+        self.message.setText(arg(self.tr("Deleted %1."), persona.name))
+        self.personas_changed.emit()
+        if chat_changed:
+            self.chat_persona_changed.emit()
+        return None
 
     # ---- saving ----------------------------------------------------------
     def persona_from_form(self) -> SurfacePersona:
@@ -199,8 +245,7 @@ class SurfacePersonaDialog(QDialog):
         try:
             self.personas.save_surface(persona)
         except KnownError as exc:
-            failure = Failure.from_known(exc)
-            self.message.setText(f"{headline(failure)}\n{explanation(failure)}")
+            self.message.setText(persona_error_text(exc))
             return False
         self._new = None
         self.reload(persona.id)

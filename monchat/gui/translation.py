@@ -37,6 +37,11 @@ def ui_is_english() -> bool:
     return QLocale().language() in (QLocale.Language.English, QLocale.Language.C)
 
 
+def ui_language() -> str:
+    """``ja`` or ``en``: the language the window speaks now (for data that carries both)."""
+    return "ja" if QLocale().language() == QLocale.Language.Japanese else "en"
+
+
 def system_language() -> str:
     """``ja`` when the system prefers Japanese, else ``en``."""
     for name in QLocale.system().uiLanguages():

@@ -44,12 +44,12 @@ def test_a_cut_off_answer_is_read_again_in_two_halves(world_and_server):
     def first_answer_cut_off(body):
         who = persona_of(body)
         seen[who] = seen.get(who, 0) + 1
-        return CUT_OFF if "(lifestyle)" in who and seen[who] == 1 else NO_ITEMS
+        return CUT_OFF if '"Lifestyle"' in who and seen[who] == 1 else NO_ITEMS
     server.structured_reply = first_answer_cut_off
 
     report = world.flush("2026-11-23T09:00:00+09:00")
 
-    lifestyle = [b for b in server.requests if b["path"] == "/api/chat" and "(lifestyle)" in persona_of(b["body"])]
+    lifestyle = [b for b in server.requests if b["path"] == "/api/chat" and '"Lifestyle"' in persona_of(b["body"])]
     assert [lines_in(r["body"]) for r in lifestyle] == [6, 3, 3]
     assert report.messages_archived == 6 and report.unread == {}
     assert any("Read again in two halves" in note for note in report.notes)
@@ -58,7 +58,7 @@ def test_a_cut_off_answer_is_read_again_in_two_halves(world_and_server):
 
 def test_a_persona_that_cannot_read_stops_the_flush_with_nothing_changed(world_and_server):
     world, server = world_and_server
-    server.structured_reply = lambda body: "not json at all" if "(lifestyle)" in persona_of(body) else NO_ITEMS
+    server.structured_reply = lambda body: "not json at all" if '"Lifestyle"' in persona_of(body) else NO_ITEMS
 
     with pytest.raises(FlushIncomplete) as stopped:
         world.flush("2026-11-23T09:00:00+09:00")
@@ -71,7 +71,7 @@ def test_a_persona_that_cannot_read_stops_the_flush_with_nothing_changed(world_a
 
 def test_the_cli_says_which_and_accept_partial_records_it(world_and_server, capsys):
     world, server = world_and_server
-    server.structured_reply = lambda body: "not json at all" if "(lifestyle)" in persona_of(body) else NO_ITEMS
+    server.structured_reply = lambda body: "not json at all" if '"Lifestyle"' in persona_of(body) else NO_ITEMS
     world.clock.now = world.clock.now.replace(day=23, hour=9)
 
     code = cmd_flush_exit(world, "flush")

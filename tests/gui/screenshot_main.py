@@ -1,7 +1,10 @@
-"""Render the main window with a Japanese conversation, then each dialog, and save PNGs.
+"""Render the main window with a conversation, then each dialog, and save PNGs.
 
-Run by test_screenshot.py. Usage: python -m tests.gui.screenshot_main HOME OUTPUT.png
-(needs a real display: DISPLAY + xcb). The dialogs go next to OUTPUT as ``<name>_ja.png``.
+Run by test_screenshot.py and ``scripts/screenshots``. Usage:
+``python -m tests.gui.screenshot_main HOME OUTPUT.png [ja|en] [first]`` (needs a real display: DISPLAY +
+xcb). The dialogs go next to OUTPUT as ``<name>_<language>.png``: every dialog an ``open_*`` method of the
+main window opens (so new dialogs are shot too), then particular states (a flush that ran, the verdict
+menu, a superseded memory, the gate at "stop", dark). ``first`` shoots an empty first start instead.
 Memory has a past (``memory_scenes``: flushes five and three days ago), so the memory
 browser shows Layer 1, a superseded memory with its history chain and evidence, and the
 review queue an unsure judgement.
@@ -20,7 +23,18 @@ from monchat.app import build_app
 from monchat.core.types import Message, format_ts, local_now, new_message_id
 from monchat.gui.main import create_main_window, ensure_qapplication
 from tests.gui import memory_scenes as scenes
+from tests.gui.walker import openers
 from tests.support.oracle import Rule
+
+CONVERSATION_EN = [
+    ("user", "Back home. I took the train from Sendai to Kanazawa today, a bit tired."),
+    ("assistant", "Welcome back! That is a long trip.\n\n- Was it your **first** time in Kanazawa?\n"
+                  "- Have you had dinner yet?\n\nHere is a tiny packing list:\n\n```\numbrella\ncharger\n```"),
+    ("user", "I had oden at the station. The kurumabu was great."),
+    ("assistant", "Kanazawa oden is lovely, and kurumabu soaks up the broth. Tomorrow you could try "
+                  "Omicho market for a seafood bowl in the morning."),
+    ("user", "Good idea, if I manage to get up early."),
+]
 
 CONVERSATION = [
     ("user", "ただいま。今日は仙台から金沢まで移動して、ちょっと疲れた。"),
@@ -47,12 +61,32 @@ def dark_palette() -> QPalette:
     return palette
 
 
-def main(home: str, output: str) -> int:
+def first_start(home: str, output: str, language: str) -> int:
+    """An empty first start: the welcome, the persona of the language, no "Show older messages"."""
+    qapp = ensure_qapplication()
+    app = build_app(home, pinned_backend=scenes.oracle())
+    app.settings.chat.language = language
+    window = create_main_window(app)
+    window.resize(900, 700)
+    window.show()
+
+    def grab():
+        path = Path(output).parent / f"first_start_{language}.png"
+        print("saved" if window.grab().save(str(path), "PNG") else "not saved", path)
+        window.shutdown()
+        window.close()
+        qapp.exit(0)
+    QTimer.singleShot(1500, grab)
+    return qapp.exec()
+
+
+def main(home: str, output: str, language: str = "ja") -> int:
     qapp = ensure_qapplication()
     backend = scenes.oracle()
     clock = scenes.Clock()
     app = build_app(home, pinned_backend=backend, clock=clock)
-    app.settings.chat.language = "ja"
+    app.settings.chat.language = language
+    app.settings.chat.persona = "hana" if language == "ja" else "mira"
     day1 = (local_now() - timedelta(days=5)).replace(hour=8, minute=0, second=0, microsecond=0)
     made = scenes.memory_with_history(app, clock, day1)
     clock.now = None  # the real time from here on
@@ -60,17 +94,18 @@ def main(home: str, output: str) -> int:
     backend.rules += [Rule("車麩", "金沢おでんの車麩が好き", "food/oden", "fact", 0.8),
                       Rule("朝早く起きられたら", "近江町市場の海鮮丼を食べてみたい", "plan/food", "explicit", 0.9)]
     start = app.clock() - timedelta(minutes=30)
-    for n, (role, text) in enumerate(CONVERSATION):
+    persona = app.settings.chat.persona
+    for n, (role, text) in enumerate(CONVERSATION if language == "ja" else CONVERSATION_EN):
         when = start + timedelta(minutes=3 * n)
-        app.logbook.append(Message(id=new_message_id(), ts=format_ts(when), role=role, text=text, persona="hana"))
+        app.logbook.append(Message(id=new_message_id(), ts=format_ts(when), role=role, text=text, persona=persona))
     for hours in (7, 13):  # two older slots: three files in all, so the flush banner shows
         when = app.clock() - timedelta(hours=hours)
-        app.logbook.append(Message(id=new_message_id(), ts=format_ts(when), role="user", text="おはよう",
-                                   persona="hana"))
+        app.logbook.append(Message(id=new_message_id(), ts=format_ts(when), role="user",
+                                   text="おはよう" if language == "ja" else "morning", persona=persona))
     window = create_main_window(app)
     window.resize(900, 760)
     window.show()
-    window.composer.edit.setPlainText("明日の天気はどうかな？")
+    window.composer.edit.setPlainText("明日の天気はどうかな？" if language == "ja" else "What about the weather?")
     families = QFontDatabase.families(QFontDatabase.WritingSystem.Japanese)
     print("japanese fonts:", ", ".join(families[:5]))
 
@@ -102,7 +137,7 @@ def main(home: str, output: str) -> int:
                 prepare(dialog)
 
             def grab():
-                save(dialog, folder / f"{name}_ja.png")
+                save(dialog, folder / f"{name}_{language}.png")
                 dialog.close()
                 next_step()
             QTimer.singleShot(400, grab)
@@ -119,7 +154,7 @@ def main(home: str, output: str) -> int:
             dialog.start()
 
         def finish():
-            save(dialog, folder / "flush_ja.png")
+            save(dialog, folder / f"flush_run_{language}.png")
             dialog.close()
             next_step()
         QTimer.singleShot(300, start)
@@ -137,7 +172,7 @@ def main(home: str, output: str) -> int:
         def grab():
             frame = dialog.frameGeometry()
             shot = qapp.primaryScreen().grabWindow(0, frame.x(), frame.y(), frame.width(), frame.height())
-            path = folder / "review_queue_menu_ja.png"
+            path = folder / f"review_queue_menu_{language}.png"
             print("saved" if shot.save(str(path), "PNG") else "not saved", path)
             dialog.verdict_menu.close()
             dialog.close()
@@ -153,22 +188,35 @@ def main(home: str, output: str) -> int:
         qapp.setPalette(dark_palette())
 
         def grab():
-            save(window, folder / "main_dark_ja.png")
+            save(window, folder / f"main_dark_{language}.png")
             next_step()
         QTimer.singleShot(300, grab)
 
-    steps += [dialog_step("settings", window.open_settings),
-              dialog_step("surface_personas", window.open_surface_personas),
-              dialog_step("filter_personas", window.open_filter_personas),
-              flush_step,
+    def stop_step():
+        """Five unflushed files (the flush above emptied the logs): chat pauses, loudly, the composer disabled."""
+        for hours in (0.05, 6.05, 12.05, 18.05, 24.05):
+            when = app.clock() - timedelta(hours=hours)
+            app.logbook.append(Message(id=new_message_id(), ts=format_ts(when), role="user", text="…",
+                                       persona=persona))
+        window.refresh_gate()
+
+        def grab():
+            save(window, folder / f"main_stop_{language}.png")
+            next_step()
+        QTimer.singleShot(300, grab)
+
+    steps += [dialog_step(name.removeprefix("open_"), opener) for name, opener in sorted(openers(window).items())]
+    steps += [flush_step,
               dialog_step("review_queue", window.open_review_queue, lambda d: d.select(made["judge"]["id"])),
               verdict_menu_step,
               dialog_step("memory", window.open_memory, lambda d: d.refresh(made["kanazawa"])),
               dialog_step("memory_superseded", window.open_memory, show_superseded),
-              dark_step]
+              stop_step, dark_step]
     QTimer.singleShot(1500, capture_main)  # the context meter and the layout settle first
     return qapp.exec()
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1], sys.argv[2]))
+    args = sys.argv[1:]
+    lang = args[2] if len(args) > 2 else "ja"
+    sys.exit(first_start(args[0], args[1], lang) if "first" in args[3:] else main(args[0], args[1], lang))

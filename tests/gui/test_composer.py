@@ -94,9 +94,10 @@ def test_empty_text_streaming_and_closed_gate_never_send(composer, qtbot):
     qtbot.keyClick(composer.edit, Qt.Key.Key_Return)
     assert composer.sent == [] and composer.stop_button.isVisible()
     composer.set_streaming(False)
-    composer.set_gate_closed(True, "paused")
+    composer.set_gate_closed(True)
     composer.submit()
-    assert composer.sent == [] and composer.paused.isVisible()
+    assert composer.sent == [] and composer.paused_label.isVisible()
+    assert composer.edit.isVisible() and not composer.edit.isEnabled()  # disabled, not replaced
 
 
 def test_window_sends_with_enter_and_ignores_ime_enter(window, backend, qtbot, monkeypatch):

@@ -24,7 +24,7 @@ def test_flush_shows_stages_personas_and_the_changes_with_evidence(app, make_win
     assert "2 log files with 3 messages" in dialog.plan_label.text()
     names = [label.text() for label, _ in dialog.persona_rows.values()]
     roles = [label.text() for label in dialog.role_labels.values()]
-    assert len(names) == 4 and "(base)" in names[0]
+    assert len(names) == 4 and names[0] == "Base"
     assert roles[0] == "base" and roles.count("fixed") == 2 and roles.count("random") == 1
 
     with qtbot.waitSignal(dialog.flush_finished, timeout=10000) as blocker:
@@ -124,7 +124,7 @@ def test_dry_run_shows_changes_and_writes_nothing(app, make_window, backend, qtb
 
 def test_a_persona_that_cannot_read_offers_a_partial_flush(app, make_window, backend, qtbot):
     def lifestyle_cannot_read(system, turns, schema):
-        return "not json" if "(lifestyle)" in turns[-1].content else NO_ITEMS
+        return "not json" if '"Lifestyle"' in turns[-1].content else NO_ITEMS
     backend.default_reply = lifestyle_cannot_read
     log_message(app, 3, "今日は川沿いを散歩した")
     log_message(app, 2, "夜はカレーを作った")
@@ -144,5 +144,13 @@ def test_a_persona_that_cannot_read_offers_a_partial_flush(app, make_window, bac
         dialog.partial_button.click()
     report = finished.args[0]
     assert report.unread and not dialog.partial_button.isVisible()
-    assert "A partial flush, accepted" in dialog.summary.text()
+    assert "A partial flush was accepted: " in dialog.summary.text()  # worded from its code
     assert app.chat.gate().state == "ok"
+
+
+def test_start_flush_is_disabled_with_the_reason_when_there_are_no_log_files(window, qtbot):
+    dialog = window.open_flush()
+    qtbot.waitUntil(lambda: bool(dialog.persona_rows), timeout=5000)
+    assert "no log files" in dialog.plan_label.text()
+    assert not dialog.start_button.isEnabled() and "chat first" in dialog.start_button.toolTip()
+    dialog.close()

@@ -32,7 +32,8 @@ def test_new_surface_persona_needs_valid_fields(window, app):
     dialog.id_edit.setText("Bad Id")
     dialog.name_edit.setText("")
     assert not dialog.save_current()
-    assert "cannot be saved" in dialog.message.text()
+    assert "cannot be saved" in dialog.message.text() and "Id may hold only lowercase" in dialog.message.text()
+    assert "Name is required." in dialog.message.text()
     dialog.id_edit.setText("sora")
     dialog.name_edit.setText("ソラ")
     dialog.system_edit.setPlainText("あなたはソラ。静かに話します。")
@@ -157,3 +158,34 @@ def test_no_flush_yet(window, qtbot):
     dialog = window.open_filter_personas()
     qtbot.waitUntil(lambda: dialog.last_random.text() == "No flush has run yet.", timeout=5000)
     dialog.close()
+
+
+def test_a_surface_persona_of_yours_can_be_deleted_and_chat_falls_back(window, app, qtbot):
+    from PySide6.QtWidgets import QMessageBox
+    dialog = window.open_surface_personas()
+    dialog.new_persona()
+    dialog.id_edit.setText("sora")
+    dialog.name_edit.setText("ソラ")
+    dialog.system_edit.setPlainText("あなたはソラ。")
+    assert dialog.save_current()
+    window.persona_box.setCurrentIndex(window.persona_box.findData("sora"))
+    assert app.settings.chat.persona == "sora"
+    dialog.reload("hana")
+    assert not dialog.delete_button.isEnabled() and "Only personas you made" in dialog.delete_button.toolTip()
+    dialog.reload("sora")
+    assert dialog.delete_button.isEnabled()
+    box = dialog.delete_selected()
+    assert isinstance(box, QMessageBox) and "ソラ" in box.text()
+    box.button(QMessageBox.StandardButton.Yes).click()
+    assert "sora" not in app.personas.surface and not (app.paths.user_surface_dir / "sora.toml").exists()
+    assert app.settings.chat.persona == "hana" and window.persona_id() == "hana"
+    assert 'persona = "hana"' in app.paths.settings_path.read_text(encoding="utf-8")
+    dialog.close()
+
+
+def test_the_cli_deletes_a_surface_persona(app, capsys):
+    from monchat.cli import build_parser, cmd_personas
+    from monchat.core.personas import SurfacePersona
+    app.personas.save_surface(SurfacePersona(id="sora", name="ソラ", system="あなたはソラ。"))
+    assert cmd_personas(app, build_parser().parse_args(["personas", "delete", "sora"])) == 0
+    assert "deleted surface persona sora" in capsys.readouterr().out and "sora" not in app.personas.surface

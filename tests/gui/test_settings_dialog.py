@@ -160,3 +160,20 @@ def test_test_connection_runs_doctor_off_thread(window, qtbot):
         output = dialog.test_output.toPlainText()
         assert output.startswith("Something needs fixing") and "✗ model" in output and "ollama pull" in output
     dialog.close()
+
+
+def test_your_name_is_saved_and_used_for_user_in_imported_cards(window, app, tmp_path):
+    import json as _json
+
+    from tests.test_cards import v2_card
+    dialog = window.open_settings()
+    dialog.user_name.setText("Kenji")
+    assert dialog.save()
+    assert app.settings.chat.user_name == "Kenji"
+    assert 'user_name = "Kenji"' in app.paths.settings_path.read_text(encoding="utf-8")
+    card = tmp_path / "aoi.json"
+    card.write_text(_json.dumps(v2_card()), encoding="utf-8")
+    editor = window.open_surface_personas()
+    persona = editor.import_card_file(card)
+    assert persona is not None and persona.greeting == "Welcome back, Kenji."
+    editor.close()

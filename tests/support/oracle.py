@@ -92,13 +92,14 @@ def parse_pairs(user_turn: str) -> list[tuple[str, str, str]]:
 
 
 def persona_of(user_turn: str) -> str:
-    """The filter persona id from the part it plays (after the log): the id in brackets ending its name."""
+    """The filter persona id from the part it plays (after the log): the id in brackets ending its name,
+    else the name in lower case (a shipped persona's English name is its id: "Base" is base)."""
     found = PERSONA_NAME.search(user_turn)
     if not found:
         return ""
     name = found.group(1)
     bracket = re.search(r"\(([a-z0-9_-]+)\)\s*$", name)
-    return bracket.group(1) if bracket else name
+    return bracket.group(1) if bracket else name.lower()
 
 
 def _as_judgement(value) -> Judgement:

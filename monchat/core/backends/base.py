@@ -27,8 +27,9 @@ class Check:
 
     name: str
     ok: bool
-    detail: str
+    detail: str  # English, for the terminal; the GUI words the check from ``name`` and ``code``
     hint: str = ""
+    code: str = ""  # a failure's error code (KnownError.code) or one of DOCTOR_CODES
 
 
 @dataclass

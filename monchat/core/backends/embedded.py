@@ -330,14 +330,14 @@ class EmbeddedBackend(Backend):
         try:
             llama_cpp = _import_llama_cpp()
         except BackendUnavailable as exc:
-            report.checks.append(Check("llama-cpp-python", False, exc.message, exc.hint))
+            report.checks.append(Check("llama-cpp-python", False, exc.message, exc.hint, code=exc.code))
             return report
         report.checks.append(Check("llama-cpp-python", True,
                                    f"version {getattr(llama_cpp, '__version__', '?')}"))
         try:
             path = self.model_file()
         except BackendUnavailable as exc:
-            report.checks.append(Check("model file", False, exc.message, exc.hint))
+            report.checks.append(Check("model file", False, exc.message, exc.hint, code=exc.code))
             return report
         report.checks.append(Check("model file", True,
                                    f"{path} ({path.stat().st_size / 1e6:.0f} MB)"))
@@ -345,12 +345,12 @@ class EmbeddedBackend(Backend):
         try:
             llama = self._llama if warm else self.load()
         except BackendError as exc:
-            report.checks.append(Check("model loads", False, exc.message, exc.hint))
+            report.checks.append(Check("model loads", False, exc.message, exc.hint, code=exc.code))
             return report
         except Exception as exc:  # doctor reports, never raises; the log keeps the trace
             log.exception("embedded doctor: loading failed")
             report.checks.append(Check("model loads", False, f"{type(exc).__name__}: {exc}",
-                                       "Report this as a bug with the log file."))
+                                       "Report this as a bug with the log file.", code="bug"))
             return report
         detail = f"loaded in {self.load_seconds:.2f} s" + (" (already warm)" if warm else "")
         report.checks.append(Check("model loads", True, detail))
@@ -361,7 +361,8 @@ class EmbeddedBackend(Backend):
         trained = _trained_context(llama)
         if trained and self.n_ctx > trained:
             return Check("context", False, f"n_ctx {self.n_ctx}, model trained for {trained}",
-                         f"Answers degrade past the trained context; set embedded.n_ctx to {trained}.")
+                         f"Answers degrade past the trained context; set embedded.n_ctx to {trained}.",
+                         code="context_over_trained")
         suffix = f" (model trained for {trained})" if trained else ""
         return Check("context", True, f"n_ctx {self.n_ctx}{suffix}")
 

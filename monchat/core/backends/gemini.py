@@ -35,7 +35,7 @@ from google.genai import types
 from ..errors import (AuthFailed, BackendError, BackendUnreachable, KnownError, ModelNotFound,
                       RateLimited)
 from ..tokens import count_turns
-from ..types import Turn, Usage
+from ..types import Coded, Turn, Usage
 from .base import Backend, Check, DoctorReport, Reply
 from .gemini_cache import PromptCache
 from .retry import RetryPolicy, note_attempts
@@ -187,7 +187,7 @@ class GeminiBackend(Backend):
             log.warning("gemini key lookup failed: %s", type(exc).__name__)
             key = None
         if not key:
-            report.checks.append(Check("api key", False, "not set", NO_KEY_HINT))
+            report.checks.append(Check("api key", False, "not set", NO_KEY_HINT, code="no_key"))
             return report
         source = self._key_source()
         report.checks.append(Check("api key", True, f"set (from {source})" if source else "set"))
@@ -197,19 +197,19 @@ class GeminiBackend(Backend):
                 info = self._client().models.get(model=self.model)
         except ModelNotFound as exc:
             report.checks.append(Check("connection", True, f"{endpoint} answered and accepted the key"))
-            report.checks.append(Check("model", False, exc.message, exc.hint))
+            report.checks.append(Check("model", False, exc.message, exc.hint, code=exc.code))
             return report
         except AuthFailed as exc:
             report.checks.append(Check("connection", True, f"{endpoint} answered"))
-            report.checks.append(Check("key accepted", False, exc.message, exc.hint))
+            report.checks.append(Check("key accepted", False, exc.message, exc.hint, code=exc.code))
             return report
         except KnownError as exc:
-            report.checks.append(Check("connection", False, exc.message, exc.hint))
+            report.checks.append(Check("connection", False, exc.message, exc.hint, code=exc.code))
             return report
         except Exception as exc:  # doctor reports; it never raises
             log.exception("gemini doctor failed")
             report.checks.append(Check("connection", False, f"unexpected error: {type(exc).__name__}",
-                                       "See the log file for details."))
+                                       "See the log file for details.", code="bug"))
             return report
         report.checks.append(Check("connection", True, f"{endpoint} answered and accepted the key"))
         if info.input_token_limit:
@@ -339,11 +339,11 @@ def _usage(last, estimate: int) -> Usage:
         usage.thinking_tokens = meta.thoughts_token_count
     feedback = last.prompt_feedback
     if feedback is not None and feedback.block_reason:
-        usage.warnings.append(f"Gemini blocked the prompt ({_enum_name(feedback.block_reason)}).")
+        usage.warnings.append(Coded(f"Gemini blocked the prompt ({_enum_name(feedback.block_reason)}).", "blocked"))
     if last.candidates:
         reason = last.candidates[0].finish_reason
         if reason and reason != types.FinishReason.STOP:
-            usage.warnings.append(f"Gemini ended the reply early ({_enum_name(reason)}).")
+            usage.warnings.append(Coded(f"Gemini ended the reply early ({_enum_name(reason)}).", "ended_early"))
     return usage
 
 

@@ -280,13 +280,13 @@ class OllamaBackend(Backend):
             version = self._server_version(timeout_s)
         except httpx.TransportError as exc:
             error = self._translate(exc, timeout_s)
-            report.checks.append(Check("server", False, error.message, error.hint))
+            report.checks.append(Check("server", False, error.message, error.hint, code=error.code))
             report.checks.append(self._keep_alive_check())
             return report
         except (httpx.HTTPStatusError, ValueError, KeyError) as exc:
             log.info("Ollama doctor: %s answered, but not like Ollama: %r", self.host, exc)
             report.checks.append(Check("server", False, f"{self.host} answered, but not like Ollama.",
-                                       "Check ollama.host in settings / OLLAMA_HOST."))
+                                       "Check ollama.host in settings / OLLAMA_HOST.", code="not_ollama"))
             report.checks.append(self._keep_alive_check())
             return report
         report.checks.append(Check("server", True, f"Ollama {version} at {self.host}"))
@@ -296,7 +296,7 @@ class OllamaBackend(Backend):
             info = client.show(self.model)
         except CLIENT_ERRORS as exc:
             error = self._translate(exc, timeout_s)
-            report.checks.append(Check("model", False, error.message, error.hint))
+            report.checks.append(Check("model", False, error.message, error.hint, code=error.code))
             info = None
         finally:
             client.close()
@@ -325,7 +325,7 @@ class OllamaBackend(Backend):
         if _NUMBER.match(text) or _GO_DURATION.match(text):
             return Check("keep_alive", True, f"keep_alive={text} (how long the model stays loaded)")
         return Check("keep_alive", False, f"keep_alive={text!r} is not a duration Ollama understands.",
-                     "Set ollama.keep_alive like 30m, 2h, or -1 to keep the model loaded.")
+                     "Set ollama.keep_alive like 30m, 2h, or -1 to keep the model loaded.", code="bad_keep_alive")
 
     def probe(self) -> bool:
         """True when the server answers within 1.5 s and has the model; never raises."""

@@ -41,7 +41,7 @@ from ..errors import (AuthFailed, BackendError, BackendUnreachable, KnownError, 
                       RateLimited)
 from ..privacy import is_local_url
 from ..tokens import count_turns
-from ..types import Turn, Usage
+from ..types import Coded, Turn, Usage
 from .addresses import DEFAULT_BASE_URL, resolve_base_url  # noqa: F401 (re-exported)
 from .base import Backend, Check, DoctorReport, Reply, parse_json_object
 from .retry import RetryPolicy
@@ -189,7 +189,8 @@ class OpenAICompatBackend(Backend):
                     reply.usage = _usage(chunk.usage, estimate)
                 for choice in chunk.choices or []:
                     if choice.finish_reason == "length":
-                        warnings.append(f"The server at {self.base_url} cut the reply at its length limit.")
+                        warnings.append(Coded(f"The server at {self.base_url} cut the reply at its length limit.",
+                                               "cut_at_length"))
                     text = choice.delta.content if choice.delta else None
                     if text:
                         yield text
@@ -345,10 +346,10 @@ class OpenAICompatBackend(Backend):
             entries = self._model_entries(self.DOCTOR_TIMEOUT_S)
         except AuthFailed as exc:
             report.checks.append(Check("server", True, f"{self.base_url} answered"))
-            report.checks.append(Check("api key", False, exc.message, exc.hint))
+            report.checks.append(Check("api key", False, exc.message, exc.hint, code=exc.code))
             return report
         except KnownError as exc:
-            report.checks.append(Check("server", False, exc.message, exc.hint))
+            report.checks.append(Check("server", False, exc.message, exc.hint, code=exc.code))
             return report
         ids = [e.id for e in entries]
         report.checks.append(Check("server", True, f"{self.base_url} answered; models: {', '.join(ids) or 'none'}"))
@@ -357,11 +358,12 @@ class OpenAICompatBackend(Backend):
         model = self.model or next((m for m in ids if "embed" not in m.lower()), "")
         if not model:
             report.checks.append(Check("model", False, "the server lists no chat model",
-                                       "Load a model in LM Studio, or set openai.model."))
+                                       "Load a model in LM Studio, or set openai.model.", code="no_model_listed"))
             return report
         if model not in ids:
             report.checks.append(Check("model", False, f"{model!r} is not among the server's models",
-                                       f"Choose one of: {', '.join(ids) or 'none'} (openai.model or --model)."))
+                                       f"Choose one of: {', '.join(ids) or 'none'} (openai.model or --model).",
+                                       code="model_not_found"))
             return report
         report.model = model
         report.checks.append(Check("model", True, model if self.model else f"{model} (the server's first)"))

@@ -20,7 +20,7 @@ from ..backends.base import Backend
 from ..errors import MalformedReply
 from ..prompts import PromptLibrary
 from ..store.memories import MemoryStore
-from ..types import Turn
+from ..types import Coded, Turn
 from .fit import cut_text, pack
 from ..memory.states import Kind, Verdict
 from .ask import TokenUsage, ask_json
@@ -118,7 +118,7 @@ def _ask(backend: Backend, prompts: PromptLibrary, pairs: list[Pair], outcome: J
         try:
             answer = ask_json(backend, system, user, JUDGE_SCHEMA, outcome.usage)
         except MalformedReply as exc:
-            outcome.errors.append(f"judge ({backend.describe()}): {exc.message}")
+            outcome.errors.append(Coded(f"judge ({backend.describe()}): {exc.message}", "judge_unreadable"))
             continue
         by_id = {p.id: p for p in batch}
         for raw in answer.get("verdicts") or []:

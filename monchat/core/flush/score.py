@@ -25,7 +25,7 @@ from ..errors import MalformedReply
 from ..personas import FilterPersona
 from ..memory.states import KINDS
 from ..prompts import PromptLibrary
-from ..types import Message, Turn
+from ..types import Coded, Message, Turn
 from ..logs import slot_name
 from .ask import TokenUsage, ask_json
 from .fit import cut_text, pack
@@ -287,13 +287,14 @@ def score_chunk(backend: Backend, prompts: PromptLibrary, persona: FilterPersona
     if problem:
         log.warning("filter %s part %s (%s lines): %s", persona.id, part, len(chunk), problem)
         if retry_smaller and len(chunk) > 1:
-            result.notes.append(f"{persona.id} part {part}: {problem} Read again in two halves.")
+            result.notes.append(Coded(f"{persona.id} part {part}: {problem} Read again in two halves.",
+                                      "read_in_halves", persona.id, part))
             middle = len(chunk) // 2
             for half in (chunk[:middle], chunk[middle:]):
                 result.add(score_chunk(backend, prompts, persona, half, part, parts, max_items, injected,
                                        cancel, retry_smaller=False))
         else:
-            result.errors.append(f"{persona.id} part {part}: {problem}")
+            result.errors.append(Coded(f"{persona.id} part {part}: {problem}", "part_unread", persona.id, part))
             result.unread += chunk
         return result
     lines_by_local = {line.local_id: line for line in chunk}

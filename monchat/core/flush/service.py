@@ -30,7 +30,7 @@ from ..store.answers import AnswerStore
 from ..store.db import Store
 from ..store.memories import MemoryStore
 from ..store.messages import MessageArchive
-from ..types import Clock, Message, local_now
+from ..types import Clock, Coded, Message, local_now
 from .answers import AnswerCache
 from .consolidate import Consolidator
 from .judge import JudgeOutcome, build_pairs, judge
@@ -185,12 +185,14 @@ class FlushService:
         orientation = orient(self.logbook, self.archive)
         report.files = [p.name for p in orientation.files]
         if orientation.bad_lines:
-            report.errors.append(f"{len(orientation.bad_lines)} unreadable log line(s) kept in "
-                                 f"{self.paths.quarantine_dir}")
+            report.errors.append(Coded(f"{len(orientation.bad_lines)} unreadable log line(s) kept in "
+                                       f"{self.paths.quarantine_dir}", "unreadable_lines",
+                                       len(orientation.bad_lines), str(self.paths.quarantine_dir)))
         readable, report.skipped = self._readable(orientation.messages)
         for persona_id, count in report.skipped.items():
-            report.notes.append(f"{count} message(s) with {persona_id} were archived unread "
-                                f"(that persona's conversations are not read at a flush).")
+            report.notes.append(Coded(f"{count} message(s) with {persona_id} were archived unread "
+                                      f"(that persona's conversations are not read at a flush).", "archived_unread",
+                                      count, persona_id))
         return orientation, readable
 
     def _readable(self, messages: list[Message]) -> tuple[list[Message], dict[str, int]]:
@@ -241,7 +243,8 @@ class FlushService:
             if not accept_partial:
                 raise FlushIncomplete(what)
             report.unread = {pid: [line.message_id for line in missed] for pid, missed in unread.items()}
-            report.notes.append(f"A partial flush, accepted: {what}.")
+            report.notes.append(Coded(f"A partial flush, accepted: {what}.", "partial_accepted",
+                                      sum(len(missed) for missed in unread.values())))
         items, dropped = [], []
         for result in results:
             report.add_usage(result.usage)

@@ -72,6 +72,8 @@ class MemoryRecord:
             return self.live and self.state is State.DORMANT
         if view is View.HISTORY:
             return self.history
+        if view is View.NEW:  # needs the last run: MemoryService.in_view answers it
+            return False
         return True
 
     def row(self) -> dict:

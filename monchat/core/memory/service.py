@@ -1,8 +1,10 @@
 """MemoryService: read and change memory (CLI ``monchat memory …`` and the GUI's browser).
 
 Every change is one transaction with an audit event, then the prompt selection
-is rebuilt (so the next chat turn carries it) and memory.md rewritten. Nothing
-is deleted: forgetting takes a memory out of the prompt and keeps its row.
+is rebuilt (so the next chat turn carries it) and memory.md rewritten. Forgetting
+takes a memory out of the prompt and keeps its row (``restore`` undoes it);
+``delete`` is the real deletion: the memory's words leave the memory tables,
+while the archived messages it stood on stay.
 """
 
 from __future__ import annotations
@@ -64,8 +66,13 @@ class MemoryService:
         return [m for m in records if m.layer(epoch) in (1, 2) or (m.live and m.state is State.QUEUED)]
 
     def in_view(self, view: View | str) -> list[MemoryRecord]:
-        """The memories of one of the browser's tabs (``View``)."""
+        """The memories of one of the browser's tabs (``View``); NEW: what the last flush proposed."""
         view, epoch = View(view), self._now_epoch()
+        if view is View.NEW:
+            last = self.memories.runs(1)
+            if not last:
+                return []
+            return [m for m in self.memories.all() if m.created_run == last[0]["id"]]
         return [m for m in self.memories.all() if m.in_view(view, epoch)]
 
     def get(self, memory_id: str) -> MemoryRecord:
@@ -151,22 +158,25 @@ class MemoryService:
                                  "Approve it without a verdict.")
         t = self._transitions()
         with self.store.atomic():
-            memory = self.get(row["memory_id"])
-            target = self.memories.get(row["target_id"]) if row["target_id"] else None
-            if row["action"] == Action.JUDGE and target is not None:
-                applied = chosen or Verdict.parse(row.get("verdict") or "") or Verdict.SUPERSEDE
-                self._apply_judgement(t, applied, memory, target, row)
-            elif row["action"] == Action.RETRACT and target is not None:
-                t.retract(target, memory)
-            else:
-                if target is not None and not target.superseded_by:
-                    t.supersede(target, memory)
-                t.activate(memory)
-            self.memories.queue_resolve(row["id"], "approved", t.stamp)
-            t.event(memory.id, "approved", {"queue": row["id"], "action": row["action"],
-                                            "verdict": str(chosen) if chosen else None})
+            self._approve_row(t, row, chosen)
         self._after_change()
         return row
+
+    def _approve_row(self, t: Transitions, row: dict, chosen: Verdict | None) -> None:
+        memory = self.get(row["memory_id"])
+        target = self.memories.get(row["target_id"]) if row["target_id"] else None
+        if row["action"] == Action.JUDGE and target is not None:
+            applied = chosen or Verdict.parse(row.get("verdict") or "") or Verdict.SUPERSEDE
+            self._apply_judgement(t, applied, memory, target, row)
+        elif row["action"] == Action.RETRACT and target is not None:
+            t.retract(target, memory)
+        else:
+            if target is not None and not target.superseded_by:
+                t.supersede(target, memory)
+            t.activate(memory)
+        self.memories.queue_resolve(row["id"], "approved", t.stamp)
+        t.event(memory.id, "approved", {"queue": row["id"], "action": row["action"],
+                                        "verdict": str(chosen) if chosen else None})
 
     def _apply_judgement(self, t: Transitions, verdict: Verdict, memory: MemoryRecord, target: MemoryRecord,
                          row: dict) -> None:
@@ -206,7 +216,13 @@ class MemoryService:
         return row
 
     def edit(self, memory_id: str, text: str) -> MemoryRecord:
-        """Reword a memory: a new version supersedes the old one, which stays in history."""
+        """Reword a memory: the user's word, kept as written.
+
+        A new version supersedes the old one, which stays in history. The new one is lasting memory
+        (Layer 1) at once; if the old one waited for review, the edit is the approval: a proposal to
+        replace a kept memory replaces it, an unsure comparison counts as the new words standing
+        alone (or replacing, when the judge leaned that way) — never merged into other words.
+        """
         text = text.strip()
         if not text:
             raise InputError("The new text is empty.", "Give the memory's new wording.")
@@ -216,7 +232,17 @@ class MemoryService:
                              f"Edit the current version: `monchat memory history {memory_id}`.")
         t = self._transitions()
         with self.store.atomic():
+            own = [r["id"] for r in self.memories.queue_for_memory(old.id) if r["memory_id"] == old.id]
             new = t.edit(old, text)
+            for queue_id in own:  # now about the new version
+                row = self.memories.queue_get(queue_id)
+                leaning = Verdict.parse(row.get("verdict") or "")
+                as_written = Verdict.SUPERSEDE if leaning in (Verdict.SUPERSEDE, Verdict.MERGE) else Verdict.COEXIST
+                self._approve_row(t, row, as_written if row["action"] == Action.JUDGE else None)
+            new = self.get(new.id)
+            if new.live and new.state is not State.ACTIVE:
+                new = t.activate(new)
+            t.event(new.id, "approved as written", {"queue": own})
         self._after_change()
         return self.get(new.id)
 
@@ -227,6 +253,30 @@ class MemoryService:
             self._transitions().forget(memory)
         self._after_change()
         return self.get(memory_id)
+
+    def restore(self, memory_id: str) -> MemoryRecord:
+        """Undo a forget: the memory is back in the state it had (and in the prompt, if it was)."""
+        memory = self.get(memory_id)
+        if memory.state is not State.FORGOTTEN:
+            raise InputError(f"{memory_id} is not forgotten.", "Only a forgotten memory can be restored.")
+        with self.store.atomic():
+            self._transitions().restore(memory)
+        self._after_change()
+        return self.get(memory_id)
+
+    def delete(self, memory_id: str) -> list[str]:
+        """Delete a memory for real, with its whole history: its words leave the memory tables.
+
+        The archived messages it stood on stay (delete those from the logs and archive separately).
+
+        Returns:
+            The ids deleted (the memory and its earlier and later versions).
+        """
+        chain = self.history(memory_id)
+        with self.store.atomic():
+            self._transitions().delete(chain)
+        self._after_change()
+        return [m.id for m in chain]
 
     def pin(self, memory_id: str, pinned: bool = True) -> MemoryRecord:
         """A pinned memory is always in Layer 1: it never decays, goes dormant or is left out."""

@@ -108,6 +108,7 @@ class ChangeKind(StrEnum):
 class View(StrEnum):
     """The memory browser's tabs. A memory can be in more than one (a queued proposal sits in Layer 2)."""
 
+    NEW = "new"  # proposed by the last flush, whatever became of them (where a user looks first)
     LAYER1 = "layer1"
     LAYER2 = "layer2"
     WAITING = "waiting"  # set aside, waiting for review, or a candidate outside both layers

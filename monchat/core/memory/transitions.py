@@ -19,6 +19,7 @@ caller holds the transaction. What is decided here:
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Callable, Iterable
@@ -295,7 +296,34 @@ class Transitions:
             if proposal is not None and proposal.state is State.QUEUED:
                 self.set_state(proposal, State.CANDIDATE)
                 self.event(proposal.id, "review closed", {"queue": row["id"], "forgotten": memory.id})
-        self.event(memory.id, "forgotten", {"was": str(memory.state)})
+        self.event(memory.id, "forgotten", {"was": str(memory.state), "pinned": int(bool(memory.pinned)),
+                                            "layer2_until": memory.layer2_until})
+
+    def restore(self, memory: MemoryRecord) -> MemoryRecord:
+        """Undo a forget: the memory is back where it was (a proposal that waited for review comes back
+        as a candidate: its review was closed, and a flush reviews it again if it must)."""
+        detail = next((json.loads(e["detail"] or "{}") for e in reversed(self.memories.events(memory.id))
+                       if e["action"] == "forgotten"), {})
+        was = State(detail.get("was", State.CANDIDATE))
+        state = was if was in (State.ACTIVE, State.CANDIDATE, State.PENDING, State.DORMANT) else State.CANDIDATE
+        memory = self.set_state(memory, state, pinned=int(detail.get("pinned", 0)),
+                                layer2_until=detail.get("layer2_until"))
+        self.event(memory.id, "restored", {"to": str(state)})
+        return memory
+
+    def delete(self, chain: list[MemoryRecord]) -> None:
+        """Delete memories for real (a memory and its whole history): their words leave the memory tables.
+
+        A proposal that waited to replace one of them goes back to candidate, as when one is forgotten.
+        """
+        ids = [m.id for m in chain]
+        for row in self.memories.proposals_about(ids):
+            proposal = self.memories.get(row["memory_id"])
+            self.memories.queue_resolve(row["id"], "rejected", self.stamp)
+            if proposal is not None and proposal.state is State.QUEUED:
+                self.set_state(proposal, State.CANDIDATE)
+                self.event(proposal.id, "review closed", {"queue": row["id"], "deleted": True})
+        self.memories.delete_texts(ids, [m.text for m in chain])
 
     def pin(self, memory: MemoryRecord, pinned: bool) -> None:
         """A pinned memory is always in Layer 1: it never decays, goes dormant or is left out."""

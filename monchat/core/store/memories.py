@@ -1,9 +1,10 @@
 """Memories, the evidence ledger, verdicts, the review queue, flush runs and the audit trail.
 
-Rows are never deleted. A memory leaves the prompt by changing ``state``;
-supersession sets ``superseded_by``/``superseded_at``/``invalid_at`` on the old
-row, so the chain old → new is the history and active recall is
-``superseded_by IS NULL``.
+A memory leaves the prompt by changing ``state``; supersession sets
+``superseded_by``/``superseded_at``/``invalid_at`` on the old row, so the chain
+old → new is the history and active recall is ``superseded_by IS NULL``. Rows
+are deleted only when the user deletes a memory for real (``delete_texts``):
+then its text leaves every memory table, while the archived messages stay.
 """
 
 from __future__ import annotations
@@ -210,3 +211,56 @@ class MemoryStore:
     def counts(self) -> dict:
         return {r["state"]: r["n"] for r in self.db.query(
             "SELECT state, COUNT(*) AS n FROM memories GROUP BY state")}
+
+    # ---- deleting for real ---------------------------------------------
+    def proposals_about(self, memory_ids: list[str]) -> list[dict]:
+        """Open reviews whose target is one of ``memory_ids`` but whose proposal is not."""
+        marks = ",".join("?" * len(memory_ids))
+        return list(self.db.query(f"SELECT * FROM review_queue WHERE status = 'open' AND target_id IN ({marks}) "
+                                  f"AND memory_id NOT IN ({marks})", memory_ids + memory_ids))
+
+    def delete_texts(self, memory_ids: list[str], texts: list[str]) -> None:
+        """Remove these memories and every trace of their words from the memory tables.
+
+        The rows of the memories, their ledger, reviews, verdicts and audit events go; flush
+        runs keep their counts with the words scrubbed; kept flush answers that quote them are
+        dropped (a rerun asks again). The archived messages they stood on stay. Freed pages are
+        zeroed and the text index merged, so the words are not left in the file either.
+        """
+        marks = ",".join("?" * len(memory_ids))
+        db = self.db
+        db.execute("PRAGMA secure_delete = ON")
+        db.execute(f"DELETE FROM evidence WHERE memory_id IN ({marks})", memory_ids)
+        db.execute(f"DELETE FROM review_queue WHERE memory_id IN ({marks}) OR target_id IN ({marks})",
+                   memory_ids + memory_ids)
+        db.execute(f"DELETE FROM verdicts WHERE memory_id IN ({marks}) OR target_id IN ({marks})",
+                   memory_ids + memory_ids)
+        db.execute(f"DELETE FROM memory_events WHERE memory_id IN ({marks})", memory_ids)
+        db.execute(f"DELETE FROM memories WHERE id IN ({marks})", memory_ids)
+        words = [t for t in texts if t]
+        for text in words:
+            db.execute("DELETE FROM flush_answers WHERE instr(answer, ?) > 0 OR instr(answer, ?) > 0",
+                       [text, json.dumps(text)[1:-1]])
+        columns = ("items", "dropped", "verdicts", "changes", "notes", "errors")
+        for run in list(db.query(f"SELECT id, {', '.join(columns)} FROM flush_runs")):
+            scrubbed = {c: json.dumps(_scrub(json.loads(run[c]), words, memory_ids), ensure_ascii=False)
+                        for c in columns if run[c]}
+            scrubbed = {c: v for c, v in scrubbed.items() if v != run[c]}
+            if scrubbed:
+                db["flush_runs"].update(run["id"], scrubbed)
+        db.execute("INSERT INTO memories_fts(memories_fts) VALUES('optimize')")
+
+
+def _scrub(value, words: list[str], ids: list[str]):
+    """``value`` with the deleted words (and whole entries about the deleted ids) taken out."""
+    if isinstance(value, dict):
+        if any(value.get(key) in ids for key in ("memory_id", "id", "target_id")):
+            return {"deleted": True}
+        return {k: _scrub(v, words, ids) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrub(v, words, ids) for v in value]
+    if isinstance(value, str):
+        for word in words:
+            value = value.replace(word, "[deleted]")
+        return value
+    return value

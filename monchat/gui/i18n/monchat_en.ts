@@ -2,6 +2,59 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>About</name>
+    <message>
+        <source>About monchat</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>monchat %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A local-first chat that remembers.
+
+Data folder: %1
+Settings folder: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ActionReasons</name>
+    <message>
+        <source>A reply is being written: wait for it or stop it first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chat is paused until you flush the waiting log files.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no reply to regenerate yet: send a message first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no message of yours to edit yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A reply is being written: wait for it or stop it, then flush.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask for the last reply again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change your last message and get a new reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Turn the waiting log files into memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>BackupDialog</name>
     <message>
         <source>Back up and restore</source>
@@ -54,6 +107,10 @@
         <source>Stopped before the reply began.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Retry</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ChatView</name>
@@ -67,6 +124,10 @@
     </message>
     <message>
         <source>No older messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>— now talking with %1 —</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -112,7 +173,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Flush now…</source>
+        <source>Chat is paused until you flush: use the Flush button in the banner above. What you type here is kept.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -148,6 +209,72 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Context: unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>CopyButton</name>
+    <message>
+        <source>Copied</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>DoctorWords</name>
+    <message>
+        <source>server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>context length</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>key accepted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>model file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>model loads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>how long the model stays loaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No API key is set.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server lists no chat model: load one in the server.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Something answered at this address, but it is not Ollama.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The context is set larger than the model was trained for; answers degrade.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The keep-alive time is not a duration Ollama understands (30m, 2h or -1).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -366,6 +493,26 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>The details are in monchat.log in the data folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The service blocked this message and did not answer it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The service ended the reply early; it may be cut off.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server cut the reply at its length limit; ask it to go on, or raise the limit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model backend added a note to this reply (see monchat.log).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note from the model backend: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -649,11 +796,43 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>%1 unreadable log line(s) were set aside in %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 message(s) with %2 were archived unread (that persona&apos;s conversations are not read at a flush).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A partial flush was accepted: %1 message(s) were archived without being read by every filter.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 could not read part %2 of the log at once; it read it again in two halves.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 could not read part %2 of the log.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Some comparisons with what is remembered came back unreadable and were skipped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>See monchat.log for the details.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>There are no log files to flush.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>%1 log files with %2 messages will be read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing to flush yet: chat first.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -757,6 +936,10 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>%1 log files are waiting. A flush now turns them into memory; at %2 files chat pauses until you flush.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Turn the waiting log files into memory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -909,11 +1092,15 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Assistant</source>
+        <source>About monchat</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Note from the model backend: %1</source>
+        <source>&amp;Help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assistant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -968,6 +1155,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Your words are kept as written, as lasting memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Approve</source>
         <translation type="unfinished"></translation>
     </message>
@@ -984,7 +1175,15 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Take it out of the prompt for good (its history is kept)</source>
+        <source>Delete…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove its words from memory for good (the messages you wrote stay)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Undo</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1001,6 +1200,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Recent (Layer 2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New from the last flush</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1092,6 +1295,18 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Restore</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Put it back where it was</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Take it out of the prompt (you can undo it; its history is kept)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>State: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1136,7 +1351,19 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Forget this memory? It leaves the prompt for good; its history is kept.</source>
+        <source>Forgotten. Undo puts it back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forget this memory? It leaves the prompt; you can undo this, and its history is kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete this memory and its history for good? Its words leave memory and the prompt; the messages you wrote stay in the archive. This cannot be undone.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1148,6 +1375,18 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Copy this message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy code %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy this code block</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1164,6 +1403,133 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>PersonaWords</name>
+    <message>
+        <source>Id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Instructions (system prompt)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Greeting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Talent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Picks up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ignores</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At most (items per flush)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Style</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Backend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Translations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is required.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be a list of non-empty lines.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be on or off.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 may hold only lowercase letters a-z, digits, - and _ (up to 40).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The temperature must be a number from 0 to 2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At most 0 to 3 items per flush.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose one of the styles.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the instructions (the system prompt): who the persona is and how it speaks.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose one of the backends.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The template is not one of monchat&apos;s prompt files.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The card&apos;s extensions cannot be read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The translations cannot be read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The persona is larger than 1 MB; shorten its text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The base filter persona is locked; copy its ideas into a new persona to change them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A field is not valid.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The persona cannot be saved:</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>PullControl</name>
     <message>
         <source>Pull this model</source>
@@ -1175,6 +1541,14 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Pulling %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preparing the download…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Downloading: %1%</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1550,10 +1924,6 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>automatic (half the cores)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Model file (GGUF)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1618,7 +1988,19 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>This computer has no OS keyring, so monchat cannot store a key (it never writes keys to its files). Set the environment variable GEMINI_API_KEY to your key where monchat starts (for example a line export GEMINI_API_KEY=… in ~/.profile), then start monchat again.</source>
+        <source>automatic: %1 (half the cores)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What characters from imported cards call you</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This computer has no OS keyring, so monchat cannot store a key (it never writes keys to its files). Set the environment variable GEMINI_API_KEY to your key where monchat starts (for example a line `export GEMINI_API_KEY=…` in ~/.profile), then start monchat again.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1691,6 +2073,13 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>Startup</name>
+    <message>
+        <source>settings.toml has settings monchat could not use (defaults are used); `monchat doctor` says which.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>SurfacePersonaDialog</name>
     <message>
         <source>Surface personas</source>
@@ -1706,6 +2095,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>A SillyTavern character card (V2/V3) as JSON or PNG</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1765,7 +2158,27 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Delete this persona (its conversations stay)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only personas you made or imported can be deleted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Imported %1 from %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the persona %1? What you said to it stays in the logs and in memory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deleted %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1790,6 +2203,25 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Welcome</name>
+    <message>
+        <source>&lt;b&gt;Welcome to monchat.&lt;/b&gt; You talk with a &lt;b&gt;persona&lt;/b&gt; (choose one above; make your own under Personas). Everything you say is kept in &lt;b&gt;log files&lt;/b&gt; on this computer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A &lt;b&gt;Flush&lt;/b&gt; (Memory → Flush) lets filter personas read those logs and keep what matters about you as &lt;b&gt;memory&lt;/b&gt;, which the persona then knows; you can read and change every memory under Memory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replies now come from &lt;b&gt;%1&lt;/b&gt;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That is the small model built into monchat: good for trying it out, weak at conversation. For better replies install Ollama (ollama.com) and a model such as qwen2.5:7b, or choose another backend in Settings.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

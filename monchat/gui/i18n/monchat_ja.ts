@@ -2,6 +2,62 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ja" sourcelanguage="en">
 <context>
+    <name>About</name>
+    <message>
+        <source>About monchat</source>
+        <translation>monchat について</translation>
+    </message>
+    <message>
+        <source>monchat %1</source>
+        <translation>monchat %1</translation>
+    </message>
+    <message>
+        <source>A local-first chat that remembers.
+
+Data folder: %1
+Settings folder: %2</source>
+        <translation>覚えていてくれる、手元で動くチャット。
+
+データフォルダー: %1
+設定フォルダー: %2</translation>
+    </message>
+</context>
+<context>
+    <name>ActionReasons</name>
+    <message>
+        <source>A reply is being written: wait for it or stop it first.</source>
+        <translation>返信を書いている途中です。終わるのを待つか、止めてからにしてください。</translation>
+    </message>
+    <message>
+        <source>Chat is paused until you flush the waiting log files.</source>
+        <translation>待っているログファイルを整理するまで、チャットは一時停止しています。</translation>
+    </message>
+    <message>
+        <source>There is no reply to regenerate yet: send a message first.</source>
+        <translation>まだ作り直す返信がありません。先にメッセージを送ってください。</translation>
+    </message>
+    <message>
+        <source>There is no message of yours to edit yet.</source>
+        <translation>編集できるあなたのメッセージがまだありません。</translation>
+    </message>
+    <message>
+        <source>A reply is being written: wait for it or stop it, then flush.</source>
+        <translation>返信を書いている途中です。終わるのを待つか止めてから整理してください。</translation>
+    </message>
+    <message>
+        <source>Ask for the last reply again</source>
+        <translation>最後の返信をもう一度作ってもらう</translation>
+    </message>
+    <message>
+        <source>Change your last message and get a new reply</source>
+        <translation>最後のメッセージを書き直して、新しい返信をもらう</translation>
+    </message>
+    <message>
+        <source>Turn the waiting log files into memory</source>
+        <translation>待っているログファイルを記憶にまとめる</translation>
+    </message>
+</context>
+<context>
     <name>BackupDialog</name>
     <message>
         <source>Back up and restore</source>
@@ -54,6 +110,10 @@
         <source>Stopped before the reply began.</source>
         <translation>返事が始まる前に止めました。</translation>
     </message>
+    <message>
+        <source>Retry</source>
+        <translation>再試行</translation>
+    </message>
 </context>
 <context>
     <name>ChatView</name>
@@ -69,6 +129,10 @@
         <source>No older messages</source>
         <translation>これより前のメッセージはありません</translation>
     </message>
+    <message>
+        <source>— now talking with %1 —</source>
+        <translation>— ここから %1 と話しています —</translation>
+    </message>
 </context>
 <context>
     <name>CloudQuestion</name>
@@ -83,7 +147,7 @@
     <message>
         <source>%1 (model %2) at %3 is not on this computer or your network.
 
-Each message sends it: this persona&apos;s text, your memory (what monchat remembers about you), and the conversation of the last %4 hours. A flush sends it the unflushed logs.
+Each message sends it: this persona's text, your memory (what monchat remembers about you), and the conversation of the last %4 hours. A flush sends it the unflushed logs.
 
 Send to it? monchat asks only once for this service.</source>
         <translation>%3 の %1（モデル %2）は、このコンピューターにもあなたのネットワークにもありません。
@@ -116,8 +180,8 @@ Send to it? monchat asks only once for this service.</source>
         <translation>返事を止めます（そこまでの文章は残ります）</translation>
     </message>
     <message>
-        <source>Flush now…</source>
-        <translation>今すぐ整理…</translation>
+        <source>Chat is paused until you flush: use the Flush button in the banner above. What you type here is kept.</source>
+        <translation>整理するまでチャットは一時停止しています。上の帯にある整理ボタンを使ってください。ここに入力した文は残ります。</translation>
     </message>
     <message>
         <source>Message — Ctrl+Enter sends, Enter adds a line</source>
@@ -153,6 +217,72 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>Context: unknown</source>
         <translation>コンテキスト: 不明</translation>
+    </message>
+</context>
+<context>
+    <name>CopyButton</name>
+    <message>
+        <source>Copied</source>
+        <translation>コピーしました</translation>
+    </message>
+</context>
+<context>
+    <name>DoctorWords</name>
+    <message>
+        <source>server</source>
+        <translation>サーバー</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>モデル</translation>
+    </message>
+    <message>
+        <source>context length</source>
+        <translation>コンテキスト長</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API キー</translation>
+    </message>
+    <message>
+        <source>connection</source>
+        <translation>接続</translation>
+    </message>
+    <message>
+        <source>key accepted</source>
+        <translation>キーの受け入れ</translation>
+    </message>
+    <message>
+        <source>model file</source>
+        <translation>モデルファイル</translation>
+    </message>
+    <message>
+        <source>model loads</source>
+        <translation>モデルの読み込み</translation>
+    </message>
+    <message>
+        <source>how long the model stays loaded</source>
+        <translation>モデルを読み込んだままにする時間</translation>
+    </message>
+    <message>
+        <source>No API key is set.</source>
+        <translation>API キーが設定されていません。</translation>
+    </message>
+    <message>
+        <source>The server lists no chat model: load one in the server.</source>
+        <translation>サーバーにチャット用のモデルがありません。サーバーでモデルを読み込んでください。</translation>
+    </message>
+    <message>
+        <source>Something answered at this address, but it is not Ollama.</source>
+        <translation>このアドレスで何かが応答しましたが、Ollama ではありません。</translation>
+    </message>
+    <message>
+        <source>The context is set larger than the model was trained for; answers degrade.</source>
+        <translation>コンテキストがモデルの学習時より大きく設定されています。答えの質が落ちます。</translation>
+    </message>
+    <message>
+        <source>The keep-alive time is not a duration Ollama understands (30m, 2h or -1).</source>
+        <translation>読み込んだままにする時間が Ollama の理解できる形式ではありません（30m、2h、-1 など）。</translation>
     </message>
 </context>
 <context>
@@ -209,7 +339,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation>モデルの答えが monchat で扱えない形式でした。</translation>
     </message>
     <message>
-        <source>The filter&apos;s instructions alone do not fit the model&apos;s context.</source>
+        <source>The filter's instructions alone do not fit the model's context.</source>
         <translation>フィルターの指示だけでモデルのコンテキストに収まりません。</translation>
     </message>
     <message>
@@ -249,7 +379,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation>整理はすでに実行中です。</translation>
     </message>
     <message>
-        <source>This computer&apos;s keyring cannot store the key.</source>
+        <source>This computer's keyring cannot store the key.</source>
         <translation>このコンピューターのキーリングには鍵を保存できません。</translation>
     </message>
     <message>
@@ -309,7 +439,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation>少し待ってから、もう一度試してください。</translation>
     </message>
     <message>
-        <source>Choose another backend in Settings; &quot;Test connection&quot; there shows what is missing.</source>
+        <source>Choose another backend in Settings; "Test connection" there shows what is missing.</source>
         <translation>設定で別のバックエンドを選んでください。設定の「接続テスト」で、何が足りないかがわかります。</translation>
     </message>
     <message>
@@ -317,7 +447,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation>もう一度試してください。大きめのモデルのほうが形式をきちんと守ります。</translation>
     </message>
     <message>
-        <source>Raise the model&apos;s context in Settings, or shorten the filter persona&apos;s text.</source>
+        <source>Raise the model's context in Settings, or shorten the filter persona's text.</source>
         <translation>設定でモデルのコンテキストを増やすか、フィルター人格の文章を短くしてください。</translation>
     </message>
     <message>
@@ -371,6 +501,26 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>The details are in monchat.log in the data folder.</source>
         <translation>詳しくはデータフォルダーの monchat.log を見てください。</translation>
+    </message>
+    <message>
+        <source>The service blocked this message and did not answer it.</source>
+        <translation>サービスがこのメッセージをブロックし、答えませんでした。</translation>
+    </message>
+    <message>
+        <source>The service ended the reply early; it may be cut off.</source>
+        <translation>サービスが返事を途中で終えました。途切れているかもしれません。</translation>
+    </message>
+    <message>
+        <source>The server cut the reply at its length limit; ask it to go on, or raise the limit.</source>
+        <translation>サーバーが長さの上限で返事を切りました。続きを頼むか、上限を上げてください。</translation>
+    </message>
+    <message>
+        <source>The model backend added a note to this reply (see monchat.log).</source>
+        <translation>モデルのバックエンドがこの返事に注記を付けました（monchat.log を見てください）。</translation>
+    </message>
+    <message>
+        <source>Note from the model backend: %1</source>
+        <translation>モデルのバックエンドからの注記: %1</translation>
     </message>
     <message>
         <source>monchat</source>
@@ -653,12 +803,44 @@ Send to it? monchat asks only once for this service.</source>
         <translation>矛盾</translation>
     </message>
     <message>
+        <source>%1 unreadable log line(s) were set aside in %2.</source>
+        <translation>読めないログの行 %1 行を %2 に取り分けました。</translation>
+    </message>
+    <message>
+        <source>%1 message(s) with %2 were archived unread (that persona's conversations are not read at a flush).</source>
+        <translation>%2 とのメッセージ %1 件は読まずに保管しました（このペルソナとの会話は整理で読みません）。</translation>
+    </message>
+    <message>
+        <source>A partial flush was accepted: %1 message(s) were archived without being read by every filter.</source>
+        <translation>一部だけの整理を受け入れました: %1 件のメッセージは、すべてのフィルターには読まれないまま保管されました。</translation>
+    </message>
+    <message>
+        <source>%1 could not read part %2 of the log at once; it read it again in two halves.</source>
+        <translation>%1 はログの第 %2 部を一度に読めなかったため、半分ずつ読み直しました。</translation>
+    </message>
+    <message>
+        <source>%1 could not read part %2 of the log.</source>
+        <translation>%1 はログの第 %2 部を読めませんでした。</translation>
+    </message>
+    <message>
+        <source>Some comparisons with what is remembered came back unreadable and were skipped.</source>
+        <translation>覚えていることとの照らし合わせの一部が読めない答えだったため、飛ばしました。</translation>
+    </message>
+    <message>
+        <source>See monchat.log for the details.</source>
+        <translation>詳しくは monchat.log を見てください。</translation>
+    </message>
+    <message>
         <source>There are no log files to flush.</source>
         <translation>整理するログファイルはありません。</translation>
     </message>
     <message>
         <source>%1 log files with %2 messages will be read.</source>
         <translation>%1 個のログファイル（%2 件のメッセージ）を読みます。</translation>
+    </message>
+    <message>
+        <source>Nothing to flush yet: chat first.</source>
+        <translation>まだ整理するものがありません。先にチャットしてください。</translation>
     </message>
     <message>
         <source>%1 of %2 unread</source>
@@ -690,11 +872,11 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Waiting for review: %4</source>
-        <translation>長期の記憶: +%1&#x3000;最近の記憶: +%2&#x3000;置き換え: %3&#x3000;確認待ち: %4</translation>
+        <translation>長期の記憶: +%1　最近の記憶: +%2　置き換え: %3　確認待ち: %4</translation>
     </message>
     <message>
         <source>Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s</source>
-        <translation>根拠不足で除外: %1&#x3000;モデル呼び出し: %2&#x3000;トークン: %3&#x3000;時間: %4 秒</translation>
+        <translation>根拠不足で除外: %1　モデル呼び出し: %2　トークン: %3　時間: %4 秒</translation>
     </message>
     <message>
         <source>Note: %1</source>
@@ -764,6 +946,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation>ログファイルが %1 個たまっています。今整理すると記憶になります。%2 個になると、整理するまでチャットが止まります。</translation>
     </message>
     <message>
+        <source>Turn the waiting log files into memory</source>
+        <translation>待っているログファイルを記憶にまとめる</translation>
+    </message>
+    <message>
         <source>Chat is paused: %1 log files are waiting for a flush (the limit is %2). Your messages are safe on disk. Flush to turn them into memory, and chat reopens.</source>
         <translation>チャットは一時停止中です: 整理待ちのログファイルが %1 個あります（上限 %2）。メッセージはディスクに安全に保存されています。整理すると記憶になり、チャットを再開できます。</translation>
     </message>
@@ -775,7 +961,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation>履歴をインポート</translation>
     </message>
     <message>
-        <source>Bring your conversations from another assistant: a ChatGPT or Claude export (conversations.json), a SillyTavern chat (.jsonl) or monchat&apos;s own JSONL. Importing the same file twice adds nothing.</source>
+        <source>Bring your conversations from another assistant: a ChatGPT or Claude export (conversations.json), a SillyTavern chat (.jsonl) or monchat's own JSONL. Importing the same file twice adds nothing.</source>
         <translation>ほかのアシスタントとの会話を取り込みます：ChatGPT や Claude のエクスポート（conversations.json）、SillyTavern のチャット（.jsonl）、monchat 自身の JSONL。同じファイルを2回取り込んでも何も増えません。</translation>
     </message>
     <message>
@@ -917,12 +1103,16 @@ Open it in your browser?</source>
         <translation>ペルソナ:</translation>
     </message>
     <message>
-        <source>Assistant</source>
-        <translation>アシスタント</translation>
+        <source>About monchat</source>
+        <translation>monchat について</translation>
     </message>
     <message>
-        <source>Note from the model backend: %1</source>
-        <translation>モデル側からの注意: %1</translation>
+        <source>&amp;Help</source>
+        <translation>ヘルプ(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>アシスタント</translation>
     </message>
     <message>
         <source>Saved. Some changes take effect the next time monchat starts.</source>
@@ -976,6 +1166,10 @@ Open it in your browser?</source>
         <translation>文面を保存</translation>
     </message>
     <message>
+        <source>Your words are kept as written, as lasting memory</source>
+        <translation>あなたの言葉はそのまま、長期の記憶として残ります</translation>
+    </message>
+    <message>
         <source>Approve</source>
         <translation>承認</translation>
     </message>
@@ -992,8 +1186,16 @@ Open it in your browser?</source>
         <translation>忘れる</translation>
     </message>
     <message>
-        <source>Take it out of the prompt for good (its history is kept)</source>
-        <translation>プロンプトから完全に外します（履歴は残ります）</translation>
+        <source>Delete…</source>
+        <translation>削除…</translation>
+    </message>
+    <message>
+        <source>Remove its words from memory for good (the messages you wrote stay)</source>
+        <translation>この記憶の言葉を完全に消します（あなたが書いたメッセージは残ります）</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>元に戻す</translation>
     </message>
     <message>
         <source>History (oldest first)</source>
@@ -1010,6 +1212,10 @@ Open it in your browser?</source>
     <message>
         <source>Recent (Layer 2)</source>
         <translation>最近（レイヤー2）</translation>
+    </message>
+    <message>
+        <source>New from the last flush</source>
+        <translation>前回の整理で新しく</translation>
     </message>
     <message>
         <source>Pending</source>
@@ -1100,6 +1306,18 @@ Open it in your browser?</source>
         <translation>ピン留めを外す</translation>
     </message>
     <message>
+        <source>Restore</source>
+        <translation>元に戻す</translation>
+    </message>
+    <message>
+        <source>Put it back where it was</source>
+        <translation>元の状態に戻します</translation>
+    </message>
+    <message>
+        <source>Take it out of the prompt (you can undo it; its history is kept)</source>
+        <translation>プロンプトから外します（元に戻せます。履歴は残ります）</translation>
+    </message>
+    <message>
         <source>State: %1</source>
         <translation>状態: %1</translation>
     </message>
@@ -1144,8 +1362,20 @@ Open it in your browser?</source>
         <translation>完了しました。</translation>
     </message>
     <message>
-        <source>Forget this memory? It leaves the prompt for good; its history is kept.</source>
-        <translation>この記憶を忘れますか？ プロンプトから完全に外れます。履歴は残ります。</translation>
+        <source>Forgotten. Undo puts it back.</source>
+        <translation>忘れました。「元に戻す」で戻せます。</translation>
+    </message>
+    <message>
+        <source>Forget this memory? It leaves the prompt; you can undo this, and its history is kept.</source>
+        <translation>この記憶を忘れますか？ プロンプトから外れます。あとで元に戻せて、履歴も残ります。</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>Delete this memory and its history for good? Its words leave memory and the prompt; the messages you wrote stay in the archive. This cannot be undone.</source>
+        <translation>この記憶とその履歴を完全に削除しますか？ 言葉は記憶からもプロンプトからも消えます。あなたが書いたメッセージは保管庫に残ります。元には戻せません。</translation>
     </message>
 </context>
 <context>
@@ -1157,6 +1387,18 @@ Open it in your browser?</source>
     <message>
         <source>Copy this message</source>
         <translation>このメッセージをコピー</translation>
+    </message>
+    <message>
+        <source>Copy code</source>
+        <translation>コードをコピー</translation>
+    </message>
+    <message>
+        <source>Copy code %1</source>
+        <translation>コード %1 をコピー</translation>
+    </message>
+    <message>
+        <source>Copy this code block</source>
+        <translation>このコードブロックをコピーします</translation>
     </message>
     <message>
         <source>(stopped)</source>
@@ -1172,6 +1414,133 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>PersonaWords</name>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名前</translation>
+    </message>
+    <message>
+        <source>Instructions (system prompt)</source>
+        <translation>指示（システムプロンプト）</translation>
+    </message>
+    <message>
+        <source>Template</source>
+        <translation>テンプレート</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>説明</translation>
+    </message>
+    <message>
+        <source>Greeting</source>
+        <translation>あいさつ</translation>
+    </message>
+    <message>
+        <source>Talent</source>
+        <translation>得意分野</translation>
+    </message>
+    <message>
+        <source>Picks up</source>
+        <translation>拾うもの</translation>
+    </message>
+    <message>
+        <source>Ignores</source>
+        <translation>無視するもの</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>At most (items per flush)</source>
+        <translation>最大件数（1 回の整理あたり）</translation>
+    </message>
+    <message>
+        <source>Style</source>
+        <translation>スタイル</translation>
+    </message>
+    <message>
+        <source>Backend</source>
+        <translation>バックエンド</translation>
+    </message>
+    <message>
+        <source>Translations</source>
+        <translation>翻訳</translation>
+    </message>
+    <message>
+        <source>%1 is required.</source>
+        <translation>%1 を入力してください。</translation>
+    </message>
+    <message>
+        <source>%1 must be text.</source>
+        <translation>%1 は文字で書いてください。</translation>
+    </message>
+    <message>
+        <source>%1 must be a list of non-empty lines.</source>
+        <translation>%1 は空でない行を 1 行ずつ書いてください。</translation>
+    </message>
+    <message>
+        <source>%1 must be on or off.</source>
+        <translation>%1 はオンかオフにしてください。</translation>
+    </message>
+    <message>
+        <source>%1 may hold only lowercase letters a-z, digits, - and _ (up to 40).</source>
+        <translation>%1 に使えるのは半角の英小文字、数字、- と _ だけです（40 文字まで）。</translation>
+    </message>
+    <message>
+        <source>The temperature must be a number from 0 to 2.</source>
+        <translation>温度は 0 から 2 までの数にしてください。</translation>
+    </message>
+    <message>
+        <source>At most 0 to 3 items per flush.</source>
+        <translation>1 回の整理あたりの件数は 0 から 3 までです。</translation>
+    </message>
+    <message>
+        <source>Choose one of the styles.</source>
+        <translation>スタイルを選んでください。</translation>
+    </message>
+    <message>
+        <source>Write the instructions (the system prompt): who the persona is and how it speaks.</source>
+        <translation>指示（システムプロンプト）を書いてください。ペルソナが誰で、どう話すかを書きます。</translation>
+    </message>
+    <message>
+        <source>Choose one of the backends.</source>
+        <translation>バックエンドを選んでください。</translation>
+    </message>
+    <message>
+        <source>The template is not one of monchat's prompt files.</source>
+        <translation>テンプレートが monchat のプロンプトファイルにありません。</translation>
+    </message>
+    <message>
+        <source>The card's extensions cannot be read.</source>
+        <translation>カードの拡張データを読めません。</translation>
+    </message>
+    <message>
+        <source>The translations cannot be read.</source>
+        <translation>翻訳を読めません。</translation>
+    </message>
+    <message>
+        <source>The persona is larger than 1 MB; shorten its text.</source>
+        <translation>ペルソナが 1 MB を超えています。文章を短くしてください。</translation>
+    </message>
+    <message>
+        <source>The base filter persona is locked; copy its ideas into a new persona to change them.</source>
+        <translation>ベースのフィルターペルソナはロックされています。変えたいときは、その考え方を新しいペルソナに写してください。</translation>
+    </message>
+    <message>
+        <source>A field is not valid.</source>
+        <translation>正しくない項目があります。</translation>
+    </message>
+    <message>
+        <source>The persona cannot be saved:</source>
+        <translation>ペルソナを保存できません:</translation>
+    </message>
+</context>
+<context>
     <name>PullControl</name>
     <message>
         <source>Pull this model</source>
@@ -1184,6 +1553,14 @@ Open it in your browser?</source>
     <message>
         <source>Pulling %1…</source>
         <translation>%1 を取得中…</translation>
+    </message>
+    <message>
+        <source>Preparing the download…</source>
+        <translation>ダウンロードの準備中…</translation>
+    </message>
+    <message>
+        <source>Downloading: %1%</source>
+        <translation>ダウンロード中: %1%</translation>
     </message>
     <message>
         <source>%1 is installed.</source>
@@ -1530,7 +1907,7 @@ Open it in your browser?</source>
         <translation>モデル一覧</translation>
     </message>
     <message>
-        <source>(the server&apos;s first model)</source>
+        <source>(the server's first model)</source>
         <translation>（サーバーの最初のモデル）</translation>
     </message>
     <message>
@@ -1556,10 +1933,6 @@ Open it in your browser?</source>
     <message>
         <source>Choose…</source>
         <translation>選択…</translation>
-    </message>
-    <message>
-        <source>automatic (half the cores)</source>
-        <translation>自動（コアの半分）</translation>
     </message>
     <message>
         <source>Model file (GGUF)</source>
@@ -1626,8 +1999,20 @@ Open it in your browser?</source>
         <translation>固定のフィルター人格</translation>
     </message>
     <message>
-        <source>This computer has no OS keyring, so monchat cannot store a key (it never writes keys to its files). Set the environment variable GEMINI_API_KEY to your key where monchat starts (for example a line export GEMINI_API_KEY=… in ~/.profile), then start monchat again.</source>
-        <translation>このコンピューターには OS のキーリングがないため、monchat はキーを保存できません（キーを自分のファイルに書くことはありません）。monchat を起動する環境で環境変数 GEMINI_API_KEY にキーを設定し（たとえば ~/.profile に export GEMINI_API_KEY=… の行を書く）、monchat を起動し直してください。</translation>
+        <source>automatic: %1 (half the cores)</source>
+        <translation>自動: %1（コア数の半分）</translation>
+    </message>
+    <message>
+        <source>What characters from imported cards call you</source>
+        <translation>読み込んだキャラクターカードのキャラがあなたを呼ぶ名前</translation>
+    </message>
+    <message>
+        <source>Your name</source>
+        <translation>あなたの名前</translation>
+    </message>
+    <message>
+        <source>This computer has no OS keyring, so monchat cannot store a key (it never writes keys to its files). Set the environment variable GEMINI_API_KEY to your key where monchat starts (for example a line `export GEMINI_API_KEY=…` in ~/.profile), then start monchat again.</source>
+        <translation>このコンピューターには OS のキーリングがないため、monchat はキーを保存できません（キーを自分のファイルに書くことはありません）。monchat を起動する環境で環境変数 GEMINI_API_KEY にキーを設定し（たとえば ~/.profile に「export GEMINI_API_KEY=…」の行を書く）、monchat を起動し直してください。</translation>
     </message>
     <message>
         <source>A key is stored in the OS keyring. Type a new one to replace it.</source>
@@ -1699,6 +2084,13 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>Startup</name>
+    <message>
+        <source>settings.toml has settings monchat could not use (defaults are used); `monchat doctor` says which.</source>
+        <translation>settings.toml に monchat が使えない設定があります（既定値を使っています）。どれかは `monchat doctor` でわかります。</translation>
+    </message>
+</context>
+<context>
     <name>SurfacePersonaDialog</name>
     <message>
         <source>Surface personas</source>
@@ -1715,6 +2107,10 @@ Open it in your browser?</source>
     <message>
         <source>A SillyTavern character card (V2/V3) as JSON or PNG</source>
         <translation>SillyTavern のキャラクターカード（V2/V3）、JSON または PNG</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>削除…</translation>
     </message>
     <message>
         <source>Who the persona is and how it talks</source>
@@ -1761,7 +2157,7 @@ Open it in your browser?</source>
         <translation>記憶</translation>
     </message>
     <message>
-        <source>Creator&apos;s notes</source>
+        <source>Creator's notes</source>
         <translation>作者のメモ</translation>
     </message>
     <message>
@@ -1769,12 +2165,32 @@ Open it in your browser?</source>
         <translation>人格を保存</translation>
     </message>
     <message>
-        <source>This persona&apos;s text comes from the template %1; text written here replaces it.</source>
+        <source>This persona's text comes from the template %1; text written here replaces it.</source>
         <translation>このペルソナの文章はテンプレート %1 から作られます。ここに書くとそれに置き換わります。</translation>
+    </message>
+    <message>
+        <source>Delete this persona (its conversations stay)</source>
+        <translation>このペルソナを削除します（会話は残ります）</translation>
+    </message>
+    <message>
+        <source>Only personas you made or imported can be deleted.</source>
+        <translation>削除できるのは、自分で作ったか読み込んだペルソナだけです。</translation>
     </message>
     <message>
         <source>Imported %1 from %2.</source>
         <translation>%2 から %1 を読み込みました。</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>Delete the persona %1? What you said to it stays in the logs and in memory.</source>
+        <translation>ペルソナ %1 を削除しますか？ 話した内容はログと記憶に残ります。</translation>
+    </message>
+    <message>
+        <source>Deleted %1.</source>
+        <translation>%1 を削除しました。</translation>
     </message>
     <message>
         <source>There is already a persona with the id %1.</source>
@@ -1799,6 +2215,25 @@ Open it in your browser?</source>
     <message>
         <source>Saved.</source>
         <translation>保存しました。</translation>
+    </message>
+</context>
+<context>
+    <name>Welcome</name>
+    <message>
+        <source>&lt;b&gt;Welcome to monchat.&lt;/b&gt; You talk with a &lt;b&gt;persona&lt;/b&gt; (choose one above; make your own under Personas). Everything you say is kept in &lt;b&gt;log files&lt;/b&gt; on this computer.</source>
+        <translation>&lt;b&gt;monchat へようこそ。&lt;/b&gt;あなたは&lt;b&gt;ペルソナ&lt;/b&gt;と話します（上で選べます。自分のペルソナは「ペルソナ」メニューで作れます）。話したことはすべて、このコンピューターの&lt;b&gt;ログファイル&lt;/b&gt;に残ります。</translation>
+    </message>
+    <message>
+        <source>A &lt;b&gt;Flush&lt;/b&gt; (Memory → Flush) lets filter personas read those logs and keep what matters about you as &lt;b&gt;memory&lt;/b&gt;, which the persona then knows; you can read and change every memory under Memory.</source>
+        <translation>&lt;b&gt;整理（フラッシュ）&lt;/b&gt;（記憶 → 整理）をすると、フィルターペルソナがログを読み、あなたについて大事なことを&lt;b&gt;記憶&lt;/b&gt;として残します。ペルソナはそれを知ったうえで話します。記憶はすべて「記憶」で読んだり直したりできます。</translation>
+    </message>
+    <message>
+        <source>Replies now come from &lt;b&gt;%1&lt;/b&gt;.</source>
+        <translation>いまの返事は &lt;b&gt;%1&lt;/b&gt; から来ます。</translation>
+    </message>
+    <message>
+        <source>That is the small model built into monchat: good for trying it out, weak at conversation. For better replies install Ollama (ollama.com) and a model such as qwen2.5:7b, or choose another backend in Settings.</source>
+        <translation>これは monchat に組み込まれた小さなモデルです。試すには十分ですが、会話は得意ではありません。もっと良い返事がほしいときは Ollama（ollama.com）と qwen2.5:7b などのモデルを入れるか、設定で別のバックエンドを選んでください。</translation>
     </message>
 </context>
 </TS>
