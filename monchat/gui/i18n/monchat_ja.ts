@@ -147,7 +147,7 @@ Settings folder: %2</source>
     <message>
         <source>%1 (model %2) at %3 is not on this computer or your network.
 
-Each message sends it: this persona's text, your memory (what monchat remembers about you), and the conversation of the last %4 hours. A flush sends it the unflushed logs.
+Each message sends it: this persona&apos;s text, your memory (what monchat remembers about you), and the conversation of the last %4 hours. A flush sends it the unflushed logs.
 
 Send to it? monchat asks only once for this service.</source>
         <translation>%3 の %1（モデル %2）は、このコンピューターにもあなたのネットワークにもありません。
@@ -339,7 +339,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation>モデルの答えが monchat で扱えない形式でした。</translation>
     </message>
     <message>
-        <source>The filter's instructions alone do not fit the model's context.</source>
+        <source>The filter&apos;s instructions alone do not fit the model&apos;s context.</source>
         <translation>フィルターの指示だけでモデルのコンテキストに収まりません。</translation>
     </message>
     <message>
@@ -379,7 +379,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation>整理はすでに実行中です。</translation>
     </message>
     <message>
-        <source>This computer's keyring cannot store the key.</source>
+        <source>This computer&apos;s keyring cannot store the key.</source>
         <translation>このコンピューターのキーリングには鍵を保存できません。</translation>
     </message>
     <message>
@@ -439,7 +439,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation>少し待ってから、もう一度試してください。</translation>
     </message>
     <message>
-        <source>Choose another backend in Settings; "Test connection" there shows what is missing.</source>
+        <source>Choose another backend in Settings; &quot;Test connection&quot; there shows what is missing.</source>
         <translation>設定で別のバックエンドを選んでください。設定の「接続テスト」で、何が足りないかがわかります。</translation>
     </message>
     <message>
@@ -447,7 +447,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation>もう一度試してください。大きめのモデルのほうが形式をきちんと守ります。</translation>
     </message>
     <message>
-        <source>Raise the model's context in Settings, or shorten the filter persona's text.</source>
+        <source>Raise the model&apos;s context in Settings, or shorten the filter persona&apos;s text.</source>
         <translation>設定でモデルのコンテキストを増やすか、フィルター人格の文章を短くしてください。</translation>
     </message>
     <message>
@@ -807,7 +807,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation>読めないログの行 %1 行を %2 に取り分けました。</translation>
     </message>
     <message>
-        <source>%1 message(s) with %2 were archived unread (that persona's conversations are not read at a flush).</source>
+        <source>%1 message(s) with %2 were archived unread (that persona&apos;s conversations are not read at a flush).</source>
         <translation>%2 とのメッセージ %1 件は読まずに保管しました（このペルソナとの会話は整理で読みません）。</translation>
     </message>
     <message>
@@ -872,11 +872,11 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Waiting for review: %4</source>
-        <translation>長期の記憶: +%1　最近の記憶: +%2　置き換え: %3　確認待ち: %4</translation>
+        <translation>長期の記憶: +%1&#x3000;最近の記憶: +%2&#x3000;置き換え: %3&#x3000;確認待ち: %4</translation>
     </message>
     <message>
         <source>Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s</source>
-        <translation>根拠不足で除外: %1　モデル呼び出し: %2　トークン: %3　時間: %4 秒</translation>
+        <translation>根拠不足で除外: %1&#x3000;モデル呼び出し: %2&#x3000;トークン: %3&#x3000;時間: %4 秒</translation>
     </message>
     <message>
         <source>Note: %1</source>
@@ -961,7 +961,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation>履歴をインポート</translation>
     </message>
     <message>
-        <source>Bring your conversations from another assistant: a ChatGPT or Claude export (conversations.json), a SillyTavern chat (.jsonl) or monchat's own JSONL. Importing the same file twice adds nothing.</source>
+        <source>Bring your conversations from another assistant: a ChatGPT or Claude export (conversations.json), a SillyTavern chat (.jsonl) or monchat&apos;s own JSONL. Importing the same file twice adds nothing.</source>
         <translation>ほかのアシスタントとの会話を取り込みます：ChatGPT や Claude のエクスポート（conversations.json）、SillyTavern のチャット（.jsonl）、monchat 自身の JSONL。同じファイルを2回取り込んでも何も増えません。</translation>
     </message>
     <message>
@@ -1512,11 +1512,11 @@ Open it in your browser?</source>
         <translation>バックエンドを選んでください。</translation>
     </message>
     <message>
-        <source>The template is not one of monchat's prompt files.</source>
+        <source>The template is not one of monchat&apos;s prompt files.</source>
         <translation>テンプレートが monchat のプロンプトファイルにありません。</translation>
     </message>
     <message>
-        <source>The card's extensions cannot be read.</source>
+        <source>The card&apos;s extensions cannot be read.</source>
         <translation>カードの拡張データを読めません。</translation>
     </message>
     <message>
@@ -1907,7 +1907,7 @@ Open it in your browser?</source>
         <translation>モデル一覧</translation>
     </message>
     <message>
-        <source>(the server's first model)</source>
+        <source>(the server&apos;s first model)</source>
         <translation>（サーバーの最初のモデル）</translation>
     </message>
     <message>
@@ -2157,7 +2157,7 @@ Open it in your browser?</source>
         <translation>記憶</translation>
     </message>
     <message>
-        <source>Creator's notes</source>
+        <source>Creator&apos;s notes</source>
         <translation>作者のメモ</translation>
     </message>
     <message>
@@ -2165,7 +2165,7 @@ Open it in your browser?</source>
         <translation>人格を保存</translation>
     </message>
     <message>
-        <source>This persona's text comes from the template %1; text written here replaces it.</source>
+        <source>This persona&apos;s text comes from the template %1; text written here replaces it.</source>
         <translation>このペルソナの文章はテンプレート %1 から作られます。ここに書くとそれに置き換わります。</translation>
     </message>
     <message>
