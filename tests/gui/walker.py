@@ -112,6 +112,7 @@ LANGUAGE_NAMES = {"日本語", "English"}
 def latin_words(text: str, allowed: set[str]) -> list[str]:
     """Latin words in ``text`` that are not product names, paths, keys or units (for the Japanese UI)."""
     text = re.sub(r"`[^`]*`", " ", text)  # commands and code in backticks
+    text = re.sub(r"\bmonchat [a-z]+\b|(?<!\w)--[a-z][\w-]*", " ", text)  # a command to type: monchat restore, --force
     text = re.sub(r"\(&\w\)|&(?=\w)", " ", text)  # menu mnemonics: チャット(&C)
     text = re.sub(r"\b[A-Z][A-Z0-9_]{1,}\b", " ", text)  # acronyms and environment variables: API, GEMINI_API_KEY
     text = re.sub(r"\S*[/\\]\S*", " ", text)  # paths and addresses

@@ -448,7 +448,7 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Raise the model&apos;s context in Settings, or shorten the filter persona&apos;s text.</source>
-        <translation>設定でモデルのコンテキストを増やすか、フィルター人格の文章を短くしてください。</translation>
+        <translation>設定でモデルのコンテキストを増やすか、フィルターペルソナの文章を短くしてください。</translation>
     </message>
     <message>
         <source>Unpin a memory you need less, or raise the budget: monchat settings set flush.memory_token_budget N.</source>
@@ -554,7 +554,7 @@ Send to it? monchat asks only once for this service.</source>
     <name>FilterPersonaDialog</name>
     <message>
         <source>Filter personas</source>
-        <translation>フィルター人格</translation>
+        <translation>フィルターペルソナ</translation>
     </message>
     <message>
         <source>New</source>
@@ -566,7 +566,7 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>The base persona is locked: it runs at every flush and picks only the skeleton of the day. Copy its ideas into a new persona to change them.</source>
-        <translation>ベース人格はロックされています。毎回の整理で必ず動き、一日の骨組みだけを拾います。変えたいときは、その考え方を新しい人格に写してください。</translation>
+        <translation>ベースペルソナはロックされています。毎回の整理で必ず動き、一日の骨組みだけを拾います。変えたいときは、その考え方を新しいペルソナに写してください。</translation>
     </message>
     <message>
         <source>One per line</source>
@@ -574,11 +574,11 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>timeline (fades with time)</source>
-        <translation>timeline（時間とともに薄れる）</translation>
+        <translation>時系列（時間とともに薄れる）</translation>
     </message>
     <message>
         <source>reinforced (strengthens with repetition)</source>
-        <translation>reinforced（繰り返すほど強まる）</translation>
+        <translation>積み重ね（繰り返すほど強まる）</translation>
     </message>
     <message>
         <source>Id</source>
@@ -614,7 +614,7 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Save persona</source>
-        <translation>人格を保存</translation>
+        <translation>ペルソナを保存</translation>
     </message>
     <message>
         <source>Each flush runs base + these two + one drawn at random</source>
@@ -630,15 +630,15 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>The base filter persona is locked.</source>
-        <translation>ベースのフィルター人格はロックされています。</translation>
+        <translation>ベースのフィルターペルソナはロックされています。</translation>
     </message>
     <message>
         <source>There is already a filter persona with the id %1.</source>
-        <translation>ID が %1 のフィルター人格はすでにあります。</translation>
+        <translation>ID が %1 のフィルターペルソナはすでにあります。</translation>
     </message>
     <message>
         <source>Last flush drew at random: %1</source>
-        <translation>前回ランダムに選ばれた人格: %1</translation>
+        <translation>前回ランダムに選ばれたペルソナ: %1</translation>
     </message>
     <message>
         <source>Saved.</source>
@@ -646,7 +646,7 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>The fixed personas are saved.</source>
-        <translation>固定の人格を保存しました。</translation>
+        <translation>固定のペルソナを保存しました。</translation>
     </message>
     <message>
         <source>No flush has run yet.</source>
@@ -665,7 +665,7 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Choose two different fixed personas.</source>
-        <translation>固定の人格には別々の 2 人を選んでください。</translation>
+        <translation>固定のペルソナには別々の 2 人を選んでください。</translation>
     </message>
 </context>
 <context>
@@ -688,7 +688,7 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Filter personas</source>
-        <translation>フィルター人格</translation>
+        <translation>フィルターペルソナ</translation>
     </message>
     <message>
         <source>Change</source>
@@ -724,7 +724,7 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Filter personas pick what matters</source>
-        <translation>フィルター人格が大事なことを拾う</translation>
+        <translation>フィルターペルソナが大事なことを拾う</translation>
     </message>
     <message>
         <source>Comparing with what is remembered</source>
@@ -904,7 +904,7 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>The filter personas are reading the logs (%1 of %2 parts read).</source>
-        <translation>フィルター人格がログを読んでいます（%2 部中 %1 部を読了）。</translation>
+        <translation>フィルターペルソナがログを読んでいます（%2 部中 %1 部を読了）。</translation>
     </message>
     <message>
         <source>stopped</source>
@@ -1060,7 +1060,7 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Filter personas…</source>
-        <translation>フィルター人格…</translation>
+        <translation>フィルターペルソナ…</translation>
     </message>
     <message>
         <source>Settings…</source>
@@ -1996,7 +1996,7 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Fixed filter personas</source>
-        <translation>固定のフィルター人格</translation>
+        <translation>固定のフィルターペルソナ</translation>
     </message>
     <message>
         <source>automatic: %1 (half the cores)</source>
@@ -2162,7 +2162,7 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Save persona</source>
-        <translation>人格を保存</translation>
+        <translation>ペルソナを保存</translation>
     </message>
     <message>
         <source>This persona&apos;s text comes from the template %1; text written here replaces it.</source>
