@@ -94,6 +94,13 @@ class FlushSettings:
 
 
 @dataclass
+class BackgroundSettings:
+    reflect: bool = True  # after judging, one call looks back over the flush (insights and gaps for the inbox)
+    diary: bool = True  # one call per local day with new user messages writes that day's page
+    gap_hint: bool = True  # the chat prompt may carry one "ask about X if it comes up" line
+
+
+@dataclass
 class Settings:
     chat: ChatSettings = field(default_factory=ChatSettings)
     backend: BackendSettings = field(default_factory=BackendSettings)
@@ -103,6 +110,7 @@ class Settings:
     embedded: EmbeddedSettings = field(default_factory=EmbeddedSettings)
     gate: GateSettings = field(default_factory=GateSettings)
     flush: FlushSettings = field(default_factory=FlushSettings)
+    background: BackgroundSettings = field(default_factory=BackgroundSettings)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)

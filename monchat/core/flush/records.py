@@ -126,6 +126,7 @@ class FlushReport:
     messages_archived: int = 0
     budget: dict = field(default_factory=dict)
     items: dict = field(default_factory=dict)  # persona id -> [{text, slot, kind, score}]
+    background: dict = field(default_factory=dict)  # reflect, profile, diary, gaps (core/background/track.py)
 
     def add_usage(self, usage: TokenUsage) -> None:
         self.usage.add(usage)
