@@ -12,6 +12,7 @@ import traceback
 from pathlib import Path
 
 from .app import App, build_app, setup_logging
+from .cli_background import BACKGROUND_COMMANDS, add_background_commands, cmd_background
 from .core.crash import write_crash_report
 from .core.errors import InputError, KnownError, StorageError, storage_error
 from .core.paths import write_private
@@ -68,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .cli_memory import add_memory_commands
     add_memory_commands(sub)
+    add_background_commands(sub)
     return parser
 
 
@@ -254,6 +256,7 @@ def cmd_chat(app: App, args) -> int:
 
 COMMANDS = {"chat": cmd_chat, "status": cmd_status, "import": cmd_import, "export": cmd_export,
             "doctor": cmd_doctor, "personas": cmd_personas, "settings": cmd_settings, "pull": cmd_pull}
+COMMANDS.update(dict.fromkeys(BACKGROUND_COMMANDS, cmd_background))
 
 
 # ---- entry -----------------------------------------------------------------
