@@ -234,3 +234,27 @@ def test_a_structural_gap_is_marked_once_and_never_filled(world, capsys):
     [gap] = world.cli_json(capsys, "gaps")
     assert (gap["kind"], gap["slot"], gap["text"]) == ("structural", "hobby/guitar", "どんな曲を弾くかは話に出ない")
     assert [m.text for m in world.store.all()] == ["ギターを練習する"]  # no memory invented for it
+
+
+def test_the_prompt_may_ask_about_the_newest_gap_within_the_budget(world):
+    world.oracle.rules = [GUITAR]
+    world.oracle.reflection = {"insights": [],
+                               "gaps": [{"text": "どんな曲を弾くかは話に出ない", "slots": ["hobby/guitar"]}]}
+    world.say("2026-11-23T21:00:00+09:00", "ギターを練習した")
+    before = world.prompt()
+    assert "聞いてみて" not in before
+    world.flush("2026-11-23T22:00:00+09:00")
+    assert "（話題に出たら、さりげなく聞いてみて：どんな曲を弾くかは話に出ない）" in world.prompt()
+    assert world.memory.budget_report()["hint_tokens"] > 0
+
+    world.app.settings.flush.memory_token_budget = 30  # room for the memory, not for the hint too
+    world.say("2026-11-24T21:00:00+09:00", "ギターまた")
+    world.flush("2026-11-24T22:00:00+09:00")
+    assert "聞いてみて" not in world.prompt() and "ギターを練習する" in world.prompt()
+    assert world.memory.budget_report()["hint_left_out"] == "どんな曲を弾くかは話に出ない"
+
+    world.app.settings.flush.memory_token_budget = 1500
+    world.app.settings.background.gap_hint = False
+    world.say("2026-11-25T21:00:00+09:00", "ギター三日目")
+    world.flush("2026-11-25T22:00:00+09:00")
+    assert "聞いてみて" not in world.prompt()

@@ -49,3 +49,14 @@ def record(store, items: list[Item], reflection, run_id: int, at: str, day_of: C
                        "created_at": at, "run_id": run_id})
         changed.append({"kind": STRUCTURAL, "slot": slot, "text": entry["text"], "failures": 0})
     return changed
+
+
+def hint(store) -> str:
+    """What the chat may ask about if it comes up: the newest open gap, in one line (or "")."""
+    open_gaps = [g for g in store.gaps() if g["status"] == "open"]
+    if not open_gaps:
+        return ""
+    gap = max(open_gaps, key=lambda g: g["id"])
+    if gap["kind"] == STRUCTURAL:
+        return " ".join(gap["text"].split())[:200]
+    return gap["slot"]  # corrected twice or more: ask rather than guess again

@@ -110,6 +110,10 @@ class BackgroundTrack:
         summary["gaps"] = gaps.record(self.store, items, proposals.reflection, run_id, at, self.day_of)
         return summary
 
+    def hint(self) -> str:
+        """The prompt's "ask about it if it comes up" line: the newest open gap (``background.gap_hint``)."""
+        return gaps.hint(self.store) if self.settings.background.gap_hint else ""
+
     # ---- after the commit -------------------------------------------------------
     def write_files(self) -> None:
         """Every diary page as ``diary/YYYY-MM-DD.md`` (rewritten only when it differs)."""

@@ -312,8 +312,9 @@ class FlushService:
         progress(FlushProgress("consolidate", None, len(items), len(items), "done"))
         progress(FlushProgress("prune", None, 0, 1, "expiry, decay and the cap"))
         report.changes = consolidator.changes + prune(self.memories, self.settings.flush, now, run_id)
+        report.background = self.background.commit(proposals, items, run_id, now)
         progress(FlushProgress("rebuild", None, 0, 1, "rebuilding the prompt"))
-        selection = compile_prompt(self.memories, self.settings.flush, now)
+        selection = compile_prompt(self.memories, self.settings.flush, now, self.background.hint())
         save_selection(self.store, selection)
         report.dropped_items = [vars(d) for d in dropped]
         report.dropped = sum(1 for d in dropped if d.category == "evidence")
@@ -321,7 +322,6 @@ class FlushService:
         report.superseded = consolidator.counters.superseded
         report.queued = consolidator.counters.queued
         report.budget = selection.budget
-        report.background = self.background.commit(proposals, items, run_id, now)
         report.duration_s = round(time.monotonic() - started, 3)
         self.memories.add_run(report.run_row(now, self.clock(), verdicts))
 

@@ -33,6 +33,10 @@ class MemoryService:
         selection = load_selection(self.store)
         return selection.layer1, selection.layer2
 
+    def prompt_hint(self) -> str:
+        """The one "ask about it if it comes up" line the last flush chose within the budget (or "")."""
+        return load_selection(self.store).hint
+
     def revision(self) -> str:
         return self.store.get_state(REVISION_KEY) or "empty"
 
