@@ -6,7 +6,7 @@ import json
 
 from .core.background.inbox import Inbox
 
-BACKGROUND_COMMANDS = ("profile", "insights", "diary", "gaps")
+BACKGROUND_COMMANDS = ("profile", "insights", "diary", "gaps", "skills")
 
 
 def add_background_commands(sub) -> None:
@@ -19,6 +19,8 @@ def add_background_commands(sub) -> None:
     p.add_argument("--json", action="store_true")
     p = sub.add_parser("gaps", help="knowledge gaps: corrected twice, or suspected by the reflect stage")
     p.add_argument("--json", action="store_true")
+    p = sub.add_parser("skills", help="skills and the level the program gave them (L1 exposure … L3 generative)")
+    p.add_argument("--json", action="store_true")
 
 
 def _print_json(data) -> int:
@@ -28,6 +30,8 @@ def _print_json(data) -> int:
 
 def cmd_background(app, args) -> int:
     inbox = Inbox(app.store)
+    if args.command == "skills":
+        return cmd_skills(app, args)
     if args.command == "profile":
         data = inbox.profile()
         if args.json:
@@ -92,3 +96,17 @@ def print_flush_background(report) -> None:
         print(f"  diary: {', '.join(data['diary'])} — `monchat diary`")
     for gap in data.get("gaps") or []:
         print(f"  gap ({gap['kind']}): {gap['text']}")
+    for skill in data.get("skills") or []:
+        was = f"L{skill['from']} → " if skill["from"] else ""
+        print(f"  skill: {skill['name']} {was}L{skill['to']}")
+
+
+def cmd_skills(app, args) -> int:
+    rows = Inbox(app.store).skills()
+    if args.json:
+        return _print_json(rows)
+    if not rows:
+        print("No skills yet: a flush finds them where you did something, not only talked about it.")
+    for r in rows:
+        print(f"{r['name']}: L{r['level']}  ({r['uses']} day(s) of use, {r['xp']:.1f} xp)  {r['memory_id']}")
+    return 0

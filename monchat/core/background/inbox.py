@@ -42,6 +42,10 @@ class Inbox:
                  "language": p["language"], "run_id": p["run_id"], "written_at": p["written_at"]}
                 for p in self.store.pages(day)]
 
+    def skills(self) -> list[dict]:
+        """Skills with the level the last flush assigned: ``{memory_id, slot, name, level, xp, uses, …}``."""
+        return self.store.skill_levels()
+
     def gaps(self) -> list[dict]:
         """Knowledge gaps (recall failures marked twice, structural ones the reflect stage suspected)."""
         return self.store.gaps()

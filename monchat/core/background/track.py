@@ -21,7 +21,7 @@ from ..settings import Settings
 from ..store.background import BackgroundStore
 from ..store.db import Store
 from ..types import Message
-from . import diary, gaps, profile
+from . import diary, gaps, profile, skills
 from ..flush import reflect
 from ..flush.ask import TokenUsage
 from ..flush.judge import JudgeOutcome
@@ -108,7 +108,13 @@ class BackgroundTrack:
             self.store.put_page(page.row(run_id, at))
             summary["diary"].append(page.day)
         summary["gaps"] = gaps.record(self.store, items, proposals.reflection, run_id, at, self.day_of)
+        summary["skills"] = skills.update(self.store, now.timestamp(), self.settings.background.skill_half_life_days,
+                                          run_id, at)
         return summary
+
+    def prompt_labels(self) -> dict[str, str]:
+        """Memory id → what the prompt adds to its line: a skill's level ("Rust async: L2")."""
+        return skills.prompt_labels(self.store.store)
 
     def hint(self) -> str:
         """The prompt's "ask about it if it comes up" line: the newest open gap (``background.gap_hint``)."""

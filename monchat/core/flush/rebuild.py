@@ -56,11 +56,18 @@ def memory_line_tokens(text: str) -> int:
     return count_tokens(f"- {text}\n")
 
 
-def compile_prompt(memories: MemoryStore, settings: FlushSettings, now: datetime, hint: str = "") -> PromptSelection:
+def compile_prompt(memories: MemoryStore, settings: FlushSettings, now: datetime, hint: str = "",
+                   labels: dict[str, str] | None = None) -> PromptSelection:
     """Choose the memory lines for the prompt; over budget, the weakest are left out and reported.
 
     ``hint`` (a knowledge gap's line) is added last, only if it fits in what the memories left.
+    ``labels``: memory id → a suffix its line carries (a skill's level: "Rust async: L2").
     """
+    labels = labels or {}
+
+    def line(m: MemoryRecord) -> str:
+        return f"{m.text}: {labels[m.id]}" if m.id in labels else m.text
+
     epoch = now.timestamp()
     live = memories.live()
     layer1 = [m for m in live if m.layer(epoch) == 1]
@@ -76,7 +83,7 @@ def compile_prompt(memories: MemoryStore, settings: FlushSettings, now: datetime
     left_out = []
     pinned = 0
     for m in ranked:
-        cost = memory_line_tokens(m.text)
+        cost = memory_line_tokens(line(m))
         if used + cost <= budget or m.pinned:
             chosen.add(m.id)
             used += cost
@@ -87,8 +94,8 @@ def compile_prompt(memories: MemoryStore, settings: FlushSettings, now: datetime
                              "reason": f"over the {budget}-token memory budget; lowest confidence × recency"})
     order = lambda m: (m.slot, m.valid_at or "", m.id)  # noqa: E731 - deterministic prompt order
     selection = PromptSelection(
-        [PromptItem(m.id, m.text, m.slot, 1) for m in sorted(layer1, key=order) if m.id in chosen],
-        [PromptItem(m.id, m.text, m.slot, 2) for m in sorted(layer2, key=order) if m.id in chosen],
+        [PromptItem(m.id, line(m), m.slot, 1) for m in sorted(layer1, key=order) if m.id in chosen],
+        [PromptItem(m.id, line(m), m.slot, 2) for m in sorted(layer2, key=order) if m.id in chosen],
         {"budget_tokens": budget, "used_tokens": used, "included": len(chosen), "left_out": left_out,
          "pinned_tokens": pinned, "pinned_over_budget": used > budget},
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from ..memory.states import State
+from ..memory.states import LIVE_STATES, Kind, State
 from .db import Store
 
 # A memory the user forgot or refused says nothing about what they are interested in.
@@ -111,6 +111,35 @@ class BackgroundStore:
         else:
             rows = self.db.query("SELECT * FROM diary WHERE day = ?", [day])
         return [_decode(r, "messages", "topics") for r in rows]
+
+    # ---- skills -----------------------------------------------------------------
+    def skill_uses(self) -> list[dict]:
+        """Each live skill memory with its uses: the last supporting evidence of each local day."""
+        live = ",".join("?" * len(LIVE_STATES))
+        skills: dict[str, dict] = {}
+        for r in self.db.query(
+                f"SELECT mem.id, mem.slot, mem.text, m.day, MAX(m.ts_epoch) AS epoch FROM memories mem "
+                f"LEFT JOIN evidence e ON e.memory_id = mem.id AND e.contradicts = 0 "
+                f"LEFT JOIN messages m ON m.id = e.message_id "
+                f"WHERE mem.kind = ? AND mem.superseded_by IS NULL AND mem.state IN ({live}) "
+                f"GROUP BY mem.id, m.day ORDER BY mem.id, m.day", [Kind.SKILL, *LIVE_STATES]):
+            skill = skills.setdefault(r["id"], {"memory_id": r["id"], "slot": r["slot"], "name": r["text"],
+                                                "uses": []})
+            if r["epoch"] is not None:
+                skill["uses"].append(r["epoch"])
+        return list(skills.values())
+
+    def replace_skill_levels(self, rows: list[dict]) -> None:
+        self.db.execute("DELETE FROM skill_levels")
+        if rows:
+            self.db["skill_levels"].insert_all(rows, pk="memory_id")
+
+    def skill_levels(self) -> list[dict]:
+        return list(self.db.query("SELECT * FROM skill_levels ORDER BY level DESC, xp DESC, memory_id"))
+
+    def skill_level(self, memory_id: str) -> dict | None:
+        rows = list(self.db.query("SELECT * FROM skill_levels WHERE memory_id = ?", [memory_id]))
+        return rows[0] if rows else None
 
     # ---- recall failures and gaps ------------------------------------------
     def add_failure(self, row: dict) -> bool:

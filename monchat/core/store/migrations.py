@@ -233,3 +233,14 @@ def m015_gaps(db: Database) -> None:
         defaults={"status": "open", "failures": 0},
     )
     db["gaps"].create_index(["slot"])
+
+
+@migrations()
+def m016_skills(db: Database) -> None:
+    """The level the program assigned each skill memory at the last flush (L1 exposure … L3 generative)."""
+    db["skill_levels"].create(
+        {"memory_id": str, "slot": str, "name": str, "level": int, "xp": float, "uses": int,
+         "last_use_epoch": float, "run_id": int, "updated_at": str},
+        pk="memory_id",
+        not_null={"level"},
+    )
