@@ -138,7 +138,7 @@ class MemoryBrowser(QDialog):
     def kind_name(self, kind: str) -> str:
         return {Kind.EXPLICIT: self.tr("said outright"), Kind.CORRECTION: self.tr("a correction"),
                 Kind.FACT: self.tr("a fact"), Kind.HABIT: self.tr("a habit"),
-                Kind.RETRACTION: self.tr("a taking back")}.get(kind, kind)
+                Kind.RETRACTION: self.tr("a taking back"), Kind.SKILL: self.tr("a skill")}.get(kind, kind)
 
     @staticmethod
     def when(stamp) -> str:

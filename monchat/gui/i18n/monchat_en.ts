@@ -944,6 +944,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>a skill</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>No memory here yet.</source>
         <translation type="unfinished"></translation>
     </message>

@@ -952,6 +952,10 @@ Open it in your browser?</source>
         <translation>習慣</translation>
     </message>
     <message>
+        <source>a skill</source>
+        <translation>技能</translation>
+    </message>
+    <message>
         <source>No memory here yet.</source>
         <translation>ここにはまだ記憶がありません。</translation>
     </message>
