@@ -258,3 +258,20 @@ def test_the_prompt_may_ask_about_the_newest_gap_within_the_budget(world):
     world.say("2026-11-25T21:00:00+09:00", "ギター三日目")
     world.flush("2026-11-25T22:00:00+09:00")
     assert "聞いてみて" not in world.prompt()
+
+
+def test_reflect_statistics_are_cut_to_fit_the_context_and_said_so(world):
+    from monchat.core.flush.reflect import REFLECT_SCHEMA, fitted
+    from monchat.core.types import Turn
+    from tests.support.oracle import Oracle
+    small = Oracle(context=1200)
+    slots = [f"topic{n:02d}/detail-with-a-longer-name" for n in range(40)]
+    stats = {"slots": [{"slot": s, "new": 1, "reinforced": 0} for s in slots], "contradictions": [],
+             "superseded": [], "rising": [], "cooling": [], "pending": [], "known": slots, "language_texts": []}
+    system = world.app.prompts.render("reflect.md.j2", most=5, language="English")
+    notes: list[str] = []
+    user = fitted(small, world.app.prompts, system, stats, notes)
+    assert small.count_json_request(system, [Turn("user", user)], REFLECT_SCHEMA) <= small.json_prompt_limit()
+    assert "topic00/" in user and "topic39/" not in user
+    assert len(notes) == 1 and "first" in notes[0]
+    assert fitted(world.oracle, world.app.prompts, system, stats, []) .count("topic") == 80  # all, when it fits

@@ -91,9 +91,11 @@ def statistics(items: list[Item], outcome: JudgeOutcome, moving: dict, store, th
             "pending": pending, "known": known, "language_texts": [i.text for i in items]}
 
 
+LISTS = ("slots", "contradictions", "superseded", "pending", "known", "rising", "cooling")
+
+
 def _cut(stats: dict, size: int) -> dict:
-    return {**stats, **{key: stats[key][:size] for key in ("slots", "contradictions", "superseded", "pending",
-                                                            "known", "rising", "cooling")}}
+    return {**stats, **{key: stats[key][:size] for key in LISTS}}
 
 
 def fitted(backend: Backend, prompts: PromptLibrary, system: str, stats: dict,
@@ -103,7 +105,7 @@ def fitted(backend: Backend, prompts: PromptLibrary, system: str, stats: dict,
     while size >= 1:
         user = prompts.render("reflect_stats.md.j2", stats=_cut(stats, size))
         if backend.count_json_request(system, [Turn("user", user)], REFLECT_SCHEMA) <= backend.json_prompt_limit():
-            if size < max(len(v) for v in stats.values() if isinstance(v, list)):
+            if size < max(len(stats[key]) for key in LISTS):
                 notes.append(f"reflect read the first {size} row(s) of each statistic to fit the model's context.")
             return user
         size //= 2

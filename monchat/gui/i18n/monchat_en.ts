@@ -672,6 +672,93 @@ Send to it? monchat asks only once for this service.</source>
     </message>
 </context>
 <context>
+    <name>InboxDialog</name>
+    <message>
+        <source>Inbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Insights and gaps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Diary</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Interests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>insight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>suspected gap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>corrected twice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>never mentioned</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>↑ rising</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>→ steady</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>↓ cooling</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last %1 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flush</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing here yet: each flush looks back and leaves what it noticed here. monchat never fills a gap by itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No diary yet: a flush writes one page for each day you chatted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Topics: %1. Messages cited: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No profile yet: the next flush draws it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Topics you talked about, as of %1 (bars: share of the window).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>LinkOpener</name>
     <message>
         <source>Not opened: monchat opens only web links (http, https), not %1</source>
@@ -726,6 +813,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Review queue…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inbox: insights, diary, interests…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

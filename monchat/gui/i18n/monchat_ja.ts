@@ -676,6 +676,93 @@ Send to it? monchat asks only once for this service.</source>
     </message>
 </context>
 <context>
+    <name>InboxDialog</name>
+    <message>
+        <source>Inbox</source>
+        <translation>受信箱</translation>
+    </message>
+    <message>
+        <source>Insights and gaps</source>
+        <translation>気づきとギャップ</translation>
+    </message>
+    <message>
+        <source>Diary</source>
+        <translation>日記</translation>
+    </message>
+    <message>
+        <source>Interests</source>
+        <translation>関心</translation>
+    </message>
+    <message>
+        <source>insight</source>
+        <translation>気づき</translation>
+    </message>
+    <message>
+        <source>suspected gap</source>
+        <translation>ギャップの疑い</translation>
+    </message>
+    <message>
+        <source>corrected twice</source>
+        <translation>二度訂正された</translation>
+    </message>
+    <message>
+        <source>never mentioned</source>
+        <translation>話に出ない</translation>
+    </message>
+    <message>
+        <source>↑ rising</source>
+        <translation>↑ 上昇</translation>
+    </message>
+    <message>
+        <source>→ steady</source>
+        <translation>→ 横ばい</translation>
+    </message>
+    <message>
+        <source>↓ cooling</source>
+        <translation>↓ 低下</translation>
+    </message>
+    <message>
+        <source>Last %1 days</source>
+        <translation>直近 %1 日</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>種類</translation>
+    </message>
+    <message>
+        <source>About</source>
+        <translation>対象</translation>
+    </message>
+    <message>
+        <source>Flush</source>
+        <translation>整理</translation>
+    </message>
+    <message>
+        <source>Nothing here yet: each flush looks back and leaves what it noticed here. monchat never fills a gap by itself.</source>
+        <translation>まだ何もありません。整理のたびに振り返り、気づいたことをここに残します。ギャップを monchat が勝手に埋めることはありません。</translation>
+    </message>
+    <message>
+        <source>No diary yet: a flush writes one page for each day you chatted.</source>
+        <translation>日記はまだありません。整理すると、話した日ごとに 1 ページ書かれます。</translation>
+    </message>
+    <message>
+        <source>Topics: %1. Messages cited: %2.</source>
+        <translation>話題：%1。引用したメッセージ：%2 件。</translation>
+    </message>
+    <message>
+        <source>No profile yet: the next flush draws it.</source>
+        <translation>関心のグラフはまだありません。次の整理で描かれます。</translation>
+    </message>
+    <message>
+        <source>Topics you talked about, as of %1 (bars: share of the window).</source>
+        <translation>%1 時点で話した話題（棒：期間内の割合）。</translation>
+    </message>
+</context>
+<context>
     <name>LinkOpener</name>
     <message>
         <source>Not opened: monchat opens only web links (http, https), not %1</source>
@@ -735,6 +822,10 @@ Open it in your browser?</source>
     <message>
         <source>Review queue…</source>
         <translation>確認待ち…</translation>
+    </message>
+    <message>
+        <source>Inbox: insights, diary, interests…</source>
+        <translation>受信箱：気づき・日記・関心…</translation>
     </message>
     <message>
         <source>Surface personas…</source>
