@@ -10,7 +10,8 @@ from ..memory.record import Change
 from ..memory.states import Verdict
 from .ask import TokenUsage
 
-STAGES = ("orient", "score", "judge", "consolidate", "prune", "rebuild")
+# "reflect" is the background track's calls (reflect, then the diary's pages: progress stage "diary").
+STAGES = ("orient", "score", "judge", "reflect", "consolidate", "prune", "rebuild")
 NO_VERDICT = "the judge gave no usable answer for this pair"
 
 

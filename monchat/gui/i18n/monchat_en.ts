@@ -484,6 +484,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Looking back: insights and the diary</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Weighing the evidence</source>
         <translation type="unfinished"></translation>
     </message>
@@ -580,6 +584,14 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Looking back over what this flush found…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writing the diary: %1 of %2 days.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Weighing the evidence for %1 items.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -597,6 +609,10 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Looked back: %1 insights, %2 suspected gaps; diary pages: %3 (Memory → Inbox)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -488,6 +488,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation>覚えていることと照らし合わせる</translation>
     </message>
     <message>
+        <source>Looking back: insights and the diary</source>
+        <translation>振り返り（気づきと日記）</translation>
+    </message>
+    <message>
         <source>Weighing the evidence</source>
         <translation>根拠を量る</translation>
     </message>
@@ -584,6 +588,14 @@ Send to it? monchat asks only once for this service.</source>
         <translation>覚えている記憶と %1 組を照らし合わせました。</translation>
     </message>
     <message>
+        <source>Looking back over what this flush found…</source>
+        <translation>今回の整理で見つかったことを振り返っています…</translation>
+    </message>
+    <message>
+        <source>Writing the diary: %1 of %2 days.</source>
+        <translation>日記を書いています：%2 日のうち %1 日。</translation>
+    </message>
+    <message>
         <source>Weighing the evidence for %1 items.</source>
         <translation>%1 件の項目について根拠を量っています。</translation>
     </message>
@@ -602,6 +614,10 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s</source>
         <translation>根拠不足で除外: %1&#x3000;モデル呼び出し: %2&#x3000;トークン: %3&#x3000;時間: %4 秒</translation>
+    </message>
+    <message>
+        <source>Looked back: %1 insights, %2 suspected gaps; diary pages: %3 (Memory → Inbox)</source>
+        <translation>振り返り：気づき %1 件、ギャップの疑い %2 件、日記 %3 ページ（記憶 → 受信箱）</translation>
     </message>
     <message>
         <source>Note: %1</source>
