@@ -1,7 +1,8 @@
 """FlushService: runs the six stages; the GUI and ``monchat flush`` both call it.
 
-The LLM stages (score, judge) write nothing. Archive, consolidate, prune and
-rebuild then run in one transaction, with the run recorded in it; memory.md is
+The LLM stages (score, judge, and the background track's reflect and diary)
+write nothing. Archive, consolidate, prune, the background's writes and rebuild
+then run in one transaction, with the run recorded in it; memory.md is
 rewritten and the processed log files removed only after the commit. A kill
 at any point followed by a rerun ends in the same state: before the commit
 nothing changed; after it, every message of the old files is archived, so the
