@@ -25,7 +25,9 @@ from ..flush.records import FlushCancelled, FlushProgress, Item
 from ..flush.reflect import language_of
 from . import profile
 
-PAGE_MAX = 1200  # characters of a page
+# Characters of a page. Also the schema's maxLength: llama.cpp turns it into a grammar nested that deep,
+# and SmolLM2's sampling crashed the process (SIGSEGV) at 1200; 400 is what the judge's schema uses.
+PAGE_MAX = 400
 LINE_MAX = 300  # characters of one message as the diary call reads it
 DIARY_SCHEMA = {
     "type": "object",
