@@ -275,3 +275,13 @@ def test_reflect_statistics_are_cut_to_fit_the_context_and_said_so(world):
     assert "topic00/" in user and "topic39/" not in user
     assert len(notes) == 1 and "first" in notes[0]
     assert fitted(world.oracle, world.app.prompts, system, stats, []) .count("topic") == 80  # all, when it fits
+
+
+def test_the_run_record_keeps_what_the_background_did(world):
+    world.oracle.rules = [GUITAR]
+    world.say("2026-11-23T21:00:00+09:00", "ギターを練習した")
+    report = world.flush("2026-11-23T22:00:00+09:00")
+    [run] = world.flusher.runs(1)
+    assert run["background"] == report.background and run["background"]["stages"] == ["reflect", "profile", "diary"]
+    assert run["background"]["reflect"]["insights"] == [{"text": "oracle insight on hobby/guitar",
+                                                         "slots": ["hobby/guitar"]}]

@@ -149,4 +149,4 @@ class FlushReport:
             "promoted": self.promoted, "llm_calls": self.llm_calls, "tokens": self.tokens,
             "usage": self.usage.to_dict(), "duration_s": self.duration_s, "errors": self.errors,
             "notes": self.notes, "files": self.files, "messages_archived": self.messages_archived,
-            "budget": self.budget}
+            "budget": self.budget, "background": self.background}

@@ -205,6 +205,7 @@ def m013_reflect(db: Database) -> None:
         defaults={"status": "open"},
     )
     db["insights"].create_index(["run_id"])
+    db["flush_runs"].add_column("background", str)  # the run's background summary (stages, reflect, diary, …)
 
 
 @migrations()
