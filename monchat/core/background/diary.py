@@ -29,10 +29,11 @@ from . import profile
 # and SmolLM2's sampling crashed the process (SIGSEGV) at 1200; 400 is what the judge's schema uses.
 PAGE_MAX = 400
 LINE_MAX = 300  # characters of one message as the diary call reads it
+CITED_MAX = 12  # ids a page may cite (bounded: a small model otherwise repeats ids until it is cut off)
 DIARY_SCHEMA = {
     "type": "object",
     "properties": {"text": {"type": "string", "maxLength": PAGE_MAX},
-                   "cited": {"type": "array", "items": {"type": "string"}}},
+                   "cited": {"type": "array", "maxItems": CITED_MAX, "items": {"type": "string", "maxLength": 8}}},
     "required": ["text", "cited"],
 }
 

@@ -28,13 +28,14 @@ MOST = 5  # insights, and gaps, a reflect call may give
 TEXT_MAX = 300
 LIST_MAX = 40  # rows of each statistic list before any cut to fit the context
 
+# Every list is bounded: a small model (SmolLM2) otherwise goes on adding entries until its answer is cut off.
 REFLECT_SCHEMA = {
     "type": "object",
     "properties": {
-        kind: {"type": "array", "items": {
+        kind: {"type": "array", "maxItems": MOST, "items": {
             "type": "object",
             "properties": {"text": {"type": "string", "maxLength": TEXT_MAX},
-                           "slots": {"type": "array", "items": {"type": "string"}}},
+                           "slots": {"type": "array", "maxItems": 3, "items": {"type": "string", "maxLength": 60}}},
             "required": ["text", "slots"]}}
         for kind in ("insights", "gaps")},
     "required": ["insights", "gaps"],
