@@ -221,6 +221,8 @@ class MemoryBrowser(QDialog):
             facts.append(arg(self.tr("until %1"), self.when(record.invalid_at)))
         if record.contradictions:
             facts.append(arg(self.tr("Contradicted %1 times"), record.contradictions))
+        if record.kind == Kind.SKILL and (skill := self.memory.to_dict(record).get("skill")):
+            facts.append(arg(self.tr("Level L%1 (%2 days of use)"), skill["level"], skill["uses"]))
         lines = [" · ".join(facts)]
         threshold = self.settings.flush.judge_confidence
         for row in queue:

@@ -50,3 +50,15 @@ def test_the_inbox_reads_in_japanese_and_says_when_it_is_empty(make_window):
     assert dialog.tabs.tabText(2) == "関心" and dialog.windows["30"].title() == "直近 30 日"
     assert "日記" in dialog.page.toPlainText()
     dialog.close()
+
+
+def test_the_memory_browser_shows_a_skills_level(app, backend, window):
+    backend.default_reply = NO_ITEMS
+    log_message(app, 3, "Wrote a Rust async server today")
+    backend.enqueue(item_answer("Rust async", "skill/rust-async", kind="skill", score=0.8))
+    app.flush.run()
+    browser = window.open_memory()
+    browser.set_view("all")
+    browser.table.setCurrentItem(browser.table.topLevelItem(0))
+    assert "Kind: a skill" in browser.facts.text() and "Level L1 (1 days of use)" in browser.facts.text()
+    browser.close()

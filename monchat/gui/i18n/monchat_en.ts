@@ -1095,6 +1095,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Level L%1 (%2 days of use)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Waiting for your review: %1</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1103,6 +1103,10 @@ Open it in your browser?</source>
         <translation>矛盾 %1 回</translation>
     </message>
     <message>
+        <source>Level L%1 (%2 days of use)</source>
+        <translation>レベル L%1（使った日 %2 日）</translation>
+    </message>
+    <message>
         <source>Waiting for your review: %1</source>
         <translation>あなたの確認待ち: %1</translation>
     </message>
