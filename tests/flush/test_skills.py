@@ -66,3 +66,15 @@ def test_a_mention_is_not_a_use_and_a_forgotten_skill_has_no_level(world, capsys
     world.say("2026-11-03T20:00:00+09:00", "休み")
     world.flush("2026-11-03T22:00:00+09:00")
     assert world.cli_json(capsys, "skills") == []
+
+
+def test_a_skill_waiting_for_review_has_no_level_until_approved(world, capsys):
+    world.oracle.rules = [Rule("サーバ", "Rust async", "skill/rust-async", "skill", 0.8)]
+    world.say("2026-11-01T20:00:00+09:00", "今日もサーバを書いた")  # the name is not in the user's words
+    world.flush("2026-11-01T22:00:00+09:00")
+    [queued] = world.queue()
+    assert world.cli_json(capsys, "skills") == []
+    world.memory.approve(str(queued["id"]))
+    world.say("2026-11-02T20:00:00+09:00", "休み")
+    world.flush("2026-11-02T22:00:00+09:00")
+    assert level(world, capsys)["level"] == 1

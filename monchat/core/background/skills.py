@@ -8,8 +8,9 @@ experience point that halves every ``background.skill_half_life_days``:
     xp = Σ over days of use  0.5 ^ (days since that use / half-life)
 
 L1 exposure (any use), L2 competent (xp ≥ 3), L3 generative (xp ≥ 8). Without practice the points
-fade and the level goes down (never below L1: the use happened). Levels are recomputed for every
-live skill at each flush and shown in the prompt compactly ("Rust async: L2").
+fade and the level goes down (never below L1: the use happened). Levels are recomputed at each flush
+for every skill that stands on its own (not while it waits for review or is set aside as contradicted)
+and shown in the prompt compactly ("Rust async: L2").
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def levels(skills: list[dict], now_epoch: float, half_life_days: float) -> list[
 
 
 def update(store, now_epoch: float, half_life_days: float, run_id: int, at: str) -> list[dict]:
-    """Recompute and store every live skill's level (inside the flush's transaction); return the changes."""
+    """Recompute and store every levelled skill's level (inside the flush's transaction); return the changes."""
     before = {r["memory_id"]: r["level"] for r in store.skill_levels()}
     computed = levels(store.skill_uses(), now_epoch, half_life_days)
     store.replace_skill_levels([{**asdict(s), "run_id": run_id, "updated_at": at} for s in computed])

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import json
 
-from ..memory.states import LIVE_STATES, Kind, State
+from ..memory.states import Kind, State
 from .db import Store
 
 # A memory the user forgot or refused says nothing about what they are interested in.
 NOT_INTERESTS = (State.FORGOTTEN, State.REJECTED)
+# A skill gets a level once it stands on its own: not while it waits for review (e.g. its name is not
+# found in the user's words) or is set aside as contradicted.
+LEVELLED = (State.CANDIDATE, State.ACTIVE, State.DORMANT)
 
 
 def _decode(row: dict, *keys: str) -> dict:
@@ -114,15 +117,15 @@ class BackgroundStore:
 
     # ---- skills -----------------------------------------------------------------
     def skill_uses(self) -> list[dict]:
-        """Each live skill memory with its uses: the last supporting evidence of each local day."""
-        live = ",".join("?" * len(LIVE_STATES))
+        """Each levelled skill memory with its uses: the last supporting evidence of each local day."""
+        live = ",".join("?" * len(LEVELLED))
         skills: dict[str, dict] = {}
         for r in self.db.query(
                 f"SELECT mem.id, mem.slot, mem.text, m.day, MAX(m.ts_epoch) AS epoch FROM memories mem "
                 f"LEFT JOIN evidence e ON e.memory_id = mem.id AND e.contradicts = 0 "
                 f"LEFT JOIN messages m ON m.id = e.message_id "
                 f"WHERE mem.kind = ? AND mem.superseded_by IS NULL AND mem.state IN ({live}) "
-                f"GROUP BY mem.id, m.day ORDER BY mem.id, m.day", [Kind.SKILL, *LIVE_STATES]):
+                f"GROUP BY mem.id, m.day ORDER BY mem.id, m.day", [Kind.SKILL, *LEVELLED]):
             skill = skills.setdefault(r["id"], {"memory_id": r["id"], "slot": r["slot"], "name": r["text"],
                                                 "uses": []})
             if r["epoch"] is not None:
