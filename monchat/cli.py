@@ -12,6 +12,7 @@ import traceback
 from pathlib import Path
 
 from .app import App, build_app, setup_logging
+from .cli_background import BACKGROUND_COMMANDS, add_background_commands, cmd_background
 from .core.crash import write_crash_report
 from .core.errors import InputError, KnownError, StorageError, storage_error
 from .core.paths import write_private
@@ -65,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_memory_commands(sub)
     from .cli_history import add_history_commands
     add_history_commands(sub)
+    add_background_commands(sub)
     return parser
 
 
@@ -247,6 +249,7 @@ COMMANDS = {"chat": cmd_chat, "status": cmd_status, "export": cmd_export,
             "doctor": cmd_doctor, "personas": cmd_personas, "settings": cmd_settings, "pull": cmd_pull}
 from .cli_history import COMMANDS as _HISTORY_COMMANDS  # noqa: E402 (search, import, backup)
 COMMANDS.update(_HISTORY_COMMANDS)
+COMMANDS.update(dict.fromkeys(BACKGROUND_COMMANDS, cmd_background))
 
 
 # ---- entry -----------------------------------------------------------------

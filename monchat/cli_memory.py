@@ -77,6 +77,8 @@ def cmd_flush(app, args) -> int:
             print(f"               ← {ev['ts'][:16]} «{ev['text']}»")
     for item in report.dropped_items:
         print(f"  dropped ({item['persona']}): {item['text'] or '(empty)'} — {item['reason']}")
+    from .cli_background import print_flush_background
+    print_flush_background(report)
     for note in report.notes:
         print(f"  note: {note}")
     for error in report.errors:

@@ -2,7 +2,8 @@
 
 A week of Japanese chat is imported; the gate stops chat; `monchat flush`
 through the embedded model reopens it; every message is archived once; the
-next chat turn carries the rebuilt system prompt.
+next chat turn carries the rebuilt system prompt; the background track's
+reflect and diary calls went through the model too.
 """
 
 from __future__ import annotations
@@ -87,6 +88,31 @@ def test_every_proposal_is_kept_on_user_evidence_or_dropped(flushed):
     assert len(memories) <= len(kept)
     for memory in memories:
         assert memory["evidence"] and set(memory["evidence"]) <= users, memory
+
+
+def test_the_background_track_ran_through_the_model(flushed):
+    """Reflect (when something was kept), the profile and a diary page a day, all through SmolLM2."""
+    import sqlite3
+    home, flush = flushed[0], flushed[4]
+    conn = sqlite3.connect(home / "monchat.db")
+    days = {r[0] for r in conn.execute("SELECT DISTINCT day FROM messages WHERE role = 'user'")}
+    users = {r[0] for r in conn.execute("SELECT id FROM messages WHERE role = 'user'")}
+    conn.close()
+    kept = [item for items in flush["items"].values() for item in items]
+    assert ("reflect" in flush["background"]["stages"]) == bool(kept)
+    pages = json.loads(monchat(home, "diary", "--json").stdout)
+    written = {p["date"] for p in pages}
+    unwritten = {d for d in days if any(f"diary {d}" in e for e in flush["errors"])}
+    assert written and written | unwritten == days and not written & unwritten  # each day: a page, or why not
+    for page in pages:
+        assert page["text"] and set(page["messages"]) <= users, page
+        assert (home / "diary" / f"{page['date']}.md").exists()
+    profile = json.loads(monchat(home, "profile", "--json").stdout)
+    assert set(profile["windows"]) == {"7", "30", "90"}
+    insights = json.loads(monchat(home, "insights", "--json").stdout)
+    known = {m["slot"] for m in json.loads(monchat(home, "memory", "list", "--all", "--json").stdout)}
+    assert all(set(i["slots"]) <= known | {it["slot"] for it in kept} for i in insights)
+    assert isinstance(json.loads(monchat(home, "gaps", "--json").stdout), list)
 
 
 SENDAI = "仙台に住んでいる"

@@ -119,7 +119,8 @@ class ChatService:
             if cached and cached[0] == key:
                 return cached[1]
         layer1, layer2 = self.memory.prompt_items() if persona.receives_memory else ([], [])
-        prompt = self.prompts.system_prompt(persona, layer1, layer2)
+        hint = self.memory.prompt_hint() if persona.receives_memory else ""
+        prompt = self.prompts.system_prompt(persona, layer1, layer2, hint)
         with self._lock:
             self._prompt_cache[persona.id] = (key, prompt)
         return prompt

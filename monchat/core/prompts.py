@@ -68,8 +68,9 @@ class PromptLibrary:
                                    "template that exists.") from None
         return persona.system.strip()
 
-    def system_prompt(self, persona, layer1: list, layer2: list) -> str:
-        """The chat system prompt; deterministic for the same inputs."""
+    def system_prompt(self, persona, layer1: list, layer2: list, hint: str = "") -> str:
+        """The chat system prompt; deterministic for the same inputs. ``hint``: one knowledge gap to ask
+        about if it comes up (or "")."""
         return self.render("system.md.j2", persona=persona,
                            persona_text=self.persona_system_text(persona),
-                           layer1=layer1, layer2=layer2)
+                           layer1=layer1, layer2=layer2, hint=hint)

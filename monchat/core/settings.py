@@ -95,6 +95,14 @@ class FlushSettings:
 
 
 @dataclass
+class BackgroundSettings:
+    reflect: bool = True  # after judging, one call looks back over the flush (insights and gaps for the inbox)
+    diary: bool = True  # one call per local day with new user messages writes that day's page
+    gap_hint: bool = True  # the chat prompt may carry one "ask about X if it comes up" line
+    skill_half_life_days: float = 30.0  # a skill use's experience point halves in this many days
+
+
+@dataclass
 class Settings:
     chat: ChatSettings = field(default_factory=ChatSettings)
     backend: BackendSettings = field(default_factory=BackendSettings)
@@ -104,6 +112,7 @@ class Settings:
     embedded: EmbeddedSettings = field(default_factory=EmbeddedSettings)
     gate: GateSettings = field(default_factory=GateSettings)
     flush: FlushSettings = field(default_factory=FlushSettings)
+    background: BackgroundSettings = field(default_factory=BackgroundSettings)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -129,6 +138,7 @@ CHECKS: dict[str, Callable[[Any], bool]] = {
     "chat.user_name": lambda v: len(v) <= 40 and "\n" not in v,
     "backend.name": lambda v: v in ("auto", "ollama", "openai", "gemini", "embedded"),
     "openai.context_length": _between(0, 10_000_000),
+    "background.skill_half_life_days": _between(1, 3650),
     "openai.timeout_s": _between(1, 3600),
     "ollama.num_ctx": _between(512, 1_048_576),
     "ollama.timeout_s": _between(1, 3600),

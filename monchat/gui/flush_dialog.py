@@ -24,7 +24,7 @@ from .lifetime import alive
 from .translation import arg, ui_is_english, ui_language
 from .workers import Failure, TaskRunner
 
-STAGES = ("orient", "score", "judge", "consolidate", "prune", "rebuild")
+STAGES = ("orient", "score", "judge", "reflect", "consolidate", "prune", "rebuild")
 
 
 def group_changes(changes: list) -> list[list]:
@@ -136,6 +136,7 @@ class FlushDialog(QDialog):
             "orient": self.tr("Reading the logs"),
             "score": self.tr("Filter personas pick what matters"),
             "judge": self.tr("Comparing with what is remembered"),
+            "reflect": self.tr("Looking back: insights and the diary"),
             "consolidate": self.tr("Weighing the evidence"),
             "prune": self.tr("Tidying up (expiry, fading, the cap)"),
             "rebuild": self.tr("Rebuilding the prompt"),
@@ -272,11 +273,12 @@ class FlushDialog(QDialog):
             self.cancel_button.setText(self.tr("Cancelling…"))
 
     def show_progress(self, progress) -> None:
-        if progress.stage in STAGES:
-            index = STAGES.index(progress.stage)
+        row = "reflect" if progress.stage == "diary" else progress.stage  # the diary's pages: the same row
+        if row in STAGES:
+            index = STAGES.index(row)
             for stage in STAGES[:index]:
                 self.stage_marks[stage].setText("✓")
-            self.stage_marks[progress.stage].setText("●")
+            self.stage_marks[row].setText("●")
             self.overall.setValue(index)
         if progress.stage == "score" and progress.persona:
             # Personas read side by side; each reports as each part of the log is read.
@@ -300,6 +302,10 @@ class FlushDialog(QDialog):
                                         progress.total))
             else:
                 self.status.setText(arg(self.tr("Compared %1 pairs with what is remembered."), progress.total))
+        elif progress.stage == "reflect":
+            self.status.setText(self.tr("Looking back over what this flush found…"))
+        elif progress.stage == "diary":
+            self.status.setText(arg(self.tr("Writing the diary: %1 of %2 days."), progress.done, progress.total))
         elif progress.stage == "consolidate" and progress.total:
             self.status.setText(arg(self.tr("Weighing the evidence for %1 items."), progress.total))
         elif progress.stage in STAGES:
@@ -363,6 +369,12 @@ class FlushDialog(QDialog):
             arg(self.tr("Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s"),
                 report.dropped, report.llm_calls, self.tokens_text(report.usage), f"{report.duration_s:.1f}"),
         ]
+        background = report.background or {}
+        if background.get("reflect") is not None or background.get("diary"):
+            reflect = background.get("reflect") or {"insights": [], "gaps": []}
+            lines.append(arg(self.tr("Looked back: %1 insights, %2 suspected gaps; diary pages: %3 "
+                                     "(Memory → Inbox)"),
+                             len(reflect["insights"]), len(reflect["gaps"]), len(background.get("diary") or [])))
         for note in report.notes:
             lines.append(arg(self.tr("Note: %1"), self.report_words(note)))
         for error in report.errors:

@@ -122,6 +122,7 @@ class MainWindow(QMainWindow):
         self.flush_action = action(self.tr("Flush…"), self.open_flush)
         self.memory_action = action(self.tr("Memory…"), self.open_memory)
         self.queue_action = action(self.tr("Review queue…"), self.open_review_queue)
+        self.inbox_action = action(self.tr("Inbox: insights, diary, interests…"), self.open_inbox)
         self.surface_action = action(self.tr("Surface personas…"), self.open_surface_personas)
         self.filter_action = action(self.tr("Filter personas…"), self.open_filter_personas)
         self.settings_action = action(self.tr("Settings…"), self.open_settings)
@@ -142,7 +143,7 @@ class MainWindow(QMainWindow):
         chat_menu.addSeparator()
         chat_menu.addAction(self.quit_action)
         memory_menu = menu.addMenu(self.tr("&Memory"))
-        for act in (self.flush_action, self.memory_action, self.queue_action):
+        for act in (self.flush_action, self.memory_action, self.queue_action, self.inbox_action):
             memory_menu.addAction(act)
         persona_menu = menu.addMenu(self.tr("&Personas"))
         persona_menu.addAction(self.surface_action)
@@ -411,6 +412,11 @@ class MainWindow(QMainWindow):
         dialog = ReviewQueueDialog(self.app.memory, self.app.settings, self.runner, self)
         dialog.memory_changed.connect(self.refresh_meter)
         return self._open(dialog)
+
+    def open_inbox(self):
+        from ..core.background.inbox import Inbox
+        from .inbox_dialog import InboxDialog
+        return self._open(InboxDialog(Inbox(self.app.store), self))
 
     # ---- closing ---------------------------------------------------------
     def shutdown(self, timeout_ms: int = 15000) -> bool:

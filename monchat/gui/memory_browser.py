@@ -153,7 +153,7 @@ class MemoryBrowser(QDialog):
     def kind_name(self, kind: str) -> str:
         return {Kind.EXPLICIT: self.tr("said outright"), Kind.CORRECTION: self.tr("a correction"),
                 Kind.FACT: self.tr("a fact"), Kind.HABIT: self.tr("a habit"),
-                Kind.RETRACTION: self.tr("a taking back")}.get(kind, kind)
+                Kind.RETRACTION: self.tr("a taking back"), Kind.SKILL: self.tr("a skill")}.get(kind, kind)
 
     @staticmethod
     def when(stamp) -> str:
@@ -240,6 +240,8 @@ class MemoryBrowser(QDialog):
             facts.append(arg(self.tr("until %1"), self.when(record.invalid_at)))
         if record.contradictions:
             facts.append(arg(self.tr("Contradicted %1 times"), record.contradictions))
+        if record.kind == Kind.SKILL and (skill := self.memory.to_dict(record).get("skill")):
+            facts.append(arg(self.tr("Level L%1 (%2 days of use)"), skill["level"], skill["uses"]))
         lines = [" · ".join(facts)]
         threshold = self.settings.flush.judge_confidence
         for row in queue:

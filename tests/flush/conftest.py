@@ -172,10 +172,12 @@ def make_world(tmp_path):
 
 
 @contextlib.contextmanager
-def ollama_world(home, num_ctx: int = 8192) -> Iterator[tuple[World, "FakeOllamaServer"]]:
+def ollama_world(home, num_ctx: int = 8192, background: bool = False) -> Iterator[tuple[World, "FakeOllamaServer"]]:
     """A World whose flushes go through the real ``ollama`` client to a loopback fake Ollama.
 
-    The line-id key is set ahead, so a test's scripted answers can cite real line ids.
+    The line-id key is set ahead, so a test's scripted answers can cite real line ids. A test's
+    scripted server answers filter and judge calls; the background track's calls (reflect, diary)
+    are off unless ``background`` (they are tested through the oracle in test_background.py).
     """
     from monchat.core.backends.ollama import OllamaBackend
     from tests.fakes.fake_ollama import running_fake_ollama
@@ -184,6 +186,7 @@ def ollama_world(home, num_ctx: int = 8192) -> Iterator[tuple[World, "FakeOllama
         backend = OllamaBackend("llama3.2", host=server.url, num_ctx=num_ctx, timeout_s=10)
         world = World(home, oracle=backend, start="2026-11-23T08:00:00+09:00")
         world.app.store.set_state(LINE_ID_KEY, "00" * 16)
+        world.app.settings.background.reflect = world.app.settings.background.diary = background
         try:
             yield world, server
         finally:

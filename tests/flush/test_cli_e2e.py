@@ -105,13 +105,16 @@ def test_a_new_users_week_through_the_cli_and_ollama(monchat, server, home, tmp_
     flush = json.loads(monchat("flush", "--json", "--seed", "7").stdout)
     assert not server.errors
     assert [p["role"] for p in flush["personas"]] == ["base", "fixed", "fixed", "random"]
-    assert flush["llm_calls"] == 5  # four filter personas, one judge batch
+    user_days = {day for day, _, role, _ in WEEK if role == "user"}
+    # four filter personas, one judge batch, the reflect call and one diary page a day with user messages
+    assert flush["llm_calls"] == 5 + 1 + len(user_days)
+    assert flush["background"]["stages"] == ["reflect", "profile", "diary"]
     assert flush["dropped"] == 1  # the dog: only the assistant said it
     assert flush["queued"] == 1  # Kanazawa would replace an active Layer 1 memory
     assert flush["superseded"] == 1  # barley tea replaced green tea directly
     assert flush["promoted"]["layer1"] == 2  # Sendai (explicit) and guitar (five days)
     formats = [r["body"]["format"] for r in server.chat_requests() if "format" in r["body"]]
-    assert len(formats) == 5 and all(r["body"]["options"]["num_ctx"] for r in server.chat_requests())
+    assert len(formats) == flush["llm_calls"] and all(r["body"]["options"]["num_ctx"] for r in server.chat_requests())
 
     status = json.loads(monchat("status", "--json").stdout)
     assert status["gate"] == "ok" and status["unflushed_files"] == 0
@@ -125,6 +128,13 @@ def test_a_new_users_week_through_the_cli_and_ollama(monchat, server, home, tmp_
     assert {m["text"] for m in memories} >= {SENDAI, KANAZAWA, GUITAR, GREEN, BARLEY}
     for memory in memories:
         assert memory["evidence"] and set(memory["evidence"]) <= users
+    # The background track: a diary page per day with user messages, three windows, lists for the inbox.
+    pages = json.loads(monchat("diary", "--json").stdout)
+    assert len(pages) == len(user_days) and all(set(p["messages"]) <= users and p["messages"] for p in pages)
+    profile = json.loads(monchat("profile", "--json").stdout)
+    assert set(profile["windows"]) == {"7", "30", "90"} and profile["windows"]["7"][0]["topic"] == "hobby"
+    assert isinstance(json.loads(monchat("gaps", "--json").stdout), list)
+    assert json.loads(monchat("insights", "--json").stdout)[0]["run_id"] == flush["run_id"]
     listed = monchat("memory", "list").stdout
     assert "Waiting for your review" in listed and KANAZAWA in listed
 

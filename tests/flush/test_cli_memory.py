@@ -38,7 +38,7 @@ def test_flush_json_has_the_promised_keys(week, capsys):
     assert data["personas"][0]["id"] == "base"
     assert {p["id"] for p in data["personas"][1:3]} == set(week.app.settings.flush.fixed_personas)
     assert data["seed"] == 3
-    assert data["llm_calls"] == 4 and data["dropped"] == 1
+    assert data["llm_calls"] == 4 + 1 + 2 and data["dropped"] == 1  # filters, reflect, a diary page for 2 days
     assert data["promoted"] == {"layer1": 1, "layer2": 1}
     assert data["superseded"] == 0 and data["queued"] == 0
     assert isinstance(data["duration_s"], float) and data["duration_s"] >= 0

@@ -42,13 +42,17 @@ def evening(world: World, count: int, start: datetime) -> None:
 
 @pytest.fixture
 def ollama_world(home):
-    with loopback_world(home, NUM_CTX) as (world, server):
+    with loopback_world(home, NUM_CTX, background=True) as (world, server):
         server.count_prompts = True
         yield world, server
 
 
-def filter_requests(server) -> list[dict]:
+def structured_requests(server) -> list[dict]:
     return [r["body"] for r in server.requests if r["path"] == "/api/chat" and "format" in r["body"]]
+
+
+def filter_requests(server) -> list[dict]:
+    return [b for b in structured_requests(server) if "items" in b["format"].get("properties", {})]
 
 
 def test_a_600_message_history_never_sends_a_request_over_the_context(ollama_world):
@@ -61,7 +65,10 @@ def test_a_600_message_history_never_sends_a_request_over_the_context(ollama_wor
     assert report.messages_archived == 600
     assert world.app.chat.gate().state == "ok"
     sent = filter_requests(server)
-    assert len(sent) == len(server.prompt_counts) > 4  # chunked: more than one request per persona
+    assert len(structured_requests(server)) == len(server.prompt_counts)  # the over_context check saw all
+    assert len(sent) > 4  # chunked: more than one request per persona
+    diary = [b for b in structured_requests(server) if "cited" in b["format"].get("properties", {})]
+    assert len(diary) == 5  # one page a day of the evening's five days (the diary calls fit too)
     # Chunks are packed, not merely small: the fullest request uses most of what may be sent.
     limit = NUM_CTX - world.app.backends.default().json_answer_reserve()
     assert max(server.prompt_counts) > 0.6 * limit
@@ -134,7 +141,7 @@ def test_judge_requests_fit_too(ollama_world):
     world.flush("2026-11-23T09:00:00+09:00")
 
     assert server.over_context == []
-    judged = [r for r in filter_requests(server) if "existing (" in r["messages"][-1]["content"]]
+    judged = [r for r in structured_requests(server) if "existing (" in r["messages"][-1]["content"]]
     assert judged, "the judge was asked"
 
 

@@ -41,7 +41,7 @@ def test_the_run_records_personas_items_verdicts_promotions_and_calls(world):
     assert run["id"] == report.run_id == 1 and run["seed"] == SEED
     assert run["items"]["base"][0]["text"] == "仙台に住んでいる" and run["items"]["project"] == []
     assert run["promoted"] == {"layer1": 1, "layer2": 0}
-    assert run["llm_calls"] == report.llm_calls == 4 and run["tokens"] > 0
+    assert run["llm_calls"] == report.llm_calls == 4 + 2 and run["tokens"] > 0  # filters, reflect, diary
     assert run["files"] == ["2026-11-23_18.jsonl"] and run["messages_archived"] == 1
     assert [c["kind"] for c in run["changes"]] == ["new", "layer1"]
     assert run["budget"]["included"] == 1 and run["errors"] == []

@@ -6,7 +6,14 @@ import json
 
 from monchat.core.flush.words import share
 
-NO_ITEMS = '{"items": []}'
+def NO_ITEMS(system, turns, schema) -> dict:  # noqa: N802 - reads as the constant it was
+    """Nothing found: no items for a filter, no insight for reflect, a page citing nothing for the diary."""
+    properties = schema.get("properties", {})
+    if "insights" in properties:
+        return {"insights": [], "gaps": []}
+    if "cited" in properties:
+        return {"text": "静かな一日。", "cited": []}
+    return {"items": []}
 
 
 def user_lines(turns) -> list[dict]:

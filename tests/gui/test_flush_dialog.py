@@ -32,9 +32,11 @@ def test_flush_shows_stages_personas_and_the_changes_with_evidence(app, make_win
         assert dialog.cancel_button.isEnabled() and not dialog.close_button.isEnabled()
     report = blocker.args[0]
     progress = [mark.text() for mark in dialog.stage_marks.values()]
-    assert progress == ["✓"] * 6 and dialog.overall.value() == 6
+    assert progress == ["✓"] * 7 and dialog.overall.value() == 7
+    assert "Looked back: 0 insights, 0 suspected gaps; diary pages: 2" in dialog.summary.text()
     assert all(bar.value() == 1 for _, bar in dialog.persona_rows.values())
-    assert report.llm_calls == 4 and not report.dry_run
+    # four filters, the reflect call, a diary page for each of the two days with user messages
+    assert len(report.background["diary"]) == 2 and report.llm_calls == 4 + 1 + 2 and not report.dry_run
 
     assert "Lasting memory: +1" in dialog.summary.text()
     top = [dialog.changes.topLevelItem(i) for i in range(dialog.changes.topLevelItemCount())]
@@ -124,7 +126,7 @@ def test_dry_run_shows_changes_and_writes_nothing(app, make_window, backend, qtb
 
 def test_a_persona_that_cannot_read_offers_a_partial_flush(app, make_window, backend, qtbot):
     def lifestyle_cannot_read(system, turns, schema):
-        return "not json" if '"Lifestyle"' in turns[-1].content else NO_ITEMS
+        return "not json" if '"Lifestyle"' in turns[-1].content else NO_ITEMS(system, turns, schema)
     backend.default_reply = lifestyle_cannot_read
     log_message(app, 3, "今日は川沿いを散歩した")
     log_message(app, 2, "夜はカレーを作った")

@@ -7,6 +7,10 @@ It plays the LLM's two parts in a flush from tables a test writes:
   ``Rule`` of the persona that is asking: every line whose text contains
   ``rule.contains`` (and whose role is in ``rule.roles``) is cited, and the rule
   becomes one item citing all of them.
+- **Reflect calls** (the schema asks for ``insights``): ``reflection`` (a dict, or a function of the
+  user turn) when a test set one, else one insight on the first of the "Known slots" and no gap.
+- **Diary calls** (the schema asks for ``cited``): a page that is the day and the messages' texts
+  joined, citing every message (or ``diary(day, lines)`` when a test set one).
 - **Judge calls** (the schema asks for ``verdicts``): each pair
   ``existing …: OLD`` / ``new …: NEW`` is answered from ``judgements`` keyed by
   ``(OLD, NEW)``; ``(None, NEW)`` and ``(OLD, None)`` are wildcards; anything
@@ -139,6 +143,10 @@ class Oracle(ScriptedBackend):
         self.json_calls = 0
         self.filter_calls: list[dict] = []  # {"persona", "system", "user", "items"}
         self.judge_calls: list[dict] = []  # {"system", "user", "pairs": [JudgedPair]}
+        self.reflect_calls: list[dict] = []  # {"system", "user", "answer"}
+        self.diary_calls: list[dict] = []  # {"day", "lines", "answer"}
+        self.reflection = None  # a reflect answer (dict, or f(user_turn) -> dict); None: the default
+        self.diary = None  # f(day, lines) -> a diary answer; None: the default
         self.aliases: Callable[[], dict[str, str]] = dict  # "m3" in a rule's extra → a real line id
         self._oracle_lock = threading.Lock()
         self.default_reply = self._answer
@@ -147,7 +155,8 @@ class Oracle(ScriptedBackend):
     def respond(self, system: str, user_turn: str, schema: dict) -> dict:
         """The answer to one structured call (records it, calls ``on_call``)."""
         properties = (schema or {}).get("properties", {})
-        kind = "judge" if "verdicts" in properties else "filter"
+        kind = ("judge" if "verdicts" in properties else "reflect" if "insights" in properties
+                else "diary" if "cited" in properties else "filter")
         with self._oracle_lock:
             self.json_calls += 1
             n = self.json_calls
@@ -155,6 +164,10 @@ class Oracle(ScriptedBackend):
             self.on_call(n, kind)
         if kind == "judge":
             return self._judge(system, user_turn)
+        if kind == "reflect":
+            return self._reflect(system, user_turn)
+        if kind == "diary":
+            return self._diary(user_turn)
         return self._filter(system, user_turn)
 
     def _filter(self, system: str, user_turn: str) -> dict:
@@ -174,6 +187,28 @@ class Oracle(ScriptedBackend):
                           "score": rule.score, "evidence": evidence})
         self.filter_calls.append({"persona": persona, "system": system, "user": user_turn, "items": items})
         return {"items": items}
+
+    def _reflect(self, system: str, user_turn: str) -> dict:
+        if self.reflection is not None:
+            answer = self.reflection(user_turn) if callable(self.reflection) else self.reflection
+        else:
+            known = re.search(r"^Known slots: (.*)$", user_turn, re.M)
+            slots = [s for s in (known.group(1).split(", ") if known else []) if s]
+            answer = {"insights": [{"text": f"oracle insight on {slots[0]}", "slots": [slots[0]]}] if slots else [],
+                      "gaps": []}
+        self.reflect_calls.append({"system": system, "user": user_turn, "answer": answer})
+        return answer
+
+    def _diary(self, user_turn: str) -> dict:
+        day = re.search(r"^Day: (\S+)", user_turn, re.M).group(1)
+        lines = [json.loads(raw) for raw in user_turn.splitlines() if raw.startswith("{")]
+        if self.diary is not None:
+            answer = self.diary(day, lines)
+        else:
+            answer = {"text": f"{day}: " + " / ".join(line["text"] for line in lines),
+                      "cited": [line["id"] for line in lines]}
+        self.diary_calls.append({"day": day, "lines": lines, "answer": answer})
+        return answer
 
     def judgement_for(self, old: str, new: str) -> Judgement:
         for key in ((old, new), (None, new), (old, None)):

@@ -39,6 +39,7 @@ class PromptSelection:
     layer1: list[PromptItem] = field(default_factory=list)
     layer2: list[PromptItem] = field(default_factory=list)
     budget: dict = field(default_factory=dict)
+    hint: str = ""  # one knowledge gap to ask about if it comes up (background/gaps.py), within the budget
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True)
@@ -47,7 +48,7 @@ class PromptSelection:
     def from_json(cls, text: str) -> "PromptSelection":
         data = json.loads(text)
         return cls([PromptItem(**i) for i in data["layer1"]], [PromptItem(**i) for i in data["layer2"]],
-                   data.get("budget", {}))
+                   data.get("budget", {}), data.get("hint", ""))
 
 
 def memory_line_tokens(text: str) -> int:
@@ -55,8 +56,18 @@ def memory_line_tokens(text: str) -> int:
     return count_tokens(f"- {text}\n")
 
 
-def compile_prompt(memories: MemoryStore, settings: FlushSettings, now: datetime) -> PromptSelection:
-    """Choose the memory lines for the prompt; over budget, the weakest are left out and reported."""
+def compile_prompt(memories: MemoryStore, settings: FlushSettings, now: datetime, hint: str = "",
+                   labels: dict[str, str] | None = None) -> PromptSelection:
+    """Choose the memory lines for the prompt; over budget, the weakest are left out and reported.
+
+    ``hint`` (a knowledge gap's line) is added last, only if it fits in what the memories left.
+    ``labels``: memory id → a suffix its line carries (a skill's level: "Rust async: L2").
+    """
+    labels = labels or {}
+
+    def line(m: MemoryRecord) -> str:
+        return f"{m.text}: {labels[m.id]}" if m.id in labels else m.text
+
     epoch = now.timestamp()
     live = memories.live()
     layer1 = [m for m in live if m.layer(epoch) == 1]
@@ -72,7 +83,7 @@ def compile_prompt(memories: MemoryStore, settings: FlushSettings, now: datetime
     left_out = []
     pinned = 0
     for m in ranked:
-        cost = memory_line_tokens(m.text)
+        cost = memory_line_tokens(line(m))
         if used + cost <= budget or m.pinned:
             chosen.add(m.id)
             used += cost
@@ -83,19 +94,28 @@ def compile_prompt(memories: MemoryStore, settings: FlushSettings, now: datetime
                              "reason": f"over the {budget}-token memory budget; lowest confidence × recency"})
     order = lambda m: (m.slot, m.valid_at or "", m.id)  # noqa: E731 - deterministic prompt order
     selection = PromptSelection(
-        [PromptItem(m.id, m.text, m.slot, 1) for m in sorted(layer1, key=order) if m.id in chosen],
-        [PromptItem(m.id, m.text, m.slot, 2) for m in sorted(layer2, key=order) if m.id in chosen],
+        [PromptItem(m.id, line(m), m.slot, 1) for m in sorted(layer1, key=order) if m.id in chosen],
+        [PromptItem(m.id, line(m), m.slot, 2) for m in sorted(layer2, key=order) if m.id in chosen],
         {"budget_tokens": budget, "used_tokens": used, "included": len(chosen), "left_out": left_out,
          "pinned_tokens": pinned, "pinned_over_budget": used > budget},
     )
+    hint_cost = count_tokens(f"(If it comes up, ask about: {hint})\n") + SECTION_OVERHEAD if hint else 0
+    if hint and used + hint_cost <= budget:
+        selection.hint = hint
+        selection.budget["used_tokens"] = used + hint_cost
+        selection.budget["hint_tokens"] = hint_cost
+    elif hint:
+        selection.budget["hint_left_out"] = hint
     return selection
 
 
 def save_selection(store: Store, selection: PromptSelection) -> str:
     """Store the selection; return its revision (changes only when the prompt would)."""
     text = selection.to_json()
-    content = json.dumps({"l1": [(i.id, i.text) for i in selection.layer1],
-                          "l2": [(i.id, i.text) for i in selection.layer2]}, ensure_ascii=False)
+    content = {"l1": [(i.id, i.text) for i in selection.layer1], "l2": [(i.id, i.text) for i in selection.layer2]}
+    if selection.hint:  # absent when there is none, so revisions from before hints stay the same
+        content["hint"] = selection.hint
+    content = json.dumps(content, ensure_ascii=False)
     revision = hashlib.sha256(content.encode("utf-8")).hexdigest()[:16]
     store.set_state(SELECTION_KEY, text)
     store.set_state(REVISION_KEY, revision)

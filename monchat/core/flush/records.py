@@ -10,7 +10,8 @@ from ..memory.record import Change
 from ..memory.states import Verdict
 from .ask import TokenUsage
 
-STAGES = ("orient", "score", "judge", "consolidate", "prune", "rebuild")
+# "reflect" is the background track's calls (reflect, then the diary's pages: progress stage "diary").
+STAGES = ("orient", "score", "judge", "reflect", "consolidate", "prune", "rebuild")
 NO_VERDICT = "the judge gave no usable answer for this pair"
 
 
@@ -126,6 +127,7 @@ class FlushReport:
     messages_archived: int = 0
     budget: dict = field(default_factory=dict)
     items: dict = field(default_factory=dict)  # persona id -> [{text, slot, kind, score}]
+    background: dict = field(default_factory=dict)  # reflect, profile, diary, gaps (core/background/track.py)
 
     def add_usage(self, usage: TokenUsage) -> None:
         self.usage.add(usage)
@@ -147,4 +149,4 @@ class FlushReport:
             "promoted": self.promoted, "llm_calls": self.llm_calls, "tokens": self.tokens,
             "usage": self.usage.to_dict(), "duration_s": self.duration_s, "errors": self.errors,
             "notes": self.notes, "files": self.files, "messages_archived": self.messages_archived,
-            "budget": self.budget}
+            "budget": self.budget, "background": self.background}

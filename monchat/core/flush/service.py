@@ -1,7 +1,8 @@
 """FlushService: runs the six stages; the GUI and ``monchat flush`` both call it.
 
-The LLM stages (score, judge) write nothing. Archive, consolidate, prune and
-rebuild then run in one transaction, with the run recorded in it; memory.md is
+The LLM stages (score, judge, and the background track's reflect and diary)
+write nothing. Archive, consolidate, prune, the background's writes and rebuild
+then run in one transaction, with the run recorded in it; memory.md is
 rewritten and the processed log files removed only after the commit. A kill
 at any point followed by a rerun ends in the same state: before the commit
 nothing changed; after it, every message of the old files is archived, so the
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from typing import Callable
 
+from ..background.track import BackgroundTrack, Proposals
 from ..backends.base import Backend
 from ..errors import FlushRunning
 from ..logs import LogBook
@@ -79,6 +81,7 @@ class FlushService:
         self.clock = clock
         self.tz = tz
         self.memories = MemoryStore(store)
+        self.background = BackgroundTrack(store, prompts, settings, paths, tz, self._reads)
         self._lock = threading.Lock()  # one flush at a time in this process
         self.chunk_major = True  # False: personas read one after another (a benchmark's baseline)
 
@@ -159,9 +162,12 @@ class FlushService:
         outcome = self._judge(report, items, backend, escalation, progress, cancel)
         if cancel.is_set():
             raise FlushCancelled()
+        proposals = self._reflect(report, items, outcome, readable, backend, now, progress, cancel)
+        if cancel.is_set():
+            raise FlushCancelled()
         try:
             with self.store.atomic():
-                self._commit(report, orientation, items, dropped, outcome, now, started, progress)
+                self._commit(report, orientation, items, dropped, outcome, now, started, progress, proposals)
                 if dry_run:
                     raise _DryRun()
                 if cancel.is_set():  # stopped during the writes: roll back, as promised before the commit
@@ -210,6 +216,11 @@ class FlushService:
             else:
                 readable.append(message)
         return readable, skipped
+
+    def _reads(self, persona_id: str) -> bool:
+        """Whether a surface persona's conversations are read at a flush (see ``_readable``)."""
+        persona = self.personas.surface.get(persona_id)
+        return persona is None or persona.read_at_flush
 
     def _score(self, report: FlushReport, readable: list[Message], chosen: list, backend: Backend,
                dry_run: bool, progress: Progress, cancel: threading.Event,
@@ -271,10 +282,20 @@ class FlushService:
         progress(FlushProgress("judge", None, len(pairs), len(pairs), "judged"))
         return outcome
 
+    def _reflect(self, report: FlushReport, items: list[Item], outcome: JudgeOutcome, readable: list[Message],
+                 backend: Backend, now: datetime, progress: Progress, cancel: threading.Event) -> Proposals:
+        """Stage 3b, the background track's calls: reflect and the diary (LLM, no writes)."""
+        proposals = self.background.ask(items, outcome, readable, backend, now, progress, cancel)
+        report.add_usage(proposals.usage)
+        report.errors.extend(proposals.errors)
+        report.notes.extend(proposals.notes)
+        return proposals
+
     def _commit(self, report: FlushReport, orientation: Orientation, items: list[Item], dropped: list[Dropped],
-                outcome: JudgeOutcome, now: datetime, started: float, progress: Progress) -> None:
-        """Archive, then stages 4–6 (consolidate, prune, rebuild) and the run's row: inside the caller's
-        transaction, so all of it lands or none."""
+                outcome: JudgeOutcome, now: datetime, started: float, progress: Progress,
+                proposals: Proposals) -> None:
+        """Archive, then stages 4–6 (consolidate, prune, rebuild), the background track's writes and the
+        run's row: inside the caller's transaction, so all of it lands or none."""
         run_id = report.run_id = self.memories.next_run_id()
         report.messages_archived = self.archive.archive(orientation.messages, now)
         progress(FlushProgress("consolidate", None, 0, len(items), "weighing the evidence"))
@@ -295,8 +316,10 @@ class FlushService:
         progress(FlushProgress("consolidate", None, len(items), len(items), "done"))
         progress(FlushProgress("prune", None, 0, 1, "expiry, decay and the cap"))
         report.changes = consolidator.changes + prune(self.memories, self.settings.flush, now, run_id)
+        report.background = self.background.commit(proposals, items, run_id, now)
         progress(FlushProgress("rebuild", None, 0, 1, "rebuilding the prompt"))
-        selection = compile_prompt(self.memories, self.settings.flush, now)
+        selection = compile_prompt(self.memories, self.settings.flush, now, self.background.hint(),
+                                   self.background.prompt_labels())
         save_selection(self.store, selection)
         report.dropped_items = [vars(d) for d in dropped]
         report.dropped = sum(1 for d in dropped if d.category == "evidence")
@@ -320,6 +343,7 @@ class FlushService:
     def _finish(self, files, now) -> None:
         """After the commit: rewrite memory.md, then remove the files whose messages are archived."""
         write_private(self.paths.memory_md, render_markdown(self.memories, now, load_selection(self.store)))
+        self.background.write_files()
         kept = self.logbook.remove_flushed(files, self.archive.ids())
         for path in kept:
             log.info("kept %s: it has messages written during the flush", path.name)

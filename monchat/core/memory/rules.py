@@ -9,7 +9,7 @@ from .record import MemoryRecord
 from .states import Kind
 
 # Distinct days of supporting evidence a kind needs for Layer 1; with mixed kinds the loosest applies.
-REQUIRED_DAYS = {Kind.EXPLICIT: 1, Kind.CORRECTION: 1, Kind.FACT: 2, Kind.HABIT: 3}
+REQUIRED_DAYS = {Kind.EXPLICIT: 1, Kind.CORRECTION: 1, Kind.FACT: 2, Kind.HABIT: 3, Kind.SKILL: 2}
 # A habit contradicted this often is set aside (pending): kept, out of the prompt.
 HABIT_CONTRADICTIONS_TO_PENDING = 2
 # A Layer 1 memory whose decayed confidence falls below this goes dormant.

@@ -18,7 +18,7 @@ from ..store.db import Store
 from ..store.memories import MemoryStore
 from ..types import Clock, local_now
 from .record import MemoryRecord
-from .states import Action, ChangeKind, State, Verdict, View
+from .states import Action, ChangeKind, Kind, State, Verdict, View
 from .transitions import Transitions, guarded
 
 
@@ -34,6 +34,10 @@ class MemoryService:
     def prompt_items(self) -> tuple[list, list]:
         selection = load_selection(self.store)
         return selection.layer1, selection.layer2
+
+    def prompt_hint(self) -> str:
+        """The one "ask about it if it comes up" line the last flush chose within the budget (or "")."""
+        return load_selection(self.store).hint
 
     def revision(self) -> str:
         return self.store.get_state(REVISION_KEY) or "empty"
@@ -82,7 +86,13 @@ class MemoryService:
         return memory
 
     def to_dict(self, memory: MemoryRecord) -> dict:
-        return memory.to_dict(self._now_epoch())
+        data = memory.to_dict(self._now_epoch())
+        if memory.kind == Kind.SKILL:  # the level the program assigned at the last flush (background/skills.py)
+            from ..store.background import BackgroundStore
+            level = BackgroundStore(self.store).skill_level(memory.id)
+            data["skill"] = ({"level": level["level"], "xp": level["xp"], "uses": level["uses"]}
+                             if level else None)
+        return data
 
     def history(self, memory_id: str) -> list[MemoryRecord]:
         """The supersession chain through this memory, oldest first, both ways."""
@@ -121,8 +131,11 @@ class MemoryService:
         return Transitions(self.memories, self.settings.flush, self.clock())
 
     def _after_change(self) -> None:
+        from ..background.skills import prompt_labels
         now = self.clock()
-        selection = compile_prompt(self.memories, self.settings.flush, now)
+        previous = load_selection(self.store)  # the last flush's gap line and skill levels stay
+        hint = previous.hint or previous.budget.get("hint_left_out", "")
+        selection = compile_prompt(self.memories, self.settings.flush, now, hint, prompt_labels(self.store))
         save_selection(self.store, selection)
         write_private(self.paths.memory_md, render_markdown(self.memories, now, selection))
 

@@ -83,6 +83,7 @@ class Kind(StrEnum):
     FACT = "fact"
     HABIT = "habit"
     RETRACTION = "retraction"
+    SKILL = "skill"  # the user did something that shows a skill; its level is the program's (background/skills.py)
 
 
 KINDS = tuple(k.value for k in Kind)

@@ -177,7 +177,7 @@ class MemoryStore:
         out = []
         for r in self.db.query("SELECT * FROM flush_runs ORDER BY id DESC LIMIT ?", [limit]):
             for key in ("personas", "items", "dropped", "verdicts", "changes", "promoted", "errors",
-                        "files", "budget", "notes", "usage"):
+                        "files", "budget", "notes", "usage", "background"):
                 if r.get(key):
                     r[key] = json.loads(r[key])
             out.append(r)

@@ -204,3 +204,67 @@ def trigram_available(db: Database) -> bool:
         return False
     db.conn.execute("DROP TABLE temp._monchat_trigram_probe")
     return True
+
+
+@migrations()
+def m012_profile(db: Database) -> None:
+    """The interest profile: one snapshot a day per topic and window (7, 30, 90 days), written by a flush."""
+    db["profile_snapshots"].create(
+        {"day": str, "topic": str, "window": int, "count": int, "weight": float, "trend": str,
+         "delta": int, "run_id": int},
+        pk=("day", "topic", "window"),
+        not_null={"day", "topic", "window"},
+    )
+
+
+@migrations()
+def m013_reflect(db: Database) -> None:
+    """What the reflect stage noticed in a flush: insights and suspected gaps, with the slots they rest on."""
+    db["insights"].create(
+        {"id": int, "run_id": int, "kind": str, "text": str, "slots": str, "created_at": str,
+         "status": str},
+        pk="id",
+        not_null={"kind", "text"},
+        defaults={"status": "open"},
+    )
+    db["insights"].create_index(["run_id"])
+    db["flush_runs"].add_column("background", str)  # the run's background summary (stages, reflect, diary, …)
+
+
+@migrations()
+def m014_diary(db: Database) -> None:
+    """One page a local day with user messages, rewritten when a later flush adds to that day."""
+    db["diary"].create(
+        {"day": str, "text": str, "messages": str, "topics": str, "language": str, "run_id": int,
+         "written_at": str},
+        pk="day",
+        not_null={"text"},
+    )
+
+
+@migrations()
+def m015_gaps(db: Database) -> None:
+    """Recall failures (the user corrected what was remembered of them) and the gap marks they lead to."""
+    db["recall_failures"].create(
+        {"slot": str, "message_id": str, "day": str, "text": str, "run_id": int},
+        pk=("slot", "message_id"),
+    )
+    db["gaps"].create(
+        {"id": int, "kind": str, "slot": str, "text": str, "failures": int, "created_at": str,
+         "run_id": int, "status": str},
+        pk="id",
+        not_null={"kind", "text"},
+        defaults={"status": "open", "failures": 0},
+    )
+    db["gaps"].create_index(["slot"])
+
+
+@migrations()
+def m016_skills(db: Database) -> None:
+    """The level the program assigned each skill memory at the last flush (L1 exposure … L3 generative)."""
+    db["skill_levels"].create(
+        {"memory_id": str, "slot": str, "name": str, "level": int, "xp": float, "uses": int,
+         "last_use_epoch": float, "run_id": int, "updated_at": str},
+        pk="memory_id",
+        not_null={"level"},
+    )

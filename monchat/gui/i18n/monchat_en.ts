@@ -724,6 +724,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Looking back: insights and the diary</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Weighing the evidence</source>
         <translation type="unfinished"></translation>
     </message>
@@ -852,6 +856,14 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Looking back over what this flush found…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writing the diary: %1 of %2 days.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Weighing the evidence for %1 items.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -869,6 +881,10 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Looked back: %1 insights, %2 suspected gaps; diary pages: %3 (Memory → Inbox)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -987,6 +1003,93 @@ Send to it? monchat asks only once for this service.</source>
     </message>
 </context>
 <context>
+    <name>InboxDialog</name>
+    <message>
+        <source>Inbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Insights and gaps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Diary</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Interests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>insight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>suspected gap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>corrected twice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>never mentioned</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>↑ rising</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>→ steady</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>↓ cooling</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last %1 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flush</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing here yet: each flush looks back and leaves what it noticed here. monchat never fills a gap by itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No diary yet: a flush writes one page for each day you chatted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Topics: %1. Messages cited: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No profile yet: the next flush draws it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Topics you talked about, as of %1 (bars: share of the window).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>LinkOpener</name>
     <message>
         <source>Not opened: monchat opens only web links (http, https), not %1</source>
@@ -1041,6 +1144,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Review queue…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inbox: insights, diary, interests…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1279,6 +1386,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>a skill</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>No memory here yet.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1328,6 +1439,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Contradicted %1 times</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Level L%1 (%2 days of use)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -731,6 +731,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation>覚えていることと照らし合わせる</translation>
     </message>
     <message>
+        <source>Looking back: insights and the diary</source>
+        <translation>振り返り（気づきと日記）</translation>
+    </message>
+    <message>
         <source>Weighing the evidence</source>
         <translation>根拠を量る</translation>
     </message>
@@ -859,6 +863,14 @@ Send to it? monchat asks only once for this service.</source>
         <translation>覚えている記憶と %1 組を照らし合わせました。</translation>
     </message>
     <message>
+        <source>Looking back over what this flush found…</source>
+        <translation>今回の整理で見つかったことを振り返っています…</translation>
+    </message>
+    <message>
+        <source>Writing the diary: %1 of %2 days.</source>
+        <translation>日記を書いています：%2 日のうち %1 日。</translation>
+    </message>
+    <message>
         <source>Weighing the evidence for %1 items.</source>
         <translation>%1 件の項目について根拠を量っています。</translation>
     </message>
@@ -877,6 +889,10 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s</source>
         <translation>根拠不足で除外: %1&#x3000;モデル呼び出し: %2&#x3000;トークン: %3&#x3000;時間: %4 秒</translation>
+    </message>
+    <message>
+        <source>Looked back: %1 insights, %2 suspected gaps; diary pages: %3 (Memory → Inbox)</source>
+        <translation>振り返り：気づき %1 件、ギャップの疑い %2 件、日記 %3 ページ（記憶 → 受信箱）</translation>
     </message>
     <message>
         <source>Note: %1</source>
@@ -994,6 +1010,93 @@ Send to it? monchat asks only once for this service.</source>
     </message>
 </context>
 <context>
+    <name>InboxDialog</name>
+    <message>
+        <source>Inbox</source>
+        <translation>受信箱</translation>
+    </message>
+    <message>
+        <source>Insights and gaps</source>
+        <translation>気づきとギャップ</translation>
+    </message>
+    <message>
+        <source>Diary</source>
+        <translation>日記</translation>
+    </message>
+    <message>
+        <source>Interests</source>
+        <translation>関心</translation>
+    </message>
+    <message>
+        <source>insight</source>
+        <translation>気づき</translation>
+    </message>
+    <message>
+        <source>suspected gap</source>
+        <translation>ギャップの疑い</translation>
+    </message>
+    <message>
+        <source>corrected twice</source>
+        <translation>二度訂正された</translation>
+    </message>
+    <message>
+        <source>never mentioned</source>
+        <translation>話に出ない</translation>
+    </message>
+    <message>
+        <source>↑ rising</source>
+        <translation>↑ 上昇</translation>
+    </message>
+    <message>
+        <source>→ steady</source>
+        <translation>→ 横ばい</translation>
+    </message>
+    <message>
+        <source>↓ cooling</source>
+        <translation>↓ 低下</translation>
+    </message>
+    <message>
+        <source>Last %1 days</source>
+        <translation>直近 %1 日</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>種類</translation>
+    </message>
+    <message>
+        <source>About</source>
+        <translation>対象</translation>
+    </message>
+    <message>
+        <source>Flush</source>
+        <translation>整理</translation>
+    </message>
+    <message>
+        <source>Nothing here yet: each flush looks back and leaves what it noticed here. monchat never fills a gap by itself.</source>
+        <translation>まだ何もありません。整理のたびに振り返り、気づいたことをここに残します。ギャップを monchat が勝手に埋めることはありません。</translation>
+    </message>
+    <message>
+        <source>No diary yet: a flush writes one page for each day you chatted.</source>
+        <translation>日記はまだありません。整理すると、話した日ごとに 1 ページ書かれます。</translation>
+    </message>
+    <message>
+        <source>Topics: %1. Messages cited: %2.</source>
+        <translation>話題：%1。引用したメッセージ：%2 件。</translation>
+    </message>
+    <message>
+        <source>No profile yet: the next flush draws it.</source>
+        <translation>関心のグラフはまだありません。次の整理で描かれます。</translation>
+    </message>
+    <message>
+        <source>Topics you talked about, as of %1 (bars: share of the window).</source>
+        <translation>%1 時点で話した話題（棒：期間内の割合）。</translation>
+    </message>
+</context>
+<context>
     <name>LinkOpener</name>
     <message>
         <source>Not opened: monchat opens only web links (http, https), not %1</source>
@@ -1053,6 +1156,10 @@ Open it in your browser?</source>
     <message>
         <source>Review queue…</source>
         <translation>確認待ち…</translation>
+    </message>
+    <message>
+        <source>Inbox: insights, diary, interests…</source>
+        <translation>受信箱：気づき・日記・関心…</translation>
     </message>
     <message>
         <source>Surface personas…</source>
@@ -1290,6 +1397,10 @@ Open it in your browser?</source>
         <translation>習慣</translation>
     </message>
     <message>
+        <source>a skill</source>
+        <translation>技能</translation>
+    </message>
+    <message>
         <source>No memory here yet.</source>
         <translation>ここにはまだ記憶がありません。</translation>
     </message>
@@ -1340,6 +1451,10 @@ Open it in your browser?</source>
     <message>
         <source>Contradicted %1 times</source>
         <translation>矛盾 %1 回</translation>
+    </message>
+    <message>
+        <source>Level L%1 (%2 days of use)</source>
+        <translation>レベル L%1（使った日 %2 日）</translation>
     </message>
     <message>
         <source>Waiting for your review: %1</source>

@@ -1,0 +1,140 @@
+"""A one-page diary per local day with user messages, written by one LLM call per day.
+
+The page is in the user's language and cites the day's messages by short ids (``d1`` …);
+the program keeps only ids it showed, maps them back to message ids, and stores the page
+(SQLite, then ``diary/YYYY-MM-DD.md`` after the commit). A later flush that brings new user
+messages of a day writes that day's page again from all of its messages.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Callable
+
+from ..backends.base import Backend
+from ..errors import MalformedReply
+from ..paths import make_private_dir, write_private
+from ..prompts import PromptLibrary
+from ..types import Message, Turn
+from ..flush.ask import ask_json
+from ..flush.fit import pack
+from ..flush.records import FlushCancelled, FlushProgress, Item
+from ..flush.reflect import language_of
+from . import profile
+
+# Characters of a page. Also the schema's maxLength: llama.cpp turns it into a grammar nested that deep,
+# and SmolLM2's sampling crashed the process (SIGSEGV) at 1200; 400 is what the judge's schema uses.
+PAGE_MAX = 400
+LINE_MAX = 300  # characters of one message as the diary call reads it
+CITED_MAX = 12  # ids a page may cite (bounded: a small model otherwise repeats ids until it is cut off)
+DIARY_SCHEMA = {
+    "type": "object",
+    "properties": {"text": {"type": "string", "maxLength": PAGE_MAX},
+                   "cited": {"type": "array", "maxItems": CITED_MAX, "items": {"type": "string", "maxLength": 8}}},
+    "required": ["text", "cited"],
+}
+
+
+@dataclass
+class Page:
+    day: str
+    text: str
+    messages: list[str]  # message ids the page cites
+    topics: list[str]
+    language: str
+
+    def row(self, run_id: int, at: str) -> dict:
+        return {"day": self.day, "text": self.text, "messages": self.messages, "topics": self.topics,
+                "language": self.language, "run_id": run_id, "written_at": at}
+
+
+def day_messages(store, day: str, new: list[Message], read: Callable[[str], bool],
+                 day_of: Callable) -> list[dict]:
+    """The day's user messages: archived ones (of personas read at a flush) and this flush's new ones."""
+    rows = {r["id"]: r for r in store.user_messages_on_day(day) if read(r["persona"] or "")}
+    for m in new:
+        if m.role == "user" and day_of(m.dt) == day:
+            rows.setdefault(m.id, {"id": m.id, "ts": m.ts, "ts_epoch": m.dt.timestamp(), "text": m.text})
+    return sorted(rows.values(), key=lambda r: (r["ts_epoch"], r["id"]))
+
+
+def topics_of_day(store, day: str, items: list[Item], new: list[Message], day_of: Callable) -> list[str]:
+    days = {m.id: day_of(m.dt) for m in new}
+    slots = set(store.slots_on_day(day)) | {i.slot for i in items if any(days.get(e) == day for e in i.evidence)}
+    return sorted({profile.topic_of(s) for s in slots})
+
+
+def _ask_day(backend: Backend, prompts: PromptLibrary, day: str, messages: list[dict], topics: list[str],
+             moving: dict, language: str, proposals) -> Page | None:
+    system = prompts.render("diary.md.j2", most=PAGE_MAX, language=language)
+    lines = [{"id": f"d{n}", "when": datetime.fromisoformat(r["ts"]).strftime("%H:%M"),
+              "text": r["text"][:LINE_MAX]} for n, r in enumerate(messages, start=1)]
+
+    def render(group: list[dict]) -> str:
+        return prompts.render("diary_day.md.j2", day=day, topics=topics, moving=moving, lines=group)
+
+    groups = pack(lines, request_cost=lambda g: backend.count_json_request(system, [Turn("user", render(g))],
+                                                                           DIARY_SCHEMA),
+                  unit_cost=lambda line: backend.count_text(render([line])) - backend.count_text(render([])),
+                  limit=backend.json_prompt_limit(),
+                  shorten=lambda line, over: {**line, "text": line["text"][:max(1, len(line["text"]) // 2)]})
+    if len(groups) > 1:
+        proposals.notes.append(f"the diary of {day} read {len(groups[0])} of {len(lines)} message(s) "
+                               "to fit the model's context.")
+    shown = {line["id"]: messages[int(line["id"][1:]) - 1]["id"] for line in groups[0]}
+    try:
+        answer = ask_json(backend, system, render(groups[0]), DIARY_SCHEMA, proposals.usage)
+    except MalformedReply as exc:
+        proposals.errors.append(f"diary {day} ({backend.describe()}): {exc.message}")
+        return None
+    text = str(answer.get("text") or "").strip()[:PAGE_MAX] if isinstance(answer, dict) else ""
+    if not text:
+        proposals.errors.append(f"diary {day} ({backend.describe()}): the model wrote no page; "
+                                "the day is written at the next flush that brings its messages.")
+        return None
+    cited = answer.get("cited") if isinstance(answer.get("cited"), list) else []
+    ids = [shown[c] for c in dict.fromkeys(c for c in cited if isinstance(c, str)) if c in shown]
+    return Page(day, text, ids, topics, language)
+
+
+def write_pages(backend: Backend, prompts: PromptLibrary, store, readable: list[Message], items: list[Item],
+                rows: list, day_of: Callable, proposals, progress: Callable[[FlushProgress], None],
+                cancel: threading.Event, language_setting: str, read: Callable[[str], bool]) -> list[Page]:
+    """One page per local day with new user messages in this flush (LLM calls; nothing written)."""
+    days = sorted({day_of(m.dt) for m in readable if m.role == "user"})
+    moving = profile.moving(rows)
+    pages = []
+    for n, day in enumerate(days):
+        if cancel.is_set():
+            raise FlushCancelled()
+        progress(FlushProgress("diary", None, n, len(days), f"writing the diary of {day}"))
+        messages = day_messages(store, day, readable, read, day_of)
+        language = language_of([r["text"] for r in messages], language_setting)
+        page = _ask_day(backend, prompts, day, messages, topics_of_day(store, day, items, readable, day_of),
+                        moving, language, proposals)
+        if page is not None:
+            pages.append(page)
+    if days:
+        progress(FlushProgress("diary", None, len(days), len(days), "written"))
+    return pages
+
+
+def render_markdown(page: dict) -> str:
+    cited = ", ".join(page["messages"]) or "none"
+    topics = ", ".join(page["topics"]) or "none"
+    return f"# {page['day']}\n\n{page['text'].strip()}\n\n_Topics: {topics}. Messages: {cited}._\n"
+
+
+def write_files(pages: list[dict], folder: Path) -> None:
+    """Each page as ``folder/YYYY-MM-DD.md``, whole or not at all; unchanged files are left alone."""
+    if not pages:
+        return
+    make_private_dir(folder)
+    for page in pages:
+        path = folder / f"{page['day']}.md"
+        text = render_markdown(page)
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            write_private(path, text)

@@ -1,0 +1,51 @@
+"""The inbox: what the background track kept, read by ``monchat profile|insights|diary|gaps`` and the GUI.
+
+Nothing here is pushed into the chat; the user opens it when they want. Reads only: every
+row was written by a flush.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import InputError
+from ..store.background import BackgroundStore
+from ..store.db import Store
+from . import profile
+
+DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+class Inbox:
+    def __init__(self, store: Store) -> None:
+        self.store = BackgroundStore(store)
+
+    def profile(self) -> dict:
+        """The latest snapshot: ``{"day", "windows": {"7": [...], "30": [...], "90": [...]}, "cooling": [...]}``."""
+        day, rows = self.store.latest_snapshot()
+        return profile.view(day, rows)
+
+    def insights(self) -> list[dict]:
+        """The reflect stage's insights and suspected gaps, newest first, with their run."""
+        return [{"id": r["id"], "run_id": r["run_id"], "kind": r["kind"], "text": r["text"], "slots": r["slots"],
+                 "created_at": r["created_at"], "status": r["status"]} for r in self.store.insights()]
+
+    def diary(self, day: str | None = None) -> list[dict]:
+        """Pages ``{date, text, messages, topics}``, oldest first (one day's when ``day`` is given).
+
+        Raises:
+            InputError: ``day`` is not a date.
+        """
+        if day is not None and not DATE.match(day):
+            raise InputError(f"{day!r} is not a date.", "Give it as YYYY-MM-DD, e.g. monchat diary 2026-11-29.")
+        return [{"date": p["day"], "text": p["text"], "messages": p["messages"], "topics": p["topics"],
+                 "language": p["language"], "run_id": p["run_id"], "written_at": p["written_at"]}
+                for p in self.store.pages(day)]
+
+    def skills(self) -> list[dict]:
+        """Skills with the level the last flush assigned: ``{memory_id, slot, name, level, xp, uses, …}``."""
+        return self.store.skill_levels()
+
+    def gaps(self) -> list[dict]:
+        """Knowledge gaps (recall failures marked twice, structural ones the reflect stage suspected)."""
+        return self.store.gaps()

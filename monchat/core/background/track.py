@@ -1,0 +1,126 @@
+"""The background track inside a flush: what it asks before the commit, and what it writes in it.
+
+``ask`` runs after judging and writes nothing: the reflect call (``flush/reflect.py``) and one
+diary call per local day with new user messages (``diary.py``). ``commit`` runs inside the
+flush's one transaction, after consolidation and before the run's row: the day's profile
+snapshot, the insights, the diary pages, the recall failures and gap marks. ``write_files``
+runs after the commit (the diary's Markdown pages, like memory.md).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, tzinfo
+from typing import Callable
+
+from ..backends.base import Backend
+from ..paths import Paths
+from ..prompts import PromptLibrary
+from ..settings import Settings
+from ..store.background import BackgroundStore
+from ..store.db import Store
+from ..types import Message
+from . import diary, gaps, profile, skills
+from ..flush import reflect
+from ..flush.ask import TokenUsage
+from ..flush.judge import JudgeOutcome
+from ..flush.records import FlushProgress, Item
+
+
+@dataclass
+class Proposals:
+    """What the background's LLM calls proposed in one flush (nothing written yet)."""
+
+    reflection: reflect.Reflection | None = None
+    pages: list[diary.Page] = field(default_factory=list)
+    usage: TokenUsage = field(default_factory=TokenUsage)
+    errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+class BackgroundTrack:
+    def __init__(self, store: Store, prompts: PromptLibrary, settings: Settings, paths: Paths,
+                 tz: tzinfo | None, read: Callable[[str], bool]) -> None:
+        self.store = BackgroundStore(store)
+        self.read = read  # whether a surface persona's conversations are read at a flush
+        self.prompts = prompts
+        self.settings = settings
+        self.paths = paths
+        self.tz = tz
+
+    def day_of(self, epoch_or_dt) -> str:
+        dt = epoch_or_dt if isinstance(epoch_or_dt, datetime) else datetime.fromtimestamp(epoch_or_dt, self.tz)
+        return f"{dt.astimezone(self.tz):%Y-%m-%d}"
+
+    # ---- the profile ---------------------------------------------------------
+    def profile_rows(self, now: datetime, extra: list[tuple[str, str, float]] = ()) -> list[profile.TopicRow]:
+        """The profile as of ``now``: the ledger, plus ``extra`` mentions not written yet (before the commit)."""
+        now_epoch = now.timestamp()
+        mentions = self.store.mentions(now_epoch - profile.WINDOWS[-1] * profile.DAY) + list(extra)
+        first = self.store.first_message_epoch()
+        earliest = min([e for _, _, e in extra], default=None)
+        if earliest is not None and (first is None or earliest < first):
+            first = earliest
+        return profile.compute(mentions, now_epoch, first, self.store.previous_counts(self.day_of(now)))
+
+    # ---- before the commit: LLM calls, no writes --------------------------------
+    def ask(self, items: list[Item], outcome: JudgeOutcome, readable: list[Message], backend: Backend,
+            now: datetime, progress: Callable[[FlushProgress], None],
+            cancel: threading.Event) -> Proposals:
+        proposals = Proposals()
+        epochs = {m.id: m.dt.timestamp() for m in readable}
+        pending = [(i.slot, mid, epochs[mid]) for i in items for mid in i.evidence if mid in epochs]
+        rows = self.profile_rows(now, pending)
+        if self.settings.background.reflect and items:
+            progress(FlushProgress("reflect", None, 0, 1, "looking back over this flush"))
+            snapshot = reflect.statistics(items, outcome, profile.moving(rows), self.store,
+                                          self.settings.flush.judge_confidence)
+            proposals.reflection = reflect.reflect(backend, self.prompts, snapshot, proposals.usage,
+                                                   proposals.errors, proposals.notes, self.settings.chat.language)
+            progress(FlushProgress("reflect", None, 1, 1, "done"))
+        if self.settings.background.diary:
+            proposals.pages = diary.write_pages(backend, self.prompts, self.store, readable, items, rows,
+                                                self.day_of, proposals, progress, cancel,
+                                                self.settings.chat.language, self.read)
+        return proposals
+
+    # ---- inside the flush's transaction -----------------------------------------
+    def commit(self, proposals: Proposals, items: list[Item], run_id: int, now: datetime) -> dict:
+        """Write what the program decided; return the report's summary of it."""
+        at = now.isoformat(timespec="seconds")
+        rows = self.profile_rows(now)
+        self.store.replace_snapshot(self.day_of(now), [r.row(run_id) for r in rows])
+        summary: dict = {"stages": ["profile"], "profile": profile.moving(rows), "reflect": None, "diary": [],
+                         "gaps": []}
+        reflection = proposals.reflection
+        if reflection is not None:
+            summary["stages"].insert(0, "reflect")
+            for kind, entries in (("insight", reflection.insights), ("gap", reflection.gaps)):
+                for entry in entries:
+                    self.store.add_insight({"run_id": run_id, "kind": kind, "text": entry["text"],
+                                            "slots": entry["slots"], "created_at": at})
+            summary["reflect"] = {"insights": reflection.insights, "gaps": reflection.gaps,
+                                  "dropped": reflection.dropped}
+        if proposals.pages:
+            summary["stages"].append("diary")
+        for page in proposals.pages:
+            self.store.put_page(page.row(run_id, at))
+            summary["diary"].append(page.day)
+        summary["gaps"] = gaps.record(self.store, items, proposals.reflection, run_id, at, self.day_of)
+        summary["skills"] = skills.update(self.store, now.timestamp(), self.settings.background.skill_half_life_days,
+                                          run_id, at)
+        return summary
+
+    def prompt_labels(self) -> dict[str, str]:
+        """Memory id → what the prompt adds to its line: a skill's level ("Rust async: L2")."""
+        return skills.prompt_labels(self.store.store)
+
+    def hint(self) -> str:
+        """The prompt's "ask about it if it comes up" line: the newest open gap (``background.gap_hint``)."""
+        return gaps.hint(self.store) if self.settings.background.gap_hint else ""
+
+    # ---- after the commit -------------------------------------------------------
+    def write_files(self) -> None:
+        """Every diary page as ``diary/YYYY-MM-DD.md`` (rewritten only when it differs)."""
+        diary.write_files(self.store.pages(), self.paths.data_dir / "diary")

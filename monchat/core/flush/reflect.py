@@ -1,0 +1,155 @@
+"""The reflect stage, after judging: one LLM call over statistics the program computed.
+
+Input: this flush's items and verdicts, the profile's rising and cooling topics, the kept
+superseded chains and the open reviews. Output: a ``Reflection`` — insights and suspected
+gaps, each resting on slots named in the statistics (an entry naming none is dropped, like
+an item citing no line). It writes nothing: the background track stores what survives in
+the flush's transaction, for the inbox (never pushed into the chat).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+
+from ..backends.base import Backend
+from ..errors import MalformedReply
+from ..memory.states import Verdict
+from ..prompts import PromptLibrary
+from ..types import Turn
+from .ask import TokenUsage, ask_json
+from .judge import JudgeOutcome
+from .records import Item
+
+log = logging.getLogger(__name__)
+
+MOST = 5  # insights, and gaps, a reflect call may give
+TEXT_MAX = 300
+LIST_MAX = 40  # rows of each statistic list before any cut to fit the context
+
+# Every list is bounded: a small model (SmolLM2) otherwise goes on adding entries until its answer is cut off.
+REFLECT_SCHEMA = {
+    "type": "object",
+    "properties": {
+        kind: {"type": "array", "maxItems": MOST, "items": {
+            "type": "object",
+            "properties": {"text": {"type": "string", "maxLength": TEXT_MAX},
+                           "slots": {"type": "array", "maxItems": 3, "items": {"type": "string", "maxLength": 60}}},
+            "required": ["text", "slots"]}}
+        for kind in ("insights", "gaps")},
+    "required": ["insights", "gaps"],
+}
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+@dataclass
+class Reflection:
+    insights: list[dict] = field(default_factory=list)  # {"text", "slots"}
+    gaps: list[dict] = field(default_factory=list)
+    dropped: int = 0  # entries resting on no known slot
+
+
+def language_of(texts: list[str], setting: str = "") -> str:
+    """The user's language for a page or an insight: the setting, else what their words are written in."""
+    if setting:
+        return {"ja": "Japanese", "en": "English"}.get(setting, setting)
+    joined = "".join(texts)
+    return "Japanese" if joined and len(JAPANESE.findall(joined)) * 4 >= len(joined.replace(" ", "")) else "English"
+
+
+def statistics(items: list[Item], outcome: JudgeOutcome, moving: dict, store, threshold: float) -> dict:
+    """The snapshot the reflect call reads (``store`` is the background store, read only)."""
+    decided: dict[int, list] = {}
+    for verdict in outcome.verdicts.values():
+        if verdict.confidence >= threshold:
+            decided.setdefault(verdict.item_index, []).append(verdict)
+    per_slot: dict[str, dict] = {}
+    contradictions, superseded = [], []
+    chains = store.superseded_per_slot()
+    by_index = {i.index: i for i in items}
+
+    def old_text(target: str) -> str:
+        if target.startswith("item:"):
+            earlier = by_index.get(int(target[5:]))
+            return earlier.text if earlier else target
+        return store.memory_text(target) or target
+
+    for item in items:
+        row = per_slot.setdefault(item.slot, {"slot": item.slot, "new": 0, "reinforced": 0})
+        verdicts = {v.verdict for v in decided.get(item.index, [])}
+        row["reinforced" if verdicts & {Verdict.SAME, Verdict.MERGE} else "new"] += 1
+        if Verdict.CONTRADICT in verdicts:
+            contradictions.append({"slot": item.slot, "text": item.text})
+        for v in decided.get(item.index, []):
+            if v.verdict == Verdict.SUPERSEDE:
+                superseded.append({"slot": item.slot, "old": old_text(v.target_id), "new": item.text,
+                                   "chain": chains.get(item.slot, 0) + 1})
+    pending = store.open_review_slots()
+    known = sorted(set(per_slot) | set(store.live_slots()) | set(pending))
+    return {"slots": sorted(per_slot.values(), key=lambda r: r["slot"]), "contradictions": contradictions,
+            "superseded": superseded, "rising": moving["rising"], "cooling": moving["cooling"],
+            "pending": pending, "known": known, "language_texts": [i.text for i in items]}
+
+
+LISTS = ("slots", "contradictions", "superseded", "pending", "known", "rising", "cooling")
+
+
+def _cut(stats: dict, size: int) -> dict:
+    return {**stats, **{key: stats[key][:size] for key in LISTS}}
+
+
+def fitted(backend: Backend, prompts: PromptLibrary, system: str, stats: dict,
+           notes: list[str]) -> str | None:
+    """The user turn within the backend's context: long lists are cut (and noted), or None if nothing fits."""
+    size = LIST_MAX
+    while size >= 1:
+        user = prompts.render("reflect_stats.md.j2", stats=_cut(stats, size))
+        if backend.count_json_request(system, [Turn("user", user)], REFLECT_SCHEMA) <= backend.json_prompt_limit():
+            if size < max(len(stats[key]) for key in LISTS):
+                notes.append(f"reflect read the first {size} row(s) of each statistic to fit the model's context.")
+            return user
+        size //= 2
+    notes.append("reflect was skipped: its statistics do not fit the model's context.")
+    return None
+
+
+def _valid(raw, known: set[str]) -> dict | None:
+    if not isinstance(raw, dict):
+        return None
+    text = " ".join(str(raw.get("text") or "").split())[:TEXT_MAX]
+    slots = [s for s in raw.get("slots") or [] if isinstance(s, str) and s in known]
+    if not text or not slots:
+        return None
+    return {"text": text, "slots": sorted(set(slots))}
+
+
+def reflect(backend: Backend, prompts: PromptLibrary, stats: dict, usage: TokenUsage, errors: list[str],
+            notes: list[str], language: str = "") -> Reflection:
+    """Ask once; keep what rests on known slots.
+
+    Raises:
+        BackendError: the call failed (as a judge call would: the flush stops, nothing changed).
+    """
+    system = prompts.render("reflect.md.j2", most=MOST, language=language_of(stats["language_texts"], language))
+    user = fitted(backend, prompts, system, stats, notes)
+    reflection = Reflection()
+    if user is None:
+        return reflection
+    try:
+        answer = ask_json(backend, system, user, REFLECT_SCHEMA, usage)
+    except MalformedReply as exc:
+        errors.append(f"reflect ({backend.describe()}): {exc.message}")
+        return reflection
+    known = set(stats["known"])
+    for key, kept in (("insights", reflection.insights), ("gaps", reflection.gaps)):
+        entries = answer.get(key) if isinstance(answer, dict) else None
+        for raw in (entries if isinstance(entries, list) else [])[:MOST]:
+            entry = _valid(raw, known)
+            if entry is None:
+                reflection.dropped += 1
+            elif entry not in kept:
+                kept.append(entry)
+    if reflection.dropped:
+        log.info("reflect: %s entr(ies) named no known slot", reflection.dropped)
+    return reflection

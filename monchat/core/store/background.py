@@ -1,0 +1,170 @@
+"""The background track's tables: the profile snapshots, insights, diary pages, recall failures and gaps.
+
+Written only inside a flush's transaction (the caller's ``store.atomic()``); read by the inbox.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..memory.states import Kind, State
+from .db import Store
+
+# A memory the user forgot or refused says nothing about what they are interested in.
+NOT_INTERESTS = (State.FORGOTTEN, State.REJECTED)
+# A skill gets a level once it stands on its own: not while it waits for review (e.g. its name is not
+# found in the user's words) or is set aside as contradicted.
+LEVELLED = (State.CANDIDATE, State.ACTIVE, State.DORMANT)
+
+
+def _decode(row: dict, *keys: str) -> dict:
+    for key in keys:
+        row[key] = json.loads(row[key]) if row.get(key) else []
+    return row
+
+
+class BackgroundStore:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    @property
+    def db(self):
+        return self.store.db
+
+    # ---- what the profile is computed from ------------------------------
+    def mentions(self, since_epoch: float) -> list[tuple[str, str, float]]:
+        """(slot, message id, epoch) for every ledger row on a message since ``since_epoch``."""
+        marks = ",".join("?" * len(NOT_INTERESTS))
+        return [(r[0], r[1], r[2]) for r in self.db.execute(
+            f"SELECT DISTINCT mem.slot, e.message_id, m.ts_epoch FROM evidence e "
+            f"JOIN memories mem ON mem.id = e.memory_id JOIN messages m ON m.id = e.message_id "
+            f"WHERE m.ts_epoch >= ? AND mem.state NOT IN ({marks}) ORDER BY m.ts_epoch, e.message_id",
+            [since_epoch, *NOT_INTERESTS]).fetchall()]
+
+    def first_message_epoch(self) -> float | None:
+        row = self.db.execute("SELECT MIN(ts_epoch) FROM messages").fetchone()
+        return row[0]
+
+    def slots_on_day(self, day: str) -> list[str]:
+        """The slots whose evidence cites a message of this local day."""
+        return [r[0] for r in self.db.execute(
+            "SELECT DISTINCT mem.slot FROM evidence e JOIN memories mem ON mem.id = e.memory_id "
+            "JOIN messages m ON m.id = e.message_id WHERE m.day = ? ORDER BY mem.slot", [day]).fetchall()]
+
+    def user_messages_on_day(self, day: str) -> list[dict]:
+        return list(self.db.query("SELECT id, ts, ts_epoch, persona, text FROM messages "
+                                  "WHERE day = ? AND role = 'user' ORDER BY ts_epoch, id", [day]))
+
+    def superseded_per_slot(self) -> dict[str, int]:
+        return {r[0]: r[1] for r in self.db.execute(
+            "SELECT slot, COUNT(*) FROM memories WHERE superseded_by IS NOT NULL GROUP BY slot").fetchall()}
+
+    def memory_text(self, memory_id: str) -> str | None:
+        row = self.db.execute("SELECT text FROM memories WHERE id = ?", [memory_id]).fetchone()
+        return row[0] if row else None
+
+    def live_slots(self) -> list[str]:
+        return [r[0] for r in self.db.execute(
+            "SELECT DISTINCT slot FROM memories WHERE superseded_by IS NULL ORDER BY slot").fetchall()]
+
+    # ---- profile snapshots ---------------------------------------------------
+    def previous_counts(self, day: str) -> dict[tuple[str, int], int]:
+        """The counts of the last snapshot before ``day``: (topic, window) → count."""
+        row = self.db.execute("SELECT MAX(day) FROM profile_snapshots WHERE day < ?", [day]).fetchone()
+        if row[0] is None:
+            return {}
+        return {(r[0], r[1]): r[2] for r in self.db.execute(
+            "SELECT topic, window, count FROM profile_snapshots WHERE day = ?", [row[0]]).fetchall()}
+
+    def replace_snapshot(self, day: str, rows: list[dict]) -> None:
+        self.db.execute("DELETE FROM profile_snapshots WHERE day = ?", [day])
+        if rows:
+            self.db["profile_snapshots"].insert_all([{"day": day, **r} for r in rows])
+
+    def latest_snapshot(self) -> tuple[str | None, list[dict]]:
+        row = self.db.execute("SELECT MAX(day) FROM profile_snapshots").fetchone()
+        if row[0] is None:
+            return None, []
+        return row[0], list(self.db.query(
+            "SELECT topic, window, count, weight, trend, delta FROM profile_snapshots WHERE day = ? "
+            "ORDER BY window, count DESC, topic", [row[0]]))
+
+    # ---- insights (the reflect stage) -------------------------------------
+    def add_insight(self, row: dict) -> None:
+        self.db["insights"].insert({**row, "slots": json.dumps(row["slots"], ensure_ascii=False),
+                                    "status": "open"})
+
+    def insights(self) -> list[dict]:
+        return [_decode(r, "slots") for r in self.db.query("SELECT * FROM insights ORDER BY id DESC")]
+
+    def open_review_slots(self) -> list[str]:
+        return [r[0] for r in self.db.execute(
+            "SELECT m.slot FROM review_queue q JOIN memories m ON m.id = q.memory_id "
+            "WHERE q.status = 'open' ORDER BY q.id").fetchall()]
+
+    # ---- diary ---------------------------------------------------------------
+    def put_page(self, row: dict) -> None:
+        encoded = {**row, "messages": json.dumps(row["messages"]),
+                   "topics": json.dumps(row["topics"], ensure_ascii=False)}
+        self.db["diary"].insert(encoded, pk="day", replace=True)
+
+    def pages(self, day: str | None = None) -> list[dict]:
+        if day is None:
+            rows = self.db.query("SELECT * FROM diary ORDER BY day")
+        else:
+            rows = self.db.query("SELECT * FROM diary WHERE day = ?", [day])
+        return [_decode(r, "messages", "topics") for r in rows]
+
+    # ---- skills -----------------------------------------------------------------
+    def skill_uses(self) -> list[dict]:
+        """Each levelled skill memory with its uses: the last supporting evidence of each local day."""
+        live = ",".join("?" * len(LEVELLED))
+        skills: dict[str, dict] = {}
+        for r in self.db.query(
+                f"SELECT mem.id, mem.slot, mem.text, m.day, MAX(m.ts_epoch) AS epoch FROM memories mem "
+                f"LEFT JOIN evidence e ON e.memory_id = mem.id AND e.contradicts = 0 "
+                f"LEFT JOIN messages m ON m.id = e.message_id "
+                f"WHERE mem.kind = ? AND mem.superseded_by IS NULL AND mem.state IN ({live}) "
+                f"GROUP BY mem.id, m.day ORDER BY mem.id, m.day", [Kind.SKILL, *LEVELLED]):
+            skill = skills.setdefault(r["id"], {"memory_id": r["id"], "slot": r["slot"], "name": r["text"],
+                                                "uses": []})
+            if r["epoch"] is not None:
+                skill["uses"].append(r["epoch"])
+        return list(skills.values())
+
+    def replace_skill_levels(self, rows: list[dict]) -> None:
+        self.db.execute("DELETE FROM skill_levels")
+        if rows:
+            self.db["skill_levels"].insert_all(rows, pk="memory_id")
+
+    def skill_levels(self) -> list[dict]:
+        return list(self.db.query("SELECT * FROM skill_levels ORDER BY level DESC, xp DESC, memory_id"))
+
+    def skill_level(self, memory_id: str) -> dict | None:
+        rows = list(self.db.query("SELECT * FROM skill_levels WHERE memory_id = ?", [memory_id]))
+        return rows[0] if rows else None
+
+    # ---- recall failures and gaps ------------------------------------------
+    def add_failure(self, row: dict) -> bool:
+        """Record one recall failure; False when this message was already counted for the slot."""
+        table = self.db["recall_failures"]
+        before = table.count_where("slot = ?", [row["slot"]])
+        table.insert(row, pk=("slot", "message_id"), ignore=True)
+        return table.count_where("slot = ?", [row["slot"]]) > before
+
+    def failures(self, slot: str) -> int:
+        return self.db["recall_failures"].count_where("slot = ?", [slot])
+
+    def open_gap(self, kind: str, slot: str) -> dict | None:
+        rows = list(self.db.query("SELECT * FROM gaps WHERE kind = ? AND slot = ? AND status = 'open'",
+                                  [kind, slot]))
+        return rows[0] if rows else None
+
+    def add_gap(self, row: dict) -> int:
+        return self.db["gaps"].insert({"status": "open", **row}).last_pk
+
+    def update_gap(self, gap_id: int, **values) -> None:
+        self.db["gaps"].update(gap_id, values)
+
+    def gaps(self) -> list[dict]:
+        return list(self.db.query("SELECT * FROM gaps ORDER BY status, id"))

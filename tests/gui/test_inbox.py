@@ -1,0 +1,64 @@
+"""The inbox shows what a real flush's background track kept: insights and gaps, the diary, the profile bars."""
+
+from __future__ import annotations
+
+from tests.gui.conftest import log_message
+from tests.gui.flush_script import NO_ITEMS, item_answer
+
+
+def reflect_with_a_gap(system, turns, schema):
+    if "insights" in schema.get("properties", {}):
+        return {"insights": [{"text": "The user is settling into a new city", "slots": ["home/city"]}],
+                "gaps": [{"text": "Work never comes up", "slots": ["home/city"]}]}
+    return NO_ITEMS(system, turns, schema)
+
+
+def test_the_inbox_shows_insights_gaps_the_diary_and_the_profile(app, backend, make_window, qtbot):
+    backend.default_reply = reflect_with_a_gap
+    log_message(app, 30, "I live in Sendai, remember that.")
+    log_message(app, 2, "Today I walked by the river.")
+    backend.enqueue(item_answer("Lives in Sendai", "home/city"))
+    report = app.flush.run()
+    assert len(report.background["diary"]) == 2
+    window = make_window("en")
+    dialog = window.open_inbox()
+    rows = [[dialog.insights.topLevelItem(i).text(c) for c in range(4)]
+            for i in range(dialog.insights.topLevelItemCount())]
+    assert ["The user is settling into a new city", "insight", "home/city", "1"] in rows
+    assert ["Work never comes up", "suspected gap", "home/city", "1"] in rows
+    assert ["Work never comes up", "never mentioned", "home/city", "1"] in rows  # the gap mark it made
+    assert not dialog.insights_empty.isVisible()
+
+    dialog.tabs.setCurrentIndex(1)
+    assert dialog.days.count() == 2 and dialog.days.currentItem().text() == report.background["diary"][-1]
+    assert dialog.page.toPlainText().startswith("静かな一日。")
+    dialog.days.setCurrentRow(1)
+    assert "Topics: home." in dialog.page.toPlainText()
+
+    dialog.tabs.setCurrentIndex(2)
+    for days in ("7", "30", "90"):
+        [(name, bar, trend)] = dialog.bars[days]
+        assert name.text() == "home" and bar.value() == 100 and bar.format() == "1" and trend.text() == "→ steady"
+    dialog.close()
+
+
+def test_the_inbox_reads_in_japanese_and_says_when_it_is_empty(make_window):
+    window = make_window("ja")
+    dialog = window.open_inbox()
+    assert dialog.windowTitle() == "受信箱"
+    assert dialog.insights_empty.isVisible() and "ギャップ" in dialog.insights_empty.text()
+    assert dialog.tabs.tabText(2) == "関心" and dialog.windows["30"].title() == "直近 30 日"
+    assert "日記" in dialog.page.toPlainText()
+    dialog.close()
+
+
+def test_the_memory_browser_shows_a_skills_level(app, backend, window):
+    backend.default_reply = NO_ITEMS
+    log_message(app, 3, "Wrote a Rust async server today")
+    backend.enqueue(item_answer("Rust async", "skill/rust-async", kind="skill", score=0.8))
+    app.flush.run()
+    browser = window.open_memory()
+    browser.set_view("all")
+    browser.table.setCurrentItem(browser.table.topLevelItem(0))
+    assert "Kind: a skill" in browser.facts.text() and "Level L1 (1 days of use)" in browser.facts.text()
+    browser.close()
