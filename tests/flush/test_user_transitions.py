@@ -150,11 +150,12 @@ def test_an_edit_makes_a_new_version_with_every_field_carried_and_the_old_one_hi
     assert ledger(world, new.id) == ledger(world, sendai.id) and ledger(world, new.id)
 
     assert events(world, sendai.id)[-1] == ("edited", {"by": new.id})
-    assert events(world, new.id) == [("created by edit", {"from": sendai.id, "old_text": SENDAI})]
+    assert events(world, new.id) == [("created by edit", {"from": sendai.id, "old_text": SENDAI}),
+                                     ("approved as written", {"queue": []})]
     assert [m.text for m in world.memory.history(new.id)] == [SENDAI, "仙台の青葉区に住んでいる"]
 
 
-def test_an_edit_raises_a_low_confidence_to_the_users_word(world):
+def test_an_edit_is_the_users_word_kept_as_lasting_memory(world):
     world.oracle.rules = [Rule("紅茶", "朝は紅茶", "drink/morning", "fact", 0.6)]
     world.say("2026-11-23T08:00:00+09:00", "朝は紅茶")
     world.flush("2026-11-23T22:00:00+09:00")
@@ -162,12 +163,13 @@ def test_an_edit_raises_a_low_confidence_to_the_users_word(world):
     assert tea.confidence == 0.6 and tea.layer2_until  # a candidate in Layer 2
     new = world.memory.edit(tea.id, "朝はミルクティー")
     created = row_of(world, new.id)
-    assert created["confidence"] == 0.8
-    assert created["layer2_until"] == tea.layer2_until and created["state"] == "candidate"
+    assert created["confidence"] == 0.8  # a low confidence is raised to the user's word
+    assert (created["state"], created["layer2_until"]) == ("active", None)  # Layer 1 now, not recent memory
     assert row_of(world, tea.id)["layer2_until"] is None
+    assert "朝はミルクティー" in world.prompt() and "朝は紅茶" not in world.prompt()
 
 
-def test_editing_a_memory_moves_the_reviews_about_it_to_the_new_version(world):
+def test_editing_a_memory_moves_the_reviews_about_it_and_editing_a_proposal_approves_it(world):
     _moved(world)
     sendai, kanazawa = world.mem(SENDAI), world.mem(KANAZAWA)
     [row] = open_queue(world)
@@ -178,13 +180,12 @@ def test_editing_a_memory_moves_the_reviews_about_it_to_the_new_version(world):
     assert (row["memory_id"], row["target_id"]) == (kanazawa.id, new_target.id)
     assert (row["text"], row["old_text"]) == (KANAZAWA, "仙台市に住んでいた")
 
-    new_proposal = world.memory.edit(kanazawa.id, "金沢市に住んでいる")
-    [row] = open_queue(world)
-    assert (row["memory_id"], row["target_id"]) == (new_proposal.id, new_target.id)
-    assert (row["text"], row["old_text"]) == ("金沢市に住んでいる", "仙台市に住んでいた")
-    assert new_proposal.state == "queued"
-
-    world.memory.approve(str(row["id"]))
+    new_proposal = world.memory.edit(kanazawa.id, "金沢市に住んでいる")  # the user's word is the approval
+    assert open_queue(world) == []
+    [answered] = [r for r in world.rows("review_queue") if r["id"] == row["id"]]
+    assert (answered["status"], answered["memory_id"], answered["target_id"]) == \
+        ("approved", new_proposal.id, new_target.id)
+    assert new_proposal.state == "active"
     assert world.memory.get(new_target.id).superseded_by == new_proposal.id
     assert [m.text for m in world.store.live()] == ["金沢市に住んでいる"]
 
@@ -209,7 +210,7 @@ def test_forgetting_a_memory_closes_its_reviews_and_returns_proposals_about_it_t
     proposal = row_of(world, kanazawa.id)
     assert (proposal["state"], proposal["updated_at"]) == ("candidate", now)
     assert events(world, kanazawa.id)[-1] == ("review closed", {"queue": row["id"], "forgotten": sendai.id})
-    assert events(world, sendai.id)[-1] == ("forgotten", {"was": "active"})
+    assert events(world, sendai.id)[-1] == ("forgotten", {"was": "active", "pinned": 1, "layer2_until": None})
     assert SENDAI not in world.prompt()
 
 
@@ -222,7 +223,9 @@ def test_forgetting_a_proposal_closes_its_own_review_and_leaves_the_kept_memory(
     assert closed["status"] == "rejected"
     assert row_of(world, sendai.id)["state"] == "active"  # the kept memory it named is not touched
     assert [a for a, _ in events(world, sendai.id)][-1] != "review closed"
-    assert events(world, kanazawa.id)[-1] == ("forgotten", {"was": "queued"})
+    assert events(world, kanazawa.id)[-1] == ("forgotten", {"was": "queued", "pinned": 0,
+                                                          "layer2_until": kanazawa.layer2_until})
+    assert kanazawa.layer2_until  # a waiting proposal was recent memory: restore brings that back
 
 
 # ---- pin ------------------------------------------------------------------------------------------
