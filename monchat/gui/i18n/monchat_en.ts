@@ -564,7 +564,15 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>part %1/%2 · %3 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1 of %2 unread</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is reading part %2 of %3 · %4 tokens written</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1347,7 +1355,7 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>automatic (half the cores)</source>
+        <source>automatic (%1, the physical cores)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

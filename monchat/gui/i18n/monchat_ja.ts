@@ -568,8 +568,16 @@ Send to it? monchat asks only once for this service.</source>
         <translation>%1 個のログファイル（%2 件のメッセージ）を読みます。</translation>
     </message>
     <message>
+        <source>part %1/%2 · %3 tokens</source>
+        <translation>%1/%2 部 · %3 トークン</translation>
+    </message>
+    <message>
         <source>%1 of %2 unread</source>
         <translation>%2 部中 %1 部未読</translation>
+    </message>
+    <message>
+        <source>%1 is reading part %2 of %3 · %4 tokens written</source>
+        <translation>%1 が %3 部中 %2 部目を読んでいます（%4 トークン）</translation>
     </message>
     <message>
         <source>Nothing new resembles what is remembered; no comparisons needed.</source>
@@ -1355,8 +1363,8 @@ Open it in your browser?</source>
         <translation>選択…</translation>
     </message>
     <message>
-        <source>automatic (half the cores)</source>
-        <translation>自動（コアの半分）</translation>
+        <source>automatic (%1, the physical cores)</source>
+        <translation>自動（%1、物理コア数）</translation>
     </message>
     <message>
         <source>Model file (GGUF)</source>
