@@ -6,7 +6,7 @@ Run: .venv/bin/python benchmarks/bench_flush_embedded.py [MESSAGES ...]    (defa
 
 Each figure comes with its baseline from the same run: the same flush with the
 embedded backend as it was before the flush was tuned (1 thread, 1,024 tokens
-kept for every answer, JSON with a space after every brace, colon and comma).
+kept for every answer).
 ``cpu_s`` (this process's CPU time) says what the flush costs on a machine others
 share; ``seconds`` is wall time, with the load average before and after.
 ``--history DAYS`` imports DAYS days of 60 short messages each with ``import_jsonl``
@@ -49,14 +49,10 @@ class CountingEmbedded(EmbeddedBackend):
 
 
 class BeforeTuning(CountingEmbedded):
-    """The backend as it was: one thread here, 1,024 tokens kept per answer, spaced JSON."""
+    """The backend as it was: one thread here (half the logical cores), 1,024 tokens kept per answer."""
 
     def json_answer_reserve(self) -> int:
         return min(self.n_ctx // 2, 1024)
-
-    def _grammar(self, schema):
-        from llama_cpp.llama_grammar import LlamaGrammar
-        return LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
 
 
 def evening(app, messages: int) -> None:

@@ -84,21 +84,6 @@ class EvalCounter:
         return self._read()[0] - self.prompt_start
 
 
-def compact_json_grammar(schema: dict):
-    """llama.cpp's grammar for ``schema``, with no whitespace between tokens.
-
-    llama-cpp-python's converter lets a space follow every brace, colon and comma;
-    a small model takes it, paying a token each time. Compact JSON is the same
-    answer in fewer tokens, and each token is a decode step of the flush.
-    """
-    import json
-
-    from llama_cpp.llama_grammar import LlamaGrammar, json_schema_to_gbnf
-    rules = json_schema_to_gbnf(json.dumps(schema)).splitlines()
-    compact = ['space ::= ""' if rule.startswith("space ::=") else rule for rule in rules]
-    return LlamaGrammar.from_string("\n".join(compact), verbose=False)
-
-
 def import_llama_cpp():
     try:
         import llama_cpp
