@@ -80,12 +80,17 @@ def history(app, days: int, home: str) -> int:
     return report.imported
 
 
-def flush_once(kind: type, messages: int, days: int = 0, threads: int = 0) -> dict:
+def flush_once(messages: int, order: str = "chunk-major", *, before: bool = False, days: int = 0,
+               threads: int = 0) -> dict:
+    """One flush of ``messages`` (or ``days`` of imported history); ``before``: the untuned backend;
+    ``order="persona-major"``: personas one after another (no prefix shared between neighbours)."""
+    kind = BeforeTuning if before else CountingEmbedded
     with tempfile.TemporaryDirectory() as home:
-        backend = kind(n_ctx=4096, threads=1 if kind is BeforeTuning else threads)
+        backend = kind(n_ctx=4096, threads=1 if before else threads)
         app = build_app(home, pinned_backend=backend, tz=timezone.utc)
         messages = history(app, days, home) if days else (evening(app, messages) or messages)
         backend.load()  # loading is not the flush's time
+        app.flush.chunk_major = order == "chunk-major"
         load_before = os.getloadavg()[0]
         cpu = resource.getrusage(resource.RUSAGE_SELF)
         started = time.monotonic()
@@ -94,7 +99,7 @@ def flush_once(kind: type, messages: int, days: int = 0, threads: int = 0) -> di
         after = resource.getrusage(resource.RUSAGE_SELF)
         gate = app.chat.gate().state
         usage = report.usage
-        result = {"messages": messages, "backend": "before" if kind is BeforeTuning else "now",
+        result = {"messages": messages, "backend": "before" if before else "now", "order": order,
                   "threads": backend.thread_count(), "answer_room": backend.json_answer_reserve(),
                   "seconds": round(seconds, 1),
                   "cpu_s": round(after.ru_utime - cpu.ru_utime + after.ru_stime - cpu.ru_stime, 1),
@@ -116,11 +121,10 @@ def main(argv: list[str]) -> None:
     runs = [(0, int(argv[1]))] if argv[:1] == ["--history"] else [(int(a), 0) for a in argv] or [(35, 0)]
     for messages, days in runs:
         if one_thread:
-            print(json.dumps(flush_once(CountingEmbedded, messages, days, threads=1), ensure_ascii=False),
-                  flush=True)
-        now = flush_once(CountingEmbedded, messages, days)
+            print(json.dumps(flush_once(messages, days=days, threads=1), ensure_ascii=False), flush=True)
+        now = flush_once(messages, days=days)
         if baseline:
-            before = flush_once(BeforeTuning, messages, days)
+            before = flush_once(messages, before=True, days=days)
             now["vs_before"] = round(now["seconds"] / max(before["seconds"], 0.1), 2)
             now["cpu_vs_before"] = round(now["cpu_s"] / max(before["cpu_s"], 0.1), 2)
             print(json.dumps(before, ensure_ascii=False), flush=True)
