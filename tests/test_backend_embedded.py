@@ -237,6 +237,22 @@ def test_doctor_reports_the_threads_it_runs_with(backend):
     assert EmbeddedBackend(threads=3).thread_count() == 3
 
 
+def test_llama_cpps_threads_wait_passively_unless_the_user_says_otherwise():
+    script = textwrap.dedent("""
+        import os
+        from monchat.core.backends.embedded import EmbeddedBackend
+        assert "OMP_WAIT_POLICY" not in os.environ
+        EmbeddedBackend().probe()
+        print(os.environ["OMP_WAIT_POLICY"])
+    """)
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env)
+    assert done.stdout.strip() == "PASSIVE", done.stderr
+    mine = subprocess.run([sys.executable, "-c", script.replace('assert "OMP_WAIT_POLICY" not in os.environ', "")],
+                          capture_output=True, text=True, timeout=120, env={**env, "OMP_WAIT_POLICY": "ACTIVE"})
+    assert mine.stdout.strip() == "ACTIVE", mine.stderr
+
+
 def test_the_default_thread_count_is_the_physical_cores_this_process_may_use():
     allowed = os.sched_getaffinity(0)
     listed = subprocess.run(["lscpu", "-p=CPU,CORE,SOCKET"], capture_output=True, text=True, check=True).stdout
