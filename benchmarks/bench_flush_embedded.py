@@ -1,16 +1,24 @@
-"""The flush through the real embedded model (SmolLM2-135M, llama.cpp): time, calls, cut-off answers.
+"""The flush through the real embedded model (SmolLM2-135M, llama.cpp): time, CPU, calls, cut-off answers.
 
-Run: .venv/bin/python benchmarks/bench_flush_embedded.py [MESSAGES ...]   (default: 35 200)
+Run: .venv/bin/python benchmarks/bench_flush_embedded.py [MESSAGES ...]    (default: 35)
+     .venv/bin/python benchmarks/bench_flush_embedded.py --history DAYS   (a long imported history)
+     add --no-baseline to skip the baseline, --one-thread-too to run the tuned backend on 1 thread as well.
 
-Each figure comes with its baseline from the same run: the same flush with one
-persona at a time in persona order (no prefix shared between consecutive
-requests), so the ratio shows what chunk-major order and the shared prefix buy.
-Nothing here asserts a time (timed tests flake); a full run takes minutes of CPU.
+Each figure comes with its baseline from the same run: the same flush with the
+embedded backend as it was before the flush was tuned (1 thread, 1,024 tokens
+kept for every answer).
+``cpu_s`` (this process's CPU time) says what the flush costs on a machine others
+share; ``seconds`` is wall time, with the load average before and after.
+``--history DAYS`` imports DAYS days of 60 short messages each with ``import_jsonl``
+(what ``monchat import`` runs) and flushes them: every message must be archived and
+the gate open. Nothing here asserts a time (timed tests flake); a run takes minutes.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import resource
 import sys
 import tempfile
 import time
@@ -21,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from monchat.app import build_app  # noqa: E402
 from monchat.core.backends.embedded import EmbeddedBackend  # noqa: E402
+from monchat.core.transfer import import_jsonl  # noqa: E402
 from monchat.core.types import Message, content_message_id, format_ts  # noqa: E402
 from tests.test_flush_evening_embedded import SAYINGS  # noqa: E402  (the evening the tests plan)
 
@@ -39,40 +48,87 @@ class CountingEmbedded(EmbeddedBackend):
             raise
 
 
-def flush_once(messages: int, order: str) -> dict:
+class BeforeTuning(CountingEmbedded):
+    """The backend as it was: one thread here (half the logical cores), 1,024 tokens kept per answer."""
+
+    def json_answer_reserve(self) -> int:
+        return min(self.n_ctx // 2, 1024)
+
+
+def evening(app, messages: int) -> None:
+    start = datetime(2026, 11, 30, 18, 0, tzinfo=timezone.utc)
+    for n in range(messages):
+        role, text = SAYINGS[n % len(SAYINGS)]
+        ts = format_ts(start + timedelta(minutes=n))
+        text = f"{text} ({n})"
+        app.logbook.append(Message(id=content_message_id(ts, role, text, "hana"), ts=ts, role=role,
+                                   text=text, persona="hana"))
+
+
+def history(app, days: int, home: str) -> int:
+    """``days`` evenings of 60 messages, imported as ``monchat import`` imports a JSONL file."""
+    path = Path(home) / "history.jsonl"
+    start = datetime(2026, 11, 20, 19, 0, tzinfo=timezone.utc)
+    with path.open("w", encoding="utf-8") as out:
+        for day in range(days):
+            for n in range(60):
+                role, text = SAYINGS[n % len(SAYINGS)]
+                ts = start + timedelta(days=day, minutes=n)
+                out.write(json.dumps({"ts": ts.isoformat(), "role": role, "text": f"{text} (day {day}, {n})"},
+                                     ensure_ascii=False) + "\n")
+    report = import_jsonl(path, app.logbook, app.archive, default_persona="hana", now=app.clock())
+    return report.imported
+
+
+def flush_once(messages: int, order: str = "chunk-major", *, before: bool = False, days: int = 0,
+               threads: int = 0) -> dict:
+    """One flush of ``messages`` (or ``days`` of imported history); ``before``: the untuned backend;
+    ``order="persona-major"``: personas one after another (no prefix shared between neighbours)."""
+    kind = BeforeTuning if before else CountingEmbedded
     with tempfile.TemporaryDirectory() as home:
-        backend = CountingEmbedded(n_ctx=4096)
+        backend = kind(n_ctx=4096, threads=1 if before else threads)
         app = build_app(home, pinned_backend=backend, tz=timezone.utc)
-        start = datetime(2026, 11, 30, 18, 0, tzinfo=timezone.utc)
-        for n in range(messages):
-            role, text = SAYINGS[n % len(SAYINGS)]
-            ts = format_ts(start + timedelta(minutes=n))
-            text = f"{text} ({n})"
-            app.logbook.append(Message(id=content_message_id(ts, role, text, "hana"), ts=ts, role=role,
-                                       text=text, persona="hana"))
+        messages = history(app, days, home) if days else (evening(app, messages) or messages)
         backend.load()  # loading is not the flush's time
-        flush = app.flush
-        if order == "persona-major":
-            flush.chunk_major = False
+        app.flush.chunk_major = order == "chunk-major"
+        load_before = os.getloadavg()[0]
+        cpu = resource.getrusage(resource.RUSAGE_SELF)
         started = time.monotonic()
-        report = flush.run(seed=7)
+        report = app.flush.run(seed=7)
         seconds = time.monotonic() - started
+        after = resource.getrusage(resource.RUSAGE_SELF)
+        gate = app.chat.gate().state
+        usage = report.usage
+        result = {"messages": messages, "backend": "before" if before else "now", "order": order,
+                  "threads": backend.thread_count(), "answer_room": backend.json_answer_reserve(),
+                  "seconds": round(seconds, 1),
+                  "cpu_s": round(after.ru_utime - cpu.ru_utime + after.ru_stime - cpu.ru_stime, 1),
+                  "load": [round(load_before, 1), round(os.getloadavg()[0], 1)],
+                  "calls": report.llm_calls, "cut_off_answers": backend.cut_off,
+                  "prompt_tokens": usage.prompt_tokens, "cached_tokens": usage.cached_tokens,
+                  "output_tokens": usage.output_tokens,
+                  "archived": report.messages_archived, "gate": gate, "errors": len(report.errors),
+                  "items": sum(len(v) for v in report.items.values())}
         backend.close()
         app.close()
-        return {"messages": messages, "order": order, "seconds": round(seconds, 1),
-                "calls": report.llm_calls, "cut_off_answers": backend.cut_off,
-                "archived": report.messages_archived, "errors": len(report.errors),
-                "items": sum(len(v) for v in report.items.values())}
+        return result
 
 
 def main(argv: list[str]) -> None:
-    sizes = [int(a) for a in argv] or [35, 200]
-    for size in sizes:
-        shared = flush_once(size, "chunk-major")
-        baseline = flush_once(size, "persona-major")
-        shared["vs_persona_major"] = round(shared["seconds"] / max(baseline["seconds"], 0.1), 2)
-        print(json.dumps(baseline, ensure_ascii=False))
-        print(json.dumps(shared, ensure_ascii=False))
+    baseline = "--no-baseline" not in argv
+    one_thread = "--one-thread-too" in argv  # also the tuned backend on one thread (apart from the cores)
+    argv = [a for a in argv if a not in ("--no-baseline", "--one-thread-too")]
+    runs = [(0, int(argv[1]))] if argv[:1] == ["--history"] else [(int(a), 0) for a in argv] or [(35, 0)]
+    for messages, days in runs:
+        if one_thread:
+            print(json.dumps(flush_once(messages, days=days, threads=1), ensure_ascii=False), flush=True)
+        now = flush_once(messages, days=days)
+        if baseline:
+            before = flush_once(messages, before=True, days=days)
+            now["vs_before"] = round(now["seconds"] / max(before["seconds"], 0.1), 2)
+            now["cpu_vs_before"] = round(now["cpu_s"] / max(before["cpu_s"], 0.1), 2)
+            print(json.dumps(before, ensure_ascii=False), flush=True)
+        print(json.dumps(now, ensure_ascii=False), flush=True)
 
 
 if __name__ == "__main__":

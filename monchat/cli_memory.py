@@ -46,8 +46,14 @@ def _tokens(usage) -> str:
 
 
 def _print_progress(progress) -> None:
+    """One line a report; an answer's tokens as they arrive only on a terminal, on one rewritten line."""
     who = f" {progress.persona}" if progress.persona else ""
-    print(f"[{progress.stage}{who}] {progress.message}", file=sys.stderr, flush=True)
+    line = f"[{progress.stage}{who}] {progress.message}"
+    if progress.tokens:
+        if sys.stderr.isatty():
+            print(f"\r{line}\033[K", end="", file=sys.stderr, flush=True)
+        return
+    print(f"\r{line}\033[K" if sys.stderr.isatty() else line, file=sys.stderr, flush=True)
 
 
 def cmd_flush(app, args) -> int:

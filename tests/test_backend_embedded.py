@@ -6,6 +6,7 @@ that need no model (a missing file, a missing llama-cpp-python) run everywhere.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -13,7 +14,8 @@ import textwrap
 
 import pytest
 
-from monchat.core.backends.embedded import EmbeddedBackend
+from monchat.core.backends.embedded import EmbeddedBackend, _messages
+from monchat.core.backends.llama_support import default_threads
 from monchat.core.errors import BackendError, BackendUnavailable
 from monchat.core.types import Turn
 from tests.support.embedded import require_embedded
@@ -200,6 +202,63 @@ def test_doctor_reports_the_context(backend):
     assert report.ok, report.checks
     assert report.context_length == N_CTX == backend.context_length()
     assert any(check.name == "context" and f"n_ctx {N_CTX}" in check.detail for check in report.checks)
+
+
+@pytest.mark.embedded
+def test_a_turn_after_a_turn_evaluates_only_the_new_messages(backend):
+    first, _ = chat(backend)
+    second_turns = HELLO + [Turn("assistant", first.text), Turn("user", "And a good name for a dog?")]
+    llama = backend.load()
+    new_tokens = (backend._count(llama, _messages(SYSTEM, second_turns))
+                  - backend._count(llama, _messages(SYSTEM, HELLO)))
+
+    second, _ = chat(backend, second_turns)
+
+    usage = second.usage  # cached_tokens: what llama.cpp's own counters say it did not evaluate
+    assert usage.cached_tokens >= first.usage.prompt_tokens - 1  # the whole first turn came from the cache
+    assert usage.prompt_tokens - usage.cached_tokens <= new_tokens + 1
+
+
+@pytest.mark.embedded
+def test_a_structured_answer_tells_its_tokens_as_they_arrive(backend):
+    heard = []
+
+    backend.complete_json(FACTS_SYSTEM, FACTS_TURNS, FACTS_SCHEMA, on_tokens=heard.append)
+
+    assert len(heard) > 3 and heard == sorted(set(heard))
+    assert abs(heard[-1] - backend.last_usage.output_tokens) <= 3  # pieces tokenised apart may differ a bit
+
+
+@pytest.mark.embedded
+def test_doctor_reports_the_threads_it_runs_with(backend):
+    report = backend.doctor()
+    detail = next(check.detail for check in report.checks if check.name == "threads")
+    assert detail == f"{default_threads()} (the physical cores)"
+    assert EmbeddedBackend(threads=3).thread_count() == 3
+
+
+def test_llama_cpps_threads_wait_passively_unless_the_user_says_otherwise():
+    script = textwrap.dedent("""
+        import os
+        from monchat.core.backends.embedded import EmbeddedBackend
+        assert "OMP_WAIT_POLICY" not in os.environ
+        EmbeddedBackend().probe()
+        print(os.environ["OMP_WAIT_POLICY"])
+    """)
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env)
+    assert done.stdout.strip() == "PASSIVE", done.stderr
+    mine = subprocess.run([sys.executable, "-c", script.replace('assert "OMP_WAIT_POLICY" not in os.environ', "")],
+                          capture_output=True, text=True, timeout=120, env={**env, "OMP_WAIT_POLICY": "ACTIVE"})
+    assert mine.stdout.strip() == "ACTIVE", mine.stderr
+
+
+def test_the_default_thread_count_is_the_physical_cores_this_process_may_use():
+    allowed = os.sched_getaffinity(0)
+    listed = subprocess.run(["lscpu", "-p=CPU,CORE,SOCKET"], capture_output=True, text=True, check=True).stdout
+    cores = {tuple(row.split(",")[1:]) for row in listed.splitlines()
+             if row and not row.startswith("#") and int(row.split(",")[0]) in allowed}
+    assert default_threads() == len(cores) >= 1
 
 
 @pytest.mark.embedded

@@ -260,7 +260,7 @@ def test_complete_json_sends_the_schema_as_format_and_returns_the_dict(make, fak
     assert result == {"age": 42}
     body = fake.chat_requests()[-1]["body"]
     assert body["format"] == SCHEMA
-    assert body["stream"] is False
+    assert body["stream"] is True  # streamed, so a flush can show the answer's tokens as they arrive
     assert body["options"] == {"num_ctx": 8192, "temperature": 0.0}
     assert body["keep_alive"] == "30m"
     system = body["messages"][0]
@@ -268,6 +268,26 @@ def test_complete_json_sends_the_schema_as_format_and_returns_the_dict(make, fak
     assert system["content"].startswith(SYSTEM)
     assert "Answer with JSON matching this schema" in system["content"]
     assert '"required": ["age"]' in system["content"]
+
+
+def test_a_structured_answer_tells_its_tokens_as_they_arrive(make, fake):
+    fake.structured_content = '{"age": 42, "name": "Hana"}'
+    fake.structured_piece_chars = 4  # seven chunks, as a model writes them
+    heard = []
+
+    result = make().complete_json(SYSTEM, TURNS, {"type": "object"}, on_tokens=heard.append)
+
+    assert result == {"age": 42, "name": "Hana"}
+    assert heard == [1, 2, 3, 4, 5, 6, 7]
+
+
+def test_an_error_midway_through_a_structured_answer_fails_the_call(make, fake):
+    fake.mode = "midstream_error"
+
+    with pytest.raises(BackendError) as caught:
+        make().complete_json(SYSTEM, TURNS, SCHEMA)
+
+    assert caught.value.message == "Ollama failed: an error was encountered while running the model"
 
 
 def test_complete_json_with_non_json_content_is_malformed_reply(make, fake):

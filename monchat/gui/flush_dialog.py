@@ -224,7 +224,8 @@ class FlushDialog(QDialog):
         bar.setRange(0, 1)
         bar.setValue(0)
         bar.setFormat(self.tr("waiting"))
-        bar.setMinimumWidth(bar.fontMetrics().horizontalAdvance("0000 / 0000") + 24)
+        widest = arg(self.tr("part %1/%2 · %3 tokens"), 99, 99, 9999)
+        bar.setMinimumWidth(bar.fontMetrics().horizontalAdvance(widest) + 24)
         self.persona_grid.addWidget(name, row, 0)
         self.persona_grid.addWidget(role_label, row, 1)
         self.persona_grid.addWidget(bar, row, 2)
@@ -282,15 +283,22 @@ class FlushDialog(QDialog):
             self.overall.setValue(index)
         if progress.stage == "score" and progress.persona:
             # Personas read side by side; each reports as each part of the log is read.
-            _name, bar = self._persona_row(progress.persona, "")
+            name, bar = self._persona_row(progress.persona, "")
             bar.setRange(0, max(1, progress.total))
             bar.setValue(progress.done)
             if progress.unread:
                 bar.setFormat(arg(self.tr("%1 of %2 unread"), progress.unread, progress.total))
+            elif progress.tokens:  # an answer arriving: a slow model moves here, not only per part
+                bar.setFormat(arg(self.tr("part %1/%2 · %3 tokens"), progress.part, progress.total,
+                                  progress.tokens))
             elif progress.done < progress.total:
                 bar.setFormat(f"{progress.done} / {progress.total}")
             else:
                 bar.setFormat(self.tr("done"))
+            if progress.tokens:
+                self.status.setText(arg(self.tr("%1 is reading part %2 of %3 · %4 tokens written"), name.text(),
+                                        progress.part, progress.total, progress.tokens))
+                return
             bars = [b for _n, b in self.persona_rows.values()]
             self.status.setText(arg(self.tr("The filter personas are reading the logs (%1 of %2 parts read)."),
                                     sum(b.value() for b in bars), sum(b.maximum() for b in bars)))

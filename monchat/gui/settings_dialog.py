@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
                                QSpinBox, QTabWidget, QVBoxLayout, QWidget)
 
-from ..core.backends.embedded import default_threads
+from ..core.backends.llama_support import default_threads
 from ..core.backends.registry import BACKEND_NAMES, BackendRegistry
 from ..core.errors import KnownError
 from ..core.personas import PersonaRegistry
@@ -173,7 +173,8 @@ class SettingsDialog(QDialog):
         self.embedded_ctx.setValue(s.embedded.n_ctx)
         self.embedded_threads = QSpinBox(self.embedded_group)
         self.embedded_threads.setRange(0, 256)
-        self.embedded_threads.setSpecialValueText(arg(self.tr("automatic: %1 (half the cores)"), default_threads()))
+        self.embedded_threads.setSpecialValueText(arg(self.tr("automatic (%1, the physical cores)"),
+                                                      default_threads()))
         self.embedded_threads.setValue(s.embedded.threads)
         self.embedded_max = QSpinBox(self.embedded_group)
         self.embedded_max.setRange(1, 32_768)

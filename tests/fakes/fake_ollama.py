@@ -31,6 +31,8 @@ Knobs on the server object (set them before the request):
     server.reply_chunks        content strings streamed by /api/chat
     server.structured_content  content of the reply when the request has "format"
     server.structured_reply    f(request body) -> that content, when set (a model that reads)
+    server.structured_piece_chars  0: a streamed structured reply is one chunk; N: chunks of N
+                               characters (a model writing token by token; "slow" spaces them)
     server.latency_s           seconds each structured reply takes; ``server.max_in_flight`` records
                                how many were being answered at once
     server.prompt_eval_count   value reported on the final chat line
@@ -244,6 +246,9 @@ class Handler(BaseHTTPRequestHandler):
             chunks = [srv.structured_reply(self.body)]
         else:
             chunks = [srv.structured_content] if structured else list(srv.reply_chunks)
+        if structured and srv.structured_piece_chars:
+            size = srv.structured_piece_chars
+            chunks = [piece[i:i + size] for piece in chunks for i in range(0, len(piece), size)]
         prompt_eval_count = srv.prompt_eval_count
         if srv.count_prompts:
             prompt_eval_count = model_prompt_tokens(self.body.get("messages") or [])
@@ -310,6 +315,7 @@ class FakeOllamaServer(ThreadingHTTPServer):
         self.mode = "ok"
         self.count_prompts = False
         self.structured_reply = None  # f(request body) -> content of a structured reply
+        self.structured_piece_chars = 0  # stream a structured reply in pieces of this many characters
         self.latency_s = 0.0  # each structured reply takes this long; overlap is recorded
         self.in_flight = 0
         self.max_in_flight = 0

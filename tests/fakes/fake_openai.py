@@ -20,6 +20,7 @@ Knobs on the server object (set them before the request):
     server.reply_chunks        content pieces streamed by a chat reply
     server.structured_content  content of a reply when the request has "response_format"
     server.structured_reply    f(request body) -> that content, when set
+    server.structured_piece_chars  0: a streamed structured reply is one piece; N: pieces of N characters
     server.schema_support      True: json_schema accepted; False: a 400 for response_format
                                json_schema, as servers without schemas answer (json_object works)
     server.usage               the usage object reported (prompt_tokens_details.cached_tokens incl.)
@@ -118,6 +119,9 @@ class Handler(BaseHTTPRequestHandler):
             return self._error(400, "'response_format.type' must be 'json_object' or 'text'")
         if response_format:
             content = [srv.structured_reply(body) if srv.structured_reply else srv.structured_content]
+            if srv.structured_piece_chars:  # a model writing it token by token
+                size = srv.structured_piece_chars
+                content = [content[0][i:i + size] for i in range(0, len(content[0]), size)]
         else:
             content = list(srv.reply_chunks)
         if body.get("stream"):
@@ -182,6 +186,7 @@ class FakeOpenAIServer(ThreadingHTTPServer):
         self.reply_chunks = ["Hel", "lo"]
         self.structured_content = '{"answer": "yes"}'
         self.structured_reply = None
+        self.structured_piece_chars = 0
         self.schema_support = True
         self.usage = dict(USAGE)
         self.finish_reason = "stop"

@@ -74,7 +74,7 @@ def test_progress_moves_with_each_part_and_cancel_still_stops(slow_world):
     say_an_evening(world, 120)
     events = []
     world.flush("2026-11-23T09:00:00+09:00", dry_run=True, progress=events.append)
-    parts = [(e.persona, e.done, e.total) for e in events if e.stage == "score"]
+    parts = [(e.persona, e.done, e.total) for e in events if e.stage == "score" and not e.tokens]
     total = parts[0][2]
     assert total > 1
     for persona in ("base", "lifestyle", "project", "emotional"):
@@ -88,3 +88,22 @@ def test_progress_moves_with_each_part_and_cancel_still_stops(slow_world):
     with pytest.raises(FlushCancelled):
         world.flush("2026-11-23T09:00:00+09:00", progress=stop_after_first_part, cancel=cancel)
     assert world.rows("flush_runs") == [] and world.log_files()
+
+
+def test_progress_carries_each_answers_tokens_as_they_arrive(slow_world):
+    world, server = slow_world
+    server.latency_s = 0.0
+    server.mode, server.chunk_delay_s = "slow", 0.01
+    server.structured_content = json.dumps({"items": []}, indent=1)  # 18 characters
+    server.structured_piece_chars = 3  # six chunks, a token each, as a slow model writes them
+    say_an_evening(world, 10)
+    events = []
+
+    world.flush("2026-11-23T09:00:00+09:00", progress=events.append)
+
+    for persona in ("base", "lifestyle", "project", "emotional"):
+        arriving = [(e.part, e.tokens, e.done) for e in events
+                    if e.stage == "score" and e.persona == persona and e.tokens]
+        assert arriving == [(1, n, 0) for n in range(1, 7)]  # growing, while part 1 is still unread
+        read = [e.done for e in events if e.stage == "score" and e.persona == persona and not e.tokens]
+        assert read == [0, 1]

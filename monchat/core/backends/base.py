@@ -20,6 +20,8 @@ from ..tokens import count_tokens, count_turns
 from ..types import Turn, Usage
 from .retry import NO_RETRY, RetryPolicy
 
+TokenListener = Callable[[int], None]  # told a structured answer's tokens so far
+
 
 @dataclass
 class Check:
@@ -113,12 +115,15 @@ class Backend(ABC):
         return Reply(produce, stop)
 
     def complete_json(self, system: str, turns: list[Turn], schema: dict, *,
-                      temperature: float = 0.0) -> dict:
+                      temperature: float = 0.0, on_tokens: TokenListener | None = None) -> dict:
         """One structured-output call: a JSON object shaped by ``schema``.
 
         Transient failures (``BackendError.transient``) are asked again under
         ``self.retry``, unless the client library already retried them.
         ``last_usage`` holds what the backend reported for the answer.
+        ``on_tokens(n)`` is told the answer's tokens so far as they arrive (an
+        adapter that streams calls ``_tokens_arrived``; one that does not tells
+        the total once, at the end); a retry starts again from 0.
 
         Raises:
             MalformedReply: the model's answer is not a JSON object.
@@ -127,9 +132,25 @@ class Backend(ABC):
         def attempt() -> dict:
             self.calls += 1
             self.last_usage = Usage()
-            return parse_json_object(self._complete_json(system, turns, schema, temperature))
+            here = self._usage_here
+            here.listener, here.tokens = on_tokens, 0
+            try:
+                raw = self._complete_json(system, turns, schema, temperature)
+            finally:
+                here.listener = None
+            if on_tokens is not None and here.tokens == 0 and self.last_usage.output_tokens:
+                on_tokens(self.last_usage.output_tokens)  # not streamed: the whole answer at once
+            return parse_json_object(raw)
 
         return self.retry.run(attempt, retry_if=self._retry_here, what=f"{self.describe()} structured call")
+
+    def _tokens_arrived(self, count: int = 1) -> None:
+        """Adapters streaming a structured answer call this as its tokens arrive (on the call's thread)."""
+        here = self._usage_here
+        here.tokens = getattr(here, "tokens", 0) + count
+        listener = getattr(here, "listener", None)
+        if listener is not None:
+            listener(here.tokens)
 
     def _retry_here(self, exc: BackendError) -> bool:
         """Whether ``complete_json`` retries this error; adapters whose client retried it say no."""

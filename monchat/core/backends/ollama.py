@@ -146,14 +146,30 @@ class OllamaBackend(Backend):
 
     def _complete_json(self, system: str, turns: list[Turn], schema: dict, temperature: float) -> str:
         system = self._json_system(system, schema)
+        pieces, final, chunks = [], None, None
         try:
-            response = self._client.chat(self.model, messages=self._messages(system, turns), stream=False,
-                                         format=schema, options=self._options(temperature), think=False,
-                                         keep_alive=keep_alive_value(self.keep_alive))
+            # Streamed (one token a chunk), so a flush shows the answer's tokens as they arrive.
+            chunks = self._client.chat(self.model, messages=self._messages(system, turns), stream=True,
+                                       format=schema, options=self._options(temperature), think=False,
+                                       keep_alive=keep_alive_value(self.keep_alive))
+            for chunk in chunks:
+                if chunk.done:
+                    final = chunk
+                text = chunk.message.content if chunk.message else None
+                if text:
+                    pieces.append(text)
+                    self._tokens_arrived()
         except CLIENT_ERRORS as exc:
             raise self._translate(exc) from exc
-        self.last_usage = self._usage(response, count_turns(system, turns))  # logs a truncation warning
-        return response.message.content or ""
+        finally:
+            if chunks is not None:
+                chunks.close()
+        if final is None:
+            raise BackendUnreachable(f"Ollama at {self.host} ended the answer before it was done.",
+                                     "Check that `ollama serve` is still running, then try again.",
+                                     transient=True)
+        self.last_usage = self._usage(final, count_turns(system, turns))  # logs a truncation warning
+        return "".join(pieces)
 
     def _usage(self, final: ollama.ChatResponse, estimate: int) -> Usage:
         usage = Usage(prompt_tokens=final.prompt_eval_count, output_tokens=final.eval_count,

@@ -259,17 +259,30 @@ class OpenAICompatBackend(Backend):
         return self._checked(raw, schema)
 
     def _ask_json(self, system: str, turns: list[Turn], temperature: float, response_format: dict) -> str:
-        response = self._client().chat.completions.create(
-            model=self._model(), messages=self._messages(system, turns), stream=False,
-            temperature=temperature, response_format=response_format)
+        """Streamed, so a flush shows the answer's tokens as they arrive (a chunk is about a token)."""
         estimate = count_turns(system, turns)
-        self.last_usage = _usage(response.usage, estimate) if response.usage else Usage(
-            estimated_prompt_tokens=estimate)
-        choice = response.choices[0] if response.choices else None
-        if choice is not None and choice.finish_reason == "length":
+        self.last_usage = Usage(estimated_prompt_tokens=estimate)
+        pieces, finish, chunks = [], None, None
+        try:
+            chunks = self._client().chat.completions.create(
+                model=self._model(), messages=self._messages(system, turns), stream=True,
+                stream_options={"include_usage": True}, temperature=temperature, response_format=response_format)
+            for chunk in chunks:
+                if chunk.usage is not None:
+                    self.last_usage = _usage(chunk.usage, estimate)
+                for choice in chunk.choices or []:
+                    finish = choice.finish_reason or finish
+                    text = choice.delta.content if choice.delta else None
+                    if text:
+                        pieces.append(text)
+                        self._tokens_arrived()
+        finally:
+            if chunks is not None:
+                chunks.close()
+        if finish == "length":
             raise MalformedReply(f"The server at {self.base_url} cut the answer off at its length limit.",
                                  "Try again; a larger context (openai.context_length) leaves more room.")
-        return (choice.message.content if choice and choice.message else "") or ""
+        return "".join(pieces)
 
     @staticmethod
     def _checked(raw: str, schema: dict) -> str:

@@ -20,7 +20,7 @@ import threading
 import time
 from typing import Callable, Iterator
 
-from ..backends.base import Backend, DoctorReport, Reply
+from ..backends.base import Backend, DoctorReport, Reply, TokenListener
 from ..store.answers import AnswerStore, StoredAnswer
 from ..types import Turn, Usage
 
@@ -124,7 +124,7 @@ class CachedBackend(Backend):
 
     # ---- structured calls, from the store when answered before -------------
     def complete_json(self, system: str, turns: list[Turn], schema: dict, *,
-                      temperature: float = 0.0) -> dict:
+                      temperature: float = 0.0, on_tokens: TokenListener | None = None) -> dict:
         """The kept answer to this exact request, else the inner backend's (then kept)."""
         key = request_key(self.inner, system, turns, schema, temperature, self.role)
         kept = self.cache.answers.get(key)
@@ -139,7 +139,7 @@ class CachedBackend(Backend):
                 self._hit_here.hit = True
                 return answer
         self._hit_here.hit = False
-        answer = self.inner.complete_json(system, turns, schema, temperature=temperature)
+        answer = self.inner.complete_json(system, turns, schema, temperature=temperature, on_tokens=on_tokens)
         if self.cache.write:
             self.cache.answers.put(StoredAnswer(key=key, backend=self.inner.name, model=self.inner.model,
                                                 answer=json.dumps(answer, ensure_ascii=False),

@@ -1,6 +1,7 @@
 """The one way a flush stage asks a backend for a structured answer, and what the calls cost.
 
-Filter and judge both call ``ask_json``: one request, the backend's own retries, and its reported
+Filter and judge both call ``ask_json``: one request, the backend's own retries, the answer's tokens
+told as they arrive (the flush dialog shows them), and its reported
 usage added to a ``TokenUsage`` — prompt, output, cached and thinking tokens as the backend counted
 them. A backend that reports nothing (or an answer kept from an earlier run, which cost nothing
 now) is counted apart: estimated calls are counted with cl100k and flagged, never mixed in silently.
@@ -11,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass
 
-from ..backends.base import Backend
+from ..backends.base import Backend, TokenListener
 from ..tokens import count_tokens
 from ..types import Turn
 
@@ -44,8 +45,11 @@ class TokenUsage:
         return {**asdict(self), "total": self.total, "estimated": self.estimated}
 
 
-def ask_json(backend: Backend, system: str, user: str, schema: dict, usage: TokenUsage) -> dict:
+def ask_json(backend: Backend, system: str, user: str, schema: dict, usage: TokenUsage,
+             on_tokens: TokenListener | None = None) -> dict:
     """One structured request with a single user turn; its usage is added to ``usage``.
+
+    ``on_tokens(n)`` hears the answer's tokens so far as they arrive (see ``Backend.complete_json``).
 
     Raises what ``Backend.complete_json`` raises (``MalformedReply``, ``BackendError``); a call that
     failed is still counted, with the prompt estimated.
@@ -53,7 +57,7 @@ def ask_json(backend: Backend, system: str, user: str, schema: dict, usage: Toke
     usage.calls += 1
     answer = None
     try:
-        answer = backend.complete_json(system, [Turn("user", user)], schema)
+        answer = backend.complete_json(system, [Turn("user", user)], schema, on_tokens=on_tokens)
         return answer
     finally:
         reported = backend.last_usage

@@ -100,6 +100,8 @@ class FlushProgress:
     total: int
     message: str = ""
     unread: int = 0  # score: parts this persona read without a usable answer for every line
+    part: int = 0  # score, while an answer arrives: the part being read
+    tokens: int = 0  # score, while an answer arrives: its tokens so far (0 for a report that is not one)
 
 
 @dataclass

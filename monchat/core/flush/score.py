@@ -260,7 +260,8 @@ class ChunkResult:
 
 def score_chunk(backend: Backend, prompts: PromptLibrary, persona: FilterPersona, chunk: list[LogLine],
                 part: int, parts: int, max_items: int, injected: list[str],
-                cancel: threading.Event | None = None, retry_smaller: bool = True) -> ChunkResult:
+                cancel: threading.Event | None = None, retry_smaller: bool = True,
+                on_tokens: Callable[[int], None] | None = None) -> ChunkResult:
     """One filter call: ``persona`` reads one chunk. Safe to run beside other calls.
 
     The request starts with what every persona shares (the system text, the
@@ -268,6 +269,7 @@ def score_chunk(backend: Backend, prompts: PromptLibrary, persona: FilterPersona
     part, so a backend's prompt cache serves the shared start once per chunk.
     An answer that is cut off or not the schema's shape is asked again once, in
     two halves; lines still without a usable answer are returned as ``unread``.
+    ``on_tokens(n)`` hears the answer's tokens so far as they arrive.
     """
     result = ChunkResult(persona.id, part)
     if cancel is not None and cancel.is_set():
@@ -277,7 +279,7 @@ def score_chunk(backend: Backend, prompts: PromptLibrary, persona: FilterPersona
     schema = item_schema(max_items, user_ids(chunk))
     problem = ""
     try:
-        answer = ask_json(backend, system, user, schema, result.usage)
+        answer = ask_json(backend, system, user, schema, result.usage, on_tokens)
     except MalformedReply as exc:
         problem = exc.message
     else:
@@ -292,7 +294,7 @@ def score_chunk(backend: Backend, prompts: PromptLibrary, persona: FilterPersona
             middle = len(chunk) // 2
             for half in (chunk[:middle], chunk[middle:]):
                 result.add(score_chunk(backend, prompts, persona, half, part, parts, max_items, injected,
-                                       cancel, retry_smaller=False))
+                                       cancel, retry_smaller=False, on_tokens=on_tokens))
         else:
             result.errors.append(Coded(f"{persona.id} part {part}: {problem}", "part_unread", persona.id, part))
             result.unread += chunk
@@ -327,7 +329,8 @@ def collect(persona: FilterPersona, parts: list[ChunkResult]) -> PersonaResult:
 def score_all(backend: Backend, prompts: PromptLibrary, personas: list[FilterPersona],
               chunks: list[list[LogLine]], injected: list[str], parallel: int,
               cancel: threading.Event, on_part: Callable[[str, int, int, int], None],
-              chunk_major: bool = True) -> list[PersonaResult]:
+              chunk_major: bool = True,
+              on_tokens: Callable[[str, int, int], None] | None = None) -> list[PersonaResult]:
     """Every persona reads every chunk, up to ``parallel`` calls at once.
 
     Calls are started chunk by chunk (all personas on chunk 1, then chunk 2…),
@@ -337,6 +340,8 @@ def score_all(backend: Backend, prompts: PromptLibrary, personas: list[FilterPer
     far with lines left unread). The first error (or a cancel)
     stops the calls not yet started and is raised. ``chunk_major=False`` reads
     persona by persona instead (the baseline ``benchmarks/`` compares against).
+    ``on_tokens(persona_id, part, n)`` hears each answer's tokens so far, on the
+    thread making the call, as they arrive.
     """
     readers = [persona for persona in personas if persona.max_items > 0]
     max_items = shared_max_items(readers)
@@ -348,8 +353,11 @@ def score_all(backend: Backend, prompts: PromptLibrary, personas: list[FilterPer
         calls = [(persona, n, chunk) for n, chunk in enumerate(chunks, start=1) for persona in readers]
         if not chunk_major:
             calls.sort(key=lambda call: readers.index(call[0]))
+        def listener(persona_id: str, part: int) -> Callable[[int], None] | None:
+            return None if on_tokens is None else lambda count: on_tokens(persona_id, part, count)
+
         futures = [pool.submit(score_chunk, backend, prompts, persona, chunk, n, len(chunks), max_items,
-                               injected, cancel) for persona, n, chunk in calls]
+                               injected, cancel, on_tokens=listener(persona.id, n)) for persona, n, chunk in calls]
         try:
             for future in as_completed(futures):
                 part = future.result()

@@ -240,13 +240,22 @@ class FlushService:
         for persona in personas:
             progress(FlushProgress("score", persona.id, 0, len(chunks), f"{names[persona.id]} is reading"))
 
+        read = {persona.id: (0, 0) for persona in personas}  # parts done, of them unread
+
         def on_part(persona_id: str, done: int, total: int, unread: int) -> None:
+            read[persona_id] = (done, unread)
             progress(FlushProgress("score", persona_id, done, total,
                                    f"{names[persona_id]} read part {done} of {total}", unread))
 
+        def on_tokens(persona_id: str, part: int, tokens: int) -> None:  # on a filter call's thread
+            done, unread = read[persona_id]
+            progress(FlushProgress("score", persona_id, done, len(chunks),
+                                   f"{names[persona_id]} is reading part {part} of {len(chunks)}: "
+                                   f"{tokens} tokens", unread, part=part, tokens=tokens))
+
         parallel = self.settings.flush.parallel or backend.PARALLEL_CALLS
         results = score_all(backend, self.prompts, personas, chunks, injected, parallel, cancel, on_part,
-                            self.chunk_major)
+                            self.chunk_major, on_tokens)
         unread = {r.persona: r.unread for r in results if r.unread}
         if unread:
             what = "; ".join(f"{names[pid]} could not read {len(missed)} message(s) from {missed[0].when} "

@@ -840,7 +840,15 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>part %1/%2 · %3 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1 of %2 unread</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is reading part %2 of %3 · %4 tokens written</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2039,6 +2047,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>automatic (%1, the physical cores)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Model file (GGUF)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2100,10 +2112,6 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Fixed filter personas</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>automatic: %1 (half the cores)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

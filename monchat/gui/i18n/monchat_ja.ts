@@ -847,8 +847,16 @@ Send to it? monchat asks only once for this service.</source>
         <translation>まだ整理するものがありません。先にチャットしてください。</translation>
     </message>
     <message>
+        <source>part %1/%2 · %3 tokens</source>
+        <translation>%1/%2 部 · %3 トークン</translation>
+    </message>
+    <message>
         <source>%1 of %2 unread</source>
         <translation>%2 部中 %1 部未読</translation>
+    </message>
+    <message>
+        <source>%1 is reading part %2 of %3 · %4 tokens written</source>
+        <translation>%1 が %3 部中 %2 部目を読んでいます（%4 トークン）</translation>
     </message>
     <message>
         <source>Nothing new resembles what is remembered; no comparisons needed.</source>
@@ -2050,6 +2058,10 @@ Open it in your browser?</source>
         <translation>選択…</translation>
     </message>
     <message>
+        <source>automatic (%1, the physical cores)</source>
+        <translation>自動（%1、物理コア数）</translation>
+    </message>
+    <message>
         <source>Model file (GGUF)</source>
         <translation>モデルファイル（GGUF）</translation>
     </message>
@@ -2112,10 +2124,6 @@ Open it in your browser?</source>
     <message>
         <source>Fixed filter personas</source>
         <translation>固定のフィルターペルソナ</translation>
-    </message>
-    <message>
-        <source>automatic: %1 (half the cores)</source>
-        <translation>自動: %1（コア数の半分）</translation>
     </message>
     <message>
         <source>What characters from imported cards call you</source>
