@@ -22,6 +22,7 @@ from ..core.personas import PersonaRegistry
 from ..core.settings import Settings
 from ..core.types import Clock
 from . import review_words as words
+from .confirm import ask_yes_no
 from .failures import explanation, headline
 from .lifetime import alive
 from .translation import arg
@@ -327,15 +328,10 @@ class MemoryBrowser(QDialog):
         if not memory_id:
             return None
         if not confirmed:
-            box = QMessageBox(QMessageBox.Icon.Question, self.tr("Forget"),
+            return ask_yes_no(self, QMessageBox.Icon.Question, self.tr("Forget"),
                               self.tr("Forget this memory? It leaves the prompt; you can undo this, and its "
                                       "history is kept."),
-                              QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
-            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-            yes = box.button(QMessageBox.StandardButton.Yes)
-            box.buttonClicked.connect(lambda button: button is yes and self.forget_selected(confirmed=True))
-            box.open()
-            return box
+                              lambda: self.forget_selected(confirmed=True))
         self._apply("forget", lambda: memory.forget(memory_id), memory_id, undo_id=memory_id)
         return None
 
@@ -361,16 +357,11 @@ class MemoryBrowser(QDialog):
         if not memory_id:
             return None
         if not confirmed:
-            box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Delete"),
+            return ask_yes_no(self, QMessageBox.Icon.Warning, self.tr("Delete"),
                               self.tr("Delete this memory and its history for good? Its words leave memory and "
                                       "the prompt; the messages you wrote stay in the archive. This cannot be "
                                       "undone."),
-                              QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
-            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-            yes = box.button(QMessageBox.StandardButton.Yes)
-            box.buttonClicked.connect(lambda button: button is yes and self.delete_selected(confirmed=True))
-            box.open()
-            return box
+                              lambda: self.delete_selected(confirmed=True))
         self._apply("delete", lambda: memory.delete(memory_id))
         return None
 

@@ -15,6 +15,7 @@ from ..core.cards import import_card
 from ..core.errors import KnownError
 from ..core.personas import PersonaRegistry, SurfacePersona, remove_surface_persona
 from ..core.settings import ChatSettings
+from .confirm import ask_yes_no
 from .failures import explanation, headline
 from .persona_words import persona_error_text
 from .translation import arg
@@ -203,15 +204,10 @@ class SurfacePersonaDialog(QDialog):
         if persona is None:
             return None
         if not confirmed:
-            box = QMessageBox(QMessageBox.Icon.Question, self.tr("Delete"),
+            return ask_yes_no(self, QMessageBox.Icon.Question, self.tr("Delete"),
                               arg(self.tr("Delete the persona %1? What you said to it stays in the logs and "
                                           "in memory."), persona.name),
-                              QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
-            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-            yes = box.button(QMessageBox.StandardButton.Yes)
-            box.buttonClicked.connect(lambda button: button is yes and self.delete_selected(confirmed=True))
-            box.open()
-            return box
+                              lambda: self.delete_selected(confirmed=True))
         try:
             chat_changed = remove_surface_persona(self.personas, self.chat, persona.id)
         except KnownError as exc:
