@@ -139,3 +139,28 @@ def test_a_users_decision_is_in_the_audit_trail_at_its_time_and_outside_any_flus
     world.memory.pin(coffee.id)
     [pinned] = [e for e in world.rows("memory_events") if e["memory_id"] == coffee.id and e["action"] == "pinned"]
     assert (pinned["at"], pinned["run_id"], pinned["detail"]) == (format_ts(world.clock.now), None, "{}")
+
+
+# ---- one memory reached twice ---------------------------------------------------------------------------
+
+def test_a_memory_a_statement_reaches_twice_is_weighed_once(world):
+    # The second line is judged the same as coffee directly and as the first line of the same flush
+    # (item:0), which has just become coffee's support: both verdicts name one memory, counted once.
+    again, once_more = "今朝もコーヒー", "またコーヒー"
+    world.oracle.rules = [Rule("コーヒーを淹れ", COFFEE, "drink/morning", "habit", 0.9),
+                          Rule("今朝もコーヒー", again, "drink/morning", "habit", 0.9),
+                          Rule("またコーヒー", once_more, "drink/morning", "habit", 0.9)]
+    world.oracle.judgements = {(COFFEE, again): Judgement("SAME", 0.9), (COFFEE, once_more): Judgement("SAME", 0.9),
+                               (again, once_more): Judgement("SAME", 0.9)}
+    world.say("2026-11-23T07:00:00+09:00", "朝はコーヒーを淹れた")
+    world.flush("2026-11-23T08:00:00+09:00")
+    world.say("2026-11-25T07:00:00+09:00", "今朝もコーヒーを飲んだ")
+    world.say("2026-11-25T07:30:00+09:00", "またコーヒーをおかわり")
+    report = world.flush("2026-11-25T08:00:00+09:00")
+    coffee = world.mem(COFFEE)
+    run_verdicts = [(v["target_id"], v["verdict"]) for v in world.rows("verdicts") if v["run_id"] == report.run_id]
+    assert sorted(run_verdicts) == sorted([(coffee.id, "SAME"), (coffee.id, "SAME"), ("item:0", "SAME")])
+    assert not world.has(again) and not world.has(once_more)
+    assert len(coffee.evidence) == 3
+    # Each line reinforces coffee and renews its Layer 2 window once: two promotions, not three.
+    assert report.promoted == {"layer1": 0, "layer2": 2}
