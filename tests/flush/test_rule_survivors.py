@@ -63,15 +63,16 @@ def test_a_second_memory_judged_the_same_is_reinforced_and_promoted_with_the_sta
 
 
 def test_a_second_memory_contradicted_gets_the_statements_evidence_flagged(world):
-    report = _morning(world, "fact", "habit", {COFFEE: Judgement("SAME", 0.9), TEA: Judgement("CONTRADICT", 0.9)},
-                      said="今朝もコーヒーだけで紅茶はなし", new_text="朝はコーヒーだけ", new_kind="fact")
+    report = _morning(world, "fact", "habit",
+                      {COFFEE: Judgement("SAME", 0.9), TEA: Judgement("CONTRADICT", 0.9)}, said="今朝もコーヒーだけで紅茶はなし", new_text="朝はコーヒーだけ", new_kind="fact")
     coffee_line, tea_line, said_line = world.said
     coffee, tea = world.mem(COFFEE), world.mem(TEA)
     assert ledger(world, tea.id) == sorted([(tea_line, "2026-11-23", "habit", 0),
                                             (said_line, "2026-11-25", "fact", 1)])
     assert (tea.state, tea.contradictions, tea.superseded_by) == ("candidate", 1, None)
     # (Contradicted, nothing renews its Layer 2 window of the 23rd: prune lets it expire.)
-    assert changes_of(report, tea.id) == [("contradicted", 0, ["今朝もコーヒーだけで紅茶はなし"]), ("expired", 0, [])]
+    assert changes_of(report, tea.id) == [("contradicted", 0, ["今朝もコーヒーだけで紅茶はなし"]),
+                                          ("expired", 0, [])]
     # The first verdict still did its part: coffee, a fact, has two days and goes to Layer 1.
     assert coffee.state == "active"
     assert [c[0] for c in changes_of(report, coffee.id)] == ["reinforced", "layer1"]
