@@ -64,7 +64,8 @@ def test_a_second_memory_judged_the_same_is_reinforced_and_promoted_with_the_sta
 
 def test_a_second_memory_contradicted_gets_the_statements_evidence_flagged(world):
     report = _morning(world, "fact", "habit",
-                      {COFFEE: Judgement("SAME", 0.9), TEA: Judgement("CONTRADICT", 0.9)}, said="今朝もコーヒーだけで紅茶はなし", new_text="朝はコーヒーだけ", new_kind="fact")
+                      {COFFEE: Judgement("SAME", 0.9), TEA: Judgement("CONTRADICT", 0.9)},
+                      said="今朝もコーヒーだけで紅茶はなし", new_text="朝はコーヒーだけ", new_kind="fact")
     coffee_line, tea_line, said_line = world.said
     coffee, tea = world.mem(COFFEE), world.mem(TEA)
     assert ledger(world, tea.id) == sorted([(tea_line, "2026-11-23", "habit", 0),
