@@ -18,8 +18,10 @@ from monchat.core.paths import Paths
 from monchat.core.store.db import Store
 from monchat.core.store.messages import MessageArchive
 from monchat.core.types import Message, format_ts
-from tests.gui.flush_script import NO_ITEMS, item_answer
+from tests.gui.flush_script import item_answer
 from tests.support.scripted import ScriptedBackend
+
+NO_ITEMS = '{"items": []}'  # a chat reply and an empty filter answer alike
 
 UTC = timezone.utc
 

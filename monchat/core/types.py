@@ -189,6 +189,10 @@ class Coded(str):
         coded.code, coded.args = code, args
         return coded
 
+    def __reduce__(self):
+        """Copied and pickled whole (``dataclasses.asdict`` deep-copies a report's notes)."""
+        return (Coded, (str(self), self.code, *self.args))
+
 
 @dataclass
 class Usage:
