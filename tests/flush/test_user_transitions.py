@@ -336,3 +336,30 @@ def test_a_retraction_of_two_lasting_memories_asks_about_each(world):
     assert sorted((r["action"], r["old_text"]) for r in rows) == [("retract", GYM), ("retract", RUN)]
     assert {r["reason"] for r in rows} == {"takes back an active Layer 1 memory"}
     assert world.mem(GYM).state == world.mem(RUN).state == "active"  # nothing lasting changes unasked
+
+
+def test_approving_one_replacement_closes_the_other_reviews_about_the_replaced_memory(world):
+    # Two proposals wait to replace the lasting Sendai: Kanazawa (sure) and Osaka (an unsure judgement).
+    # Approving Kanazawa makes Sendai history; Osaka's review would now change history, so it closes
+    # and Osaka returns to candidate, to be weighed at the next flush against what is live then.
+    osaka = "大阪に住んでいる"
+    _moved(world)
+    world.oracle.rules.append(Rule("大阪", osaka, "home/city", "explicit", 0.9))
+    world.oracle.judgements[(SENDAI, osaka)] = Judgement("SUPERSEDE", 0.3)
+    world.say("2026-11-27T19:00:00+09:00", "大阪に住むかも")
+    world.flush("2026-11-27T22:00:00+09:00")
+    sendai, kanazawa, osaka_memory = world.mem(SENDAI), world.mem(KANAZAWA), world.mem(osaka)
+    rows = {r["memory_id"]: r for r in open_queue(world)}
+    assert set(rows) == {kanazawa.id, osaka_memory.id}
+    assert rows[osaka_memory.id]["target_id"] == sendai.id and osaka_memory.state == "queued"
+
+    world.memory.approve(str(rows[kanazawa.id]["id"]))
+    assert world.mem(SENDAI).superseded_by == kanazawa.id
+    assert open_queue(world) == []
+    [closed] = [r for r in world.rows("review_queue") if r["id"] == rows[osaka_memory.id]["id"]]
+    assert closed["status"] == "superseded"
+    assert world.mem(osaka).state == "candidate"
+    assert ("review closed", {"queue": closed["id"], "history": sendai.id}) in events(world, osaka_memory.id)
+    assert [m.text for m in world.store.live() if m.state == "active"] == [KANAZAWA]
+    [approved] = [r for r in world.rows("review_queue") if r["id"] == rows[kanazawa.id]["id"]]
+    assert approved["status"] == "approved"

@@ -176,6 +176,7 @@ class MemoryService:
         return row
 
     def _approve_row(self, t: Transitions, row: dict, chosen: Verdict | None) -> None:
+        self.memories.queue_resolve(row["id"], "approved", t.stamp)  # first: what it changes closes the others
         memory = self.get(row["memory_id"])
         target = self.memories.get(row["target_id"]) if row["target_id"] else None
         if row["action"] == Action.JUDGE and target is not None:
@@ -187,7 +188,6 @@ class MemoryService:
             if target is not None and not target.superseded_by:
                 t.supersede(target, memory)
             t.activate(memory)
-        self.memories.queue_resolve(row["id"], "approved", t.stamp)
         t.event(memory.id, "approved", {"queue": row["id"], "action": row["action"],
                                         "verdict": str(chosen) if chosen else None})
 

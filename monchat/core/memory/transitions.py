@@ -169,10 +169,17 @@ class Transitions:
         self.event(statement.id, "folded into", {"target": target.id, "verdict": str(verdict)})
 
     def _close_reviews_of(self, memory_id: str) -> None:
-        """A memory that became history has nothing left to approve: close its own open reviews."""
+        """A memory that became history has nothing left to approve, and nothing may change it any more:
+        close its own open reviews, and those proposing to replace it (their proposal returns to
+        candidate, so a later flush weighs it against what is live now)."""
         for row in self.memories.queue_for_memory(memory_id):
+            self.memories.queue_resolve(row["id"], "superseded", self.stamp)
             if row["memory_id"] == memory_id:
-                self.memories.queue_resolve(row["id"], "superseded", self.stamp)
+                continue
+            proposal = self.memories.get(row["memory_id"])
+            if proposal is not None and proposal.state is State.QUEUED:
+                self.set_state(proposal, State.CANDIDATE)
+                self.event(proposal.id, "review closed", {"queue": row["id"], "history": memory_id})
 
     # ---- the layers ----------------------------------------------------------
     def activate(self, memory: MemoryRecord) -> MemoryRecord:
