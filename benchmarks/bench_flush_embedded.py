@@ -2,7 +2,8 @@
 
 Run: .venv/bin/python benchmarks/bench_flush_embedded.py [MESSAGES ...]    (default: 35)
      .venv/bin/python benchmarks/bench_flush_embedded.py --history DAYS   (a long imported history)
-     add --no-baseline to skip the baseline, --one-thread-too to run the tuned backend on 1 thread as well.
+     add --no-baseline to skip the baseline, --one-thread-too to run the tuned backend on 1 thread as well,
+     --no-background to turn off the background track's LLM stages (reflect, the diary): the filters alone.
 
 Each figure comes with its baseline from the same run: the same flush with the
 embedded backend as it was before the flush was tuned (1 thread, 1,024 tokens
@@ -28,6 +29,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from monchat.app import build_app  # noqa: E402
+from monchat.core.paths import Paths  # noqa: E402
+from monchat.core.settings import load_settings, save_settings, set_value  # noqa: E402
 from monchat.core.backends.embedded import EmbeddedBackend  # noqa: E402
 from monchat.core.transfer import import_jsonl  # noqa: E402
 from monchat.core.types import Message, content_message_id, format_ts  # noqa: E402
@@ -81,12 +84,18 @@ def history(app, days: int, home: str) -> int:
 
 
 def flush_once(messages: int, order: str = "chunk-major", *, before: bool = False, days: int = 0,
-               threads: int = 0) -> dict:
+               threads: int = 0, background: bool = True) -> dict:
     """One flush of ``messages`` (or ``days`` of imported history); ``before``: the untuned backend;
     ``order="persona-major"``: personas one after another (no prefix shared between neighbours)."""
     kind = BeforeTuning if before else CountingEmbedded
     with tempfile.TemporaryDirectory() as home:
         backend = kind(n_ctx=4096, threads=1 if before else threads)
+        if not background:
+            paths = Paths.from_env(home).ensure()
+            settings, _ = load_settings(paths.settings_path)
+            set_value(settings, "background.reflect", "false")
+            set_value(settings, "background.diary", "false")
+            save_settings(settings, paths.settings_path)
         app = build_app(home, pinned_backend=backend, tz=timezone.utc)
         messages = history(app, days, home) if days else (evening(app, messages) or messages)
         backend.load()  # loading is not the flush's time
@@ -100,6 +109,7 @@ def flush_once(messages: int, order: str = "chunk-major", *, before: bool = Fals
         gate = app.chat.gate().state
         usage = report.usage
         result = {"messages": messages, "backend": "before" if before else "now", "order": order,
+                  "background": background,
                   "threads": backend.thread_count(), "answer_room": backend.json_answer_reserve(),
                   "seconds": round(seconds, 1),
                   "cpu_s": round(after.ru_utime - cpu.ru_utime + after.ru_stime - cpu.ru_stime, 1),
@@ -117,14 +127,16 @@ def flush_once(messages: int, order: str = "chunk-major", *, before: bool = Fals
 def main(argv: list[str]) -> None:
     baseline = "--no-baseline" not in argv
     one_thread = "--one-thread-too" in argv  # also the tuned backend on one thread (apart from the cores)
-    argv = [a for a in argv if a not in ("--no-baseline", "--one-thread-too")]
+    background = "--no-background" not in argv
+    argv = [a for a in argv if a not in ("--no-baseline", "--one-thread-too", "--no-background")]
     runs = [(0, int(argv[1]))] if argv[:1] == ["--history"] else [(int(a), 0) for a in argv] or [(35, 0)]
     for messages, days in runs:
         if one_thread:
-            print(json.dumps(flush_once(messages, days=days, threads=1), ensure_ascii=False), flush=True)
-        now = flush_once(messages, days=days)
+            print(json.dumps(flush_once(messages, days=days, threads=1, background=background),
+                             ensure_ascii=False), flush=True)
+        now = flush_once(messages, days=days, background=background)
         if baseline:
-            before = flush_once(messages, before=True, days=days)
+            before = flush_once(messages, before=True, days=days, background=background)
             now["vs_before"] = round(now["seconds"] / max(before["seconds"], 0.1), 2)
             now["cpu_vs_before"] = round(now["cpu_s"] / max(before["cpu_s"], 0.1), 2)
             print(json.dumps(before, ensure_ascii=False), flush=True)
