@@ -438,3 +438,19 @@ def test_deleting_one_memory_a_retraction_names_leaves_the_retraction_waiting_on
     assert row_of(world, retraction.id) == before  # still waiting: its review of Run is open
     assert [r["id"] for r in open_queue(world)] == [about_run["id"]]
     assert "review closed" not in [a for a, _ in events(world, retraction.id)]
+
+
+def test_forgetting_a_recent_memory_takes_it_out_of_layer_2(world):
+    _moved(world)
+    kanazawa = world.mem(KANAZAWA)
+    assert kanazawa.layer2_until
+    world.memory.forget(kanazawa.id)
+    assert (row_of(world, kanazawa.id)["state"], row_of(world, kanazawa.id)["layer2_until"]) == ("forgotten", None)
+
+
+def test_an_edited_proposal_is_answered_in_its_review_with_the_users_words(world):
+    _moved(world)
+    [row] = open_queue(world)
+    new = world.memory.edit(world.mem(KANAZAWA).id, "金沢市に住んでいる")
+    [answered] = [r for r in world.rows("review_queue") if r["id"] == row["id"]]
+    assert (answered["memory_id"], answered["text"], answered["old_text"]) == (new.id, "金沢市に住んでいる", SENDAI)
