@@ -454,3 +454,12 @@ def test_an_edited_proposal_is_answered_in_its_review_with_the_users_words(world
     new = world.memory.edit(world.mem(KANAZAWA).id, "金沢市に住んでいる")
     [answered] = [r for r in world.rows("review_queue") if r["id"] == row["id"]]
     assert (answered["memory_id"], answered["text"], answered["old_text"]) == (new.id, "金沢市に住んでいる", SENDAI)
+
+
+def test_an_edit_of_a_memory_held_with_no_confidence_is_held_at_the_users_floor(world):
+    world.oracle.rules = [Rule("ジムに", GYM, "exercise/routine", "habit", 0.0)]
+    world.say("2026-11-23T07:00:00+09:00", "ジムに通ってる")
+    world.flush("2026-11-23T22:00:00+09:00")
+    assert world.mem(GYM).confidence == 0.0
+    new = world.memory.edit(world.mem(GYM).id, "ジムに週一で通っている")
+    assert row_of(world, new.id)["confidence"] == 0.8  # the user's word counts as 0.8 at least
