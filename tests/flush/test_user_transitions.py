@@ -363,3 +363,103 @@ def test_approving_one_replacement_closes_the_other_reviews_about_the_replaced_m
     assert [m.text for m in world.store.live() if m.state == "active"] == [KANAZAWA]
     [approved] = [r for r in world.rows("review_queue") if r["id"] == rows[kanazawa.id]["id"]]
     assert approved["status"] == "approved"
+
+
+# ---- delete and restore ---------------------------------------------------------------------------
+
+def test_deleting_a_memory_returns_the_proposal_to_replace_it_to_candidate(world):
+    _moved(world)
+    sendai, kanazawa = world.mem(SENDAI), world.mem(KANAZAWA)
+    [row] = open_queue(world)
+    assert row["memory_id"] == kanazawa.id and row["target_id"] == sendai.id
+    world.clock.now = world.clock.now.replace(hour=23)
+    assert world.memory.delete(sendai.id) == [sendai.id]
+    now = stamp(world)
+
+    assert [r["id"] for r in world.rows("memories")] == [kanazawa.id]
+    assert world.rows("review_queue") == []  # its review went with the memory it named
+    proposal = row_of(world, kanazawa.id)
+    assert (proposal["state"], proposal["updated_at"]) == ("candidate", now)
+    assert events(world, kanazawa.id)[-1] == ("review closed", {"queue": row["id"], "deleted": True})
+
+
+def test_restoring_a_pinned_memory_brings_back_its_pin(world):
+    _moved(world)
+    sendai = world.mem(SENDAI)
+    world.memory.pin(sendai.id)
+    world.memory.forget(sendai.id)
+    world.clock.now = world.clock.now.replace(hour=23)
+    restored = world.memory.restore(sendai.id)
+    now = stamp(world)
+
+    assert (restored.state, restored.pinned) == ("active", 1)
+    sendai_row = row_of(world, sendai.id)
+    assert (sendai_row["state"], sendai_row["pinned"], sendai_row["layer2_until"], sendai_row["updated_at"]) \
+        == ("active", 1, None, now)
+    assert events(world, sendai.id)[-1] == ("restored", {"to": "active"})
+    assert SENDAI in world.prompt()
+
+
+def test_restoring_a_forgotten_proposal_brings_it_back_as_a_recent_candidate(world):
+    _moved(world)
+    kanazawa = world.mem(KANAZAWA)
+    assert kanazawa.state == "queued" and kanazawa.layer2_until
+    world.memory.forget(kanazawa.id)
+    world.clock.now = world.clock.now.replace(hour=23)
+    world.memory.restore(kanazawa.id)
+    now = stamp(world)
+
+    proposal = row_of(world, kanazawa.id)
+    assert (proposal["state"], proposal["pinned"], proposal["layer2_until"], proposal["updated_at"]) \
+        == ("candidate", 0, kanazawa.layer2_until, now)  # its review was closed: a flush asks again
+    assert events(world, kanazawa.id)[-1] == ("restored", {"to": "candidate"})
+    assert open_queue(world) == []
+
+
+def test_deleting_one_memory_a_retraction_names_leaves_the_retraction_waiting_on_the_other(world):
+    quit_both = "ジムもランニングもやめた"
+    world.oracle.rules = [Rule("ジムに", GYM, "exercise/routine", "explicit", 0.9),
+                          Rule("毎朝ランニング", RUN, "exercise/routine", "explicit", 0.9),
+                          Rule("やめた", quit_both, "exercise/routine", "retraction", 0.9)]
+    world.oracle.judgements = {(GYM, quit_both): Judgement("SUPERSEDE", 0.9),
+                               (RUN, quit_both): Judgement("SUPERSEDE", 0.9)}
+    world.say("2026-11-23T07:00:00+09:00", "ジムに通ってる")
+    world.say("2026-11-23T07:10:00+09:00", "毎朝ランニングもしてる")
+    world.flush("2026-11-23T22:00:00+09:00")
+    world.say("2026-11-25T19:00:00+09:00", quit_both)
+    world.flush("2026-11-25T22:00:00+09:00")
+    retraction = world.mem(quit_both)
+    before = row_of(world, retraction.id)
+    [about_run] = [r for r in open_queue(world) if r["old_text"] == RUN]
+    assert retraction.state == "retraction"
+    world.clock.now = world.clock.now.replace(hour=23)
+    world.memory.delete(world.mem(GYM).id)
+
+    assert row_of(world, retraction.id) == before  # still waiting: its review of Run is open
+    assert [r["id"] for r in open_queue(world)] == [about_run["id"]]
+    assert "review closed" not in [a for a, _ in events(world, retraction.id)]
+
+
+def test_forgetting_a_recent_memory_takes_it_out_of_layer_2(world):
+    _moved(world)
+    kanazawa = world.mem(KANAZAWA)
+    assert kanazawa.layer2_until
+    world.memory.forget(kanazawa.id)
+    assert (row_of(world, kanazawa.id)["state"], row_of(world, kanazawa.id)["layer2_until"]) == ("forgotten", None)
+
+
+def test_an_edited_proposal_is_answered_in_its_review_with_the_users_words(world):
+    _moved(world)
+    [row] = open_queue(world)
+    new = world.memory.edit(world.mem(KANAZAWA).id, "金沢市に住んでいる")
+    [answered] = [r for r in world.rows("review_queue") if r["id"] == row["id"]]
+    assert (answered["memory_id"], answered["text"], answered["old_text"]) == (new.id, "金沢市に住んでいる", SENDAI)
+
+
+def test_an_edit_of_a_memory_held_with_no_confidence_is_held_at_the_users_floor(world):
+    world.oracle.rules = [Rule("ジムに", GYM, "exercise/routine", "habit", 0.0)]
+    world.say("2026-11-23T07:00:00+09:00", "ジムに通ってる")
+    world.flush("2026-11-23T22:00:00+09:00")
+    assert world.mem(GYM).confidence == 0.0
+    new = world.memory.edit(world.mem(GYM).id, "ジムに週一で通っている")
+    assert row_of(world, new.id)["confidence"] == 0.8  # the user's word counts as 0.8 at least
