@@ -463,3 +463,30 @@ def test_an_edit_of_a_memory_held_with_no_confidence_is_held_at_the_users_floor(
     assert world.mem(GYM).confidence == 0.0
     new = world.memory.edit(world.mem(GYM).id, "ジムに週一で通っている")
     assert row_of(world, new.id)["confidence"] == 0.8  # the user's word counts as 0.8 at least
+
+
+def test_a_retraction_waiting_on_a_memory_that_another_approval_replaced_stays_a_retraction(world):
+    # "I quit the gym" waits (the gym is lasting); so does "I swim now", which would replace it.
+    # Approving the swim makes the gym history and closes the retraction's review, but a retraction
+    # is never a memory of its own: it stays a retraction, out of every layer.
+    quit_gym, pool = "ジムはやめた", "プールに通っている"
+    world.oracle.rules = [Rule("ジムに", GYM, "exercise/routine", "explicit", 0.9),
+                          Rule("やめた", quit_gym, "exercise/routine", "retraction", 0.9),
+                          Rule("プール", pool, "exercise/routine", "explicit", 0.9)]
+    world.oracle.judgements = {(GYM, quit_gym): Judgement("SUPERSEDE", 0.9), (GYM, pool): Judgement("SUPERSEDE", 0.9)}
+    world.say("2026-11-23T07:00:00+09:00", "ジムに通ってる")
+    world.flush("2026-11-23T22:00:00+09:00")
+    world.say("2026-11-25T19:00:00+09:00", "ジムはやめた")
+    world.say("2026-11-25T19:10:00+09:00", "今はプールに通ってる")
+    world.flush("2026-11-25T22:00:00+09:00")
+    rows = {r["action"]: r for r in open_queue(world)}
+    assert set(rows) == {"retract", "supersede"}
+    retraction = world.mem(quit_gym)
+    assert retraction.state == "retraction"
+
+    world.memory.approve(str(rows["supersede"]["id"]))
+    assert world.mem(GYM).superseded_by == world.mem(pool).id
+    assert open_queue(world) == []
+    assert world.mem(quit_gym).state == "retraction"
+    assert "review closed" not in [a for a, _ in events(world, retraction.id)]
+    assert [m.text for m in world.store.live()] == [pool]
