@@ -87,6 +87,8 @@ class FlushSettings:
     layer1_cap: int = 50
     layer2_hours: int = 24
     half_life_days: float = 90.0
+    preference_half_life_days: float = 60.0  # a preference's confidence halves in this many days without evidence
+    auto_approve_preferences: bool = False  # a new version of a preference is applied without asking (when sure)
     review_deadline_days: int = 7
     memory_token_budget: int = 1500
     parallel: int = 0  # filter calls at once; 0 → the backend's own default (network 4, embedded 1)
@@ -159,6 +161,7 @@ CHECKS: dict[str, Callable[[Any], bool]] = {
     "flush.layer1_cap": _between(1, 10_000),
     "flush.layer2_hours": _between(1, YEAR_HOURS),
     "flush.half_life_days": _between(1, 36_500),
+    "flush.preference_half_life_days": _between(1, 36_500),
     "flush.review_deadline_days": _between(1, 3650),
     "flush.memory_token_budget": _between(100, 1_000_000),
     "flush.parallel": _between(0, 16),

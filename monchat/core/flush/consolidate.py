@@ -12,7 +12,10 @@ each item and its verdicts into them:
   for a retraction, takes back) is retired pointing at that surviving memory; each CONTRADICTed
   memory gets the evidence flagged. Layer 1 and pinned targets go through the review queue.
 - Unsure verdicts only: the statement waits in the review queue with the judge's leaning.
-- No verdict: a new memory, promoted by the rules.
+- No verdict: a new memory, promoted by the rules; a preference with a live preference in its slot
+  is a new version of it (``memory/preferences.py``).
+- A change to a preference (a new version, a merge) waits in the review queue unless auto-approved
+  (``preferences.asks_first``), whatever layer the old version is in.
 """
 
 from __future__ import annotations
@@ -21,14 +24,18 @@ import hashlib
 import logging
 from datetime import datetime
 
+from ..memory import preferences
 from ..memory.record import MemoryRecord
-from ..memory.states import DECISIVE, Action, ChangeKind, State, Verdict
+from ..memory.states import DECISIVE, Action, ChangeKind, Kind, State, Verdict
 from ..memory.transitions import Transitions, guarded
 from ..settings import FlushSettings
 from ..store.memories import MemoryStore
 from .records import NO_VERDICT, Item, Judgement
 
 log = logging.getLogger(__name__)
+
+PREFERENCE_REASON = ("a new version of a preference: it waits for your review "
+                     "(unless flush.auto_approve_preferences)")
 
 
 def memory_id_for(item: Item, salt: str = "") -> str:
@@ -130,9 +137,27 @@ class Consolidator:
                 self.t.queue(memory, Action.JUDGE, _unsure_reason(best), best.confidence, target, item.evidence,
                              verdict=best.verdict, merged_text=best.merged_text or None)
                 return
+        older = self._same_slot_preference(item)
+        if older is not None:  # the program sees a new version of a preference
+            return self._apply_sure(item, [(Judgement("slot", item.index, older.id, Verdict.SUPERSEDE, item.score,
+                                                      "a new preference in the same slot"), older)])
         memory = self._new_memory(item)
         self.t.note(ChangeKind.NEW, memory, item.evidence)
         self.t.promote(memory, item.score, item.grounded, item.evidence)
+
+    def _same_slot_preference(self, item: Item) -> MemoryRecord | None:
+        """The newest live preference (not one waiting for review) in the slot of a preference item."""
+        if item.kind != Kind.PREFERENCE:
+            return None
+        same = [m for m in self.memories.same_slot(item.slot)
+                if m.kind == Kind.PREFERENCE and m.state in (State.CANDIDATE, State.ACTIVE, State.DORMANT)]
+        return max(same, key=lambda m: (m.valid_at or "", m.id), default=None)
+
+    def _asks(self, item: Item, target: MemoryRecord, confidence: float) -> bool:
+        """A change to a Layer 1 or pinned memory, or to a preference (impact-sensitive), asks first."""
+        if preferences.involved(target, kind=item.kind):
+            return preferences.asks_first(self.settings, confidence) or bool(target.pinned)
+        return guarded(target)
 
     def _apply_sure(self, item: Item, decisive: list[tuple[Judgement, MemoryRecord]]) -> None:
         """The first verdict makes the surviving memory; every other target is reinforced or retired into it."""
@@ -157,18 +182,23 @@ class Consolidator:
         if verdict.verdict == Verdict.MERGE:
             merged_text = verdict.merged_text or f"{target.text} / {item.text}"
             merged = self._new_memory(item, text=merged_text, salt="merge:" + target.id)
-            if guarded(target):
+            if self._asks(item, target, verdict.confidence):
                 self.memories.copy_evidence(target.id, merged.id)
                 merged = self.t.set_state(merged, State.QUEUED)
-                self.t.queue(merged, Action.MERGE, "rewords an active Layer 1 memory", verdict.confidence,
-                             target, item.evidence)
+                self.t.queue(merged, Action.MERGE, PREFERENCE_REASON if preferences.involved(target, kind=item.kind)
+                             else "rewords an active Layer 1 memory", verdict.confidence, target, item.evidence)
                 return merged.id
             merged = self.t.merge(target, merged, item.evidence)
             self.t.promote(merged, item.score, item.grounded, item.evidence)
             return merged.id
         if verdict.verdict == Verdict.SUPERSEDE:
             new = self._new_memory(item)
-            if guarded(target):
+            preference = preferences.involved(target, kind=item.kind)
+            if preference and self._asks(item, target, verdict.confidence):
+                new = self.t.set_state(new, State.QUEUED)  # out of the prompt until approved: the old one speaks
+                self.t.queue(new, Action.SUPERSEDE, PREFERENCE_REASON, verdict.confidence, target, item.evidence)
+                return new.id
+            if guarded(target) and not preference:
                 new = self.t.set_state(new, State.QUEUED)
                 self.t.queue(new, Action.SUPERSEDE, "replaces an active Layer 1 memory", verdict.confidence,
                              target, item.evidence)
@@ -190,8 +220,9 @@ class Consolidator:
 
     def _retire_into(self, target: MemoryRecord, survivor: MemoryRecord, item: Item, verdict: Judgement) -> None:
         """A second memory the statement replaces: it is superseded by the surviving memory (or asked)."""
-        if guarded(target) or survivor.state is State.QUEUED:
-            self.t.queue(survivor, Action.SUPERSEDE, "replaces an active Layer 1 memory" if guarded(target)
+        if self._asks(item, target, verdict.confidence) or survivor.state is State.QUEUED:
+            self.t.queue(survivor, Action.SUPERSEDE, PREFERENCE_REASON if preferences.involved(target, kind=item.kind)
+                         else "replaces an active Layer 1 memory" if guarded(target)
                          else "replaces a memory, with a change that waits for your review",
                          verdict.confidence, target, item.evidence)
             return

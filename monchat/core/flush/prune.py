@@ -2,8 +2,9 @@
 
 Input: the memory store, settings, the time. Output: ``Change``s. Program only.
 - Layer 2 items expire ``layer2_hours`` after the flush that last promoted them.
-- Unsupported preferences decay: ``confidence × 0.5^(Δdays / half_life)``
-  (explicit statements, corrections and pinned items do not); a Layer 1 item
+- Unsupported memories decay: ``confidence × 0.5^(Δdays / half_life)``
+  (explicit statements, corrections and pinned items do not; preferences by their
+  own half-life, ``flush.preference_half_life_days``); a Layer 1 item
   that decays below ``DORMANT_BELOW`` goes dormant.
 - Over the Layer 1 cap the weakest (not pinned) go dormant.
 - A queued change unanswered past its deadline returns to candidate; it never
@@ -17,7 +18,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from ..memory.record import Change
-from ..memory.rules import DORMANT_BELOW, effective_confidence, strength
+from ..memory.rules import DORMANT_BELOW, effective_confidence, half_life_for, strength
 from ..memory.states import State
 from ..memory.transitions import Transitions
 from ..settings import FlushSettings
@@ -37,13 +38,14 @@ def prune(memories: MemoryStore, settings: FlushSettings, now: datetime, run_id:
 
     for memory in memories.in_state(State.ACTIVE):
         if memory.in_layer1 and not memory.pinned \
-                and effective_confidence(memory, now, settings.half_life_days) < DORMANT_BELOW:
+                and effective_confidence(memory, now, half_life_for(memory, settings)) < DORMANT_BELOW:
             t.dormant(memory, "decayed")
     active = [m for m in memories.in_state(State.ACTIVE) if m.in_layer1]
     excess = len(active) - settings.layer1_cap
     if excess > 0:
         weakest = sorted((m for m in active if not m.pinned),
-                         key=lambda m: (strength(m, now, settings.half_life_days), m.last_evidence_epoch or 0, m.id))
+                         key=lambda m: (strength(m, now, half_life_for(m, settings)), m.last_evidence_epoch or 0,
+                                        m.id))
         for memory in weakest[:excess]:
             t.dormant(memory, f"over the Layer 1 cap of {settings.layer1_cap}")
     return t.changes

@@ -13,8 +13,9 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
 from ..memory.record import MemoryRecord
-from ..memory.rules import strength as memory_strength
-from ..memory.states import State
+from ..memory import preferences
+from ..memory.rules import half_life_for, strength as memory_strength
+from ..memory.states import Kind, State
 from ..settings import FlushSettings
 from ..store.db import Store
 from ..store.memories import MemoryStore
@@ -62,11 +63,13 @@ def compile_prompt(memories: MemoryStore, settings: FlushSettings, now: datetime
 
     ``hint`` (a knowledge gap's line) is added last, only if it fits in what the memories left.
     ``labels``: memory id → a suffix its line carries (a skill's level: "Rust async: L2").
+    A preference with an older version says both ("now: …; before: …") when that still fits.
     """
     labels = labels or {}
+    lines: dict[str, str] = {}
 
     def line(m: MemoryRecord) -> str:
-        return f"{m.text}: {labels[m.id]}" if m.id in labels else m.text
+        return lines.get(m.id) or (f"{m.text}: {labels[m.id]}" if m.id in labels else m.text)
 
     epoch = now.timestamp()
     live = memories.live()
@@ -74,7 +77,7 @@ def compile_prompt(memories: MemoryStore, settings: FlushSettings, now: datetime
     layer2 = [m for m in live if m.layer(epoch) == 2]
 
     def strength(m: MemoryRecord) -> float:
-        return memory_strength(m, now, settings.half_life_days)
+        return memory_strength(m, now, half_life_for(m, settings))
 
     ranked = sorted(layer1 + layer2, key=lambda m: (not m.pinned, m.layer(epoch), -strength(m), m.id))
     budget = settings.memory_token_budget
@@ -92,6 +95,14 @@ def compile_prompt(memories: MemoryStore, settings: FlushSettings, now: datetime
             left_out.append({"id": m.id, "text": m.text, "layer": m.layer(epoch), "tokens": cost,
                              "strength": round(strength(m), 4),
                              "reason": f"over the {budget}-token memory budget; lowest confidence × recency"})
+    for m in ranked:  # what the budget left: a preference's previous version, compactly
+        before = preferences.previous_text(memories, m) if m.id in chosen and m.kind == Kind.PREFERENCE else None
+        if before:
+            compact = preferences.prompt_line(m.text, before)
+            extra = memory_line_tokens(compact) - memory_line_tokens(line(m))
+            if used + extra <= budget:
+                lines[m.id] = compact
+                used += extra
     order = lambda m: (m.slot, m.valid_at or "", m.id)  # noqa: E731 - deterministic prompt order
     selection = PromptSelection(
         [PromptItem(m.id, line(m), m.slot, 1) for m in sorted(layer1, key=order) if m.id in chosen],

@@ -23,7 +23,8 @@ from datetime import tzinfo
 from ..backends.base import Backend
 from ..errors import MalformedReply
 from ..personas import FilterPersona
-from ..memory.states import KINDS
+from ..memory import preferences
+from ..memory.states import KINDS, Kind
 from ..prompts import PromptLibrary
 from ..types import Coded, Message, Turn
 from ..logs import slot_name
@@ -230,8 +231,11 @@ def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine
         return Dropped(persona.id, text, "the assistant's words, not the user's",
                        [line.message_id for line in evidence], category="words")
     evidence.sort(key=lambda line: (line.epoch, line.message_id))
+    slot = normalise_slot(str(raw.get("slot") or ""))
+    if kind == Kind.PREFERENCE:  # its slot names one of the ten categories; outside them it is a fact
+        slot, kind = (preferences.canonical_slot(slot), kind) if preferences.category_of(slot) else (slot, Kind.FACT)
     return Item(persona=persona.id, style=persona.style, text=text,
-                slot=normalise_slot(str(raw.get("slot") or "")), kind=kind, score=score,
+                slot=slot, kind=kind, score=score,
                 evidence=[line.message_id for line in evidence], reason=str(raw.get("reason") or "")[:500],
                 first_epoch=evidence[0].epoch, first_ts=evidence[0].when, grounded=words.grounded)
 

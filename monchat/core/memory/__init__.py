@@ -3,6 +3,7 @@
 - ``states``: ``State`` (with the predicates live / history), ``Verdict``, review ``Action``, ``Kind``, ``View``.
 - ``record``: ``MemoryRecord``, ``LedgerStats``, ``Change``.
 - ``rules``: the numbers of the rules (days of evidence per kind, decay, the habit rule).
+- ``preferences``: the preference layer's categories, version chain, weights and review rule.
 - ``transitions``: every change of state, one function each, used by the flush (consolidate, prune)
   and by the review queue and browser (``MemoryService``) alike.
 - ``service``: ``MemoryService``, what the CLI and the GUI call.

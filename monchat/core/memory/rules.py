@@ -9,7 +9,8 @@ from .record import MemoryRecord
 from .states import Kind
 
 # Distinct days of supporting evidence a kind needs for Layer 1; with mixed kinds the loosest applies.
-REQUIRED_DAYS = {Kind.EXPLICIT: 1, Kind.CORRECTION: 1, Kind.FACT: 2, Kind.HABIT: 3, Kind.SKILL: 2}
+REQUIRED_DAYS = {Kind.EXPLICIT: 1, Kind.CORRECTION: 1, Kind.FACT: 2, Kind.HABIT: 3, Kind.SKILL: 2,
+                 Kind.PREFERENCE: 1}  # a preference is stated, not observed: one day
 # A habit contradicted this often is set aside (pending): kept, out of the prompt.
 HABIT_CONTRADICTIONS_TO_PENDING = 2
 # A Layer 1 memory whose decayed confidence falls below this goes dormant.
@@ -37,6 +38,13 @@ def effective_confidence(memory: MemoryRecord, now: datetime, half_life_days: fl
         return base
     age_days = max(0.0, (now.timestamp() - memory.last_evidence_epoch) / 86400)
     return base * 0.5 ** (age_days / half_life_days)
+
+
+def half_life_for(memory: MemoryRecord, settings) -> float:
+    """The decay half-life of a memory: a preference's own (``flush.preference_half_life_days``) or the rest's."""
+    if memory.kind == Kind.PREFERENCE:
+        return settings.preference_half_life_days
+    return settings.half_life_days
 
 
 def recency(memory: MemoryRecord, now: datetime) -> float:

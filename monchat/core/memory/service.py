@@ -17,6 +17,8 @@ from ..settings import Settings
 from ..store.db import Store
 from ..store.memories import MemoryStore
 from ..types import Clock, local_now
+from . import preferences
+from .rules import effective_confidence, half_life_for
 from .record import MemoryRecord
 from .states import Action, ChangeKind, Kind, State, Verdict, View
 from .transitions import Transitions, guarded
@@ -92,29 +94,15 @@ class MemoryService:
             level = BackgroundStore(self.store).skill_level(memory.id)
             data["skill"] = ({"level": level["level"], "xp": level["xp"], "uses": level["uses"]}
                              if level else None)
+        elif memory.kind == Kind.PREFERENCE:  # its place in the version chain (memory/preferences.py)
+            data.update(preferences.describe(self.memories, memory))
+            data["confidence_now"] = round(effective_confidence(memory, self.clock(),
+                                                                half_life_for(memory, self.settings.flush)), 4)
         return data
 
     def history(self, memory_id: str) -> list[MemoryRecord]:
         """The supersession chain through this memory, oldest first, both ways."""
-        start = self.get(memory_id)
-        chain = [start]
-        seen = {start.id}
-        frontier = [start]
-        while frontier:  # back: everything this one (transitively) replaced
-            older = []
-            for m in frontier:
-                for p in self.memories.predecessors(m.id):
-                    if p.id not in seen:
-                        seen.add(p.id)
-                        older.append(p)
-            chain = older + chain
-            frontier = older
-        current = start
-        while current.superseded_by and current.superseded_by not in seen:  # forward
-            current = self.get(current.superseded_by)
-            seen.add(current.id)
-            chain.append(current)
-        return chain
+        return preferences.chain(self.memories, self.get(memory_id))
 
     def evidence(self, memory_id: str) -> list[dict]:
         self.get(memory_id)

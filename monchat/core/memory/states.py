@@ -84,6 +84,7 @@ class Kind(StrEnum):
     HABIT = "habit"
     RETRACTION = "retraction"
     SKILL = "skill"  # the user did something that shows a skill; its level is the program's (background/skills.py)
+    PREFERENCE = "preference"  # how the user likes things (an attitude): versions, weights, decay (memory/preferences.py)
 
 
 KINDS = tuple(k.value for k in Kind)
