@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QHeaderVi
                                QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from ..core.memory import Kind, State, View
+from ..core.memory.preferences import versions as preference_versions
 from ..core.memory.service import MemoryService
 from ..core.personas import PersonaRegistry
 from ..core.settings import Settings
@@ -154,7 +155,16 @@ class MemoryBrowser(QDialog):
     def kind_name(self, kind: str) -> str:
         return {Kind.EXPLICIT: self.tr("said outright"), Kind.CORRECTION: self.tr("a correction"),
                 Kind.FACT: self.tr("a fact"), Kind.HABIT: self.tr("a habit"),
-                Kind.RETRACTION: self.tr("a taking back"), Kind.SKILL: self.tr("a skill")}.get(kind, kind)
+                Kind.RETRACTION: self.tr("a taking back"), Kind.SKILL: self.tr("a skill"),
+                Kind.PREFERENCE: self.tr("a preference")}.get(kind, kind)
+
+    def category_name(self, category: str | None) -> str:
+        """A preference's category (core/memory/preferences.py CATEGORIES) in the window's language."""
+        return {"writing": self.tr("writing style"), "tech": self.tr("tech choice"),
+                "design": self.tr("design principle"), "pace": self.tr("pace"), "aesthetic": self.tr("aesthetic"),
+                "food": self.tr("food and drink"), "communication": self.tr("communication"),
+                "learning": self.tr("learning"), "money": self.tr("money"),
+                "social": self.tr("social")}.get(category or "", category or "")
 
     @staticmethod
     def when(stamp) -> str:
@@ -243,6 +253,13 @@ class MemoryBrowser(QDialog):
             facts.append(arg(self.tr("Contradicted %1 times"), record.contradictions))
         if record.kind == Kind.SKILL and (skill := self.memory.to_dict(record).get("skill")):
             facts.append(arg(self.tr("Level L%1 (%2 days of use)"), skill["level"], skill["uses"]))
+        versions = {}
+        if record.kind == Kind.PREFERENCE:  # its place in the version chain: newer versions weigh more
+            pref = self.memory.to_dict(record)
+            facts.append(arg(self.tr("Preference: %1, version %2 of %3, weight %4"),
+                             self.category_name(pref["category"]), pref["version"], pref["versions"],
+                             f"{pref['weight']:.2f}"))
+            versions = preference_versions(self.memory.history(record.id))
         lines = [" · ".join(facts)]
         threshold = self.settings.flush.judge_confidence
         for row in queue:
@@ -257,12 +274,15 @@ class MemoryBrowser(QDialog):
                                                   self.when(version.valid_at), self.when(version.invalid_at)])
             item.setToolTip(0, version.text)
             item.setData(0, Qt.ItemDataRole.UserRole, version.id)
+            if version.id in versions:  # "v1 ×0.50": a preference's older version, kept with less weight
+                v = versions[version.id]
+                item.setText(0, arg(self.tr("v%1 ×%2: %3"), v["version"], f"{v['weight']:.2f}", version.text))
             if version.id == record.id:  # the one selected above
                 font = item.font(0)
                 font.setBold(True)
                 for column in range(4):
                     item.setFont(column, font)
-                item.setText(0, "▶ " + version.text)
+                item.setText(0, "▶ " + item.text(0))
         evidence = self.memory.evidence(record.id)
         for row in evidence:
             self.evidence.addItem(f"{self.when(row.get('ts'))}  {row.get('text', '')}")

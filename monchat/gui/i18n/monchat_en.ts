@@ -1398,6 +1398,50 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>a preference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>writing style</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tech choice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>design principle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>aesthetic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>food and drink</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>communication</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>learning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>money</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>social</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>No memory here yet.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1454,11 +1498,19 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Preference: %1, version %2 of %3, weight %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Waiting for your review: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>A proposed change to this memory waits for your review: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>v%1 ×%2: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

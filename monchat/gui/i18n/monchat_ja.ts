@@ -1409,6 +1409,50 @@ Open it in your browser?</source>
         <translation>技能</translation>
     </message>
     <message>
+        <source>a preference</source>
+        <translation>好み</translation>
+    </message>
+    <message>
+        <source>writing style</source>
+        <translation>文体</translation>
+    </message>
+    <message>
+        <source>tech choice</source>
+        <translation>技術の選択</translation>
+    </message>
+    <message>
+        <source>design principle</source>
+        <translation>設計の原則</translation>
+    </message>
+    <message>
+        <source>pace</source>
+        <translation>ペース</translation>
+    </message>
+    <message>
+        <source>aesthetic</source>
+        <translation>美的感覚</translation>
+    </message>
+    <message>
+        <source>food and drink</source>
+        <translation>食べ物と飲み物</translation>
+    </message>
+    <message>
+        <source>communication</source>
+        <translation>コミュニケーション</translation>
+    </message>
+    <message>
+        <source>learning</source>
+        <translation>学び方</translation>
+    </message>
+    <message>
+        <source>money</source>
+        <translation>お金</translation>
+    </message>
+    <message>
+        <source>social</source>
+        <translation>人付き合い</translation>
+    </message>
+    <message>
         <source>No memory here yet.</source>
         <translation>ここにはまだ記憶がありません。</translation>
     </message>
@@ -1465,12 +1509,20 @@ Open it in your browser?</source>
         <translation>レベル L%1（使った日 %2 日）</translation>
     </message>
     <message>
+        <source>Preference: %1, version %2 of %3, weight %4</source>
+        <translation>好み: %1、版 %2/%3、重み %4</translation>
+    </message>
+    <message>
         <source>Waiting for your review: %1</source>
         <translation>あなたの確認待ち: %1</translation>
     </message>
     <message>
         <source>A proposed change to this memory waits for your review: %1</source>
         <translation>この記憶への変更案が確認を待っています: %1</translation>
+    </message>
+    <message>
+        <source>v%1 ×%2: %3</source>
+        <translation>版%1 ×%2: %3</translation>
     </message>
     <message>
         <source>From conversations with: %1</source>
