@@ -166,7 +166,9 @@ def cmd_memory(app, args) -> int:
             for n, data in enumerate(out):
                 arrow = "   " if n == 0 else "→  "
                 until = f" until {data['invalid_at'][:16]}" if data["invalid_at"] else ""
-                print(f"{arrow}{data['id']} [{data['state']}] {data['text']} "
+                version = (f" v{data['version']} weight {data['weight']:.2f}"
+                           if data["kind"] == "preference" else "")
+                print(f"{arrow}{data['id']} [{data['state']}{version}] {data['text']} "
                       f"(from {(data['valid_at'] or '?')[:16]}{until})")
             return 0
     elif action in ("approve", "reject"):

@@ -47,7 +47,9 @@ def test_a_new_version_waits_for_review_and_then_both_versions_coexist(world, ca
     history = world.cli_json(capsys, "memory", "history", old.id)
     assert [(h["id"], h["version"]) for h in history] == [(old.id, 1), (new.id, 2)]
     assert "- now: コードについては詳しい説明が好き; before: 簡潔な答えが好き" in world.prompt()
-    assert "→  " + new.id in world.cli(capsys, "memory", "history", new.id)
+    out = world.cli(capsys, "memory", "history", new.id)
+    assert f"   {old.id} [superseded v1 weight 0.50] 簡潔な答えが好き" in out
+    assert f"→  {new.id} [active v2 weight 1.00] コードについては詳しい説明が好き" in out
 
 
 def test_a_third_version_halves_the_older_weights_again(world, capsys):
@@ -138,3 +140,17 @@ def test_the_category_comes_from_the_slot_and_outside_the_ten_it_is_a_fact(world
     assert (coffee.kind, coffee.slot) == ("preference", "food/coffee")  # "drink" is read as food and drink
     assert preferences(world, capsys)["ブラックコーヒーが好き"]["category"] == "food"
     assert (guitar.kind, guitar.slot) == ("fact", "hobby/guitar")
+
+
+def test_a_merge_of_a_preference_waits_too_and_approved_is_the_next_version(world, capsys):
+    world.oracle.rules = [CONCISE, DETAIL]
+    world.oracle.judgements = {("簡潔な答えが好き", "コードについては詳しい説明が好き"):
+                               Judgement("MERGE", 0.95, "普段は簡潔、コードは詳しく")}
+    two_versions(world, capsys)
+    [row] = world.queue()
+    assert row["action"] == "merge" and "new version of a preference" in row["reason"]
+    assert world.layer("簡潔な答えが好き") == 1  # unchanged until the user says yes
+    world.memory.approve(str(row["id"]))
+    prefs = preferences(world, capsys)
+    assert (prefs["普段は簡潔、コードは詳しく"]["version"], prefs["簡潔な答えが好き"]["weight"]) == (2, 0.5)
+    assert prefs["簡潔な答えが好き"]["superseded_by"] == world.mem("普段は簡潔、コードは詳しく").id
