@@ -43,7 +43,10 @@ def test_a_new_version_waits_for_review_and_then_both_versions_coexist(world, ca
     assert older["superseded_by"] == new.id and older["state"] == "superseded"  # kept, marked
     assert (older["category"], older["version"], older["weight"]) == ("communication", 1, 0.5)
     assert (newer["category"], newer["version"], newer["weight"]) == ("communication", 2, 1.0)
-    assert newer["older_versions"] == [old.id] and newer["layer"] == 1
+    assert newer["older_versions"] == [{"id": old.id, "text": "簡潔な答えが好き", "version": 1, "weight": 0.5}]
+    assert newer["layer"] == 1
+    [listed] = [m for m in world.cli_json(capsys, "memory", "list") if m["kind"] == "preference"]
+    assert listed["id"] == new.id and listed["older_versions"][0]["id"] == old.id  # the live list shows the chain
     history = world.cli_json(capsys, "memory", "history", old.id)
     assert [(h["id"], h["version"]) for h in history] == [(old.id, 1), (new.id, 2)]
     assert "- now: コードについては詳しい説明が好き; before: 簡潔な答えが好き" in world.prompt()

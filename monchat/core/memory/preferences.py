@@ -101,10 +101,12 @@ def versions(records: list[MemoryRecord]) -> dict[str, dict]:
 
 
 def describe(memories: "MemoryStore", memory: MemoryRecord) -> dict:
-    """What ``memory list --json`` adds to a preference: category, version, versions, weight, older ids."""
+    """What ``memory list --json`` adds to a preference: category, version, versions, weight, the older versions."""
     prefs = [m for m in chain(memories, memory) if m.kind == Kind.PREFERENCE]
-    info = versions(prefs)[memory.id]
-    older = [m.id for m in prefs[:info["version"] - 1]]
+    known = versions(prefs)
+    info = known[memory.id]
+    older = [{"id": m.id, "text": m.text, "version": known[m.id]["version"], "weight": known[m.id]["weight"]}
+             for m in prefs[:info["version"] - 1]]
     return {"category": category_of(memory.slot), **info, "older_versions": older}
 
 
