@@ -157,3 +157,23 @@ def test_a_merge_of_a_preference_waits_too_and_approved_is_the_next_version(worl
     prefs = preferences(world, capsys)
     assert (prefs["普段は簡潔、コードは詳しく"]["version"], prefs["簡潔な答えが好き"]["weight"]) == (2, 0.5)
     assert prefs["簡潔な答えが好き"]["superseded_by"] == world.mem("普段は簡潔、コードは詳しく").id
+
+
+def test_the_users_edit_of_a_preference_is_its_next_version(world, capsys):
+    world.oracle.rules = [CONCISE]
+    world.say("2026-11-01T20:00:00+09:00", "答えは簡潔なのが好き")
+    world.flush("2026-11-01T22:00:00+09:00")
+    edited = world.memory.edit(world.mem("簡潔な答えが好き").id, "とても簡潔な答えが好き")
+    assert [(h["text"], h["version"], h["weight"]) for h in world.cli_json(capsys, "memory", "history", edited.id)] \
+        == [("簡潔な答えが好き", 1, 0.5), ("とても簡潔な答えが好き", 2, 1.0)]
+    assert "- now: とても簡潔な答えが好き; before: 簡潔な答えが好き" in world.prompt()
+
+
+def test_the_older_version_is_mentioned_only_when_the_budget_allows(world, capsys):
+    from monchat.core.flush.rebuild import SECTION_OVERHEAD, memory_line_tokens
+    world.settings.auto_approve_preferences = True
+    world.settings.memory_token_budget = SECTION_OVERHEAD + memory_line_tokens("コードについては詳しい説明が好き")
+    two_versions(world, capsys)
+    prompt = world.prompt()
+    assert "- コードについては詳しい説明が好き" in prompt and "before:" not in prompt  # the newest, alone
+    assert world.memory.budget_report()["left_out"] == []
