@@ -23,7 +23,7 @@ from datetime import tzinfo
 from ..backends.base import Backend
 from ..errors import MalformedReply
 from ..personas import FilterPersona
-from ..memory.states import KINDS
+from ..memory.states import KINDS, Kind
 from ..prompts import PromptLibrary
 from ..types import Coded, Message, Turn
 from ..logs import slot_name
@@ -228,6 +228,9 @@ def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine
                         [line.text for line in lines_by_local.values() if line.role != "user"])
     if words.assistants_words:
         return Dropped(persona.id, text, "the assistant's words, not the user's",
+                       [line.message_id for line in evidence], category="words")
+    if kind == Kind.RECALL and not words.grounded:  # a question memory could not answer, in the user's words
+        return Dropped(persona.id, text, "a recall failure shares no words with the line it cites",
                        [line.message_id for line in evidence], category="words")
     evidence.sort(key=lambda line: (line.epoch, line.message_id))
     return Item(persona=persona.id, style=persona.style, text=text,
