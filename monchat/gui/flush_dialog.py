@@ -20,6 +20,7 @@ from ..core.memory import ChangeKind
 from ..core.flush.service import FlushService
 from ..core.personas import PersonaRegistry
 from .failures import explanation, headline
+from .flush_layers import LayerRows
 from .lifetime import alive
 from .translation import arg, ui_is_english, ui_language
 from .workers import Failure, TaskRunner
@@ -89,6 +90,7 @@ class FlushDialog(QDialog):
 
         self.summary = QLabel(self)
         self.summary.setWordWrap(True)
+        self.layers = LayerRows(self)  # what each background layer changed, once the flush is done
         self.changes = QTreeWidget(self)
         self.changes.setHeaderLabels([self.tr("Change"), self.tr("Memory / evidence")])
         self.changes.setColumnWidth(0, 170)
@@ -126,6 +128,7 @@ class FlushDialog(QDialog):
         layout.addWidget(self.overall)
         layout.addWidget(self.status)
         layout.addWidget(self.summary)
+        layout.addWidget(self.layers)
         layout.addWidget(self.changes, 1)
         layout.addLayout(buttons)
         self.load_plan()
@@ -369,7 +372,9 @@ class FlushDialog(QDialog):
     def show_summary(self, report) -> None:
         if report.nothing_to_flush:
             self.summary.setText(self.tr("There was nothing new to flush."))
+            self.layers.show_layers(None)
             return
+        self.layers.show_layers(report.background)
         lines = [
             arg(self.tr("Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Waiting for review: %4"),
                 report.promoted.get("layer1", 0), report.promoted.get("layer2", 0), report.superseded,
