@@ -382,12 +382,6 @@ class FlushDialog(QDialog):
             arg(self.tr("Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s"),
                 report.dropped, report.llm_calls, self.tokens_text(report.usage), f"{report.duration_s:.1f}"),
         ]
-        background = report.background or {}
-        if background.get("reflect") is not None or background.get("diary"):
-            reflect = background.get("reflect") or {"insights": [], "gaps": []}
-            lines.append(arg(self.tr("Looked back: %1 insights, %2 suspected gaps; diary pages: %3 "
-                                     "(Memory → Inbox)"),
-                             len(reflect["insights"]), len(reflect["gaps"]), len(background.get("diary") or [])))
         for note in report.notes:
             lines.append(arg(self.tr("Note: %1"), self.report_words(note)))
         for error in report.errors:

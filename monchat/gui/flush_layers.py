@@ -21,7 +21,6 @@ class LayerRows(QTreeWidget):
         self.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         self.header().setStretchLastSection(True)
         self.setWordWrap(True)
-        self.setMaximumHeight(150)
         self.hide()
 
     # ---- words -----------------------------------------------------------
@@ -70,6 +69,8 @@ class LayerRows(QTreeWidget):
             text = self.describe(layer, layers.get(layer))
             item = QTreeWidgetItem(self, [self.layer_name(layer), text])
             item.setToolTip(1, text)
+        rows = sum(max(self.sizeHintForRow(i), 1) for i in range(self.topLevelItemCount()))
+        self.setFixedHeight(self.header().sizeHint().height() + rows + 2 * self.frameWidth() + 2)
         self.show()
 
     def rows(self) -> list[tuple[str, str]]:

@@ -892,10 +892,6 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Looked back: %1 insights, %2 suspected gaps; diary pages: %3 (Memory → Inbox)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Note: %1</source>
         <translation type="unfinished"></translation>
     </message>

@@ -899,10 +899,6 @@ Send to it? monchat asks only once for this service.</source>
         <translation>根拠不足で除外: %1&#x3000;モデル呼び出し: %2&#x3000;トークン: %3&#x3000;時間: %4 秒</translation>
     </message>
     <message>
-        <source>Looked back: %1 insights, %2 suspected gaps; diary pages: %3 (Memory → Inbox)</source>
-        <translation>振り返り：気づき %1 件、ギャップの疑い %2 件、日記 %3 ページ（記憶 → 受信箱）</translation>
-    </message>
-    <message>
         <source>Note: %1</source>
         <translation>メモ: %1</translation>
     </message>
