@@ -48,6 +48,15 @@ class InboxDialog(QDialog):
         return {"insight": self.tr("insight"), "gap": self.tr("suspected gap"),
                 "recall": self.tr("not known twice"), "structural": self.tr("never mentioned")}.get(kind, kind)
 
+    def gap_text(self, gap: dict) -> str:
+        """A gap the program marked, in the window's language; one the reflect stage suspected, in its words."""
+        if gap.get("source") == "failures":
+            return arg(self.tr("Memory did not know %1 (%2 times); last: %3"), gap["slot"], gap["failures"],
+                       gap["text"].split("): ", 1)[-1])
+        if gap.get("source") == "neighbours":
+            return arg(self.tr("You often talk about %1, never about %2"), gap["slot"].split("/", 1)[0], gap["slot"])
+        return gap["text"]
+
     def status_name(self, status: str) -> str:
         return {"open": self.tr("new"), "read": self.tr("read")}.get(status, status)
 
@@ -125,7 +134,7 @@ class InboxDialog(QDialog):
     def reload(self) -> None:
         self.insights.clear()
         rows = [{**r, "what": "insight"} for r in self.inbox.insights()]
-        rows += [{"what": "gap", "id": g["id"], "kind": g["kind"], "text": g["text"], "status": g["status"],
+        rows += [{"what": "gap", "id": g["id"], "kind": g["kind"], "text": self.gap_text(g), "status": g["status"],
                   "slots": [g["slot"]] if g["slot"] else [], "run_id": g["run_id"]} for g in self.inbox.gaps()]
         rows = [r for r in rows if r["status"] != DISMISSED]
         for r in rows:

@@ -82,7 +82,7 @@ def rows(dialog) -> list[list[str]]:
 def test_the_inbox_marks_an_insight_read_and_dismisses_a_gap_and_its_hint(app, backend, make_window, qtbot):
     dialog = inbox_after_a_flush(app, backend, make_window)
     assert rows(dialog) == [["Settling into a new city", "insight", "new"],
-                            ["asked about pet/dog (2 times memory did not know): asked my dog's name",
+                            ["Memory did not know pet/dog (2 times); last: asked my dog's name",
                              "not known twice", "new"]]
     assert app.memory.prompt_hint() == "pet/dog"
     assert not dialog.read_button.isEnabled() and not dialog.dismiss_button.isEnabled()  # nothing chosen
@@ -105,4 +105,16 @@ def test_the_inbox_buttons_read_in_japanese(app, backend, make_window):
     dialog = inbox_after_a_flush(app, backend, make_window, "ja")
     assert (dialog.read_button.text(), dialog.dismiss_button.text()) == ("既読にする", "片づける")
     assert [r[1:] for r in rows(dialog)] == [["気づき", "未読"], ["2 回思い出せなかった", "未読"]]
+    assert rows(dialog)[1][0] == "pet/dog を 2 回思い出せなかった（最後：asked my dog's name）"
+    dialog.close()
+
+
+def test_a_gap_the_program_found_reads_in_the_windows_language(app, make_window):
+    from monchat.core.store.background import BackgroundStore
+    with app.store.atomic():
+        BackgroundStore(app.store).add_gap({"kind": "structural", "slot": "family/partner", "source": "neighbours",
+                                            "text": "talks about family often (6 messages in 30 days), never about "
+                                                    "family/partner", "failures": 0, "run_id": 1})
+    dialog = make_window("ja").open_inbox()
+    assert rows(dialog) == [["family についてよく話すのに、family/partner は話に出ない", "話に出ない", "未読"]]
     dialog.close()

@@ -1041,6 +1041,14 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Memory did not know %1 (%2 times); last: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You often talk about %1, never about %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>new</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1048,6 +1048,14 @@ Send to it? monchat asks only once for this service.</source>
         <translation>2 回思い出せなかった</translation>
     </message>
     <message>
+        <source>Memory did not know %1 (%2 times); last: %3</source>
+        <translation>%1 を %2 回思い出せなかった（最後：%3）</translation>
+    </message>
+    <message>
+        <source>You often talk about %1, never about %2</source>
+        <translation>%1 についてよく話すのに、%2 は話に出ない</translation>
+    </message>
+    <message>
         <source>new</source>
         <translation>未読</translation>
     </message>
