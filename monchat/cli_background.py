@@ -122,7 +122,8 @@ def layer_lines(data: dict) -> list[str]:
         lines.append(f"reflect: {len(reflect['insights'])} insight(s), {len(reflect['gaps'])} suspected gap(s)"
                      + (f", {reflect['dropped']} dropped (no known slot)" if reflect["dropped"] else "")
                      + " — `monchat insights`")
-        lines += [f"  {entry['text']}  [{', '.join(entry['slots'])}]" for entry in reflect["insights"] + reflect["gaps"]]
+        entries = reflect["insights"] + reflect["gaps"]
+        lines += [f"  {entry['text']}  [{', '.join(entry['slots'])}]" for entry in entries]
     profile = layers.get("profile") or {"changed": [], "rising": [], "cooling": []}
     changed = ", ".join(f"{e['topic']} {e['count']} ({e['delta']:+d})" for e in profile["changed"])
     lines.append(f"profile: {'this week ' + changed if changed else 'no change this week'}; rising "

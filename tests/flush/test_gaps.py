@@ -11,6 +11,7 @@ import pytest
 from monchat.core.background.neighbours import expected
 from monchat.core.errors import NotFound
 from tests.flush.conftest import Rule, at
+from tests.test_cli import in_process  # noqa: F401 (a fixture)
 
 DOG = Rule("dog's name", "asked what my dog's name is", "pet/dog", "recall", 0.8)
 DOG_LIFESTYLE = Rule("dog's name", "asked my dog's name again", "pet/dog", "recall", 0.8, persona="lifestyle")
@@ -189,7 +190,8 @@ def test_the_flush_report_says_what_each_layer_changed_and_a_dry_run_writes_none
 
     out = world.cli(capsys, "flush")
     for line in ("  reflect: 1 insight(s), 0 suspected gap(s)", "  profile: this week skill 2 (+1); rising -",
-                 "  diary: 2026-11-24 — `monchat diary`", "  gaps: new recall pet/dog (2 failures) — `monchat gaps`"):
+                 "  diary: 2026-11-24 — `monchat diary`",
+                 "  gaps: new recall pet/dog (2 failures) — `monchat gaps`"):
         assert line in out
     [run] = world.flusher.runs(1)
     assert run["background"]["layers"]["gaps"]["new"][0]["slot"] == "pet/dog"
@@ -202,3 +204,11 @@ def test_the_report_says_so_when_a_layer_changed_nothing(world, capsys):
     for line in ("reflect: did not run", "profile: no change this week", "diary: 2026-11-23",
                  "gaps: none new or raised", "skills: no level changed"):
         assert line in out
+
+
+def test_the_cli_marks_only_an_entry_it_is_given_and_knows(in_process, capsys):
+    assert in_process(["gaps", "dismiss"]) == 2
+    assert "Which gap? Give its number." in capsys.readouterr().err
+    assert in_process(["insights", "read", "7"]) == 2
+    assert "There is no insight 7." in capsys.readouterr().err
+    assert in_process(["gaps", "--json"]) == 0 and capsys.readouterr().out.strip() == "[]"
