@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from .core.background.inbox import Inbox
+from .core.background.inbox import MARKS, Inbox
+from .core.errors import InputError
 
 BACKGROUND_COMMANDS = ("profile", "insights", "diary", "gaps", "skills")
 
@@ -12,15 +13,33 @@ BACKGROUND_COMMANDS = ("profile", "insights", "diary", "gaps", "skills")
 def add_background_commands(sub) -> None:
     p = sub.add_parser("profile", help="interest profile over 7, 30 and 90 days (the last flush's snapshot)")
     p.add_argument("--json", action="store_true")
-    p = sub.add_parser("insights", help="what the reflect stage noticed at each flush (the inbox)")
-    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("insights", help="what the reflect stage noticed at each flush (the inbox); "
+                                        "`insights read|dismiss ID` marks one")
+    _add_marks(p)
     p = sub.add_parser("diary", help="the one-page diary per day (all days, or DATE)")
     p.add_argument("date", nargs="?", help="YYYY-MM-DD")
     p.add_argument("--json", action="store_true")
-    p = sub.add_parser("gaps", help="knowledge gaps: corrected twice, or suspected by the reflect stage")
-    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("gaps", help="knowledge gaps: not known twice, or a neighbour never mentioned; "
+                                    "`gaps read|dismiss ID` marks one (a dismissed gap is not hinted at)")
+    _add_marks(p)
     p = sub.add_parser("skills", help="skills and the level the program gave them (L1 exposure … L3 generative)")
     p.add_argument("--json", action="store_true")
+
+
+def _add_marks(p) -> None:
+    p.add_argument("action", nargs="?", choices=sorted(MARKS), help="mark entry ID read, or dismiss it")
+    p.add_argument("id", nargs="?", type=int, help="the entry's number (#ID in the list)")
+    p.add_argument("--json", action="store_true")
+
+
+def _mark(inbox: Inbox, what: str, args) -> int:
+    if args.id is None:
+        raise InputError(f"Which {what}? Give its number.", f"e.g. monchat {args.command} {args.action} 3")
+    row = inbox.mark(what, args.id, args.action)
+    if args.json:
+        return _print_json(row)
+    print(f"{what} #{row['id']} is {row['status']}.")
+    return 0
 
 
 def _print_json(data) -> int:
@@ -29,7 +48,9 @@ def _print_json(data) -> int:
 
 
 def cmd_background(app, args) -> int:
-    inbox = Inbox(app.store)
+    inbox = Inbox(app.store, app.settings, app.memory)
+    if args.command in ("insights", "gaps") and args.action:
+        return _mark(inbox, args.command.removesuffix("s"), args)
     if args.command == "skills":
         return cmd_skills(app, args)
     if args.command == "profile":
@@ -55,7 +76,7 @@ def cmd_background(app, args) -> int:
         if not rows:
             print("No insights yet: the reflect stage writes them at a flush.")
         for r in rows:
-            print(f"#{r['id']} run {r['run_id']} {r['kind']:8} {r['text']}  [{', '.join(r['slots'])}]")
+            print(f"#{r['id']} run {r['run_id']} {r['kind']:8} {r['text']}  [{', '.join(r['slots'])}] ({r['status']})")
         return 0
     if args.command == "diary":
         pages = inbox.diary(args.date)
@@ -78,27 +99,50 @@ def cmd_background(app, args) -> int:
 
 
 def print_flush_background(report) -> None:
-    """The background track's lines in a ``monchat flush`` summary (what ran and what it kept)."""
+    """The background track's lines in a ``monchat flush`` summary: one per layer, what it changed."""
     data = report.background
     if not data:
         return
+    for line in layer_lines(data):
+        print(f"  {line}")
+
+
+def _gap(g: dict) -> str:
+    return f"{g['kind']} {g['slot']}" + (f" ({g['failures']} failures)" if g["failures"] else "")
+
+
+def layer_lines(data: dict) -> list[str]:
+    """Per layer, what this flush changed (``background/summary.py``), in English for the terminal."""
+    layers = data.get("layers") or {}
+    lines = []
     reflect = data.get("reflect")
-    if reflect is not None:
-        print(f"  reflect: {len(reflect['insights'])} insight(s), {len(reflect['gaps'])} suspected gap(s)"
-              + (f", {reflect['dropped']} dropped (no known slot)" if reflect["dropped"] else "")
-              + " — `monchat insights`")
-        for entry in reflect["insights"] + reflect["gaps"]:
-            print(f"    {entry['text']}  [{', '.join(entry['slots'])}]")
-    moving = data.get("profile") or {}
-    if moving.get("rising") or moving.get("cooling"):
-        print(f"  profile: rising {', '.join(moving['rising']) or '-'}; cooling {', '.join(moving['cooling']) or '-'}")
-    if data.get("diary"):
-        print(f"  diary: {', '.join(data['diary'])} — `monchat diary`")
-    for gap in data.get("gaps") or []:
-        print(f"  gap ({gap['kind']}): {gap['text']}")
-    for skill in data.get("skills") or []:
-        was = f"L{skill['from']} → " if skill["from"] else ""
-        print(f"  skill: {skill['name']} {was}L{skill['to']}")
+    if reflect is None:
+        lines.append("reflect: did not run (nothing found, or background.reflect is off)")
+    else:
+        lines.append(f"reflect: {len(reflect['insights'])} insight(s), {len(reflect['gaps'])} suspected gap(s)"
+                     + (f", {reflect['dropped']} dropped (no known slot)" if reflect["dropped"] else "")
+                     + " — `monchat insights`")
+        entries = reflect["insights"] + reflect["gaps"]
+        lines += [f"  {entry['text']}  [{', '.join(entry['slots'])}]" for entry in entries]
+    profile = layers.get("profile") or {"changed": [], "rising": [], "cooling": []}
+    changed = ", ".join(f"{e['topic']} {e['count']} ({e['delta']:+d})" for e in profile["changed"])
+    lines.append(f"profile: {'this week ' + changed if changed else 'no change this week'}; rising "
+                 f"{', '.join(profile['rising']) or '-'}; cooling {', '.join(profile['cooling']) or '-'}")
+    days = (layers.get("diary") or {}).get("days") or []
+    lines.append(f"diary: {', '.join(days)} — `monchat diary`" if days else "diary: no page written")
+    marks = layers.get("gaps") or {"new": [], "raised": []}
+    if marks["new"] or marks["raised"]:
+        parts = [f"new {_gap(g)}" for g in marks["new"]] + [f"raised {_gap(g)}" for g in marks["raised"]]
+        lines.append(f"gaps: {'; '.join(parts)} — `monchat gaps`")
+    else:
+        lines.append("gaps: none new or raised")
+    changes = (layers.get("skills") or {}).get("changes") or []
+    if changes:
+        lines.append("skills: " + "; ".join(f"{s['name']} " + (f"L{s['from']} → " if s["from"] else "new ")
+                                            + f"L{s['to']}" for s in changes))
+    else:
+        lines.append("skills: no level changed")
+    return lines
 
 
 def cmd_skills(app, args) -> int:

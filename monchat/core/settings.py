@@ -101,6 +101,8 @@ class BackgroundSettings:
     reflect: bool = True  # after judging, one call looks back over the flush (insights and gaps for the inbox)
     diary: bool = True  # one call per local day with new user messages writes that day's page
     gap_hint: bool = True  # the chat prompt may carry one "ask about X if it comes up" line
+    # A structural gap (background/neighbours.py) once a topic has this many messages in 30 days (0: off)
+    structural_gap_after: int = 5
     skill_half_life_days: float = 30.0  # a skill use's experience point halves in this many days
 
 
@@ -140,6 +142,7 @@ CHECKS: dict[str, Callable[[Any], bool]] = {
     "chat.user_name": lambda v: len(v) <= 40 and "\n" not in v,
     "backend.name": lambda v: v in ("auto", "ollama", "openai", "gemini", "embedded"),
     "openai.context_length": _between(0, 10_000_000),
+    "background.structural_gap_after": _between(0, 10000),
     "background.skill_half_life_days": _between(1, 3650),
     "openai.timeout_s": _between(1, 3600),
     "ollama.num_ctx": _between(512, 1_048_576),

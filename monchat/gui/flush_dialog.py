@@ -20,6 +20,7 @@ from ..core.memory import ChangeKind
 from ..core.flush.service import FlushService
 from ..core.personas import PersonaRegistry
 from .failures import explanation, headline
+from .flush_layers import LayerRows
 from .lifetime import alive
 from .translation import arg, ui_is_english, ui_language
 from .workers import Failure, TaskRunner
@@ -89,6 +90,7 @@ class FlushDialog(QDialog):
 
         self.summary = QLabel(self)
         self.summary.setWordWrap(True)
+        self.layers = LayerRows(self)  # what each background layer changed, once the flush is done
         self.changes = QTreeWidget(self)
         self.changes.setHeaderLabels([self.tr("Change"), self.tr("Memory / evidence")])
         self.changes.setColumnWidth(0, 170)
@@ -126,6 +128,7 @@ class FlushDialog(QDialog):
         layout.addWidget(self.overall)
         layout.addWidget(self.status)
         layout.addWidget(self.summary)
+        layout.addWidget(self.layers)
         layout.addWidget(self.changes, 1)
         layout.addLayout(buttons)
         self.load_plan()
@@ -369,7 +372,9 @@ class FlushDialog(QDialog):
     def show_summary(self, report) -> None:
         if report.nothing_to_flush:
             self.summary.setText(self.tr("There was nothing new to flush."))
+            self.layers.show_layers(None)
             return
+        self.layers.show_layers(report.background)
         lines = [
             arg(self.tr("Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Waiting for review: %4"),
                 report.promoted.get("layer1", 0), report.promoted.get("layer2", 0), report.superseded,
@@ -377,12 +382,6 @@ class FlushDialog(QDialog):
             arg(self.tr("Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s"),
                 report.dropped, report.llm_calls, self.tokens_text(report.usage), f"{report.duration_s:.1f}"),
         ]
-        background = report.background or {}
-        if background.get("reflect") is not None or background.get("diary"):
-            reflect = background.get("reflect") or {"insights": [], "gaps": []}
-            lines.append(arg(self.tr("Looked back: %1 insights, %2 suspected gaps; diary pages: %3 "
-                                     "(Memory → Inbox)"),
-                             len(reflect["insights"]), len(reflect["gaps"]), len(background.get("diary") or [])))
         for note in report.notes:
             lines.append(arg(self.tr("Note: %1"), self.report_words(note)))
         for error in report.errors:

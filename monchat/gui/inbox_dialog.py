@@ -1,23 +1,32 @@
 """The inbox: what the background track kept — insights and gaps, the diary, the interest profile.
 
-The user opens it when they want; nothing of it is pushed into the chat. It only reads
-(``core/background/inbox.py``), on the GUI thread like the memory browser.
+The user opens it when they want; nothing of it is pushed into the chat. It reads
+(``core/background/inbox.py``) on the GUI thread like the memory browser, and marks an insight or a gap
+read or dismissed (as ``monchat insights|gaps read|dismiss ID``): a dismissed entry leaves the list, and a
+dismissed gap leaves the chat prompt's "ask about it" line.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel,
-                               QListWidget, QListWidgetItem, QPlainTextEdit, QProgressBar, QScrollArea, QSplitter,
-                               QTabWidget, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
+                               QListWidget, QListWidgetItem, QPlainTextEdit, QProgressBar, QPushButton, QScrollArea,
+                               QSplitter, QTabWidget, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from ..core.background.inbox import Inbox
+from ..core.store.background import DISMISSED, OPEN
 from .translation import arg
 
 BARS_PER_WINDOW = 12
 
 
 class InboxDialog(QDialog):
+    """Signals:
+        memory_changed(): a gap was marked, so the chat prompt's "ask about it" line may have changed.
+    """
+
+    memory_changed = Signal()
+
     def __init__(self, inbox: Inbox, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.inbox = inbox
@@ -37,7 +46,19 @@ class InboxDialog(QDialog):
     # ---- words -----------------------------------------------------------
     def kind_name(self, kind: str) -> str:
         return {"insight": self.tr("insight"), "gap": self.tr("suspected gap"),
-                "recall": self.tr("corrected twice"), "structural": self.tr("never mentioned")}.get(kind, kind)
+                "recall": self.tr("not known twice"), "structural": self.tr("never mentioned")}.get(kind, kind)
+
+    def gap_text(self, gap: dict) -> str:
+        """A gap the program marked, in the window's language; one the reflect stage suspected, in its words."""
+        if gap.get("source") == "failures":
+            return arg(self.tr("Memory did not know %1 (%2 times); last: %3"), gap["slot"], gap["failures"],
+                       gap["text"].split("): ", 1)[-1])
+        if gap.get("source") == "neighbours":
+            return arg(self.tr("You often talk about %1, never about %2"), gap["slot"].split("/", 1)[0], gap["slot"])
+        return gap["text"]
+
+    def status_name(self, status: str) -> str:
+        return {"open": self.tr("new"), "read": self.tr("read")}.get(status, status)
 
     def trend_name(self, trend: str) -> str:
         return {"rising": self.tr("↑ rising"), "steady": self.tr("→ steady"),
@@ -49,9 +70,21 @@ class InboxDialog(QDialog):
     # ---- tabs --------------------------------------------------------------
     def _insights_tab(self) -> QWidget:
         self.insights = QTreeWidget()
-        self.insights.setHeaderLabels([self.tr("What"), self.tr("Kind"), self.tr("About"), self.tr("Flush")])
+        self.insights.setHeaderLabels([self.tr("What"), self.tr("Kind"), self.tr("About"), self.tr("Flush"),
+                                       self.tr("Status")])
         self.insights.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.insights.setRootIsDecorated(False)
+        self.insights.currentItemChanged.connect(lambda *_: self._enable_marks())
+        self.read_button = QPushButton(self.tr("Mark as read"))
+        self.dismiss_button = QPushButton(self.tr("Dismiss"))
+        self.dismiss_button.setToolTip(self.tr("Take it off this list; a dismissed gap is no longer asked about "
+                                               "in the chat and is not marked again."))
+        self.read_button.clicked.connect(lambda: self._mark("read"))
+        self.dismiss_button.clicked.connect(lambda: self._mark("dismiss"))
+        marks = QHBoxLayout()
+        marks.addStretch(1)
+        marks.addWidget(self.read_button)
+        marks.addWidget(self.dismiss_button)
         self.insights_empty = QLabel(self.tr("Nothing here yet: each flush looks back and leaves what it "
                                              "noticed here. monchat never fills a gap by itself."))
         self.insights_empty.setWordWrap(True)
@@ -59,6 +92,7 @@ class InboxDialog(QDialog):
         layout = QVBoxLayout(page)
         layout.addWidget(self.insights_empty)
         layout.addWidget(self.insights)
+        layout.addLayout(marks)
         return page
 
     def _diary_tab(self) -> QWidget:
@@ -99,13 +133,17 @@ class InboxDialog(QDialog):
     # ---- filling -------------------------------------------------------------
     def reload(self) -> None:
         self.insights.clear()
-        rows = self.inbox.insights()
-        rows += [{"kind": g["kind"], "text": g["text"], "slots": [g["slot"]] if g["slot"] else [],
-                  "run_id": g["run_id"]} for g in self.inbox.gaps() if g["status"] == "open"]
+        rows = [{**r, "what": "insight"} for r in self.inbox.insights()]
+        rows += [{"what": "gap", "id": g["id"], "kind": g["kind"], "text": self.gap_text(g), "status": g["status"],
+                  "slots": [g["slot"]] if g["slot"] else [], "run_id": g["run_id"]} for g in self.inbox.gaps()]
+        rows = [r for r in rows if r["status"] != DISMISSED]
         for r in rows:
-            item = QTreeWidgetItem([r["text"], self.kind_name(r["kind"]), ", ".join(r["slots"]), str(r["run_id"])])
+            item = QTreeWidgetItem([r["text"], self.kind_name(r["kind"]), ", ".join(r["slots"]), str(r["run_id"]),
+                                    self.status_name(r["status"])])
+            item.setData(0, Qt.ItemDataRole.UserRole, (r["what"], r["id"], r["status"]))
             self.insights.addTopLevelItem(item)
         self.insights_empty.setVisible(not rows)
+        self._enable_marks()
         self.days.clear()
         for page in reversed(self.inbox.diary()):
             entry = QListWidgetItem(page["date"])
@@ -116,6 +154,26 @@ class InboxDialog(QDialog):
         else:
             self.page.setPlainText(self.tr("No diary yet: a flush writes one page for each day you chatted."))
         self._fill_profile(self.inbox.profile())
+
+    def _enable_marks(self) -> None:
+        current = self.insights.currentItem()
+        entry = current.data(0, Qt.ItemDataRole.UserRole) if current is not None else None
+        self.read_button.setEnabled(entry is not None and entry[2] == OPEN)
+        self.dismiss_button.setEnabled(entry is not None)
+
+    def _mark(self, action: str) -> None:
+        """Mark the chosen insight or gap read or dismissed, and show the list as it is now."""
+        current = self.insights.currentItem()
+        if current is None:
+            return
+        what, entry_id, _status = current.data(0, Qt.ItemDataRole.UserRole)
+        row = self.insights.indexOfTopLevelItem(current)
+        self.inbox.mark(what, entry_id, action)
+        self.reload()
+        if what == "gap":
+            self.memory_changed.emit()
+        if self.insights.topLevelItemCount():
+            self.insights.setCurrentItem(self.insights.topLevelItem(min(row, self.insights.topLevelItemCount() - 1)))
 
     def _show_page(self, current, _previous) -> None:
         if current is None:

@@ -416,7 +416,9 @@ class MainWindow(QMainWindow):
     def open_inbox(self):
         from ..core.background.inbox import Inbox
         from .inbox_dialog import InboxDialog
-        return self._open(InboxDialog(Inbox(self.app.store), self))
+        dialog = InboxDialog(Inbox(self.app.store, self.app.settings, self.app.memory), self)
+        dialog.memory_changed.connect(self.refresh_meter)
+        return self._open(dialog)
 
     # ---- closing ---------------------------------------------------------
     def shutdown(self, timeout_ms: int = 15000) -> bool:

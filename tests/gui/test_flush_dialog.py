@@ -33,7 +33,9 @@ def test_flush_shows_stages_personas_and_the_changes_with_evidence(app, make_win
     report = blocker.args[0]
     progress = [mark.text() for mark in dialog.stage_marks.values()]
     assert progress == ["✓"] * 7 and dialog.overall.value() == 7
-    assert "Looked back: 0 insights, 0 suspected gaps; diary pages: 2" in dialog.summary.text()
+    layers = dict(dialog.layers.rows())  # what each background layer changed (tests/gui/test_background_layers.py)
+    assert layers["Looking back"] == "0 insights, 0 suspected gaps (Inbox)"
+    assert layers["Diary"].startswith("Pages written: ") and layers["Diary"].count(", ") == 1
     assert all(bar.value() == 1 for _, bar in dialog.persona_rows.values())
     # four filters, the reflect call, a diary page for each of the two days with user messages
     assert len(report.background["diary"]) == 2 and report.llm_calls == 4 + 1 + 2 and not report.dry_run

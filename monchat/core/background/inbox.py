@@ -1,24 +1,30 @@
 """The inbox: what the background track kept, read by ``monchat profile|insights|diary|gaps`` and the GUI.
 
-Nothing here is pushed into the chat; the user opens it when they want. Reads only: every
-row was written by a flush.
+Nothing here is pushed into the chat; the user opens it when they want. Every row was written by a
+flush; the user only marks an insight or a gap read or dismissed (``monchat insights|gaps read|dismiss
+ID``, the Inbox dialog's buttons). Dismissing a gap rebuilds the prompt without its hint.
 """
 
 from __future__ import annotations
 
 import re
 
-from ..errors import InputError
-from ..store.background import BackgroundStore
+from ..errors import InputError, NotFound
+from ..store.background import DISMISSED, READ, BackgroundStore
 from ..store.db import Store
-from . import profile
+from . import gaps, profile
+
+MARKS = {"read": READ, "dismiss": DISMISSED}  # what the user may do to an entry → its new status
 
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
 class Inbox:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, settings=None, memory=None) -> None:
+        """``settings`` and ``memory`` (the ``MemoryService``) are needed only to mark a gap."""
         self.store = BackgroundStore(store)
+        self.settings = settings
+        self.memory = memory
 
     def profile(self) -> dict:
         """The latest snapshot: ``{"day", "windows": {"7": [...], "30": [...], "90": [...]}, "cooling": [...]}``."""
@@ -49,3 +55,25 @@ class Inbox:
     def gaps(self) -> list[dict]:
         """Knowledge gaps (recall failures marked twice, structural ones the reflect stage suspected)."""
         return self.store.gaps()
+
+    # ---- what the user does ------------------------------------------------------
+    def mark(self, what: str, entry_id: int, action: str) -> dict:
+        """Mark an insight (``what="insight"``) or a gap (``"gap"``) read or dismissed; return it as it is now.
+
+        A gap dismissed (or read) changes which gap the prompt's "ask about it" line names: the prompt is
+        rebuilt with the newest gap not dismissed, so a dismissed one is never hinted at again.
+
+        Raises:
+            NotFound: there is no such insight or gap.
+        """
+        status = MARKS[action]
+        table = {"insight": "insights", "gap": "gaps"}[what]
+        with self.store.store.atomic():
+            row = self.store.set_status(table, entry_id, status)
+        if row is None:
+            command = "insights" if what == "insight" else "gaps"
+            raise NotFound(f"There is no {what} {entry_id}.", f"See `monchat {command}` for the numbers.")
+        if what == "gap" and self.memory is not None:
+            on = self.settings is None or self.settings.background.gap_hint
+            self.memory.refresh_hint(gaps.hint(self.store) if on else "")
+        return row

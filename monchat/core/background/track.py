@@ -3,7 +3,9 @@
 ``ask`` runs after judging and writes nothing: the reflect call (``flush/reflect.py``) and one
 diary call per local day with new user messages (``diary.py``). ``commit`` runs inside the
 flush's one transaction, after consolidation and before the run's row: the day's profile
-snapshot, the insights, the diary pages, the recall failures and gap marks. ``write_files``
+snapshot, the insights, the diary pages, the recall failures and gap marks (from corrections and
+recall items, the reflect stage and the neighbour table), the skill levels, and the per-layer summary
+the report shows (``summary.py``). ``write_files``
 runs after the commit (the diary's Markdown pages, like memory.md).
 """
 
@@ -22,6 +24,7 @@ from ..store.background import BackgroundStore
 from ..store.db import Store
 from ..types import Message
 from . import diary, gaps, profile, skills
+from .summary import layers
 from ..flush import reflect
 from ..flush.ask import TokenUsage
 from ..flush.judge import JudgeOutcome
@@ -87,7 +90,9 @@ class BackgroundTrack:
 
     # ---- inside the flush's transaction -----------------------------------------
     def commit(self, proposals: Proposals, items: list[Item], run_id: int, now: datetime) -> dict:
-        """Write what the program decided; return the report's summary of it."""
+        """Write what the program decided; return the report's summary of it.
+
+        ``items`` are this flush's items with its recall items (which never become memories)."""
         at = now.isoformat(timespec="seconds")
         rows = self.profile_rows(now)
         self.store.replace_snapshot(self.day_of(now), [r.row(run_id) for r in rows])
@@ -107,9 +112,11 @@ class BackgroundTrack:
         for page in proposals.pages:
             self.store.put_page(page.row(run_id, at))
             summary["diary"].append(page.day)
-        summary["gaps"] = gaps.record(self.store, items, proposals.reflection, run_id, at, self.day_of)
+        summary["gaps"] = gaps.record(self.store, items, proposals.reflection, run_id, at, rows,
+                                      self.settings.background.structural_gap_after)
         summary["skills"] = skills.update(self.store, now.timestamp(), self.settings.background.skill_half_life_days,
                                           run_id, at)
+        summary["layers"] = layers(summary)
         return summary
 
     def prompt_labels(self) -> dict[str, str]:

@@ -230,6 +230,9 @@ def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine
     if words.assistants_words:
         return Dropped(persona.id, text, "the assistant's words, not the user's",
                        [line.message_id for line in evidence], category="words")
+    if kind == Kind.RECALL and not words.grounded:  # a question memory could not answer, in the user's words
+        return Dropped(persona.id, text, "a recall failure shares no words with the line it cites",
+                       [line.message_id for line in evidence], category="words")
     evidence.sort(key=lambda line: (line.epoch, line.message_id))
     slot = normalise_slot(str(raw.get("slot") or ""))
     if kind == Kind.PREFERENCE:  # its slot names one of the ten categories; outside them it is a fact

@@ -24,6 +24,7 @@ from ..background.track import BackgroundTrack, Proposals
 from ..backends.base import Backend
 from ..errors import FlushRunning
 from ..logs import LogBook
+from ..memory.states import Kind
 from ..paths import Paths, held_lock, write_private
 from ..personas import PersonaRegistry
 from ..prompts import PromptLibrary
@@ -155,8 +156,8 @@ class FlushService:
         backend = answers.wrap(self.backend())
         escalation = answers.wrap(self.escalation(), role="escalation")
 
-        items, dropped = self._score(report, readable, chosen, backend, dry_run, progress, cancel,
-                                     accept_partial)
+        items, recalls, dropped = self._score(report, readable, chosen, backend, dry_run, progress, cancel,
+                                              accept_partial)
         if cancel.is_set():
             raise FlushCancelled()
         outcome = self._judge(report, items, backend, escalation, progress, cancel)
@@ -167,7 +168,8 @@ class FlushService:
             raise FlushCancelled()
         try:
             with self.store.atomic():
-                self._commit(report, orientation, items, dropped, outcome, now, started, progress, proposals)
+                self._commit(report, orientation, items, dropped, outcome, now, started, progress, proposals,
+                             recalls)
                 if dry_run:
                     raise _DryRun()
                 if cancel.is_set():  # stopped during the writes: roll back, as promised before the commit
@@ -224,8 +226,9 @@ class FlushService:
 
     def _score(self, report: FlushReport, readable: list[Message], chosen: list, backend: Backend,
                dry_run: bool, progress: Progress, cancel: threading.Event,
-               accept_partial: bool) -> tuple[list[Item], list[Dropped]]:
-        """Stage 2: every chosen persona reads every part; returns the items in order, and the dropped.
+               accept_partial: bool) -> tuple[list[Item], list[Item], list[Dropped]]:
+        """Stage 2: every chosen persona reads every part; returns the items in order, the recall items
+        (questions memory could not answer: counted as failures, never memories), and the dropped.
 
         Raises:
             FlushIncomplete: a persona could not read some messages and a partial flush was not accepted.
@@ -276,9 +279,11 @@ class FlushService:
                                              "evidence": i.evidence} for i in result.items]
         order = {p.id: n for n, p in enumerate(personas)}
         items.sort(key=lambda i: (i.first_epoch, order[i.persona], i.slot, i.text))
+        recalls = [i for i in items if i.kind == Kind.RECALL]
+        items = [i for i in items if i.kind != Kind.RECALL]
         for index, item in enumerate(items):
             item.index = index
-        return items, dropped
+        return items, recalls, dropped
 
     def _judge(self, report: FlushReport, items: list[Item], backend: Backend, escalation: Backend | None,
                progress: Progress, cancel: threading.Event) -> JudgeOutcome:
@@ -302,7 +307,7 @@ class FlushService:
 
     def _commit(self, report: FlushReport, orientation: Orientation, items: list[Item], dropped: list[Dropped],
                 outcome: JudgeOutcome, now: datetime, started: float, progress: Progress,
-                proposals: Proposals) -> None:
+                proposals: Proposals, recalls: list[Item]) -> None:
         """Archive, then stages 4–6 (consolidate, prune, rebuild), the background track's writes and the
         run's row: inside the caller's transaction, so all of it lands or none."""
         run_id = report.run_id = self.memories.next_run_id()
@@ -325,7 +330,7 @@ class FlushService:
         progress(FlushProgress("consolidate", None, len(items), len(items), "done"))
         progress(FlushProgress("prune", None, 0, 1, "expiry, decay and the cap"))
         report.changes = consolidator.changes + prune(self.memories, self.settings.flush, now, run_id)
-        report.background = self.background.commit(proposals, items, run_id, now)
+        report.background = self.background.commit(proposals, items + recalls, run_id, now)
         progress(FlushProgress("rebuild", None, 0, 1, "rebuilding the prompt"))
         selection = compile_prompt(self.memories, self.settings.flush, now, self.background.hint(),
                                    self.background.prompt_labels())

@@ -118,14 +118,19 @@ class MemoryService:
     def _transitions(self) -> Transitions:
         return Transitions(self.memories, self.settings.flush, self.clock())
 
-    def _after_change(self) -> None:
+    def _after_change(self, hint: str | None = None) -> None:
         from ..background.skills import prompt_labels
         now = self.clock()
         previous = load_selection(self.store)  # the last flush's gap line and skill levels stay
-        hint = previous.hint or previous.budget.get("hint_left_out", "")
+        if hint is None:
+            hint = previous.hint or previous.budget.get("hint_left_out", "")
         selection = compile_prompt(self.memories, self.settings.flush, now, hint, prompt_labels(self.store))
         save_selection(self.store, selection)
         write_private(self.paths.memory_md, render_markdown(self.memories, now, selection))
+
+    def refresh_hint(self, hint: str) -> None:
+        """Rebuild the prompt with this gap line instead of the last one (a gap dismissed in the inbox)."""
+        self._after_change(hint)
 
     def _queue_row(self, ref: str) -> dict:
         """A queue row by its number, or the open row of a memory id."""

@@ -80,6 +80,7 @@ class Kind(StrEnum):
 
     EXPLICIT = "explicit"
     CORRECTION = "correction"
+    RECALL = "recall"  # never a memory: the user asked what memory should have known (background/gaps.py)
     FACT = "fact"
     HABIT = "habit"
     RETRACTION = "retraction"

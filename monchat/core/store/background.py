@@ -1,6 +1,7 @@
 """The background track's tables: the profile snapshots, insights, diary pages, recall failures and gaps.
 
-Written only inside a flush's transaction (the caller's ``store.atomic()``); read by the inbox.
+Written inside a flush's transaction (the caller's ``store.atomic()``); read by the inbox, which also
+changes an insight's or a gap's status (``open`` → ``read`` or ``dismissed``) when the user says so.
 """
 
 from __future__ import annotations
@@ -12,6 +13,10 @@ from .db import Store
 
 # A memory the user forgot or refused says nothing about what they are interested in.
 NOT_INTERESTS = (State.FORGOTTEN, State.REJECTED)
+# An inbox entry's status: new, seen by the user, or set aside by them (a dismissed gap is not hinted
+# at in the prompt, nor marked again).
+OPEN, READ, DISMISSED = "open", "read", "dismissed"
+STATUSES = (OPEN, READ, DISMISSED)
 # A skill gets a level once it stands on its own: not while it waits for review (e.g. its name is not
 # found in the user's words) or is set aside as contradicted.
 LEVELLED = (State.CANDIDATE, State.ACTIVE, State.DORMANT)
@@ -92,7 +97,7 @@ class BackgroundStore:
     # ---- insights (the reflect stage) -------------------------------------
     def add_insight(self, row: dict) -> None:
         self.db["insights"].insert({**row, "slots": json.dumps(row["slots"], ensure_ascii=False),
-                                    "status": "open"})
+                                    "status": OPEN})
 
     def insights(self) -> list[dict]:
         return [_decode(r, "slots") for r in self.db.query("SELECT * FROM insights ORDER BY id DESC")]
@@ -155,13 +160,27 @@ class BackgroundStore:
     def failures(self, slot: str) -> int:
         return self.db["recall_failures"].count_where("slot = ?", [slot])
 
-    def open_gap(self, kind: str, slot: str) -> dict | None:
-        rows = list(self.db.query("SELECT * FROM gaps WHERE kind = ? AND slot = ? AND status = 'open'",
-                                  [kind, slot]))
+    def latest_gap(self, kind: str, slot: str) -> dict | None:
+        """The gap of this kind and slot that still stands (open or read), else a dismissed one, else None."""
+        rows = list(self.db.query("SELECT * FROM gaps WHERE kind = ? AND slot = ? "
+                                  "ORDER BY status = ?, id DESC", [kind, slot, DISMISSED]))
         return rows[0] if rows else None
 
     def add_gap(self, row: dict) -> int:
-        return self.db["gaps"].insert({"status": "open", **row}).last_pk
+        return self.db["gaps"].insert({"status": OPEN, **row}).last_pk
+
+    def all_slots(self) -> list[str]:
+        """Every slot a memory ever had, whatever became of it (a forgotten one was still talked about)."""
+        return [r[0] for r in self.db.execute("SELECT DISTINCT slot FROM memories ORDER BY slot").fetchall()]
+
+    def set_status(self, table: str, entry_id: int, status: str) -> dict | None:
+        """Set an insight's or a gap's status; the row as it is now, or None when there is no such row."""
+        assert table in ("insights", "gaps") and status in STATUSES
+        if not self.db.execute(f"SELECT 1 FROM {table} WHERE id = ?", [entry_id]).fetchone():
+            return None
+        self.db[table].update(entry_id, {"status": status})
+        row = dict(self.db[table].get(entry_id))
+        return _decode(row, "slots") if table == "insights" else row
 
     def update_gap(self, gap_id: int, **values) -> None:
         self.db["gaps"].update(gap_id, values)

@@ -268,3 +268,14 @@ def m016_skills(db: Database) -> None:
         pk="memory_id",
         not_null={"level"},
     )
+
+
+@migrations()
+def m018_gap_sources(db: Database) -> None:
+    """Where a gap mark and a recall failure came from, so each is worded and hinted as what it is.
+
+    A gap's source: ``reflect`` (the reflect stage suspected it), ``neighbours`` (the program's neighbour
+    table), ``failures`` (recall failures in one slot). A failure's: ``correction`` or ``question``.
+    Rows from before this migration have none (read as ``reflect`` and ``correction``)."""
+    db["gaps"].add_column("source", str)
+    db["recall_failures"].add_column("source", str)

@@ -892,10 +892,6 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Looked back: %1 insights, %2 suspected gaps; diary pages: %3 (Memory → Inbox)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Note: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1037,11 +1033,27 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>corrected twice</source>
+        <source>never mentioned</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>never mentioned</source>
+        <source>not known twice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory did not know %1 (%2 times); last: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You often talk about %1, never about %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>new</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1077,6 +1089,22 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mark as read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Take it off this list; a dismissed gap is no longer asked about in the chat and is not marked again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Nothing here yet: each flush looks back and leaves what it noticed here. monchat never fills a gap by itself.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1094,6 +1122,101 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Topics you talked about, as of %1 (bars: share of the window).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>LayerRows</name>
+    <message>
+        <source>Layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What this flush changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Looking back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Interests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Diary</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Knowledge gaps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Skills</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (not known %2 times)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (never mentioned)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Did not run (nothing found, or turned off)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 insights, %2 suspected gaps (Inbox)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This week: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No change this week</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rising: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cooling: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pages written: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No page written</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>new: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>raised: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None new or raised</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: L%2 → L%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: new, L%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No level changed</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -899,10 +899,6 @@ Send to it? monchat asks only once for this service.</source>
         <translation>根拠不足で除外: %1&#x3000;モデル呼び出し: %2&#x3000;トークン: %3&#x3000;時間: %4 秒</translation>
     </message>
     <message>
-        <source>Looked back: %1 insights, %2 suspected gaps; diary pages: %3 (Memory → Inbox)</source>
-        <translation>振り返り：気づき %1 件、ギャップの疑い %2 件、日記 %3 ページ（記憶 → 受信箱）</translation>
-    </message>
-    <message>
         <source>Note: %1</source>
         <translation>メモ: %1</translation>
     </message>
@@ -1044,12 +1040,28 @@ Send to it? monchat asks only once for this service.</source>
         <translation>ギャップの疑い</translation>
     </message>
     <message>
-        <source>corrected twice</source>
-        <translation>二度訂正された</translation>
-    </message>
-    <message>
         <source>never mentioned</source>
         <translation>話に出ない</translation>
+    </message>
+    <message>
+        <source>not known twice</source>
+        <translation>2 回思い出せなかった</translation>
+    </message>
+    <message>
+        <source>Memory did not know %1 (%2 times); last: %3</source>
+        <translation>%1 を %2 回思い出せなかった（最後：%3）</translation>
+    </message>
+    <message>
+        <source>You often talk about %1, never about %2</source>
+        <translation>%1 についてよく話すのに、%2 は話に出ない</translation>
+    </message>
+    <message>
+        <source>new</source>
+        <translation>未読</translation>
+    </message>
+    <message>
+        <source>read</source>
+        <translation>既読</translation>
     </message>
     <message>
         <source>↑ rising</source>
@@ -1084,6 +1096,22 @@ Send to it? monchat asks only once for this service.</source>
         <translation>整理</translation>
     </message>
     <message>
+        <source>Status</source>
+        <translation>状態</translation>
+    </message>
+    <message>
+        <source>Mark as read</source>
+        <translation>既読にする</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>片づける</translation>
+    </message>
+    <message>
+        <source>Take it off this list; a dismissed gap is no longer asked about in the chat and is not marked again.</source>
+        <translation>一覧から外します。片づけたギャップは、チャットで聞かれることも、もう一度印を付けられることもありません。</translation>
+    </message>
+    <message>
         <source>Nothing here yet: each flush looks back and leaves what it noticed here. monchat never fills a gap by itself.</source>
         <translation>まだ何もありません。整理のたびに振り返り、気づいたことをここに残します。ギャップを monchat が勝手に埋めることはありません。</translation>
     </message>
@@ -1102,6 +1130,101 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>Topics you talked about, as of %1 (bars: share of the window).</source>
         <translation>%1 時点で話した話題（棒：期間内の割合）。</translation>
+    </message>
+</context>
+<context>
+    <name>LayerRows</name>
+    <message>
+        <source>Layer</source>
+        <translation>層</translation>
+    </message>
+    <message>
+        <source>What this flush changed</source>
+        <translation>この整理で変わったこと</translation>
+    </message>
+    <message>
+        <source>Looking back</source>
+        <translation>振り返り</translation>
+    </message>
+    <message>
+        <source>Interests</source>
+        <translation>関心</translation>
+    </message>
+    <message>
+        <source>Diary</source>
+        <translation>日記</translation>
+    </message>
+    <message>
+        <source>Knowledge gaps</source>
+        <translation>知識のギャップ</translation>
+    </message>
+    <message>
+        <source>Skills</source>
+        <translation>スキル</translation>
+    </message>
+    <message>
+        <source>%1 (not known %2 times)</source>
+        <translation>%1（%2 回思い出せなかった）</translation>
+    </message>
+    <message>
+        <source>%1 (never mentioned)</source>
+        <translation>%1（話に出ない）</translation>
+    </message>
+    <message>
+        <source>Did not run (nothing found, or turned off)</source>
+        <translation>実行せず（見つかったものがないか、オフ）</translation>
+    </message>
+    <message>
+        <source>%1 insights, %2 suspected gaps (Inbox)</source>
+        <translation>気づき %1 件、ギャップの疑い %2 件（受信箱）</translation>
+    </message>
+    <message>
+        <source>This week: %1</source>
+        <translation>今週：%1</translation>
+    </message>
+    <message>
+        <source>No change this week</source>
+        <translation>今週の変化なし</translation>
+    </message>
+    <message>
+        <source>rising: %1</source>
+        <translation>上昇：%1</translation>
+    </message>
+    <message>
+        <source>cooling: %1</source>
+        <translation>下降：%1</translation>
+    </message>
+    <message>
+        <source>Pages written: %1</source>
+        <translation>書いたページ：%1</translation>
+    </message>
+    <message>
+        <source>No page written</source>
+        <translation>書いたページなし</translation>
+    </message>
+    <message>
+        <source>new: %1</source>
+        <translation>新規：%1</translation>
+    </message>
+    <message>
+        <source>raised: %1</source>
+        <translation>増加：%1</translation>
+    </message>
+    <message>
+        <source>None new or raised</source>
+        <translation>新規・増加なし</translation>
+    </message>
+    <message>
+        <source>%1: L%2 → L%3</source>
+        <translation>%1：L%2 → L%3</translation>
+    </message>
+    <message>
+        <source>%1: new, L%2</source>
+        <translation>%1：新規、L%2</translation>
+    </message>
+    <message>
+        <source>No level changed</source>
+        <translation>レベルの変化なし</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,120 @@
+"""What each background layer changed, in the finished flush dialog; the Inbox's Mark as read and Dismiss."""
+
+from __future__ import annotations
+
+from tests.gui.conftest import log_message
+from tests.gui.flush_script import NO_ITEMS, user_lines
+from tests.gui.test_flush_dialog import open_flush
+
+
+def dog_and_city(system, turns, schema):
+    """The base filter: a question memory could not answer (both dog lines) and a fact; others find nothing."""
+    lines = user_lines(turns)
+    dog = [line["id"] for line in lines if "dog" in line["text"]]
+    city = [line["id"] for line in lines if "Sendai" in line["text"]]
+    return {"items": [{"reason": "asked again", "text": "asked my dog's name", "slot": "pet/dog", "kind": "recall",
+                       "score": 0.8, "evidence": dog},
+                      {"reason": "said so", "text": "Lives in Sendai", "slot": "home/city", "kind": "explicit",
+                       "score": 0.9, "evidence": city}]}
+
+
+def reflect_on_the_city(system, turns, schema):
+    if "insights" in schema.get("properties", {}):
+        return {"insights": [{"text": "Settling into a new city", "slots": ["home/city"]}], "gaps": []}
+    return NO_ITEMS(system, turns, schema)
+
+
+def week(app, backend) -> None:
+    backend.default_reply = reflect_on_the_city
+    log_message(app, 30, "I live in Sendai, remember that.")
+    log_message(app, 29, "what's my dog's name again?")
+    log_message(app, 3, "you forgot my dog's name")
+    backend.enqueue(dog_and_city)
+
+
+def test_the_finished_flush_shows_a_row_per_layer_with_what_it_changed(app, backend, make_window, qtbot):
+    week(app, backend)
+    window = make_window("en")
+    dialog = open_flush(window, qtbot)
+    assert not dialog.layers.isVisible()
+    dialog.dry_run.setChecked(True)
+    with qtbot.waitSignal(dialog.flush_finished, timeout=10000) as blocker:
+        dialog.start_button.click()
+    days = blocker.args[0].background["diary"]
+    expected = [("Looking back", "1 insights, 0 suspected gaps (Inbox)"),
+                ("Interests", "This week: home 1 (+1)"),
+                ("Diary", f"Pages written: {', '.join(days)}"),
+                ("Knowledge gaps", "new: pet/dog (not known 2 times)"),
+                ("Skills", "No level changed")]
+    assert dialog.layers.isVisible() and dialog.layers.rows() == expected  # the preview shows it …
+    assert app.flush.store.db["gaps"].count == 0  # … and writes none of it
+
+    backend.enqueue(dog_and_city)
+    with qtbot.waitSignal(dialog.flush_finished, timeout=10000):
+        dialog.dry_run.setChecked(False)
+        dialog.start_button.click()
+    assert dialog.layers.rows() == expected
+    dialog.close()
+
+
+def test_the_layer_rows_read_in_japanese(app, backend, make_window, qtbot):
+    week(app, backend)
+    dialog = open_flush(make_window("ja"), qtbot)
+    with qtbot.waitSignal(dialog.flush_finished, timeout=10000):
+        dialog.start_button.click()
+    rows = dict(dialog.layers.rows())
+    assert rows["知識のギャップ"] == "新規：pet/dog（2 回思い出せなかった）"
+    assert rows["スキル"] == "レベルの変化なし"
+    dialog.close()
+
+
+def inbox_after_a_flush(app, backend, make_window, language="en"):
+    week(app, backend)
+    app.flush.run()
+    return make_window(language).open_inbox()
+
+
+def rows(dialog) -> list[list[str]]:
+    return [[dialog.insights.topLevelItem(i).text(c) for c in (0, 1, 4)]
+            for i in range(dialog.insights.topLevelItemCount())]
+
+
+def test_the_inbox_marks_an_insight_read_and_dismisses_a_gap_and_its_hint(app, backend, make_window, qtbot):
+    dialog = inbox_after_a_flush(app, backend, make_window)
+    assert rows(dialog) == [["Settling into a new city", "insight", "new"],
+                            ["Memory did not know pet/dog (2 times); last: asked my dog's name",
+                             "not known twice", "new"]]
+    assert app.memory.prompt_hint() == "pet/dog"
+    assert not dialog.read_button.isEnabled() and not dialog.dismiss_button.isEnabled()  # nothing chosen
+
+    dialog.insights.setCurrentItem(dialog.insights.topLevelItem(0))
+    dialog.read_button.click()
+    assert rows(dialog)[0][2] == "read" and not dialog.read_button.isEnabled()
+    assert [i["status"] for i in app.flush.background.store.insights()] == ["read"]
+
+    dialog.insights.setCurrentItem(dialog.insights.topLevelItem(1))
+    with qtbot.waitSignal(dialog.memory_changed, timeout=2000):
+        dialog.dismiss_button.click()
+    assert rows(dialog) == [["Settling into a new city", "insight", "read"]]
+    assert [g["status"] for g in app.flush.background.store.gaps()] == ["dismissed"]
+    assert app.memory.prompt_hint() == ""  # the next chat turn no longer asks about it
+    dialog.close()
+
+
+def test_the_inbox_buttons_read_in_japanese(app, backend, make_window):
+    dialog = inbox_after_a_flush(app, backend, make_window, "ja")
+    assert (dialog.read_button.text(), dialog.dismiss_button.text()) == ("既読にする", "片づける")
+    assert [r[1:] for r in rows(dialog)] == [["気づき", "未読"], ["2 回思い出せなかった", "未読"]]
+    assert rows(dialog)[1][0] == "pet/dog を 2 回思い出せなかった（最後：asked my dog's name）"
+    dialog.close()
+
+
+def test_a_gap_the_program_found_reads_in_the_windows_language(app, make_window):
+    from monchat.core.store.background import BackgroundStore
+    with app.store.atomic():
+        BackgroundStore(app.store).add_gap({"kind": "structural", "slot": "family/partner", "source": "neighbours",
+                                            "text": "talks about family often (6 messages in 30 days), never about "
+                                                    "family/partner", "failures": 0, "run_id": 1})
+    dialog = make_window("ja").open_inbox()
+    assert rows(dialog) == [["family についてよく話すのに、family/partner は話に出ない", "話に出ない", "未読"]]
+    dialog.close()
