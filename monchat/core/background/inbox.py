@@ -1,4 +1,4 @@
-"""The inbox: what the background track kept, read by ``monchat profile|insights|diary|gaps`` and the GUI.
+"""The inbox: what the background track kept, read by ``monchat inbox|profile|insights|…|graph`` and the GUI.
 
 Nothing here is pushed into the chat; the user opens it when they want. Reads only: every
 row was written by a flush.
@@ -7,11 +7,13 @@ row was written by a flush.
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from ..errors import InputError
 from ..store.background import BackgroundStore
 from ..store.db import Store
-from . import profile
+from ..store.graph import GraphStore
+from . import graph, profile
 
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -19,6 +21,41 @@ DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 class Inbox:
     def __init__(self, store: Store) -> None:
         self.store = BackgroundStore(store)
+        self.graph_store = GraphStore(store)
+
+    def sections(self) -> list[tuple[str, Callable[[], list[dict]]]]:
+        """The inbox's sections in order, each (name, reader of its entries): ``monchat inbox`` and the GUI.
+
+        Adding a section is one line here.
+        """
+        return [
+            ("insights", lambda: [r for r in self.insights() if r["kind"] == "insight"]),
+            ("gaps", self.all_gaps),
+            ("lint", self.lint),
+            ("discoveries", self.discoveries),
+        ]
+
+    def everything(self) -> dict[str, list[dict]]:
+        """``monchat inbox --json``: ``{"insights": [...], "gaps": [...], "lint": [...], "discoveries": [...]}``."""
+        return {name: read() for name, read in self.sections()}
+
+    def all_gaps(self) -> list[dict]:
+        """The reflect stage's suspected gaps and the open gap marks (``kind``: gap, recall, structural)."""
+        return [r for r in self.insights() if r["kind"] == "gap"] + [g for g in self.gaps() if g["status"] == "open"]
+
+    def lint(self) -> list[dict]:
+        """Knowledge lint's findings: wired in at merge (``core/background/lint.py``'s ``findings()``)."""
+        return []
+
+    def discoveries(self) -> list[dict]:
+        """What the graph turned up (bridge, two_hop, missing), newest first, with the nodes it rests on."""
+        return [{"id": r["id"], "run_id": r["run_id"], "kind": r["kind"], "text": r["text"], "nodes": r["nodes"],
+                 "score": r["score"], "created_at": r["created_at"], "status": r["status"]}
+                for r in self.graph_store.discoveries()]
+
+    def graph(self) -> dict:
+        """The last flush's graph: ``{"nodes": [...], "edges": [{source, target, weight, held, signals}]}``."""
+        return graph.view(self.graph_store.nodes(), self.graph_store.edges())
 
     def profile(self) -> dict:
         """The latest snapshot: ``{"day", "windows": {"7": [...], "30": [...], "90": [...]}, "cooling": [...]}``."""

@@ -3,8 +3,9 @@
 ``ask`` runs after judging and writes nothing: the reflect call (``flush/reflect.py``) and one
 diary call per local day with new user messages (``diary.py``). ``commit`` runs inside the
 flush's one transaction, after consolidation and before the run's row: the day's profile
-snapshot, the insights, the diary pages, the recall failures and gap marks. ``write_files``
-runs after the commit (the diary's Markdown pages, like memory.md).
+snapshot, the insights, the diary pages, the recall failures and gap marks, the graph and its
+discoveries (``graph.py``). ``write_files`` runs after the commit (the diary's Markdown pages,
+like memory.md).
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from ..prompts import PromptLibrary
 from ..settings import Settings
 from ..store.background import BackgroundStore
 from ..store.db import Store
+from ..store.graph import GraphStore
 from ..types import Message
-from . import diary, gaps, profile, skills
+from . import diary, gaps, graph, profile, skills
 from ..flush import reflect
 from ..flush.ask import TokenUsage
 from ..flush.judge import JudgeOutcome
@@ -110,6 +112,8 @@ class BackgroundTrack:
         summary["gaps"] = gaps.record(self.store, items, proposals.reflection, run_id, at, self.day_of)
         summary["skills"] = skills.update(self.store, now.timestamp(), self.settings.background.skill_half_life_days,
                                           run_id, at)
+        if self.settings.graph.enabled:
+            summary["graph"] = graph.update(GraphStore(self.store.store), self.settings.graph, run_id, at)
         return summary
 
     def prompt_labels(self) -> dict[str, str]:
