@@ -34,8 +34,8 @@ The weight is Σ wᵢ·sᵢ / Σ wᵢ with the ``graph.weight_*`` settings. An e
 - ``bridge``: a drawn edge joining two clusters of the previous flush's graph that had no link,
   queued when its weight ≥ ``graph.bridge_threshold`` (the strongest per pair of old clusters);
 - ``two_hop``: two nodes never in one session whose Adamic–Adar ≥ ``graph.two_hop_threshold``;
-- ``missing``: a node outside a cluster of three or more that has held edges to at least the share
-  ``graph.missing_threshold`` of its members (and at least two): it seems to belong there.
+- ``missing``: a node outside a cluster of three or more that shares sessions (through held edges) with
+  at least the share ``graph.missing_threshold`` of its members, and at least two: it seems to belong there.
 
 At most ``PER_FLUSH`` of each kind a flush, strongest first.
 """
@@ -230,7 +230,7 @@ def discover(nodes: dict[str, Node], edges: list[dict], cluster: dict[str, int],
         members.setdefault(c, []).append(key)
     held: dict[str, dict[str, float]] = {}
     for e in edges:
-        if not e["drawn"]:
+        if not e["drawn"] and e["shared"]:
             held.setdefault(e["source"], {})[e["target"]] = e["weight"]
             held.setdefault(e["target"], {})[e["source"]] = e["weight"]
     for c, group in members.items():
