@@ -115,6 +115,7 @@ def test_similarity_is_character_ngram_tfidf_cosine():
 def test_entities_are_quoted_katakana_and_capitalised_names():
     assert entities("Lives in Sendai with Mira Nova") == ["Sendai", "Mira Nova"]
     assert entities("The Beatles are her favourite. Plays bass") == ["Beatles"]  # sentence starts are grammar
+    assert entities("Met Mira Nova in Sendai") == ["Mira Nova", "Sendai"]
     assert entities("ユーザーは「夜の散歩」が好きでギターとミラ・ノヴァの曲を弾く") == ["夜の散歩", "ギター", "ミラ・ノヴァ"]
     assert entities('Reads "Dune" and dune again') == ["Dune"]  # once, whatever the case
 

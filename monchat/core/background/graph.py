@@ -5,9 +5,9 @@
 
 - quoted names: 「…」, 『…』, "…", “…” (1–30 characters);
 - katakana runs of two or more characters (``ギター``, ``ミラ・ノヴァ``);
-- capitalised words and runs of them (``Sendai``, ``Rust``, ``New York``); a lone capitalised word
-  that starts a sentence is ordinary grammar and skipped, and a leading "The", "My", "I", … of a run
-  that starts one is dropped.
+- capitalised words and runs of them (``Sendai``, ``Mira Nova``, ``New York``); the first word of a
+  sentence is capitalised by grammar and skipped ("Met Mira" → Mira, "The Beatles" → Beatles; so a
+  text that starts with a name loses it — a rule, not a model).
 
 An entity's type is read off the topics of the memories it is named in: ``place`` (home, travel,
 city, …), ``person`` (family, friend, partner, …) or ``thing``; most memories win, ties by name.
@@ -67,8 +67,6 @@ QUOTED = re.compile(r"「([^「」\n]{1,30})」|『([^『』\n]{1,30})』|\"([^\
 KATAKANA = re.compile(r"[ァ-ヺ][ァ-ヺー・]+")
 CAPITALISED = re.compile(r"[A-Z][A-Za-z0-9'’\-]*(?:[ \t]+[A-Z][A-Za-z0-9'’\-]*)*")
 SENTENCE_END = re.compile(r"(^|[.!?:;。！？]\s*)$")
-LEADING = frozenset({"The", "A", "An", "My", "Our", "Your", "His", "Her", "Their", "I", "I'm", "User", "He",
-                     "She", "They", "We", "It", "This", "That", "These", "Those", "Lives", "Likes"})
 KATAKANA_STOP = frozenset({"ユーザー", "ユーザ"})  # "the user" in a memory text is not a name
 
 
@@ -81,10 +79,7 @@ def entities(text: str) -> list[str]:
     for m in CAPITALISED.finditer(text):
         words = m.group(0).split()
         if SENTENCE_END.search(text[:m.start()]):
-            if len(words) == 1:
-                continue
-            while words and words[0] in LEADING:
-                words = words[1:]
+            words = words[1:]  # capitalised by grammar: "Met Mira" is Mira, "The Beatles" Beatles
         if words and words != ["I"]:
             found.append(" ".join(words))
     seen: dict[str, str] = {}
