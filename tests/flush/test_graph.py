@@ -118,6 +118,8 @@ def test_entities_are_quoted_katakana_and_capitalised_names():
     assert entities("Met Mira Nova in Sendai") == ["Mira Nova", "Sendai"]
     assert entities("ユーザーは「夜の散歩」が好きでギターとミラ・ノヴァの曲を弾く") == ["夜の散歩", "ギター", "ミラ・ノヴァ"]
     assert entities('Reads "Dune" and dune again') == ["Dune"]  # once, whatever the case
+    assert entities("金沢の近江町市場の近くに住んでいる", place=True) == ["金沢", "近江町市場"]
+    assert entities("金沢の近江町市場の近くに住んでいる") == []  # kanji runs are names only in a place topic
 
 
 def test_a_strong_two_hop_link_without_a_direct_edge_is_a_discovery_above_its_threshold(make_world, capsys):

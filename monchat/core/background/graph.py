@@ -7,7 +7,9 @@
 - katakana runs of two or more characters (``ギター``, ``ミラ・ノヴァ``);
 - capitalised words and runs of them (``Sendai``, ``Mira Nova``, ``New York``); the first word of a
   sentence is capitalised by grammar and skipped ("Met Mira" → Mira, "The Beatles" → Beatles; so a
-  text that starts with a name loses it — a rule, not a model).
+  text that starts with a name loses it — a rule, not a model);
+- in a memory of a place topic (home, travel, …) only: a run of 2–6 kanji followed by に, で, から,
+  へ or の (仙台に住んでいる → 仙台, 金沢の近江町市場の近く → 金沢, 近江町市場).
 
 An entity's type is read off the topics of the memories it is named in: ``place`` (home, travel,
 city, …), ``person`` (family, friend, partner, …) or ``thing``; most memories win, ties by name.
@@ -66,16 +68,19 @@ ROUND = 4
 QUOTED = re.compile(r"「([^「」\n]{1,30})」|『([^『』\n]{1,30})』|\"([^\"\n]{1,30})\"|“([^”\n]{1,30})”")
 KATAKANA = re.compile(r"[ァ-ヺ][ァ-ヺー・]+")
 CAPITALISED = re.compile(r"[A-Z][A-Za-z0-9'’\-]*(?:[ \t]+[A-Z][A-Za-z0-9'’\-]*)*")
+KANJI_PLACE = re.compile(r"(?<![一-龯々])[一-龯々]{2,6}(?=に|で|から|へ|の)")
 SENTENCE_END = re.compile(r"(^|[.!?:;。！？]\s*)$")
 KATAKANA_STOP = frozenset({"ユーザー", "ユーザ"})  # "the user" in a memory text is not a name
 
 
-def entities(text: str) -> list[str]:
-    """The names in one memory text, in order, each once (see the module's rules)."""
+def entities(text: str, place: bool = False) -> list[str]:
+    """The names in one memory text, in order, each once (see the module's rules; ``place``: of a place topic)."""
     found: list[str] = []
     for m in QUOTED.finditer(text):
         found.append(next(g for g in m.groups() if g is not None).strip())
     found += [m.group(0).rstrip("・") for m in KATAKANA.finditer(text) if m.group(0) not in KATAKANA_STOP]
+    if place:
+        found += [m.group(0) for m in KANJI_PLACE.finditer(text)]
     for m in CAPITALISED.finditer(text):
         words = m.group(0).split()
         if SENTENCE_END.search(text[:m.start()]):
@@ -110,7 +115,8 @@ def build_nodes(memories: list[dict], max_nodes: int) -> dict[str, Node]:
     for memory in memories:
         topic = topic_of(memory["slot"])
         keys = [(f"topic:{topic}", topic, TOPIC)] + [(f"entity:{name.casefold()}", name, None)
-                                                     for name in entities(memory["text"])]
+                                                     for name in entities(memory["text"],
+                                                                          type_of_topic(topic) == PLACE)]
         for key, label, kind in keys:
             node = nodes.setdefault(key, Node(key, label, kind or THING))
             node.sessions |= memory["sessions"]
