@@ -25,7 +25,7 @@ without one) of the messages its memories' supporting evidence cites.
   a session (deg z ≥ 2, so ln > 0); the composite takes it as AA / (1 + AA);
 - ``type_affinity`` = ``AFFINITY`` below by the two nodes' types (person–place is not person–person);
 - ``similarity`` = the character n-gram TF-IDF cosine (``similarity.py``) of the two nodes' texts
-  (a node's text: its memories' texts, and a topic's name).
+  (a node's text: a topic's name and the texts of its first ``TEXTS_PER_NODE`` memories, by id).
 
 The weight is Σ wᵢ·sᵢ / Σ wᵢ with the ``graph.weight_*`` settings. An edge at or above
 ``graph.edge_threshold`` is drawn; below it the edge is *held*: stored with its signals, not drawn.
@@ -48,7 +48,6 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import combinations
 
 from ..store.graph import SIGNALS, GraphStore
 from .profile import topic_of
@@ -63,6 +62,7 @@ _PRIOR = {(TOPIC, TOPIC): 0.5, (TOPIC, PERSON): 0.7, (TOPIC, PLACE): 0.7, (TOPIC
           (PLACE, PLACE): 0.4, (PLACE, THING): 0.6, (THING, THING): 0.5}
 AFFINITY = {**_PRIOR, **{(b, a): v for (a, b), v in _PRIOR.items()}}
 PER_FLUSH = 5
+TEXTS_PER_NODE = 40  # a node's text for the similarity: its first memories' texts (a topic may have hundreds)
 ROUND = 4
 
 QUOTED = re.compile(r"「([^「」\n]{1,30})」|『([^『』\n]{1,30})』|\"([^\"\n]{1,30})\"|“([^”\n]{1,30})”")
@@ -148,25 +148,23 @@ def neighbours(nodes: dict[str, Node]) -> dict[str, set[str]]:
     return near
 
 
-def adamic_adar(a: str, b: str, near: dict[str, set[str]]) -> float:
-    return sum(1 / math.log(len(near[z])) for z in near[a] & near[b])
-
-
 def score_edges(nodes: dict[str, Node], weights: dict[str, float], threshold: float) -> list[dict]:
     """Every pair sharing a session or a neighbour, with its five signals, weight and whether it is drawn."""
     near = neighbours(nodes)
     total = len(set().union(*(n.sessions for n in nodes.values()))) if nodes else 0
-    pairs = {tuple(sorted((a, b))) for a in nodes for b in near[a]}
-    for z in nodes:
-        pairs |= {tuple(sorted(p)) for p in combinations(sorted(near[z]), 2)}
-    tfidf = TfIdf({key: "\n".join(n.texts) for key, n in nodes.items()})
+    pairs = []
+    for a in sorted(nodes):
+        reach = set(near[a]).union(*(near[z] for z in near[a]))  # one or two steps away
+        pairs += [(a, b) for b in sorted(reach) if b > a]
+    inverse_log = {z: 1 / math.log(len(near[z])) for z in nodes if len(near[z]) >= 2}
+    tfidf = TfIdf({key: "\n".join(n.texts[:TEXTS_PER_NODE]) for key, n in nodes.items()})
     weight_sum = sum(weights.values())
     edges = []
-    for a, b in sorted(pairs):
+    for a, b in pairs:
         na, nb = nodes[a], nodes[b]
         shared = len(na.sessions & nb.sessions)
         union = len(na.sessions | nb.sessions)
-        aa = adamic_adar(a, b, near)
+        aa = sum(inverse_log[z] for z in near[a] & near[b])
         signals = {"co_occurrence": math.log1p(shared) / math.log1p(total) if total else 0.0,
                    "session_overlap": shared / union if union else 0.0,
                    "adamic_adar": aa,

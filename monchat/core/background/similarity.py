@@ -38,15 +38,15 @@ class TfIdf:
             df.update(c.keys())
         total = len(counts)
         self.idf = {g: math.log((1 + total) / (1 + n)) + 1 for g, n in df.items()}
-        self.vectors = {key: {g: tf * self.idf[g] for g, tf in c.items()} for key, c in counts.items()}
-        self.norms = {key: math.sqrt(sum(w * w for w in v.values())) for key, v in self.vectors.items()}
+        self.vectors: dict[str, dict[str, float]] = {}
+        for key, c in counts.items():
+            vector = {g: tf * self.idf[g] for g, tf in c.items()}
+            norm = math.sqrt(sum(w * w for w in vector.values()))
+            self.vectors[key] = {g: w / norm for g, w in vector.items()} if norm else {}
 
     def cosine(self, a: str, b: str) -> float:
         va, vb = self.vectors.get(a, {}), self.vectors.get(b, {})
-        na, nb = self.norms.get(a, 0.0), self.norms.get(b, 0.0)
-        if not na or not nb:
-            return 0.0
         if len(va) > len(vb):
             va, vb = vb, va
-        dot = sum(w * vb.get(g, 0.0) for g, w in va.items())
-        return min(1.0, dot / (na * nb))
+        shared = va.keys() & vb.keys()
+        return min(1.0, sum(va[g] * vb[g] for g in shared))
