@@ -2,7 +2,7 @@
 
 Deterministic: the nodes with the most sessions (``TOP_NODES``) are placed on a circle in the order
 of their cluster, then name, so a cluster sits together; only drawn edges are lines (a held edge
-is stored, not drawn), thicker for a heavier weight. Labels sit outside the circle on a plate of the
+is stored, not drawn), thicker for a heavier weight, the heaviest ``LINES_PER_NODE`` × nodes of them. Labels sit outside the circle on a plate of the
 window's base colour, so they stay readable in either language and theme.
 """
 
@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QGraphicsEllipseItem, QGraphicsLineItem, QGraphic
                                QGraphicsSimpleTextItem, QGraphicsView, QWidget)
 
 TOP_NODES = 20
+LINES_PER_NODE = 3  # at most this many lines per node shown, the heaviest: a dense graph stays legible
 COLOURS = {"topic": "#4f7cc4", "person": "#d0704a", "place": "#4e9a5b", "thing": "#9a6cc0"}
 MARGIN = 24
 
@@ -46,12 +47,11 @@ class GraphView(QGraphicsView):
             centre[node["id"]] = QPointF(radius * math.cos(angle), radius * math.sin(angle))
         palette = self.palette()
         line = palette.text().color()
-        for edge in graph["edges"]:
+        shown = [e for e in graph["edges"] if not e["held"] and e["source"] in centre and e["target"] in centre]
+        for edge in sorted(shown, key=lambda e: -e["weight"])[:LINES_PER_NODE * len(ordered)]:
             a, b = edge["source"], edge["target"]
-            if edge["held"] or a not in centre or b not in centre:
-                continue
             colour = QColor(line)
-            colour.setAlphaF(0.25 + 0.5 * edge["weight"])
+            colour.setAlphaF(0.15 + 0.45 * edge["weight"])
             item = scene.addLine(centre[a].x(), centre[a].y(), centre[b].x(), centre[b].y(),
                                  QPen(colour, 1.0 + 5.0 * edge["weight"]))
             item.setZValue(0)
