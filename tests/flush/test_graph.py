@@ -88,11 +88,15 @@ def test_an_edge_below_the_threshold_is_held_not_drawn_and_the_threshold_is_a_se
     clusters = {n["id"]: n["cluster"] for n in graph["nodes"]}
     assert clusters["topic:drink"] == clusters["topic:hobby"] != clusters["topic:friend"]  # joined via ギター
 
-    world.app.settings.graph.edge_threshold = round(held["weight"] - 0.01, 4)
+    world.app.settings.graph.edge_threshold = held["weight"]  # on the threshold: drawn
     world.say("2026-11-26T20:00:00+09:00", "今日は休み")
     world.flush("2026-11-26T22:00:00+09:00")
     again = edges_by_pair(world.cli_json(capsys, "graph"))[("topic:drink", "topic:hobby")]
     assert not again["held"] and again["weight"] == held["weight"]
+    world.app.settings.graph.edge_threshold = held["weight"] + 0.0001
+    world.say("2026-11-27T20:00:00+09:00", "今日も休み")
+    world.flush("2026-11-27T22:00:00+09:00")
+    assert edges_by_pair(world.cli_json(capsys, "graph"))[("topic:drink", "topic:hobby")]["held"]
 
     with pytest.raises(SettingsError):
         set_value(Settings(), "graph.edge_threshold", "1.5")
@@ -124,7 +128,7 @@ def test_entities_are_quoted_katakana_and_capitalised_names():
 
 def test_a_strong_two_hop_link_without_a_direct_edge_is_a_discovery_above_its_threshold(make_world, capsys):
     found = {}
-    for name, threshold in (("above", 1.0), ("below", 1.5)):
+    for name, threshold in (("above", 1.4427), ("below", 1.4428)):  # 2 / ln 4, rounded to 4 places
         world = make_world(name)
         world.app.settings.graph.two_hop_threshold = threshold
         world.oracle.rules = [GUITAR, TEA, Rule("ミラ", "ミラとギターを弾いた", "friend/mira", "fact", 0.9)]
@@ -143,7 +147,7 @@ def test_a_strong_two_hop_link_without_a_direct_edge_is_a_discovery_above_its_th
 
 def test_a_bridge_between_clusters_that_had_none_is_queued_once_above_its_threshold(make_world, capsys):
     found = {}
-    for name, threshold in (("above", 0.3), ("below", 0.45)):
+    for name, threshold in (("above", 0.3853), ("below", 0.3854)):  # the bridging edge's weight
         world = make_world(name)
         world.app.settings.graph.bridge_threshold = threshold
         world.oracle.rules = [GUITAR, TEA]
@@ -164,13 +168,13 @@ def test_a_bridge_between_clusters_that_had_none_is_queued_once_above_its_thresh
             assert world.cli_json(capsys, "inbox")["discoveries"] == found[name]  # queued once
     [bridge] = found["above"]  # the strongest edge between the two old clusters
     assert (bridge["kind"], bridge["nodes"], bridge["run_id"]) == ("bridge", ["entity:ギター", "topic:drink"], 2)
-    assert 0.3 <= bridge["score"] < 0.45
+    assert bridge["score"] == 0.3853
     assert found["below"] == []
 
 
 def test_a_missing_member_of_a_cluster_is_queued_above_its_share(make_world, capsys):
     found = {}
-    for name, share in (("above", 0.75), ("below", 0.85)):
+    for name, share in (("above", 0.8), ("below", 0.8001)):
         world = make_world(name)
         world.app.settings.graph.missing_threshold = share
         world.oracle.rules = [Rule("ピアノ", "ギターとピアノとドラム", "hobby/music", "habit", 0.9), TEA,
@@ -204,3 +208,16 @@ def test_a_dry_run_leaves_no_graph(world, capsys):
     report = world.flush("2026-11-23T22:00:00+09:00", dry_run=True)
     assert report.background["graph"]["nodes"] == 2
     assert world.cli_json(capsys, "graph") == {"nodes": [], "edges": []}
+
+
+def test_with_the_graph_off_a_flush_leaves_the_last_graph_as_it_was(world, capsys):
+    world.oracle.rules = [GUITAR]
+    world.say("2026-11-23T21:00:00+09:00", "ギターを弾いた")
+    world.flush("2026-11-23T22:00:00+09:00")
+    before = world.cli_json(capsys, "graph")
+    world.app.settings.graph.enabled = False
+    world.oracle.rules = [GUITAR, TEA]
+    world.say("2026-11-24T21:00:00+09:00", "緑茶を飲んだ")
+    report = world.flush("2026-11-24T22:00:00+09:00")
+    assert "graph" not in report.background and world.cli_json(capsys, "graph") == before
+    assert [n["id"] for n in before["nodes"]] == ["entity:ギター", "topic:hobby"]
