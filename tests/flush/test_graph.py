@@ -221,3 +221,19 @@ def test_with_the_graph_off_a_flush_leaves_the_last_graph_as_it_was(world, capsy
     report = world.flush("2026-11-24T22:00:00+09:00")
     assert "graph" not in report.background and world.cli_json(capsys, "graph") == before
     assert [n["id"] for n in before["nodes"]] == ["entity:ギター", "topic:hobby"]
+
+
+def test_deleting_a_memory_takes_its_names_out_of_the_graph_and_the_discoveries(world, capsys):
+    world.oracle.rules = [GUITAR, TEA, Rule("ミラ", "ミラとギターを弾いた", "friend/mira", "fact", 0.9)]
+    world.say("2026-11-23T21:00:00+09:00", "ミラとギターを弾いた")
+    world.say("2026-11-24T12:00:00+09:00", "ギターの練習、緑茶を飲んだ")
+    world.flush("2026-11-24T22:00:00+09:00")
+    assert any("entity:ミラ" in d["nodes"] for d in world.cli_json(capsys, "inbox")["discoveries"])
+    world.memory.delete(world.mem("ミラとギターを弾いた").id)
+    graph = world.cli_json(capsys, "graph")
+    assert "entity:ミラ" not in {n["id"] for n in graph["nodes"]}
+    assert all("ミラ" not in str(row) for table in ("graph_nodes", "graph_edges", "discoveries")
+               for row in world.rows(table))
+    world.say("2026-11-25T12:00:00+09:00", "今日もギター")
+    world.flush("2026-11-25T22:00:00+09:00")
+    assert "entity:ギター" in {n["id"] for n in world.cli_json(capsys, "graph")["nodes"]}  # still in another memory

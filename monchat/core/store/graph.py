@@ -63,6 +63,21 @@ class GraphStore:
     def edges(self) -> list[dict]:
         return list(self.db.query("SELECT * FROM graph_edges ORDER BY weight DESC, source, target"))
 
+    def forget_words(self, texts: list[str]) -> None:
+        """Take out every name found in these (deleted) memory texts: its node, edges and discoveries.
+
+        The next flush rebuilds the graph from what is left; until then a deleted memory's words
+        must not stay in it (a name also in another memory comes back then).
+        """
+        words = [t for t in texts if t]
+        gone = [r[0] for r in self.db.execute("SELECT id, label FROM graph_nodes WHERE type != 'topic'").fetchall()
+                if any(r[1] in t for t in words)] if words else []
+        for node_id in gone:
+            self.db.execute("DELETE FROM graph_edges WHERE source = ? OR target = ?", [node_id, node_id])
+            self.db.execute("DELETE FROM graph_nodes WHERE id = ?", [node_id])
+            self.db.execute("DELETE FROM discoveries WHERE instr(nodes, ?) > 0",
+                            [json.dumps(node_id, ensure_ascii=False)])
+
     # ---- discoveries ----------------------------------------------------------
     def add_discovery(self, row: dict) -> bool:
         """Queue one discovery; False when the same one (its ``key``) was queued before."""
