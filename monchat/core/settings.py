@@ -107,6 +107,23 @@ class BackgroundSettings:
 
 
 @dataclass
+class GraphSettings:
+    """The graph of what you talk about (core/background/graph.py): five signals' weights and the thresholds."""
+
+    enabled: bool = True  # rebuilt at each flush
+    weight_co_occurrence: float = 0.3
+    weight_session_overlap: float = 0.2
+    weight_adamic_adar: float = 0.15
+    weight_type_affinity: float = 0.1
+    weight_similarity: float = 0.25
+    edge_threshold: float = 0.35  # an edge below it is held (stored, not drawn)
+    max_nodes: int = 120  # the nodes with the most sessions
+    bridge_threshold: float = 0.5  # a bridge between two old clusters is queued at this weight
+    two_hop_threshold: float = 1.0  # Adamic–Adar of two nodes never in one session
+    missing_threshold: float = 0.75  # share of a cluster a node outside it has held edges to
+
+
+@dataclass
 class Settings:
     chat: ChatSettings = field(default_factory=ChatSettings)
     backend: BackendSettings = field(default_factory=BackendSettings)
@@ -117,6 +134,7 @@ class Settings:
     gate: GateSettings = field(default_factory=GateSettings)
     flush: FlushSettings = field(default_factory=FlushSettings)
     background: BackgroundSettings = field(default_factory=BackgroundSettings)
+    graph: GraphSettings = field(default_factory=GraphSettings)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -170,6 +188,13 @@ CHECKS: dict[str, Callable[[Any], bool]] = {
     "flush.parallel": _between(0, 16),
     "flush.retries": _between(0, 10),
     "flush.retry_delay_s": _between(0.0, 60.0),
+    **{f"graph.weight_{k}": _between(0.0, 10.0) for k in ("co_occurrence", "session_overlap", "adamic_adar",
+                                                          "type_affinity", "similarity")},
+    "graph.edge_threshold": _unit,
+    "graph.max_nodes": _between(2, 1000),
+    "graph.bridge_threshold": _unit,
+    "graph.two_hop_threshold": _between(0.0, 100.0),
+    "graph.missing_threshold": _unit,
 }
 
 

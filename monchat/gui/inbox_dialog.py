@@ -1,4 +1,4 @@
-"""The inbox: what the background track kept — insights and gaps, the diary, the interest profile.
+"""The inbox: what the background track kept — insights, gaps and discoveries, the diary, the profile, the graph.
 
 The user opens it when they want; nothing of it is pushed into the chat. It reads
 (``core/background/inbox.py``) on the GUI thread like the memory browser, and marks an insight or a gap
@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QGridLayout, QGroupBox
 
 from ..core.background.inbox import Inbox
 from ..core.store.background import DISMISSED, OPEN
+from .graph_view import GraphView
 from .translation import arg
 
 BARS_PER_WINDOW = 12
@@ -36,6 +37,7 @@ class InboxDialog(QDialog):
         self.tabs.addTab(self._insights_tab(), self.tr("Insights and gaps"))
         self.tabs.addTab(self._diary_tab(), self.tr("Diary"))
         self.tabs.addTab(self._profile_tab(), self.tr("Interests"))
+        self.tabs.addTab(self._graph_tab(), self.tr("Graph"))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -46,7 +48,9 @@ class InboxDialog(QDialog):
     # ---- words -----------------------------------------------------------
     def kind_name(self, kind: str) -> str:
         return {"insight": self.tr("insight"), "gap": self.tr("suspected gap"),
-                "recall": self.tr("not known twice"), "structural": self.tr("never mentioned")}.get(kind, kind)
+                "recall": self.tr("not known twice"), "structural": self.tr("never mentioned"),
+                "bridge": self.tr("new link"), "two_hop": self.tr("two steps apart"),
+                "missing": self.tr("seems to belong")}.get(kind, kind)
 
     def gap_text(self, gap: dict) -> str:
         """A gap the program marked, in the window's language; one the reflect stage suspected, in its words."""
@@ -59,6 +63,16 @@ class InboxDialog(QDialog):
 
     def status_name(self, status: str) -> str:
         return {"open": self.tr("new"), "read": self.tr("read")}.get(status, status)
+
+    def discovery_text(self, kind: str, names: list[str]) -> str:
+        """A discovery in the window's language, from the names of the nodes it rests on."""
+        first, second = (names + ["", ""])[:2]
+        if kind == "bridge":
+            return arg(self.tr("%1 and %2 now link two groups that had no link."), first, second)
+        if kind == "two_hop":
+            return arg(self.tr("%1 and %2 both go with %3, but never came up together."), first, second,
+                       ", ".join(names[2:]))
+        return arg(self.tr("%1 goes with most of %2, yet is not drawn with them."), first, ", ".join(names[1:6]))
 
     def trend_name(self, trend: str) -> str:
         return {"rising": self.tr("↑ rising"), "steady": self.tr("→ steady"),
@@ -130,12 +144,33 @@ class InboxDialog(QDialog):
         layout.addWidget(scroll)
         return page
 
+    def _graph_tab(self) -> QWidget:
+        self.graph_view = GraphView()
+        self.graph_empty = QLabel(self.tr("No graph yet: a flush draws it from your memories."))
+        self.graph_legend = QLabel(self.tr("Blue: topics · orange: people · green: places · purple: things. "
+                                           "A line: talked about together (thicker: stronger); weaker links are "
+                                           "kept, not drawn."))
+        for label in (self.graph_empty, self.graph_legend):
+            label.setWordWrap(True)
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        layout.addWidget(self.graph_empty)
+        layout.addWidget(self.graph_view, 1)
+        layout.addWidget(self.graph_legend)
+        return page
+
     # ---- filling -------------------------------------------------------------
     def reload(self) -> None:
         self.insights.clear()
+        graph = self.inbox.graph()
+        names = {n["id"]: n["label"] for n in graph["nodes"]}
         rows = [{**r, "what": "insight"} for r in self.inbox.insights()]
         rows += [{"what": "gap", "id": g["id"], "kind": g["kind"], "text": self.gap_text(g), "status": g["status"],
                   "slots": [g["slot"]] if g["slot"] else [], "run_id": g["run_id"]} for g in self.inbox.gaps()]
+        for d in self.inbox.discoveries():
+            labels = [names.get(n, n.partition(":")[2]) for n in d["nodes"]]
+            rows.append({"what": "discovery", "id": d["id"], "kind": d["kind"], "status": d["status"],
+                         "text": self.discovery_text(d["kind"], labels), "slots": labels[:2], "run_id": d["run_id"]})
         rows = [r for r in rows if r["status"] != DISMISSED]
         for r in rows:
             item = QTreeWidgetItem([r["text"], self.kind_name(r["kind"]), ", ".join(r["slots"]), str(r["run_id"]),
@@ -154,6 +189,8 @@ class InboxDialog(QDialog):
         else:
             self.page.setPlainText(self.tr("No diary yet: a flush writes one page for each day you chatted."))
         self._fill_profile(self.inbox.profile())
+        self.graph_view.show_graph(graph)
+        self.graph_empty.setVisible(not graph["nodes"])
 
     def _enable_marks(self) -> None:
         current = self.insights.currentItem()

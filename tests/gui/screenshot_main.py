@@ -211,6 +211,7 @@ def main(home: str, output: str, language: str = "ja") -> int:
               verdict_menu_step,
               dialog_step("memory", window.open_memory, lambda d: d.refresh(made["kanazawa"])),
               dialog_step("memory_superseded", window.open_memory, show_superseded),
+              dialog_step("inbox_graph", window.open_inbox, lambda d: d.tabs.setCurrentWidget(d.graph_view.parent())),
               stop_step, dark_step]
     QTimer.singleShot(1500, capture_main)  # the context meter and the layout settle first
     return qapp.exec()

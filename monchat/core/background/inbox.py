@@ -1,4 +1,4 @@
-"""The inbox: what the background track kept, read by ``monchat profile|insights|diary|gaps`` and the GUI.
+"""The inbox: what the background track kept, read by ``monchat inbox|profile|insights|…|graph`` and the GUI.
 
 Nothing here is pushed into the chat; the user opens it when they want. Every row was written by a
 flush; the user only marks an insight or a gap read or dismissed (``monchat insights|gaps read|dismiss
@@ -8,11 +8,13 @@ ID``, the Inbox dialog's buttons). Dismissing a gap rebuilds the prompt without 
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from ..errors import InputError, NotFound
 from ..store.background import DISMISSED, READ, BackgroundStore
 from ..store.db import Store
-from . import gaps, profile
+from ..store.graph import GraphStore
+from . import gaps, graph, profile
 
 MARKS = {"read": READ, "dismiss": DISMISSED}  # what the user may do to an entry → its new status
 
@@ -25,6 +27,41 @@ class Inbox:
         self.store = BackgroundStore(store)
         self.settings = settings
         self.memory = memory
+        self.graph_store = GraphStore(store)
+
+    def sections(self) -> list[tuple[str, Callable[[], list[dict]]]]:
+        """The inbox's sections in order, each (name, reader of its entries): ``monchat inbox`` and the GUI.
+
+        Adding a section is one line here.
+        """
+        return [
+            ("insights", lambda: [r for r in self.insights() if r["kind"] == "insight"]),
+            ("gaps", self.all_gaps),
+            ("lint", self.lint),
+            ("discoveries", lambda: [d for d in self.discoveries() if d["status"] != DISMISSED]),
+        ]
+
+    def everything(self) -> dict[str, list[dict]]:
+        """``monchat inbox --json``: ``{"insights": [...], "gaps": [...], "lint": [...], "discoveries": [...]}``."""
+        return {name: read() for name, read in self.sections()}
+
+    def all_gaps(self) -> list[dict]:
+        """The reflect stage's suspected gaps and the open gap marks (``kind``: gap, recall, structural)."""
+        return [r for r in self.insights() if r["kind"] == "gap"] + [g for g in self.gaps() if g["status"] != DISMISSED]
+
+    def lint(self) -> list[dict]:
+        """Knowledge lint's findings: wired in at merge (``core/background/lint.py``'s ``findings()``)."""
+        return []
+
+    def discoveries(self) -> list[dict]:
+        """What the graph turned up (bridge, two_hop, missing), newest first, with the nodes it rests on."""
+        return [{"id": r["id"], "run_id": r["run_id"], "kind": r["kind"], "text": r["text"], "nodes": r["nodes"],
+                 "score": r["score"], "created_at": r["created_at"], "status": r["status"]}
+                for r in self.graph_store.discoveries()]
+
+    def graph(self) -> dict:
+        """The last flush's graph: ``{"nodes": [...], "edges": [{source, target, weight, held, signals}]}``."""
+        return graph.view(self.graph_store.nodes(), self.graph_store.edges())
 
     def profile(self) -> dict:
         """The latest snapshot: ``{"day", "windows": {"7": [...], "30": [...], "90": [...]}, "cooling": [...]}``."""
@@ -67,11 +104,11 @@ class Inbox:
             NotFound: there is no such insight or gap.
         """
         status = MARKS[action]
-        table = {"insight": "insights", "gap": "gaps"}[what]
+        table = {"insight": "insights", "gap": "gaps", "discovery": "discoveries"}[what]
         with self.store.store.atomic():
             row = self.store.set_status(table, entry_id, status)
         if row is None:
-            command = "insights" if what == "insight" else "gaps"
+            command = {"insight": "insights", "gap": "gaps", "discovery": "discoveries"}[what]
             raise NotFound(f"There is no {what} {entry_id}.", f"See `monchat {command}` for the numbers.")
         if what == "gap" and self.memory is not None:
             on = self.settings is None or self.settings.background.gap_hint

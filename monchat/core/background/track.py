@@ -4,9 +4,9 @@
 diary call per local day with new user messages (``diary.py``). ``commit`` runs inside the
 flush's one transaction, after consolidation and before the run's row: the day's profile
 snapshot, the insights, the diary pages, the recall failures and gap marks (from corrections and
-recall items, the reflect stage and the neighbour table), the skill levels, and the per-layer summary
-the report shows (``summary.py``). ``write_files``
-runs after the commit (the diary's Markdown pages, like memory.md).
+recall items, the reflect stage and the neighbour table), the skill levels, the graph and its
+discoveries (``graph.py``), and the per-layer summary the report shows (``summary.py``).
+``write_files`` runs after the commit (the diary's Markdown pages, like memory.md).
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ from ..prompts import PromptLibrary
 from ..settings import Settings
 from ..store.background import BackgroundStore
 from ..store.db import Store
+from ..store.graph import GraphStore
 from ..types import Message
-from . import diary, gaps, profile, skills
+from . import diary, gaps, graph, profile, skills
 from .summary import layers
 from ..flush import reflect
 from ..flush.ask import TokenUsage
@@ -116,6 +117,8 @@ class BackgroundTrack:
                                       self.settings.background.structural_gap_after)
         summary["skills"] = skills.update(self.store, now.timestamp(), self.settings.background.skill_half_life_days,
                                           run_id, at)
+        if self.settings.graph.enabled:
+            summary["graph"] = graph.update(GraphStore(self.store.store), self.settings.graph, run_id, at)
         summary["layers"] = layers(summary)
         return summary
 

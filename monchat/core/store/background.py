@@ -174,13 +174,13 @@ class BackgroundStore:
         return [r[0] for r in self.db.execute("SELECT DISTINCT slot FROM memories ORDER BY slot").fetchall()]
 
     def set_status(self, table: str, entry_id: int, status: str) -> dict | None:
-        """Set an insight's or a gap's status; the row as it is now, or None when there is no such row."""
-        assert table in ("insights", "gaps") and status in STATUSES
+        """Set an insight's, a gap's or a discovery's status; the row as it is now, or None when there is none."""
+        assert table in ("insights", "gaps", "discoveries") and status in STATUSES
         if not self.db.execute(f"SELECT 1 FROM {table} WHERE id = ?", [entry_id]).fetchone():
             return None
         self.db[table].update(entry_id, {"status": status})
         row = dict(self.db[table].get(entry_id))
-        return _decode(row, "slots") if table == "insights" else row
+        return _decode(row, {"insights": "slots", "discoveries": "nodes"}[table]) if table != "gaps" else row
 
     def update_gap(self, gap_id: int, **values) -> None:
         self.db["gaps"].update(gap_id, values)

@@ -248,6 +248,8 @@ class MemoryStore:
             scrubbed = {c: v for c, v in scrubbed.items() if v != run[c]}
             if scrubbed:
                 db["flush_runs"].update(run["id"], scrubbed)
+        from .graph import GraphStore  # the graph's names come from memory texts
+        GraphStore(self.store).forget_words(words)
         db.execute("INSERT INTO memories_fts(memories_fts) VALUES('optimize')")
 
 

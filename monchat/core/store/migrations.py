@@ -279,3 +279,27 @@ def m018_gap_sources(db: Database) -> None:
     Rows from before this migration have none (read as ``reflect`` and ``correction``)."""
     db["gaps"].add_column("source", str)
     db["recall_failures"].add_column("source", str)
+
+
+@migrations()
+def m019_graph(db: Database) -> None:
+    """The graph of what the user talks about (rebuilt at each flush) and the discoveries queued from it."""
+    db["graph_nodes"].create(
+        {"id": str, "label": str, "type": str, "sessions": int, "memories": int, "cluster": int, "run_id": int},
+        pk="id",
+        not_null={"label", "type"},
+    )
+    db["graph_edges"].create(
+        {"source": str, "target": str, "weight": float, "drawn": int, "shared": int, "co_occurrence": float,
+         "session_overlap": float, "adamic_adar": float, "type_affinity": float, "similarity": float,
+         "run_id": int},
+        pk=("source", "target"),
+    )
+    db["discoveries"].create(
+        {"id": int, "kind": str, "key": str, "text": str, "nodes": str, "score": float, "run_id": int,
+         "created_at": str, "status": str},
+        pk="id",
+        not_null={"kind", "key", "text"},
+        defaults={"status": "open"},
+    )
+    db["discoveries"].create_index(["key"], unique=True)

@@ -1025,6 +1025,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>insight</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1054,6 +1058,30 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>new link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>two steps apart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>seems to belong</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 and %2 now link two groups that had no link.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 and %2 both go with %3, but never came up together.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 goes with most of %2, yet is not drawn with them.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1106,6 +1134,14 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Nothing here yet: each flush looks back and leaves what it noticed here. monchat never fills a gap by itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No graph yet: a flush draws it from your memories.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Blue: topics · orange: people · green: places · purple: things. A line: talked about together (thicker: stronger); weaker links are kept, not drawn.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -1032,6 +1032,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation>関心</translation>
     </message>
     <message>
+        <source>Graph</source>
+        <translation>グラフ</translation>
+    </message>
+    <message>
         <source>insight</source>
         <translation>気づき</translation>
     </message>
@@ -1048,6 +1052,18 @@ Send to it? monchat asks only once for this service.</source>
         <translation>2 回思い出せなかった</translation>
     </message>
     <message>
+        <source>new link</source>
+        <translation>新しいつながり</translation>
+    </message>
+    <message>
+        <source>two steps apart</source>
+        <translation>ふたつ隔てて</translation>
+    </message>
+    <message>
+        <source>seems to belong</source>
+        <translation>仲間らしい</translation>
+    </message>
+    <message>
         <source>Memory did not know %1 (%2 times); last: %3</source>
         <translation>%1 を %2 回思い出せなかった（最後：%3）</translation>
     </message>
@@ -1062,6 +1078,18 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>read</source>
         <translation>既読</translation>
+    </message>
+    <message>
+        <source>%1 and %2 now link two groups that had no link.</source>
+        <translation>%1 と %2 が、これまでつながりのなかった二つのまとまりを結びました。</translation>
+    </message>
+    <message>
+        <source>%1 and %2 both go with %3, but never came up together.</source>
+        <translation>%1 と %2 はどちらも %3 と一緒に話に出ますが、二つが一緒に出たことはありません。</translation>
+    </message>
+    <message>
+        <source>%1 goes with most of %2, yet is not drawn with them.</source>
+        <translation>%1 は %2 の多くと一緒に話に出ますが、線で結ぶほど強くはありません。</translation>
     </message>
     <message>
         <source>↑ rising</source>
@@ -1114,6 +1142,14 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>Nothing here yet: each flush looks back and leaves what it noticed here. monchat never fills a gap by itself.</source>
         <translation>まだ何もありません。整理のたびに振り返り、気づいたことをここに残します。ギャップを monchat が勝手に埋めることはありません。</translation>
+    </message>
+    <message>
+        <source>No graph yet: a flush draws it from your memories.</source>
+        <translation>グラフはまだありません。整理すると、記憶から描かれます。</translation>
+    </message>
+    <message>
+        <source>Blue: topics · orange: people · green: places · purple: things. A line: talked about together (thicker: stronger); weaker links are kept, not drawn.</source>
+        <translation>青：話題・橙：人・緑：場所・紫：もの。線：一緒に話に出たもの（太いほど強い）。弱いつながりは記録だけして、線にしません。</translation>
     </message>
     <message>
         <source>No diary yet: a flush writes one page for each day you chatted.</source>
