@@ -237,3 +237,24 @@ def test_deleting_a_memory_takes_its_names_out_of_the_graph_and_the_discoveries(
     world.say("2026-11-25T12:00:00+09:00", "今日もギター")
     world.flush("2026-11-25T22:00:00+09:00")
     assert "entity:ギター" in {n["id"] for n in world.cli_json(capsys, "graph")["nodes"]}  # still in another memory
+
+
+def test_a_discovery_marked_read_stays_and_one_dismissed_leaves_the_inbox(world, capsys):
+    world.app.settings.graph.two_hop_threshold = 1.0
+    world.oracle.rules = [GUITAR, TEA, Rule("ミラ", "ミラとギターを弾いた", "friend/mira", "fact", 0.9)]
+    world.say("2026-11-23T21:00:00+09:00", "ミラとギターを弾いた")
+    world.say("2026-11-24T12:00:00+09:00", "ギターの練習、緑茶を飲んだ")
+    world.flush("2026-11-24T22:00:00+09:00")
+    first, second = world.cli_json(capsys, "discoveries")[:2]
+    assert world.cli_json(capsys, "discoveries", "read", str(first["id"]))["status"] == "read"
+    assert world.cli_json(capsys, "discoveries", "dismiss", str(second["id"]))["status"] == "dismissed"
+    shown = {d["id"]: d["status"] for d in world.cli_json(capsys, "inbox")["discoveries"]}
+    assert shown[first["id"]] == "read" and second["id"] not in shown
+    assert {d["id"]: d["status"] for d in world.cli_json(capsys, "discoveries")}[second["id"]] == "dismissed"
+
+
+def test_marking_a_discovery_that_does_not_exist_is_not_found(world):
+    from monchat.core.background.inbox import Inbox
+    from monchat.core.errors import NotFound
+    with pytest.raises(NotFound, match="no discovery 99"):
+        Inbox(world.app.store, world.app.settings, world.app.memory).mark("discovery", 99, "dismiss")

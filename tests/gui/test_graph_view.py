@@ -78,3 +78,23 @@ def test_a_discovery_is_shown_in_the_inbox_in_the_windows_words(app, make_window
     two_hop = [r for r in rows if r[1] == "two steps apart"]
     assert two_hop and all(" both go with " in r[0] and "never came up together" in r[0] for r in two_hop)
     dialog.close()
+
+
+def test_a_discovery_dismissed_in_the_inbox_leaves_the_list(app, make_window):
+    log_message(app, 30, "Met Mira, ギターを弾いた")
+    log_message(app, 20, "ギターの練習、緑茶を飲んだ")
+    app.flush.run()
+    dialog = make_window("en").open_inbox()
+
+    def discoveries():
+        return [dialog.insights.topLevelItem(i) for i in range(dialog.insights.topLevelItemCount())
+                if dialog.insights.topLevelItem(i).text(1) == "two steps apart"]
+
+    before = len(discoveries())
+    assert before >= 1
+    dialog.insights.setCurrentItem(discoveries()[0])
+    assert dialog.dismiss_button.isEnabled()
+    dialog.dismiss_button.click()
+    assert len(discoveries()) == before - 1
+    assert sum(d["status"] == "dismissed" for d in dialog.inbox.discoveries()) == 1
+    dialog.close()
