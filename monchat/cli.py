@@ -13,6 +13,7 @@ from pathlib import Path
 
 from .app import App, build_app, setup_logging
 from .cli_background import BACKGROUND_COMMANDS, add_background_commands, cmd_background
+from .cli_lint import LINT_COMMANDS, add_lint_commands, cmd_lint
 from .core.crash import write_crash_report
 from .core.errors import InputError, KnownError, StorageError, storage_error
 from .core.paths import write_private
@@ -67,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .cli_history import add_history_commands
     add_history_commands(sub)
     add_background_commands(sub)
+    add_lint_commands(sub)
     return parser
 
 
@@ -250,6 +252,7 @@ COMMANDS = {"chat": cmd_chat, "status": cmd_status, "export": cmd_export,
 from .cli_history import COMMANDS as _HISTORY_COMMANDS  # noqa: E402 (search, import, backup)
 COMMANDS.update(_HISTORY_COMMANDS)
 COMMANDS.update(dict.fromkeys(BACKGROUND_COMMANDS, cmd_background))
+COMMANDS.update(dict.fromkeys(LINT_COMMANDS, cmd_lint))
 
 
 # ---- entry -----------------------------------------------------------------

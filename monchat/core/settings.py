@@ -100,6 +100,8 @@ class BackgroundSettings:
     diary: bool = True  # one call per local day with new user messages writes that day's page
     gap_hint: bool = True  # the chat prompt may carry one "ask about X if it comes up" line
     skill_half_life_days: float = 30.0  # a skill use's experience point halves in this many days
+    lint: bool = True  # knowledge lint at each flush: structure and grounding rules (background/lint.py)
+    lint_llm: bool = True  # and its one LLM call: which same-family pairs of memories contradict
 
 
 @dataclass
