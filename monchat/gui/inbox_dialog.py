@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QGridLayout, QGroupBox
                                QTabWidget, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from ..core.background.inbox import Inbox
+from .lint_tab import LintTab
 from .translation import arg
 
 BARS_PER_WINDOW = 12
@@ -27,6 +28,8 @@ class InboxDialog(QDialog):
         self.tabs.addTab(self._insights_tab(), self.tr("Insights and gaps"))
         self.tabs.addTab(self._diary_tab(), self.tr("Diary"))
         self.tabs.addTab(self._profile_tab(), self.tr("Interests"))
+        self.lint_tab = LintTab(inbox.store.store, self)  # knowledge lint's findings (gui/lint_tab.py)
+        self.tabs.addTab(self.lint_tab, self.tr("Lint"))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -116,6 +119,7 @@ class InboxDialog(QDialog):
         else:
             self.page.setPlainText(self.tr("No diary yet: a flush writes one page for each day you chatted."))
         self._fill_profile(self.inbox.profile())
+        self.lint_tab.reload()
 
     def _show_page(self, current, _previous) -> None:
         if current is None:

@@ -85,10 +85,15 @@ class Lint:
 
     # ---- reading ---------------------------------------------------------------
     def findings(self, all: bool = False) -> list[dict]:
-        """``[{id, kind, step, memory_ids, text, status, detail, review_id}]``: open ones, or every one."""
+        """``[{id, kind, step, memory_ids, text, status, detail, review_id, texts, …}]``: open ones, or every one.
+
+        ``texts`` are the memories' own words, in the order of ``memory_ids`` ("" for one that is gone).
+        """
         rows = self.store.findings(() if all else OPEN)
-        return [{key: r[key] for key in ("id", "kind", "step", "memory_ids", "text", "status", "detail",
-                                         "review_id", "created_run", "checked_run")} for r in rows]
+        words = self.store.texts(sorted({mid for r in rows for mid in r["memory_ids"]}))
+        return [{**{key: r[key] for key in ("id", "kind", "step", "memory_ids", "text", "status", "detail",
+                                           "review_id", "created_run", "checked_run")},
+                 "texts": [words.get(mid, "") for mid in r["memory_ids"]]} for r in rows]
 
     # ---- step 3, before the commit: one call, no writes ------------------------------
     def ask(self, backend: Backend, usage, check: str) -> LintAnswer:

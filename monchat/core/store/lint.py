@@ -44,6 +44,12 @@ class LintStore:
             found.setdefault(memory_id, []).append(message_id)
         return found
 
+    def texts(self, ids: list[str]) -> dict[str, str]:
+        if not ids:
+            return {}
+        return {r[0]: r[1] for r in self.db.execute(
+            f"SELECT id, text FROM memories WHERE id IN ({','.join('?' * len(ids))})", ids).fetchall()}
+
     def open_review_of(self, memory_id: str) -> int | None:
         row = self.db.execute("SELECT id FROM review_queue WHERE memory_id = ? AND status = 'open' "
                               "ORDER BY id LIMIT 1", [memory_id]).fetchone()
