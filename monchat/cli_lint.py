@@ -18,6 +18,14 @@ def add_lint_commands(sub) -> None:
     p.add_argument("--no-llm", action="store_true", help="the program's rules only: no LLM call")
 
 
+def print_flush_lint(report) -> None:
+    """The flush summary's lint line (``monchat flush``)."""
+    lint = (report.background or {}).get("lint")
+    if lint and any(lint[key] for key in ("marked", "confirmed", "applied", "resolved")):
+        print(f"  lint: {lint['marked']} new, {lint['confirmed']} rechecked, {lint['applied']} queued for review, "
+              f"{lint['resolved']} resolved (`monchat lint` lists them)")
+
+
 def cmd_lint(app, args) -> int:
     from .core.background.lint import run
     use_llm = not args.no_llm and app.settings.background.lint_llm

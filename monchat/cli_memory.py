@@ -88,6 +88,8 @@ def cmd_flush(app, args) -> int:
         print(f"  dropped ({item['persona']}): {item['text'] or '(empty)'} — {item['reason']}")
     from .cli_background import print_flush_background
     print_flush_background(report)
+    from .cli_lint import print_flush_lint
+    print_flush_lint(report)
     for note in report.notes:
         print(f"  note: {note}")
     for error in report.errors:

@@ -146,8 +146,11 @@ def test_a_contradiction_is_marked_then_rechecked_and_applied_only_through_the_r
     world.oracle.lint = contradicting_homes
     world.cli_json(capsys, "lint")  # run 1: marked
     assert world.queue() == []
+    calls = world.oracle.json_calls
     report = next_flush(world, "2026-11-24T21:00:00+09:00")  # run 2: rechecked, still holds
     assert report.background["lint"]["applied"] == 1
+    assert report.llm_calls == world.oracle.json_calls - calls  # the lint call counts in the flush's usage
+    assert world.oracle.lint_calls[-1]["user"].startswith(f"Check: flush {report.run_id}")  # asked again
     [finding] = Lint(world.app.store).findings()
     assert finding["status"] == "applied" and finding["checked_run"] == report.run_id
     [row] = world.queue()
@@ -193,6 +196,6 @@ def test_a_dry_run_writes_no_finding(world, capsys):
 def test_monchat_lint_prints_the_findings(world, capsys):
     world.oracle.rules = [Rule("紅茶", "紅茶が好き", "Tea", "fact", 0.9)]
     world.say("2026-11-23T21:00:00+09:00", "紅茶が好き")
-    world.flush("2026-11-23T22:00:00+09:00")
+    assert "lint: 1 new, 0 rechecked" in world.cli(capsys, "flush")
     out = world.cli(capsys, "lint")
     assert "1 rechecked" in out and "confirmed" in out and "malformed" in out
