@@ -18,8 +18,11 @@ class LintTab(QWidget):
         self.lint = Lint(store)
         self.findings = QTreeWidget(self)
         self.findings.setHeaderLabels([self.tr("Finding"), self.tr("Memories"), self.tr("Check"), self.tr("Status")])
-        self.findings.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.findings.header().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header = self.findings.header()
+        header.setStretchLastSection(False)
+        for column, mode in enumerate((QHeaderView.ResizeMode.Stretch, QHeaderView.ResizeMode.Stretch,
+                                       QHeaderView.ResizeMode.ResizeToContents, QHeaderView.ResizeMode.ResizeToContents)):
+            header.setSectionResizeMode(column, mode)
         self.findings.setRootIsDecorated(False)
         self.empty = QLabel(self.tr("Nothing found: each flush checks your memory for broken links, values that "
                                     "do not fit their slot and contradictions. A fix is only ever proposed in "
@@ -60,8 +63,7 @@ class LintTab(QWidget):
         for f in rows:
             words = " / ".join(t or m for t, m in zip(f["texts"], f["memory_ids"]))
             item = QTreeWidgetItem([self.finding_text(f), words, self.step_text(f["step"]), self.status_text(f["status"])])
+            item.setToolTip(0, "\n".join(filter(None, (item.text(0), f["detail"].get("reason")))))
             item.setToolTip(1, ", ".join(f["memory_ids"]))
-            if f["detail"].get("reason"):
-                item.setToolTip(0, f["detail"]["reason"])
             self.findings.addTopLevelItem(item)
         self.empty.setVisible(not rows)
