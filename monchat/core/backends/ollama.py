@@ -137,7 +137,7 @@ class OllamaBackend(Backend):
     def warm(self, system: str) -> str:
         """Load the model (with the chat's num_ctx and keep_alive) and evaluate the new system prompt
         into its cache: one chat call of the system message alone, bounded to one answer token."""
-        options = {**self._options(None), "num_predict": 1}
+        options = {**self._options(None), "num_predict": 1}  # Ollama's runner bounds only num_predict > 0
         try:
             self._client.chat(self.model, messages=self._messages(system, []), stream=False, options=options,
                               keep_alive=keep_alive_value(self.keep_alive))
