@@ -17,7 +17,6 @@ Runs at each flush (settings ``background.lint``, ``background.lint_llm``) and o
 from __future__ import annotations
 
 import logging
-import threading
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -227,8 +226,7 @@ class Lint:
         return self.store.open_review_of(newer.id)
 
 
-def run(store: Store, prompts, settings, backend: Backend | None, now: datetime,
-        cancel: threading.Event | None = None) -> dict:
+def run(store: Store, prompts, settings, backend: Backend | None, now: datetime) -> dict:
     """``monchat lint``: the LLM step (unless ``backend`` is None), then one transaction of its own."""
     from ..flush.ask import TokenUsage
     from ..memory.transitions import Transitions
