@@ -14,6 +14,7 @@ from pathlib import Path
 from .app import App, build_app, setup_logging
 from .cli_background import BACKGROUND_COMMANDS, add_background_commands, cmd_background
 from .cli_graph import GRAPH_COMMANDS, add_graph_commands, cmd_graph
+from .cli_lint import LINT_COMMANDS, add_lint_commands, cmd_lint
 from .core.crash import write_crash_report
 from .core.errors import InputError, KnownError, StorageError, storage_error
 from .core.paths import write_private
@@ -69,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_history_commands(sub)
     add_background_commands(sub)
     add_graph_commands(sub)
+    add_lint_commands(sub)
     return parser
 
 
@@ -253,6 +255,7 @@ from .cli_history import COMMANDS as _HISTORY_COMMANDS  # noqa: E402 (search, im
 COMMANDS.update(_HISTORY_COMMANDS)
 COMMANDS.update(dict.fromkeys(BACKGROUND_COMMANDS, cmd_background))
 COMMANDS.update(dict.fromkeys(GRAPH_COMMANDS, cmd_graph))
+COMMANDS.update(dict.fromkeys(LINT_COMMANDS, cmd_lint))
 
 
 # ---- entry -----------------------------------------------------------------

@@ -19,6 +19,8 @@ def add_memory_commands(sub) -> None:
                    help="go on when a filter could not read some messages (the run records which)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--seed", type=int, help="seed for the random filter persona (recorded either way)")
+    p.add_argument("--warm", action="store_true",
+                   help="then give the chat's backend the new system prompt (Gemini cache, Ollama load)")
 
     p = sub.add_parser("memory", help="list, show and change memories")
     p.add_argument("action", choices=MEMORY_ACTIONS)
@@ -64,6 +66,7 @@ def cmd_flush(app, args) -> int:
         data = report.to_dict()
         data["gate"] = app.chat.gate().state
         print(json.dumps(data, ensure_ascii=False, indent=2))
+        _warm(app, args, report)
         return 0
     if report.nothing_to_flush:
         print("Nothing to flush: no new messages in the logs.")
@@ -85,6 +88,8 @@ def cmd_flush(app, args) -> int:
         print(f"  dropped ({item['persona']}): {item['text'] or '(empty)'} — {item['reason']}")
     from .cli_background import print_flush_background
     print_flush_background(report)
+    from .cli_lint import print_flush_lint
+    print_flush_lint(report)
     for note in report.notes:
         print(f"  note: {note}")
     for error in report.errors:
@@ -93,7 +98,15 @@ def cmd_flush(app, args) -> int:
         print("  Review the queue with `monchat memory list` and `monchat memory approve|reject ID`.")
     if not report.dry_run:
         print(f"gate: {app.chat.gate().state}")
+    _warm(app, args, report)
     return 0
+
+
+def _warm(app, args, report) -> None:
+    if args.warm and report.run_id is not None:
+        from .core.warm import warm
+        done = warm(app.chat, app.store)
+        print(f"warm start: {done}", file=sys.stderr if args.json else sys.stdout)
 
 
 def _memory_line(data: dict) -> str:

@@ -104,6 +104,8 @@ class BackgroundSettings:
     # A structural gap (background/neighbours.py) once a topic has this many messages in 30 days (0: off)
     structural_gap_after: int = 5
     skill_half_life_days: float = 30.0  # a skill use's experience point halves in this many days
+    lint: bool = True  # knowledge lint at each flush: structure and grounding rules (background/lint.py)
+    lint_llm: bool = True  # and its one LLM call: which same-family pairs of memories contradict
 
 
 @dataclass

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QGridLayout, QGroupBox
 from ..core.background.inbox import Inbox
 from ..core.store.background import DISMISSED, OPEN
 from .graph_view import GraphView
+from .lint_tab import LintTab
 from .translation import arg
 
 BARS_PER_WINDOW = 12
@@ -38,6 +39,8 @@ class InboxDialog(QDialog):
         self.tabs.addTab(self._diary_tab(), self.tr("Diary"))
         self.tabs.addTab(self._profile_tab(), self.tr("Interests"))
         self.tabs.addTab(self._graph_tab(), self.tr("Graph"))
+        self.lint_tab = LintTab(inbox.store.store, self)  # knowledge lint's findings (gui/lint_tab.py)
+        self.tabs.addTab(self.lint_tab, self.tr("Lint"))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -191,6 +194,7 @@ class InboxDialog(QDialog):
         self._fill_profile(self.inbox.profile())
         self.graph_view.show_graph(graph)
         self.graph_empty.setVisible(not graph["nodes"])
+        self.lint_tab.reload()
 
     def _enable_marks(self) -> None:
         current = self.insights.currentItem()

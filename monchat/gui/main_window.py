@@ -395,10 +395,14 @@ class MainWindow(QMainWindow):
         dialog.flush_finished.connect(self._flushed)
         return self._open(dialog)
 
-    def _flushed(self, _report) -> None:
+    def _flushed(self, report) -> None:
         self.reload_conversation()
         self.refresh_gate()
         self.refresh_meter()
+        if report.run_id is not None:  # a new system prompt: warm the next turn's backend (core/warm.py)
+            from ..core.warm import warm
+            app, persona_id = self.app, self.persona_id()
+            self.runner.start("warm start", lambda _report: warm(app.chat, app.store, persona_id))
 
     def open_memory(self):
         from .memory_browser import MemoryBrowser

@@ -187,6 +187,7 @@ def ollama_world(home, num_ctx: int = 8192, background: bool = False) -> Iterato
         world = World(home, oracle=backend, start="2026-11-23T08:00:00+09:00")
         world.app.store.set_state(LINE_ID_KEY, "00" * 16)
         world.app.settings.background.reflect = world.app.settings.background.diary = background
+        world.app.settings.background.lint_llm = background
         try:
             yield world, server
         finally:

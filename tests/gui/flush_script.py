@@ -7,8 +7,11 @@ import json
 from monchat.core.flush.words import share
 
 def NO_ITEMS(system, turns, schema) -> dict:  # noqa: N802 - reads as the constant it was
-    """Nothing found: no items for a filter, no insight for reflect, a page citing nothing for the diary."""
+    """Nothing found: no items for a filter, no insight for reflect, a page citing nothing for the diary,
+    no contradiction for lint."""
     properties = schema.get("properties", {})
+    if "contradictions" in properties:
+        return {"contradictions": []}
     if "insights" in properties:
         return {"insights": [], "gaps": []}
     if "cited" in properties:

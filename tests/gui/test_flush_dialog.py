@@ -158,3 +158,19 @@ def test_start_flush_is_disabled_with_the_reason_when_there_are_no_log_files(win
     assert "no log files" in dialog.plan_label.text()
     assert not dialog.start_button.isEnabled() and "chat first" in dialog.start_button.toolTip()
     dialog.close()
+
+
+def test_after_a_flush_the_window_warms_the_backend_with_the_new_prompt_on_a_worker(app, make_window, backend,
+                                                                                     qtbot):
+    backend.default_reply = NO_ITEMS
+    log_message(app, 30, "覚えておいて、私は仙台に住んでいます。")
+    window = make_window("en")
+    backend.enqueue(item_answer("仙台に住んでいる", "home/city"))
+    dialog = open_flush(window, qtbot)
+    assert backend.warmed == []
+    with qtbot.waitSignal(dialog.flush_finished, timeout=10000):
+        dialog.start_button.click()
+    qtbot.waitUntil(lambda: bool(backend.warmed), timeout=5000)
+    [system] = backend.warmed
+    assert system == app.chat.system_prompt(app.chat.persona()) and "仙台に住んでいる" in system
+    dialog.close_button.click()

@@ -62,3 +62,22 @@ def test_the_memory_browser_shows_a_skills_level(app, backend, window):
     browser.table.setCurrentItem(browser.table.topLevelItem(0))
     assert "Kind: a skill" in browser.facts.text() and "Level L1 (1 days of use)" in browser.facts.text()
     browser.close()
+
+
+def test_the_inbox_lists_lint_findings_in_both_languages(app, backend, make_window, qtbot):
+    backend.default_reply = NO_ITEMS
+    log_message(app, 3, "My tea is green tea")
+    backend.enqueue(item_answer("green tea", "tea"))  # a slot of one part: malformed
+    app.flush.run()
+    window = make_window("en")
+    dialog = window.open_inbox()
+    tab = dialog.lint_tab
+    assert dialog.tabs.tabText(3) == "Lint" and not tab.empty.isVisible()
+    row = [tab.findings.topLevelItem(0).text(c) for c in range(4)]
+    assert row == ["Malformed: empty text, a slot not shaped subject/attribute, or a value out of range", "green tea",
+                   "structure", "marked: checked again at the next flush"]
+    dialog.close()
+    dialog = make_window("ja").open_inbox()
+    assert dialog.tabs.tabText(3) == "点検"
+    assert dialog.lint_tab.findings.topLevelItem(0).text(3) == "印を付けました: 次の整理で再点検"
+    dialog.close()

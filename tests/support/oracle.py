@@ -11,6 +11,8 @@ It plays the LLM's two parts in a flush from tables a test writes:
   user turn) when a test set one, else one insight on the first of the "Known slots" and no gap.
 - **Diary calls** (the schema asks for ``cited``): a page that is the day and the messages' texts
   joined, citing every message (or ``diary(day, lines)`` when a test set one).
+- **Lint calls** (the schema asks for ``contradictions``): ``lint`` (a dict, or a function of the user
+  turn) when a test set one, else no contradiction.
 - **Judge calls** (the schema asks for ``verdicts``): each pair
   ``existing …: OLD`` / ``new …: NEW`` is answered from ``judgements`` keyed by
   ``(OLD, NEW)``; ``(None, NEW)`` and ``(OLD, None)`` are wildcards; anything
@@ -147,6 +149,8 @@ class Oracle(ScriptedBackend):
         self.diary_calls: list[dict] = []  # {"day", "lines", "answer"}
         self.reflection = None  # a reflect answer (dict, or f(user_turn) -> dict); None: the default
         self.diary = None  # f(day, lines) -> a diary answer; None: the default
+        self.lint_calls: list[dict] = []  # {"system", "user", "answer"}
+        self.lint = None  # a lint answer (dict, or f(user_turn) -> dict); None: no contradiction
         self.aliases: Callable[[], dict[str, str]] = dict  # "m3" in a rule's extra → a real line id
         self._oracle_lock = threading.Lock()
         self.default_reply = self._answer
@@ -156,7 +160,7 @@ class Oracle(ScriptedBackend):
         """The answer to one structured call (records it, calls ``on_call``)."""
         properties = (schema or {}).get("properties", {})
         kind = ("judge" if "verdicts" in properties else "reflect" if "insights" in properties
-                else "diary" if "cited" in properties else "filter")
+                else "diary" if "cited" in properties else "lint" if "contradictions" in properties else "filter")
         with self._oracle_lock:
             self.json_calls += 1
             n = self.json_calls
@@ -168,6 +172,10 @@ class Oracle(ScriptedBackend):
             return self._reflect(system, user_turn)
         if kind == "diary":
             return self._diary(user_turn)
+        if kind == "lint":
+            answer = self.lint(user_turn) if callable(self.lint) else (self.lint or {"contradictions": []})
+            self.lint_calls.append({"system": system, "user": user_turn, "answer": answer})
+            return answer
         return self._filter(system, user_turn)
 
     def _filter(self, system: str, user_turn: str) -> dict:

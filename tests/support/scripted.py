@@ -25,6 +25,7 @@ class ScriptedBackend(Backend):
         self.history: list[tuple] = []
         self.delay = delay  # seconds per chunk / per structured call (for GUI responsiveness tests)
         self.default_reply = default_reply
+        self.warmed: list[str] = []  # the system prompts ``warm`` was given (core/warm.py)
         self._lock = threading.Lock()
 
     def enqueue(self, *replies) -> "ScriptedBackend":
@@ -63,6 +64,10 @@ class ScriptedBackend(Backend):
         if callable(answer):
             answer = answer(system, turns, schema)
         return answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False)
+
+    def warm(self, system):
+        self.warmed.append(system)
+        return "scripted: warmed"
 
     def doctor(self):
         return DoctorReport(self.name, self.model, [Check("scripted", True, "always ready")])

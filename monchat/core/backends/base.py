@@ -198,6 +198,15 @@ class Backend(ABC):
         """The most prompt tokens a structured request may have, its answer's room kept free."""
         return self.context_length() - self.json_answer_reserve()
 
+    def warm(self, system: str) -> str:
+        """Prepare for the next chat turn with this system prompt (after a flush saved a new one), so
+        the turn does not pay for it; returns what was done, "" when there is nothing to warm (an
+        OpenAI-compatible server: its prompt cache, where it has one, fills on the first turn).
+
+        Raises what a chat call raises; the caller (``core/warm.py``) logs it.
+        """
+        return ""
+
     def probe(self) -> bool:
         """Cheap check that this backend can be used now (for automatic choice)."""
         return self.doctor().ok

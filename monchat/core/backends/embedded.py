@@ -219,6 +219,19 @@ class EmbeddedBackend(Backend):
                 chunks.close()  # llama.cpp's generator cleans up while we still hold the model
             self._lock.release()
 
+    def warm(self, system: str) -> str:
+        """Load the model and evaluate the system prompt into llama.cpp's KV cache (one answer token):
+        the next turn shares that prefix and evaluates only what follows it."""
+        from jinja2 import TemplateError  # a chat template that wants a user turn after the system one
+        with self._holding() as llama:
+            try:
+                counter = EvalCounter(llama)
+                llama.create_chat_completion(messages=_messages(system, []), max_tokens=1)
+                evaluated = counter.prompt_evaluated()
+            except (ValueError, RuntimeError, TemplateError) as exc:
+                raise self._call_error(exc) from exc
+        return f"evaluated {evaluated} prompt token(s) into the KV cache"
+
     def _complete_json(self, system: str, turns: list[Turn], schema: dict,
                        temperature: float) -> str:
         self._acquire()

@@ -142,6 +142,12 @@ class GeminiBackend(Backend):
                 break
         reply.usage = _usage(last, estimate)
 
+    def warm(self, system: str) -> str:
+        """Create (or renew) the context cache of the new system prompt now, as the next turn would."""
+        with self._translated():
+            name = self.cache.name_for(self._client(), system)
+        return f"cache {name} holds the new system prompt" if name else ""
+
     def _complete_json(self, system: str, turns: list[Turn], schema: dict, temperature: float) -> str:
         # Structured calls send the system prompt plainly: flush prompts differ from the chat prompt.
         config = types.GenerateContentConfig(

@@ -134,6 +134,17 @@ class OllamaBackend(Backend):
             if chunks is not None:
                 chunks.close()  # a stopped reply closes the HTTP stream too
 
+    def warm(self, system: str) -> str:
+        """Load the model (with the chat's num_ctx and keep_alive) and evaluate the new system prompt
+        into its cache: one chat call of the system message alone, bounded to one answer token."""
+        options = {**self._options(None), "num_predict": 1}  # Ollama's runner bounds only num_predict > 0
+        try:
+            self._client.chat(self.model, messages=self._messages(system, []), stream=False, options=options,
+                              keep_alive=keep_alive_value(self.keep_alive))
+        except CLIENT_ERRORS as exc:
+            raise self._translate(exc) from exc
+        return f"loaded {self.model} with the new system prompt"
+
     @staticmethod
     def _json_system(system: str, schema: dict) -> str:
         # Ollama constrains the output with `format`; stating the schema helps the model fill it well.

@@ -50,8 +50,9 @@ class Inbox:
         return [r for r in self.insights() if r["kind"] == "gap"] + [g for g in self.gaps() if g["status"] != DISMISSED]
 
     def lint(self) -> list[dict]:
-        """Knowledge lint's findings: wired in at merge (``core/background/lint.py``'s ``findings()``)."""
-        return []
+        """Knowledge lint's open findings (marked, confirmed, applied): ``core/background/lint.py``."""
+        from .lint import Lint
+        return Lint(self.store.store).findings()
 
     def discoveries(self) -> list[dict]:
         """What the graph turned up (bridge, two_hop, missing), newest first, with the nodes it rests on."""

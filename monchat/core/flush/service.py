@@ -20,11 +20,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from typing import Callable
 
+from ..background.lint import Lint, LintAnswer
 from ..background.track import BackgroundTrack, Proposals
 from ..backends.base import Backend
 from ..errors import FlushRunning
 from ..logs import LogBook
 from ..memory.states import Kind
+from ..memory.transitions import Transitions
 from ..paths import Paths, held_lock, write_private
 from ..personas import PersonaRegistry
 from ..prompts import PromptLibrary
@@ -35,6 +37,7 @@ from ..store.memories import MemoryStore
 from ..store.messages import MessageArchive
 from ..types import Clock, Coded, Message, local_now
 from .answers import AnswerCache
+from .ask import TokenUsage
 from .consolidate import Consolidator
 from .judge import JudgeOutcome, build_pairs, judge
 from .orient import Orientation, orient, select_personas
@@ -83,6 +86,7 @@ class FlushService:
         self.tz = tz
         self.memories = MemoryStore(store)
         self.background = BackgroundTrack(store, prompts, settings, paths, tz, self._reads)
+        self.lint = Lint(store, prompts)
         self._lock = threading.Lock()  # one flush at a time in this process
         self.chunk_major = True  # False: personas read one after another (a benchmark's baseline)
 
@@ -164,12 +168,13 @@ class FlushService:
         if cancel.is_set():
             raise FlushCancelled()
         proposals = self._reflect(report, items, outcome, readable, backend, now, progress, cancel)
+        lint_answer = self._lint_ask(report, backend, progress)
         if cancel.is_set():
             raise FlushCancelled()
         try:
             with self.store.atomic():
                 self._commit(report, orientation, items, dropped, outcome, now, started, progress, proposals,
-                             recalls)
+                             recalls, lint_answer)
                 if dry_run:
                     raise _DryRun()
                 if cancel.is_set():  # stopped during the writes: roll back, as promised before the commit
@@ -305,9 +310,21 @@ class FlushService:
         report.notes.extend(proposals.notes)
         return proposals
 
+    def _lint_ask(self, report: FlushReport, backend: Backend, progress: Progress) -> LintAnswer | None:
+        """Stage 3c, knowledge lint's one LLM call over the kept memories (no writes)."""
+        if not (self.settings.background.lint and self.settings.background.lint_llm):
+            return None
+        progress(FlushProgress("reflect", None, 0, 1, "knowledge lint"))
+        usage = TokenUsage()
+        answer = self.lint.ask(backend, usage, f"flush {self.memories.next_run_id()}")
+        report.add_usage(usage)
+        report.errors.extend(answer.errors)
+        report.notes.extend(answer.notes)
+        return answer
+
     def _commit(self, report: FlushReport, orientation: Orientation, items: list[Item], dropped: list[Dropped],
                 outcome: JudgeOutcome, now: datetime, started: float, progress: Progress,
-                proposals: Proposals, recalls: list[Item]) -> None:
+                proposals: Proposals, recalls: list[Item], lint_answer: LintAnswer | None = None) -> None:
         """Archive, then stages 4–6 (consolidate, prune, rebuild), the background track's writes and the
         run's row: inside the caller's transaction, so all of it lands or none."""
         run_id = report.run_id = self.memories.next_run_id()
@@ -331,6 +348,10 @@ class FlushService:
         progress(FlushProgress("prune", None, 0, 1, "expiry, decay and the cap"))
         report.changes = consolidator.changes + prune(self.memories, self.settings.flush, now, run_id)
         report.background = self.background.commit(proposals, items + recalls, run_id, now)
+        if self.settings.background.lint:  # marks, rechecks; a fix that still holds becomes a review item
+            transitions = Transitions(self.memories, self.settings.flush, now, run_id)
+            report.background["lint"] = self.lint.commit(lint_answer, transitions, run_id, now)
+            report.changes += transitions.changes
         progress(FlushProgress("rebuild", None, 0, 1, "rebuilding the prompt"))
         selection = compile_prompt(self.memories, self.settings.flush, now, self.background.hint(),
                                    self.background.prompt_labels())

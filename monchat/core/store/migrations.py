@@ -303,3 +303,17 @@ def m019_graph(db: Database) -> None:
         defaults={"status": "open"},
     )
     db["discoveries"].create_index(["key"], unique=True)
+
+
+@migrations()
+def m022_lint(db: Database) -> None:
+    """Knowledge lint's findings: marked at one run, rechecked at the next, applied only through the review queue."""
+    db["lint_findings"].create(
+        {"id": int, "key": str, "kind": str, "step": str, "memory_ids": str, "text": str, "detail": str,
+         "status": str, "review_id": int, "created_run": int, "checked_run": int, "created_at": str,
+         "updated_at": str},
+        pk="id",
+        not_null={"key", "kind", "step", "text", "status"},
+        defaults={"status": "marked"},
+    )
+    db["lint_findings"].create_index(["key"], unique=True)

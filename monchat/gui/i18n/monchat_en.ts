@@ -1065,6 +1065,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Lint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>two steps apart</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1276,6 +1280,93 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Open</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>LintTab</name>
+    <message>
+        <source>Finding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memories</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing found: each flush checks your memory for broken links, values that do not fit their slot and contradictions. A fix is only ever proposed in the review queue, after a second check.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The slot %1 is usually called %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A date slot whose text names no date</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A place slot whose text is only a date or a number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An age slot without one age</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replaced by a memory that does not exist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cites messages that are in no archive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A chain of replacements comes back to its start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Malformed: empty text, a slot not shaped subject/attribute, or a value out of range</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>These may contradict each other</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>marked: checked again at the next flush</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>still holds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting in the review queue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>resolved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>structure</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>grounding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>model check</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

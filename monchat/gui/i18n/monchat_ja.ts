@@ -1036,6 +1036,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation>グラフ</translation>
     </message>
     <message>
+        <source>Lint</source>
+        <translation>点検</translation>
+    </message>
+    <message>
         <source>insight</source>
         <translation>気づき</translation>
     </message>
@@ -1288,6 +1292,93 @@ Open it in your browser?</source>
     <message>
         <source>Open</source>
         <translation>開く</translation>
+    </message>
+</context>
+<context>
+    <name>LintTab</name>
+    <message>
+        <source>Finding</source>
+        <translation>見つかったこと</translation>
+    </message>
+    <message>
+        <source>Memories</source>
+        <translation>記憶</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>検査</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状態</translation>
+    </message>
+    <message>
+        <source>Nothing found: each flush checks your memory for broken links, values that do not fit their slot and contradictions. A fix is only ever proposed in the review queue, after a second check.</source>
+        <translation>何も見つかっていません。整理のたびに、記憶の壊れたつながり、分類に合わない値、食い違いを点検します。直し方は二度目の点検のあとに、確認待ちで提案するだけです。</translation>
+    </message>
+    <message>
+        <source>The slot %1 is usually called %2</source>
+        <translation>分類 %1 は通常 %2 と呼ばれます</translation>
+    </message>
+    <message>
+        <source>A date slot whose text names no date</source>
+        <translation>日付の分類なのに、日付が書かれていません</translation>
+    </message>
+    <message>
+        <source>A place slot whose text is only a date or a number</source>
+        <translation>場所の分類なのに、日付か数字しか書かれていません</translation>
+    </message>
+    <message>
+        <source>An age slot without one age</source>
+        <translation>年齢の分類なのに、年齢がひとつに決まりません</translation>
+    </message>
+    <message>
+        <source>Replaced by a memory that does not exist</source>
+        <translation>存在しない記憶に置き換えられています</translation>
+    </message>
+    <message>
+        <source>Cites messages that are in no archive</source>
+        <translation>保存庫にないメッセージを根拠にしています</translation>
+    </message>
+    <message>
+        <source>A chain of replacements comes back to its start</source>
+        <translation>置き換えの連なりが最初に戻っています</translation>
+    </message>
+    <message>
+        <source>Malformed: empty text, a slot not shaped subject/attribute, or a value out of range</source>
+        <translation>形が崩れています: 本文が空、分類が「主題/属性」の形でない、または値が範囲外</translation>
+    </message>
+    <message>
+        <source>These may contradict each other</source>
+        <translation>互いに食い違っているかもしれません</translation>
+    </message>
+    <message>
+        <source>marked: checked again at the next flush</source>
+        <translation>印を付けました: 次の整理で再点検</translation>
+    </message>
+    <message>
+        <source>still holds</source>
+        <translation>再点検でも該当</translation>
+    </message>
+    <message>
+        <source>waiting in the review queue</source>
+        <translation>確認待ちにあります</translation>
+    </message>
+    <message>
+        <source>resolved</source>
+        <translation>解消</translation>
+    </message>
+    <message>
+        <source>structure</source>
+        <translation>構造</translation>
+    </message>
+    <message>
+        <source>grounding</source>
+        <translation>値の点検</translation>
+    </message>
+    <message>
+        <source>model check</source>
+        <translation>モデルによる点検</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,54 @@
+"""``monchat lint [--json] [--no-llm]``: knowledge lint on demand, the same as a flush runs it."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from .core.errors import FlushRunning
+from .core.paths import held_lock
+
+LINT_COMMANDS = ("lint",)
+
+
+def add_lint_commands(sub) -> None:
+    p = sub.add_parser("lint", help="knowledge lint: structure, grounding, contradictions (marked, rechecked, "
+                                    "then queued for review)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--no-llm", action="store_true", help="the program's rules only: no LLM call")
+
+
+def print_flush_lint(report) -> None:
+    """The flush summary's lint line (``monchat flush``)."""
+    lint = (report.background or {}).get("lint")
+    if lint and any(lint[key] for key in ("marked", "confirmed", "applied", "resolved")):
+        print(f"  lint: {lint['marked']} new, {lint['confirmed']} rechecked, {lint['applied']} queued for review, "
+              f"{lint['resolved']} resolved (`monchat lint` lists them)")
+
+
+def cmd_lint(app, args) -> int:
+    from .core.background.lint import run
+    use_llm = not args.no_llm and app.settings.background.lint_llm
+    with held_lock(app.paths.flush_lock) as held:  # it may queue reviews: not while a flush decides
+        if not held:
+            raise FlushRunning("A flush is running in another monchat window or terminal.",
+                               "Run `monchat lint` when it has finished.")
+        summary = run(app.store, app.prompts, app.settings, app.backends.default() if use_llm else None,
+                      app.clock())
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False, indent=2))
+        return 0
+    print(f"Lint ({', '.join(summary['steps'])}): {summary['marked']} new, {summary['confirmed']} rechecked, "
+          f"{summary['applied']} queued for review, {summary['resolved']} resolved; "
+          f"{summary['usage']['calls']} LLM call(s).")
+    for finding in summary["findings"]:
+        print(f"  #{finding['id']} {finding['status']:9} {finding['step']:9} {finding['kind']:16} {finding['text']}")
+    if not summary["findings"]:
+        print("  Nothing found.")
+    for note in summary["notes"]:
+        print(f"  note: {note}")
+    for error in summary["errors"]:
+        print(f"  warning: {error}", file=sys.stderr)
+    if summary["applied"]:
+        print("  Review the queue with `monchat memory list` and `monchat memory approve|reject ID`.")
+    return 0
