@@ -28,6 +28,7 @@ from .gate_bar import GateBar
 from .lifetime import alive as _alive
 from .message_bubble import AVATAR_PX
 from .outbound import CloudQuestion, LinkOpener
+from .reply_ratings import ReplyRatings
 from .turn_actions import ActionReasons, ChatState
 from .window_state import about_box, restore_geometry, save_geometry
 from .workers import Failure, TaskRunner
@@ -69,6 +70,7 @@ class MainWindow(QMainWindow):
         self.gate_bar = GateBar(self)
         self.avatars = Avatars(app.personas, AVATAR_PX)
         self.chat_view = ChatView(self.persona_name, self, persona_avatar=self.avatars)
+        self.ratings = ReplyRatings(app, self.runner, self.chat_view, lambda t, ms: self.statusBar().showMessage(t, ms))
         self.composer = Composer(self)
         self.cloud = CloudQuestion(app.backends, app.store, app.settings, self)
         self.links = LinkOpener(self, lambda text: self.statusBar().showMessage(text, 15000))

@@ -42,7 +42,7 @@ def test_rating_a_memory_down_lowers_its_confidence_and_sends_it_to_review(world
     assert memory.confidence == pytest.approx(0.45)  # 0.9 × DOWN_FACTOR
     assert memory.state == "queued" and f"- {ALLERGY}" not in world.prompt()
     [row] = world.queue()
-    assert (row["id"], row["memory_id"], row["action"]) == (result["review"], allergy.id, "layer1")
+    assert (row["id"], row["memory_id"], row["action"]) == (result["review"], allergy.id, "rated")
     assert world.memory.rating(allergy.id) == "down"
 
     world.memory.rate(allergy.id, "down")  # idempotent: the same rating again changes nothing more

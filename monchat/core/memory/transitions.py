@@ -286,7 +286,7 @@ class Transitions:
         if not review or memory.pinned or memory.state not in (State.ACTIVE, State.CANDIDATE):
             return None
         memory = self.set_state(memory, State.QUEUED, layer2_until=None)
-        return self.queue(memory, Action.LAYER1, "you rated it 👎: keep it (approve) or drop it (reject)",
+        return self.queue(memory, Action.RATED, "you rated it 👎: keep it (approve) or drop it (reject)",
                           memory.confidence or 0.0)
 
     def unrate(self, memory: MemoryRecord, before: dict, queue_id: int | None) -> None:

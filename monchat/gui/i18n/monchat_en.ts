@@ -1684,6 +1684,43 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>RatingButtons</name>
+    <message>
+        <source>Good: what it relied on lasts longer (click again to clear)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not right: lowers the confidence of what it relied on (click again to clear)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ReplyRatings</name>
+    <message>
+        <source>Rated. Memories the reply relied on that changed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ReviewLearningView</name>
+    <message>
+        <source>Reset what reviews taught</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forget your approve/reject decisions so far: the approval threshold alone decides again (at once)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing learned yet: every topic is approved by itself at confidence %1 or more.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2): approved by itself from %3 — %4 approved, %5 rejected</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ReviewQueueDialog</name>
     <message>
         <source>Review queue</source>
@@ -1797,6 +1834,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>You rated it 👎</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The same thing</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1834,6 +1875,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Enough evidence has come together, so this becomes lasting memory (confidence %1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You rated this 👎. Approve keeps it as lasting memory (at its lowered confidence); reject drops it.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2120,6 +2165,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Your name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Learned from your reviews</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
