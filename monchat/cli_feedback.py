@@ -44,10 +44,10 @@ def memory_rate(app, args) -> dict:
 
 
 def learning_lines(app) -> list[str]:
-    """The auto-approve thresholds review decisions taught, one line per topic and action."""
+    """The Layer 1 auto-approve thresholds review decisions taught, one line per topic."""
     from .core.memory.learning import summary
     base = app.settings.flush.auto_approve_confidence
-    return [f"{e['topic']} {e['action']}: {e['threshold']:.2f} (setting {base:.2f}; "
+    return [f"{e['topic']}: {e['threshold']:.2f} (setting {base:.2f}; "
             f"{e['approved']} approved, {e['rejected']} rejected)" for e in summary(app.store, base)]
 
 

@@ -6,8 +6,19 @@ the caller applies it through the core (``Feedback``) and shows the result with 
 
 from __future__ import annotations
 
+from functools import cache
+
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QHBoxLayout, QToolButton, QWidget
+
+
+@cache
+def labels() -> tuple[str, str]:
+    """👍 / 👎 where the system has an emoji font; ▲ / ▼ (in every common font) where it has none."""
+    if any("emoji" in family.lower() for family in QFontDatabase.families()):
+        return "👍", "👎"
+    return "▲", "▼"
 
 
 class RatingButtons(QWidget):
@@ -19,12 +30,13 @@ class RatingButtons(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        up_label, down_label = labels()
         self.up = QToolButton(self)
-        self.up.setText("👍")
+        self.up.setText(up_label)
         self.up.setObjectName("rate_up")
         self.up.setToolTip(self.tr("Good: what it relied on lasts longer (click again to clear)"))
         self.down = QToolButton(self)
-        self.down.setText("👎")
+        self.down.setText(down_label)
         self.down.setObjectName("rate_down")
         self.down.setToolTip(self.tr("Not right: lowers the confidence of what it relied on (click again to clear)"))
         row = QHBoxLayout(self)

@@ -14,7 +14,6 @@ from ..core.store.db import Store
 from ..core.types import local_now
 from .failures import headline
 from .lifetime import alive
-from .review_words import action_name
 from .translation import arg
 from .workers import TaskRunner
 
@@ -45,8 +44,8 @@ class ReviewLearningView(QWidget):
                                            "%1 or more."), f"{base:.2f}"))
         else:
             self.label.setText("\n".join(
-                arg(self.tr("%1 (%2): approved by itself from %3 — %4 approved, %5 rejected"), e["topic"],
-                    action_name(e["action"]), f"{e['threshold']:.2f}", e["approved"], e["rejected"]) for e in entries))
+                arg(self.tr("%1: lasting memory approved by itself from confidence %2 — %3 approved, %4 rejected"),
+                    e["topic"], f"{e['threshold']:.2f}", e["approved"], e["rejected"]) for e in entries))
         self.reset_button.setEnabled(bool(entries))
 
     def reset(self) -> None:

@@ -5,7 +5,9 @@ action. With ``a`` approvals and ``r`` rejections since the last reset, the thre
 action is ``flush.auto_approve_confidence − LEARN_BOUND × (a − r) / (a + r + 2)``, kept within 0–1: approvals
 lower it (more is approved without asking), rejections raise it, never by ``LEARN_BOUND`` (0.15) or more.
 A reset (Settings → Reset what reviews taught, ``monchat settings reset-learning``) forgets the decisions
-made until then. The Layer 1 auto-approval (``Transitions.promote``) is where the threshold is used.
+made until then. The Layer 1 auto-approval (``Transitions.promote``) is where the threshold is used, so only
+the decisions on Layer 1 promotions (action ``layer1``) are learned from: the other review actions (a
+replacement of a lasting memory, an unsure judgement, a 👎) are never approved by themselves.
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ from datetime import datetime
 from ..store.db import Store
 from ..store.feedback import LEARNING_SINCE_KEY, FeedbackStore
 from ..types import parse_ts
+from .states import Action
 
 LEARN_BOUND = 0.15
+LEARNED_ACTIONS = (Action.LAYER1,)  # the review actions that have an auto-approval to move
 
 
 def topic_of(slot: str) -> str:
@@ -28,7 +32,7 @@ def learned(store: Store) -> dict[tuple[str, str], dict]:
     since = float(store.get_state(LEARNING_SINCE_KEY) or 0)
     counts: dict[tuple[str, str], list[int]] = {}
     for d in FeedbackStore(store).review_decisions():
-        if parse_ts(d["at"]).timestamp() <= since:
+        if d["action"] not in LEARNED_ACTIONS or parse_ts(d["at"]).timestamp() <= since:
             continue
         pair = counts.setdefault((topic_of(d["slot"]), d["action"]), [0, 0])
         pair[0 if d["decision"] == "approved" else 1] += 1

@@ -1716,7 +1716,7 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 (%2): approved by itself from %3 — %4 approved, %5 rejected</source>
+        <source>%1: lasting memory approved by itself from confidence %2 — %3 approved, %4 rejected</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1834,7 +1834,7 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>You rated it 👎</source>
+        <source>You rated it down</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1878,7 +1878,7 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>You rated this 👎. Approve keeps it as lasting memory (at its lowered confidence); reject drops it.</source>
+        <source>You rated this down. Approve keeps it as lasting memory (at its lowered confidence); reject drops it.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

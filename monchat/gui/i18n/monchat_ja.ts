@@ -1727,8 +1727,8 @@ Open it in your browser?</source>
         <translation>まだ何も学んでいません：どの話題も確信度 %1 以上で自動的に承認されます。</translation>
     </message>
     <message>
-        <source>%1 (%2): approved by itself from %3 — %4 approved, %5 rejected</source>
-        <translation>%1（%2）：%3 以上で自動承認 — 承認 %4 件、却下 %5 件</translation>
+        <source>%1: lasting memory approved by itself from confidence %2 — %3 approved, %4 rejected</source>
+        <translation>%1：確信度 %2 以上で長期記憶に自動承認 — 承認 %3 件、却下 %4 件</translation>
     </message>
 </context>
 <context>
@@ -1845,8 +1845,8 @@ Open it in your browser?</source>
         <translation>判断: 同じことかどうか</translation>
     </message>
     <message>
-        <source>You rated it 👎</source>
-        <translation>あなたが 👎 を付けた</translation>
+        <source>You rated it down</source>
+        <translation>あなたが低評価にした</translation>
     </message>
     <message>
         <source>The same thing</source>
@@ -1889,8 +1889,8 @@ Open it in your browser?</source>
         <translation>根拠が十分にそろったので長期の記憶にします（確信度 %1）</translation>
     </message>
     <message>
-        <source>You rated this 👎. Approve keeps it as lasting memory (at its lowered confidence); reject drops it.</source>
-        <translation>あなたはこれに 👎 を付けました。承認すると（下がった確信度のまま）長期記憶に残し、却下すると取り除きます。</translation>
+        <source>You rated this down. Approve keeps it as lasting memory (at its lowered confidence); reject drops it.</source>
+        <translation>あなたはこれを低評価にしました。承認すると（下がった確信度のまま）長期記憶に残し、却下すると取り除きます。</translation>
     </message>
     <message>
         <source>Not found in your words: the text shares almost nothing with the messages it cites. Approve it only if it is true of you.</source>
