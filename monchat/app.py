@@ -17,6 +17,7 @@ from .core.backends.base import Backend
 from .core.backends.registry import BackendRegistry
 from .core.chat import ChatService
 from .core.logs import LogBook
+from .core.memory.learning import summary as learning_summary
 from .core.memory.service import MemoryService
 from .core.paths import Paths, resource_dir
 from .core.personas import PersonaRegistry
@@ -30,6 +31,7 @@ from .core.types import Clock, local_now
 
 if TYPE_CHECKING:  # the flush machinery is imported when it is first used, not at every start
     from .core.flush.service import FlushService
+    from .core.memory.feedback import Feedback
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +63,12 @@ class App:
                 self._flush = self.make_flush()
             return self._flush
 
+    @property
+    def feedback(self) -> "Feedback":
+        """👍/👎 on replies and memories (``core/memory/feedback.py``), over ``memory`` and the logs."""
+        from .core.memory.feedback import Feedback
+        return Feedback(self.memory, self.logbook)
+
     def close(self) -> None:
         """Release backends and this thread's database connection."""
         self.backends.close()
@@ -89,6 +97,8 @@ class App:
             "quarantined_lines": len(self.logbook.quarantined()),
             "layers": counts["layers"],
             "review_queue": counts["queue"],
+            # the auto-approve thresholds the user's review decisions taught (core/memory/learning.py)
+            "review_learning": learning_summary(self.store, self.settings.flush.auto_approve_confidence),
             "persona": self.settings.chat.persona,
             "data_dir": str(self.paths.data_dir),
             "settings_warnings": list(self.settings_warnings),

@@ -57,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("settings", help="show or change settings; store or remove an API key (OS keyring)")
     p.add_argument("action", choices=("show", "set", "path", "gemini-key", "forget-gemini-key", "openai-key",
-                                      "forget-openai-key"), nargs="?", default="show")
+                                      "forget-openai-key", "reset-learning"), nargs="?", default="show")
     p.add_argument("key", nargs="?")
     p.add_argument("value", nargs="?")
 
@@ -68,6 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_memory_commands(sub)
     from .cli_history import add_history_commands
     add_history_commands(sub)
+    from .cli_feedback import add_feedback_commands
+    add_feedback_commands(sub)
     add_background_commands(sub)
     add_graph_commands(sub)
     add_lint_commands(sub)
@@ -89,6 +91,9 @@ def cmd_status(app: App, args) -> int:
     print(f"archive:   {status['archived_messages']} message(s)")
     print(f"memory:    Layer 1 {status['layers'].get('layer1', 0)}, Layer 2 {status['layers'].get('layer2', 0)},"
           f" review queue {status['review_queue']}")
+    from .cli_feedback import learning_lines
+    for line in learning_lines(app):
+        print(f"learned:   auto-approve {line}")
     if status["quarantined_lines"]:
         print(f"warning:   {status['quarantined_lines']} unreadable log line(s) kept in "
               f"{app.paths.quarantine_dir}")
@@ -189,6 +194,9 @@ def cmd_settings(app: App, args) -> int:
         return _api_key(app, "gemini", remove=args.action == "forget-gemini-key")
     if args.action in ("openai-key", "forget-openai-key"):
         return _api_key(app, "openai", remove=args.action == "forget-openai-key")
+    if args.action == "reset-learning":
+        from .cli_feedback import reset_learning
+        return reset_learning(app)
     if args.action == "set":
         if not args.key or args.value is None:
             raise InputError("settings set needs a key and a value.", "Example: monchat settings set gate.warn_files 4")
@@ -198,6 +206,9 @@ def cmd_settings(app: App, args) -> int:
         return 0
     import tomli_w
     print(tomli_w.dumps(app.settings.to_dict()), end="")
+    from .cli_feedback import learning_lines
+    for line in learning_lines(app):  # comments: the output stays valid TOML
+        print(f"# learned from your reviews: {line}")
     return 0
 
 
@@ -251,6 +262,8 @@ def cmd_chat(app: App, args) -> int:
 
 COMMANDS = {"chat": cmd_chat, "status": cmd_status, "export": cmd_export,
             "doctor": cmd_doctor, "personas": cmd_personas, "settings": cmd_settings, "pull": cmd_pull}
+from .cli_feedback import cmd_rate  # noqa: E402
+COMMANDS["rate"] = cmd_rate
 from .cli_history import COMMANDS as _HISTORY_COMMANDS  # noqa: E402 (search, import, backup)
 COMMANDS.update(_HISTORY_COMMANDS)
 COMMANDS.update(dict.fromkeys(BACKGROUND_COMMANDS, cmd_background))

@@ -9,7 +9,7 @@ from .core.errors import InputError
 from .core.memory import Verdict
 
 MEMORY_ACTIONS = ("list", "show", "history", "approve", "reject", "edit", "forget", "restore", "delete", "pin",
-                  "unpin", "queue", "budget")
+                  "unpin", "queue", "budget", "rate")
 
 
 def add_memory_commands(sub) -> None:
@@ -25,7 +25,7 @@ def add_memory_commands(sub) -> None:
     p = sub.add_parser("memory", help="list, show and change memories")
     p.add_argument("action", choices=MEMORY_ACTIONS)
     p.add_argument("id", nargs="?", help="memory id (mem-…) or review item number")
-    p.add_argument("text", nargs="*", help="new text (edit)")
+    p.add_argument("text", nargs="*", help="new text (edit); up, down or none (rate)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--all", action="store_true", help="list: every memory, history included")
     p.add_argument("--as", dest="verdict", choices=[str(v) for v in Verdict],
@@ -160,6 +160,7 @@ def cmd_memory(app, args) -> int:
         m = memory.get(_need_id(args))
         out = memory.to_dict(m)
         out["evidence_messages"] = memory.evidence(m.id)
+        out["rating"] = memory.rating(m.id)
         out["events"] = memory.events(m.id)
         if not args.json:
             print(_memory_line(out))
@@ -193,6 +194,11 @@ def cmd_memory(app, args) -> int:
                "result": "approved" if action == "approve" else "rejected"}
         if not args.json:
             print(f"{out['result']}: #{row['id']} {row['action']} {row['memory_id']} {row['text']}")
+            return 0
+    elif action == "rate":
+        from .cli_feedback import memory_rate
+        out = memory_rate(app, args)
+        if not args.json:
             return 0
     elif action == "edit":
         text = " ".join(args.text)

@@ -276,6 +276,7 @@ class ChatService:
                 raise gate_error(gate)
         persona = persona or self.persona(persona_id)
         backend = self.backend_for(persona)
+        revision = self.memory.revision() if persona.receives_memory else ""
         system = self.system_prompt(persona)
         history = [m for m in history if m.id != user.id]
         text = user.text
@@ -293,14 +294,14 @@ class ChatService:
                 if on_chunk:
                     on_chunk(piece)
         except KnownError:
-            self._log_reply(reply.text, "partial", persona, backend, replaces, reply.usage)
+            self._log_reply(reply.text, "partial", persona, backend, replaces, reply.usage, revision)
             raise
         except Exception:
             log.exception("backend %s crashed mid-reply", backend.describe())
-            self._log_reply(reply.text, "partial", persona, backend, replaces, reply.usage)
+            self._log_reply(reply.text, "partial", persona, backend, replaces, reply.usage, revision)
             raise
         status = "stopped" if reply.stopped else "ok"
-        message = self._log_reply(reply.text, status, persona, backend, replaces, reply.usage)
+        message = self._log_reply(reply.text, status, persona, backend, replaces, reply.usage, revision)
         for warning in reply.usage.warnings:
             log.warning("%s", warning)
         meter = None if seen is None else self._meter(backend, system, self._window_after(seen, user, message))
@@ -309,11 +310,14 @@ class ChatService:
                           left_out=len(fitted.left_out), meter=meter)
 
     def _log_reply(self, text: str, status: str, persona, backend, replaces: str,
-                   usage: Usage) -> Message | None:
+                   usage: Usage, revision: str = "") -> Message | None:
+        """``revision``: the prompt memory's revision the reply was written with ("" without memory), so a
+        later 👍/👎 knows which memories were in its prompt (``memory/feedback.py``)."""
         if not text and status != "ok":
             return None
         message = Message(id=new_message_id(), ts=format_ts(self.clock()), role="assistant", text=text,
                           persona=persona.id, backend=backend.name, model=backend.model,
-                          status=status, replaces=replaces, usage=usage.counts())
+                          status=status, replaces=replaces, usage=usage.counts(),
+                          memory_revision="" if revision == "empty" else revision)
         self.logbook.append(message)
         return message

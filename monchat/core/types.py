@@ -121,6 +121,7 @@ class Message:
     status: str = "ok"
     replaces: str = ""  # a regenerated or edited message names the one it replaces
     usage: dict = field(default_factory=dict)  # a reply's token counts: prompt, output, cached
+    memory_revision: str = ""  # a reply: the prompt memory's revision it was written with (feedback loop)
 
     @property
     def dt(self) -> datetime:
@@ -128,7 +129,7 @@ class Message:
 
     def to_json(self) -> str:
         data = asdict(self)
-        for optional, empty in (("status", "ok"), ("replaces", ""), ("usage", {})):
+        for optional, empty in (("status", "ok"), ("replaces", ""), ("usage", {}), ("memory_revision", "")):
             if data[optional] == empty:
                 del data[optional]
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
@@ -146,7 +147,7 @@ class Message:
             raise ValueError(f"unknown role {data['role']!r}")
         check_id(data["id"])
         parse_ts(data["ts"])
-        for key in ("persona", "backend", "model", "replaces"):
+        for key in ("persona", "backend", "model", "replaces", "memory_revision"):
             value = data.get(key)
             if value is not None and not isinstance(value, str):
                 raise ValueError(f"{key} must be text")
@@ -165,7 +166,7 @@ class Message:
             id=data["id"], ts=data["ts"], role=data["role"], text=data["text"],
             persona=data.get("persona") or "", backend=data.get("backend") or "",
             model=data.get("model") or "", status=status, replaces=data.get("replaces") or "",
-            usage=usage,
+            usage=usage, memory_revision=data.get("memory_revision") or "",
         )
 
 

@@ -36,3 +36,8 @@ def warm(chat, store, persona_id: str | None = None) -> str:
         return f"warm start failed: {exc.message}"
     log.info("warm start: %s", done)
     return done
+
+
+def warm_task(chat, store, persona_id: str | None):
+    """``warm`` as a worker's task (it is given the runner's progress report, which it does not need)."""
+    return lambda _report: warm(chat, store, persona_id)

@@ -32,6 +32,7 @@ class ChatView(QScrollArea):
 
     older_requested = Signal(float)
     link_requested = Signal(str)
+    rating_requested = Signal(str, str)  # a reply's 👍/👎: (message id, "up" | "down" | "none")
 
     def __init__(self, persona_name: Callable[[str], str], parent: QWidget | None = None,
                  persona_avatar: Callable[[str], QPixmap | None] = lambda _persona_id: None) -> None:
@@ -39,6 +40,7 @@ class ChatView(QScrollArea):
         self.persona_name = persona_name
         self.persona_avatar = persona_avatar
         self.bubbles: list[MessageBubble] = []
+        self.rating_of: Callable[[str], str] = lambda _message_id: ""  # a reply's stored rating (gui/reply_ratings.py)
         self._replaced: set[str] = set()
         self.no_more_older = False
         self.setWidgetResizable(True)
@@ -85,7 +87,13 @@ class ChatView(QScrollArea):
                                persona=message.persona, parent=self.container,
                                avatar=self.persona_avatar(message.persona) if message.role == "assistant" else None)
         bubble.link_clicked.connect(self.link_requested)
+        bubble.rated.connect(self.rating_requested)
+        if message.role == "assistant":
+            bubble.rating.set_rating(self.rating_of(message.id))
         return bubble
+
+    def bubble(self, message_id: str) -> MessageBubble | None:
+        return next((b for b in self.bubbles if message_id and b.message_id == message_id), None)
 
     def set_messages(self, messages: list[Message]) -> None:
         """Show exactly these messages (the Layer 3 window), oldest first.
@@ -150,6 +158,7 @@ class ChatView(QScrollArea):
                                status="streaming", persona=persona_id, avatar=self.persona_avatar(persona_id),
                                parent=self.container)
         bubble.link_clicked.connect(self.link_requested)
+        bubble.rated.connect(self.rating_requested)
         self._append_bubble(bubble)
         self._update_greeting_visibility()
         self.scroll_to_bottom()

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QComboBox, QLabel, QMainWindow, QMessageBox, QTool
 from ..core.chat import TurnResult
 from ..core.errors import KnownError
 from ..core.paths import resource_dir
+from ..core.warm import warm_task
 from .chat_turns import ChatTurns
 from .avatars import Avatars
 from .chat_view import ChatView
@@ -28,6 +29,7 @@ from .gate_bar import GateBar
 from .lifetime import alive as _alive
 from .message_bubble import AVATAR_PX
 from .outbound import CloudQuestion, LinkOpener
+from .reply_ratings import ReplyRatings
 from .turn_actions import ActionReasons, ChatState
 from .window_state import about_box, restore_geometry, save_geometry
 from .workers import Failure, TaskRunner
@@ -69,6 +71,7 @@ class MainWindow(QMainWindow):
         self.gate_bar = GateBar(self)
         self.avatars = Avatars(app.personas, AVATAR_PX)
         self.chat_view = ChatView(self.persona_name, self, persona_avatar=self.avatars)
+        self.ratings = ReplyRatings(app, self.runner, self.chat_view, lambda t, ms: self.statusBar().showMessage(t, ms))
         self.composer = Composer(self)
         self.cloud = CloudQuestion(app.backends, app.store, app.settings, self)
         self.links = LinkOpener(self, lambda text: self.statusBar().showMessage(text, 15000))
@@ -400,9 +403,7 @@ class MainWindow(QMainWindow):
         self.refresh_gate()
         self.refresh_meter()
         if report.run_id is not None:  # a new system prompt: warm the next turn's backend (core/warm.py)
-            from ..core.warm import warm
-            app, persona_id = self.app, self.persona_id()
-            self.runner.start("warm start", lambda _report: warm(app.chat, app.store, persona_id))
+            self.runner.start("warm start", warm_task(self.app.chat, self.app.store, self.persona_id()))
 
     def open_memory(self):
         from .memory_browser import MemoryBrowser

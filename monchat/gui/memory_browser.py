@@ -26,6 +26,7 @@ from . import review_words as words
 from .confirm import ask_yes_no
 from .failures import explanation, headline
 from .lifetime import alive
+from .rating_buttons import RatingButtons
 from .translation import arg
 from .workers import Failure, TaskRunner
 
@@ -100,10 +101,13 @@ class MemoryBrowser(QDialog):
         self.delete_button = QPushButton(self.tr("Delete…"), self)
         self.delete_button.setToolTip(self.tr("Remove its words from memory for good (the messages you wrote stay)"))
         self.delete_button.clicked.connect(self.delete_selected)
+        self.rating = RatingButtons(self)  # 👍 lasts longer, 👎 lowers its confidence and asks for review
+        self.rating.rated.connect(self.rate_selected)
         actions = QHBoxLayout()
         for button in (self.save_text_button, self.approve_button, self.reject_button, self.pin_button,
                        self.forget_button, self.delete_button):
             actions.addWidget(button)
+        actions.addWidget(self.rating)
         actions.addStretch(1)
         self.message = QLabel(self)
         self.message.setWordWrap(True)
@@ -213,6 +217,8 @@ class MemoryBrowser(QDialog):
                        self.forget_button, self.delete_button):
             button.setEnabled(has and not self.busy)
         self.review_row = None
+        self.rating.set_rating(self.memory.rating(record.id) if has else "")
+        self.rating.setEnabled(has and record.live and not self.busy)
         if not has:
             self.text_edit.clear()
             self.approve_button.setText(self.tr("Approve"))
@@ -384,6 +390,11 @@ class MemoryBrowser(QDialog):
                               lambda: self.delete_selected(confirmed=True))
         self._apply("delete", lambda: memory.delete(memory_id))
         return None
+
+    def rate_selected(self, rating: str) -> None:
+        memory, memory_id = self.memory, self.current_id()
+        if memory_id:
+            self._apply("rate", lambda: memory.rate(memory_id, rating), memory_id)
 
     def toggle_pin(self) -> None:
         record = self.current()

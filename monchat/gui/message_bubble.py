@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QSizePolicy, QTextBr
                                QWidget)
 
 from ..core.types import Message
+from .rating_buttons import RatingButtons
 from .translation import arg
 
 RENDER_DELAY_MS = 40  # streamed text is re-rendered at most this often
@@ -141,9 +142,11 @@ class MessageBubble(QWidget):
 
     Signals:
         link_clicked(str): a link in the text was clicked (not opened).
+        rated(str, str): a reply's 👍/👎 was clicked: (message id, "up" | "down" | "none").
     """
 
     link_clicked = Signal(str)
+    rated = Signal(str, str)
 
     def __init__(self, role: str, author: str, when: str, text: str = "", *,
                  message_id: str = "", epoch: float | None = None, status: str = "ok", persona: str = "",
@@ -175,6 +178,10 @@ class MessageBubble(QWidget):
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(self.header, 1)
+        self.rating = RatingButtons(self.card)  # replies only, once they are logged (they have an id)
+        self.rating.rated.connect(lambda rating: self.rated.emit(self.message_id, rating))
+        self.rating.setVisible(role == "assistant" and bool(message_id) and status != "streaming")
+        top.addWidget(self.rating)
         top.addWidget(self.copy_button)
         inner = QVBoxLayout(self.card)
         inner.setContentsMargins(10, 6, 10, 8)
@@ -244,6 +251,7 @@ class MessageBubble(QWidget):
             self.epoch = message.dt.timestamp()
             self._text = message.text
         self.status = status
+        self.rating.setVisible(self.role == "assistant" and bool(self.message_id) and status != "streaming")
         self._update_header()
         self._render()
 

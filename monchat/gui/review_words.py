@@ -37,6 +37,7 @@ class ReviewWords:
             Action.MERGE: self.tr("Merge"),
             Action.RETRACT: self.tr("Take back"),
             Action.JUDGE: self.tr("Decide: same thing or not?"),
+            Action.RATED: self.tr("You rated it down"),
         }.get(action, action)
 
     def verdict_name(self, verdict: str) -> str:
@@ -75,6 +76,9 @@ class ReviewWords:
         if action == "layer1":
             return arg(self.tr("Enough evidence has come together, so this becomes lasting memory "
                                "(confidence %1)."), sure)
+        if action == Action.RATED:
+            return self.tr("You rated this down. Approve keeps it as lasting memory (at its lowered confidence); "
+                           "reject drops it.")
         if action == "words":
             return self.tr("Not found in your words: the text shares almost nothing with the messages it "
                            "cites. Approve it only if it is true of you.")

@@ -31,6 +31,7 @@ from .filter_editor import FixedPersonaPicker
 from .lifetime import alive
 from .doctor_words import doctor_lines, doctor_results
 from .model_tools import ModelField, PullControl, TypedKeys
+from .review_learning import ReviewLearningView
 from .translation import arg
 from .workers import Failure, TaskRunner
 
@@ -242,6 +243,8 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Pause chat at (log files)"), self.stop_files)
         form.addRow(self.tr("Approval"), self.ask_layer1)
         form.addRow(self.tr("Fixed filter personas"), self.fixed)
+        self.learning = ReviewLearningView(self.store, s, self.runner, page)  # core/memory/learning.py
+        form.addRow(self.tr("Learned from your reviews"), self.learning)
         return page
 
     def _update_groups(self) -> None:

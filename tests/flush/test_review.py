@@ -1,7 +1,7 @@
 """The review queue stays true to the memories it is about.
 
 A queued change is answered by the user or, past its deadline, returns to
-candidate; it never confirms silently, and it never waits on a memory that is
+candidate (a proposed supersession: pending, ``test_feedback.py``); it never confirms silently, and it never waits on a memory that is
 already history.
 """
 

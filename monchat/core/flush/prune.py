@@ -7,8 +7,10 @@ Input: the memory store, settings, the time. Output: ``Change``s. Program only.
   own half-life, ``flush.preference_half_life_days``); a Layer 1 item
   that decays below ``DORMANT_BELOW`` goes dormant.
 - Over the Layer 1 cap the weakest (not pinned) go dormant.
-- A queued change unanswered past its deadline returns to candidate; it never
-  confirms silently.
+- A queued change unanswered past its deadline never confirms silently: a proposed
+  supersession (or merge, or unsure judgement) is set aside as pending, any other
+  proposal returns to candidate (``Transitions.expire_review``).
+- Decay's half-life is multiplied by the memory's boost (``memory/reliance.py``).
 
 The numbers are the memory domain's (``core/memory/rules.py``), the state changes its transitions.
 """

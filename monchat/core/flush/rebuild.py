@@ -24,6 +24,7 @@ from ..types import format_ts
 
 SELECTION_KEY = "memory.prompt"
 REVISION_KEY = "memory.revision"
+PROMPT_IDS_KEY = "memory.prompt_ids."  # + revision: the memory ids a prompt of that revision carried
 SECTION_OVERHEAD = 12  # tokens of a section heading
 
 
@@ -130,7 +131,15 @@ def save_selection(store: Store, selection: PromptSelection) -> str:
     revision = hashlib.sha256(content.encode("utf-8")).hexdigest()[:16]
     store.set_state(SELECTION_KEY, text)
     store.set_state(REVISION_KEY, revision)
+    ids = [i.id for i in selection.layer1 + selection.layer2]
+    store.set_state(PROMPT_IDS_KEY + revision, json.dumps(ids))  # a reply's 👍/👎 finds its prompt's memories
     return revision
+
+
+def prompt_memory_ids(store: Store, revision: str) -> list[str]:
+    """The memory ids in the prompt of ``revision`` (a reply's ``memory_revision``); [] when unknown."""
+    text = store.get_state(PROMPT_IDS_KEY + revision) if revision else None
+    return json.loads(text) if text else []
 
 
 def load_selection(store: Store) -> PromptSelection:

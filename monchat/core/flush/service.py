@@ -345,6 +345,8 @@ class FlushService:
                 "reasoning": verdict.reasoning, "model": verdict.model, "escalated": int(verdict.escalated),
                 "applied": "yes" if verdict.confidence >= threshold else "review"})
         progress(FlushProgress("consolidate", None, len(items), len(items), "done"))
+        from ..memory.feedback import reinforce_use  # replies that relied on a memory lengthen its half-life
+        reinforce_use(self.memories, self.settings.flush, now, run_id, orientation.messages)
         progress(FlushProgress("prune", None, 0, 1, "expiry, decay and the cap"))
         report.changes = consolidator.changes + prune(self.memories, self.settings.flush, now, run_id)
         report.background = self.background.commit(proposals, items + recalls, run_id, now)

@@ -29,6 +29,8 @@ class MemoryRecord:
     created_at: str | None = None
     updated_at: str | None = None
     created_run: int | None = None
+    boost: float = 1.0  # half-life multiplier from use, new evidence and 👍 (memory/reliance.py)
+    boost_epoch: float | None = None  # when the boost was last raised; it decays back to 1× from there
     # Filled from the ledger when read, not stored in the row:
     evidence: list[str] = field(default_factory=list)
     days: int = 0

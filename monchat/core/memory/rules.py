@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Iterable
 
 from .record import MemoryRecord
+from .reliance import boost_now
 from .states import Kind
 
 # Distinct days of supporting evidence a kind needs for Layer 1; with mixed kinds the loosest applies.
@@ -32,12 +33,16 @@ def habit_set_aside(memory: MemoryRecord, contradictions: int) -> bool:
 
 
 def effective_confidence(memory: MemoryRecord, now: datetime, half_life_days: float) -> float:
-    """Confidence after decay: ``confidence × 0.5^(days since the last support / half-life)``."""
+    """Confidence after decay: ``confidence × 0.5^(days since the last support / (half-life × boost))``.
+
+    The boost (1–10×, decaying back over 30 days: ``reliance.py``) comes from use, new evidence and 👍.
+    """
     base = memory.confidence or 0.0
     if memory.pinned or memory.kind in NON_DECAYING or not memory.last_evidence_epoch:
         return base
     age_days = max(0.0, (now.timestamp() - memory.last_evidence_epoch) / 86400)
-    return base * 0.5 ** (age_days / half_life_days)
+    boost = boost_now(memory.boost, memory.boost_epoch, now.timestamp())
+    return base * 0.5 ** (age_days / (half_life_days * boost))
 
 
 def half_life_for(memory: MemoryRecord, settings) -> float:

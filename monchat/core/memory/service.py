@@ -310,5 +310,14 @@ class MemoryService:
     def unpin(self, memory_id: str) -> MemoryRecord:
         return self.pin(memory_id, False)
 
+    def rate(self, memory_id: str, rating: str) -> dict:
+        """👍 (up) / 👎 (down) / none on a memory: ``memory/feedback.py`` has the rules."""
+        from .feedback import Feedback
+        return Feedback(self).rate_memory(memory_id, rating)
+
+    def rating(self, memory_id: str) -> str:
+        from .feedback import MEMORY, Feedback
+        return Feedback(self).rating(MEMORY, memory_id)
+
     def markdown(self) -> str:
         return render_markdown(self.memories, self.clock(), load_selection(self.store))

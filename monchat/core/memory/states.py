@@ -73,6 +73,7 @@ class Action(StrEnum):
     MERGE = "merge"  # would reword a Layer 1 memory
     RETRACT = "retract"  # would take back a Layer 1 (or pinned) memory, or is unsure it does
     JUDGE = "judge"  # the judge was unsure how the statement relates to a kept memory
+    RATED = "rated"  # the user rated it 👎: approve keeps it (lasting), reject refuses it
 
 
 class Kind(StrEnum):

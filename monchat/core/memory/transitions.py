@@ -28,8 +28,13 @@ from ..settings import FlushSettings
 from ..store.memories import MemoryStore
 from ..types import format_ts
 from .record import Change, MemoryRecord
+from . import learning, reliance
 from .rules import habit_set_aside, required_days
 from .states import Action, ChangeKind, State
+
+# A supersession (or a judgement that may be one) unanswered past its deadline is set aside as pending;
+# a Layer 1 promotion or an unfound wording returns to candidate. Neither is ever confirmed silently.
+EXPIRES_TO_PENDING = (Action.SUPERSEDE, Action.MERGE, Action.JUDGE)
 
 
 @dataclass
@@ -60,6 +65,7 @@ class Transitions:
         self.describe = describe or (lambda ids: [])
         self.changes: list[Change] = []
         self.counters = Counters()
+        self._learned: dict | None = None  # review learning's offsets, read once (memory/learning.py)
 
     # ---- recording ---------------------------------------------------------
     def note(self, kind: ChangeKind, memory: MemoryRecord, evidence: Iterable[str] = (), old_text: str = "",
@@ -93,16 +99,17 @@ class Transitions:
 
     def queue(self, memory: MemoryRecord, action: Action, reason: str, confidence: float,
               target: MemoryRecord | None = None, evidence: Iterable[str] = (), verdict: str | None = None,
-              merged_text: str | None = None) -> None:
-        """Ask the user: a review item with a deadline (past it, the proposal returns to candidate)."""
+              merged_text: str | None = None) -> int:
+        """Ask the user: a review item with a deadline (past it: ``expire_review``). Returns its number."""
         deadline = (self.now + timedelta(days=self.settings.review_deadline_days)).timestamp()
-        self.memories.queue_add({
+        queue_id = self.memories.queue_add({
             "memory_id": memory.id, "action": action, "target_id": target.id if target else None,
             "text": memory.text, "old_text": target.text if target else "", "reason": reason,
             "confidence": confidence, "created_at": self.stamp, "deadline_epoch": deadline, "run_id": self.run_id,
             "verdict": verdict, "merged_text": merged_text})
         self.counters.queued += 1
         self.note(ChangeKind.QUEUED, memory, evidence, target.text if target else "")
+        return queue_id
 
     # ---- evidence ------------------------------------------------------------
     def reinforce(self, target: MemoryRecord, evidence_rows: list[dict], score: float, last_epoch: float,
@@ -115,10 +122,19 @@ class Transitions:
                              updated_at=self.stamp)
         if target.state is State.DORMANT and added:
             self.memories.update(target.id, state=State.CANDIDATE)
+        if added:
+            self.boost(target, reliance.EVIDENCE_STEP, "evidence")
         refreshed = self.refresh(target)
         if added:
             self.note(ChangeKind.REINFORCED, refreshed, evidence)
         return refreshed
+
+    def boost(self, memory: MemoryRecord, step: float, why: str) -> None:
+        """A longer half-life (up to 10×, decaying back over 30 days): reinforced, used in a reply, or 👍."""
+        epoch = self.now.timestamp()
+        value = reliance.raised(memory.boost, memory.boost_epoch, epoch, step)
+        self.memories.update(memory.id, boost=value, boost_epoch=epoch)
+        self.event(memory.id, "boosted", {"why": why, "boost": round(value, 4)})
 
     def contradict(self, target: MemoryRecord, evidence_rows: list[dict], evidence: Iterable[str] = ()) -> None:
         """Counted against the memory, never a decrement; a habit contradicted twice goes pending."""
@@ -224,7 +240,10 @@ class Transitions:
             self.set_pending(memory, evidence)
             return
         confidence = memory.confidence or 0.0
-        if confidence >= self.settings.auto_approve_confidence and not self.settings.ask_before_layer1:
+        if self._learned is None:
+            self._learned = learning.learned(self.memories.store)
+        needed = learning.threshold(self.settings.auto_approve_confidence, self._learned, memory.slot, Action.LAYER1)
+        if confidence >= needed and not self.settings.ask_before_layer1:
             memory = self.activate(memory)
             self.counters.layer1 += 1
             self.note(ChangeKind.LAYER1, memory, evidence, layer=1)
@@ -232,19 +251,21 @@ class Transitions:
         memory = self.set_state(memory, State.QUEUED)
         reason = (f"reached Layer 1 on {stats.days} day(s) of evidence; "
                   + ("you asked to approve every Layer 1 change" if self.settings.ask_before_layer1
-                     else f"confidence {confidence:.2f} is below {self.settings.auto_approve_confidence:.2f}"))
+                     else f"confidence {confidence:.2f} is below {needed:.2f}"))
         self.queue(memory, Action.LAYER1, reason, confidence, None, evidence)
         self.layer2(self.refresh(memory), score, evidence)
 
     # ---- prune -------------------------------------------------------------------
     def expire_review(self, row: dict) -> None:
-        """A review unanswered past its deadline closes; its proposal returns to candidate, never confirmed."""
+        """A review unanswered past its deadline closes, never confirmed: a proposed supersession (or merge,
+        or unsure judgement) is set aside as pending; any other proposal returns to candidate."""
         self.memories.queue_resolve(row["id"], "expired", self.stamp)
         memory = self.memories.get(row["memory_id"])
         if memory is None:
             return
         if memory.state is State.QUEUED:
-            self.memories.update(memory.id, state=State.CANDIDATE, updated_at=self.stamp)
+            back = State.PENDING if row["action"] in EXPIRES_TO_PENDING else State.CANDIDATE
+            self.memories.update(memory.id, state=back, updated_at=self.stamp)
         self.note(ChangeKind.EXPIRED, memory, detail={"queue": row["id"], "action": row["action"]})
 
     def expire_layer2(self, memory: MemoryRecord) -> None:
@@ -254,6 +275,31 @@ class Transitions:
     def dormant(self, memory: MemoryRecord, reason: str) -> None:
         self.memories.update(memory.id, state=State.DORMANT, updated_at=self.stamp)
         self.note(ChangeKind.DORMANT, memory, detail={"reason": reason})
+
+    # ---- the user's ratings (memory/feedback.py) -----------------------------------
+    def rate_down(self, memory: MemoryRecord, factor: float, why: str, review: bool) -> int | None:
+        """A 👎: confidence × ``factor`` and the boost gone; with ``review`` a kept or proposed memory (not
+        pinned) waits for the user's review (approve keeps it, reject refuses it). Returns the review's number."""
+        self.memories.update(memory.id, confidence=(memory.confidence or 0.0) * factor, boost=1.0,
+                             updated_at=self.stamp)
+        self.event(memory.id, "rated down", {"why": why, "confidence": memory.confidence})
+        if not review or memory.pinned or memory.state not in (State.ACTIVE, State.CANDIDATE):
+            return None
+        memory = self.set_state(memory, State.QUEUED, layer2_until=None)
+        return self.queue(memory, Action.RATED, "you rated it 👎: keep it (approve) or drop it (reject)",
+                          memory.confidence or 0.0)
+
+    def unrate(self, memory: MemoryRecord, before: dict, queue_id: int | None) -> None:
+        """Undo a rating: confidence and boost as they were; the review a 👎 opened, if still open, is
+        withdrawn and the memory back in the state it had."""
+        self.memories.update(memory.id, confidence=before["confidence"], boost=before["boost"],
+                             boost_epoch=before["boost_epoch"], updated_at=self.stamp)
+        row = self.memories.queue_get(queue_id) if queue_id else None
+        if row is not None and row["status"] == "open":
+            self.memories.queue_resolve(queue_id, "withdrawn", self.stamp)
+            if memory.state is State.QUEUED:
+                self.set_state(memory, State(before["state"]), layer2_until=before.get("layer2_until"))
+        self.event(memory.id, "rating cleared", {"queue": queue_id})
 
     # ---- the user's own changes ------------------------------------------------
     def reword(self, memory: MemoryRecord, text: str) -> MemoryRecord:

@@ -13,7 +13,8 @@ COLUMNS = ("id", "ts", "role", "text", "persona", "backend", "model", "status", 
 
 
 def _row_to_message(row: dict) -> Message:
-    return Message(**{k: (row[k] or "") for k in COLUMNS}, usage=json.loads(row["usage"]) if row.get("usage") else {})
+    return Message(**{k: (row[k] or "") for k in COLUMNS}, usage=json.loads(row["usage"]) if row.get("usage") else {},
+                   memory_revision=row.get("memory_revision") or "")
 
 
 class MessageArchive:
@@ -36,6 +37,7 @@ class MessageArchive:
                 "role": m.role, "persona": m.persona, "text": m.text, "backend": m.backend,
                 "model": m.model, "status": m.status, "replaces": m.replaces, "archived_at": stamp,
                 "usage": json.dumps(m.usage) if m.usage else None,
+                "memory_revision": m.memory_revision or None,
             })
         db = self.store.db
         before = db["messages"].count

@@ -306,6 +306,24 @@ def m019_graph(db: Database) -> None:
 
 
 @migrations()
+def m020_feedback(db: Database) -> None:
+    """The feedback loop: the user's 👍/👎 on replies and memories, the half-life boost of a memory, and which
+    prompt revision (and so which memories) each reply was written with."""
+    db["ratings"].create(
+        {"kind": str,  # memory | message
+         "target_id": str, "rating": str,  # up | down
+         "rated_at": str,
+         "effects": str,  # JSON: memory id → its values before the rating (what clearing it restores)
+         "queue_id": int},  # the review item a 👎 on a memory opened
+        pk=("kind", "target_id"),
+        not_null={"kind", "target_id", "rating"},
+    )
+    db["memories"].add_column("boost", float, not_null_default=1.0)  # half-life multiplier, 1–10×
+    db["memories"].add_column("boost_epoch", float)  # when the boost was last raised (it decays back from there)
+    db["messages"].add_column("memory_revision", str)
+
+
+@migrations()
 def m022_lint(db: Database) -> None:
     """Knowledge lint's findings: marked at one run, rechecked at the next, applied only through the review queue."""
     db["lint_findings"].create(

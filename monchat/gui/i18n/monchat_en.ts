@@ -1986,6 +1986,43 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>RatingButtons</name>
+    <message>
+        <source>Good: what it relied on lasts longer (click again to clear)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not right: lowers the confidence of what it relied on (click again to clear)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ReplyRatings</name>
+    <message>
+        <source>Rated. Memories the reply relied on that changed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ReviewLearningView</name>
+    <message>
+        <source>Reset what reviews taught</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forget your approve/reject decisions so far: the approval threshold alone decides again (at once)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing learned yet: every topic is approved by itself at confidence %1 or more.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: lasting memory approved by itself from confidence %2 — %3 approved, %4 rejected</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ReviewQueueDialog</name>
     <message>
         <source>Review queue</source>
@@ -2099,6 +2136,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>You rated it down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The same thing</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2136,6 +2177,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Enough evidence has come together, so this becomes lasting memory (confidence %1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You rated this down. Approve keeps it as lasting memory (at its lowered confidence); reject drops it.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2422,6 +2467,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Your name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Learned from your reviews</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

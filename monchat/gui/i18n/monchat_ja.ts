@@ -1997,6 +1997,43 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>RatingButtons</name>
+    <message>
+        <source>Good: what it relied on lasts longer (click again to clear)</source>
+        <translation>よかった：頼りにした記憶が長く残ります（もう一度押すと取り消し）</translation>
+    </message>
+    <message>
+        <source>Not right: lowers the confidence of what it relied on (click again to clear)</source>
+        <translation>違う：頼りにした記憶の確信度を下げます（もう一度押すと取り消し）</translation>
+    </message>
+</context>
+<context>
+    <name>ReplyRatings</name>
+    <message>
+        <source>Rated. Memories the reply relied on that changed: %1</source>
+        <translation>評価しました。返信が頼りにした記憶のうち変わったもの：%1 件</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewLearningView</name>
+    <message>
+        <source>Reset what reviews taught</source>
+        <translation>確認から学んだことをリセット</translation>
+    </message>
+    <message>
+        <source>Forget your approve/reject decisions so far: the approval threshold alone decides again (at once)</source>
+        <translation>これまでの承認・却下の判断を忘れ、承認のしきい値だけで決めるようにします（すぐに反映）</translation>
+    </message>
+    <message>
+        <source>Nothing learned yet: every topic is approved by itself at confidence %1 or more.</source>
+        <translation>まだ何も学んでいません：どの話題も確信度 %1 以上で自動的に承認されます。</translation>
+    </message>
+    <message>
+        <source>%1: lasting memory approved by itself from confidence %2 — %3 approved, %4 rejected</source>
+        <translation>%1：確信度 %2 以上で長期記憶に自動承認 — 承認 %3 件、却下 %4 件</translation>
+    </message>
+</context>
+<context>
     <name>ReviewQueueDialog</name>
     <message>
         <source>Review queue</source>
@@ -2110,6 +2147,10 @@ Open it in your browser?</source>
         <translation>判断: 同じことかどうか</translation>
     </message>
     <message>
+        <source>You rated it down</source>
+        <translation>あなたが低評価にした</translation>
+    </message>
+    <message>
         <source>The same thing</source>
         <translation>同じこと</translation>
     </message>
@@ -2148,6 +2189,10 @@ Open it in your browser?</source>
     <message>
         <source>Enough evidence has come together, so this becomes lasting memory (confidence %1).</source>
         <translation>根拠が十分にそろったので長期の記憶にします（確信度 %1）</translation>
+    </message>
+    <message>
+        <source>You rated this down. Approve keeps it as lasting memory (at its lowered confidence); reject drops it.</source>
+        <translation>あなたはこれを低評価にしました。承認すると（下がった確信度のまま）長期記憶に残し、却下すると取り除きます。</translation>
     </message>
     <message>
         <source>Not found in your words: the text shares almost nothing with the messages it cites. Approve it only if it is true of you.</source>
@@ -2434,6 +2479,10 @@ Open it in your browser?</source>
     <message>
         <source>Your name</source>
         <translation>あなたの名前</translation>
+    </message>
+    <message>
+        <source>Learned from your reviews</source>
+        <translation>確認から学んだこと</translation>
     </message>
     <message>
         <source>This computer has no OS keyring, so monchat cannot store a key (it never writes keys to its files). Set the environment variable GEMINI_API_KEY to your key where monchat starts (for example a line `export GEMINI_API_KEY=…` in ~/.profile), then start monchat again.</source>
