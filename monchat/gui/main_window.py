@@ -1,8 +1,7 @@
 """The main window: persona picker, conversation, composer, flush gate and context meter.
 
-It is the only place that connects sibling widgets. Chat turns are started and
-settled by its ``ChatTurns`` (``chat_turns.py``); every LLM call runs on the task
-runner's threads and results come back as signals.
+It is the only place that connects sibling widgets. Chat turns are started and settled by its
+``ChatTurns`` (``chat_turns.py``); every LLM call runs on the task runner's threads, results come back as signals.
 """
 
 from __future__ import annotations
