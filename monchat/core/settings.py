@@ -103,6 +103,20 @@ class BackgroundSettings:
 
 
 @dataclass
+class TierSettings:
+    """Temperature tiers (core/memory/tiers.py): days since a memory (or archive day) was last touched."""
+
+    hot_days: float = 14.0  # up to this many idle days: hot (full text)
+    warm_days: float = 60.0  # up to this: warm (full text, after hot when the budget is tight)
+    cold_days: float = 180.0  # up to this: cold (a slot's cold memories become one digest); beyond: frozen
+    evidence_stretch: float = 0.25  # each evidence day after the first stretches the idle days' limits by this
+    max_stretch: float = 3.0  # at most this many times
+    digest: bool = True  # the flush asks for digests of cold slots (one call per slot)
+    digest_min_items: int = 2  # a slot needs this many cold memories for a digest
+    digest_max_slots: int = 3  # digest calls per flush at most
+
+
+@dataclass
 class Settings:
     chat: ChatSettings = field(default_factory=ChatSettings)
     backend: BackendSettings = field(default_factory=BackendSettings)
@@ -113,6 +127,7 @@ class Settings:
     gate: GateSettings = field(default_factory=GateSettings)
     flush: FlushSettings = field(default_factory=FlushSettings)
     background: BackgroundSettings = field(default_factory=BackgroundSettings)
+    tiers: TierSettings = field(default_factory=TierSettings)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -164,6 +179,13 @@ CHECKS: dict[str, Callable[[Any], bool]] = {
     "flush.parallel": _between(0, 16),
     "flush.retries": _between(0, 10),
     "flush.retry_delay_s": _between(0.0, 60.0),
+    "tiers.hot_days": _between(0, 36_500),
+    "tiers.warm_days": _between(0, 36_500),
+    "tiers.cold_days": _between(0, 36_500),
+    "tiers.evidence_stretch": _between(0, 10),
+    "tiers.max_stretch": _between(1, 100),
+    "tiers.digest_min_items": _between(1, 50),
+    "tiers.digest_max_slots": _between(0, 50),
 }
 
 

@@ -11,6 +11,8 @@ It plays the LLM's two parts in a flush from tables a test writes:
   user turn) when a test set one, else one insight on the first of the "Known slots" and no gap.
 - **Diary calls** (the schema asks for ``cited``): a page that is the day and the messages' texts
   joined, citing every message (or ``diary(day, lines)`` when a test set one).
+- **Digest calls** (the schema asks for ``covers``): ``digest`` (a dict, or ``f(slot, memories)`` with
+  memories ``[(id, text)]``) when a test set one, else the memories' texts joined, covering every id.
 - **Judge calls** (the schema asks for ``verdicts``): each pair
   ``existing …: OLD`` / ``new …: NEW`` is answered from ``judgements`` keyed by
   ``(OLD, NEW)``; ``(None, NEW)`` and ``(OLD, None)`` are wildcards; anything
@@ -147,6 +149,8 @@ class Oracle(ScriptedBackend):
         self.diary_calls: list[dict] = []  # {"day", "lines", "answer"}
         self.reflection = None  # a reflect answer (dict, or f(user_turn) -> dict); None: the default
         self.diary = None  # f(day, lines) -> a diary answer; None: the default
+        self.digest_calls: list[dict] = []  # {"slot", "memories", "answer"}
+        self.digest = None  # a digest answer (dict, or f(slot, memories) -> dict); None: the default
         self.aliases: Callable[[], dict[str, str]] = dict  # "m3" in a rule's extra → a real line id
         self._oracle_lock = threading.Lock()
         self.default_reply = self._answer
@@ -156,7 +160,7 @@ class Oracle(ScriptedBackend):
         """The answer to one structured call (records it, calls ``on_call``)."""
         properties = (schema or {}).get("properties", {})
         kind = ("judge" if "verdicts" in properties else "reflect" if "insights" in properties
-                else "diary" if "cited" in properties else "filter")
+                else "diary" if "cited" in properties else "digest" if "covers" in properties else "filter")
         with self._oracle_lock:
             self.json_calls += 1
             n = self.json_calls
@@ -168,6 +172,8 @@ class Oracle(ScriptedBackend):
             return self._reflect(system, user_turn)
         if kind == "diary":
             return self._diary(user_turn)
+        if kind == "digest":
+            return self._digest(user_turn)
         return self._filter(system, user_turn)
 
     def _filter(self, system: str, user_turn: str) -> dict:
@@ -208,6 +214,16 @@ class Oracle(ScriptedBackend):
             answer = {"text": f"{day}: " + " / ".join(line["text"] for line in lines),
                       "cited": [line["id"] for line in lines]}
         self.diary_calls.append({"day": day, "lines": lines, "answer": answer})
+        return answer
+
+    def _digest(self, user_turn: str) -> dict:
+        slot = re.search(r"^Slot: (.*)$", user_turn, re.M).group(1)
+        memories = [(m.group(1), json.loads(m.group(2))) for m in re.finditer(r"^- (\S+): (\".*\")$", user_turn, re.M)]
+        if self.digest is not None:
+            answer = self.digest(slot, memories) if callable(self.digest) else self.digest
+        else:
+            answer = {"text": " / ".join(text for _id, text in memories), "covers": [mid for mid, _t in memories]}
+        self.digest_calls.append({"slot": slot, "memories": memories, "answer": answer})
         return answer
 
     def judgement_for(self, old: str, new: str) -> Judgement:

@@ -92,7 +92,22 @@ class MemoryService:
             level = BackgroundStore(self.store).skill_level(memory.id)
             data["skill"] = ({"level": level["level"], "xp": level["xp"], "uses": level["uses"]}
                              if level else None)
+        data.update(self.tier(memory))
         return data
+
+    def tier(self, memory: MemoryRecord) -> dict:
+        """``{"tier", "digest"}``: the tier the last flush gave it (computed now when none has yet), and
+        the digest that covers it (``{"id", "slot", "text", "covers", "run_id"}``, or None). See
+        core/memory/tiers.py."""
+        from ..background.tiering import memory_tier
+        from ..store.tiers import TierStore
+        tiers = TierStore(self.store)
+        row = tiers.tier(memory.id) or {}
+        found = tiers.digest(row["digest_id"]) if row.get("digest_id") else None
+        tier = row.get("tier") or str(memory_tier(memory, tiers.access_epochs(), self._now_epoch(),
+                                                  self.settings.tiers))
+        return {"tier": tier,
+                "digest": {k: found[k] for k in ("id", "slot", "text", "covers", "run_id")} if found else None}
 
     def history(self, memory_id: str) -> list[MemoryRecord]:
         """The supersession chain through this memory, oldest first, both ways."""
@@ -132,10 +147,12 @@ class MemoryService:
 
     def _after_change(self) -> None:
         from ..background.skills import prompt_labels
+        from ..background.tiering import prompt_tiers
         now = self.clock()
-        previous = load_selection(self.store)  # the last flush's gap line and skill levels stay
+        previous = load_selection(self.store)  # the last flush's gap line, skill levels, tiers and digests stay
         hint = previous.hint or previous.budget.get("hint_left_out", "")
-        selection = compile_prompt(self.memories, self.settings.flush, now, hint, prompt_labels(self.store))
+        selection = compile_prompt(self.memories, self.settings.flush, now, hint, prompt_labels(self.store),
+                                   prompt_tiers(self.store))
         save_selection(self.store, selection)
         write_private(self.paths.memory_md, render_markdown(self.memories, now, selection))
 
