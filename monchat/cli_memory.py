@@ -99,7 +99,7 @@ def cmd_flush(app, args) -> int:
 def _memory_line(data: dict) -> str:
     layer = {1: "L1", 2: "L2"}.get(data["layer"], "--")
     pin = " pinned" if data["pinned"] else ""
-    return f"{data['id']}  {layer} {data['state']:10} {data['tier']:6} {data['slot']:18} {data['text']}{pin}"
+    return f"{data['id']}  {layer} {data['state']:10} {data['slot']:18} {data['text']}{pin}"
 
 
 def _need_id(args) -> str:
@@ -155,6 +155,8 @@ def cmd_memory(app, args) -> int:
                   + (f" until {out['invalid_at']}" if out["invalid_at"] else ""))
             if out["superseded_by"]:
                 print(f"  superseded by {out['superseded_by']}")
+            digest = out["digest"]
+            print(f"  tier {out['tier']}" + (f"; in digest {digest['id']}: {digest['text']}" if digest else ""))
             for ev in out["evidence_messages"]:
                 flag = " (contradicts)" if ev["contradicts"] else ""
                 print(f"  ← {ev['ts'][:16]} {ev['role']}: {ev['text']}{flag}")
@@ -166,7 +168,7 @@ def cmd_memory(app, args) -> int:
             for n, data in enumerate(out):
                 arrow = "   " if n == 0 else "→  "
                 until = f" until {data['invalid_at'][:16]}" if data["invalid_at"] else ""
-                print(f"{arrow}{data['id']} [{data['state']}, {data['tier']}] {data['text']} "
+                print(f"{arrow}{data['id']} [{data['state']}] {data['text']} "
                       f"(from {(data['valid_at'] or '?')[:16]}{until})")
                 if data["digest"]:  # one-way: the original row stays, the digest points to it
                     digest = data["digest"]
