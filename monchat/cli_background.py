@@ -99,6 +99,11 @@ def print_flush_background(report) -> None:
     for skill in data.get("skills") or []:
         was = f"L{skill['from']} → " if skill["from"] else ""
         print(f"  skill: {skill['name']} {was}L{skill['to']}")
+    tiers = data.get("tiers")
+    if tiers:
+        print("  tiers: " + ", ".join(f"{n} {tier}" for tier, n in tiers["counts"].items()))
+        for digest in tiers["digests"]:
+            print(f"  digest {digest['id']} of {digest['slot']}: covers {', '.join(digest['covers'])}")
 
 
 def cmd_skills(app, args) -> int:

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QHeaderVi
 
 from ..core.memory import Kind, State, View
 from ..core.memory.service import MemoryService
+from ..core.memory.tiers import Tier
 from ..core.personas import PersonaRegistry
 from ..core.settings import Settings
 from ..core.types import Clock
@@ -49,6 +50,7 @@ class MemoryBrowser(QDialog):
         self.clock = clock
         self.runner = runner
         self.records: list = []
+        self.tiers: dict = {}  # memory id → {"tier", "digest"} of the records shown
         self.review_row: dict | None = None  # the open review of the selected memory
         self.busy = False
         self.setWindowTitle(self.tr("Memory"))
@@ -62,11 +64,11 @@ class MemoryBrowser(QDialog):
         self.table = QTreeWidget(self)
         self.table.setRootIsDecorated(False)
         self.table.setHeaderLabels([self.tr("Memory"), self.tr("Topic"), self.tr("State"),
-                                    self.tr("Confidence"), self.tr("Days"), self.tr("Pinned")])
+                                    self.tr("Confidence"), self.tr("Days"), self.tr("Pinned"), self.tr("Tier")])
         header = self.table.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in range(1, 6):
+        for column in range(1, 7):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.table.currentItemChanged.connect(lambda *_: self.show_detail())
 
@@ -156,6 +158,10 @@ class MemoryBrowser(QDialog):
                 Kind.FACT: self.tr("a fact"), Kind.HABIT: self.tr("a habit"),
                 Kind.RETRACTION: self.tr("a taking back"), Kind.SKILL: self.tr("a skill")}.get(kind, kind)
 
+    def tier_name(self, tier: str) -> str:
+        return {Tier.HOT: self.tr("hot"), Tier.WARM: self.tr("warm"), Tier.COLD: self.tr("cold"),
+                Tier.FROZEN: self.tr("frozen")}.get(tier, tier)
+
     @staticmethod
     def when(stamp) -> str:
         return str(stamp or "")[:16].replace("T", " ")
@@ -170,13 +176,16 @@ class MemoryBrowser(QDialog):
     def refresh(self, select: str = "") -> None:
         select = select or self.current_id()
         self.records = self.memory.in_view(self.view())
+        self.tiers = self.memory.tiers(self.records)
         self.table.clear()
         chosen = None
         for record in self.records:
+            tier = self.tiers[record.id]
             item = QTreeWidgetItem(self.table, [
                 record.text, record.slot, self.state_name(record.state),
                 f"{record.confidence:.2f}" if record.confidence is not None else "", str(record.days),
-                "📌" if record.pinned else ""])
+                "📌" if record.pinned else "",
+                self.tier_name(tier["tier"]) + (" ▣" if tier["digest"] else "")])
             item.setData(0, Qt.ItemDataRole.UserRole, record.id)
             item.setToolTip(0, record.text)
             if record.id == select:
@@ -243,7 +252,12 @@ class MemoryBrowser(QDialog):
             facts.append(arg(self.tr("Contradicted %1 times"), record.contradictions))
         if record.kind == Kind.SKILL and (skill := self.memory.to_dict(record).get("skill")):
             facts.append(arg(self.tr("Level L%1 (%2 days of use)"), skill["level"], skill["uses"]))
+        tier = self.tiers.get(record.id) or self.memory.tier(record)
+        facts.append(arg(self.tr("Tier: %1"), self.tier_name(tier["tier"])))
         lines = [" · ".join(facts)]
+        if tier["digest"]:  # one-way: the digest stands for these memories; their rows stay as they were
+            covered = "; ".join(self.memory.get(mid).text for mid in tier["digest"]["covers"])
+            lines.append(arg(self.tr("In the digest “%1”, which covers: %2"), tier["digest"]["text"], covered))
         threshold = self.settings.flush.judge_confidence
         for row in queue:
             if row.get("memory_id") == record.id:

@@ -96,18 +96,26 @@ class MemoryService:
         return data
 
     def tier(self, memory: MemoryRecord) -> dict:
-        """``{"tier", "digest"}``: the tier the last flush gave it (computed now when none has yet), and
-        the digest that covers it (``{"id", "slot", "text", "covers", "run_id"}``, or None). See
-        core/memory/tiers.py."""
+        """``{"tier", "digest"}`` of one memory (see ``tiers``)."""
+        return self.tiers([memory])[memory.id]
+
+    def tiers(self, records: list[MemoryRecord]) -> dict[str, dict]:
+        """Memory id → ``{"tier", "digest"}``: the tier the last flush gave it (computed now when none has
+        yet), and the digest that covers it (``{"id", "slot", "text", "covers", "run_id"}``, or None).
+        See core/memory/tiers.py."""
         from ..background.tiering import memory_tier
         from ..store.tiers import TierStore
-        tiers = TierStore(self.store)
-        row = tiers.tier(memory.id) or {}
-        found = tiers.digest(row["digest_id"]) if row.get("digest_id") else None
-        tier = row.get("tier") or str(memory_tier(memory, tiers.access_epochs(), self._now_epoch(),
-                                                  self.settings.tiers))
-        return {"tier": tier,
-                "digest": {k: found[k] for k in ("id", "slot", "text", "covers", "run_id")} if found else None}
+        store = TierStore(self.store)
+        rows, digests = store.tiers(), {d["id"]: d for d in store.digests()}
+        access = store.access_epochs() if any(m.id not in rows for m in records) else {}
+        out = {}
+        for m in records:
+            row = rows.get(m.id) or {}
+            found = digests.get(row.get("digest_id") or "")
+            tier = row.get("tier") or str(memory_tier(m, access, self._now_epoch(), self.settings.tiers))
+            out[m.id] = {"tier": tier, "digest": ({k: found[k] for k in ("id", "slot", "text", "covers", "run_id")}
+                                                  if found else None)}
+        return out
 
     def history(self, memory_id: str) -> list[MemoryRecord]:
         """The supersession chain through this memory, oldest first, both ways."""

@@ -1254,6 +1254,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Tier</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Held from</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1398,6 +1402,22 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>hot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>warm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cold</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>frozen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>No memory here yet.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1451,6 +1471,14 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Level L%1 (%2 days of use)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tier: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In the digest “%1”, which covers: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

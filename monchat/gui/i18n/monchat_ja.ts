@@ -1265,6 +1265,10 @@ Open it in your browser?</source>
         <translation>固定</translation>
     </message>
     <message>
+        <source>Tier</source>
+        <translation>温度</translation>
+    </message>
+    <message>
         <source>Held from</source>
         <translation>いつから</translation>
     </message>
@@ -1409,6 +1413,22 @@ Open it in your browser?</source>
         <translation>技能</translation>
     </message>
     <message>
+        <source>hot</source>
+        <translation>ホット</translation>
+    </message>
+    <message>
+        <source>warm</source>
+        <translation>ウォーム</translation>
+    </message>
+    <message>
+        <source>cold</source>
+        <translation>コールド</translation>
+    </message>
+    <message>
+        <source>frozen</source>
+        <translation>凍結</translation>
+    </message>
+    <message>
         <source>No memory here yet.</source>
         <translation>ここにはまだ記憶がありません。</translation>
     </message>
@@ -1463,6 +1483,14 @@ Open it in your browser?</source>
     <message>
         <source>Level L%1 (%2 days of use)</source>
         <translation>レベル L%1（使った日 %2 日）</translation>
+    </message>
+    <message>
+        <source>Tier: %1</source>
+        <translation>温度: %1</translation>
+    </message>
+    <message>
+        <source>In the digest “%1”, which covers: %2</source>
+        <translation>要約「%1」に含まれています: %2</translation>
     </message>
     <message>
         <source>Waiting for your review: %1</source>
