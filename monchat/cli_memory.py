@@ -113,7 +113,7 @@ def cmd_memory(app, args) -> int:
     action = args.action
     out = None
     if action == "list":
-        records = [memory.to_dict(m) for m in memory.list(all=args.all)]
+        records = memory.to_dicts(memory.list(all=args.all))
         queue = memory.queue()
         if args.json:
             out = records
@@ -163,7 +163,7 @@ def cmd_memory(app, args) -> int:
             return 0
     elif action == "history":
         chain = memory.history(_need_id(args))
-        out = [memory.to_dict(m) for m in chain]
+        out = memory.to_dicts(chain)
         if not args.json:
             for n, data in enumerate(out):
                 arrow = "   " if n == 0 else "→  "

@@ -198,3 +198,27 @@ def test_archive_days_get_tiers_shown_by_search_days(world, capsys):
         "2026-01-05": "frozen", "2026-05-20": "cold", "2026-09-10": "hot"}
     assert days["2026-01-05"]["messages"] == 1
     assert "2026-01-05  1  frozen" in world.cli(capsys, "search", "--days")
+
+
+# ---- on the boundaries -------------------------------------------------------------------
+def test_each_tier_ends_exactly_on_its_number_of_idle_days(world, capsys):
+    world.oracle.rules = [CAT, TENNIS]
+    world.say("2026-01-05T12:00:00+09:00", "覚えておいて：猫を飼っている")
+    world.flush("2026-01-05T22:00:00+09:00")
+    seen = []
+    for n, when in enumerate(["2026-01-19T12:00:00+09:00", "2026-01-19T12:00:01+09:00",  # 14 days, and a second
+                              "2026-03-06T12:00:00+09:00", "2026-03-06T12:00:01+09:00",  # 60
+                              "2026-07-04T12:00:00+09:00", "2026-07-04T12:00:01+09:00"]):  # 180
+        world.say(when, f"テニス{n}")
+        world.flush(when)
+        seen.append(world.cli_json(capsys, "memory", "show", world.mem("猫を飼っている").id)["tier"])
+    assert seen == ["hot", "warm", "warm", "cold", "cold", "frozen"]
+
+
+def test_a_digest_of_exactly_400_characters_is_kept_and_of_401_is_not(make_world):
+    base = "ラーメンと寿司が好き"
+    for size, kept in ((400, True), (401, False)):
+        world = make_world(f"w{size}")
+        text = (base * 41)[:size]
+        food_goes_cold(world, lambda slot, memories, text=text: {"text": text, "covers": [m for m, _ in memories]})
+        assert [len(r["text"]) for r in world.rows("digests")] == ([400] if kept else [])

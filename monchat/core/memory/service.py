@@ -85,14 +85,19 @@ class MemoryService:
             raise NotFound(f"There is no memory {memory_id!r}.", "See `monchat memory list --all` for ids.")
         return memory
 
-    def to_dict(self, memory: MemoryRecord) -> dict:
+    def to_dicts(self, records: list[MemoryRecord]) -> list[dict]:
+        """``to_dict`` of many memories, their tiers read at once."""
+        tiers = self.tiers(records)
+        return [self.to_dict(m, tiers[m.id]) for m in records]
+
+    def to_dict(self, memory: MemoryRecord, tier: dict | None = None) -> dict:
         data = memory.to_dict(self._now_epoch())
         if memory.kind == Kind.SKILL:  # the level the program assigned at the last flush (background/skills.py)
             from ..store.background import BackgroundStore
             level = BackgroundStore(self.store).skill_level(memory.id)
             data["skill"] = ({"level": level["level"], "xp": level["xp"], "uses": level["uses"]}
                              if level else None)
-        data.update(self.tier(memory))
+        data.update(tier or self.tier(memory))
         return data
 
     def tier(self, memory: MemoryRecord) -> dict:
