@@ -30,6 +30,7 @@ from .translation import arg
 from .workers import Failure, TaskRunner
 
 FILTERS = tuple(View)
+TIER_COLUMN = 6
 
 
 class MemoryBrowser(QDialog):
@@ -188,6 +189,8 @@ class MemoryBrowser(QDialog):
                 self.tier_name(tier["tier"]) + (" ▣" if tier["digest"] else "")])
             item.setData(0, Qt.ItemDataRole.UserRole, record.id)
             item.setToolTip(0, record.text)
+            if tier["digest"]:
+                item.setToolTip(TIER_COLUMN, self.tr("▣ In a digest: the prompt carries the digest for it"))
             if record.id == select:
                 chosen = item
         if chosen is None and self.table.topLevelItemCount():

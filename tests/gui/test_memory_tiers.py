@@ -54,6 +54,7 @@ def test_the_browser_has_a_tier_column_and_shows_what_a_digest_covers(app, clock
     shown = rows(browser)
     assert shown[scenes.RAMEN].text(TIER_COLUMN) == cold and shown[scenes.SUSHI].text(TIER_COLUMN) == cold
     assert shown["テニスを始めた"].text(TIER_COLUMN) == hot
+    assert shown[scenes.RAMEN].toolTip(TIER_COLUMN).startswith("▣ ") and not shown["テニスを始めた"].toolTip(TIER_COLUMN)
     browser.table.setCurrentItem(shown[scenes.RAMEN])
     facts = browser.facts.text()
     assert digest_words in facts

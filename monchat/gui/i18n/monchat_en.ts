@@ -1418,6 +1418,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>▣ In a digest: the prompt carries the digest for it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>No memory here yet.</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1429,6 +1429,10 @@ Open it in your browser?</source>
         <translation>凍結</translation>
     </message>
     <message>
+        <source>▣ In a digest: the prompt carries the digest for it</source>
+        <translation>▣ 要約に含まれています: プロンプトにはこの記憶の代わりに要約が入ります</translation>
+    </message>
+    <message>
         <source>No memory here yet.</source>
         <translation>ここにはまだ記憶がありません。</translation>
     </message>
