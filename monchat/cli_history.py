@@ -43,9 +43,8 @@ def cmd_search(app: App, args) -> int:
     from .core.search import SearchService, query_terms
     search = SearchService(app.logbook, app.archive)
     if args.days:
-        from .core.store.tiers import TierStore
         days = search.days()
-        tiers = TierStore(app.store).day_tiers()  # the last flush's; an unflushed day has none yet
+        tiers = search.day_tiers()  # the last flush's; an unflushed day has none yet
         if args.json:
             print(json.dumps([{"day": d, "messages": n, "tier": tiers.get(d)} for d, n in days.items()], indent=2))
         else:

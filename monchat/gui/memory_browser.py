@@ -18,11 +18,11 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QHeaderVi
 
 from ..core.memory import Kind, State, View
 from ..core.memory.service import MemoryService
-from ..core.memory.tiers import Tier
 from ..core.personas import PersonaRegistry
 from ..core.settings import Settings
 from ..core.types import Clock
 from . import review_words as words
+from .tier_words import tier_words
 from .confirm import ask_yes_no
 from .failures import explanation, headline
 from .lifetime import alive
@@ -160,8 +160,7 @@ class MemoryBrowser(QDialog):
                 Kind.RETRACTION: self.tr("a taking back"), Kind.SKILL: self.tr("a skill")}.get(kind, kind)
 
     def tier_name(self, tier: str) -> str:
-        return {Tier.HOT: self.tr("hot"), Tier.WARM: self.tr("warm"), Tier.COLD: self.tr("cold"),
-                Tier.FROZEN: self.tr("frozen")}.get(tier, tier)
+        return tier_words.name(tier)
 
     @staticmethod
     def when(stamp) -> str:

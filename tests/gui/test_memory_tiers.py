@@ -63,3 +63,14 @@ def test_the_browser_has_a_tier_column_and_shows_what_a_digest_covers(app, clock
     browser.table.setCurrentItem(shown["テニスを始めた"])
     assert digest_words not in browser.facts.text()
     browser.close()
+
+
+@pytest.mark.parametrize("language, hot, cold", [("en", "Tier: hot", "Tier: cold"), ("ja", "温度: ホット", "温度: コールド")])
+def test_the_search_dialogs_days_carry_their_tier(app, clock, make_window, qtbot, language, hot, cold):
+    scenes.cold_food(app, clock, DAY1)  # messages on 06-01 and, a hundred days later, 09-09
+    window = make_window(language)
+    dialog = window.file_menu.open_search()
+    qtbot.waitUntil(lambda: dialog.days.count() == 2, timeout=5000)
+    tips = {dialog.days.item(i).text()[:10]: dialog.days.item(i).toolTip() for i in range(2)}
+    assert tips == {"2026-09-09": hot, "2026-06-01": cold}
+    dialog.close()

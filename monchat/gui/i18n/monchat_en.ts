@@ -1402,22 +1402,6 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>hot</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>warm</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cold</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>frozen</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>▣ In a digest: the prompt carries the digest for it</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1952,6 +1936,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Tier: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1: %2 message(s)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2358,6 +2346,25 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TierWords</name>
+    <message>
+        <source>hot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>warm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cold</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>frozen</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1413,22 +1413,6 @@ Open it in your browser?</source>
         <translation>技能</translation>
     </message>
     <message>
-        <source>hot</source>
-        <translation>ホット</translation>
-    </message>
-    <message>
-        <source>warm</source>
-        <translation>ウォーム</translation>
-    </message>
-    <message>
-        <source>cold</source>
-        <translation>コールド</translation>
-    </message>
-    <message>
-        <source>frozen</source>
-        <translation>凍結</translation>
-    </message>
-    <message>
         <source>▣ In a digest: the prompt carries the digest for it</source>
         <translation>▣ 要約に含まれています: プロンプトにはこの記憶の代わりに要約が入ります</translation>
     </message>
@@ -1963,6 +1947,10 @@ Open it in your browser?</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
+        <source>Tier: %1</source>
+        <translation>温度: %1</translation>
+    </message>
+    <message>
         <source>%1: %2 message(s)</source>
         <translation>%1：メッセージ %2 件</translation>
     </message>
@@ -2370,6 +2358,25 @@ Open it in your browser?</source>
     <message>
         <source>Saved.</source>
         <translation>保存しました。</translation>
+    </message>
+</context>
+<context>
+    <name>TierWords</name>
+    <message>
+        <source>hot</source>
+        <translation>ホット</translation>
+    </message>
+    <message>
+        <source>warm</source>
+        <translation>ウォーム</translation>
+    </message>
+    <message>
+        <source>cold</source>
+        <translation>コールド</translation>
+    </message>
+    <message>
+        <source>frozen</source>
+        <translation>凍結</translation>
     </message>
 </context>
 <context>
