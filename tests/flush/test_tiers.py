@@ -222,3 +222,17 @@ def test_a_digest_of_exactly_400_characters_is_kept_and_of_401_is_not(make_world
         text = (base * 41)[:size]
         food_goes_cold(world, lambda slot, memories, text=text: {"text": text, "covers": [m for m, _ in memories]})
         assert [len(r["text"]) for r in world.rows("digests")] == ([400] if kept else [])
+
+
+def test_a_slot_this_flush_talks_about_is_not_digested_and_memory_list_json_has_every_tier(world, capsys):
+    world.oracle.rules = [RAMEN, SUSHI, TENNIS]
+    world.say("2026-06-01T12:00:00+09:00", "覚えておいて：ラーメンが好き")
+    world.say("2026-06-01T12:05:00+09:00", "覚えておいて：寿司も好き")
+    world.flush("2026-06-01T22:00:00+09:00")
+    world.oracle.judgements = {("寿司が好き", "寿司が好き"): Judgement("SAME", 0.95)}
+    world.say("2026-09-10T12:00:00+09:00", "寿司の話をまた")  # food/likes is talked about: not cold now
+    world.flush("2026-09-10T22:00:00+09:00")
+    assert world.oracle.digest_calls == [] and world.rows("digests") == []
+    listed = world.cli_json(capsys, "memory", "list")
+    assert {m["text"]: m["tier"] for m in listed} == {"ラーメンが好き": "cold", "寿司が好き": "hot"}
+    assert all(m["digest"] is None for m in listed)
