@@ -115,6 +115,8 @@ def test_a_cold_slot_becomes_one_digest_in_the_prompt_and_its_originals_stay(wor
     assert f"in digest {digest['id']}: ラーメンと寿司が好き" in history
     assert report.usage.calls == world.oracle.json_calls - world.calls_before  # the digest call is counted in the run's usage
     assert any("ラーメンと寿司が好き" in row["answer"] for row in world.rows("flush_answers"))  # kept answer
+    readable = world.app.paths.memory_md.read_text(encoding="utf-8")
+    assert f"] ラーメンと寿司が好き ^{digest['id']}" in readable and ramen.id in readable.split("## Digests")[1]
 
 
 def test_new_evidence_after_a_digest_warms_the_memory_but_never_re_expands_the_digest(world, capsys):

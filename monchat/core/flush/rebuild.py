@@ -204,4 +204,12 @@ def render_markdown(memories: MemoryStore, now: datetime, selection: PromptSelec
         lines.append("")
     if len(lines) == 4:
         lines += ["_Nothing remembered yet. Chat, then press Flush._", ""]
+    from ..store.tiers import TierStore
+    digests = TierStore(memories.store).digests()
+    if digests:  # one-way: each stands for the memories it covers, whose lines above stay as they were
+        lines += ["## Digests of cold slots", ""]
+        for d in digests:
+            lines += [f"- [{d['slot']} {(d['created_at'] or '')[:10]}] {d['text']} ^{d['id']}",
+                      f"  <!-- covers: {', '.join(d['covers'])} -->"]
+        lines.append("")
     return "\n".join(lines)
