@@ -142,6 +142,10 @@ def layer_lines(data: dict) -> list[str]:
                                             + f"L{s['to']}" for s in changes))
     else:
         lines.append("skills: no level changed")
+    tiers = data.get("tiers")
+    if tiers:
+        lines.append("tiers: " + ", ".join(f"{n} {tier}" for tier, n in tiers["counts"].items()))
+        lines += [f"  digest {d['id']} of {d['slot']}: covers {', '.join(d['covers'])}" for d in tiers["digests"]]
     return lines
 
 

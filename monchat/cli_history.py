@@ -44,11 +44,12 @@ def cmd_search(app: App, args) -> int:
     search = SearchService(app.logbook, app.archive)
     if args.days:
         days = search.days()
+        tiers = search.day_tiers()  # the last flush's; an unflushed day has none yet
         if args.json:
-            print(json.dumps([{"day": d, "messages": n} for d, n in days.items()], indent=2))
+            print(json.dumps([{"day": d, "messages": n, "tier": tiers.get(d)} for d, n in days.items()], indent=2))
         else:
             for day, n in days.items():
-                print(f"{day}  {n}")
+                print(f"{day}  {n}  {tiers.get(day, '-')}")
         return 0
     if args.day or args.around:
         found = search.on_day(_day(args.day)) if args.day else search.around(args.around)

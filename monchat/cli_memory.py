@@ -126,7 +126,7 @@ def cmd_memory(app, args) -> int:
     action = args.action
     out = None
     if action == "list":
-        records = [memory.to_dict(m) for m in memory.list(all=args.all)]
+        records = memory.to_dicts(memory.list(all=args.all))
         queue = memory.queue()
         if args.json:
             out = records
@@ -169,13 +169,15 @@ def cmd_memory(app, args) -> int:
                   + (f" until {out['invalid_at']}" if out["invalid_at"] else ""))
             if out["superseded_by"]:
                 print(f"  superseded by {out['superseded_by']}")
+            digest = out["digest"]
+            print(f"  tier {out['tier']}" + (f"; in digest {digest['id']}: {digest['text']}" if digest else ""))
             for ev in out["evidence_messages"]:
                 flag = " (contradicts)" if ev["contradicts"] else ""
                 print(f"  ← {ev['ts'][:16]} {ev['role']}: {ev['text']}{flag}")
             return 0
     elif action == "history":
         chain = memory.history(_need_id(args))
-        out = [memory.to_dict(m) for m in chain]
+        out = memory.to_dicts(chain)
         if not args.json:
             for n, data in enumerate(out):
                 arrow = "   " if n == 0 else "→  "
@@ -184,6 +186,9 @@ def cmd_memory(app, args) -> int:
                            if data["kind"] == "preference" else "")
                 print(f"{arrow}{data['id']} [{data['state']}{version}] {data['text']} "
                       f"(from {(data['valid_at'] or '?')[:16]}{until})")
+                if data["digest"]:  # one-way: the original row stays, the digest points to it
+                    digest = data["digest"]
+                    print(f"     in digest {digest['id']}: {digest['text']} (covers {', '.join(digest['covers'])})")
             return 0
     elif action in ("approve", "reject"):
         if action == "approve":

@@ -104,7 +104,8 @@ def test_days_a_day_and_the_moment_of_a_message(home, capsys):
         search.around("nope")
     app.close()
     days = search_json(capsys, "--days")
-    assert days == [{"day": "2026-11-28", "messages": 3}, {"day": "2026-11-29", "messages": 30}]
+    assert days == [{"day": "2026-11-28", "messages": 3, "tier": None},  # no flush yet: no tier
+                    {"day": "2026-11-29", "messages": 30, "tier": None}]
     assert len(search_json(capsys, "--day", "2026-11-29")) == 30
     assert cli.main(["search", "--day", "29-11-2026"]) == 2
 

@@ -110,6 +110,11 @@ class SearchService:
                 counts[day] = counts.get(day, 0) + 1
         return dict(sorted(counts.items()))
 
+    def day_tiers(self) -> dict[str, str]:
+        """Archived day → its tier at the last flush (``core/memory/tiers.py``); unflushed days have none."""
+        from .store.tiers import TierStore
+        return TierStore(self.archive.store).day_tiers()
+
     def on_day(self, day: str) -> list[Message]:
         """The messages of one local day (``YYYY-MM-DD``), oldest first."""
         unflushed = [m for m in self.logbook.read_all().messages if self._day_of(m) == day]

@@ -126,6 +126,20 @@ class GraphSettings:
 
 
 @dataclass
+class TierSettings:
+    """Temperature tiers (core/memory/tiers.py): days since a memory (or archive day) was last touched."""
+
+    hot_days: float = 14.0  # up to this many idle days: hot (full text)
+    warm_days: float = 60.0  # up to this: warm (full text, after hot when the budget is tight)
+    cold_days: float = 180.0  # up to this: cold (a slot's cold memories become one digest); beyond: frozen
+    evidence_stretch: float = 0.25  # each evidence day after the first stretches the idle days' limits by this
+    max_stretch: float = 3.0  # at most this many times
+    digest: bool = True  # the flush asks for digests of cold slots (one call per slot)
+    digest_min_items: int = 2  # a slot needs this many cold memories for a digest
+    digest_max_slots: int = 3  # digest calls per flush at most
+
+
+@dataclass
 class Settings:
     chat: ChatSettings = field(default_factory=ChatSettings)
     backend: BackendSettings = field(default_factory=BackendSettings)
@@ -137,6 +151,7 @@ class Settings:
     flush: FlushSettings = field(default_factory=FlushSettings)
     background: BackgroundSettings = field(default_factory=BackgroundSettings)
     graph: GraphSettings = field(default_factory=GraphSettings)
+    tiers: TierSettings = field(default_factory=TierSettings)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -197,6 +212,13 @@ CHECKS: dict[str, Callable[[Any], bool]] = {
     "graph.bridge_threshold": _unit,
     "graph.two_hop_threshold": _between(0.0, 100.0),
     "graph.missing_threshold": _unit,
+    "tiers.hot_days": _between(0, 36_500),
+    "tiers.warm_days": _between(0, 36_500),
+    "tiers.cold_days": _between(0, 36_500),
+    "tiers.evidence_stretch": _between(0, 10),
+    "tiers.max_stretch": _between(1, 100),
+    "tiers.digest_min_items": _between(1, 50),
+    "tiers.digest_max_slots": _between(0, 50),
 }
 
 

@@ -277,7 +277,7 @@ class FlushDialog(QDialog):
             self.cancel_button.setText(self.tr("Cancelling…"))
 
     def show_progress(self, progress) -> None:
-        row = "reflect" if progress.stage == "diary" else progress.stage  # the diary's pages: the same row
+        row = "reflect" if progress.stage in ("diary", "digest") else progress.stage  # the diary, digests: same row
         if row in STAGES:
             index = STAGES.index(row)
             for stage in STAGES[:index]:

@@ -23,6 +23,7 @@ from ..core.personas import PersonaRegistry
 from ..core.settings import Settings
 from ..core.types import Clock
 from . import review_words as words
+from .tier_words import tier_words
 from .confirm import ask_yes_no
 from .failures import explanation, headline
 from .lifetime import alive
@@ -31,6 +32,7 @@ from .translation import arg
 from .workers import Failure, TaskRunner
 
 FILTERS = tuple(View)
+TIER_COLUMN = 6
 
 
 class MemoryBrowser(QDialog):
@@ -51,6 +53,7 @@ class MemoryBrowser(QDialog):
         self.clock = clock
         self.runner = runner
         self.records: list = []
+        self.tiers: dict = {}  # memory id → {"tier", "digest"} of the records shown
         self.review_row: dict | None = None  # the open review of the selected memory
         self.busy = False
         self.setWindowTitle(self.tr("Memory"))
@@ -64,11 +67,11 @@ class MemoryBrowser(QDialog):
         self.table = QTreeWidget(self)
         self.table.setRootIsDecorated(False)
         self.table.setHeaderLabels([self.tr("Memory"), self.tr("Topic"), self.tr("State"),
-                                    self.tr("Confidence"), self.tr("Days"), self.tr("Pinned")])
+                                    self.tr("Confidence"), self.tr("Days"), self.tr("Pinned"), self.tr("Tier")])
         header = self.table.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in range(1, 6):
+        for column in range(1, 7):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.table.currentItemChanged.connect(lambda *_: self.show_detail())
 
@@ -170,6 +173,9 @@ class MemoryBrowser(QDialog):
                 "learning": self.tr("learning"), "money": self.tr("money"),
                 "social": self.tr("social")}.get(category or "", category or "")
 
+    def tier_name(self, tier: str) -> str:
+        return tier_words.name(tier)
+
     @staticmethod
     def when(stamp) -> str:
         return str(stamp or "")[:16].replace("T", " ")
@@ -184,15 +190,20 @@ class MemoryBrowser(QDialog):
     def refresh(self, select: str = "") -> None:
         select = select or self.current_id()
         self.records = self.memory.in_view(self.view())
+        self.tiers = self.memory.tiers(self.records)
         self.table.clear()
         chosen = None
         for record in self.records:
+            tier = self.tiers[record.id]
             item = QTreeWidgetItem(self.table, [
                 record.text, record.slot, self.state_name(record.state),
                 f"{record.confidence:.2f}" if record.confidence is not None else "", str(record.days),
-                "📌" if record.pinned else ""])
+                "📌" if record.pinned else "",
+                self.tier_name(tier["tier"]) + (" ▣" if tier["digest"] else "")])
             item.setData(0, Qt.ItemDataRole.UserRole, record.id)
             item.setToolTip(0, record.text)
+            if tier["digest"]:
+                item.setToolTip(TIER_COLUMN, self.tr("▣ In a digest: the prompt carries the digest for it"))
             if record.id == select:
                 chosen = item
         if chosen is None and self.table.topLevelItemCount():
@@ -266,7 +277,12 @@ class MemoryBrowser(QDialog):
                              self.category_name(pref["category"]), pref["version"], pref["versions"],
                              f"{pref['weight']:.2f}"))
             versions = preference_versions(self.memory.history(record.id))
+        tier = self.tiers.get(record.id) or self.memory.tier(record)
+        facts.append(arg(self.tr("Tier: %1"), self.tier_name(tier["tier"])))
         lines = [" · ".join(facts)]
+        if tier["digest"]:  # one-way: the digest stands for these memories; their rows stay as they were
+            covered = "; ".join(self.memory.get(mid).text for mid in tier["digest"]["covers"])
+            lines.append(arg(self.tr("In the digest “%1”, which covers: %2"), tier["digest"]["text"], covered))
         threshold = self.settings.flush.judge_confidence
         for row in queue:
             if row.get("memory_id") == record.id:

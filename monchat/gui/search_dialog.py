@@ -19,6 +19,7 @@ from ..core.search import SearchService
 from ..core.types import Message
 from .failures import explanation, headline
 from .lifetime import alive
+from .tier_words import tier_words
 from .translation import arg
 from .workers import Failure, TaskRunner
 
@@ -111,16 +112,19 @@ class SearchDialog(QDialog):
     # ---- days --------------------------------------------------------------
     def load_days(self) -> None:
         search = self.search
-        self.runner.start("search days", lambda _report: search.days(), on_finished=self._show_days,
-                          on_failed=self._failed)
+        self.runner.start("search days", lambda _report: (search.days(), search.day_tiers()),
+                          on_finished=self._show_days, on_failed=self._failed)
 
-    def _show_days(self, days: dict[str, int]) -> None:
+    def _show_days(self, found: tuple[dict[str, int], dict[str, str]]) -> None:
         if not alive(self):
             return
+        days, tiers = found
         self.days.clear()
         for day, count in reversed(days.items()):  # newest first
             item = QListWidgetItem(arg(self.tr("%1 (%2)"), day, count), self.days)
             item.setData(ID_ROLE, day)
+            if day in tiers:  # the day's tier at the last flush (archive days age like memories)
+                item.setToolTip(arg(self.tr("Tier: %1"), tier_words.name(tiers[day])))
 
     def _day_chosen(self, item: QListWidgetItem) -> None:
         self.show_day(item.data(ID_ROLE))

@@ -96,3 +96,23 @@ def memory_with_history(app, clock: Clock, day1: datetime) -> dict:
     sendai = next(m for m in memory.list(all=True) if m.text == SENDAI)
     judge = next(r for r in memory.queue() if r["action"] == "judge")
     return {"judge": judge, "kanazawa": edited.id, "sendai": sendai.id}
+
+
+RAMEN = "ラーメンが好き"
+SUSHI = "寿司が好き"
+FOOD_DIGEST = "ラーメンと寿司が好き"
+
+
+def cold_food(app, clock: Clock, day1: datetime) -> None:
+    """Two food memories on day 1; a hundred days later they are cold and a flush digests them."""
+    backend = app.backends.pinned
+    backend.rules += [Rule("ラーメン", RAMEN, "food/likes", "explicit", 0.9),
+                      Rule("寿司", SUSHI, "food/likes", "explicit", 0.9),
+                      Rule("テニス", "テニスを始めた", "sport/tennis", "explicit", 0.9)]
+    backend.digest = lambda slot, memories: {"text": FOOD_DIGEST, "covers": [mid for mid, _ in memories]}
+    say(app, day1.replace(hour=12), "覚えておいて：ラーメンが好き")
+    say(app, day1.replace(hour=12, minute=5), "覚えておいて：寿司も好き")
+    flush(app, clock, day1.replace(hour=22))
+    later = day1 + timedelta(days=100)
+    say(app, later.replace(hour=12), "テニスを始めた")
+    flush(app, clock, later.replace(hour=22))

@@ -13,6 +13,8 @@ It plays the LLM's two parts in a flush from tables a test writes:
   joined, citing every message (or ``diary(day, lines)`` when a test set one).
 - **Lint calls** (the schema asks for ``contradictions``): ``lint`` (a dict, or a function of the user
   turn) when a test set one, else no contradiction.
+- **Digest calls** (the schema asks for ``covers``): ``digest`` (a dict, or ``f(slot, memories)`` with
+  memories ``[(id, text)]``) when a test set one, else the memories' texts joined, covering every id.
 - **Judge calls** (the schema asks for ``verdicts``): each pair
   ``existing …: OLD`` / ``new …: NEW`` is answered from ``judgements`` keyed by
   ``(OLD, NEW)``; ``(None, NEW)`` and ``(OLD, None)`` are wildcards; anything
@@ -151,6 +153,8 @@ class Oracle(ScriptedBackend):
         self.diary = None  # f(day, lines) -> a diary answer; None: the default
         self.lint_calls: list[dict] = []  # {"system", "user", "answer"}
         self.lint = None  # a lint answer (dict, or f(user_turn) -> dict); None: no contradiction
+        self.digest_calls: list[dict] = []  # {"slot", "memories", "answer"}
+        self.digest = None  # a digest answer (dict, or f(slot, memories) -> dict); None: the default
         self.aliases: Callable[[], dict[str, str]] = dict  # "m3" in a rule's extra → a real line id
         self._oracle_lock = threading.Lock()
         self.default_reply = self._answer
@@ -160,7 +164,8 @@ class Oracle(ScriptedBackend):
         """The answer to one structured call (records it, calls ``on_call``)."""
         properties = (schema or {}).get("properties", {})
         kind = ("judge" if "verdicts" in properties else "reflect" if "insights" in properties
-                else "diary" if "cited" in properties else "lint" if "contradictions" in properties else "filter")
+                else "diary" if "cited" in properties else "lint" if "contradictions" in properties
+                else "digest" if "covers" in properties else "filter")
         with self._oracle_lock:
             self.json_calls += 1
             n = self.json_calls
@@ -176,6 +181,8 @@ class Oracle(ScriptedBackend):
             answer = self.lint(user_turn) if callable(self.lint) else (self.lint or {"contradictions": []})
             self.lint_calls.append({"system": system, "user": user_turn, "answer": answer})
             return answer
+        if kind == "digest":
+            return self._digest(user_turn)
         return self._filter(system, user_turn)
 
     def _filter(self, system: str, user_turn: str) -> dict:
@@ -216,6 +223,16 @@ class Oracle(ScriptedBackend):
             answer = {"text": f"{day}: " + " / ".join(line["text"] for line in lines),
                       "cited": [line["id"] for line in lines]}
         self.diary_calls.append({"day": day, "lines": lines, "answer": answer})
+        return answer
+
+    def _digest(self, user_turn: str) -> dict:
+        slot = re.search(r"^Slot: (.*)$", user_turn, re.M).group(1)
+        memories = [(m.group(1), json.loads(m.group(2))) for m in re.finditer(r"^- (\S+): (\".*\")$", user_turn, re.M)]
+        if self.digest is not None:
+            answer = self.digest(slot, memories) if callable(self.digest) else self.digest
+        else:
+            answer = {"text": " / ".join(text for _id, text in memories), "covers": [mid for mid, _t in memories]}
+        self.digest_calls.append({"slot": slot, "memories": memories, "answer": answer})
         return answer
 
     def judgement_for(self, old: str, new: str) -> Judgement:

@@ -1,10 +1,11 @@
 """The background track inside a flush: what it asks before the commit, and what it writes in it.
 
-``ask`` runs after judging and writes nothing: the reflect call (``flush/reflect.py``) and one
-diary call per local day with new user messages (``diary.py``). ``commit`` runs inside the
-flush's one transaction, after consolidation and before the run's row: the day's profile
-snapshot, the insights, the diary pages, the recall failures and gap marks (from corrections and
-recall items, the reflect stage and the neighbour table), the skill levels, the graph and its
+``ask`` runs after judging and writes nothing: the reflect call (``flush/reflect.py``), one digest
+call per cold slot (``flush/digest.py``, chosen by ``tiering.py``) and one diary call per local day
+with new user messages (``diary.py``). ``commit`` runs inside the flush's one transaction, after
+consolidation and before the run's row: the day's profile snapshot, the insights, the diary pages,
+the recall failures and gap marks (from corrections and recall items, the reflect stage and the
+neighbour table), the tiers and digests (``tiering.py``), the skill levels, the graph and its
 discoveries (``graph.py``), and the per-layer summary the report shows (``summary.py``).
 ``write_files`` runs after the commit (the diary's Markdown pages, like memory.md).
 """
@@ -24,9 +25,9 @@ from ..store.background import BackgroundStore
 from ..store.db import Store
 from ..store.graph import GraphStore
 from ..types import Message
-from . import diary, gaps, graph, profile, skills
+from . import diary, gaps, graph, profile, skills, tiering
 from .summary import layers
-from ..flush import reflect
+from ..flush import digest, reflect
 from ..flush.ask import TokenUsage
 from ..flush.judge import JudgeOutcome
 from ..flush.records import FlushProgress, Item
@@ -38,6 +39,7 @@ class Proposals:
 
     reflection: reflect.Reflection | None = None
     pages: list[diary.Page] = field(default_factory=list)
+    digests: list[digest.Digest] = field(default_factory=list)
     usage: TokenUsage = field(default_factory=TokenUsage)
     errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -83,6 +85,12 @@ class BackgroundTrack:
             proposals.reflection = reflect.reflect(backend, self.prompts, snapshot, proposals.usage,
                                                    proposals.errors, proposals.notes, self.settings.chat.language)
             progress(FlushProgress("reflect", None, 1, 1, "done"))
+        cold = tiering.slots(self.store.store, self.settings.tiers, {i.slot for i in items}, now)
+        if cold:
+            progress(FlushProgress("digest", None, 0, len(cold), f"{len(cold)} cold slot(s)"))
+            proposals.digests = digest.ask_digests(backend, self.prompts, cold, proposals.usage, proposals.errors,
+                                                   proposals.notes, self.settings.chat.language)
+            progress(FlushProgress("digest", None, len(cold), len(cold), "done"))
         if self.settings.background.diary:
             proposals.pages = diary.write_pages(backend, self.prompts, self.store, readable, items, rows,
                                                 self.day_of, proposals, progress, cancel,
@@ -115,6 +123,7 @@ class BackgroundTrack:
             summary["diary"].append(page.day)
         summary["gaps"] = gaps.record(self.store, items, proposals.reflection, run_id, at, rows,
                                       self.settings.background.structural_gap_after)
+        summary["tiers"] = tiering.commit(self.store.store, proposals.digests, self.settings.tiers, run_id, now)
         summary["skills"] = skills.update(self.store, now.timestamp(), self.settings.background.skill_half_life_days,
                                           run_id, at)
         if self.settings.graph.enabled:
@@ -125,6 +134,10 @@ class BackgroundTrack:
     def prompt_labels(self) -> dict[str, str]:
         """Memory id → what the prompt adds to its line: a skill's level ("Rust async: L2")."""
         return skills.prompt_labels(self.store.store)
+
+    def prompt_tiers(self) -> dict:
+        """Memory id → tier and digest, and the digests: what the rebuild uses for cold and frozen slots."""
+        return tiering.prompt_tiers(self.store.store)
 
     def hint(self) -> str:
         """The prompt's "ask about it if it comes up" line: the newest open gap (``background.gap_hint``)."""

@@ -16,6 +16,7 @@ from ..memory.record import MemoryRecord
 from ..memory import preferences
 from ..memory.rules import half_life_for, strength as memory_strength
 from ..memory.states import Kind, State
+from ..memory.tiers import ORDER, Tier, headline
 from ..settings import FlushSettings
 from ..store.db import Store
 from ..store.memories import MemoryStore
@@ -59,58 +60,95 @@ def memory_line_tokens(text: str) -> int:
 
 
 def compile_prompt(memories: MemoryStore, settings: FlushSettings, now: datetime, hint: str = "",
-                   labels: dict[str, str] | None = None) -> PromptSelection:
+                   labels: dict[str, str] | None = None, tiering: dict | None = None) -> PromptSelection:
     """Choose the memory lines for the prompt; over budget, the weakest are left out and reported.
 
     ``hint`` (a knowledge gap's line) is added last, only if it fits in what the memories left.
     ``labels``: memory id → a suffix its line carries (a skill's level: "Rust async: L2").
     A preference with an older version says both ("now: …; before: …") when that still fits.
+    ``tiering`` (``background/tiering.prompt_tiers``): each memory's tier and digest, and the digests.
+    Hot and warm memories are lines of their own (warm after hot when the budget is tight); the
+    memories of a digest are its one line, while every memory it covers is in the prompt's layers
+    and none is pinned (one-way: a covered memory that warms up again is not re-expanded); frozen memories add their
+    headline in a last pass, only where the budget still has room (never before a warmer memory).
     """
     labels = labels or {}
+    tiering = tiering or {}
+    tier_rows = tiering.get("tiers", {})
     lines: dict[str, str] = {}
 
     def line(m: MemoryRecord) -> str:
         return lines.get(m.id) or (f"{m.text}: {labels[m.id]}" if m.id in labels else m.text)
 
+    def tier(m: MemoryRecord) -> Tier:
+        row = tier_rows.get(m.id)
+        return Tier.HOT if m.pinned or row is None else Tier(row["tier"])
+
     epoch = now.timestamp()
     live = memories.live()
     layer1 = [m for m in live if m.layer(epoch) == 1]
     layer2 = [m for m in live if m.layer(epoch) == 2]
+    pool = {m.id: m for m in layer1 + layer2}
 
     def strength(m: MemoryRecord) -> float:
         return memory_strength(m, now, half_life_for(m, settings))
 
-    ranked = sorted(layer1 + layer2, key=lambda m: (not m.pinned, m.layer(epoch), -strength(m), m.id))
+    # A digest stands for its memories while each is in the layers and none is pinned (the user's own choice).
+    digests = [d for d in tiering.get("digests", {}).values()
+               if d["covers"] and all(c in pool and not pool[c].pinned for c in d["covers"])]
+    covered = {c for d in digests for c in d["covers"]}
+    # One entry per line: (sort key, id, text, slot, layer, pinned, strength, is a frozen headline)
+    entries = []
+    for m in layer1 + layer2:
+        if m.id in covered:
+            continue
+        frozen = tier(m) is Tier.FROZEN
+        entries.append(((frozen, not m.pinned, m.layer(epoch), ORDER[tier(m)], -strength(m), m.id), m.id,
+                        headline(m.text) if frozen else line(m), m.slot, m.layer(epoch), m.pinned, strength(m),
+                        frozen))
+    for d in digests:
+        best = max(strength(pool[c]) for c in d["covers"])
+        entries.append(((False, True, 1, ORDER[Tier.COLD], -best, d["id"]), d["id"], d["text"], d["slot"], 1,
+                        False, best, False))
+    entries.sort(key=lambda e: e[0])
     budget = settings.memory_token_budget
     used = (SECTION_OVERHEAD if layer1 else 0) + (SECTION_OVERHEAD if layer2 else 0)
     chosen: set[str] = set()
     left_out = []
     pinned = 0
-    for m in ranked:
-        cost = memory_line_tokens(line(m))
-        if used + cost <= budget or m.pinned:
-            chosen.add(m.id)
+    for _key, eid, text, _slot, layer, is_pinned, power, frozen in entries:
+        cost = memory_line_tokens(text)
+        if used + cost <= budget or is_pinned:
+            chosen.add(eid)
             used += cost
-            pinned += cost if m.pinned else 0
+            pinned += cost if is_pinned else 0
         else:
-            left_out.append({"id": m.id, "text": m.text, "layer": m.layer(epoch), "tokens": cost,
-                             "strength": round(strength(m), 4),
-                             "reason": f"over the {budget}-token memory budget; lowest confidence × recency"})
-    for m in ranked:  # what the budget left: a preference's previous version, compactly
-        before = preferences.previous_text(memories, m) if m.id in chosen and m.kind == Kind.PREFERENCE else None
+            reason = ("frozen: its headline did not fit after the warmer memories" if frozen
+                      else f"over the {budget}-token memory budget; lowest confidence × recency")
+            left_out.append({"id": eid, "text": text, "layer": layer, "tokens": cost,
+                             "strength": round(power, 4), "reason": reason})
+    valid = {m.id: m.valid_at or "" for m in live}  # deterministic prompt order: slot, valid from, id
+    shown = sorted((e for e in entries if e[1] in chosen), key=lambda e: (e[3], valid.get(e[1], ""), e[1]))
+    for e in [e for e in entries if e[1] in chosen]:  # what the budget left, strongest first: a preference's
+        # previous version, compactly (full lines only)
+        m = pool.get(e[1])
+        before = (preferences.previous_text(memories, m)
+                  if m is not None and not e[7] and m.kind == Kind.PREFERENCE else None)
         if before:
             compact = preferences.prompt_line(m.text, before)
-            extra = memory_line_tokens(compact) - memory_line_tokens(line(m))
+            extra = memory_line_tokens(compact) - memory_line_tokens(e[2])
             if used + extra <= budget:
                 lines[m.id] = compact
                 used += extra
-    order = lambda m: (m.slot, m.valid_at or "", m.id)  # noqa: E731 - deterministic prompt order
     selection = PromptSelection(
-        [PromptItem(m.id, line(m), m.slot, 1) for m in sorted(layer1, key=order) if m.id in chosen],
-        [PromptItem(m.id, line(m), m.slot, 2) for m in sorted(layer2, key=order) if m.id in chosen],
+        [PromptItem(e[1], lines.get(e[1]) or e[2], e[3], 1) for e in shown if e[4] == 1],
+        [PromptItem(e[1], lines.get(e[1]) or e[2], e[3], 2) for e in shown if e[4] == 2],
         {"budget_tokens": budget, "used_tokens": used, "included": len(chosen), "left_out": left_out,
          "pinned_tokens": pinned, "pinned_over_budget": used > budget},
     )
+    if tiering:
+        selection.budget["digests"] = sorted(d["id"] for d in digests if d["id"] in chosen)
+        selection.budget["headlines"] = sum(1 for e in entries if e[7] and e[1] in chosen)
     hint_cost = count_tokens(f"(If it comes up, ask about: {hint})\n") + SECTION_OVERHEAD if hint else 0
     if hint and used + hint_cost <= budget:
         selection.hint = hint
@@ -189,4 +227,12 @@ def render_markdown(memories: MemoryStore, now: datetime, selection: PromptSelec
         lines.append("")
     if len(lines) == 4:
         lines += ["_Nothing remembered yet. Chat, then press Flush._", ""]
+    from ..store.tiers import TierStore
+    digests = TierStore(memories.store).digests()
+    if digests:  # one-way: each stands for the memories it covers, whose lines above stay as they were
+        lines += ["## Digests of cold slots", ""]
+        for d in digests:
+            lines += [f"- [{d['slot']} {(d['created_at'] or '')[:10]}] {d['text']} ^{d['id']}",
+                      f"  <!-- covers: {', '.join(d['covers'])} -->"]
+        lines.append("")
     return "\n".join(lines)

@@ -356,7 +356,7 @@ class FlushService:
             report.changes += transitions.changes
         progress(FlushProgress("rebuild", None, 0, 1, "rebuilding the prompt"))
         selection = compile_prompt(self.memories, self.settings.flush, now, self.background.hint(),
-                                   self.background.prompt_labels())
+                                   self.background.prompt_labels(), self.background.prompt_tiers())
         save_selection(self.store, selection)
         report.dropped_items = [vars(d) for d in dropped]
         report.dropped = sum(1 for d in dropped if d.category == "evidence")

@@ -87,7 +87,12 @@ class MemoryService:
             raise NotFound(f"There is no memory {memory_id!r}.", "See `monchat memory list --all` for ids.")
         return memory
 
-    def to_dict(self, memory: MemoryRecord) -> dict:
+    def to_dicts(self, records: list[MemoryRecord]) -> list[dict]:
+        """``to_dict`` of many memories, their tiers read at once."""
+        tiers = self.tiers(records)
+        return [self.to_dict(m, tiers[m.id]) for m in records]
+
+    def to_dict(self, memory: MemoryRecord, tier: dict | None = None) -> dict:
         data = memory.to_dict(self._now_epoch())
         if memory.kind == Kind.SKILL:  # the level the program assigned at the last flush (background/skills.py)
             from ..store.background import BackgroundStore
@@ -98,7 +103,30 @@ class MemoryService:
             data.update(preferences.describe(self.memories, memory))
             data["confidence_now"] = round(effective_confidence(memory, self.clock(),
                                                                 half_life_for(memory, self.settings.flush)), 4)
+        data.update(tier or self.tier(memory))
         return data
+
+    def tier(self, memory: MemoryRecord) -> dict:
+        """``{"tier", "digest"}`` of one memory (see ``tiers``)."""
+        return self.tiers([memory])[memory.id]
+
+    def tiers(self, records: list[MemoryRecord]) -> dict[str, dict]:
+        """Memory id → ``{"tier", "digest"}``: the tier the last flush gave it (computed now when none has
+        yet), and the digest that covers it (``{"id", "slot", "text", "covers", "run_id"}``, or None).
+        See core/memory/tiers.py."""
+        from ..background.tiering import memory_tier
+        from ..store.tiers import TierStore
+        store = TierStore(self.store)
+        rows, digests = store.tiers(), {d["id"]: d for d in store.digests()}
+        access = store.access_epochs() if any(m.id not in rows for m in records) else {}
+        out = {}
+        for m in records:
+            row = rows.get(m.id) or {}
+            found = digests.get(row.get("digest_id") or "")
+            tier = row.get("tier") or str(memory_tier(m, access, self._now_epoch(), self.settings.tiers))
+            out[m.id] = {"tier": tier, "digest": ({k: found[k] for k in ("id", "slot", "text", "covers", "run_id")}
+                                                  if found else None)}
+        return out
 
     def history(self, memory_id: str) -> list[MemoryRecord]:
         """The supersession chain through this memory, oldest first, both ways."""
@@ -120,11 +148,13 @@ class MemoryService:
 
     def _after_change(self, hint: str | None = None) -> None:
         from ..background.skills import prompt_labels
+        from ..background.tiering import prompt_tiers
         now = self.clock()
-        previous = load_selection(self.store)  # the last flush's gap line and skill levels stay
+        previous = load_selection(self.store)  # the last flush's gap line, skill levels, tiers and digests stay
         if hint is None:
             hint = previous.hint or previous.budget.get("hint_left_out", "")
-        selection = compile_prompt(self.memories, self.settings.flush, now, hint, prompt_labels(self.store))
+        selection = compile_prompt(self.memories, self.settings.flush, now, hint, prompt_labels(self.store),
+                                   prompt_tiers(self.store))
         save_selection(self.store, selection)
         write_private(self.paths.memory_md, render_markdown(self.memories, now, selection))
 

@@ -236,6 +236,8 @@ class MemoryStore:
         db.execute(f"DELETE FROM verdicts WHERE memory_id IN ({marks}) OR target_id IN ({marks})",
                    memory_ids + memory_ids)
         db.execute(f"DELETE FROM memory_events WHERE memory_id IN ({marks})", memory_ids)
+        from .tiers import TierStore
+        TierStore(self.store).delete_memories(memory_ids)  # and the digests that quote them
         db.execute(f"DELETE FROM memories WHERE id IN ({marks})", memory_ids)
         words = [t for t in texts if t]
         for text in words:

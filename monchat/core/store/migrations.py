@@ -324,6 +324,31 @@ def m020_feedback(db: Database) -> None:
 
 
 @migrations()
+def m021_tiers(db: Database) -> None:
+    """Temperature tiers: each memory's tier and digest, the digests of cold slots, and archive days' tiers.
+
+    A digest is one-way: its row and the memories it covers (``covers``, and each memory's
+    ``digest_id``) are never re-expanded; the original memory rows stay as they were.
+    """
+    db["memory_tiers"].create(
+        {"memory_id": str, "tier": str, "digest_id": str, "run_id": int, "updated_at": str},
+        pk="memory_id",
+        not_null={"tier"},
+    )
+    db["digests"].create(
+        {"id": str, "slot": str, "text": str, "covers": str, "run_id": int, "created_at": str},
+        pk="id",
+        not_null={"slot", "text", "covers"},
+    )
+    db["digests"].create_index(["slot"])
+    db["day_tiers"].create(
+        {"day": str, "tier": str, "messages": int, "memories": int, "run_id": int, "updated_at": str},
+        pk="day",
+        not_null={"tier"},
+    )
+
+
+@migrations()
 def m022_lint(db: Database) -> None:
     """Knowledge lint's findings: marked at one run, rechecked at the next, applied only through the review queue."""
     db["lint_findings"].create(

@@ -1504,6 +1504,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Tier</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Held from</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1692,6 +1696,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>▣ In a digest: the prompt carries the digest for it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>No memory here yet.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1749,6 +1757,14 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Preference: %1, version %2 of %3, weight %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tier: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In the digest “%1”, which covers: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2267,6 +2283,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Tier: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1: %2 message(s)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2677,6 +2697,25 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TierWords</name>
+    <message>
+        <source>hot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>warm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cold</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>frozen</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

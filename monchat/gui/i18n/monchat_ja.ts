@@ -1515,6 +1515,10 @@ Open it in your browser?</source>
         <translation>固定</translation>
     </message>
     <message>
+        <source>Tier</source>
+        <translation>温度</translation>
+    </message>
+    <message>
         <source>Held from</source>
         <translation>いつから</translation>
     </message>
@@ -1703,6 +1707,10 @@ Open it in your browser?</source>
         <translation>人付き合い</translation>
     </message>
     <message>
+        <source>▣ In a digest: the prompt carries the digest for it</source>
+        <translation>▣ 要約に含まれています: プロンプトにはこの記憶の代わりに要約が入ります</translation>
+    </message>
+    <message>
         <source>No memory here yet.</source>
         <translation>ここにはまだ記憶がありません。</translation>
     </message>
@@ -1761,6 +1769,14 @@ Open it in your browser?</source>
     <message>
         <source>Preference: %1, version %2 of %3, weight %4</source>
         <translation>好み: %1、版 %2/%3、重み %4</translation>
+    </message>
+    <message>
+        <source>Tier: %1</source>
+        <translation>温度: %1</translation>
+    </message>
+    <message>
+        <source>In the digest “%1”, which covers: %2</source>
+        <translation>要約「%1」に含まれています: %2</translation>
     </message>
     <message>
         <source>Waiting for your review: %1</source>
@@ -2278,6 +2294,10 @@ Open it in your browser?</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
+        <source>Tier: %1</source>
+        <translation>温度: %1</translation>
+    </message>
+    <message>
         <source>%1: %2 message(s)</source>
         <translation>%1：メッセージ %2 件</translation>
     </message>
@@ -2689,6 +2709,25 @@ Open it in your browser?</source>
     <message>
         <source>Saved.</source>
         <translation>保存しました。</translation>
+    </message>
+</context>
+<context>
+    <name>TierWords</name>
+    <message>
+        <source>hot</source>
+        <translation>ホット</translation>
+    </message>
+    <message>
+        <source>warm</source>
+        <translation>ウォーム</translation>
+    </message>
+    <message>
+        <source>cold</source>
+        <translation>コールド</translation>
+    </message>
+    <message>
+        <source>frozen</source>
+        <translation>凍結</translation>
     </message>
 </context>
 <context>
