@@ -146,6 +146,14 @@ def layer_lines(data: dict) -> list[str]:
     if tiers:
         lines.append("tiers: " + ", ".join(f"{n} {tier}" for tier, n in tiers["counts"].items()))
         lines += [f"  digest {d['id']} of {d['slot']}: covers {', '.join(d['covers'])}" for d in tiers["digests"]]
+    preferences = (layers.get("preferences") or {}).get("changes") or []
+    lines.append("preferences: " + ("; ".join(f"{c['change']} {c['text']}" + (f" (was: {c['old_text']})"
+                                                                             if c["old_text"] else "")
+                                              for c in preferences) if preferences else "no change"))
+    drawn = layers.get("graph")
+    if drawn:
+        found = ", ".join(f"{n} {kind}" for kind, n in sorted(drawn["discoveries"].items())) or "no discovery"
+        lines.append(f"graph: {drawn['nodes']} node(s), {drawn['drawn']} edge(s) drawn; {found} — `monchat graph`")
     return lines
 
 

@@ -10,7 +10,8 @@ from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
 from .translation import arg
 
-LAYER_ORDER = ("reflect", "profile", "diary", "gaps", "skills")
+LAYER_ORDER = ("reflect", "profile", "diary", "gaps", "skills", "preferences", "tiers", "graph", "lint")
+OPTIONAL = ("tiers", "graph", "lint")  # rows shown only when the layer ran (its settings may turn it off)
 
 
 class LayerRows(QTreeWidget):
@@ -26,7 +27,17 @@ class LayerRows(QTreeWidget):
     # ---- words -----------------------------------------------------------
     def layer_name(self, layer: str) -> str:
         return {"reflect": self.tr("Looking back"), "profile": self.tr("Interests"), "diary": self.tr("Diary"),
-                "gaps": self.tr("Knowledge gaps"), "skills": self.tr("Skills")}.get(layer, layer)
+                "gaps": self.tr("Knowledge gaps"), "skills": self.tr("Skills"), "preferences": self.tr("Preferences"),
+                "tiers": self.tr("Tiers"), "graph": self.tr("Graph"), "lint": self.tr("Lint")}.get(layer, layer)
+
+    def change_name(self, change: str) -> str:
+        return {"new": self.tr("new"), "queued": self.tr("waits for review"), "superseded": self.tr("replaced"),
+                "dormant": self.tr("faded"), "layer1": self.tr("lasting"), "merged": self.tr("merged"),
+                "reinforced": self.tr("reinforced")}.get(change, change)
+
+    def tier_name(self, tier: str) -> str:
+        return {"hot": self.tr("hot"), "warm": self.tr("warm"), "cold": self.tr("cold"),
+                "frozen": self.tr("frozen")}.get(tier, tier)
 
     def gap_words(self, gap: dict) -> str:
         if gap["kind"] == "recall":
@@ -54,6 +65,19 @@ class LayerRows(QTreeWidget):
             parts = [arg(self.tr("new: %1"), self.gap_words(g)) for g in data["new"]]
             parts += [arg(self.tr("raised: %1"), self.gap_words(g)) for g in data["raised"]]
             return "; ".join(parts) if parts else self.tr("None new or raised")
+        if layer == "preferences":
+            parts = [arg(self.tr("%1: %2"), self.change_name(c["change"]), c["text"]) for c in data["changes"]]
+            return "; ".join(parts) if parts else self.tr("No change")
+        if layer == "tiers":
+            text = ", ".join(f"{self.tier_name(t)} {n}" for t, n in data["counts"].items())
+            return text + ("; " + arg(self.tr("digests written: %1"), len(data["digests"])) if data["digests"] else "")
+        if layer == "graph":
+            found = sum(data["discoveries"].values())
+            return arg(self.tr("%1 names and topics, %2 links drawn, %3 discoveries (Inbox)"), data["nodes"],
+                       data["drawn"], found)
+        if layer == "lint":
+            return arg(self.tr("%1 new, %2 rechecked, %3 sent to review, %4 resolved"), data["marked"],
+                       data["confirmed"], data["applied"], data["resolved"])
         changes = [arg(self.tr("%1: L%2 → L%3"), s["name"], s["from"], s["to"]) if s["from"]
                    else arg(self.tr("%1: new, L%2"), s["name"], s["to"]) for s in data["changes"]]
         return "; ".join(changes) if changes else self.tr("No level changed")
@@ -66,7 +90,9 @@ class LayerRows(QTreeWidget):
             self.hide()
             return
         for layer in LAYER_ORDER:
-            text = self.describe(layer, layers.get(layer))
+            if layer in OPTIONAL and not layers.get(layer):
+                continue
+            text = self.describe(layer, layers.get(layer) or ({"changes": []} if layer == "preferences" else None))
             item = QTreeWidgetItem(self, [self.layer_name(layer), text])
             item.setToolTip(1, text)
         rows = sum(max(self.sizeHintForRow(i), 1) for i in range(self.topLevelItemCount()))

@@ -177,3 +177,21 @@ def test_the_older_version_is_mentioned_only_when_the_budget_allows(world, capsy
     prompt = world.prompt()
     assert "- コードについては詳しい説明が好き" in prompt and "before:" not in prompt  # the newest, alone
     assert world.memory.budget_report()["left_out"] == []
+
+
+def test_the_flush_report_has_a_preference_layer_saying_what_changed(world, capsys):
+    from monchat.cli_background import layer_lines
+    world.oracle.rules = [CONCISE, DETAIL]
+    world.say("2026-11-01T20:00:00+09:00", "答えは簡潔なのが好き")
+    first_layers = world.flush("2026-11-01T22:00:00+09:00").background["layers"]
+    assert ("new", "簡潔な答えが好き") in {(c["change"], c["text"]) for c in first_layers["preferences"]["changes"]}
+    world.say("2026-11-20T20:00:00+09:00", "でもコードは詳しく説明してほしい")
+    report = world.flush("2026-11-20T22:00:00+09:00")
+    changes = report.background["layers"]["preferences"]["changes"]
+    new = world.mem("コードについては詳しい説明が好き")
+    assert {c["memory_id"] for c in changes} == {new.id}  # the older version itself did not change yet
+    assert "queued" in {c["change"] for c in changes}
+    assert any(line.startswith("preferences: ") and "queued コードについては詳しい説明が好き" in line
+               for line in layer_lines(report.background))
+    [run] = world.flusher.runs(1)
+    assert run["background"]["layers"]["preferences"]["changes"] == changes  # the run's record

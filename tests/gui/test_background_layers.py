@@ -45,7 +45,11 @@ def test_the_finished_flush_shows_a_row_per_layer_with_what_it_changed(app, back
                 ("Interests", "This week: home 1 (+1)"),
                 ("Diary", f"Pages written: {', '.join(days)}"),
                 ("Knowledge gaps", "new: pet/dog (not known 2 times)"),
-                ("Skills", "No level changed")]
+                ("Skills", "No level changed"),
+                ("Preferences", "No change"),
+                ("Tiers", "hot 1, warm 0, cold 0, frozen 0"),  # Sendai, just said
+                ("Graph", "2 names and topics, 1 links drawn, 0 discoveries (Inbox)"),  # topic home — Sendai
+                ("Lint", "0 new, 0 rechecked, 0 sent to review, 0 resolved")]
     assert dialog.layers.isVisible() and dialog.layers.rows() == expected  # the preview shows it …
     assert app.flush.store.db["gaps"].count == 0  # … and writes none of it
 
@@ -65,6 +69,8 @@ def test_the_layer_rows_read_in_japanese(app, backend, make_window, qtbot):
     rows = dict(dialog.layers.rows())
     assert rows["知識のギャップ"] == "新規：pet/dog（2 回思い出せなかった）"
     assert rows["スキル"] == "レベルの変化なし"
+    assert rows["好み"] == "変化なし" and rows["温度"] == "ホット 1, ウォーム 0, コールド 0, 凍結 0"
+    assert rows["点検"] == "新規 0、再点検 0、確認へ 0、解消 0"
     dialog.close()
 
 
@@ -118,3 +124,17 @@ def test_a_gap_the_program_found_reads_in_the_windows_language(app, make_window)
     dialog = make_window("ja").open_inbox()
     assert rows(dialog) == [["family についてよく話すのに、family/partner は話に出ない", "話に出ない", "未読"]]
     dialog.close()
+
+
+def test_a_layer_that_did_not_run_has_no_row_and_a_preference_change_is_named(qtbot):
+    from monchat.gui.flush_layers import LayerRows
+    rows = LayerRows()
+    qtbot.addWidget(rows)
+    layers = {"reflect": None, "profile": {"changed": [], "rising": [], "cooling": []}, "diary": {"days": []},
+              "gaps": {"new": [], "raised": []}, "skills": {"changes": []}, "tiers": None, "graph": None,
+              "lint": None, "preferences": {"changes": [{"change": "queued", "memory_id": "m1",
+                                                          "text": "detail for code", "old_text": ""}]}}
+    rows.show_layers({"layers": layers})
+    names = [name for name, _ in rows.rows()]
+    assert names == ["Looking back", "Interests", "Diary", "Knowledge gaps", "Skills", "Preferences"]
+    assert dict(rows.rows())["Preferences"] == "waits for review: detail for code"

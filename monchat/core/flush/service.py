@@ -21,6 +21,7 @@ from datetime import datetime, tzinfo
 from typing import Callable
 
 from ..background.lint import Lint, LintAnswer
+from ..background.summary import after_commit
 from ..background.track import BackgroundTrack, Proposals
 from ..backends.base import Backend
 from ..errors import FlushRunning
@@ -354,6 +355,7 @@ class FlushService:
             transitions = Transitions(self.memories, self.settings.flush, now, run_id)
             report.background["lint"] = self.lint.commit(lint_answer, transitions, run_id, now)
             report.changes += transitions.changes
+        report.background["layers"].update(after_commit(report.changes, self._kind_of, report.background.get("lint")))
         progress(FlushProgress("rebuild", None, 0, 1, "rebuilding the prompt"))
         selection = compile_prompt(self.memories, self.settings.flush, now, self.background.hint(),
                                    self.background.prompt_labels(), self.background.prompt_tiers())
@@ -366,6 +368,10 @@ class FlushService:
         report.budget = selection.budget
         report.duration_s = round(time.monotonic() - started, 3)
         self.memories.add_run(report.run_row(now, self.clock(), verdicts))
+
+    def _kind_of(self, memory_id: str) -> str | None:
+        memory = self.memories.get(memory_id)
+        return memory.kind if memory is not None else None
 
     def _line_id_key(self, dry_run: bool) -> bytes:
         """This data folder's secret for the line ids filters see (made on first use; a dry run

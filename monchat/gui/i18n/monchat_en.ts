@@ -1196,6 +1196,66 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Preferences</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tiers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>new</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waits for review</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>replaced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>faded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lasting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>merged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reinforced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>hot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>warm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cold</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>frozen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1 (not known %2 times)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1245,6 +1305,26 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>None new or raised</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No change</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>digests written: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 names and topics, %2 links drawn, %3 discoveries (Inbox)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 new, %2 rechecked, %3 sent to review, %4 resolved</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

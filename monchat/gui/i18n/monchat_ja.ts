@@ -1203,6 +1203,66 @@ Send to it? monchat asks only once for this service.</source>
         <translation>スキル</translation>
     </message>
     <message>
+        <source>Preferences</source>
+        <translation>好み</translation>
+    </message>
+    <message>
+        <source>Tiers</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>グラフ</translation>
+    </message>
+    <message>
+        <source>Lint</source>
+        <translation>点検</translation>
+    </message>
+    <message>
+        <source>new</source>
+        <translation>新規</translation>
+    </message>
+    <message>
+        <source>waits for review</source>
+        <translation>確認待ち</translation>
+    </message>
+    <message>
+        <source>replaced</source>
+        <translation>置き換え</translation>
+    </message>
+    <message>
+        <source>faded</source>
+        <translation>薄れた</translation>
+    </message>
+    <message>
+        <source>lasting</source>
+        <translation>長期記憶へ</translation>
+    </message>
+    <message>
+        <source>merged</source>
+        <translation>統合</translation>
+    </message>
+    <message>
+        <source>reinforced</source>
+        <translation>補強</translation>
+    </message>
+    <message>
+        <source>hot</source>
+        <translation>ホット</translation>
+    </message>
+    <message>
+        <source>warm</source>
+        <translation>ウォーム</translation>
+    </message>
+    <message>
+        <source>cold</source>
+        <translation>コールド</translation>
+    </message>
+    <message>
+        <source>frozen</source>
+        <translation>凍結</translation>
+    </message>
+    <message>
         <source>%1 (not known %2 times)</source>
         <translation>%1（%2 回思い出せなかった）</translation>
     </message>
@@ -1253,6 +1313,26 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>None new or raised</source>
         <translation>新規・増加なし</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>No change</source>
+        <translation>変化なし</translation>
+    </message>
+    <message>
+        <source>digests written: %1</source>
+        <translation>要約を作成: %1</translation>
+    </message>
+    <message>
+        <source>%1 names and topics, %2 links drawn, %3 discoveries (Inbox)</source>
+        <translation>名前と話題 %1、描いたつながり %2、発見 %3（受信箱）</translation>
+    </message>
+    <message>
+        <source>%1 new, %2 rechecked, %3 sent to review, %4 resolved</source>
+        <translation>新規 %1、再点検 %2、確認へ %3、解消 %4</translation>
     </message>
     <message>
         <source>%1: L%2 → L%3</source>
