@@ -146,7 +146,7 @@ class Oracle(ScriptedBackend):
         self.on_call = on_call
         self.json_calls = 0
         self.filter_calls: list[dict] = []  # {"persona", "system", "user", "items"}
-        self.judge_calls: list[dict] = []  # {"system", "user", "pairs": [JudgedPair]}
+        self.judge_calls: list[dict] = []  # {"system", "user", "pairs": [JudgedPair], "schema"}
         self.reflect_calls: list[dict] = []  # {"system", "user", "answer"}
         self.diary_calls: list[dict] = []  # {"day", "lines", "answer"}
         self.reflection = None  # a reflect answer (dict, or f(user_turn) -> dict); None: the default
@@ -172,7 +172,9 @@ class Oracle(ScriptedBackend):
         if self.on_call is not None:
             self.on_call(n, kind)
         if kind == "judge":
-            return self._judge(system, user_turn)
+            answer = self._judge(system, user_turn)
+            self.judge_calls[-1]["schema"] = schema
+            return answer
         if kind == "reflect":
             return self._reflect(system, user_turn)
         if kind == "diary":

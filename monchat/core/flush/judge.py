@@ -53,6 +53,18 @@ JUDGE_SCHEMA = {
 }
 
 
+def judge_schema(batch: list) -> dict:
+    """``JUDGE_SCHEMA`` for one batch: at most one verdict per pair, and only the pairs it shows.
+
+    Bounded, so a small model cannot go on adding verdicts until its answer is cut off (a grammar
+    built from it, as llama.cpp builds one, cannot name a pair that was not asked about).
+    """
+    verdicts = JUDGE_SCHEMA["properties"]["verdicts"]
+    item = {**verdicts["items"], "properties": {**verdicts["items"]["properties"],
+                                                "pair": {"type": "string", "enum": [p.id for p in batch]}}}
+    return {**JUDGE_SCHEMA, "properties": {"verdicts": {**verdicts, "maxItems": len(batch), "items": item}}}
+
+
 @dataclass
 class Pair:
     id: str
@@ -116,7 +128,7 @@ def _ask(backend: Backend, prompts: PromptLibrary, pairs: list[Pair], outcome: J
             raise FlushCancelled()
         user = render_pairs(prompts, batch)
         try:
-            answer = ask_json(backend, system, user, JUDGE_SCHEMA, outcome.usage)
+            answer = ask_json(backend, system, user, judge_schema(batch), outcome.usage)
         except MalformedReply as exc:
             outcome.errors.append(Coded(f"judge ({backend.describe()}): {exc.message}", "judge_unreadable"))
             continue
@@ -149,7 +161,7 @@ def fitted_batches(backend: Backend, prompts: PromptLibrary, system: str, pairs:
     judged on the start of both texts.
     """
     def request_cost(batch: list[Pair]) -> int:
-        return backend.count_json_request(system, [Turn("user", render_pairs(prompts, batch))], JUDGE_SCHEMA)
+        return backend.count_json_request(system, [Turn("user", render_pairs(prompts, batch))], judge_schema(batch))
 
     def pair_cost(pair: Pair) -> int:
         return backend.count_text(render_pairs(prompts, [pair]))
