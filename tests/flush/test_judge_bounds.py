@@ -29,3 +29,19 @@ def test_each_judge_call_allows_one_verdict_per_pair_it_shows_and_only_their_ids
         assert verdicts["maxItems"] == len(shown) >= 1
         assert verdicts["items"]["properties"]["pair"]["enum"] == shown
         assert verdicts["items"]["required"] == JUDGE_SCHEMA["properties"]["verdicts"]["items"]["required"]
+
+
+def test_a_small_answer_room_judges_fewer_pairs_per_call(world):
+    world.oracle.rules = [Rule("ギター", GUITAR, "hobby/guitar", "habit", 0.7)]
+    world.say("2026-11-23T21:00:00+09:00", "今夜はギターを1時間練習した")
+    world.flush("2026-11-23T23:30:00+09:00")
+    world.oracle.JSON_ANSWER_RESERVE = 300  # room for three verdicts (VERDICT_TOKENS 100), as a small model has
+    world.oracle.rules = [Rule("指", "ギターの練習で指が痛くなる", "hobby/guitar", "habit", 0.7),
+                          Rule("ベース", "ベースも弾く", "hobby/guitar", "fact", 0.7),
+                          Rule("弦", "弦を張り替えた", "hobby/guitar", "fact", 0.7)]
+    world.say("2026-11-25T21:00:00+09:00", "ギターの練習で指が痛い、ベースも少し、弦を張り替えた")
+    world.flush("2026-11-25T23:30:00+09:00")
+    sizes = [len(parse_pairs(call["user"])) for call in world.oracle.judge_calls]
+    assert sum(sizes) >= 4 and max(sizes) == 3  # every pair judged, never more than three at once
+    assert all(call["schema"]["properties"]["verdicts"]["maxItems"] == len(parse_pairs(call["user"]))
+               for call in world.oracle.judge_calls)

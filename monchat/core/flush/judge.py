@@ -30,6 +30,9 @@ log = logging.getLogger(__name__)
 
 NEIGHBOURS = 3
 BATCH = 10
+# A verdict's share of an answer, in tokens (SmolLM2 wrote 60-110): a batch is at most as many pairs as the
+# backend's answer room holds verdicts of this size (10 with 1,024 tokens; 6 with the embedded model's 640).
+VERDICT_TOKENS = 100
 
 JUDGE_SCHEMA = {
     "type": "object",
@@ -155,7 +158,8 @@ def render_pairs(prompts: PromptLibrary, pairs: list[Pair]) -> str:
 
 
 def fitted_batches(backend: Backend, prompts: PromptLibrary, system: str, pairs: list[Pair]) -> list[list[Pair]]:
-    """Batches of at most ``BATCH`` pairs whose requests fit the backend's context.
+    """Batches of at most ``BATCH`` pairs (fewer when the backend's answer room holds fewer verdicts)
+    whose requests fit the backend's context.
 
     A pair too long for any request (a hand-written memory can be long) is
     judged on the start of both texts.
@@ -173,8 +177,9 @@ def fitted_batches(backend: Backend, prompts: PromptLibrary, system: str, pairs:
                        new_text=cut_text(new_text, cost, over))
 
     batches: list[list[Pair]] = []
-    for start in range(0, len(pairs), BATCH):
-        batches += pack(pairs[start:start + BATCH], request_cost=request_cost, unit_cost=pair_cost,
+    size = max(1, min(BATCH, backend.json_answer_reserve() // VERDICT_TOKENS))
+    for start in range(0, len(pairs), size):
+        batches += pack(pairs[start:start + size], request_cost=request_cost, unit_cost=pair_cost,
                         limit=backend.json_prompt_limit(), shorten=shorten)
     return batches
 
