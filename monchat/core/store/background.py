@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from ..memory.states import Kind, State
-from .db import Store
+from .db import StoreView
 
 # A memory the user forgot or refused says nothing about what they are interested in.
 NOT_INTERESTS = (State.FORGOTTEN, State.REJECTED)
@@ -28,14 +28,7 @@ def _decode(row: dict, *keys: str) -> dict:
     return row
 
 
-class BackgroundStore:
-    def __init__(self, store: Store) -> None:
-        self.store = store
-
-    @property
-    def db(self):
-        return self.store.db
-
+class BackgroundStore(StoreView):
     # ---- what the profile is computed from ------------------------------
     def mentions(self, since_epoch: float) -> list[tuple[str, str, float]]:
         """(slot, message id, epoch) for every ledger row on a message since ``since_epoch``."""

@@ -166,3 +166,14 @@ class Store:
             else:
                 db.execute("INSERT INTO kv(key, value) VALUES(?, ?) "
                            "ON CONFLICT(key) DO UPDATE SET value = excluded.value", [key, value])
+
+
+class StoreView:
+    """One part of the app's tables, on the shared connection: its SQL lives in a subclass."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    @property
+    def db(self):
+        return self.store.db

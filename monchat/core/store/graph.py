@@ -8,21 +8,14 @@ from __future__ import annotations
 import json
 
 from ..memory.states import State
-from .db import Store
+from .db import StoreView
 
 # A memory the user forgot or refused, or one replaced by a newer one, is not something they talk about now.
 NOT_TALKED_ABOUT = (State.FORGOTTEN, State.REJECTED, State.SUPERSEDED, State.RETRACTED, State.RETRACTION)
 SIGNALS = ("co_occurrence", "session_overlap", "adamic_adar", "type_affinity", "similarity")
 
 
-class GraphStore:
-    def __init__(self, store: Store) -> None:
-        self.store = store
-
-    @property
-    def db(self):
-        return self.store.db
-
+class GraphStore(StoreView):
     # ---- what the graph is computed from -----------------------------------
     def memories(self) -> list[dict]:
         """Each memory the user still talks about: ``{id, slot, kind, text, sessions: [...]}``.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from ..memory.states import LIVE_STATES
-from .db import Store
+from .db import StoreView
 
 COLUMNS = "id, text, slot, kind, state, score, confidence, superseded_by, valid_at, created_at, last_evidence_epoch"
 
@@ -17,14 +17,7 @@ def _decode(row: dict) -> dict:
     return row
 
 
-class LintStore:
-    def __init__(self, store: Store) -> None:
-        self.store = store
-
-    @property
-    def db(self):
-        return self.store.db
-
+class LintStore(StoreView):
     # ---- what the rules read -------------------------------------------------
     def memories(self) -> list[dict]:
         """Every memory row (history included: supersede chains run through it), by id."""

@@ -15,7 +15,7 @@ import re
 from ..memory.record import COLUMNS as _COLUMNS
 from ..memory.record import LedgerStats, MemoryRecord
 from ..memory.states import LIVE_STATES, State
-from .db import Store
+from .db import StoreView
 
 
 def _fts_query(text: str, limit_terms: int = 12) -> str:
@@ -31,14 +31,7 @@ def _fts_query(text: str, limit_terms: int = 12) -> str:
     return " OR ".join(f'"{t}"' for t in terms[:limit_terms * 4])
 
 
-class MemoryStore:
-    def __init__(self, store: Store) -> None:
-        self.store = store
-
-    @property
-    def db(self):
-        return self.store.db
-
+class MemoryStore(StoreView):
     # ---- memories ------------------------------------------------------
     def _records(self, sql: str, params=()) -> list[MemoryRecord]:
         rows = list(self.db.query(sql, list(params)))

@@ -12,17 +12,10 @@ import json
 from ..memory.states import LIVE_STATES
 from ..memory.tiers import ACCESS_ACTIONS
 from ..types import parse_ts
-from .db import Store
+from .db import StoreView
 
 
-class TierStore:
-    def __init__(self, store: Store) -> None:
-        self.store = store
-
-    @property
-    def db(self):
-        return self.store.db
-
+class TierStore(StoreView):
     # ---- what tiers are computed from ----------------------------------
     def access_epochs(self) -> dict[str, float]:
         """Memory id → when the user last acted on it (approve, edit, pin, restore …)."""
