@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtWidgets import (QCheckBox, QDoubleSpinBox, QFormLayout, QGroupBox, QLabel, QScrollArea, QSpinBox,
-                               QVBoxLayout, QWidget)
+                               QStyle, QVBoxLayout, QWidget)
 
 from ..core.settings import Settings
 
@@ -129,10 +129,22 @@ class GrowingMemoryPage(QWidget):
     def _add(self, form: QFormLayout, group: QWidget, settings: Settings, dotted: str, label: str,
              help_text: str, number: Number | None) -> None:
         value = read(settings, dotted)
-        if number is None:
+        note = QLabel(help_text, group)
+        note.setWordWrap(True)
+        font = note.font()
+        font.setPointSizeF(font.pointSizeF() * 0.9)
+        note.setFont(font)
+        if number is None:  # the check box with its line under it, across the form
             control = QCheckBox(label, group)
             control.setChecked(bool(value))
-            form.addRow(control)
+            box = QWidget(group)
+            column = QVBoxLayout(box)
+            column.setContentsMargins(0, 0, 0, 0)
+            column.setSpacing(2)
+            column.addWidget(control)
+            column.addWidget(note)
+            note.setIndent(control.style().pixelMetric(QStyle.PixelMetric.PM_IndicatorWidth) + 6)
+            form.addRow(box)
         else:
             if number.decimals:
                 control = QDoubleSpinBox(group)
@@ -147,13 +159,8 @@ class GrowingMemoryPage(QWidget):
                 control.setSpecialValueText(self.tr("off"))
             control.setValue(value)
             form.addRow(label, control)
+            form.addRow("", note)
         control.setToolTip(help_text)
-        note = QLabel(help_text, group)
-        note.setWordWrap(True)
-        font = note.font()
-        font.setPointSizeF(font.pointSizeF() * 0.9)
-        note.setFont(font)
-        form.addRow("", note)
         self.controls[dotted] = control
 
     def value(self, dotted: str):
