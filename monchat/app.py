@@ -19,9 +19,10 @@ from .core.chat import ChatService
 from .core.logs import LogBook
 from .core.memory.learning import summary as learning_summary
 from .core.memory.service import MemoryService
-from .core.paths import Paths, resource_dir
+from .core.errors import FlushRunning
+from .core.paths import Paths, held_lock, resource_dir
 from .core.personas import PersonaRegistry
-from .core.privacy import destination
+from .core.privacy import CloudConsent, destination
 from .core.prompts import PromptLibrary
 from .core.secrets import SecretStore
 from .core.settings import Settings, load_settings, save_settings
@@ -68,6 +69,29 @@ class App:
         """👍/👎 on replies and memories (``core/memory/feedback.py``), over ``memory`` and the logs."""
         from .core.memory.feedback import Feedback
         return Feedback(self.memory, self.logbook)
+
+    def lint(self, no_llm: bool = False, consented_only: bool = False) -> dict:
+        """Knowledge lint on demand (``monchat lint``, the inbox's Check now), as a flush runs it.
+
+        Args:
+            no_llm: the program's rules only (the LLM step also needs ``background.lint_llm``).
+            consented_only: skip the LLM step when its backend is a cloud the user has not agreed to send
+                to yet (the GUI asks that only before a chat or a flush); ``skipped_cloud`` then names it.
+        Raises:
+            FlushRunning: a flush holds the flush lock (lint may queue reviews: not while a flush decides).
+        """
+        from .core.background.lint import run
+        backend = self.backends.default() if not no_llm and self.settings.background.lint_llm else None
+        skipped = ""
+        if backend is not None and consented_only and CloudConsent(self.store).needed(destination(backend)):
+            skipped, backend = backend.describe(), None
+        with held_lock(self.paths.flush_lock) as held:
+            if not held:
+                raise FlushRunning("A flush is running in another monchat window or terminal.",
+                                   "Check again (or run `monchat lint`) when it has finished.")
+            summary = run(self.store, self.prompts, self.settings, backend, self.clock())
+        summary["skipped_cloud"] = skipped
+        return summary
 
     def close(self) -> None:
         """Release backends and this thread's database connection."""

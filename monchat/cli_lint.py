@@ -5,9 +5,6 @@ from __future__ import annotations
 import json
 import sys
 
-from .core.errors import FlushRunning
-from .core.paths import held_lock
-
 LINT_COMMANDS = ("lint",)
 
 
@@ -27,14 +24,7 @@ def print_flush_lint(report) -> None:
 
 
 def cmd_lint(app, args) -> int:
-    from .core.background.lint import run
-    use_llm = not args.no_llm and app.settings.background.lint_llm
-    with held_lock(app.paths.flush_lock) as held:  # it may queue reviews: not while a flush decides
-        if not held:
-            raise FlushRunning("A flush is running in another monchat window or terminal.",
-                               "Run `monchat lint` when it has finished.")
-        summary = run(app.store, app.prompts, app.settings, app.backends.default() if use_llm else None,
-                      app.clock())
+    summary = app.lint(no_llm=args.no_llm)  # under the flush lock, as the inbox's Check now
     if args.json:
         print(json.dumps(summary, ensure_ascii=False, indent=2))
         return 0

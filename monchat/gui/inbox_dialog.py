@@ -29,7 +29,10 @@ class InboxDialog(QDialog):
 
     memory_changed = Signal()
 
-    def __init__(self, inbox: Inbox, parent: QWidget | None = None) -> None:
+    def __init__(self, inbox: Inbox, parent: QWidget | None = None, runner=None, lint=None) -> None:
+        """Args:
+            runner, lint: for the Lint tab's Check now (a ``TaskRunner`` and ``App.lint``).
+        """
         super().__init__(parent)
         self.inbox = inbox
         self.setWindowTitle(self.tr("Inbox"))
@@ -39,7 +42,7 @@ class InboxDialog(QDialog):
         self.tabs.addTab(self._diary_tab(), self.tr("Diary"))
         self.tabs.addTab(self._profile_tab(), self.tr("Interests"))
         self.tabs.addTab(self._graph_tab(), self.tr("Graph"))
-        self.lint_tab = LintTab(inbox.store.store, self)  # knowledge lint's findings (gui/lint_tab.py)
+        self.lint_tab = LintTab(inbox.store.store, self, runner, lint)  # knowledge lint (gui/lint_tab.py)
         self.tabs.addTab(self.lint_tab, self.tr("Lint"))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)

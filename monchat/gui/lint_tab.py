@@ -1,21 +1,47 @@
-"""The inbox's Lint tab: knowledge lint's findings (core/background/lint.py), read only.
+"""The inbox's Lint tab: knowledge lint's findings (core/background/lint.py), and Check now.
 
-Each finding is told in the window's language from its kind; the memories are shown in their
+Check now runs lint on a worker as ``monchat lint`` does (``App.lint``: under the flush lock; its LLM step
+only to a backend the user may send to), then lists the findings again. Each finding is told in the window's language from its kind; the memories are shown in their
 own words. A contradiction reaches memory only through the review queue, never from here.
 """
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from typing import Callable
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (QHBoxLayout, QHeaderView, QLabel, QPushButton, QTreeWidget, QTreeWidgetItem,
+                               QVBoxLayout, QWidget)
 
 from ..core.background.lint import Lint
+from .failures import explanation, headline
+from .lifetime import alive
 from .translation import arg
+from .workers import Failure, TaskRunner
 
 
 class LintTab(QWidget):
-    def __init__(self, store, parent: QWidget | None = None) -> None:
+    """Signals:
+        checked(bool): Check now ended (True: lint ran and the list is current; False: it failed).
+    """
+
+    checked = Signal(bool)
+
+    def __init__(self, store, parent: QWidget | None = None, runner: TaskRunner | None = None,
+                 check: Callable[..., dict] | None = None) -> None:
+        """Args:
+            runner, check: Check now's worker pool and lint service (``App.lint``); without them no button.
+        """
         super().__init__(parent)
         self.lint = Lint(store)
+        self.runner = runner
+        self.check = check
+        self.check_button = QPushButton(self.tr("Check now"), self)
+        self.check_button.setToolTip(self.tr("Run knowledge lint now, as each flush does (monchat lint)"))
+        self.check_button.clicked.connect(self.check_now)
+        self.check_button.setVisible(check is not None and runner is not None)
+        self.outcome = QLabel(self)
+        self.outcome.setWordWrap(True)
         self.findings = QTreeWidget(self)
         self.findings.setHeaderLabels([self.tr("Finding"), self.tr("Memories"), self.tr("Check"), self.tr("Status")])
         header = self.findings.header()
@@ -29,8 +55,40 @@ class LintTab(QWidget):
                                     "the review queue, after a second check."), self)
         self.empty.setWordWrap(True)
         layout = QVBoxLayout(self)
+        row = QHBoxLayout()
+        row.addWidget(self.check_button)
+        row.addWidget(self.outcome, 1)
+        layout.addLayout(row)
         layout.addWidget(self.empty)
         layout.addWidget(self.findings)
+
+    def check_now(self) -> None:
+        """Run lint on a worker; the list is refreshed when it ends, a failure is shown beside the button."""
+        check = self.check
+        self.check_button.setEnabled(False)
+        self.outcome.setText(self.tr("Checking…"))
+        self.runner.start("lint", lambda _report: check(consented_only=True),
+                          on_finished=self._checked, on_failed=self._check_failed)
+
+    def _checked(self, summary: dict) -> None:
+        if not alive(self):
+            return
+        self.check_button.setEnabled(True)
+        text = arg(self.tr("Checked: %1 new, %2 rechecked, %3 queued for review, %4 resolved."),
+                   summary["marked"], summary["confirmed"], summary["applied"], summary["resolved"])
+        if summary.get("skipped_cloud"):
+            text += " " + arg(self.tr("The model check was left out: %1 is a cloud service you have not agreed "
+                                      "to send to yet (a chat or a flush asks)."), summary["skipped_cloud"])
+        self.outcome.setText(text)
+        self.reload()
+        self.checked.emit(True)
+
+    def _check_failed(self, failure: Failure) -> None:
+        if not alive(self):
+            return
+        self.check_button.setEnabled(True)
+        self.outcome.setText(f"{headline(failure)}\n{explanation(failure)}")
+        self.checked.emit(False)
 
     def finding_text(self, finding: dict) -> str:
         kind, detail = finding["kind"], finding["detail"]

@@ -401,7 +401,7 @@ class MainWindow(QMainWindow):
         self.reload_conversation()
         self.refresh_gate()
         self.refresh_meter()
-        if report.run_id is not None:  # a new system prompt: warm the next turn's backend (core/warm.py)
+        if report.run_id is not None and self.app.settings.background.warm_start:  # core/warm.py
             self.runner.start("warm start", warm_task(self.app.chat, self.app.store, self.persona_id()))
 
     def open_memory(self):
@@ -420,7 +420,7 @@ class MainWindow(QMainWindow):
     def open_inbox(self):
         from ..core.background.inbox import Inbox
         from .inbox_dialog import InboxDialog
-        dialog = InboxDialog(Inbox(self.app.store, self.app.settings, self.app.memory), self)
+        dialog = InboxDialog(Inbox(self.app.store, self.app.settings, self.app.memory), self, self.runner, self.app.lint)
         dialog.memory_changed.connect(self.refresh_meter)
         return self._open(dialog)
 

@@ -32,6 +32,7 @@ from .lifetime import alive
 from .doctor_words import doctor_lines, doctor_results
 from .model_tools import ModelField, PullControl, TypedKeys
 from .review_learning import ReviewLearningView
+from .settings_growing import GrowingMemoryPage
 from .translation import arg
 from .workers import Failure, TaskRunner
 
@@ -75,6 +76,8 @@ class SettingsDialog(QDialog):
         tabs.addTab(self._backend_tab(s), self.tr("Model"))
         tabs.addTab(self._chat_tab(s), self.tr("Chat"))
         tabs.addTab(self._memory_tab(s), self.tr("Memory"))
+        self.growing = GrowingMemoryPage(s, self)  # background, preferences, tiers, graph (gui/settings_growing.py)
+        tabs.addTab(self.growing, self.tr("Growing memory"))
         self.tabs = tabs
         self.message = QLabel(self)
         self.message.setWordWrap(True)
@@ -300,8 +303,9 @@ class SettingsDialog(QDialog):
                                       fixed_personas=self.fixed.value())
         s.chat = dataclasses.replace(s.chat, language=self.language_box.currentData(),
                                      ctrl_enter_sends=self.ctrl_enter.isChecked(), user_name=self.user_name.text().strip())
+        self.growing.apply(s)
         checked, warnings = settings_from_dict(s.to_dict())
-        problems = list(warnings)
+        problems = list(warnings) + self.growing.problems(s)
         empty = empty_model_names(s)
         if "ollama" in empty:
             problems.append(self.tr("The Ollama model name is empty."))

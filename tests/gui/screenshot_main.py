@@ -212,6 +212,8 @@ def main(home: str, output: str, language: str = "ja") -> int:
               dialog_step("memory", window.open_memory, lambda d: d.refresh(made["kanazawa"])),
               dialog_step("memory_superseded", window.open_memory, show_superseded),
               dialog_step("inbox_graph", window.open_inbox, lambda d: d.tabs.setCurrentWidget(d.graph_view.parent())),
+              dialog_step("inbox_lint", window.open_inbox, lambda d: d.tabs.setCurrentWidget(d.lint_tab)),
+              dialog_step("settings_growing", window.open_settings, lambda d: d.tabs.setCurrentWidget(d.growing)),
               stop_step, dark_step]
     QTimer.singleShot(1500, capture_main)  # the context meter and the layout settle first
     return qapp.exec()

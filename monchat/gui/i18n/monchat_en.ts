@@ -968,6 +968,221 @@ Send to it? monchat asks only once for this service.</source>
     </message>
 </context>
 <context>
+    <name>GrowingMemoryPage</name>
+    <message>
+        <source>Weight: said in one message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weight: in the same sessions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weight: shared neighbours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weight: kinds that go together</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weight: similar words</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>After each flush</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Look back over the flush</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One call finds insights and suspected gaps for the inbox.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the diary</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One call per day with new messages writes that day&apos;s page.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Knowledge lint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rules check your memory for broken links and values that do not fit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lint asks the model about contradictions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One more call: which memories of one kind contradict each other.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warm up the model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give the backend the new system prompt at once, so the next reply starts sooner.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gaps and skills</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chat may ask about a gap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The chat prompt may carry one &quot;ask about this if it comes up&quot; line.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A never-mentioned neighbour after (messages)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A topic with this many messages in 30 days suggests the ones next to it (0: off).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Skill practice half-life (days)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A day of using a skill counts half as much after this many days.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preferences</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply a changed preference without asking</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When the flush is sure, a new version of a preference needs no review.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preference half-life (days)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A preference&apos;s confidence halves after this many days without new evidence.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tiers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hot for (idle days)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memories touched this recently come first, in full.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warm for (idle days)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Then warm: in full, after the hot ones when space is short.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cold for (idle days)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Then cold (a slot&apos;s cold memories become one digest); later frozen, left out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stretch per day of evidence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each further day a memory was said on lengthens its idle limits by this share.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Longest stretch (times)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evidence lengthens the limits at most this many times.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Digest cold slots</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The flush asks for a short digest of a slot&apos;s cold memories (one call a slot).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cold memories a digest needs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A slot is digested only with at least this many cold memories.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Digests per flush at most</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Digest calls one flush makes at most (0: none).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Build the graph of what you talk about</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rebuilt at each flush; the inbox draws it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Draw a link from (weight)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A weaker link is kept but not drawn.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How much this signal adds to a link&apos;s weight.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The tiers&apos; idle days must grow: hot at most warm, warm at most cold.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ImportDialog</name>
     <message>
         <source>Import history</source>
@@ -1366,6 +1581,14 @@ Open it in your browser?</source>
 <context>
     <name>LintTab</name>
     <message>
+        <source>Check now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run knowledge lint now, as each flush does (monchat lint)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Finding</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1383,6 +1606,18 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Nothing found: each flush checks your memory for broken links, values that do not fit their slot and contradictions. A fix is only ever proposed in the review queue, after a second check.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checking…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checked: %1 new, %2 rechecked, %3 queued for review, %4 resolved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model check was left out: %1 is a cloud service you have not agreed to send to yet (a chat or a flush asks).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2435,6 +2670,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Growing memory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -975,6 +975,221 @@ Send to it? monchat asks only once for this service.</source>
     </message>
 </context>
 <context>
+    <name>GrowingMemoryPage</name>
+    <message>
+        <source>Weight: said in one message</source>
+        <translation>重み: 同じメッセージに出る</translation>
+    </message>
+    <message>
+        <source>Weight: in the same sessions</source>
+        <translation>重み: 同じ会話に出る</translation>
+    </message>
+    <message>
+        <source>Weight: shared neighbours</source>
+        <translation>重み: 共通の隣り合う話題</translation>
+    </message>
+    <message>
+        <source>Weight: kinds that go together</source>
+        <translation>重み: 相性のよい種類</translation>
+    </message>
+    <message>
+        <source>Weight: similar words</source>
+        <translation>重み: 似たことば</translation>
+    </message>
+    <message>
+        <source>After each flush</source>
+        <translation>整理のたびに</translation>
+    </message>
+    <message>
+        <source>Look back over the flush</source>
+        <translation>整理のあとに振り返る</translation>
+    </message>
+    <message>
+        <source>One call finds insights and suspected gaps for the inbox.</source>
+        <translation>1 回の呼び出しで、受信箱に入れる気づきとギャップの疑いを探します。</translation>
+    </message>
+    <message>
+        <source>Write the diary</source>
+        <translation>日記を書く</translation>
+    </message>
+    <message>
+        <source>One call per day with new messages writes that day&apos;s page.</source>
+        <translation>新しいメッセージのある日ごとに 1 回呼び出して、その日のページを書きます。</translation>
+    </message>
+    <message>
+        <source>Knowledge lint</source>
+        <translation>知識の点検</translation>
+    </message>
+    <message>
+        <source>Rules check your memory for broken links and values that do not fit.</source>
+        <translation>決まりに沿って、記憶の壊れたつながりや分類に合わない値を点検します。</translation>
+    </message>
+    <message>
+        <source>Lint asks the model about contradictions</source>
+        <translation>点検で食い違いをモデルに尋ねる</translation>
+    </message>
+    <message>
+        <source>One more call: which memories of one kind contradict each other.</source>
+        <translation>もう 1 回の呼び出しで、同じ種類の記憶どうしの食い違いを調べます。</translation>
+    </message>
+    <message>
+        <source>Warm up the model</source>
+        <translation>モデルを温めておく</translation>
+    </message>
+    <message>
+        <source>Give the backend the new system prompt at once, so the next reply starts sooner.</source>
+        <translation>新しいシステムプロンプトをすぐバックエンドに渡し、次の返事を早く始められるようにします。</translation>
+    </message>
+    <message>
+        <source>Gaps and skills</source>
+        <translation>ギャップと技能</translation>
+    </message>
+    <message>
+        <source>Chat may ask about a gap</source>
+        <translation>会話でギャップについて尋ねてよい</translation>
+    </message>
+    <message>
+        <source>The chat prompt may carry one &quot;ask about this if it comes up&quot; line.</source>
+        <translation>会話のプロンプトに「話に出たら尋ねる」行をひとつ入れることがあります。</translation>
+    </message>
+    <message>
+        <source>A never-mentioned neighbour after (messages)</source>
+        <translation>話に出ない隣の話題を示すまで（メッセージ数）</translation>
+    </message>
+    <message>
+        <source>A topic with this many messages in 30 days suggests the ones next to it (0: off).</source>
+        <translation>30 日でこの数のメッセージがある話題は、その隣の話題をギャップとして示します（0: オフ）。</translation>
+    </message>
+    <message>
+        <source>Skill practice half-life (days)</source>
+        <translation>技能の経験の半減期（日）</translation>
+    </message>
+    <message>
+        <source>A day of using a skill counts half as much after this many days.</source>
+        <translation>技能を使った 1 日は、この日数が過ぎると半分に数えられます。</translation>
+    </message>
+    <message>
+        <source>Preferences</source>
+        <translation>好み</translation>
+    </message>
+    <message>
+        <source>Apply a changed preference without asking</source>
+        <translation>変わった好みを確認なしで反映する</translation>
+    </message>
+    <message>
+        <source>When the flush is sure, a new version of a preference needs no review.</source>
+        <translation>整理が確信しているとき、好みの新しい版は確認待ちに入りません。</translation>
+    </message>
+    <message>
+        <source>Preference half-life (days)</source>
+        <translation>好みの半減期（日）</translation>
+    </message>
+    <message>
+        <source>A preference&apos;s confidence halves after this many days without new evidence.</source>
+        <translation>新しい根拠がないまま、この日数が過ぎると好みの確信度が半分になります。</translation>
+    </message>
+    <message>
+        <source>Tiers</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Hot for (idle days)</source>
+        <translation>ホットの期間（触れていない日数）</translation>
+    </message>
+    <message>
+        <source>Memories touched this recently come first, in full.</source>
+        <translation>この日数以内に触れた記憶は、全文で最初に入ります。</translation>
+    </message>
+    <message>
+        <source>Warm for (idle days)</source>
+        <translation>ウォームの期間（触れていない日数）</translation>
+    </message>
+    <message>
+        <source>Then warm: in full, after the hot ones when space is short.</source>
+        <translation>次はウォーム: 全文で入り、余裕がないときはホットのあとに回ります。</translation>
+    </message>
+    <message>
+        <source>Cold for (idle days)</source>
+        <translation>コールドの期間（触れていない日数）</translation>
+    </message>
+    <message>
+        <source>Then cold (a slot&apos;s cold memories become one digest); later frozen, left out.</source>
+        <translation>次はコールド（分類ごとのコールドな記憶はひとつの要約になります）。それより古いと凍結され、入りません。</translation>
+    </message>
+    <message>
+        <source>Stretch per day of evidence</source>
+        <translation>根拠の日 1 日ごとの延長</translation>
+    </message>
+    <message>
+        <source>Each further day a memory was said on lengthens its idle limits by this share.</source>
+        <translation>記憶が語られた日が 1 日増えるごとに、期間がこの割合だけ延びます。</translation>
+    </message>
+    <message>
+        <source>Longest stretch (times)</source>
+        <translation>延長の上限（倍）</translation>
+    </message>
+    <message>
+        <source>Evidence lengthens the limits at most this many times.</source>
+        <translation>根拠による延長は、最大でこの倍数までです。</translation>
+    </message>
+    <message>
+        <source>Digest cold slots</source>
+        <translation>コールドな分類を要約する</translation>
+    </message>
+    <message>
+        <source>The flush asks for a short digest of a slot&apos;s cold memories (one call a slot).</source>
+        <translation>整理のとき、分類ごとのコールドな記憶の短い要約を頼みます（分類ごとに 1 回の呼び出し）。</translation>
+    </message>
+    <message>
+        <source>Cold memories a digest needs</source>
+        <translation>要約に必要なコールドな記憶の数</translation>
+    </message>
+    <message>
+        <source>A slot is digested only with at least this many cold memories.</source>
+        <translation>コールドな記憶がこの数以上ある分類だけを要約します。</translation>
+    </message>
+    <message>
+        <source>Digests per flush at most</source>
+        <translation>1 回の整理での要約の上限</translation>
+    </message>
+    <message>
+        <source>Digest calls one flush makes at most (0: none).</source>
+        <translation>1 回の整理で行う要約の呼び出しの上限です（0: しない）。</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>グラフ</translation>
+    </message>
+    <message>
+        <source>Build the graph of what you talk about</source>
+        <translation>話していることのグラフを作る</translation>
+    </message>
+    <message>
+        <source>Rebuilt at each flush; the inbox draws it.</source>
+        <translation>整理のたびに作り直し、受信箱に描きます。</translation>
+    </message>
+    <message>
+        <source>Draw a link from (weight)</source>
+        <translation>つながりを描く重み</translation>
+    </message>
+    <message>
+        <source>A weaker link is kept but not drawn.</source>
+        <translation>これより弱いつながりは、保存されますが描かれません。</translation>
+    </message>
+    <message>
+        <source>How much this signal adds to a link&apos;s weight.</source>
+        <translation>この手がかりが、つながりの重みにどれだけ加わるか。</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>オフ</translation>
+    </message>
+    <message>
+        <source>The tiers&apos; idle days must grow: hot at most warm, warm at most cold.</source>
+        <translation>温度の日数は順に大きくしてください: ホットはウォーム以下、ウォームはコールド以下です。</translation>
+    </message>
+</context>
+<context>
     <name>ImportDialog</name>
     <message>
         <source>Import history</source>
@@ -1377,6 +1592,14 @@ Open it in your browser?</source>
 <context>
     <name>LintTab</name>
     <message>
+        <source>Check now</source>
+        <translation>今すぐ点検</translation>
+    </message>
+    <message>
+        <source>Run knowledge lint now, as each flush does (monchat lint)</source>
+        <translation>整理のたびに行う知識の点検を、今すぐ行います（monchat lint）</translation>
+    </message>
+    <message>
         <source>Finding</source>
         <translation>見つかったこと</translation>
     </message>
@@ -1395,6 +1618,18 @@ Open it in your browser?</source>
     <message>
         <source>Nothing found: each flush checks your memory for broken links, values that do not fit their slot and contradictions. A fix is only ever proposed in the review queue, after a second check.</source>
         <translation>何も見つかっていません。整理のたびに、記憶の壊れたつながり、分類に合わない値、食い違いを点検します。直し方は二度目の点検のあとに、確認待ちで提案するだけです。</translation>
+    </message>
+    <message>
+        <source>Checking…</source>
+        <translation>点検しています…</translation>
+    </message>
+    <message>
+        <source>Checked: %1 new, %2 rechecked, %3 queued for review, %4 resolved.</source>
+        <translation>点検しました: 新規 %1、再点検 %2、確認待ちへ %3、解決 %4。</translation>
+    </message>
+    <message>
+        <source>The model check was left out: %1 is a cloud service you have not agreed to send to yet (a chat or a flush asks).</source>
+        <translation>モデルによる点検は行いませんでした: %1 は、まだ送信に同意していないクラウドサービスです（会話か整理のときに確認します）。</translation>
     </message>
     <message>
         <source>The slot %1 is usually called %2</source>
@@ -2447,6 +2682,10 @@ Open it in your browser?</source>
     <message>
         <source>API key</source>
         <translation>API キー</translation>
+    </message>
+    <message>
+        <source>Growing memory</source>
+        <translation>育つ記憶</translation>
     </message>
     <message>
         <source>Automatic (the first local one that works; never a cloud)</source>
