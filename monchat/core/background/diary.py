@@ -23,6 +23,7 @@ from ..flush.ask import ask_json
 from ..flush.fit import pack
 from ..flush.records import FlushCancelled, FlushProgress, Item
 from ..flush.reflect import language_of
+from ..flush.words import check_words
 from . import profile
 
 # Characters of a page. Also the schema's maxLength: llama.cpp turns it into a grammar nested that deep,
@@ -68,7 +69,9 @@ def topics_of_day(store, day: str, items: list[Item], new: list[Message], day_of
 
 
 def _ask_day(backend: Backend, prompts: PromptLibrary, day: str, messages: list[dict], topics: list[str],
-             moving: dict, language: str, proposals) -> Page | None:
+             moving: dict, language: str, proposals, assistant_lines: list[str] = ()) -> Page | None:
+    """The page the program keeps from one call (``assistant_lines``: the day's replies, never shown to it;
+    a page in their words rather than the user's is refused), or None with an error said."""
     system = prompts.render("diary.md.j2", most=PAGE_MAX, language=language)
     lines = [{"id": f"d{n}", "when": datetime.fromisoformat(r["ts"]).strftime("%H:%M"),
               "text": r["text"][:LINE_MAX]} for n, r in enumerate(messages, start=1)]
@@ -90,13 +93,28 @@ def _ask_day(backend: Backend, prompts: PromptLibrary, day: str, messages: list[
     except MalformedReply as exc:
         proposals.errors.append(f"diary {day} ({backend.describe()}): {exc.message}")
         return None
-    text = str(answer.get("text") or "").strip()[:PAGE_MAX] if isinstance(answer, dict) else ""
+    text = answer.get("text") if isinstance(answer, dict) else None
+    text = text.strip() if isinstance(text, str) else ""
     if not text:
         proposals.errors.append(f"diary {day} ({backend.describe()}): the model wrote no page; "
                                 "the day is written at the next flush that brings its messages.")
         return None
+    user_text = "\n".join(line["text"] for line in groups[0])
+    if check_words(text, [user_text], assistant_lines).assistants_words:
+        proposals.errors.append(f"diary {day} ({backend.describe()}): the page is in the assistant's words, "
+                                "not the user's; the day is written at the next flush that brings its messages.")
+        return None
+    if len(text) > PAGE_MAX:
+        proposals.notes.append(f"the diary of {day} was {len(text)} characters long and was cut to {PAGE_MAX}.")
+        text = text[:PAGE_MAX]
     cited = answer.get("cited") if isinstance(answer.get("cited"), list) else []
-    ids = [shown[c] for c in dict.fromkeys(c for c in cited if isinstance(c, str)) if c in shown]
+    named = list(dict.fromkeys(c for c in cited if isinstance(c, str)))
+    ids = [shown[c] for c in named if c in shown]
+    if not isinstance(answer.get("cited"), list):
+        proposals.notes.append(f"the diary of {day} names no list of the messages it cites; it cites none.")
+    elif len(ids) < len(named):
+        proposals.notes.append(f"the diary of {day} cited {len(named) - len(ids)} message id(s) it was not shown; "
+                               "they are left out.")
     return Page(day, text, ids, topics, language)
 
 
@@ -113,8 +131,9 @@ def write_pages(backend: Backend, prompts: PromptLibrary, store, readable: list[
         progress(FlushProgress("diary", None, n, len(days), f"writing the diary of {day}"))
         messages = day_messages(store, day, readable, read, day_of)
         language = language_of([r["text"] for r in messages], language_setting)
+        replies = [m.text for m in readable if m.role == "assistant" and day_of(m.dt) == day]
         page = _ask_day(backend, prompts, day, messages, topics_of_day(store, day, items, readable, day_of),
-                        moving, language, proposals)
+                        moving, language, proposals, replies)
         if page is not None:
             pages.append(page)
     if days:
