@@ -174,6 +174,8 @@ def test_a_hostile_answer_to_one_stage_is_refused_with_a_note_and_the_flush_comp
             assert result[other] == reference[other], other
     assert result["memories"] == reference["memories"]
     assert said_something(report, kind), (report.errors, report.notes)
+    if hostility == "cut_off":  # said as what it is, not as a JSON error
+        assert any(kind in str(e) and "cut the answer off at its length limit" in str(e) for e in report.errors)
     kept = result[kind]
     if hostility in REFUSED or hostility == "forged_ids" and kind != "diary":
         june = {"diary": lambda row: row[0] != "2026-09-10", "reflect": lambda row: row[0] == 1}.get(kind)
