@@ -1,7 +1,8 @@
 """The background track's LLM stages against a model that misbehaves (reflect, digest, diary, lint).
 
-The real FlushService talks through the real ``ollama`` client to a loopback Ollama whose good answers
-come from the oracle (``oracle_server.py``); ``server.tamper[kind]`` spoils one kind of call — malformed
+The real FlushService talks through the real ``ollama`` client to a loopback Ollama, and through the real
+``openai`` client to a loopback OpenAI-compatible server, whose good answers come from the oracle
+(``oracle_server.py``); ``server.tamper[kind]`` spoils one kind of call — malformed
 JSON, JSON that ignores the schema, over-long text, ids it was not shown, the assistant's words, an
 answer cut off at its limit — and ``server.kind_faults[kind]`` makes that kind's calls answer 503.
 The scene: ramen and sushi said in June (one flush), tennis in September: the September flush runs all
@@ -11,15 +12,19 @@ Whatever a stage is told, the flush completes, keeps nothing invented, and says 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+from typing import Iterator
 
 import pytest
 
 from monchat.core.backends.ollama import OllamaBackend
+from monchat.core.backends.openai_compat import OpenAICompatBackend
 from monchat.core.backends.retry import RetryPolicy
 from monchat.core.errors import BackendError
 from monchat.core.store.answers import AnswerStore
+from tests.fakes.fake_openai import running_fake_openai
 from tests.flush.conftest import World
 from tests.flush.oracle_server import running_oracle_ollama
 from tests.support.oracle import Oracle, Rule, kind_of
@@ -46,19 +51,59 @@ def first_pair(user_turn: str) -> dict:
     return {"contradictions": [{"ids": ids[:2], "reason": "both are the favourite food"}] if len(ids) >= 2 else []}
 
 
-@pytest.fixture
-def server():
+def schema_of(body: dict) -> dict | None:
+    """The schema of a structured request to either server (None: a chat request)."""
+    if "format" in body:
+        return body["format"]
+    response_format = body.get("response_format")
+    return (response_format.get("json_schema") or {}).get("schema") or {} if response_format else None
+
+
+@contextlib.contextmanager
+def running_oracle_openai(oracle) -> Iterator:
+    """A loopback OpenAI-compatible server answering structured calls from ``oracle``, with the same
+    ``tamper`` and ``kind_faults`` knobs as the oracle Ollama."""
+    with running_fake_openai() as srv:
+        srv.tamper, srv.kind_faults = {}, {}
+
+        def reply(body):
+            messages = body.get("messages") or []
+            system = "\n".join(m["content"] for m in messages if m["role"] == "system")
+            user = "\n".join(m["content"] for m in messages if m["role"] == "user")
+            answer = oracle.respond(system, user, schema_of(body))
+            tamper = srv.tamper.get(kind_of(schema_of(body)))
+            return tamper(answer) if tamper else json.dumps(answer, ensure_ascii=False)
+
+        def fault_for(body):
+            if schema_of(body) is None:
+                return None
+            with srv.lock:
+                faults = srv.kind_faults.get(kind_of(schema_of(body))) or []
+                return faults.pop(0) if faults else None
+
+        srv.structured_reply, srv.fault_for = reply, fault_for
+        yield srv
+
+
+@pytest.fixture(params=["ollama", "openai"])
+def server(request):
     oracle = Oracle([RAMEN, SUSHI, TENNIS])
     oracle.lint = first_pair
-    with running_oracle_ollama(oracle) as srv:
+    running = running_oracle_ollama if request.param == "ollama" else running_oracle_openai
+    with running(oracle) as srv:
+        srv.client = request.param
         yield srv
 
 
 def september(tmp_path, server, name: str, attempts: int = 3) -> tuple[World, Waits]:
-    """A home on the loopback Ollama after the June flush, with September's lines logged (not flushed)."""
+    """A home on the loopback server after the June flush, with September's lines logged (not flushed)."""
     waits = Waits()
-    backend = OllamaBackend("llama3.2", host=server.url, timeout_s=5.0,
-                            retry=RetryPolicy(attempts=attempts, base_delay_s=1.0, jitter_s=0.0, sleep=waits))
+    retry = RetryPolicy(attempts=attempts, base_delay_s=1.0, jitter_s=0.0, sleep=waits)
+    if server.client == "ollama":
+        backend = OllamaBackend("llama3.2", host=server.url, timeout_s=5.0, retry=retry)
+    else:
+        backend = OpenAICompatBackend("qwen2.5-7b-instruct", base_url=server.url, context_length=8192, timeout_s=5.0,
+                                retry=retry)
     world = World(tmp_path / name, oracle=backend)
     world.app.settings.flush.parallel = 1
     world.say("2026-06-01T12:00:00+09:00", "覚えておいて：ラーメンが好き")
@@ -70,7 +115,9 @@ def september(tmp_path, server, name: str, attempts: int = 3) -> tuple[World, Wa
 
 
 def sent(server, kind: str) -> list[dict]:
-    return [r["body"] for r in server.chat_requests() if "format" in r["body"] and kind_of(r["body"]["format"]) == kind]
+    with server.lock:
+        bodies = [r["body"] for r in server.requests if r["path"] in ("/api/chat", "/v1/chat/completions")]
+    return [body for body in bodies if schema_of(body) is not None and kind_of(schema_of(body)) == kind]
 
 
 def outcome(world) -> dict:
