@@ -278,3 +278,27 @@ def test_a_stage_whose_server_stays_down_stops_the_flush_with_nothing_changed_an
     # What was answered before the failure is not paid for again.
     assert all(second[k] == 0 for k in counts if k != kind and first[k]), (first, second)
     assert outcome(world) == reference
+
+
+def test_a_day_whose_page_was_refused_is_asked_for_again_at_the_next_flush(tmp_path, server, reference):
+    world, _ = september(tmp_path, server, "owed")
+    server.tamper["diary"] = HOSTILE["cut_off"]
+    report = world.flush("2026-09-10T22:00:00+09:00")
+    server.tamper.clear()
+    assert any("diary 2026-09-10" in e and "asks for that page again" in e for e in report.errors)
+    assert [r["day"] for r in world.rows("diary")] == ["2026-06-01"]
+
+    world.say("2026-09-12T12:00:00+09:00", "テニスの練習をした")  # another day; nothing new on 09-10
+    before = len(sent(server, "diary"))
+    report = world.flush("2026-09-12T22:00:00+09:00")
+
+    assert len(sent(server, "diary")) - before == 2 and not report.errors
+    pages = {r["day"]: r for r in world.rows("diary")}
+    assert sorted(pages) == ["2026-06-01", "2026-09-10", "2026-09-12"]
+    assert (pages["2026-09-10"]["text"], pages["2026-09-10"]["messages"]) == next(
+        (text, messages) for day, text, messages in reference["diary"] if day == "2026-09-10")
+    assert world.app.store.get_state("diary_owed") is None  # nothing owed any more
+    world.say("2026-09-13T12:00:00+09:00", "雨")
+    before = len(sent(server, "diary"))
+    world.flush("2026-09-13T22:00:00+09:00")
+    assert len(sent(server, "diary")) - before == 1  # only the new day: a written page is not asked again

@@ -3,7 +3,8 @@
 The page is in the user's language and cites the day's messages by short ids (``d1`` …);
 the program keeps only ids it showed, maps them back to message ids, and stores the page
 (SQLite, then ``diary/YYYY-MM-DD.md`` after the commit). A later flush that brings new user
-messages of a day writes that day's page again from all of its messages.
+messages of a day writes that day's page again from all of its messages; a day whose page a flush
+asked for and did not get (a bad answer) is owed, and asked for again at the next flush.
 """
 
 from __future__ import annotations
@@ -91,18 +92,19 @@ def _ask_day(backend: Backend, prompts: PromptLibrary, day: str, messages: list[
     try:
         answer = ask_json(backend, system, render(groups[0]), DIARY_SCHEMA, proposals.usage)
     except MalformedReply as exc:
-        proposals.errors.append(f"diary {day} ({backend.describe()}): {exc.message}")
+        proposals.errors.append(f"diary {day} ({backend.describe()}): {exc.message} The next flush asks for "
+                                "that page again.")
         return None
     text = answer.get("text") if isinstance(answer, dict) else None
     text = text.strip() if isinstance(text, str) else ""
     if not text:
         proposals.errors.append(f"diary {day} ({backend.describe()}): the model wrote no page; "
-                                "the day is written at the next flush that brings its messages.")
+                                "the next flush asks for that page again.")
         return None
     user_text = "\n".join(line["text"] for line in groups[0])
     if check_words(text, [user_text], assistant_lines).assistants_words:
         proposals.errors.append(f"diary {day} ({backend.describe()}): the page is in the assistant's words, "
-                                "not the user's; the day is written at the next flush that brings its messages.")
+                                "not the user's; the next flush asks for that page again.")
         return None
     if len(text) > PAGE_MAX:
         proposals.notes.append(f"the diary of {day} was {len(text)} characters long and was cut to {PAGE_MAX}.")
@@ -120,16 +122,24 @@ def _ask_day(backend: Backend, prompts: PromptLibrary, day: str, messages: list[
 
 def write_pages(backend: Backend, prompts: PromptLibrary, store, readable: list[Message], items: list[Item],
                 rows: list, day_of: Callable, proposals, progress: Callable[[FlushProgress], None],
-                cancel: threading.Event, language_setting: str, read: Callable[[str], bool]) -> list[Page]:
-    """One page per local day with new user messages in this flush (LLM calls; nothing written)."""
-    days = sorted({day_of(m.dt) for m in readable if m.role == "user"})
+                cancel: threading.Event, language_setting: str, read: Callable[[str], bool],
+                owed: list[str] = ()) -> list[Page]:
+    """One page per local day with new user messages in this flush, and per ``owed`` day (an earlier flush
+    asked for its page and got none) that has user messages (LLM calls; nothing written).
+
+    ``proposals.diary_days`` is set to the days asked for."""
+    days = sorted({day_of(m.dt) for m in readable if m.role == "user"} | set(owed))
     moving = profile.moving(rows)
     pages = []
+    proposals.diary_days = []
     for n, day in enumerate(days):
         if cancel.is_set():
             raise FlushCancelled()
         progress(FlushProgress("diary", None, n, len(days), f"writing the diary of {day}"))
         messages = day_messages(store, day, readable, read, day_of)
+        if not messages:  # an owed day whose messages are gone (deleted, or of personas no longer read)
+            continue
+        proposals.diary_days.append(day)
         language = language_of([r["text"] for r in messages], language_setting)
         replies = [m.text for m in readable if m.role == "assistant" and day_of(m.dt) == day]
         page = _ask_day(backend, prompts, day, messages, topics_of_day(store, day, items, readable, day_of),
