@@ -12,7 +12,8 @@ Two more knobs play a model that misbehaves in one kind of call only (``kind`` a
 
     server.tamper[kind]       f(the oracle's answer) -> the content sent instead (malformed, forged,
                               over-long …), or (content, "length") for an answer cut off at its limit
-    server.kind_faults[kind]  faults (as ``server.faults``) for the next requests of that kind only
+    server.kind_faults[kind]  faults for the next requests of that kind only: ("status", CODE, MESSAGE)
+                              or ("reset",), as in ``server.faults``
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import json
 import threading
 from typing import Iterator
 
-from tests.fakes.fake_ollama import FakeOllamaServer, Handler
+from tests.fakes.fake_ollama import FakeOllamaServer, Handler, reset_connection
 from tests.support.oracle import kind_of
 
 
@@ -45,6 +46,8 @@ class OracleHandler(Handler):
             fault = faults.pop(0) if faults else None
         if fault is not None and fault[0] == "status":
             return self._send_json(fault[1], {"error": fault[2]})
+        if fault is not None and fault[0] == "reset":
+            return reset_connection(self)
         try:
             answer = oracle.respond(system, user, body.get("format") or {})
         except Exception as exc:  # the oracle's own failure: recorded, answered as a server error

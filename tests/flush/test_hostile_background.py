@@ -243,12 +243,13 @@ def test_a_hostile_answer_to_one_stage_is_refused_with_a_note_and_the_flush_comp
             assert len(kept) == len(reference[kind]) and all(len(row[-2]) <= limit for row in kept)
 
 
+@pytest.mark.parametrize("faults", [[BUSY, BUSY], [("reset",), BUSY]], ids=["503-twice", "reset-then-503"])
 @pytest.mark.parametrize("kind", STAGES)
 def test_a_stage_answered_503_twice_is_retried_and_the_flush_is_as_if_nothing_happened(
-        tmp_path, server, reference, kind):
+        tmp_path, server, reference, kind, faults):
     world, waits = september(tmp_path, server, f"busy-{kind}")
     before = len(sent(server, kind))
-    server.kind_faults[kind] = [BUSY, BUSY]
+    server.kind_faults[kind] = list(faults)
 
     report = world.flush("2026-09-10T22:00:00+09:00")
 
