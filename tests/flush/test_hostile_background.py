@@ -32,6 +32,7 @@ from tests.support.oracle import Oracle, Rule, kind_of
 RAMEN = Rule("ラーメン", "ラーメンが好き", "food/likes", "explicit", 0.9)
 SUSHI = Rule("寿司", "寿司が好き", "food/likes", "explicit", 0.9)
 TENNIS = Rule("テニス", "テニスを始めた", "sport/tennis", "explicit", 0.9)
+CAT = Rule("猫", "猫を飼っている", "pet/cat", "explicit", 0.9, persona="lifestyle")  # real, never shown to lint or digest
 ASSISTANT = "素晴らしい選択ですね！ラケットはヨネックスのEZONEが初心者に最適で、週三回のレッスンがおすすめです"
 BUSY = ("status", 503, "server busy")
 STAGES = ("reflect", "digest", "diary", "lint")
@@ -87,7 +88,7 @@ def running_oracle_openai(oracle) -> Iterator:
 
 @pytest.fixture(params=["ollama", "openai"])
 def server(request):
-    oracle = Oracle([RAMEN, SUSHI, TENNIS])
+    oracle = Oracle([RAMEN, SUSHI, TENNIS, CAT])
     oracle.lint = first_pair
     running = running_oracle_ollama if request.param == "ollama" else running_oracle_openai
     with running(oracle) as srv:
@@ -108,6 +109,7 @@ def september(tmp_path, server, name: str, attempts: int = 3) -> tuple[World, Wa
     world.app.settings.flush.parallel = 1
     world.say("2026-06-01T12:00:00+09:00", "覚えておいて：ラーメンが好き")
     world.say("2026-06-01T12:05:00+09:00", "覚えておいて：寿司も好き")
+    world.say("2026-06-01T12:10:00+09:00", "覚えておいて：猫を飼っている")
     world.flush("2026-06-01T22:00:00+09:00")
     world.say("2026-09-10T12:00:00+09:00", "テニスを始めた")
     world.say("2026-09-10T12:01:00+09:00", ASSISTANT, role="assistant")
@@ -194,9 +196,25 @@ HOSTILE = {
 }
 # An insight and a lint reason are the model's own words about what it was shown: only a digest and a
 # diary page say what the user said, so only they can be "in the assistant's words".
-CASES = [(kind, hostility) for kind in STAGES for hostility in sorted(HOSTILE)
-         if not (hostility == "assistant_words" and kind in ("reflect", "lint"))]
+
+
+def unshown_real_ids(world):
+    """Ids that exist but were not shown to this call: the cat's memory (its own slot family: in no lint
+    pair, in no digest) and its message (a diary call cites by its own ``d`` ids only)."""
+    cat = world.mem("猫を飼っている")
+    ramen = world.mem("ラーメンが好き").id
+
+    def change(value):
+        return [ramen, cat.id] if isinstance(value, list) and len(value) == 2 else [cat.id, *cat.evidence]
+    return lambda a: json.dumps(_walk(a, ("cited", "covers", "ids"), change), ensure_ascii=False)
+
+
+# A reflect call is shown every known slot, so it has no real id it was not shown.
+CASES = [(kind, hostility) for kind in STAGES for hostility in [*sorted(HOSTILE), "unshown_real_ids"]
+         if not (hostility == "assistant_words" and kind in ("reflect", "lint"))
+         and not (hostility == "unshown_real_ids" and kind == "reflect")]
 REFUSED = ("malformed", "schema_ignoring", "wrong_types", "cut_off", "assistant_words")  # nothing kept of these
+FORGED = ("forged_ids", "unshown_real_ids")
 
 
 def said_something(report, kind: str) -> bool:
@@ -208,7 +226,7 @@ def said_something(report, kind: str) -> bool:
 def test_a_hostile_answer_to_one_stage_is_refused_with_a_note_and_the_flush_completes(
         tmp_path, server, reference, kind, hostility):
     world, _ = september(tmp_path, server, f"{kind}-{hostility}")
-    server.tamper[kind] = HOSTILE[hostility]
+    server.tamper[kind] = unshown_real_ids(world) if hostility == "unshown_real_ids" else HOSTILE[hostility]
     try:
         report = world.flush("2026-09-10T22:00:00+09:00")
     finally:
@@ -224,11 +242,11 @@ def test_a_hostile_answer_to_one_stage_is_refused_with_a_note_and_the_flush_comp
     if hostility == "cut_off":  # said as what it is, not as a JSON error
         assert any(kind in str(e) and "cut the answer off at its length limit" in str(e) for e in report.errors)
     kept = result[kind]
-    if hostility in REFUSED or hostility == "forged_ids" and kind != "diary":
+    if hostility in REFUSED or hostility in FORGED and kind != "diary":
         june = {"diary": lambda row: row[0] != "2026-09-10", "reflect": lambda row: row[0] == 1}.get(kind)
         expected = [row for row in reference[kind] if june and june(row)]
         assert kept == expected  # nothing of this answer (the June flush's page and insight stay as they were)
-    elif hostility == "forged_ids":  # the page stays, citing none of the ids it made up
+    elif hostility in FORGED:  # the page stays, citing none of the ids it was not shown
         [page] = [row for row in kept if row[0] == "2026-09-10"]
         assert json.loads(page[2]) == []
     else:  # over-long: cut to its length, as the schema said (a digest over 400 is no digest)
