@@ -149,6 +149,9 @@ def reference(tmp_path, server):
     result = outcome(world)
     assert not report.errors and not waits
     assert {kind: len(sent(server, kind)) - before[kind] for kind in STAGES} == dict.fromkeys(STAGES, 1)
+    # A server's answer allowance holds a 400-character digest and diary page, as the product says.
+    for kind in ("digest", "diary"):
+        assert schema_of(sent(server, kind)[-1])["properties"]["text"]["maxLength"] == 400
     # Every stage had something to keep: a test that spoils one can see it is gone.
     assert all(result[kind] for kind in STAGES), result
     assert [d for d, _t, _m in result["diary"]] == ["2026-06-01", "2026-09-10"]

@@ -9,6 +9,7 @@ asked for and did not get (a bad answer) is owed, and asked for again at the nex
 
 from __future__ import annotations
 
+import json
 import threading
 from dataclasses import dataclass
 from datetime import datetime
@@ -20,7 +21,7 @@ from ..errors import MalformedReply
 from ..paths import make_private_dir, write_private
 from ..prompts import PromptLibrary
 from ..types import Message, Turn
-from ..flush.ask import ask_json
+from ..flush.ask import ask_json, text_room
 from ..flush.fit import pack
 from ..flush.records import FlushCancelled, FlushProgress, Item
 from ..flush.reflect import language_of
@@ -32,12 +33,17 @@ from . import profile
 PAGE_MAX = 400
 LINE_MAX = 300  # characters of one message as the diary call reads it
 CITED_MAX = 12  # ids a page may cite (bounded: a small model otherwise repeats ids until it is cut off)
-DIARY_SCHEMA = {
-    "type": "object",
-    "properties": {"text": {"type": "string", "maxLength": PAGE_MAX},
-                   "cited": {"type": "array", "maxItems": CITED_MAX, "items": {"type": "string", "maxLength": 8}}},
-    "required": ["text", "cited"],
-}
+
+
+def diary_schema(page_max: int = PAGE_MAX) -> dict:
+    return {"type": "object",
+            "properties": {"text": {"type": "string", "maxLength": page_max},
+                           "cited": {"type": "array", "maxItems": CITED_MAX,
+                                     "items": {"type": "string", "maxLength": 8}}},
+            "required": ["text", "cited"]}
+
+
+DIARY_SCHEMA = diary_schema()
 
 
 @dataclass
@@ -73,15 +79,19 @@ def _ask_day(backend: Backend, prompts: PromptLibrary, day: str, messages: list[
              moving: dict, language: str, proposals, assistant_lines: list[str] = ()) -> Page | None:
     """The page the program keeps from one call (``assistant_lines``: the day's replies, never shown to it;
     a page in their words rather than the user's is refused), or None with an error said."""
-    system = prompts.render("diary.md.j2", most=PAGE_MAX, language=language)
     lines = [{"id": f"d{n}", "when": datetime.fromisoformat(r["ts"]).strftime("%H:%M"),
               "text": r["text"][:LINE_MAX]} for n, r in enumerate(messages, start=1)]
+    # A page in the day's script that fits the answer's allowance, with the ids it may cite.
+    most = text_room(backend, "".join(line["text"] for line in lines[:CITED_MAX]), PAGE_MAX,
+                     backend.count_text(json.dumps([f"d{n}" for n in range(1, CITED_MAX + 1)])))
+    schema = diary_schema(most)
+    system = prompts.render("diary.md.j2", most=most, language=language)
 
     def render(group: list[dict]) -> str:
         return prompts.render("diary_day.md.j2", day=day, topics=topics, moving=moving, lines=group)
 
     groups = pack(lines, request_cost=lambda g: backend.count_json_request(system, [Turn("user", render(g))],
-                                                                           DIARY_SCHEMA),
+                                                                           schema),
                   unit_cost=lambda line: backend.count_text(render([line])) - backend.count_text(render([])),
                   limit=backend.json_prompt_limit(),
                   shorten=lambda line, over: {**line, "text": line["text"][:max(1, len(line["text"]) // 2)]})
@@ -90,7 +100,7 @@ def _ask_day(backend: Backend, prompts: PromptLibrary, day: str, messages: list[
                                "to fit the model's context.")
     shown = {line["id"]: messages[int(line["id"][1:]) - 1]["id"] for line in groups[0]}
     try:
-        answer = ask_json(backend, system, render(groups[0]), DIARY_SCHEMA, proposals.usage)
+        answer = ask_json(backend, system, render(groups[0]), schema, proposals.usage)
     except MalformedReply as exc:
         proposals.errors.append(f"diary {day} ({backend.describe()}): {exc.message} The next flush asks for "
                                 "that page again.")
