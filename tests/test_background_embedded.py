@@ -108,7 +108,7 @@ def test_the_lint_stage_through_smollm2_names_only_pairs_it_was_shown(model, mem
 
 
 def test_the_text_a_stage_asks_for_fits_the_models_answer_allowance(model, memories):
-    """400 Japanese characters are about 1,000 SmolLM2 tokens, far past its 640 for an answer: the
+    """400 Japanese characters are up to 700 SmolLM2 tokens, past its 640 for an answer: the
     digest asks for fewer (the product's 400 stays the most), English keeps all 400."""
     food = [m for m in memories.store.live() if m.slot == "food/likes"]
     sample = "".join(m.text for m in food)
