@@ -19,7 +19,8 @@ Knobs on the server object (set them before the request):
     server.api_key             when set, requests without "Authorization: Bearer <it>" get a 401
     server.reply_chunks        content pieces streamed by a chat reply
     server.structured_content  content of a reply when the request has "response_format"
-    server.structured_reply    f(request body) -> that content, when set
+    server.structured_reply    f(request body) -> that content, when set; or (content, finish_reason)
+                               for that reply alone (e.g. "length": cut off)
     server.structured_piece_chars  0: a streamed structured reply is one piece; N: pieces of N characters
     server.schema_support      True: json_schema accepted; False: a 400 for response_format
                                json_schema, as servers without schemas answer (json_object works)
@@ -29,6 +30,8 @@ Knobs on the server object (set them before the request):
                                (one chunk, then an error event)
     server.faults              one entry per chat request, consumed first: None (answer),
                                ("status", CODE, MESSAGE), ("stall", SECONDS) or ("reset",)
+    server.fault_for           f(request body) -> a fault as above or None, asked when ``faults`` is empty
+                               (a server that fails one kind of request only)
 
 Records: ``server.requests`` (list of {"method", "path", "body", "headers" (lower-cased names)}) and
 ``server.disconnects`` (streams the client closed before they ended).
@@ -102,6 +105,8 @@ class Handler(BaseHTTPRequestHandler):
             return self._error(404, f"Unexpected endpoint or method. (POST {self.path})")
         with srv.lock:
             fault = srv.faults.pop(0) if srv.faults else None
+        if fault is None and srv.fault_for is not None:
+            fault = srv.fault_for(body)
         if fault is not None:
             if fault[0] == "status":
                 return self._error(fault[1], fault[2])
@@ -117,22 +122,25 @@ class Handler(BaseHTTPRequestHandler):
         response_format = body.get("response_format")
         if response_format and response_format.get("type") == "json_schema" and not srv.schema_support:
             return self._error(400, "'response_format.type' must be 'json_object' or 'text'")
+        finish = srv.finish_reason
         if response_format:
             content = [srv.structured_reply(body) if srv.structured_reply else srv.structured_content]
+            if isinstance(content[0], tuple):
+                content, finish = [content[0][0]], content[0][1]
             if srv.structured_piece_chars:  # a model writing it token by token
                 size = srv.structured_piece_chars
                 content = [content[0][i:i + size] for i in range(0, len(content[0]), size)]
         else:
             content = list(srv.reply_chunks)
         if body.get("stream"):
-            return self._stream(model, content, body)
+            return self._stream(model, content, body, finish)
         self._send_json(200, {
             "id": "chatcmpl-1", "object": "chat.completion", "created": 1700000000, "model": model,
             "choices": [{"index": 0, "message": {"role": "assistant", "content": "".join(content)},
-                         "finish_reason": srv.finish_reason}],
+                         "finish_reason": finish}],
             "usage": srv.usage})
 
-    def _stream(self, model, pieces, body):
+    def _stream(self, model, pieces, body, finish):
         srv = self.server
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
@@ -151,7 +159,7 @@ class Handler(BaseHTTPRequestHandler):
         if srv.mode == "midstream_error":
             events = events[:2] + ['data: {"error": {"message": "the model crashed", "type": "server_error"}}\n\n']
         else:
-            events.append(chunk({}, srv.finish_reason))
+            events.append(chunk({}, finish))
             if (body.get("stream_options") or {}).get("include_usage"):
                 events.append(chunk(None, usage=srv.usage))
             events.append("data: [DONE]\n\n")
@@ -193,6 +201,7 @@ class FakeOpenAIServer(ThreadingHTTPServer):
         self.mode = "ok"
         self.chunk_delay_s = 0.05
         self.faults: list = []
+        self.fault_for = None  # f(request body) -> a fault or None
 
     def get_request(self):
         conn, address = super().get_request()

@@ -6,6 +6,14 @@ filter and judge calls must be answered by what they ask, so this server hands
 them to ``server.oracle`` (a ``tests.support.oracle.Oracle``): its ``respond``
 reads the system prompt, the user turn and the schema of the request body.
 Everything else (chat streams, /api/show, records of requests) is the fake's.
+
+Two more knobs play a model that misbehaves in one kind of call only (``kind`` as
+``tests.support.oracle.kind_of`` names it: filter, judge, reflect, diary, digest, lint):
+
+    server.tamper[kind]       f(the oracle's answer) -> the content sent instead (malformed, forged,
+                              over-long …), or (content, "length") for an answer cut off at its limit
+    server.kind_faults[kind]  faults for the next requests of that kind only: ("status", CODE, MESSAGE)
+                              or ("reset",), as in ``server.faults``
 """
 
 from __future__ import annotations
@@ -15,7 +23,8 @@ import json
 import threading
 from typing import Iterator
 
-from tests.fakes.fake_ollama import FakeOllamaServer, Handler
+from tests.fakes.fake_ollama import FakeOllamaServer, Handler, reset_connection
+from tests.support.oracle import kind_of
 
 
 class OracleHandler(Handler):
@@ -31,15 +40,28 @@ class OracleHandler(Handler):
         messages = body.get("messages") or []
         system = "\n".join(m.get("content", "") for m in messages if m.get("role") == "system")
         user = "\n".join(m.get("content", "") for m in messages if m.get("role") == "user")
+        kind = kind_of(body.get("format") or {})
+        with self.server.lock:
+            faults = self.server.kind_faults.get(kind) or []
+            fault = faults.pop(0) if faults else None
+        if fault is not None and fault[0] == "status":
+            return self._send_json(fault[1], {"error": fault[2]})
+        if fault is not None and fault[0] == "reset":
+            return reset_connection(self)
         try:
             answer = oracle.respond(system, user, body.get("format") or {})
         except Exception as exc:  # the oracle's own failure: recorded, answered as a server error
             with self.server.lock:
                 self.server.errors.append(exc)
             return self._send_json(500, {"error": f"oracle failed: {exc}"})
-        content = json.dumps(answer, ensure_ascii=False)
+        content, done_reason = json.dumps(answer, ensure_ascii=False), "stop"
+        tamper = self.server.tamper.get(kind)
+        if tamper is not None:
+            content = tamper(answer)
+            if isinstance(content, tuple):
+                content, done_reason = content
         line = {"model": model, "created_at": "2025-01-01T00:00:00Z",
-                "message": {"role": "assistant", "content": content}, "done": True, "done_reason": "stop",
+                "message": {"role": "assistant", "content": content}, "done": True, "done_reason": done_reason,
                 "prompt_eval_count": self.server.prompt_eval_count, "eval_count": 1}
         if streaming:
             return self._send_ndjson([line])
@@ -54,6 +76,8 @@ class OracleOllamaServer(FakeOllamaServer):
         self.RequestHandlerClass = OracleHandler
         self.oracle = oracle
         self.oracles: dict = {}
+        self.tamper: dict = {}  # kind -> f(answer) -> content, or (content, done_reason)
+        self.kind_faults: dict = {}  # kind -> faults for that kind's next requests
 
 
 @contextlib.contextmanager

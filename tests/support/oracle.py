@@ -110,6 +110,14 @@ def persona_of(user_turn: str) -> str:
     return bracket.group(1) if bracket else name.lower()
 
 
+def kind_of(schema: dict) -> str:
+    """Which flush call a structured request is, from its schema's properties."""
+    properties = (schema or {}).get("properties", {})
+    return ("judge" if "verdicts" in properties else "reflect" if "insights" in properties
+            else "diary" if "cited" in properties else "lint" if "contradictions" in properties
+            else "digest" if "covers" in properties else "filter")
+
+
 def _as_judgement(value) -> Judgement:
     if isinstance(value, Judgement):
         return value
@@ -162,10 +170,7 @@ class Oracle(ScriptedBackend):
     # ---- the pure part ----------------------------------------------------
     def respond(self, system: str, user_turn: str, schema: dict) -> dict:
         """The answer to one structured call (records it, calls ``on_call``)."""
-        properties = (schema or {}).get("properties", {})
-        kind = ("judge" if "verdicts" in properties else "reflect" if "insights" in properties
-                else "diary" if "cited" in properties else "lint" if "contradictions" in properties
-                else "digest" if "covers" in properties else "filter")
+        kind = kind_of(schema)
         with self._oracle_lock:
             self.json_calls += 1
             n = self.json_calls

@@ -39,7 +39,7 @@ from typing import Callable, Iterator
 import httpx
 import ollama
 
-from ..errors import BackendError, BackendUnreachable, KnownError, ModelNotFound, RateLimited
+from ..errors import BackendError, BackendUnreachable, KnownError, MalformedReply, ModelNotFound, RateLimited
 from ..privacy import is_local_url
 from ..tokens import count_turns
 from ..types import Turn, Usage
@@ -180,6 +180,9 @@ class OllamaBackend(Backend):
                                      "Check that `ollama serve` is still running, then try again.",
                                      transient=True)
         self.last_usage = self._usage(final, count_turns(system, turns))  # logs a truncation warning
+        if final.done_reason == "length":  # the answer ran out of room: what came is only its start
+            raise MalformedReply(f"Ollama cut the answer off at its length limit (num_ctx={self.num_ctx}).",
+                                 "Try again; a larger context (ollama.num_ctx) leaves the answer more room.")
         return "".join(pieces)
 
     def _usage(self, final: ollama.ChatResponse, estimate: int) -> Usage:

@@ -3,11 +3,13 @@
 The page is in the user's language and cites the day's messages by short ids (``d1`` …);
 the program keeps only ids it showed, maps them back to message ids, and stores the page
 (SQLite, then ``diary/YYYY-MM-DD.md`` after the commit). A later flush that brings new user
-messages of a day writes that day's page again from all of its messages.
+messages of a day writes that day's page again from all of its messages; a day whose page a flush
+asked for and did not get (a bad answer) is owed, and asked for again at the next flush.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,10 +21,11 @@ from ..errors import MalformedReply
 from ..paths import make_private_dir, write_private
 from ..prompts import PromptLibrary
 from ..types import Message, Turn
-from ..flush.ask import ask_json
+from ..flush.ask import ask_json, text_room
 from ..flush.fit import pack
 from ..flush.records import FlushCancelled, FlushProgress, Item
 from ..flush.reflect import language_of
+from ..flush.words import check_words
 from . import profile
 
 # Characters of a page. Also the schema's maxLength: llama.cpp turns it into a grammar nested that deep,
@@ -30,12 +33,17 @@ from . import profile
 PAGE_MAX = 400
 LINE_MAX = 300  # characters of one message as the diary call reads it
 CITED_MAX = 12  # ids a page may cite (bounded: a small model otherwise repeats ids until it is cut off)
-DIARY_SCHEMA = {
-    "type": "object",
-    "properties": {"text": {"type": "string", "maxLength": PAGE_MAX},
-                   "cited": {"type": "array", "maxItems": CITED_MAX, "items": {"type": "string", "maxLength": 8}}},
-    "required": ["text", "cited"],
-}
+
+
+def diary_schema(page_max: int = PAGE_MAX) -> dict:
+    return {"type": "object",
+            "properties": {"text": {"type": "string", "maxLength": page_max},
+                           "cited": {"type": "array", "maxItems": CITED_MAX,
+                                     "items": {"type": "string", "maxLength": 8}}},
+            "required": ["text", "cited"]}
+
+
+DIARY_SCHEMA = diary_schema()
 
 
 @dataclass
@@ -68,16 +76,22 @@ def topics_of_day(store, day: str, items: list[Item], new: list[Message], day_of
 
 
 def _ask_day(backend: Backend, prompts: PromptLibrary, day: str, messages: list[dict], topics: list[str],
-             moving: dict, language: str, proposals) -> Page | None:
-    system = prompts.render("diary.md.j2", most=PAGE_MAX, language=language)
+             moving: dict, language: str, proposals, assistant_lines: list[str] = ()) -> Page | None:
+    """The page the program keeps from one call (``assistant_lines``: the day's replies, never shown to it;
+    a page in their words rather than the user's is refused), or None with an error said."""
     lines = [{"id": f"d{n}", "when": datetime.fromisoformat(r["ts"]).strftime("%H:%M"),
               "text": r["text"][:LINE_MAX]} for n, r in enumerate(messages, start=1)]
+    # A page in the day's script that fits the answer's allowance, with the ids it may cite.
+    most = text_room(backend, "".join(line["text"] for line in lines[:CITED_MAX]), PAGE_MAX,
+                     backend.count_text(json.dumps([f"d{n}" for n in range(1, CITED_MAX + 1)])))
+    schema = diary_schema(most)
+    system = prompts.render("diary.md.j2", most=most, language=language)
 
     def render(group: list[dict]) -> str:
         return prompts.render("diary_day.md.j2", day=day, topics=topics, moving=moving, lines=group)
 
     groups = pack(lines, request_cost=lambda g: backend.count_json_request(system, [Turn("user", render(g))],
-                                                                           DIARY_SCHEMA),
+                                                                           schema),
                   unit_cost=lambda line: backend.count_text(render([line])) - backend.count_text(render([])),
                   limit=backend.json_prompt_limit(),
                   shorten=lambda line, over: {**line, "text": line["text"][:max(1, len(line["text"]) // 2)]})
@@ -86,35 +100,60 @@ def _ask_day(backend: Backend, prompts: PromptLibrary, day: str, messages: list[
                                "to fit the model's context.")
     shown = {line["id"]: messages[int(line["id"][1:]) - 1]["id"] for line in groups[0]}
     try:
-        answer = ask_json(backend, system, render(groups[0]), DIARY_SCHEMA, proposals.usage)
+        answer = ask_json(backend, system, render(groups[0]), schema, proposals.usage)
     except MalformedReply as exc:
-        proposals.errors.append(f"diary {day} ({backend.describe()}): {exc.message}")
+        proposals.errors.append(f"diary {day} ({backend.describe()}): {exc.message} The next flush asks for "
+                                "that page again.")
         return None
-    text = str(answer.get("text") or "").strip()[:PAGE_MAX] if isinstance(answer, dict) else ""
+    text = answer.get("text") if isinstance(answer, dict) else None
+    text = text.strip() if isinstance(text, str) else ""
     if not text:
         proposals.errors.append(f"diary {day} ({backend.describe()}): the model wrote no page; "
-                                "the day is written at the next flush that brings its messages.")
+                                "the next flush asks for that page again.")
         return None
+    user_text = "\n".join(line["text"] for line in groups[0])
+    if check_words(text, [user_text], assistant_lines).assistants_words:
+        proposals.errors.append(f"diary {day} ({backend.describe()}): the page is in the assistant's words, "
+                                "not the user's; the next flush asks for that page again.")
+        return None
+    if len(text) > PAGE_MAX:
+        proposals.notes.append(f"the diary of {day} was {len(text)} characters long and was cut to {PAGE_MAX}.")
+        text = text[:PAGE_MAX]
     cited = answer.get("cited") if isinstance(answer.get("cited"), list) else []
-    ids = [shown[c] for c in dict.fromkeys(c for c in cited if isinstance(c, str)) if c in shown]
+    named = list(dict.fromkeys(c for c in cited if isinstance(c, str)))
+    ids = [shown[c] for c in named if c in shown]
+    if not isinstance(answer.get("cited"), list):
+        proposals.notes.append(f"the diary of {day} names no list of the messages it cites; it cites none.")
+    elif len(ids) < len(named):
+        proposals.notes.append(f"the diary of {day} cited {len(named) - len(ids)} message id(s) it was not shown; "
+                               "they are left out.")
     return Page(day, text, ids, topics, language)
 
 
 def write_pages(backend: Backend, prompts: PromptLibrary, store, readable: list[Message], items: list[Item],
                 rows: list, day_of: Callable, proposals, progress: Callable[[FlushProgress], None],
-                cancel: threading.Event, language_setting: str, read: Callable[[str], bool]) -> list[Page]:
-    """One page per local day with new user messages in this flush (LLM calls; nothing written)."""
-    days = sorted({day_of(m.dt) for m in readable if m.role == "user"})
+                cancel: threading.Event, language_setting: str, read: Callable[[str], bool],
+                owed: list[str] = ()) -> list[Page]:
+    """One page per local day with new user messages in this flush, and per ``owed`` day (an earlier flush
+    asked for its page and got none) that has user messages (LLM calls; nothing written).
+
+    ``proposals.diary_days`` is set to the days asked for."""
+    days = sorted({day_of(m.dt) for m in readable if m.role == "user"} | set(owed))
     moving = profile.moving(rows)
     pages = []
+    proposals.diary_days = []
     for n, day in enumerate(days):
         if cancel.is_set():
             raise FlushCancelled()
         progress(FlushProgress("diary", None, n, len(days), f"writing the diary of {day}"))
         messages = day_messages(store, day, readable, read, day_of)
+        if not messages:  # an owed day whose messages are gone (deleted, or of personas no longer read)
+            continue
+        proposals.diary_days.append(day)
         language = language_of([r["text"] for r in messages], language_setting)
+        replies = [m.text for m in readable if m.role == "assistant" and day_of(m.dt) == day]
         page = _ask_day(backend, prompts, day, messages, topics_of_day(store, day, items, readable, day_of),
-                        moving, language, proposals)
+                        moving, language, proposals, replies)
         if page is not None:
             pages.append(page)
     if days:

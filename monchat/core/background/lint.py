@@ -135,6 +135,7 @@ class Lint:
             return answer
         answer.ran = True
         shown = {frozenset(p): p for p in answer.shown}
+        cut = 0
         for entry in entries[:PAIRS_MAX]:
             ids = entry.get("ids") if isinstance(entry, dict) else None
             pair = shown.get(frozenset(ids)) if isinstance(ids, list) and len(ids) == 2 \
@@ -142,11 +143,19 @@ class Lint:
             if pair is None:
                 answer.dropped += 1
                 continue
-            reason = " ".join(str(entry.get("reason") or "").split())[:REASON_MAX]
+            said = entry.get("reason")
+            reason = " ".join(said.split()) if isinstance(said, str) else ""
+            if len(reason) > REASON_MAX:
+                cut += 1
+                reason = reason[:REASON_MAX]
             if all(c["ids"] != list(pair) for c in answer.contradictions):
                 answer.contradictions.append({"ids": list(pair), "reason": reason})
         if answer.dropped:
             log.info("lint: %s entr(ies) named a pair that was not shown", answer.dropped)
+            answer.notes.append(f"lint: {answer.dropped} entr(ies) of the contradiction check left out: they did not "
+                                "name a pair it was shown.")
+        if cut:
+            answer.notes.append(f"lint: {cut} reason(s) longer than {REASON_MAX} characters were cut to that length.")
         return answer
 
     # ---- inside the caller's transaction -----------------------------------------------

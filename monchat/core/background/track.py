@@ -40,6 +40,7 @@ class Proposals:
     reflection: reflect.Reflection | None = None
     pages: list[diary.Page] = field(default_factory=list)
     digests: list[digest.Digest] = field(default_factory=list)
+    diary_days: list[str] | None = None  # the days a page was asked for (None: the diary did not run)
     usage: TokenUsage = field(default_factory=TokenUsage)
     errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -94,7 +95,7 @@ class BackgroundTrack:
         if self.settings.background.diary:
             proposals.pages = diary.write_pages(backend, self.prompts, self.store, readable, items, rows,
                                                 self.day_of, proposals, progress, cancel,
-                                                self.settings.chat.language, self.read)
+                                                self.settings.chat.language, self.read, self.store.diary_owed())
         return proposals
 
     # ---- inside the flush's transaction -----------------------------------------
@@ -121,6 +122,8 @@ class BackgroundTrack:
         for page in proposals.pages:
             self.store.put_page(page.row(run_id, at))
             summary["diary"].append(page.day)
+        if proposals.diary_days is not None:  # a day asked for without a page is asked again next time
+            self.store.set_diary_owed(sorted(set(proposals.diary_days) - {p.day for p in proposals.pages}))
         summary["gaps"] = gaps.record(self.store, items, proposals.reflection, run_id, at, rows,
                                       self.settings.background.structural_gap_after)
         summary["tiers"] = tiering.commit(self.store.store, proposals.digests, self.settings.tiers, run_id, now)

@@ -3,7 +3,8 @@
 The program chooses what goes cold (``memory/tiers.py``): the Layer 1 memories of a slot that are cold
 now, not pinned, not in a digest yet, in a slot this flush says nothing about, at least
 ``tiers.digest_min_items`` of them; at most ``tiers.digest_max_slots`` calls a flush. The model proposes
-a digest of at most 400 characters citing the ids it covers; the program keeps it only when the text
+a digest of at most 400 characters (fewer where the model's answer allowance holds fewer in the memories'
+script: ``text_room``) citing the ids it covers; the program keeps it only when the text
 is non-empty, within 400 characters, shares its words with the memories it covers (nothing invented)
 and cites only ids it was shown — otherwise there is no digest and the memories stay as they are.
 It writes nothing: the background track stores what survives in the flush's transaction.
@@ -12,6 +13,7 @@ It writes nothing: the background track stores what survives in the flush's tran
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 from dataclasses import dataclass
 
@@ -21,7 +23,7 @@ from ..memory.record import MemoryRecord
 from ..memory.tiers import Tier, tier_of
 from ..prompts import PromptLibrary
 from ..types import Turn
-from .ask import TokenUsage, ask_json
+from .ask import TokenUsage, ask_json, text_room
 from .reflect import language_of
 from .words import share
 
@@ -29,12 +31,19 @@ log = logging.getLogger(__name__)
 
 DIGEST_MAX = 400  # characters of a digest
 GROUNDED_SHARE = 0.5  # at least this share of a digest's words are in the memories it covers
-DIGEST_SCHEMA = {
-    "type": "object",
-    "properties": {"text": {"type": "string", "maxLength": DIGEST_MAX},
-                   "covers": {"type": "array", "maxItems": 30, "items": {"type": "string", "maxLength": 40}}},
-    "required": ["text", "covers"],
-}
+ID_MAX = 24  # characters of a memory id ("mem-" and 8 or 9 hex digits, with room)
+
+
+def digest_schema(text_max: int = DIGEST_MAX, covers_max: int = 30) -> dict:
+    """The answer's shape: a text of at most ``text_max`` characters citing at most ``covers_max`` ids."""
+    return {"type": "object",
+            "properties": {"text": {"type": "string", "maxLength": text_max},
+                           "covers": {"type": "array", "maxItems": covers_max,
+                                      "items": {"type": "string", "maxLength": ID_MAX}}},
+            "required": ["text", "covers"]}
+
+
+DIGEST_SCHEMA = digest_schema()
 
 
 @dataclass
@@ -105,14 +114,17 @@ def ask_digests(backend: Backend, prompts: PromptLibrary, slots: dict[str, list[
     """
     kept = []
     for slot, memories in slots.items():
-        system = prompts.render("digest.md.j2", most=DIGEST_MAX,
-                                language=language_of([m.text for m in memories], language))
+        # The text asked for fits the answer's allowance, the ids it may cite included (at most those shown).
+        most = text_room(backend, "".join(m.text for m in memories), DIGEST_MAX,
+                         backend.count_text(json.dumps([m.id for m in memories])))
+        schema = digest_schema(most, len(memories))
+        system = prompts.render("digest.md.j2", most=most, language=language_of([m.text for m in memories], language))
         user = prompts.render("digest_items.md.j2", slot=slot, memories=memories)
-        if backend.count_json_request(system, [Turn("user", user)], DIGEST_SCHEMA) > backend.json_prompt_limit():
+        if backend.count_json_request(system, [Turn("user", user)], schema) > backend.json_prompt_limit():
             notes.append(f"no digest for {slot}: its memories do not fit the model's context.")
             continue
         try:
-            answer = ask_json(backend, system, user, DIGEST_SCHEMA, usage)
+            answer = ask_json(backend, system, user, schema, usage)
         except MalformedReply as exc:
             errors.append(f"digest of {slot} ({backend.describe()}): {exc.message}")
             continue

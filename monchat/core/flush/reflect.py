@@ -115,10 +115,11 @@ def fitted(backend: Backend, prompts: PromptLibrary, system: str, stats: dict,
 
 
 def _valid(raw, known: set[str]) -> dict | None:
-    if not isinstance(raw, dict):
+    """An entry of the schema's shape resting on known slots (its text cut to ``TEXT_MAX``), else None."""
+    if not isinstance(raw, dict) or not isinstance(raw.get("text"), str) or not isinstance(raw.get("slots"), list):
         return None
-    text = " ".join(str(raw.get("text") or "").split())[:TEXT_MAX]
-    slots = [s for s in raw.get("slots") or [] if isinstance(s, str) and s in known]
+    text = " ".join(raw["text"].split())[:TEXT_MAX]
+    slots = [s for s in raw["slots"] if isinstance(s, str) and s in known]
     if not text or not slots:
         return None
     return {"text": text, "slots": sorted(set(slots))}
@@ -142,14 +143,25 @@ def reflect(backend: Backend, prompts: PromptLibrary, stats: dict, usage: TokenU
         errors.append(f"reflect ({backend.describe()}): {exc.message}")
         return reflection
     known = set(stats["known"])
+    if not isinstance(answer, dict) or not any(isinstance(answer.get(key), list) for key in ("insights", "gaps")):
+        errors.append(f"reflect ({backend.describe()}): the answer has no list of insights or gaps; "
+                      "nothing of it is kept.")
+        return reflection
+    cut = 0
     for key, kept in (("insights", reflection.insights), ("gaps", reflection.gaps)):
-        entries = answer.get(key) if isinstance(answer, dict) else None
+        entries = answer.get(key)
         for raw in (entries if isinstance(entries, list) else [])[:MOST]:
             entry = _valid(raw, known)
             if entry is None:
                 reflection.dropped += 1
-            elif entry not in kept:
+                continue
+            cut += len(" ".join(raw["text"].split())) > TEXT_MAX
+            if entry not in kept:
                 kept.append(entry)
     if reflection.dropped:
         log.info("reflect: %s entr(ies) named no known slot", reflection.dropped)
+        notes.append(f"reflect: {reflection.dropped} entr(ies) left out: not of the schema's shape or resting on "
+                     "no slot it was shown.")
+    if cut:
+        notes.append(f"reflect: {cut} entr(ies) longer than {TEXT_MAX} characters were cut to that length.")
     return reflection

@@ -106,6 +106,14 @@ class BackgroundStore(StoreView):
                    "topics": json.dumps(row["topics"], ensure_ascii=False)}
         self.db["diary"].insert(encoded, pk="day", replace=True)
 
+    OWED_KEY = "diary_owed"  # days whose page a flush asked for and did not get (JSON list), asked again
+
+    def diary_owed(self) -> list[str]:
+        return json.loads(self.store.get_state(self.OWED_KEY) or "[]")
+
+    def set_diary_owed(self, days: list[str]) -> None:
+        self.store.set_state(self.OWED_KEY, json.dumps(sorted(days)) if days else None)
+
     def pages(self, day: str | None = None) -> list[dict]:
         if day is None:
             rows = self.db.query("SELECT * FROM diary ORDER BY day")
