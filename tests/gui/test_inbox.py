@@ -81,3 +81,31 @@ def test_the_inbox_lists_lint_findings_in_both_languages(app, backend, make_wind
     assert dialog.tabs.tabText(dialog.tabs.indexOf(dialog.lint_tab)) == "点検"
     assert dialog.lint_tab.findings.topLevelItem(0).text(3) == "印を付けました: 次の整理で再点検"
     dialog.close()
+
+
+def long_insight(system, turns, schema):
+    if "insights" in schema.get("properties", {}):
+        return {"insights": [{"text": "You talk about how you like answers more and more, mostly about code",
+                              "slots": ["communication/answer-length"]}], "gaps": []}
+    return NO_ITEMS(system, turns, schema)
+
+
+def test_the_inbox_fits_its_texts_and_all_three_profile_windows_in_japanese(app, backend, make_window, qtbot):
+    backend.default_reply = long_insight
+    log_message(app, 3, "答えは簡潔なのが好き")
+    backend.enqueue(item_answer("簡潔な答えが好き", "communication/answer-length", kind="preference"))
+    app.flush.run()
+    dialog = make_window("ja").open_inbox()
+    qtbot.waitUntil(dialog.isVisible)
+    header = dialog.insights.header()
+    # The insight's words get the width; the kind, slot, flush and status columns fit their contents.
+    assert header.sectionSize(0) > dialog.insights.viewport().width() / 2
+    assert header.sectionSize(4) < header.sectionSize(0) / 2
+    dialog.tabs.setCurrentIndex(2)
+    qtbot.waitUntil(dialog.profile_scroll.isVisible)
+    body = dialog.profile_scroll.widget()
+    assert [name.text() for name, _bar, _trend in dialog.bars["90"]] == ["communication"]
+    # At the dialog's own size the 90-day window is not cut off behind a scroll bar.
+    assert body.minimumSizeHint().width() <= dialog.profile_scroll.viewport().width()
+    assert not dialog.profile_scroll.horizontalScrollBar().isVisible()
+    dialog.close()
