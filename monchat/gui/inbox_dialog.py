@@ -185,6 +185,7 @@ class InboxDialog(QDialog):
             item = QTreeWidgetItem([r["text"], self.kind_name(r["kind"]), ", ".join(r["slots"]), str(r["run_id"]),
                                     self.status_name(r["status"])])
             item.setData(0, Qt.ItemDataRole.UserRole, (r["what"], r["id"], r["status"]))
+            item.setToolTip(0, r["text"])  # the whole text where the column cuts it
             self.insights.addTopLevelItem(item)
         self.insights_empty.setVisible(not rows)
         self._enable_marks()

@@ -101,6 +101,8 @@ def test_the_inbox_fits_its_texts_and_all_three_profile_windows_in_japanese(app,
     # The insight's words get the width; the kind, slot, flush and status columns fit their contents.
     assert header.sectionSize(0) > dialog.insights.viewport().width() / 2
     assert header.sectionSize(4) < header.sectionSize(0) / 2
+    top = dialog.insights.topLevelItem(0)
+    assert top.toolTip(0) == top.text(0) == "You talk about how you like answers more and more, mostly about code"
     dialog.tabs.setCurrentIndex(2)
     qtbot.waitUntil(dialog.profile_scroll.isVisible)
     body = dialog.profile_scroll.widget()
