@@ -279,6 +279,33 @@ Send to it? monchat asks only once for this service.</source>
     </message>
 </context>
 <context>
+    <name>DroppedWords</name>
+    <message>
+        <source>Dropped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not backed by your own messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not in your words (the assistant&apos;s, or none of the line it cites)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not a well-formed proposal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Over the persona&apos;s limit of proposals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing kept to take back</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ExportDialog</name>
     <message>
         <source>Export</source>

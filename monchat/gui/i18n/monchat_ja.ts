@@ -286,6 +286,33 @@ Send to it? monchat asks only once for this service.</source>
     </message>
 </context>
 <context>
+    <name>DroppedWords</name>
+    <message>
+        <source>Dropped</source>
+        <translation>除外</translation>
+    </message>
+    <message>
+        <source>Not backed by your own messages</source>
+        <translation>あなた自身の発言に根拠がない</translation>
+    </message>
+    <message>
+        <source>Not in your words (the assistant&apos;s, or none of the line it cites)</source>
+        <translation>あなたの言葉にない（アシスタントの言葉か、引用した行のどこにもない）</translation>
+    </message>
+    <message>
+        <source>Not a well-formed proposal</source>
+        <translation>形式の正しくない提案</translation>
+    </message>
+    <message>
+        <source>Over the persona&apos;s limit of proposals</source>
+        <translation>ペルソナの提案数の上限を超えた</translation>
+    </message>
+    <message>
+        <source>Nothing kept to take back</source>
+        <translation>取り消す記憶がない</translation>
+    </message>
+</context>
+<context>
     <name>ExportDialog</name>
     <message>
         <source>Export</source>
