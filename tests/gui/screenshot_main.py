@@ -94,8 +94,8 @@ def main(home: str, output: str, language: str = "ja") -> int:
     app.settings.flush.ask_before_layer1 = True
     backend.rules += [Rule("車麩", "金沢おでんの車麩が好き", "food/oden", "fact", 0.8),
                       Rule("朝早く起きられたら", "近江町市場の海鮮丼を食べてみたい", "plan/food", "explicit", 0.9),
-                      Rule("kurumabu", "Loves the kurumabu in Kanazawa oden", "food/oden", "fact", 0.8),
-                      Rule("get up early", "Wants to try a seafood bowl at Omicho market", "plan/food", "explicit",
+                      Rule("kurumabu", "Had oden at the station; the kurumabu was great", "food/oden", "fact", 0.8),
+                      Rule("get up early", "Wants to manage to get up early", "plan/food", "explicit",
                            0.9)]
     start = app.clock() - timedelta(minutes=30)
     persona = app.settings.chat.persona

@@ -60,7 +60,8 @@ def test_the_memory_browser_shows_a_skills_level(app, backend, window):
     browser = window.open_memory()
     browser.set_view("all")
     browser.table.setCurrentItem(browser.table.topLevelItem(0))
-    assert "Kind: a skill" in browser.facts.text() and "Level L1 (1 days of use)" in browser.facts.text()
+    assert "Kind: a skill" in browser.facts.text() and "Level L1 (1 day of use)" in browser.facts.text()
+    assert "Evidence on 1 day ·" in browser.facts.text()  # one day, not "1 days"
     browser.close()
 
 

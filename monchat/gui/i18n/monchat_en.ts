@@ -1847,6 +1847,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Evidence on 1 day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Valid from %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1856,6 +1860,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Contradicted %1 times</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Level L%1 (1 day of use)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -1858,6 +1858,10 @@ Open it in your browser?</source>
         <translation>%1 日分の根拠</translation>
     </message>
     <message>
+        <source>Evidence on 1 day</source>
+        <translation>1 日分の根拠</translation>
+    </message>
+    <message>
         <source>Valid from %1</source>
         <translation>%1 から有効</translation>
     </message>
@@ -1868,6 +1872,10 @@ Open it in your browser?</source>
     <message>
         <source>Contradicted %1 times</source>
         <translation>矛盾 %1 回</translation>
+    </message>
+    <message>
+        <source>Level L%1 (1 day of use)</source>
+        <translation>レベル L%1（使った日 1 日）</translation>
     </message>
     <message>
         <source>Level L%1 (%2 days of use)</source>
