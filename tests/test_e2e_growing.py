@@ -227,6 +227,8 @@ def test_marking_insights_gaps_and_discoveries(grown):
     [gap] = user.json("gaps")
     assert user.json("gaps", "dismiss", str(gap["id"]))["status"] == "dismissed"
     assert user.json("inbox")["gaps"] == []
+    assert user.json("gaps", "read", str(gap["id"]))["status"] == "dismissed"  # a second mark does not undo it
+    assert user.json("inbox")["gaps"] == []
     found = user.json("discoveries")[0]
     assert user.json("discoveries", "dismiss", str(found["id"]))["status"] == "dismissed"
     assert found["id"] not in {d["id"] for d in user.json("inbox")["discoveries"]}
