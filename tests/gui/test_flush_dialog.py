@@ -34,7 +34,7 @@ def test_flush_shows_stages_personas_and_the_changes_with_evidence(app, make_win
     progress = [mark.text() for mark in dialog.stage_marks.values()]
     assert progress == ["✓"] * 7 and dialog.overall.value() == 7
     layers = dict(dialog.layers.rows())  # what each background layer changed (tests/gui/test_background_layers.py)
-    assert layers["Looking back"] == "0 insights, 0 suspected gaps (Inbox)"
+    assert layers["Looking back"] == "Insights: 0, suspected gaps: 0 (Inbox)"
     assert layers["Diary"].startswith("Pages written: ") and layers["Diary"].count(", ") == 1
     assert all(bar.value() == 1 for _, bar in dialog.persona_rows.values())
     # four filters, the reflect call, a diary page for each of the two days with user messages

@@ -1295,7 +1295,11 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 insights, %2 suspected gaps (Inbox)</source>
+        <source>Insights: %1, suspected gaps: %2 (Inbox)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Names and topics: %1, links drawn: %2, discoveries: %3 (Inbox)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1344,10 +1348,6 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>digests written: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 names and topics, %2 links drawn, %3 discoveries (Inbox)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -1302,8 +1302,12 @@ Send to it? monchat asks only once for this service.</source>
         <translation>実行せず（見つかったものがないか、オフ）</translation>
     </message>
     <message>
-        <source>%1 insights, %2 suspected gaps (Inbox)</source>
+        <source>Insights: %1, suspected gaps: %2 (Inbox)</source>
         <translation>気づき %1 件、ギャップの疑い %2 件（受信箱）</translation>
+    </message>
+    <message>
+        <source>Names and topics: %1, links drawn: %2, discoveries: %3 (Inbox)</source>
+        <translation>名前と話題 %1、描いたつながり %2、発見 %3（受信箱）</translation>
     </message>
     <message>
         <source>This week: %1</source>
@@ -1352,10 +1356,6 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>digests written: %1</source>
         <translation>要約を作成: %1</translation>
-    </message>
-    <message>
-        <source>%1 names and topics, %2 links drawn, %3 discoveries (Inbox)</source>
-        <translation>名前と話題 %1、描いたつながり %2、発見 %3（受信箱）</translation>
     </message>
     <message>
         <source>%1 new, %2 rechecked, %3 sent to review, %4 resolved</source>
