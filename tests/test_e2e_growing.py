@@ -204,6 +204,14 @@ def test_memory_rate_down_halves_confidence_and_queues_it_for_review(grown):
     assert after["confidence"] == pytest.approx(guitar["confidence"] / 2, abs=0.01)
     queue = user.json("memory", "queue")
     assert guitar["id"] in {row["memory_id"] for row in queue}
+    again = user.json("memory", "rate", guitar["id"], "down")  # the same rating again changes nothing
+    assert again["review"] == rated["review"]
+    assert user.memories("--all")[GUITAR]["confidence"] == after["confidence"]
+    assert user.json("memory", "rate", guitar["id"], "none")["rating"] == ""  # none undoes it
+    assert user.memories("--all")[GUITAR]["confidence"] == pytest.approx(guitar["confidence"])
+    assert guitar["id"] not in {row["memory_id"] for row in user.json("memory", "queue")}
+    shown = user.run("memory", "rate", guitar["id"], "sideways", check=False)
+    assert shown.returncode == 2 and "not a rating" in shown.stderr
 
 
 def test_rate_a_reply_up_down_and_none(grown):
