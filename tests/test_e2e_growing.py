@@ -191,8 +191,11 @@ def test_an_approved_layer1_promotion_teaches_review_learning_until_reset(grown)
     [learned] = json.loads(user.run("status", "--json").stdout)["review_learning"]
     assert (learned["topic"], learned["approved"], learned["rejected"]) == ("drink", 1, 0)
     assert learned["threshold"] < 0.8
+    assert f"learned:   auto-approve drink: {learned['threshold']:.2f}" in user.run("status").stdout
+    assert "# learned from your reviews: drink" in user.run("settings", "show").stdout
     user.run("settings", "reset-learning")
     assert json.loads(user.run("status", "--json").stdout)["review_learning"] == []
+    assert "learned:" not in user.run("status").stdout
 
 
 def test_memory_rate_down_halves_confidence_and_queues_it_for_review(grown):
