@@ -57,6 +57,8 @@ LATER = [
     (1, "20:30", "user", "Rust asyncで今日も書いた"),
 ]
 
+THIRD = [(1, "23:55", "user", "what's my dog's name, again? ミラとまたギターを弾いた")]
+
 NOT_FOUND = 2  # README: "2: a bad file or argument" (core/errors.py NotFound)
 
 
@@ -243,6 +245,18 @@ def test_marking_insights_gaps_and_discoveries(grown):
     found = user.json("discoveries")[0]
     assert user.json("discoveries", "dismiss", str(found["id"]))["status"] == "dismissed"
     assert found["id"] not in {d["id"] for d in user.json("inbox")["discoveries"]}
+
+    # A third flush: the dog's name asked again, the same things talked about. Nothing dismissed comes back.
+    user.run("import", str(history_file(user.cwd / "third.jsonl", THIRD)))
+    third = user.json("flush", "--seed", "7")
+    assert [i["kind"] for i in third["items"]["project"]] == ["recall"]  # it was asked again
+    assert third["background"]["layers"]["gaps"] == {"new": [], "raised": []}
+    [still] = user.json("gaps")
+    assert (still["id"], still["status"]) == (gap["id"], "dismissed")
+    assert user.json("inbox")["gaps"] == []
+    assert {d["id"]: d["status"] for d in user.json("discoveries")}[found["id"]] == "dismissed"
+    assert found["id"] not in {d["id"] for d in user.json("inbox")["discoveries"]}
+    assert all(d["nodes"] != found["nodes"] for d in user.json("inbox")["discoveries"])
 
 
 def test_lint_on_demand_rechecks_what_the_flush_marked(grown):
