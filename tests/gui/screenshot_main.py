@@ -219,7 +219,8 @@ def main(home: str, output: str, language: str = "ja") -> int:
               verdict_menu_step,
               dialog_step("memory", window.open_memory, lambda d: d.refresh(made["kanazawa"])),
               dialog_step("memory_superseded", window.open_memory, show_superseded),
-              dialog_step("memory_preference", window.open_memory, show_preference)]
+              dialog_step("memory_preference", window.open_memory, show_preference),
+              dialog_step("settings_memory", window.open_settings, lambda d: d.tabs.setCurrentIndex(2))]
     steps += [dialog_step(f"inbox_{tab}", window.open_inbox, lambda d, n=n: d.tabs.setCurrentIndex(n))
               for n, tab in enumerate(("insights", "diary", "interests", "graph", "lint"))]
     steps += [stop_step, dark_step]

@@ -63,6 +63,6 @@ def test_main_window_screenshot_in_japanese(xvfb, tmp_path):
     assert len(colours) > 20, "the screenshot is (nearly) one colour"
     for name in ("settings", "surface_personas", "filter_personas", "flush", "review_queue", "memory",
                  "memory_superseded", "review_queue_menu", "main_dark", "memory_preference", "inbox_insights",
-                 "inbox_diary", "inbox_interests", "inbox_graph", "inbox_lint"):
+                 "inbox_diary", "inbox_interests", "inbox_graph", "inbox_lint", "settings_memory"):
         shot = QImage(str(OUTPUT.parent / f"{name}_ja.png"))
         assert not shot.isNull() and shot.width() >= 400, name
