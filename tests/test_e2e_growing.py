@@ -221,12 +221,17 @@ def test_memory_rate_down_halves_confidence_and_queues_it_for_review(grown):
 
 def test_rate_a_reply_up_down_and_none(grown):
     user = grown[0]
-    assert user.run("chat", "-m", "ギターの話をしよう").stdout.strip() == "Hello"
-    [reply] = [m for m in user.json("search", "Hello") if m["role"] == "assistant"]
+    user.server.reply_chunks = ["ギターを練習する", "のはいいね"]  # a reply that relies on one memory
+    guitar = user.memories()[GUITAR]
+    assert user.run("chat", "-m", "ギターの話をしよう").stdout.strip() == "ギターを練習するのはいいね"
+    [reply] = [m for m in user.json("search", "のはいいね") if m["role"] == "assistant"]
     down = user.json("rate", reply["id"], "down")
-    assert (down["kind"], down["rating"]) == ("message", "down") and down["in_prompt"]
+    assert (down["kind"], down["rating"]) == ("message", "down") and guitar["id"] in down["in_prompt"]
+    assert down["relied_on"] == [guitar["id"]]  # only what it relied on is lowered, ×0.75
+    assert user.memories()[GUITAR]["confidence"] == pytest.approx(guitar["confidence"] * 0.75, abs=0.01)
     assert user.json("rate", reply["id"], "up")["rating"] == "up"
     assert user.json("rate", reply["id"], "none")["rating"] == ""
+    assert user.memories()[GUITAR]["confidence"] == pytest.approx(guitar["confidence"], abs=0.01)
     mine = next(m for m in user.json("search", "ギターの話") if m["role"] == "user")
     refused = user.run("rate", mine["id"], "up", check=False)
     assert refused.returncode == 2 and "not a reply" in refused.stderr
