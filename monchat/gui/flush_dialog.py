@@ -19,6 +19,7 @@ from ..core.flush.records import FlushIncomplete
 from ..core.memory import ChangeKind
 from ..core.flush.service import FlushService
 from ..core.personas import PersonaRegistry
+from .dropped_rows import add_dropped_rows
 from .failures import explanation, headline
 from .flush_layers import LayerRows
 from .lifetime import alive
@@ -402,7 +403,8 @@ class FlushDialog(QDialog):
                                                str(line.get("text", ""))])
                 child.setToolTip(1, str(line.get("text", "")))
             item.setExpanded(True)
-        if not report.changes:
+        add_dropped_rows(self.changes, report.dropped_items)  # as `monchat flush` lists them
+        if not report.changes and not report.dropped_items:
             QTreeWidgetItem(self.changes, [self.tr("No changes"), ""])
         self._fit_kind_column()
         self.changes.show()

@@ -49,7 +49,7 @@ class LayerRows(QTreeWidget):
         if layer == "reflect":
             if data is None:
                 return self.tr("Did not run (nothing found, or turned off)")
-            return arg(self.tr("%1 insights, %2 suspected gaps (Inbox)"), data["insights"], data["gaps"])
+            return arg(self.tr("Insights: %1, suspected gaps: %2 (Inbox)"), data["insights"], data["gaps"])
         if layer == "profile":
             changed = ", ".join(f"{e['topic']} {e['count']} ({e['delta']:+d})" for e in data["changed"])
             text = arg(self.tr("This week: %1"), changed) if changed else self.tr("No change this week")
@@ -73,7 +73,7 @@ class LayerRows(QTreeWidget):
             return text + ("; " + arg(self.tr("digests written: %1"), len(data["digests"])) if data["digests"] else "")
         if layer == "graph":
             found = sum(data["discoveries"].values())
-            return arg(self.tr("%1 names and topics, %2 links drawn, %3 discoveries (Inbox)"), data["nodes"],
+            return arg(self.tr("Names and topics: %1, links drawn: %2, discoveries: %3 (Inbox)"), data["nodes"],
                        data["drawn"], found)
         if layer == "lint":
             return arg(self.tr("%1 new, %2 rechecked, %3 sent to review, %4 resolved"), data["marked"],

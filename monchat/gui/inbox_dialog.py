@@ -19,6 +19,8 @@ from .graph_view import GraphView
 from .lint_tab import LintTab
 from .translation import arg
 
+BAR_MIN_WIDTH = 40
+
 BARS_PER_WINDOW = 12
 
 
@@ -92,7 +94,11 @@ class InboxDialog(QDialog):
         self.insights = QTreeWidget()
         self.insights.setHeaderLabels([self.tr("What"), self.tr("Kind"), self.tr("About"), self.tr("Flush"),
                                        self.tr("Status")])
-        self.insights.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header = self.insights.header()
+        header.setStretchLastSection(False)  # the text takes the width; the short columns fit their contents
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in range(1, 5):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.insights.setRootIsDecorated(False)
         self.insights.currentItemChanged.connect(lambda *_: self._enable_marks())
         self.read_button = QPushButton(self.tr("Mark as read"))
@@ -141,7 +147,7 @@ class InboxDialog(QDialog):
             self.windows[days] = box
             self.bars[days] = []
             row.addWidget(box)
-        scroll = QScrollArea()
+        scroll = self.profile_scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(body)
         page = QWidget()
@@ -182,6 +188,7 @@ class InboxDialog(QDialog):
             item = QTreeWidgetItem([r["text"], self.kind_name(r["kind"]), ", ".join(r["slots"]), str(r["run_id"]),
                                     self.status_name(r["status"])])
             item.setData(0, Qt.ItemDataRole.UserRole, (r["what"], r["id"], r["status"]))
+            item.setToolTip(0, r["text"])  # the whole text where the column cuts it
             self.insights.addTopLevelItem(item)
         self.insights_empty.setVisible(not rows)
         self._enable_marks()
@@ -246,6 +253,7 @@ class InboxDialog(QDialog):
                 bar.setRange(0, 100)
                 bar.setValue(round(entry["weight"] * 100))
                 bar.setFormat(str(entry["count"]))
+                bar.setMinimumWidth(BAR_MIN_WIDTH)  # its own minimum is its full width: three windows must fit
                 trend = QLabel(self.trend_name(entry["trend"]), box)
                 for col, w in enumerate((name, bar, trend)):
                     grid.addWidget(w, n, col)

@@ -261,7 +261,7 @@ class MemoryBrowser(QDialog):
         self.forget_button.setEnabled((forgotten or not history_state) and not self.busy)
         facts = [arg(self.tr("State: %1"), self.state_name(record.state)),
                  arg(self.tr("Kind: %1"), self.kind_name(record.kind)),
-                 arg(self.tr("Evidence on %1 days"), record.days)]
+                 self.tr("Evidence on 1 day") if record.days == 1 else arg(self.tr("Evidence on %1 days"), record.days)]
         if record.valid_at:
             facts.append(arg(self.tr("Valid from %1"), self.when(record.valid_at)))
         if record.invalid_at:
@@ -269,7 +269,8 @@ class MemoryBrowser(QDialog):
         if record.contradictions:
             facts.append(arg(self.tr("Contradicted %1 times"), record.contradictions))
         if record.kind == Kind.SKILL and (skill := self.memory.to_dict(record).get("skill")):
-            facts.append(arg(self.tr("Level L%1 (%2 days of use)"), skill["level"], skill["uses"]))
+            facts.append(arg(self.tr("Level L%1 (1 day of use)") if skill["uses"] == 1 else
+                             self.tr("Level L%1 (%2 days of use)"), skill["level"], skill["uses"]))
         versions = {}
         if record.kind == Kind.PREFERENCE:  # its place in the version chain: newer versions weigh more
             pref = self.memory.to_dict(record)

@@ -18,7 +18,7 @@ KANAZAWA_EDITED = "金沢の近江町市場の近くに住んでいる"
 CAT = "猫のミケを飼っている"
 GREEN = "毎食、緑茶を飲む"
 GREEN_AGAIN = "最近は緑茶ばかり飲んでいる"
-SEED = 7  # the persona draw does not matter here (the rules are all base's), but runs stay comparable
+SEED = 7  # base + the fixed lifestyle and project personas (whose rules `growing` uses); runs stay comparable
 
 
 class Clock:
@@ -116,3 +116,30 @@ def cold_food(app, clock: Clock, day1: datetime) -> None:
     later = day1 + timedelta(days=100)
     say(app, later.replace(hour=12), "テニスを始めた")
     flush(app, clock, later.replace(hour=22))
+
+
+CONCISE = "簡潔な答えが好き"
+DETAIL = "コードについては詳しい説明が好き"
+
+
+def growing(app, clock: Clock, day: datetime) -> dict:
+    """What the inbox's tabs and the browser's preference chain show: a preference in two versions (the
+    newer approved), a slot lint names by its canonical name, a skill and a question memory could not
+    answer twice (a gap), one flush a day from ``day``. Returns ``{"preference": id}``, the newer version."""
+    backend = app.backends.pinned
+    backend.rules += [Rule("簡潔", CONCISE, "communication/answer-length", "preference", 0.9, persona="lifestyle"),
+                      Rule("詳しく", DETAIL, "communication/answer-length", "preference", 0.9, persona="lifestyle"),
+                      Rule("ギター", "ギターを練習する", "hobby/guitar", "habit", 0.9, persona="project"),
+                      Rule("実家", "実家は盛岡にある", "home/town", "explicit", 0.9),
+                      Rule("dog's name", "asked what my dog's name is", "pet/dog", "recall", 0.8, persona="project")]
+    # (at most three items a persona: the base persona's rules above already fill its three)
+    say(app, day.replace(hour=20), "答えは簡潔なのが好き。実家は盛岡だよ")
+    say(app, day.replace(hour=20, minute=5), "ギターを弾いた. what's my dog's name again?")
+    flush(app, clock, day.replace(hour=22))
+    later = day + timedelta(days=1)
+    say(app, later.replace(hour=20), "でもコードは詳しく説明してほしい。今日もギター")
+    say(app, later.replace(hour=20, minute=5), "I told you my dog's name, you forgot it")
+    flush(app, clock, later.replace(hour=22))
+    row = next(r for r in app.memory.queue() if r["action"] == "supersede" and r["text"] == DETAIL)
+    app.memory.approve(str(row["id"]))
+    return {"preference": row["memory_id"]}

@@ -89,10 +89,14 @@ def main(home: str, output: str, language: str = "ja") -> int:
     app.settings.chat.persona = "hana" if language == "ja" else "mira"
     day1 = (local_now() - timedelta(days=5)).replace(hour=8, minute=0, second=0, microsecond=0)
     made = scenes.memory_with_history(app, clock, day1)
+    made.update(scenes.growing(app, clock, day1 + timedelta(days=3)))
     clock.now = None  # the real time from here on
     app.settings.flush.ask_before_layer1 = True
     backend.rules += [Rule("車麩", "金沢おでんの車麩が好き", "food/oden", "fact", 0.8),
-                      Rule("朝早く起きられたら", "近江町市場の海鮮丼を食べてみたい", "plan/food", "explicit", 0.9)]
+                      Rule("朝早く起きられたら", "近江町市場の海鮮丼を食べてみたい", "plan/food", "explicit", 0.9),
+                      Rule("kurumabu", "Had oden at the station; the kurumabu was great", "food/oden", "fact", 0.8),
+                      Rule("get up early", "Wants to manage to get up early", "plan/food", "explicit",
+                           0.9)]
     start = app.clock() - timedelta(minutes=30)
     persona = app.settings.chat.persona
     for n, (role, text) in enumerate(CONVERSATION if language == "ja" else CONVERSATION_EN):
@@ -183,6 +187,10 @@ def main(home: str, output: str, language: str = "ja") -> int:
         browser.set_view("history")
         browser.refresh(made["sendai"])
 
+    def show_preference(browser):
+        browser.set_view("all")
+        browser.refresh(made["preference"])
+
     def dark_step():
         qapp.setStyle("Fusion")
         qapp.setPalette(dark_palette())
@@ -211,10 +219,12 @@ def main(home: str, output: str, language: str = "ja") -> int:
               verdict_menu_step,
               dialog_step("memory", window.open_memory, lambda d: d.refresh(made["kanazawa"])),
               dialog_step("memory_superseded", window.open_memory, show_superseded),
-              dialog_step("inbox_graph", window.open_inbox, lambda d: d.tabs.setCurrentWidget(d.graph_view.parent())),
-              dialog_step("inbox_lint", window.open_inbox, lambda d: d.tabs.setCurrentWidget(d.lint_tab)),
-              dialog_step("settings_growing", window.open_settings, lambda d: d.tabs.setCurrentWidget(d.growing)),
-              stop_step, dark_step]
+              dialog_step("memory_preference", window.open_memory, show_preference),
+              dialog_step("settings_memory", window.open_settings, lambda d: d.tabs.setCurrentIndex(2)),
+              dialog_step("settings_growing", window.open_settings, lambda d: d.tabs.setCurrentWidget(d.growing))]
+    steps += [dialog_step(f"inbox_{tab}", window.open_inbox, lambda d, n=n: d.tabs.setCurrentIndex(n))
+              for n, tab in enumerate(("insights", "diary", "interests", "graph", "lint"))]
+    steps += [stop_step, dark_step]
     QTimer.singleShot(1500, capture_main)  # the context meter and the layout settle first
     return qapp.exec()
 

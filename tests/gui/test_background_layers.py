@@ -41,14 +41,14 @@ def test_the_finished_flush_shows_a_row_per_layer_with_what_it_changed(app, back
     with qtbot.waitSignal(dialog.flush_finished, timeout=10000) as blocker:
         dialog.start_button.click()
     days = blocker.args[0].background["diary"]
-    expected = [("Looking back", "1 insights, 0 suspected gaps (Inbox)"),
+    expected = [("Looking back", "Insights: 1, suspected gaps: 0 (Inbox)"),
                 ("Interests", "This week: home 1 (+1)"),
                 ("Diary", f"Pages written: {', '.join(days)}"),
                 ("Knowledge gaps", "new: pet/dog (not known 2 times)"),
                 ("Skills", "No level changed"),
                 ("Preferences", "No change"),
                 ("Tiers", "hot 1, warm 0, cold 0, frozen 0"),  # Sendai, just said
-                ("Graph", "2 names and topics, 1 links drawn, 0 discoveries (Inbox)"),  # topic home — Sendai
+                ("Graph", "Names and topics: 2, links drawn: 1, discoveries: 0 (Inbox)"),  # topic home — Sendai
                 ("Lint", "0 new, 0 rechecked, 0 sent to review, 0 resolved")]
     assert dialog.layers.isVisible() and dialog.layers.rows() == expected  # the preview shows it …
     assert app.flush.store.db["gaps"].count == 0  # … and writes none of it

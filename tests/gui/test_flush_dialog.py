@@ -34,7 +34,7 @@ def test_flush_shows_stages_personas_and_the_changes_with_evidence(app, make_win
     progress = [mark.text() for mark in dialog.stage_marks.values()]
     assert progress == ["✓"] * 7 and dialog.overall.value() == 7
     layers = dict(dialog.layers.rows())  # what each background layer changed (tests/gui/test_background_layers.py)
-    assert layers["Looking back"] == "0 insights, 0 suspected gaps (Inbox)"
+    assert layers["Looking back"] == "Insights: 0, suspected gaps: 0 (Inbox)"
     assert layers["Diary"].startswith("Pages written: ") and layers["Diary"].count(", ") == 1
     assert all(bar.value() == 1 for _, bar in dialog.persona_rows.values())
     # four filters, the reflect call, a diary page for each of the two days with user messages
@@ -174,3 +174,35 @@ def test_after_a_flush_the_window_warms_the_backend_with_the_new_prompt_on_a_wor
     [system] = backend.warmed
     assert system == app.chat.system_prompt(app.chat.persona()) and "仙台に住んでいる" in system
     dialog.close_button.click()
+
+
+def assistants_words(system, turns, schema):
+    """A filter proposing what only the assistant said (cited to the user's line next to it)."""
+    from tests.gui.flush_script import user_lines
+    lines = user_lines(turns)
+    return {"items": [{"reason": "r", "text": "Omicho market has seafood bowls", "slot": "plan/food", "kind": "fact",
+                       "score": 0.9, "evidence": [lines[0]["id"]]}]}
+
+
+def test_a_dropped_proposal_is_listed_with_why_not_as_no_changes(app, make_window, backend, qtbot):
+    backend.default_reply = NO_ITEMS
+    log_message(app, 2.1, "Good idea")
+    log_message(app, 2, "Omicho market has seafood bowls in the morning", role="assistant")
+    backend.enqueue(assistants_words)
+    for language, kind, why, nothing in (
+            ("en", "Dropped", "Not in your words (the assistant's, or none of the line it cites)", "No changes"),
+            ("ja", "除外", "あなたの言葉にない（アシスタントの言葉か、引用した行のどこにもない）", "変更なし")):
+        window = make_window(language)
+        dialog = open_flush(window, qtbot)
+        dialog.dry_run.setChecked(True)
+        if language == "ja":
+            backend.enqueue(assistants_words)
+        with qtbot.waitSignal(dialog.flush_finished, timeout=10000) as blocker:
+            dialog.start_button.click()
+        assert [d["category"] for d in blocker.args[0].dropped_items] == ["words"]
+        top = dialog.changes.topLevelItem(0)
+        assert (top.text(0), top.text(1)) == (kind, "Omicho market has seafood bowls")
+        assert top.child(0).text(1) == why
+        texts = [dialog.changes.topLevelItem(i).text(0) for i in range(dialog.changes.topLevelItemCount())]
+        assert nothing not in texts
+        dialog.close()

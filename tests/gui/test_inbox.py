@@ -60,7 +60,8 @@ def test_the_memory_browser_shows_a_skills_level(app, backend, window):
     browser = window.open_memory()
     browser.set_view("all")
     browser.table.setCurrentItem(browser.table.topLevelItem(0))
-    assert "Kind: a skill" in browser.facts.text() and "Level L1 (1 days of use)" in browser.facts.text()
+    assert "Kind: a skill" in browser.facts.text() and "Level L1 (1 day of use)" in browser.facts.text()
+    assert "Evidence on 1 day ·" in browser.facts.text()  # one day, not "1 days"
     browser.close()
 
 
@@ -80,4 +81,34 @@ def test_the_inbox_lists_lint_findings_in_both_languages(app, backend, make_wind
     dialog = make_window("ja").open_inbox()
     assert dialog.tabs.tabText(dialog.tabs.indexOf(dialog.lint_tab)) == "点検"
     assert dialog.lint_tab.findings.topLevelItem(0).text(3) == "印を付けました: 次の整理で再点検"
+    dialog.close()
+
+
+def long_insight(system, turns, schema):
+    if "insights" in schema.get("properties", {}):
+        return {"insights": [{"text": "You talk about how you like answers more and more, mostly about code",
+                              "slots": ["communication/answer-length"]}], "gaps": []}
+    return NO_ITEMS(system, turns, schema)
+
+
+def test_the_inbox_fits_its_texts_and_all_three_profile_windows_in_japanese(app, backend, make_window, qtbot):
+    backend.default_reply = long_insight
+    log_message(app, 3, "答えは簡潔なのが好き")
+    backend.enqueue(item_answer("簡潔な答えが好き", "communication/answer-length", kind="preference"))
+    app.flush.run()
+    dialog = make_window("ja").open_inbox()
+    qtbot.waitUntil(dialog.isVisible)
+    header = dialog.insights.header()
+    # The insight's words get the width; the kind, slot, flush and status columns fit their contents.
+    assert header.sectionSize(0) > dialog.insights.viewport().width() / 2
+    assert header.sectionSize(4) < header.sectionSize(0) / 2
+    top = dialog.insights.topLevelItem(0)
+    assert top.toolTip(0) == top.text(0) == "You talk about how you like answers more and more, mostly about code"
+    dialog.tabs.setCurrentIndex(2)
+    qtbot.waitUntil(dialog.profile_scroll.isVisible)
+    body = dialog.profile_scroll.widget()
+    assert [name.text() for name, _bar, _trend in dialog.bars["90"]] == ["communication"]
+    # At the dialog's own size the 90-day window is not cut off behind a scroll bar.
+    assert body.minimumSizeHint().width() <= dialog.profile_scroll.viewport().width()
+    assert not dialog.profile_scroll.horizontalScrollBar().isVisible()
     dialog.close()

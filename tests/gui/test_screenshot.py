@@ -62,6 +62,7 @@ def test_main_window_screenshot_in_japanese(xvfb, tmp_path):
     colours = {image.pixel(x, y) for x in range(0, image.width(), 7) for y in range(0, image.height(), 7)}
     assert len(colours) > 20, "the screenshot is (nearly) one colour"
     for name in ("settings", "surface_personas", "filter_personas", "flush", "review_queue", "memory",
-                 "memory_superseded", "review_queue_menu", "main_dark"):
+                 "memory_superseded", "review_queue_menu", "main_dark", "memory_preference", "inbox_insights",
+                 "inbox_diary", "inbox_interests", "inbox_graph", "inbox_lint", "settings_memory", "settings_growing"):
         shot = QImage(str(OUTPUT.parent / f"{name}_ja.png"))
         assert not shot.isNull() and shot.width() >= 400, name

@@ -8,6 +8,7 @@ ID``, the Inbox dialog's buttons). Dismissing a gap rebuilds the prompt without 
 from __future__ import annotations
 
 import re
+from datetime import date
 from typing import Callable
 
 from ..errors import InputError, NotFound
@@ -19,6 +20,14 @@ from . import gaps, graph, profile
 MARKS = {"read": READ, "dismiss": DISMISSED}  # what the user may do to an entry → its new status
 
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _is_date(text: str) -> bool:
+    """YYYY-MM-DD and a real day (2000-13-45 is not one)."""
+    try:
+        return bool(DATE.match(text)) and date.fromisoformat(text) is not None
+    except ValueError:
+        return False
 
 
 class Inbox:
@@ -80,7 +89,7 @@ class Inbox:
         Raises:
             InputError: ``day`` is not a date.
         """
-        if day is not None and not DATE.match(day):
+        if day is not None and not _is_date(day):
             raise InputError(f"{day!r} is not a date.", "Give it as YYYY-MM-DD, e.g. monchat diary 2026-11-29.")
         return [{"date": p["day"], "text": p["text"], "messages": p["messages"], "topics": p["topics"],
                  "language": p["language"], "run_id": p["run_id"], "written_at": p["written_at"]}

@@ -175,11 +175,17 @@ class BackgroundStore(StoreView):
         return [r[0] for r in self.db.execute("SELECT DISTINCT slot FROM memories ORDER BY slot").fetchall()]
 
     def set_status(self, table: str, entry_id: int, status: str) -> dict | None:
-        """Set an insight's, a gap's or a discovery's status; the row as it is now, or None when there is none."""
+        """Set an insight's, a gap's or a discovery's status; the row as it is now, or None when there is none.
+
+        Marking a dismissed entry read leaves it dismissed (as the Inbox, which offers "read" only on a new
+        entry): a dismissed gap must not come back into the inbox or the prompt's hint by a second mark.
+        """
         assert table in ("insights", "gaps", "discoveries") and status in STATUSES
-        if not self.db.execute(f"SELECT 1 FROM {table} WHERE id = ?", [entry_id]).fetchone():
+        found = self.db.execute(f"SELECT status FROM {table} WHERE id = ?", [entry_id]).fetchone()
+        if not found:
             return None
-        self.db[table].update(entry_id, {"status": status})
+        if not (status == READ and found[0] == DISMISSED):
+            self.db[table].update(entry_id, {"status": status})
         row = dict(self.db[table].get(entry_id))
         return _decode(row, {"insights": "slots", "discoveries": "nodes"}[table]) if table != "gaps" else row
 

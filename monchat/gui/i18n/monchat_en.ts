@@ -279,6 +279,33 @@ Send to it? monchat asks only once for this service.</source>
     </message>
 </context>
 <context>
+    <name>DroppedWords</name>
+    <message>
+        <source>Dropped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not backed by your own messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not in your words (the assistant&apos;s, or none of the line it cites)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not a well-formed proposal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Over the persona&apos;s limit of proposals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing kept to take back</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ExportDialog</name>
     <message>
         <source>Export</source>
@@ -1483,7 +1510,11 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 insights, %2 suspected gaps (Inbox)</source>
+        <source>Insights: %1, suspected gaps: %2 (Inbox)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Names and topics: %1, links drawn: %2, discoveries: %3 (Inbox)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1532,10 +1563,6 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>digests written: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 names and topics, %2 links drawn, %3 discoveries (Inbox)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2055,6 +2082,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Evidence on 1 day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Valid from %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2064,6 +2095,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Contradicted %1 times</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Level L%1 (1 day of use)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

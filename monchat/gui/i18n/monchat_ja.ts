@@ -286,6 +286,33 @@ Send to it? monchat asks only once for this service.</source>
     </message>
 </context>
 <context>
+    <name>DroppedWords</name>
+    <message>
+        <source>Dropped</source>
+        <translation>除外</translation>
+    </message>
+    <message>
+        <source>Not backed by your own messages</source>
+        <translation>あなた自身の発言に根拠がない</translation>
+    </message>
+    <message>
+        <source>Not in your words (the assistant&apos;s, or none of the line it cites)</source>
+        <translation>あなたの言葉にない（アシスタントの言葉か、引用した行のどこにもない）</translation>
+    </message>
+    <message>
+        <source>Not a well-formed proposal</source>
+        <translation>形式の正しくない提案</translation>
+    </message>
+    <message>
+        <source>Over the persona&apos;s limit of proposals</source>
+        <translation>ペルソナの提案数の上限を超えた</translation>
+    </message>
+    <message>
+        <source>Nothing kept to take back</source>
+        <translation>取り消す記憶がない</translation>
+    </message>
+</context>
+<context>
     <name>ExportDialog</name>
     <message>
         <source>Export</source>
@@ -1490,8 +1517,12 @@ Send to it? monchat asks only once for this service.</source>
         <translation>実行せず（見つかったものがないか、オフ）</translation>
     </message>
     <message>
-        <source>%1 insights, %2 suspected gaps (Inbox)</source>
+        <source>Insights: %1, suspected gaps: %2 (Inbox)</source>
         <translation>気づき %1 件、ギャップの疑い %2 件（受信箱）</translation>
+    </message>
+    <message>
+        <source>Names and topics: %1, links drawn: %2, discoveries: %3 (Inbox)</source>
+        <translation>名前と話題 %1、描いたつながり %2、発見 %3（受信箱）</translation>
     </message>
     <message>
         <source>This week: %1</source>
@@ -1540,10 +1571,6 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>digests written: %1</source>
         <translation>要約を作成: %1</translation>
-    </message>
-    <message>
-        <source>%1 names and topics, %2 links drawn, %3 discoveries (Inbox)</source>
-        <translation>名前と話題 %1、描いたつながり %2、発見 %3（受信箱）</translation>
     </message>
     <message>
         <source>%1 new, %2 rechecked, %3 sent to review, %4 resolved</source>
@@ -2066,6 +2093,10 @@ Open it in your browser?</source>
         <translation>%1 日分の根拠</translation>
     </message>
     <message>
+        <source>Evidence on 1 day</source>
+        <translation>1 日分の根拠</translation>
+    </message>
+    <message>
         <source>Valid from %1</source>
         <translation>%1 から有効</translation>
     </message>
@@ -2076,6 +2107,10 @@ Open it in your browser?</source>
     <message>
         <source>Contradicted %1 times</source>
         <translation>矛盾 %1 回</translation>
+    </message>
+    <message>
+        <source>Level L%1 (1 day of use)</source>
+        <translation>レベル L%1（使った日 1 日）</translation>
     </message>
     <message>
         <source>Level L%1 (%2 days of use)</source>
