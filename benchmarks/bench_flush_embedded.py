@@ -118,6 +118,7 @@ def flush_once(messages: int, order: str = "chunk-major", *, before: bool = Fals
                   "prompt_tokens": usage.prompt_tokens, "cached_tokens": usage.cached_tokens,
                   "output_tokens": usage.output_tokens,
                   "archived": report.messages_archived, "gate": gate, "errors": len(report.errors),
+                  "error_texts": [str(e)[:160] for e in report.errors],
                   "items": sum(len(v) for v in report.items.values())}
         backend.close()
         app.close()

@@ -181,7 +181,9 @@ class Oracle(ScriptedBackend):
             self.judge_calls[-1]["schema"] = schema
             return answer
         if kind == "reflect":
-            return self._reflect(system, user_turn)
+            answer = self._reflect(system, user_turn)
+            self.reflect_calls[-1]["schema"] = schema
+            return answer
         if kind == "diary":
             return self._diary(user_turn)
         if kind == "lint":

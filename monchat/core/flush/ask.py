@@ -28,9 +28,30 @@ def text_room(backend: Backend, sample: str, limit: int, reserved: int = 0) -> i
     answer, fits the backend's answer allowance (``json_answer_reserve``). SmolLM2 takes 1.2–1.8 tokens
     a Japanese character: 400 of them are up to 700 tokens, cut off at its 640; a server's 1,024 holds them."""
     sample = sample or "x"
-    per_char = backend.count_text(sample) / len(sample)
+    per_char = max(1, backend.count_text(sample)) / len(sample)
     room = backend.json_answer_reserve() - reserved - JSON_FRAME
     return max(MIN_TEXT, min(limit, int(room / (per_char * TEXT_MARGIN))))
+
+
+def text_tokens(backend: Backend, sample: str, chars: int) -> int:
+    """Tokens ``chars`` characters written like ``sample`` may take on ``backend`` (with ``TEXT_MARGIN``)."""
+    sample = sample or "x"
+    return int(chars * max(1, backend.count_text(sample)) / len(sample) * TEXT_MARGIN) + 1
+
+
+def shared_text_room(backend: Backend, sample: str, limit: int, parts: int, reserved_per_part: int) -> int:
+    """Characters for each of ``parts`` texts in one answer (at most ``limit`` each), so that all of them, with
+    ``reserved_per_part`` tokens each for the rest of their entry, fit a small answer allowance.
+
+    A backend with the usual allowance (``Backend.JSON_ANSWER_RESERVE``, a server's or a cloud's) keeps
+    ``limit``; one with less (the embedded model's 640) gets texts short enough that even an answer whose
+    every entry runs to its limit is not cut off: SmolLM2 otherwise loops to each string's maxLength.
+    """
+    if backend.json_answer_reserve() >= Backend.JSON_ANSWER_RESERVE:
+        return limit
+    parts = max(1, parts)
+    whole = text_room(backend, sample, limit * parts, parts * reserved_per_part)
+    return max(MIN_TEXT, min(limit, whole // parts))
 
 
 @dataclass

@@ -23,7 +23,7 @@ from ..store.memories import MemoryStore
 from ..types import Coded, Turn
 from .fit import cut_text, pack
 from ..memory.states import Kind, Verdict
-from .ask import TokenUsage, ask_json
+from .ask import MIN_TEXT, TokenUsage, ask_json, shared_text_room, text_tokens
 from .records import NO_VERDICT, FlushCancelled, Item, Judgement
 
 log = logging.getLogger(__name__)
@@ -56,16 +56,47 @@ JUDGE_SCHEMA = {
 }
 
 
-def judge_schema(batch: list) -> dict:
+REASONING_MAX, MERGED_MAX = 400, 300
+VERDICT_FRAME = 24  # a verdict's pair id, verdict, confidence, keys and quotes, in tokens
+MERGED_MIN = 80  # characters a merged wording may always have
+
+
+def judge_schema(batch: list, reasoning_max: int = REASONING_MAX, merged_max: int = MERGED_MAX) -> dict:
     """``JUDGE_SCHEMA`` for one batch: at most one verdict per pair, and only the pairs it shows.
 
     Bounded, so a small model cannot go on adding verdicts until its answer is cut off (a grammar
     built from it, as llama.cpp builds one, cannot name a pair that was not asked about).
     """
     verdicts = JUDGE_SCHEMA["properties"]["verdicts"]
-    item = {**verdicts["items"], "properties": {**verdicts["items"]["properties"],
-                                                "pair": {"type": "string", "enum": [p.id for p in batch]}}}
+    item = {**verdicts["items"], "properties": {
+        **verdicts["items"]["properties"], "pair": {"type": "string", "enum": [p.id for p in batch]},
+        "reasoning": {"type": "string", "maxLength": reasoning_max},
+        "merged_text": {"type": "string", "maxLength": merged_max}}}
     return {**JUDGE_SCHEMA, "properties": {"verdicts": {**verdicts, "maxItems": len(batch), "items": item}}}
+
+
+def batch_schema(backend: Backend, batch: list) -> dict:
+    """The schema a batch is asked with: on a small answer allowance (the embedded model's) the reasoning and
+    the merged wording are short enough that a verdict for every pair, each text at its limit, still fits."""
+    sample = " ".join(p.item.text + p.old_text for p in batch)
+    share = shared_text_room(backend, sample, REASONING_MAX + MERGED_MAX, max(1, len(batch)), VERDICT_FRAME)
+    if share >= REASONING_MAX + MERGED_MAX:
+        return judge_schema(batch)
+    # A merged wording becomes a memory's text: it keeps room for a short sentence whatever the script.
+    merged = max(MERGED_MIN, share * 3 // 7)
+    return judge_schema(batch, max(MIN_TEXT, share - merged), merged)
+
+
+def batch_size(backend: Backend, pairs: list) -> int:
+    """Pairs a request may hold: ``BATCH``, or as many verdicts as the answer room holds (``VERDICT_TOKENS``
+    each, and on a small allowance at least their shortest texts in the pairs' script: Japanese halves it)."""
+    room = backend.json_answer_reserve()
+    need = VERDICT_TOKENS
+    if room < Backend.JSON_ANSWER_RESERVE and pairs:
+        sample = " ".join(p.item.text + p.old_text for p in pairs)
+        shortest = MIN_TEXT + MERGED_MIN
+        need = max(need, text_tokens(backend, sample, shortest) + VERDICT_FRAME)
+    return max(1, min(BATCH, room // need))
 
 
 @dataclass
@@ -131,7 +162,7 @@ def _ask(backend: Backend, prompts: PromptLibrary, pairs: list[Pair], outcome: J
             raise FlushCancelled()
         user = render_pairs(prompts, batch)
         try:
-            answer = ask_json(backend, system, user, judge_schema(batch), outcome.usage)
+            answer = ask_json(backend, system, user, batch_schema(backend, batch), outcome.usage)
         except MalformedReply as exc:
             outcome.errors.append(Coded(f"judge ({backend.describe()}): {exc.message}", "judge_unreadable"))
             continue
@@ -165,7 +196,8 @@ def fitted_batches(backend: Backend, prompts: PromptLibrary, system: str, pairs:
     judged on the start of both texts.
     """
     def request_cost(batch: list[Pair]) -> int:
-        return backend.count_json_request(system, [Turn("user", render_pairs(prompts, batch))], judge_schema(batch))
+        return backend.count_json_request(system, [Turn("user", render_pairs(prompts, batch))],
+                                          batch_schema(backend, batch))
 
     def pair_cost(pair: Pair) -> int:
         return backend.count_text(render_pairs(prompts, [pair]))
@@ -177,7 +209,7 @@ def fitted_batches(backend: Backend, prompts: PromptLibrary, system: str, pairs:
                        new_text=cut_text(new_text, cost, over))
 
     batches: list[list[Pair]] = []
-    size = max(1, min(BATCH, backend.json_answer_reserve() // VERDICT_TOKENS))
+    size = batch_size(backend, pairs)
     for start in range(0, len(pairs), size):
         batches += pack(pairs[start:start + size], request_cost=request_cost, unit_cost=pair_cost,
                         limit=backend.json_prompt_limit(), shorten=shorten)

@@ -18,7 +18,7 @@ from ..errors import MalformedReply
 from ..memory.states import Verdict
 from ..prompts import PromptLibrary
 from ..types import Turn
-from .ask import TokenUsage, ask_json
+from .ask import TokenUsage, ask_json, shared_text_room
 from .judge import JudgeOutcome
 from .records import Item
 
@@ -28,18 +28,37 @@ MOST = 5  # insights, and gaps, a reflect call may give
 TEXT_MAX = 300
 LIST_MAX = 40  # rows of each statistic list before any cut to fit the context
 
-# Every list is bounded: a small model (SmolLM2) otherwise goes on adding entries until its answer is cut off.
-REFLECT_SCHEMA = {
-    "type": "object",
-    "properties": {
-        kind: {"type": "array", "maxItems": MOST, "items": {
-            "type": "object",
-            "properties": {"text": {"type": "string", "maxLength": TEXT_MAX},
-                           "slots": {"type": "array", "maxItems": 3, "items": {"type": "string", "maxLength": 60}}},
-            "required": ["text", "slots"]}}
-        for kind in ("insights", "gaps")},
-    "required": ["insights", "gaps"],
-}
+SMALL_MOST = 3  # on a small answer allowance (the embedded model's): three of each, shorter
+SLOT_TOKENS = 40  # an entry's slots, keys and quotes, in tokens
+
+
+def reflect_schema(most: int = MOST, text_max: int = TEXT_MAX) -> dict:
+    """Every list is bounded: a small model (SmolLM2) otherwise goes on adding entries until it is cut off."""
+    return {
+        "type": "object",
+        "properties": {
+            kind: {"type": "array", "maxItems": most, "items": {
+                "type": "object",
+                "properties": {"text": {"type": "string", "maxLength": text_max},
+                               "slots": {"type": "array", "maxItems": 3,
+                                         "items": {"type": "string", "maxLength": 60}}},
+                "required": ["text", "slots"]}}
+            for kind in ("insights", "gaps")},
+        "required": ["insights", "gaps"],
+    }
+
+
+REFLECT_SCHEMA = reflect_schema()
+
+
+def bounds(backend: Backend, sample: str) -> tuple[int, int]:
+    """How many insights (and gaps) a call may give and how long each text, for ``backend``'s answer room:
+    5 of 300 characters on a server; on a small allowance 3 each, as long as all six together fit."""
+    if backend.json_answer_reserve() >= Backend.JSON_ANSWER_RESERVE:
+        return MOST, TEXT_MAX
+    return SMALL_MOST, shared_text_room(backend, sample, TEXT_MAX, 2 * SMALL_MOST, SLOT_TOKENS)
+
+
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
@@ -132,13 +151,14 @@ def reflect(backend: Backend, prompts: PromptLibrary, stats: dict, usage: TokenU
     Raises:
         BackendError: the call failed (as a judge call would: the flush stops, nothing changed).
     """
-    system = prompts.render("reflect.md.j2", most=MOST, language=language_of(stats["language_texts"], language))
+    most, text_max = bounds(backend, " ".join(stats["language_texts"]))
+    system = prompts.render("reflect.md.j2", most=most, language=language_of(stats["language_texts"], language))
     user = fitted(backend, prompts, system, stats, notes)
     reflection = Reflection()
     if user is None:
         return reflection
     try:
-        answer = ask_json(backend, system, user, REFLECT_SCHEMA, usage)
+        answer = ask_json(backend, system, user, reflect_schema(most, text_max), usage)
     except MalformedReply as exc:
         errors.append(f"reflect ({backend.describe()}): {exc.message}")
         return reflection
@@ -150,7 +170,7 @@ def reflect(backend: Backend, prompts: PromptLibrary, stats: dict, usage: TokenU
     cut = 0
     for key, kept in (("insights", reflection.insights), ("gaps", reflection.gaps)):
         entries = answer.get(key)
-        for raw in (entries if isinstance(entries, list) else [])[:MOST]:
+        for raw in (entries if isinstance(entries, list) else [])[:most]:
             entry = _valid(raw, known)
             if entry is None:
                 reflection.dropped += 1
