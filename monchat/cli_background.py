@@ -47,6 +47,17 @@ def _print_json(data) -> int:
     return 0
 
 
+def print_listing(rows: list[dict], as_json: bool, empty: str, line) -> int:
+    """A list command's output: the rows as JSON, or a line each (``empty`` when there are none)."""
+    if as_json:
+        return _print_json(rows)
+    if not rows:
+        print(empty)
+    for row in rows:
+        print(line(row))
+    return 0
+
+
 def cmd_background(app, args) -> int:
     inbox = Inbox(app.store, app.settings, app.memory)
     if args.command in ("insights", "gaps") and args.action:
@@ -70,14 +81,9 @@ def cmd_background(app, args) -> int:
             print("  cooling: " + ", ".join(e["topic"] for e in data["cooling"]))
         return 0
     if args.command == "insights":
-        rows = inbox.insights()
-        if args.json:
-            return _print_json(rows)
-        if not rows:
-            print("No insights yet: the reflect stage writes them at a flush.")
-        for r in rows:
-            print(f"#{r['id']} run {r['run_id']} {r['kind']:8} {r['text']}  [{', '.join(r['slots'])}] ({r['status']})")
-        return 0
+        return print_listing(inbox.insights(), args.json, "No insights yet: the reflect stage writes them at a flush.",
+                             lambda r: f"#{r['id']} run {r['run_id']} {r['kind']:8} {r['text']}  "
+                                       f"[{', '.join(r['slots'])}] ({r['status']})")
     if args.command == "diary":
         pages = inbox.diary(args.date)
         if args.json:
@@ -88,14 +94,8 @@ def cmd_background(app, args) -> int:
             print(f"# {page['date']}\n{page['text']}\n  topics: {', '.join(page['topics']) or '-'}; "
                   f"{len(page['messages'])} message(s) cited\n")
         return 0
-    rows = inbox.gaps()
-    if args.json:
-        return _print_json(rows)
-    if not rows:
-        print("No knowledge gaps marked.")
-    for r in rows:
-        print(f"#{r['id']} {r['kind']:10} {r['slot'] or '-':18} {r['text']} ({r['status']})")
-    return 0
+    return print_listing(inbox.gaps(), args.json, "No knowledge gaps marked.",
+                         lambda r: f"#{r['id']} {r['kind']:10} {r['slot'] or '-':18} {r['text']} ({r['status']})")
 
 
 def print_flush_background(report) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from .cli_background import _add_marks, _mark
+from .cli_background import _add_marks, _mark, print_listing
 from .core.background.inbox import Inbox
 
 GRAPH_COMMANDS = ("inbox", "graph", "discoveries")
@@ -36,14 +36,9 @@ def cmd_graph(app, args) -> int:
     if args.command == "discoveries":
         if args.action:
             return _mark(inbox, "discovery", args)
-        found = inbox.discoveries()
-        if args.json:
-            return _print_json(found)
-        for entry in found:
-            print(f"{_line(entry)}  ({entry['status']})")
-        if not found:
-            print("No discoveries yet: a flush finds them in the graph of what you talk about.")
-        return 0
+        return print_listing(inbox.discoveries(), args.json,
+                             "No discoveries yet: a flush finds them in the graph of what you talk about.",
+                             lambda entry: f"{_line(entry)}  ({entry['status']})")
     if args.command == "inbox":
         sections = inbox.everything()
         if args.json:
