@@ -92,7 +92,7 @@ class LayerRows(QTreeWidget):
         for layer in LAYER_ORDER:
             if layer in OPTIONAL and not layers.get(layer):
                 continue
-            text = self.describe(layer, layers.get(layer) or ({"changes": []} if layer == "preferences" else None))
+            text = self.describe(layer, layers.get(layer))
             item = QTreeWidgetItem(self, [self.layer_name(layer), text])
             item.setToolTip(1, text)
         rows = sum(max(self.sizeHintForRow(i), 1) for i in range(self.topLevelItemCount()))

@@ -22,21 +22,24 @@ JSON_FRAME = 32  # tokens of an answer's braces, keys and quotes around its text
 MIN_TEXT = 40  # characters a text may always have
 
 
+def _tokens_per_char(backend: Backend, sample: str) -> float:
+    """Tokens a character of text written like ``sample`` (its script) takes on ``backend``, with ``TEXT_MARGIN``."""
+    sample = sample or "x"
+    return max(1, backend.count_text(sample)) / len(sample) * TEXT_MARGIN
+
+
 def text_room(backend: Backend, sample: str, limit: int, reserved: int = 0) -> int:
     """Characters of free text a structured answer may ask for on ``backend``: at most ``limit``, and few
     enough that a text written like ``sample`` (its script), with ``reserved`` tokens for the rest of the
     answer, fits the backend's answer allowance (``json_answer_reserve``). SmolLM2 takes 1.2–1.8 tokens
     a Japanese character: 400 of them are up to 700 tokens, cut off at its 640; a server's 1,024 holds them."""
-    sample = sample or "x"
-    per_char = max(1, backend.count_text(sample)) / len(sample)
     room = backend.json_answer_reserve() - reserved - JSON_FRAME
-    return max(MIN_TEXT, min(limit, int(room / (per_char * TEXT_MARGIN))))
+    return max(MIN_TEXT, min(limit, int(room / _tokens_per_char(backend, sample))))
 
 
 def text_tokens(backend: Backend, sample: str, chars: int) -> int:
     """Tokens ``chars`` characters written like ``sample`` may take on ``backend`` (with ``TEXT_MARGIN``)."""
-    sample = sample or "x"
-    return int(chars * max(1, backend.count_text(sample)) / len(sample) * TEXT_MARGIN) + 1
+    return int(chars * _tokens_per_char(backend, sample)) + 1
 
 
 def shared_text_room(backend: Backend, sample: str, limit: int, parts: int, reserved_per_part: int) -> int:
