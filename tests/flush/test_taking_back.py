@@ -101,7 +101,11 @@ def test_editing_a_flushed_message_takes_its_evidence_back_at_the_next_flush(wor
     secret = world.mem("the diary password is hunter2")
     assert secret.live and "hunter2" in world.prompt()
     edit(world, "2026-11-23T21:40:00+09:00", TEA, first)  # the window still shows it: Edit may take it back
+    calls = len(world.oracle.history)
     report = world.flush("2026-11-23T22:00:00+09:00")
+    assert world.oracle.diary_calls[-1]["day"] == "2026-11-23"  # the day's page is written again, without it
+    assert not any("hunter2" in system or any("hunter2" in t.content for t in turns)
+                   for _kind, system, turns, _schema in world.oracle.history[calls:])
 
     secret = world.mem("the diary password is hunter2")
     assert secret.state is State.RETRACTED and world.ledger(secret.id) == []
@@ -109,10 +113,14 @@ def test_editing_a_flushed_message_takes_its_evidence_back_at_the_next_flush(wor
     assert "hunter2" not in world.prompt()
     assert report.taken_back == {"retracted": [secret.id], "weakened": []}
     assert world.mem("likes green tea").live
+    world.say("2026-11-23T23:00:00+09:00", "Late tea.")  # the day's page is written again, later
+    world.flush("2026-11-23T23:30:00+09:00")
+    assert world.oracle.diary_calls[-1]["day"] == "2026-11-23"
+    assert [line["text"] for line in world.oracle.diary_calls[-1]["lines"]] == [TEA, "Late tea."]
 
 
 # ---- deleted ------------------------------------------------------------------------------------
-def test_deleting_a_flushed_message_retracts_what_rests_only_on_it_and_weakens_the_rest(world):
+def test_deleting_a_flushed_message_retracts_what_rests_only_on_it_and_weakens_the_rest(world, capsys):
     world.oracle.rules = [Rule("password", "the diary password is hunter2", "secret/password", "explicit"),
                           Rule("tea", "drinks tea every day", "drink/tea", "habit")]
     secret = world.say("2026-11-23T21:00:00+09:00", SECRET + ", and I drink tea")
@@ -137,6 +145,8 @@ def test_deleting_a_flushed_message_retracts_what_rests_only_on_it_and_weakens_t
     fts = world.app.store.db.execute("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?",
                                      ['"hunter2"']).fetchone()[0]
     assert fts == 0
+    assert f"retracted {world.clock.now.isoformat()[:16]}: {DELETED}" in world.cli(capsys, "memory", "history", password.id)
+    assert f"lost evidence {world.clock.now.isoformat()[:16]}: {DELETED}" in world.cli(capsys, "memory", "history", tea.id)
 
 
 def test_deleting_an_unflushed_message_removes_its_line_and_keeps_every_other_byte(world):
