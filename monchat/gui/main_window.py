@@ -72,7 +72,8 @@ class MainWindow(QMainWindow):
         self.avatars = Avatars(app.personas, AVATAR_PX)
         self.chat_view = ChatView(self.persona_name, self, persona_avatar=self.avatars)
         self.ratings = ReplyRatings(app, self.runner, self.chat_view, lambda t, ms: self.statusBar().showMessage(t, ms))
-        self.deletions = MessageDeletions(app, self.runner, self.chat_view, self.ratings.say, self.reload_conversation)
+        self.deletions = MessageDeletions(app, self.runner, self.chat_view, self.ratings.say, self.reload_conversation,
+                                          busy=lambda: self.turns.current is not None)  # a reply is being written
         self.composer = Composer(self)
         self.cloud = CloudQuestion(app.backends, app.store, app.settings, self)
         self.links = LinkOpener(self, lambda text: self.statusBar().showMessage(text, 15000))
@@ -148,8 +149,7 @@ class MainWindow(QMainWindow):
         for act in (self.flush_action, self.memory_action, self.queue_action, self.inbox_action):
             memory_menu.addAction(act)
         persona_menu = menu.addMenu(self.tr("&Personas"))
-        persona_menu.addAction(self.surface_action)
-        persona_menu.addAction(self.filter_action)
+        persona_menu.addActions([self.surface_action, self.filter_action])
         settings_menu = menu.addMenu(self.tr("&Settings"))
         settings_menu.addAction(self.settings_action)
         from .history_menu import FileMenu

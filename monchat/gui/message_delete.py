@@ -33,8 +33,10 @@ class MessageDeletions(QObject):
     failed = Signal(object)
 
     def __init__(self, app, runner: TaskRunner, chat_view: ChatView, say: Callable[[str, int], None],
-                 reload: Callable[[], None]) -> None:
+                 reload: Callable[[], None], busy: Callable[[], bool] = lambda: False) -> None:
+        """``busy``: whether a reply is being written (the conversation is not shown again under it)."""
         super().__init__(chat_view)
+        self.busy = busy
         self.app = app
         self.runner = runner
         self.chat_view = chat_view
@@ -46,6 +48,9 @@ class MessageDeletions(QObject):
     def ask(self, message_id: str) -> None:
         """Read what deleting ``message_id`` would do, then ask."""
         if not message_id:
+            return
+        if self.busy():
+            self.say(self.tr("A reply is being written: wait for it or stop it first."), 10000)
             return
         deletion = self.app.messages
         self.runner.start("plan deletion", lambda _report: deletion.plan(message_id),
@@ -77,6 +82,9 @@ class MessageDeletions(QObject):
         self.asked.emit(self.box)
 
     def _delete(self, message_id: str) -> None:
+        if self.busy():  # a message was sent while the question was open
+            self.say(self.tr("A reply is being written: wait for it or stop it first."), 10000)
+            return
         deletion = self.app.messages
         self.runner.start("delete message", lambda _report: deletion.delete(message_id),
                           on_finished=self._deleted, on_failed=self._failed)

@@ -144,3 +144,17 @@ def test_file_search_shows_an_edited_away_message_marked_replaced(window, app, s
         dialog.show_day(app.archive.all()[0].dt.astimezone().strftime("%Y-%m-%d"))
     assert "[replaced] " + SECRET in [dialog.results.topLevelItem(i).text(3)
                                       for i in range(dialog.results.topLevelItemCount())]
+
+
+def test_delete_waits_while_a_reply_is_being_written(window, app, server, qtbot):
+    send(window, qtbot, "first words")
+    first = window.chat_view.bubbles[0]
+    server.mode, server.chunk_delay_s, server.reply_chunks = "slow", 0.2, ["one ", "two ", "three"]
+    window.composer.edit.setPlainText("second words")
+    with qtbot.waitSignal(window.turn_finished, timeout=10000):
+        window.composer.submit()
+        qtbot.waitUntil(lambda: window.turns.current is not None, timeout=5000)
+        with qtbot.assertNotEmitted(window.deletions.asked, wait=300):
+            first.delete_button.click()
+        assert window.statusBar().currentMessage() == "A reply is being written: wait for it or stop it first."
+    assert [m.text for m in app.logbook.read_all().messages][:1] == ["first words"]

@@ -2204,6 +2204,10 @@ Open it in your browser?</source>
 <context>
     <name>MessageDeletions</name>
     <message>
+        <source>A reply is being written: wait for it or stop it first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Delete this reply for good? It leaves the logs and the archive, with its rating. Memory is never built on replies, so no memory changes.</source>
         <translation type="unfinished"></translation>
     </message>

@@ -2215,6 +2215,10 @@ Open it in your browser?</source>
 <context>
     <name>MessageDeletions</name>
     <message>
+        <source>A reply is being written: wait for it or stop it first.</source>
+        <translation>返信を書いている途中です。終わるのを待つか、止めてからにしてください。</translation>
+    </message>
+    <message>
         <source>Delete this reply for good? It leaves the logs and the archive, with its rating. Memory is never built on replies, so no memory changes.</source>
         <translation>この返信を完全に削除しますか？ ログとアーカイブから消え、評価も一緒に消えます。記憶は返信からは作られないので、記憶は変わりません。</translation>
     </message>
