@@ -203,6 +203,21 @@ def test_deleting_a_rated_reply_clears_its_rating_and_its_effect(world):
     assert world.mem("loves ramen").confidence == before and world.mem("loves ramen").live
 
 
+def test_a_reply_asked_for_again_does_not_lengthen_the_memories_it_used(world):
+    world.oracle.rules = [Rule("ramen", "loves ramen", "food/ramen", "explicit")]
+    world.say("2026-11-23T21:00:00+09:00", "Remember: I love ramen")
+    world.flush("2026-11-23T21:30:00+09:00")
+    ramen = world.mem("loves ramen")
+    ts = format_ts(parse_ts("2026-11-23T21:40:00+09:00"))
+    old = Message(id="reply-old", ts=ts, role="assistant", text="You love ramen, so try this ramen place.",
+                  persona="hana", memory_revision=world.memory.revision())
+    world.app.logbook.append(old)
+    edit(world, "2026-11-23T21:41:00+09:00", "How about a walk?", old.id, role="assistant")
+    world.flush("2026-11-23T22:00:00+09:00")
+    assert not any(action == "boosted" and "reply-old" in detail.get("why", "")
+                   for action, detail in events(world, ramen.id))
+
+
 def test_a_diary_page_that_cites_a_deleted_message_goes_and_is_owed_again(world):
     secret = world.say("2026-11-23T21:00:00+09:00", SECRET)
     world.say("2026-11-23T21:05:00+09:00", "Walked by the river.")

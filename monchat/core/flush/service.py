@@ -358,7 +358,8 @@ class FlushService:
                                                     EDITED_AWAY).as_dict()
             consolidator.changes += transitions.changes
         from ..memory.feedback import reinforce_use  # replies that relied on a memory lengthen its half-life
-        reinforce_use(self.memories, self.settings.flush, now, run_id, orientation.messages)
+        reinforce_use(self.memories, self.settings.flush, now, run_id,  # not a reply the user asked for again
+                      [m for m in orientation.messages if m.id not in orientation.taken_back])
         progress(FlushProgress("prune", None, 0, 1, "expiry, decay and the cap"))
         report.changes = consolidator.changes + prune(self.memories, self.settings.flush, now, run_id)
         report.background = self.background.commit(proposals, items + recalls, run_id, now)
