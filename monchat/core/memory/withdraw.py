@@ -24,7 +24,7 @@ class Withdrawn:
     """What taking the messages back did to memory (memory ids)."""
 
     retracted: list[str] = field(default_factory=list)  # rested only on them: history now
-    weakened: list[str] = field(default_factory=list)  # rest on other lines too: one less evidence row each
+    weakened: list[str] = field(default_factory=list)  # live, rest on other lines too: one less evidence row each
 
     def as_dict(self) -> dict:
         return {"retracted": self.retracted, "weakened": self.weakened}
@@ -37,5 +37,8 @@ def withdraw(memories: MemoryStore, t: Transitions, message_ids: list[str], why:
         memory = memories.get(memory_id)
         if memory is None:
             continue
-        (done.retracted if t.lose_evidence(memory, cited, why) else done.weakened).append(memory_id)
+        if t.lose_evidence(memory, cited, why):
+            done.retracted.append(memory_id)
+        elif memory.live:  # history loses the rows too, silently: it takes part in nothing
+            done.weakened.append(memory_id)
     return done
