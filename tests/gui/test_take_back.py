@@ -158,3 +158,12 @@ def test_delete_waits_while_a_reply_is_being_written(window, app, server, qtbot)
             first.delete_button.click()
         assert window.statusBar().currentMessage() == "A reply is being written: wait for it or stop it first."
     assert [m.text for m in app.logbook.read_all().messages][:1] == ["first words"]
+
+
+def test_the_flush_dialog_says_edited_away_messages_were_archived_unread(make_window, qtbot):
+    from monchat.core.types import Coded
+    note = Coded("2 message(s) you edited away (or replies asked for again) were archived unread.",
+                 "taken_back_unread", 2)
+    window = make_window("ja")
+    dialog = window.open_flush()
+    assert dialog.report_words(note) == "書き直して取り消したメッセージと、作り直して置き換えた返信 2 件は、読まずにアーカイブしました。"

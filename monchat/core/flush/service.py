@@ -355,7 +355,7 @@ class FlushService:
         if orientation.newly_taken_back:  # a flushed message edited since: its words no longer count
             transitions = Transitions(self.memories, self.settings.flush, now, run_id)
             report.taken_back = withdraw(self.memories, transitions, orientation.newly_taken_back,
-                                                    EDITED_AWAY).as_dict()
+                                         EDITED_AWAY).as_dict()
             consolidator.changes += transitions.changes
         from ..memory.feedback import reinforce_use  # replies that relied on a memory lengthen its half-life
         reinforce_use(self.memories, self.settings.flush, now, run_id,  # not a reply the user asked for again

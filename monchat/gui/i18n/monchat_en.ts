@@ -835,6 +835,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>%1 message(s) you edited away (or replies asked for again) were archived unread.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>A partial flush was accepted: %1 message(s) were archived without being read by every filter.</source>
         <translation type="unfinished"></translation>
     </message>

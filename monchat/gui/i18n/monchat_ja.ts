@@ -842,6 +842,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation>%2 とのメッセージ %1 件は読まずに保管しました（このペルソナとの会話は整理で読みません）。</translation>
     </message>
     <message>
+        <source>%1 message(s) you edited away (or replies asked for again) were archived unread.</source>
+        <translation>書き直して取り消したメッセージと、作り直して置き換えた返信 %1 件は、読まずにアーカイブしました。</translation>
+    </message>
+    <message>
         <source>A partial flush was accepted: %1 message(s) were archived without being read by every filter.</source>
         <translation>一部だけの整理を受け入れました: %1 件のメッセージは、すべてのフィルターには読まれないまま保管されました。</translation>
     </message>
@@ -2224,7 +2228,7 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Delete this message for good? It leaves the logs and the archive, and no flush will read it.</source>
-        <translation>このメッセージを完全に削除しますか？ ログとアーカイブから消え、フラッシュで読まれることもありません。</translation>
+        <translation>このメッセージを完全に削除しますか？ ログとアーカイブから消え、整理で読まれることもありません。</translation>
     </message>
     <message>
         <source>%1 memory(ies) that rest only on it will be taken back.</source>
