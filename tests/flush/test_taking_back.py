@@ -145,8 +145,9 @@ def test_deleting_a_flushed_message_retracts_what_rests_only_on_it_and_weakens_t
     fts = world.app.store.db.execute("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?",
                                      ['"hunter2"']).fetchone()[0]
     assert fts == 0
-    assert f"retracted {world.clock.now.isoformat()[:16]}: {DELETED}" in world.cli(capsys, "memory", "history", password.id)
-    assert f"lost evidence {world.clock.now.isoformat()[:16]}: {DELETED}" in world.cli(capsys, "memory", "history", tea.id)
+    when = world.clock.now.isoformat()[:16]
+    assert f"retracted {when}: {DELETED}" in world.cli(capsys, "memory", "history", password.id)
+    assert f"lost evidence {when}: {DELETED}" in world.cli(capsys, "memory", "history", tea.id)
 
 
 def test_deleting_an_unflushed_message_removes_its_line_and_keeps_every_other_byte(world):

@@ -166,4 +166,5 @@ def test_the_flush_dialog_says_edited_away_messages_were_archived_unread(make_wi
                  "taken_back_unread", 2)
     window = make_window("ja")
     dialog = window.open_flush()
-    assert dialog.report_words(note) == "書き直して取り消したメッセージと、作り直して置き換えた返信 2 件は、読まずにアーカイブしました。"
+    assert dialog.report_words(note) == ("書き直して取り消したメッセージと、作り直して置き換えた返信 2 件は、"
+                                         "読まずにアーカイブしました。")
