@@ -33,6 +33,7 @@ from .core.types import Clock, local_now
 if TYPE_CHECKING:  # the flush machinery is imported when it is first used, not at every start
     from .core.flush.service import FlushService
     from .core.memory.feedback import Feedback
+    from .core.takeback import MessageDeletion
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +70,12 @@ class App:
         """👍/👎 on replies and memories (``core/memory/feedback.py``), over ``memory`` and the logs."""
         from .core.memory.feedback import Feedback
         return Feedback(self.memory, self.logbook)
+
+    @property
+    def messages(self) -> "MessageDeletion":
+        """Delete message (``core/takeback.py``), for the window and ``monchat message delete``."""
+        from .core.takeback import MessageDeletion
+        return MessageDeletion(self.logbook, self.archive, self.memory, self.paths)
 
     def lint(self, no_llm: bool = False, consented_only: bool = False) -> dict:
         """Knowledge lint on demand (``monchat lint``, the inbox's Check now), as a flush runs it.

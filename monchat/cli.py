@@ -70,6 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_history_commands(sub)
     from .cli_feedback import add_feedback_commands
     add_feedback_commands(sub)
+    from .cli_message import add_message_commands
+    add_message_commands(sub)
     add_background_commands(sub)
     add_graph_commands(sub)
     add_lint_commands(sub)
@@ -263,7 +265,8 @@ def cmd_chat(app: App, args) -> int:
 COMMANDS = {"chat": cmd_chat, "status": cmd_status, "export": cmd_export,
             "doctor": cmd_doctor, "personas": cmd_personas, "settings": cmd_settings, "pull": cmd_pull}
 from .cli_feedback import cmd_rate  # noqa: E402
-COMMANDS["rate"] = cmd_rate
+from .cli_message import cmd_message  # noqa: E402
+COMMANDS["rate"], COMMANDS["message"] = cmd_rate, cmd_message
 from .cli_history import COMMANDS as _HISTORY_COMMANDS  # noqa: E402 (search, import, backup)
 COMMANDS.update(_HISTORY_COMMANDS)
 COMMANDS.update(dict.fromkeys(BACKGROUND_COMMANDS, cmd_background))

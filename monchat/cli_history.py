@@ -13,7 +13,7 @@ from .core.errors import InputError
 def add_history_commands(sub) -> None:
     p = sub.add_parser("search", help="find messages (archived or not); browse by day")
     p.add_argument("query", nargs="*", help="words to find (every one must occur)")
-    p.add_argument("--json", action="store_true", help="a list of {id, ts, role, persona, text}")
+    p.add_argument("--json", action="store_true", help="a list of {id, ts, role, persona, text, replaced}")
     p.add_argument("--limit", type=int, default=200)
     p.add_argument("--days", action="store_true", help="list the days that have messages")
     p.add_argument("--day", metavar="YYYY-MM-DD", help="every message of one day")
@@ -33,14 +33,18 @@ def add_history_commands(sub) -> None:
     p.add_argument("--force", action="store_true", help="replace a data folder that is not empty")
 
 
-def _line(m, width: int = 100) -> str:
+def _line(m, width: int = 100, replaced: bool = False) -> str:
     text = " ".join(m.text.split())
     text = text if len(text) <= width else text[:width - 1] + "…"
-    return f"{m.ts[:16].replace('T', ' ')}  {m.persona or '-':10} {m.role:9} {text}  [{m.id}]"
+    mark = REPLACED_MARK if replaced else ""
+    return f"{m.ts[:16].replace('T', ' ')}  {m.persona or '-':10} {m.role:9} {mark}{text}  [{m.id}]"
+
+
+REPLACED_MARK = "(replaced) "  # edited away or asked for again: taken back, never read by a flush
 
 
 def cmd_search(app: App, args) -> int:
-    from .core.search import SearchService, query_terms
+    from .core.search import Hit, SearchService, query_terms
     search = SearchService(app.logbook, app.archive)
     if args.days:
         days = search.days()
@@ -53,7 +57,8 @@ def cmd_search(app: App, args) -> int:
         return 0
     if args.day or args.around:
         found = search.on_day(_day(args.day)) if args.day else search.around(args.around)
-        hits = found
+        replaced = search.replaced_ids()
+        hits = [Hit.of(m, m.id in replaced) for m in found]
     else:
         if args.limit < 1:
             raise InputError("--limit must be 1 or more.", "Example: monchat search --limit 20 ramen")
@@ -63,11 +68,10 @@ def cmd_search(app: App, args) -> int:
         if not search.indexed():
             print(f"note: {search.index_note()}", file=sys.stderr)
     if args.json:
-        print(json.dumps([{k: getattr(h, k) for k in ("id", "ts", "role", "persona", "text")} for h in hits],
-                         ensure_ascii=False, indent=2))
+        print(json.dumps([h.as_dict() for h in hits], ensure_ascii=False, indent=2))
         return 0
     for hit in hits:
-        print(_line(hit))
+        print(_line(hit, replaced=hit.replaced))
     if not args.day and not args.around:
         print(f"{len(hits)} message(s)" + (" — see one in its conversation: monchat search --around ID"
                                           if hits else ""), file=sys.stderr)

@@ -186,6 +186,8 @@ def cmd_memory(app, args) -> int:
                            if data["kind"] == "preference" else "")
                 print(f"{arrow}{data['id']} [{data['state']}{version}] {data['text']} "
                       f"(from {(data['valid_at'] or '?')[:16]}{until})")
+                for why in _taken_back_because(memory, data["id"]):  # a message it rested on was deleted or edited
+                    print(f"     {why}")
                 if data["digest"]:  # one-way: the original row stays, the digest points to it
                     digest = data["digest"]
                     print(f"     in digest {digest['id']}: {digest['text']} (covers {', '.join(digest['covers'])})")
@@ -226,3 +228,13 @@ def cmd_memory(app, args) -> int:
             return 0
     print(json.dumps(out, ensure_ascii=False, indent=2))
     return 0
+
+
+def _taken_back_because(memory, memory_id: str) -> list[str]:
+    """Why the user's taking words back changed a memory: retracted, or one less evidence (``memory/withdraw.py``)."""
+    out = []
+    for event in memory.events(memory_id):
+        detail = json.loads(event["detail"] or "{}")
+        if detail.get("why") and event["action"] in ("retracted", "lost evidence"):
+            out.append(f"{event['action']} {event['at'][:16]}: {detail['why']}")
+    return out

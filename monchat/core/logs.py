@@ -5,7 +5,8 @@ A message is appended and fsynced before anything else happens with it, so a
 crash never loses what the user typed; an append that cannot be completed (a
 full disk, a file-size limit) is cut back to the file's old length and raised
 as ``StorageFull``, so no torn line is ever left or sent on. Files are
-append-only; reading never changes them. A line that cannot be read (truncated JSON, bad encoding, missing
+append-only — but for Delete message, which rewrites a file whole and atomically (``remove_messages``);
+reading never changes them. A line that cannot be read (truncated JSON, bad encoding, missing
 fields) is copied to ``quarantine/`` and reported, and the good lines around it
 are used. A flush removes a file only after its messages are in the archive.
 """
@@ -143,6 +144,57 @@ class LogBook:
         for path, lines in by_file.items():
             self._append_lines(path, lines)
         return sum(len(lines) for lines in by_file.values())
+
+    def remove_messages(self, ids: set[str]) -> int:
+        """Take these messages out of the log files for good (Delete message); return how many lines went.
+
+        Each file holding one is rewritten whole under its append lock: every other line is kept byte for
+        byte (an unreadable one too), the new file is written beside it and renamed over it
+        (``write_private``), so a kill leaves the old file or the new one, never a torn one. A file left
+        with no line is removed. An append waiting on the lock then finds a new file and writes there
+        (``_append_lines``); the index reads a replaced file again (``core/log_index.py``).
+
+        Raises:
+            StorageError: a file could not be rewritten (it is unchanged).
+        """
+        removed = 0
+        for path in self.files():
+            while True:
+                try:
+                    fd = os.open(path, os.O_RDONLY)
+                except FileNotFoundError:
+                    break
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX)
+                    if not _same_file(fd, path):
+                        continue  # replaced meanwhile: read the new one
+                    removed += self._rewrite_without(path, fd, ids)
+                    break
+                finally:
+                    os.close(fd)  # also releases the lock
+        return removed
+
+    def _rewrite_without(self, path: Path, fd: int, ids: set[str]) -> int:
+        data = os.pread(fd, os.fstat(fd).st_size, 0)
+        kept, gone = [], 0
+        for line_no, raw in enumerate(data.split(b"\n"), start=1):
+            parsed = parse_line(path.name, line_no, raw) if raw.strip() else None
+            if isinstance(parsed, Message) and parsed.id in ids:
+                gone += 1
+            else:
+                kept.append(raw)
+        if not gone:
+            return 0
+        if any(raw.strip() for raw in kept):
+            write_private(path, b"\n".join(kept))
+        else:
+            try:
+                path.unlink()
+                fsync_folder(self.logs_dir)
+            except OSError as exc:
+                raise storage_error(exc, path) or exc from exc
+        log.info("removed %s deleted message line(s) from %s", gone, path.name)
+        return gone
 
     # ---- reading -------------------------------------------------------
     def files(self) -> list[Path]:

@@ -3,7 +3,9 @@
 Both places a message can be are searched: the archive (a trigram full-text index, so a word
 inside Japanese text is found; ``LIKE`` for terms under three characters) and the unflushed
 log files (scanned). A message in both — a flush killed between its commit and removing the
-file — is shown once. The GUI's search window and ``monchat search`` call this.
+file — is shown once. A message the user edited away (or a reply asked for again) is still found, marked
+``replaced`` (``core/takeback.py``): the user can see what they took back, and delete it for good. The
+GUI's search window and ``monchat search`` call this.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from .history import merge_history
 from .logs import LogBook
 from .store.message_search import MessageSearch
 from .store.messages import MessageArchive
-from .types import Message, parse_ts
+from .types import Message, parse_ts, taken_back
 
 DEFAULT_LIMIT = 200
 MAX_QUERY_CHARS = 500
@@ -32,10 +34,11 @@ class Hit:
     role: str
     persona: str
     text: str
+    replaced: bool = False  # edited away or regenerated: taken back, never read by a flush
 
     @classmethod
-    def of(cls, m: Message) -> "Hit":
-        return cls(id=m.id, ts=m.ts, role=m.role, persona=m.persona, text=m.text)
+    def of(cls, m: Message, replaced: bool = False) -> "Hit":
+        return cls(id=m.id, ts=m.ts, role=m.role, persona=m.persona, text=m.text, replaced=replaced)
 
     @property
     def dt(self) -> datetime:
@@ -91,9 +94,15 @@ class SearchService:
         terms = query_terms(query)
         folded = [t.casefold() for t in terms]
         archived = [m for m in self.sql.find(terms, limit) if _contains_all(m.text, folded)]
-        unflushed = [m for m in self.logbook.read_all().messages if _contains_all(m.text, folded)]
+        logged = self.logbook.read_all().messages
+        unflushed = [m for m in logged if _contains_all(m.text, folded)]
         merged = merge_history(archived, unflushed)
-        return [Hit.of(m) for m in reversed(merged)][:limit]
+        replaced = taken_back(logged) | self.archive.replaced_ids()
+        return [Hit.of(m, m.id in replaced) for m in reversed(merged)][:limit]
+
+    def replaced_ids(self) -> set[str]:
+        """The ids of messages an edit or a regeneration replaced (shown marked as replaced)."""
+        return taken_back(self.logbook.read_all().messages) | self.archive.replaced_ids()
 
     def _day_of(self, m: Message) -> str:
         return f"{m.dt.astimezone(self.tz):%Y-%m-%d}"

@@ -10,7 +10,7 @@ import threading
 import time
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Callable
+from typing import Callable, Iterable
 
 Clock = Callable[[], datetime]
 
@@ -168,6 +168,11 @@ class Message:
             model=data.get("model") or "", status=status, replaces=data.get("replaces") or "",
             usage=usage, memory_revision=data.get("memory_revision") or "",
         )
+
+
+def taken_back(messages: Iterable[Message]) -> set[str]:
+    """The ids these messages replace: each was edited away or regenerated (``core/takeback.py``)."""
+    return {m.replaces for m in messages if m.replaces}
 
 
 @dataclass

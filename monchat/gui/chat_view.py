@@ -33,6 +33,7 @@ class ChatView(QScrollArea):
     older_requested = Signal(float)
     link_requested = Signal(str)
     rating_requested = Signal(str, str)  # a reply's 👍/👎: (message id, "up" | "down" | "none")
+    delete_requested = Signal(str)  # a message's Delete: its id (the window asks, then deletes)
 
     def __init__(self, persona_name: Callable[[str], str], parent: QWidget | None = None,
                  persona_avatar: Callable[[str], QPixmap | None] = lambda _persona_id: None) -> None:
@@ -88,6 +89,7 @@ class ChatView(QScrollArea):
                                avatar=self.persona_avatar(message.persona) if message.role == "assistant" else None)
         bubble.link_clicked.connect(self.link_requested)
         bubble.rated.connect(self.rating_requested)
+        bubble.delete_requested.connect(self.delete_requested)
         if message.role == "assistant":
             bubble.rating.set_rating(self.rating_of(message.id))
         return bubble
@@ -159,6 +161,7 @@ class ChatView(QScrollArea):
                                parent=self.container)
         bubble.link_clicked.connect(self.link_requested)
         bubble.rated.connect(self.rating_requested)
+        bubble.delete_requested.connect(self.delete_requested)
         self._append_bubble(bubble)
         self._update_greeting_visibility()
         self.scroll_to_bottom()

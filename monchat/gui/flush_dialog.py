@@ -167,6 +167,8 @@ class FlushDialog(QDialog):
             "unreadable_lines": self.tr("%1 unreadable log line(s) were set aside in %2."),
             "archived_unread": self.tr("%1 message(s) with %2 were archived unread (that persona's conversations "
                                        "are not read at a flush)."),
+            "taken_back_unread": self.tr("%1 message(s) you edited away (or replies asked for again) were archived "
+                                         "unread."),
             "partial_accepted": self.tr("A partial flush was accepted: %1 message(s) were archived without being "
                                         "read by every filter."),
             "read_in_halves": self.tr("%1 could not read part %2 of the log at once; it read it again in two "

@@ -27,6 +27,7 @@ from .first_start import welcome_text
 from .gate_bar import GateBar
 from .lifetime import alive as _alive
 from .message_bubble import AVATAR_PX
+from .message_delete import MessageDeletions
 from .outbound import CloudQuestion, LinkOpener
 from .reply_ratings import ReplyRatings
 from .turn_actions import ActionReasons, ChatState
@@ -71,6 +72,8 @@ class MainWindow(QMainWindow):
         self.avatars = Avatars(app.personas, AVATAR_PX)
         self.chat_view = ChatView(self.persona_name, self, persona_avatar=self.avatars)
         self.ratings = ReplyRatings(app, self.runner, self.chat_view, lambda t, ms: self.statusBar().showMessage(t, ms))
+        self.deletions = MessageDeletions(app, self.runner, self.chat_view, self.ratings.say, self.reload_conversation,
+                                          busy=lambda: self.turns.current is not None)  # a reply is being written
         self.composer = Composer(self)
         self.cloud = CloudQuestion(app.backends, app.store, app.settings, self)
         self.links = LinkOpener(self, lambda text: self.statusBar().showMessage(text, 15000))
@@ -102,9 +105,7 @@ class MainWindow(QMainWindow):
         self.refresh_gate()
         # Counted once the event loop runs, so the window is painted first (the count may load a tokenizer).
         QTimer.singleShot(0, self, self.refresh_meter)
-        self.gate_timer = QTimer(self)
-        self.gate_timer.setInterval(GATE_POLL_MS)
-        self.gate_timer.timeout.connect(self.refresh_gate)
+        self.gate_timer = QTimer(self, interval=GATE_POLL_MS, timeout=self.refresh_gate)
         self.gate_timer.start()
         self.composer.edit.setFocus()
 
@@ -148,8 +149,7 @@ class MainWindow(QMainWindow):
         for act in (self.flush_action, self.memory_action, self.queue_action, self.inbox_action):
             memory_menu.addAction(act)
         persona_menu = menu.addMenu(self.tr("&Personas"))
-        persona_menu.addAction(self.surface_action)
-        persona_menu.addAction(self.filter_action)
+        persona_menu.addActions([self.surface_action, self.filter_action])
         settings_menu = menu.addMenu(self.tr("&Settings"))
         settings_menu.addAction(self.settings_action)
         from .history_menu import FileMenu

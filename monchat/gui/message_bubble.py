@@ -143,10 +143,12 @@ class MessageBubble(QWidget):
     Signals:
         link_clicked(str): a link in the text was clicked (not opened).
         rated(str, str): a reply's 👍/👎 was clicked: (message id, "up" | "down" | "none").
+        delete_requested(str): Delete was clicked (the window asks first): the message id.
     """
 
     link_clicked = Signal(str)
     rated = Signal(str, str)
+    delete_requested = Signal(str)
 
     def __init__(self, role: str, author: str, when: str, text: str = "", *,
                  message_id: str = "", epoch: float | None = None, status: str = "ok", persona: str = "",
@@ -183,6 +185,13 @@ class MessageBubble(QWidget):
         self.rating.setVisible(role == "assistant" and bool(message_id) and status != "streaming")
         top.addWidget(self.rating)
         top.addWidget(self.copy_button)
+        self.delete_button = QToolButton(self.card)  # once logged (it has an id): the window asks before it deletes
+        self.delete_button.setText(self.tr("Delete"))
+        self.delete_button.setToolTip(self.tr("Delete this message for good (you are asked first)"))
+        self.delete_button.setAutoRaise(True)
+        self.delete_button.clicked.connect(lambda: self.delete_requested.emit(self.message_id))
+        self.delete_button.setVisible(bool(message_id) and status != "streaming")
+        top.addWidget(self.delete_button)
         inner = QVBoxLayout(self.card)
         inner.setContentsMargins(10, 6, 10, 8)
         inner.setSpacing(2)
@@ -252,6 +261,7 @@ class MessageBubble(QWidget):
             self._text = message.text
         self.status = status
         self.rating.setVisible(self.role == "assistant" and bool(self.message_id) and status != "streaming")
+        self.delete_button.setVisible(bool(self.message_id) and status != "streaming")
         self._update_header()
         self._render()
 

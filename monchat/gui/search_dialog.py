@@ -131,9 +131,9 @@ class SearchDialog(QDialog):
 
     def show_day(self, day: str) -> None:
         search = self.search
-        self.runner.start("search day", lambda _report: search.on_day(day),
-                          on_finished=lambda found: self._show_results(found, arg(self.tr("%1: %2 message(s)"),
-                                                                                  day, len(found))),
+        self.runner.start("search day", lambda _report: (search.on_day(day), search.replaced_ids()),
+                          on_finished=lambda found: self._show_results(found[0], arg(self.tr("%1: %2 message(s)"),
+                                                                                     day, len(found[0])), found[1]),
                           on_failed=self._failed)
 
     # ---- search ------------------------------------------------------------
@@ -155,13 +155,19 @@ class SearchDialog(QDialog):
             "This SQLite has no full-text index for Japanese (FTS5 trigram); the archive was scanned instead.")
         self._show_results(hits, arg(self.tr("%1 message(s) found, newest first."), len(hits)) + note)
 
-    def _show_results(self, found, summary: str) -> None:
+    def replaced_mark(self) -> str:
+        """Before a message the user edited away (or a reply asked for again): no flush reads it."""
+        return self.tr("[replaced]") + " "
+
+    def _show_results(self, found, summary: str, replaced: set[str] = frozenset()) -> None:
         if not alive(self):
             return
         self.results.clear()
         self.conversation.clear()
         for m in found:
             text = " ".join(m.text.split())
+            if getattr(m, "replaced", False) or m.id in replaced:
+                text = self.replaced_mark() + text
             item = QTreeWidgetItem(self.results, [self.when(m), self.persona_name(m.persona), self.who(m),
                                                   text[:200]])
             item.setToolTip(3, m.text[:2000])
@@ -174,11 +180,11 @@ class SearchDialog(QDialog):
         if not message_id:
             return
         search = self.search
-        self.runner.start("search around", lambda _report: search.around(message_id),
-                          on_finished=lambda messages: self._show_conversation(message_id, messages),
+        self.runner.start("search around", lambda _report: (search.around(message_id), search.replaced_ids()),
+                          on_finished=lambda found: self._show_conversation(message_id, *found),
                           on_failed=self._failed)
 
-    def _show_conversation(self, message_id: str, messages: list[Message]) -> None:
+    def _show_conversation(self, message_id: str, messages: list[Message], replaced: set[str] = frozenset()) -> None:
         if not alive(self):
             return
         palette = self.conversation.palette()  # the theme's selection colours: readable light and dark
@@ -188,7 +194,7 @@ class SearchDialog(QDialog):
         for m in messages:
             mark = mark_style if m.id == message_id else ""
             name = self.who(m) if m.role == "user" else self.persona_name(m.persona)
-            body = html.escape(m.text).replace("\n", "<br>")
+            body = html.escape((self.replaced_mark() if m.id in replaced else "") + m.text).replace("\n", "<br>")
             parts.append(f'<a name="{html.escape(m.id)}"></a><p{mark}><b>{html.escape(name)}</b> '
                          f'{html.escape(self.when(m))}<br>{body}</p>')
         self.conversation.setHtml("".join(parts))

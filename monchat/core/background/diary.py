@@ -20,7 +20,7 @@ from ..backends.base import Backend
 from ..errors import MalformedReply
 from ..paths import make_private_dir, write_private
 from ..prompts import PromptLibrary
-from ..types import Message, Turn
+from ..types import Message, Turn, taken_back
 from ..flush.ask import ask_json, text_room
 from ..flush.fit import pack
 from ..flush.records import FlushCancelled, FlushProgress, Item
@@ -62,7 +62,9 @@ class Page:
 def day_messages(store, day: str, new: list[Message], read: Callable[[str], bool],
                  day_of: Callable) -> list[dict]:
     """The day's user messages: archived ones (of personas read at a flush) and this flush's new ones."""
-    rows = {r["id"]: r for r in store.user_messages_on_day(day) if read(r["persona"] or "")}
+    edited_away = taken_back(new)  # a flushed message edited since: the user took it back
+    rows = {r["id"]: r for r in store.user_messages_on_day(day)
+            if read(r["persona"] or "") and r["id"] not in edited_away}
     for m in new:
         if m.role == "user" and day_of(m.dt) == day:
             rows.setdefault(m.id, {"id": m.id, "ts": m.ts, "ts_epoch": m.dt.timestamp(), "text": m.text})

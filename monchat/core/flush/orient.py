@@ -2,21 +2,23 @@
 
 ``orient(logbook, archive)`` → an ``Orientation``: the log files, the messages in them not yet
 archived (oldest first), and the unreadable lines (already quarantined). A message already in the
-archive (a flush that crashed after its commit) is not new: its file is only removed.
+archive (a flush that crashed after its commit) is not new: its file is only removed. ``taken_back`` are the
+ids some message (logged or archived) replaces — edited away or regenerated (``core/takeback.py``): they are
+archived like the others but no filter reads them.
 ``select_personas(registry, fixed, seed)`` → base, the two fixed personas and one drawn with the seed.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import PersonaError
 from ..logs import BadLine, LogBook
 from ..personas import BASE_FILTER_ID, FilterPersona, PersonaRegistry
 from ..store.messages import MessageArchive
-from ..types import Message
+from ..types import Message, taken_back
 
 
 @dataclass
@@ -25,6 +27,12 @@ class Orientation:
     messages: list[Message]  # not yet archived, oldest first
     already_archived: int
     bad_lines: list[BadLine]
+    taken_back: set[str] = field(default_factory=set)  # replaced by an edit or a regeneration: never read
+
+    @property
+    def newly_taken_back(self) -> list[str]:
+        """The ids this flush's new messages replace (a flushed message edited now loses its evidence)."""
+        return sorted(taken_back(self.messages))
 
 
 def select_personas(registry: PersonaRegistry, fixed_ids: list[str], seed: int) -> list[tuple[FilterPersona, str]]:
@@ -59,4 +67,5 @@ def orient(logbook: LogBook, archive: MessageArchive) -> Orientation:
         else:
             by_id.setdefault(m.id, m)
     messages = sorted(by_id.values(), key=lambda m: (m.dt.timestamp(), m.id))
-    return Orientation(files=files, messages=messages, already_archived=already, bad_lines=read.bad_lines)
+    return Orientation(files=files, messages=messages, already_archived=already, bad_lines=read.bad_lines,
+                       taken_back=taken_back(read.messages) | archive.replaced_ids())

@@ -130,6 +130,7 @@ class FlushReport:
     budget: dict = field(default_factory=dict)
     items: dict = field(default_factory=dict)  # persona id -> [{text, slot, kind, score}]
     background: dict = field(default_factory=dict)  # reflect, profile, diary, gaps (core/background/track.py)
+    taken_back: dict = field(default_factory=dict)  # memories a flushed message's edit took evidence from
 
     def add_usage(self, usage: TokenUsage) -> None:
         self.usage.add(usage)

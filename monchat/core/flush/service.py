@@ -28,6 +28,7 @@ from ..errors import FlushRunning
 from ..logs import LogBook
 from ..memory.states import Kind
 from ..memory.transitions import Transitions
+from ..memory.withdraw import EDITED_AWAY, withdraw
 from ..paths import Paths, held_lock, write_private
 from ..personas import PersonaRegistry
 from ..prompts import PromptLibrary
@@ -202,7 +203,12 @@ class FlushService:
             report.errors.append(Coded(f"{len(orientation.bad_lines)} unreadable log line(s) kept in "
                                        f"{self.paths.quarantine_dir}", "unreadable_lines",
                                        len(orientation.bad_lines), str(self.paths.quarantine_dir)))
-        readable, report.skipped = self._readable(orientation.messages)
+        unread = [m for m in orientation.messages if m.id in orientation.taken_back]
+        if unread:  # the user edited them away (or a reply was regenerated): never read (core/takeback.py)
+            report.notes.append(Coded(f"{len(unread)} message(s) you edited away (or replies asked for again) were "
+                                      f"archived unread.", "taken_back_unread", len(unread)))
+        readable, report.skipped = self._readable([m for m in orientation.messages
+                                                   if m.id not in orientation.taken_back])
         for persona_id, count in report.skipped.items():
             report.notes.append(Coded(f"{count} message(s) with {persona_id} were archived unread "
                                       f"(that persona's conversations are not read at a flush).", "archived_unread",
@@ -346,8 +352,14 @@ class FlushService:
                 "reasoning": verdict.reasoning, "model": verdict.model, "escalated": int(verdict.escalated),
                 "applied": "yes" if verdict.confidence >= threshold else "review"})
         progress(FlushProgress("consolidate", None, len(items), len(items), "done"))
+        if orientation.newly_taken_back:  # a flushed message edited since: its words no longer count
+            transitions = Transitions(self.memories, self.settings.flush, now, run_id)
+            report.taken_back = withdraw(self.memories, transitions, orientation.newly_taken_back,
+                                         EDITED_AWAY).as_dict()
+            consolidator.changes += transitions.changes
         from ..memory.feedback import reinforce_use  # replies that relied on a memory lengthen its half-life
-        reinforce_use(self.memories, self.settings.flush, now, run_id, orientation.messages)
+        reinforce_use(self.memories, self.settings.flush, now, run_id,  # not a reply the user asked for again
+                      [m for m in orientation.messages if m.id not in orientation.taken_back])
         progress(FlushProgress("prune", None, 0, 1, "expiry, decay and the cap"))
         report.changes = consolidator.changes + prune(self.memories, self.settings.flush, now, run_id)
         report.background = self.background.commit(proposals, items + recalls, run_id, now)

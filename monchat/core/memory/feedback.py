@@ -80,6 +80,13 @@ class Feedback:
                 t.unrate(memory, before, row["queue_id"])
         self.ratings.drop_rating(kind, target_id)
 
+    def drop_message_rating(self, t: Transitions, message_id: str) -> bool:
+        """A deleted message's rating goes with it: its effects undone, its row removed (inside the caller's
+        transaction). Returns whether it had one."""
+        had = self.ratings.rating(MESSAGE, message_id) is not None
+        self._clear(t, MESSAGE, message_id)
+        return had
+
     def rate_memory(self, memory_id: str, rating: str) -> dict:
         """👍 / 👎 / none on one memory; returns ``{kind, id, rating, review}`` (review: the item a 👎 opened)."""
         rating = parse_rating(rating)

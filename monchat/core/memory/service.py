@@ -158,6 +158,10 @@ class MemoryService:
         save_selection(self.store, selection)
         write_private(self.paths.memory_md, render_markdown(self.memories, now, selection))
 
+    def rebuild(self) -> None:
+        """Rebuild the prompt and memory.md after a change made elsewhere (a message deleted: ``core/takeback.py``)."""
+        self._after_change()
+
     def refresh_hint(self, hint: str) -> None:
         """Rebuild the prompt with this gap line instead of the last one (a gap dismissed in the inbox)."""
         self._after_change(hint)

@@ -168,6 +168,25 @@ class Transitions:
         self.memories.event(target.id, self.stamp, "retracted", {"by": retraction.id}, self.run_id)
         self._close_reviews_of(target.id)
 
+    def lose_evidence(self, memory: MemoryRecord, message_ids: list[str], why: str) -> bool:
+        """The user took these messages back (deleted, or edited away after a flush read them): they no longer
+        count for ``memory``. A live memory left with no supporting line is retracted — out of the prompt,
+        history with ``why`` in its audit trail; one with other lines keeps its state and layer, its days
+        counted again from what is left. Returns whether it was retracted."""
+        self.memories.drop_evidence(memory.id, message_ids)
+        stats = self.memories.ledger(memory.id)
+        detail = {"why": why, "messages": sorted(message_ids)}
+        if stats.days or memory.history:
+            self.memories.update(memory.id, contradictions=stats.contradictions, updated_at=self.stamp,
+                                 last_evidence_epoch=stats.last_epoch or memory.last_evidence_epoch)
+            self.event(memory.id, "lost evidence", {**detail, "days_left": stats.days})
+            return False
+        self.memories.update(memory.id, state=State.RETRACTED, pinned=0, layer2_until=None, superseded_at=self.stamp,
+                             invalid_at=self.stamp, updated_at=self.stamp)
+        self.note(ChangeKind.RETRACTED, self.refresh(memory), detail=detail)
+        self._close_reviews_of(memory.id)
+        return True
+
     def merge(self, target: MemoryRecord, merged: MemoryRecord, evidence: Iterable[str] = ()) -> MemoryRecord:
         """``merged`` (the new wording) takes the kept memory's evidence and supersedes it."""
         self.memories.copy_evidence(target.id, merged.id)

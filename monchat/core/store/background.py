@@ -50,8 +50,10 @@ class BackgroundStore(StoreView):
             "JOIN messages m ON m.id = e.message_id WHERE m.day = ? ORDER BY mem.slot", [day]).fetchall()]
 
     def user_messages_on_day(self, day: str) -> list[dict]:
+        """The day's archived user messages, but those an edit replaced (the user took them back)."""
         return list(self.db.query("SELECT id, ts, ts_epoch, persona, text FROM messages "
-                                  "WHERE day = ? AND role = 'user' ORDER BY ts_epoch, id", [day]))
+                                  "WHERE day = ? AND role = 'user' AND id NOT IN (SELECT replaces FROM messages "
+                                  "WHERE replaces IS NOT NULL AND replaces != '') ORDER BY ts_epoch, id", [day]))
 
     def superseded_per_slot(self) -> dict[str, int]:
         return {r[0]: r[1] for r in self.db.execute(

@@ -141,6 +141,24 @@ class MemoryStore(StoreView):
             "SELECT message_id, day, session, kind, contradicts, persona, run_id FROM evidence "
             "WHERE memory_id = ? ORDER BY message_id", [memory_id]))
 
+    def citing(self, message_ids: list[str]) -> dict[str, list[str]]:
+        """Memory id → which of ``message_ids`` its ledger cites (memories citing none are left out)."""
+        out: dict[str, list[str]] = {}
+        for start in range(0, len(message_ids), 500):
+            part = list(message_ids[start:start + 500])
+            marks = ",".join("?" * len(part))
+            for memory_id, message_id in self.db.execute(
+                    f"SELECT memory_id, message_id FROM evidence WHERE message_id IN ({marks}) "
+                    f"ORDER BY memory_id, message_id", part).fetchall():
+                out.setdefault(memory_id, []).append(message_id)
+        return out
+
+    def drop_evidence(self, memory_id: str, message_ids: list[str]) -> int:
+        """Remove a memory's ledger rows for these messages; return how many went."""
+        marks = ",".join("?" * len(message_ids))
+        return self.db.execute(f"DELETE FROM evidence WHERE memory_id = ? AND message_id IN ({marks})",
+                               [memory_id, *message_ids]).rowcount
+
     def evidence_messages(self, memory_id: str) -> list[dict]:
         return list(self.db.query(
             "SELECT m.id, m.ts, m.role, m.text, m.session, m.persona AS surface_persona, e.kind, e.contradicts, "

@@ -74,3 +74,21 @@ class MessageArchive:
 
     def ids(self) -> set[str]:
         return {r[0] for r in self.store.db.execute("SELECT id FROM messages").fetchall()}
+
+    def replaced_ids(self) -> set[str]:
+        """Ids that an archived message replaces (an edit or a regeneration took them back: ``core/takeback.py``)."""
+        return {r[0] for r in self.store.db.execute(
+            "SELECT DISTINCT replaces FROM messages WHERE replaces IS NOT NULL AND replaces != ''").fetchall()}
+
+    def delete(self, ids: list[str]) -> int:
+        """Remove messages for good: their rows, and their words from the full-text index and the file's free
+        pages (secure_delete; the index merged). Runs inside the caller's transaction; returns rows removed."""
+        if not ids:
+            return 0
+        db = self.store.db
+        db.execute("PRAGMA secure_delete = ON")
+        marks = ",".join("?" * len(ids))
+        removed = db.execute(f"DELETE FROM messages WHERE id IN ({marks})", list(ids)).rowcount
+        if removed and db["messages_fts"].exists():  # the delete trigger took the rows out of the index
+            db.execute("INSERT INTO messages_fts(messages_fts) VALUES('optimize')")
+        return removed

@@ -835,6 +835,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>%1 message(s) you edited away (or replies asked for again) were archived unread.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>A partial flush was accepted: %1 message(s) were archived without being read by every filter.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2169,6 +2173,14 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete this message for good (you are asked first)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Copy code</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2190,6 +2202,45 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>(writing…)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MessageDeletions</name>
+    <message>
+        <source>A reply is being written: wait for it or stop it first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete this reply for good? It leaves the logs and the archive, with its rating. Memory is never built on replies, so no memory changes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete this message for good? It leaves the logs and the archive, and no flush will read it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 memory(ies) that rest only on it will be taken back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 memory(ies) that rest on other messages too will lose it as evidence.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The %1 earlier version(s) it replaced go too.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This cannot be undone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deleted. Memories taken back: %1; memories that lost it as evidence: %2.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2650,6 +2701,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>%1 message(s) found, newest first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>[replaced]</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

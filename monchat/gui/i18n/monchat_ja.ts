@@ -842,6 +842,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation>%2 とのメッセージ %1 件は読まずに保管しました（このペルソナとの会話は整理で読みません）。</translation>
     </message>
     <message>
+        <source>%1 message(s) you edited away (or replies asked for again) were archived unread.</source>
+        <translation>書き直して取り消したメッセージと、作り直して置き換えた返信 %1 件は、読まずにアーカイブしました。</translation>
+    </message>
+    <message>
         <source>A partial flush was accepted: %1 message(s) were archived without being read by every filter.</source>
         <translation>一部だけの整理を受け入れました: %1 件のメッセージは、すべてのフィルターには読まれないまま保管されました。</translation>
     </message>
@@ -2180,6 +2184,14 @@ Open it in your browser?</source>
         <translation>このメッセージをコピー</translation>
     </message>
     <message>
+        <source>Delete</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>Delete this message for good (you are asked first)</source>
+        <translation>このメッセージを完全に削除します（先に確認します）</translation>
+    </message>
+    <message>
         <source>Copy code</source>
         <translation>コードをコピー</translation>
     </message>
@@ -2202,6 +2214,45 @@ Open it in your browser?</source>
     <message>
         <source>(writing…)</source>
         <translation>（入力中…）</translation>
+    </message>
+</context>
+<context>
+    <name>MessageDeletions</name>
+    <message>
+        <source>A reply is being written: wait for it or stop it first.</source>
+        <translation>返信を書いている途中です。終わるのを待つか、止めてからにしてください。</translation>
+    </message>
+    <message>
+        <source>Delete this reply for good? It leaves the logs and the archive, with its rating. Memory is never built on replies, so no memory changes.</source>
+        <translation>この返信を完全に削除しますか？ ログとアーカイブから消え、評価も一緒に消えます。記憶は返信からは作られないので、記憶は変わりません。</translation>
+    </message>
+    <message>
+        <source>Delete this message for good? It leaves the logs and the archive, and no flush will read it.</source>
+        <translation>このメッセージを完全に削除しますか？ ログとアーカイブから消え、整理で読まれることもありません。</translation>
+    </message>
+    <message>
+        <source>%1 memory(ies) that rest only on it will be taken back.</source>
+        <translation>このメッセージだけを根拠にしている記憶 %1 件は取り消されます。</translation>
+    </message>
+    <message>
+        <source>%1 memory(ies) that rest on other messages too will lose it as evidence.</source>
+        <translation>ほかのメッセージも根拠にしている記憶 %1 件は、このメッセージを根拠から外します。</translation>
+    </message>
+    <message>
+        <source>The %1 earlier version(s) it replaced go too.</source>
+        <translation>このメッセージで置き換えた前の版 %1 件も一緒に削除されます。</translation>
+    </message>
+    <message>
+        <source>This cannot be undone.</source>
+        <translation>元には戻せません。</translation>
+    </message>
+    <message>
+        <source>Delete message</source>
+        <translation>メッセージを削除</translation>
+    </message>
+    <message>
+        <source>Deleted. Memories taken back: %1; memories that lost it as evidence: %2.</source>
+        <translation>削除しました。取り消した記憶: %1 件、根拠が減った記憶: %2 件。</translation>
     </message>
 </context>
 <context>
@@ -2662,6 +2713,10 @@ Open it in your browser?</source>
     <message>
         <source>%1 message(s) found, newest first.</source>
         <translation>%1 件見つかりました（新しい順）。</translation>
+    </message>
+    <message>
+        <source>[replaced]</source>
+        <translation>［置き換え済み］</translation>
     </message>
 </context>
 <context>
