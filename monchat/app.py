@@ -27,6 +27,7 @@ from .core.prompts import PromptLibrary
 from .core.secrets import SecretStore
 from .core.settings import Settings, load_settings, save_settings
 from .core.store import Store
+from .core.swap import recover_interrupted
 from .core.store.messages import MessageArchive
 from .core.types import Clock, local_now
 
@@ -166,7 +167,9 @@ def build_app(home: str | None = None, *, backend: str | None = None, model: str
         pinned_backend: one backend object for every call (tests and benchmarks).
         clock, tz: time source and the zone that defines the 6-hour slots (tests).
     """
-    paths = Paths.from_env(home).ensure()
+    paths = Paths.from_env(home)
+    recover_interrupted(paths)  # a restore killed part-way is finished before the folder is used or made
+    paths.ensure()
     settings, warnings = load_settings(paths.settings_path)
     for warning in warnings:
         log.warning("settings: %s", warning)
