@@ -33,9 +33,10 @@ UTC = timezone.utc
 CONSENT = "privacy.cloud_ok.openai@https://api.example.com/v1"
 
 
-def fill(home: Path, n: int = 4) -> None:
-    """A data folder with ``n`` archived messages, a consent to a cloud and another state row."""
-    app = build_app(str(home), tz=UTC)
+def fill(home: Path | None, n: int = 4) -> None:
+    """A data folder (``home``, else the environment's) with ``n`` archived messages, a consent to a cloud
+    and another state row."""
+    app = build_app(str(home) if home else None, tz=UTC)
     app.archive.archive([Message(id=f"m{k}", ts=format_ts(datetime(2026, 11, 29, 10, k, tzinfo=UTC)),
                                  role="user", text=f"message {k}", persona="hana") for k in range(n)])
     app.store.set_state(CONSENT, "yes")
