@@ -125,6 +125,13 @@ class FlushRunning(KnownError):
     code = "flush_running"
 
 
+class CloudConsentNeeded(KnownError):
+    """A cloud the user has not agreed to send to here, and no yes could be asked for (or it was no)."""
+
+    code = "cloud_consent"
+    exit_code = 2
+
+
 class KeyringUnavailable(KnownError):
     """The OS keyring cannot store a secret here."""
 
