@@ -24,6 +24,7 @@ from .core.paths import Paths, held_lock, resource_dir
 from .core.personas import PersonaRegistry
 from .core.privacy import CloudConsent, destination
 from .core.prompts import PromptLibrary
+from .core.redact import RedactingFormatter
 from .core.secrets import SecretStore
 from .core.settings import Settings, load_settings, save_settings
 from .core.store import Store
@@ -148,7 +149,7 @@ def setup_logging(paths: Paths, verbose: bool = False) -> None:
         return
     handler = PrivateRotatingFileHandler(paths.data_dir / "monchat.log", maxBytes=2_000_000,
                                          backupCount=3, encoding="utf-8")
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(RedactingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler._monchat = True
     root.addHandler(handler)
     root.setLevel(logging.DEBUG if verbose else logging.INFO)
