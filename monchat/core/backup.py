@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path, PurePosixPath
 
-from .errors import InputError, storage_error
+from .errors import InputError, StorageFull, storage_error
 from .paths import Paths, fsync_folder, make_private_dir, remove_stale_temps, write_all
 from .store.snapshot import copy_database, counts
 from .types import format_ts, local_now
@@ -109,7 +109,7 @@ def create_backup(paths: Paths, dest: Path, now: datetime | None = None) -> Back
                 archive.writestr(f"data/{rel}", data)
                 report.files += 1
             if paths.db_path.exists():  # last: see the module's note on consistency
-                _copy_database(paths.db_path, db_copy, dest)
+                copy_database(paths.db_path, db_copy)
                 report.counts = counts(db_copy)
                 archive.write(db_copy, f"data/{DB_NAME}")
                 report.files += 1
@@ -120,10 +120,9 @@ def create_backup(paths: Paths, dest: Path, now: datetime | None = None) -> Back
             os.fsync(handle.fileno())
         os.replace(tmp, dest)
         fsync_folder(dest.parent)
-    except OSError as exc:
+    except (OSError, sqlite3.Error) as exc:
         _remove(tmp, db_copy)
-        # a write without a file name is one into the zip being written
-        mapped = storage_error(exc, exc.filename or dest)
+        mapped = _backup_error(exc, paths, dest)
         if mapped is None:
             raise
         raise mapped from exc
@@ -134,16 +133,15 @@ def create_backup(paths: Paths, dest: Path, now: datetime | None = None) -> Back
     return report
 
 
-def _copy_database(db: Path, copy: Path, dest: Path) -> None:
-    """The database's consistent copy; a full disk is the destination's, any other failure the database's."""
-    try:
-        copy_database(db, copy)
-    except sqlite3.Error as exc:
-        full = getattr(exc, "sqlite_errorname", "").startswith("SQLITE_FULL") or "disk is full" in str(exc)
-        mapped = storage_error(exc, dest if full else db)
-        if mapped is None:
-            raise
-        raise mapped from exc
+def _backup_error(exc: OSError | sqlite3.Error, paths: Paths, dest: Path) -> Exception | None:
+    """The error a failed backup reports: a full disk is the destination's, a database error the database's."""
+    concerned = getattr(exc, "filename", None) or (paths.db_path if isinstance(exc, sqlite3.Error) else dest)
+    mapped = storage_error(exc, concerned)
+    if isinstance(mapped, StorageFull):  # the zip or the database's copy beside it could not be written
+        return StorageFull(f"There is no room to write the backup {dest} (the disk is full or a file-size limit "
+                           "was reached); nothing was written, and an earlier backup there is untouched.",
+                           "Free some disk space, or back up to another disk, then try again.")
+    return mapped
 
 
 def _remove(*files: Path) -> None:
