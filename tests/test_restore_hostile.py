@@ -314,3 +314,28 @@ def test_a_large_entry_is_streamed_not_read_whole(good, tmp_path):
     before, after = map(int, done.stdout.split())
     assert after - before < 40_000, (before, after)  # KiB: the 96 MB entry never sat in memory
     assert (tmp_path / "target" / "logs" / "2026-11-29_06.jsonl").stat().st_size == 96 * 2**20
+
+
+def test_a_backup_from_an_older_monchat_with_fewer_migrations_restores_and_is_migrated(tmp_path, monkeypatch,
+                                                                                    capsys):
+    """The check compares with the migrations the file records, so an older schema is still ours."""
+    from monchat.core.store._sqlite_utils import Database
+    from monchat.core.store.migrations import known_names, migrations
+    db_path = tmp_path / "old.db"
+    conn = sqlite3.connect(db_path)
+    migrations.apply(Database(conn), stop_before=known_names()[-3])
+    conn.execute("INSERT INTO messages(id, ts, ts_epoch, day, session, role, text) "
+                 "VALUES ('o1', '2026-01-01T00:00:00+00:00', 1767225600, '2026-01-01', '2026-01-01_00', 'user', 'hi')")
+    conn.commit()
+    conn.close()
+    manifest = {"format": "monchat-backup", "version": 1, "created_at": "2026-01-01T00:00:00+00:00",
+                "counts": {"messages": 1, "memories": 0}}
+    (tmp_path / "old.zip").write_bytes(make_zip({"monchat-backup.json": json.dumps(manifest).encode(),
+                                                 "data/monchat.db": db_path.read_bytes()}))
+    monkeypatch.setenv("MONCHAT_HOME", str(tmp_path / "target"))
+    assert cli.main(["restore", str(tmp_path / "old.zip")]) == 0
+    app = build_app()
+    try:
+        assert app.archive.count() == 1 and app.store.applied_migrations() == known_names()
+    finally:
+        app.close()

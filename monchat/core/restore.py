@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sqlite3
 import tempfile
 import zipfile
 import zlib
@@ -212,6 +213,16 @@ def _check_database(source: Path, stage: Path, manifest: dict) -> dict[str, int]
     return found
 
 
+def _restore_error(exc: OSError | sqlite3.Error, source: Path, paths: Paths) -> Exception | None:
+    """A disk error while unpacking, worded for the restore (the hidden copy's path means nothing to a user)."""
+    mapped = storage_error(exc, paths.data_dir.parent)
+    if isinstance(mapped, StorageFull):
+        return StorageFull(f"There is no room to restore {source} into {paths.data_dir.parent} (the disk is full or "
+                           "a file-size limit was reached). Nothing was restored.",
+                           "Free some disk space, or restore into a folder on another disk (MONCHAT_HOME=…).")
+    return mapped
+
+
 def restore_backup(source: Path, paths: Paths, force: bool = False) -> RestoreReport:
     """Restore a backup into ``paths`` (whole or not at all; see the module docstring).
 
@@ -256,8 +267,8 @@ def restore_backup(source: Path, paths: Paths, force: bool = False) -> RestoreRe
             stages = {}
         except zipfile.BadZipFile as exc:
             raise _not_a_backup(source, str(exc)) from None
-        except OSError as exc:
-            mapped = storage_error(exc, exc.filename or paths.data_dir.parent)
+        except (OSError, sqlite3.Error) as exc:
+            mapped = _restore_error(exc, source, paths)
             if mapped is None:
                 raise
             raise mapped from exc
