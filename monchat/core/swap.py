@@ -26,6 +26,7 @@ import logging
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 from typing import Iterator
 
@@ -62,8 +63,8 @@ def _left_over(paths: Paths) -> bool:
 
 
 @contextlib.contextmanager
-def restore_lock(paths: Paths) -> Iterator[None]:
-    """Hold the restore lock of ``paths`` (without waiting).
+def restore_lock(paths: Paths, wait_s: float = 0.0) -> Iterator[None]:
+    """Hold the restore lock of ``paths``, waiting up to ``wait_s`` seconds for it.
 
     Raises:
         StorageLocked: a restore into these folders is running in another process.
@@ -72,11 +73,16 @@ def restore_lock(paths: Paths) -> Iterator[None]:
     make_private_dir(lock.parent)
     fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise StorageLocked(f"A restore into {paths.data_dir} is running in another monchat.",
-                                "Wait for it to finish, then try again.") from None
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise StorageLocked(f"A restore into {paths.data_dir} is running in another monchat.",
+                                        "Wait for it to finish, then try again.") from None
+                time.sleep(0.05)
         yield
     finally:
         os.close(fd)
@@ -87,7 +93,7 @@ def recover_interrupted(paths: Paths) -> None:
     if not _left_over(paths):
         return
     try:
-        with restore_lock(paths):
+        with restore_lock(paths, wait_s=2.0):  # another start recovering takes milliseconds
             recover_locked(paths)
     except OSError as exc:
         mapped = storage_error(exc, paths.data_dir)
