@@ -125,3 +125,28 @@ def test_an_interrupted_restore_with_nothing_in_place_puts_the_old_folder_back_a
     home.rename(tmp_path / ".home-old-x1")
     assert cli.main(["status"]) == 0
     assert messages(Paths.from_env()) == 2 and not (tmp_path / ".home-old-x1").exists()
+
+
+def test_a_data_folder_deeper_than_the_recursion_limit_is_replaced_by_a_forced_restore(tmp_path, monkeypatch,
+                                                                                       capsys):
+    """An older monchat restored a 2,000-folder entry; every later --force then died in rmtree (exit 70)."""
+    fill(tmp_path / "source", 4)
+    monkeypatch.setenv("MONCHAT_HOME", str(tmp_path / "source"))
+    assert cli.main(["backup", str(tmp_path / "b.zip")]) == 0
+    home = tmp_path / "home"
+    monkeypatch.setenv("MONCHAT_HOME", str(home))
+    fill(home, 1)
+    fd = os.open(home / "logs", os.O_RDONLY)
+    try:
+        for _ in range(1500):  # os.makedirs would recurse too: one level at a time, relative to the last
+            os.mkdir("d", 0o700, dir_fd=fd)
+            inner = os.open("d", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+    finally:
+        os.close(fd)
+    try:
+        assert cli.main(["restore", "--force", str(tmp_path / "b.zip")]) == 0
+        assert messages(Paths.from_env()) == 4 and aside(Paths.from_env()) == []
+    finally:  # never leave a tree pytest's own clean-up cannot remove
+        subprocess.run(["rm", "-rf", str(home), *map(str, tmp_path.glob(".home-*"))], check=False)

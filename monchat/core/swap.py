@@ -27,6 +27,7 @@ import os
 import shutil
 import tempfile
 import time
+import uuid
 from pathlib import Path
 from typing import Iterator
 
@@ -117,7 +118,7 @@ def recover_locked(paths: Paths) -> None:
             continue
         for stale in stages(target):
             log.info("removing %s, a restore's copy left by one that was stopped", stale)
-            shutil.rmtree(stale, onerror=_report_undeleted)
+            remove_tree(stale)
         for old in olds(target):
             if not target.exists() or _empty_folder(target):
                 if target.exists():
@@ -135,6 +136,29 @@ def _empty_folder(folder: Path) -> bool:
 
 def _report_undeleted(_function, path, exc_info) -> None:
     log.warning("could not remove %s: %s", path, exc_info[1])
+
+
+def remove_tree(root: Path) -> None:
+    """``shutil.rmtree``, also for a tree deeper than Python's recursion limit (an older monchat restored
+    one): then each level's contents are moved up into ``root`` until it is flat, and removed."""
+    try:
+        shutil.rmtree(root, onerror=_report_undeleted)
+        return
+    except RecursionError:
+        log.warning("%s is deeper than shutil.rmtree can go; removing it level by level", root)
+    while True:
+        entries = list(os.scandir(root))
+        folders = [e for e in entries if e.is_dir(follow_symlinks=False)]
+        for entry in entries:
+            if not entry.is_dir(follow_symlinks=False):
+                os.unlink(entry.path)
+        if not folders:
+            break
+        for folder in folders:
+            for inner in os.scandir(folder.path):
+                os.replace(inner.path, os.path.join(root, uuid.uuid4().hex))
+            os.rmdir(folder.path)
+    os.rmdir(root)
 
 
 def _checked_moves(paths: Paths, raw) -> list[tuple[Path, Path, Path]]:
@@ -194,7 +218,7 @@ def move(source: Path, dest: Path) -> None:
 def _remove_olds_and_journal(paths: Paths, moves) -> None:
     for _target, _stage, old in moves:
         if old.exists():
-            shutil.rmtree(old, onerror=_report_undeleted)
+            remove_tree(old)
     if not any(old.exists() for _target, _stage, old in moves):
         _journal(paths).unlink()
         fsync_folder(_journal(paths).parent)
