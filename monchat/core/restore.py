@@ -36,7 +36,7 @@ from .errors import InputError, StorageFull, storage_error
 from .paths import Paths, make_private_dir, write_all
 from .privacy import CONSENT_KEY
 from .store.restored import ForeignDatabase, forget_state, verify_restored
-from .swap import recover_locked, restore_lock, swap_in
+from .swap import recover_locked, remove_tree, restore_lock, swap_in
 
 MAX_MEMBERS = 50_000  # 34 years of 6-hour log files, with personas
 MAX_DEPTH = 6  # parts of an entry's name: config/personas/surface/x.png has 4
@@ -274,5 +274,5 @@ def restore_backup(source: Path, paths: Paths, force: bool = False) -> RestoreRe
             raise mapped from exc
         finally:
             for stage in stages.values():
-                shutil.rmtree(stage, ignore_errors=True)
+                remove_tree(stage)
     return report
