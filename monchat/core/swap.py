@@ -195,6 +195,8 @@ def _write_journal(paths: Paths, moves: list[tuple[Path, Path, Path]], done: boo
 def _move_in(target: Path, stage: Path, old: Path) -> None:
     """Rename ``target`` aside to ``old`` and ``stage`` into its place; each step skipped when done."""
     if not stage.exists():
+        if not target.exists() and old.exists():  # the copy vanished (not by us): the old folder goes back
+            move(old, target)
         return  # this folder's copy is in place already
     if target.exists():
         if old.exists():  # something took the folder's place after the kill: only an empty one may go
@@ -216,8 +218,8 @@ def move(source: Path, dest: Path) -> None:
 
 
 def _remove_olds_and_journal(paths: Paths, moves) -> None:
-    for _target, _stage, old in moves:
-        if old.exists():
+    for target, _stage, old in moves:
+        if old.exists() and target.exists():  # never the only copy
             remove_tree(old)
     if not any(old.exists() for _target, _stage, old in moves):
         _journal(paths).unlink()
