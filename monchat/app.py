@@ -24,9 +24,11 @@ from .core.paths import Paths, held_lock, resource_dir
 from .core.personas import PersonaRegistry
 from .core.privacy import CloudConsent, destination
 from .core.prompts import PromptLibrary
+from .core.redact import RedactingFormatter
 from .core.secrets import SecretStore
 from .core.settings import Settings, load_settings, save_settings
 from .core.store import Store
+from .core.swap import recover_interrupted
 from .core.store.messages import MessageArchive
 from .core.types import Clock, local_now
 
@@ -154,7 +156,7 @@ def setup_logging(paths: Paths, verbose: bool = False) -> None:
         return
     handler = PrivateRotatingFileHandler(paths.data_dir / "monchat.log", maxBytes=2_000_000,
                                          backupCount=3, encoding="utf-8")
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(RedactingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler._monchat = True
     root.addHandler(handler)
     root.setLevel(logging.DEBUG if verbose else logging.INFO)
@@ -173,7 +175,9 @@ def build_app(home: str | None = None, *, backend: str | None = None, model: str
         pinned_backend: one backend object for every call (tests and benchmarks).
         clock, tz: time source and the zone that defines the 6-hour slots (tests).
     """
-    paths = Paths.from_env(home).ensure()
+    paths = Paths.from_env(home)
+    recover_interrupted(paths)  # a restore killed part-way is finished before the folder is used or made
+    paths.ensure()
     settings, warnings = load_settings(paths.settings_path)
     for warning in warnings:
         log.warning("settings: %s", warning)

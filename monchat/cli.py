@@ -19,6 +19,7 @@ from .core.crash import write_crash_report
 from .core.errors import InputError, KnownError, StorageError, storage_error
 from .core.paths import write_private
 from .core.privacy import Destination
+from .core.redact import redact, redact_last_resort
 
 log = logging.getLogger(__name__)
 
@@ -302,6 +303,7 @@ def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
         argv: the arguments (default: ``sys.argv[1:]``).
         pinned_backend: one backend object for every call (tests, benchmarks).
     """
+    redact_last_resort()  # warnings logged before monchat.log is set up go to stderr, keys hidden
     parser = build_parser()
     args = parser.parse_args(argv)
     command = args.command or "gui"
@@ -375,7 +377,7 @@ def _crash(app, command: str, exc: BaseException) -> int:
     from .core.paths import Paths
     paths = app.paths if app else Paths.from_env()
     path = write_crash_report(paths.crash_dir, "".join(traceback.format_exception(exc)))
-    print(f"monchat: internal error ({type(exc).__name__}: {exc}).", file=sys.stderr)
+    print(redact(f"monchat: internal error ({type(exc).__name__}: {exc})."), file=sys.stderr)
     if path:
         print(f"  → A crash report was written to {path}; please attach it to a bug report.", file=sys.stderr)
     return EXIT_BUG

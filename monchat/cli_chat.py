@@ -15,6 +15,7 @@ import sys
 import threading
 
 from .cli import print_error
+from .cli_consent import ensure_cloud_consent
 from .core.errors import InputError, KnownError
 from .core.types import clean_text
 
@@ -23,6 +24,7 @@ def chat_in_terminal(app, args) -> int:
     """``monchat chat``: ``-m`` messages, piped lines, or an interactive prompt."""
     chat = app.chat
     persona_id = args.persona or app.settings.chat.persona
+    ensure_cloud_consent(app, _persona_or_none(chat, persona_id))  # before anything is logged, as the window asks
     if args.message:
         lines = iter(args.message)
     elif not sys.stdin.isatty():
@@ -38,6 +40,14 @@ def chat_in_terminal(app, args) -> int:
         for warning in result.warnings:
             print(f"monchat: warning: {warning}", file=sys.stderr)
     return 0
+
+
+def _persona_or_none(chat, persona_id):
+    """The persona, or None when it cannot be found (the turn logs the message, then reports that)."""
+    try:
+        return chat.persona(persona_id)
+    except KnownError:
+        return None
 
 
 def _stdin_lines():

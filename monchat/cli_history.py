@@ -116,7 +116,7 @@ def cmd_backup(app: App, args) -> int:
 
 def cmd_restore(args) -> int:
     """Runs before the app is built: building it would create the folder that restore fills."""
-    from .core.backup import restore_backup
+    from .core.restore import restore_backup
     from .core.paths import Paths
     paths = Paths.from_env()
     report = restore_backup(args.file, paths, force=args.force)

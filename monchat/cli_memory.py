@@ -59,6 +59,8 @@ def _print_progress(progress) -> None:
 
 
 def cmd_flush(app, args) -> int:
+    from .cli_consent import ensure_cloud_consent
+    ensure_cloud_consent(app)  # a flush sends the logs: asked, as the window asks, before it starts
     flush = app.flush
     report = flush.run(dry_run=args.dry_run, seed=args.seed, accept_partial=args.accept_partial,
                        progress=None if args.json else _print_progress)

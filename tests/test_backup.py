@@ -12,7 +12,8 @@ import pytest
 
 from monchat import cli
 from monchat.app import build_app
-from monchat.core.backup import create_backup, restore_backup
+from monchat.core.backup import create_backup
+from monchat.core.restore import restore_backup
 from monchat.core.errors import InputError
 from monchat.core.paths import Paths
 from monchat.core.store.db import Store

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.consent import agree_to_cloud
 from tests.fakes import fake_gemini
 from tests.fakes.fake_ollama import dead_url, running_fake_ollama
 
@@ -66,6 +67,7 @@ def test_gemini_answers_with_the_key_from_the_environment(home):
     try:
         base = f"http://127.0.0.1:{server.server_address[1]}"
         run(home, "settings", "set", "gemini.base_url", base)
+        agree_to_cloud(home, "gemini")  # Gemini is a cloud: the terminal asks once (tests/test_restore_consent.py)
         done = run(home, "--backend", "gemini", "chat", stdin="hello\nagain\n", env={"GEMINI_API_KEY": "test-key"})
         assert done.returncode == 0, done.stderr
         assert done.stdout.splitlines() == ["Hello!", "Hello!"]
@@ -80,6 +82,7 @@ def test_gemini_answers_with_the_key_from_the_environment(home):
 
 
 def test_gemini_without_a_key_says_where_to_put_one(home):
+    agree_to_cloud(home, "gemini")
     done = run(home, "--backend", "gemini", "chat", "-m", "hi")
     assert done.returncode != 0
     assert "GEMINI_API_KEY" in done.stderr
@@ -135,6 +138,7 @@ def test_gemini_caches_a_large_system_prompt_and_logs_the_cached_tokens(home):
     server = fake_gemini.start()
     try:
         run(home, "settings", "set", "gemini.base_url", f"http://127.0.0.1:{server.server_address[1]}")
+        agree_to_cloud(home, "gemini", "tutor")
         done = run(home, "--backend", "gemini", "chat", "--persona", "tutor", stdin="one\ntwo\n",
                    env={"GEMINI_API_KEY": "test-key"})
         assert done.returncode == 0, done.stderr

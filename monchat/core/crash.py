@@ -7,6 +7,8 @@ import os
 from datetime import datetime
 from pathlib import Path
 
+from .redact import redact
+
 log = logging.getLogger(__name__)
 
 
@@ -19,7 +21,7 @@ def write_crash_report(crash_dir: Path | None, details: str) -> str:
         path = crash_dir / f"crash-{datetime.now():%Y%m%d-%H%M%S-%f}.txt"
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(details)
+            out.write(redact(details))
         return str(path)
     except OSError:
         log.exception("could not write a crash report")

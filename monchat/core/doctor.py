@@ -10,6 +10,7 @@ from .backends.base import Check, DoctorReport
 from .backends.registry import BACKEND_NAMES
 from .errors import KnownError, StorageCorrupt, StorageError
 from .privacy import destination
+from .redact import redact_tree
 
 
 def _section(title: str, checks: list[Check], **extra) -> dict:
@@ -89,7 +90,7 @@ def run_doctor(app) -> dict:
         sections.append(_section("privacy", _privacy_checks(app, backend)))
     except KnownError as exc:
         chosen = f"none ({exc.message})"
-    return {"sections": sections, "usable": usable, "chosen": chosen}
+    return redact_tree({"sections": sections, "usable": usable, "chosen": chosen})  # a server may echo a key
 
 
 def _privacy_checks(app, backend) -> list[Check]:

@@ -12,6 +12,8 @@ import errno
 import os
 import sqlite3
 
+from .redact import redact
+
 
 class KnownError(Exception):
     """An error the user can act on.
@@ -25,6 +27,7 @@ class KnownError(Exception):
     exit_code = 1
 
     def __init__(self, message: str, hint: str = "") -> None:
+        message, hint = redact(message), redact(hint)  # a server may echo the API key it was sent
         super().__init__(message)
         self.message = message
         self.hint = hint
@@ -123,6 +126,13 @@ class FlushRunning(KnownError):
     """A second flush was asked for while one runs."""
 
     code = "flush_running"
+
+
+class CloudConsentNeeded(KnownError):
+    """A cloud the user has not agreed to send to here, and no yes could be asked for (or it was no)."""
+
+    code = "cloud_consent"
+    exit_code = 2
 
 
 class KeyringUnavailable(KnownError):

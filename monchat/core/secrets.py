@@ -10,6 +10,7 @@ import logging
 import os
 
 from .errors import KeyringUnavailable
+from .redact import remember
 
 log = logging.getLogger(__name__)
 
@@ -68,11 +69,13 @@ def _key(env: tuple[str, ...], name: str) -> str | None:
     import keyring.errors
 
     try:
-        return keyring.get_password(SERVICE, name)
+        key = keyring.get_password(SERVICE, name)
     except keyring.errors.KeyringError as exc:
         # Reported as "no key" by the caller, whose hint names the variable; the cause is logged.
         log.warning("the OS keyring could not be read: %s", exc)
         return None
+    remember(key)  # never in a log, an error or a report (core/redact.py)
+    return key
 
 
 def _key_source(env: tuple[str, ...], name: str) -> str:
@@ -91,6 +94,7 @@ def _key_source(env: tuple[str, ...], name: str) -> str:
 
 
 def _set_key(name: str, key: str | None, variable: str) -> None:
+    remember(key)
     import keyring
     import keyring.errors
 

@@ -244,7 +244,7 @@ class BackupDialog(_WorkDialog):
             self.restore_from(Path(source), Path(folder))
 
     def restore_from(self, source: Path, folder: Path) -> None:
-        from ..core.backup import restore_backup
+        from ..core.restore import restore_backup
         target = Paths.from_env(folder)
         self.set_busy(True)
         self.runner.start("restore", lambda _report: restore_backup(source, target), on_finished=self._restored,

@@ -20,6 +20,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, Si
 
 from ..core.crash import write_crash_report
 from ..core.errors import KnownError, storage_error
+from ..core.redact import redact
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,10 @@ class Failure:
     known: bool = True
     details: str = ""
     crash_report: str = ""
+
+    def __post_init__(self) -> None:
+        """What the window shows never holds an API key (a server may echo it; core/redact.py)."""
+        self.message, self.hint, self.details = redact(self.message), redact(self.hint), redact(self.details)
 
     @classmethod
     def from_known(cls, exc: KnownError) -> "Failure":

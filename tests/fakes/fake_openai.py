@@ -17,6 +17,8 @@ Knobs on the server object (set them before the request):
     server.models              model ids /v1/models lists; a chat naming another gets a 404
     server.model_extra         extra fields for every model entry (e.g. {"max_model_len": 32768})
     server.api_key             when set, requests without "Authorization: Bearer <it>" get a 401
+    server.echo_key            True: that 401 says "Incorrect API key provided: <the key sent>." (as
+                               OpenAI-compatible servers do, some unmasked)
     server.reply_chunks        content pieces streamed by a chat reply
     server.structured_content  content of a reply when the request has "response_format"
     server.structured_reply    f(request body) -> that content, when set; or (content, finish_reason)
@@ -82,8 +84,10 @@ class Handler(BaseHTTPRequestHandler):
 
     def _authorised(self) -> bool:
         key = self.server.api_key
-        if key and self.headers.get("Authorization") != f"Bearer {key}":
-            self._error(401, "Incorrect API key provided.", "invalid_api_key", "authentication_error")
+        sent = self.headers.get("Authorization") or ""
+        if key and sent != f"Bearer {key}":
+            echoed = f": {sent.removeprefix('Bearer ')}" if self.server.echo_key else ""
+            self._error(401, f"Incorrect API key provided{echoed}.", "invalid_api_key", "authentication_error")
             return False
         return True
 
@@ -191,6 +195,7 @@ class FakeOpenAIServer(ThreadingHTTPServer):
         self.models = ["qwen2.5-7b-instruct", "text-embedding-nomic-embed-text-v1.5"]
         self.model_extra: dict = {}
         self.api_key = ""
+        self.echo_key = False
         self.reply_chunks = ["Hel", "lo"]
         self.structured_content = '{"answer": "yes"}'
         self.structured_reply = None
