@@ -98,6 +98,7 @@ PLACEHOLDER_WORDS = SCHEMA_WORDS | {"role", "skill", "user", "line", "category",
                                     "entry", "memory", "fact", "note", "tag", "type", "slot", "attr", "foo", "bar"}
 
 _TOKEN = re.compile(r"[a-z]+|[0-9]+|[^\W\da-z_]+")
+_WORD = re.compile(r"[a-z0-9]+|[^\W\da-z_]+")
 _KANJI = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆]")
 _KATAKANA_RUN = re.compile(r"[\u30a1-\u30fa\u30fc\u30fd\u30fe\uff66-\uff9f]{2,}")
 _HIRAGANA = re.compile(r"[\u3041-\u309f]")
@@ -179,8 +180,10 @@ def content_words(text: str) -> list[Word]:
     for word in DISTILLING_JA:
         folded = folded.replace(word, " ")
     words: list[Word] = []
-    for token in _TOKEN.findall(folded):
-        if token.isdigit():
+    for token in _WORD.findall(folded):
+        if not token.isdigit() and not token.isalpha() and token.isascii():
+            words.append(Word(token, "x:" + token))  # letters and digits together: "hunter2", "ff7", "3pm"
+        elif token.isdigit():
             words.append(Word(token, f"#{int(token)}"))
         elif token.isascii():
             if token in NUMBER_WORDS:
