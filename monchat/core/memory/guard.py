@@ -86,8 +86,8 @@ weekends weekday weekdays monday tuesday wednesday thursday friday saturday sund
 # how often, how sure, the everyday verbs a distillation words a habit with ("緑茶を飲む" from "今日も緑茶"),
 # and times and days (each line the filter reads comes with its "when").
 DISTILLING_JA = ("ユーザー", "ユーザ", "大好き", "好き", "好み", "最近", "時々", "話題", "傾向", "習慣",
-                 "気に入", "興味", "話", "言って", "言った", "様子", "特に", "毎日", "毎食",
-                 "毎", "飲", "食べ", "住", "働", "弾", "練習", "始め", "始まっ", "勉強", "答え", "返事", "聞い", "尋ね",
+                 "気に入", "興味", "話", "日課", "言って", "言った", "様子", "特に", "毎日", "毎食",
+                 "毎", "飲", "食べ", "住", "働", "弾", "飼", "練習", "始め", "始まっ", "勉強", "答え", "返事", "聞い", "尋ね",
                  "忘れ", "今日", "今朝", "今夜", "今晩", "朝", "昼", "夕方", "夜", "晩", "週末", "平日",
                  "月曜", "火曜", "水曜", "木曜", "金曜", "土曜", "日曜")
 NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
