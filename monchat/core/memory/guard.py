@@ -105,7 +105,6 @@ _TOKEN = re.compile(r"[a-z]+|[0-9]+|[^\W\da-z_]+")
 _WORD = re.compile(r"[a-z0-9]+|[^\W\da-z_]+")
 _KANJI = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆]")
 _KATAKANA_RUN = re.compile(r"[\u30a1-\u30fa\u30fc\u30fd\u30fe\uff66-\uff9f]{2,}")
-_HIRAGANA = re.compile(r"[\u3041-\u309f]")
 _SLOT_PART = re.compile(r"[a-z][a-z0-9_\-]*")
 
 
