@@ -47,7 +47,7 @@ def test_a_short_statement_is_one(text):
 @pytest.mark.parametrize("slot", ["id_of_a_user_line", "role_id_1", "skill_id_1", "evidence", "reason", "text",
                                   "slot", "kind", "score", "tea", "", "misc/3", "health/item0", "skill/skill_1",
                                   "subject/attribute", "food/evidence", "user/id", "role_1/x", "food/", "/ramen",
-                                  "食べ物/ラーメン", "food/123"])
+                                  "食べ物/ラーメン", "food/123", "a/b/c/d/e"])
 def test_bad_slot(slot):
     assert bad_slot(slot)
     assert check_item("ラーメンが好き", slot, ["ラーメンが好き"]) is GuardRule.BAD_SLOT
@@ -55,7 +55,7 @@ def test_bad_slot(slot):
 
 @pytest.mark.parametrize("slot", ["food/ramen", "skill/rust-async", "communication/answer-length", "game/ff7",
                                   "study/jlpt_n2", "home/city", "drink/daily", "hobby/guitar", "misc/note",
-                                  "skill/rust_async", "pet/dog"])
+                                  "skill/rust_async", "pet/dog", "tech/c++", "tech/node.js", "game/2048_puzzle"])
 def test_a_slot_of_words_is_fine(slot):
     assert not bad_slot(slot)
 

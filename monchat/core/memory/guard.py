@@ -105,7 +105,8 @@ _TOKEN = re.compile(r"[a-z]+|[0-9]+|[^\W\da-z_]+")
 _WORD = re.compile(r"[a-z0-9]+|[^\W\da-z_]+")
 _KANJI = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆]")
 _KATAKANA_RUN = re.compile(r"[\u30a1-\u30fa\u30fc\u30fd\u30fe\uff66-\uff9f]{2,}")
-_SLOT_PART = re.compile(r"[a-z][a-z0-9_\-]*")
+_SLOT_PART = re.compile(r"[a-z0-9][a-z0-9_.+\-]*")  # as lint's SLOT_SHAPE: "tech/c++", "tech/node.js"
+MAX_SLOT_PARTS = 4
 
 
 def fold(text: str) -> str:
@@ -275,10 +276,10 @@ def bad_slot(slot: str) -> bool:
     without letters, a schema or prompt word, or a numbered placeholder ("role_id_1", "item2")."""
     folded = fold(slot).strip()
     parts = [p for p in re.sub(r"\s+", "_", folded).split("/")]
-    if len(parts) < 2 or folded in ("subject/attribute", "<category>/<what>", "skill/<name>"):
+    if not 2 <= len(parts) <= MAX_SLOT_PARTS or folded in ("subject/attribute", "<category>/<what>", "skill/<name>"):
         return True
     for part in parts:
-        if not _SLOT_PART.fullmatch(part):
+        if not _SLOT_PART.fullmatch(part) or not re.search(r"[a-z]", part):
             return True
         words = [w for w in re.split(r"[_\-]+", part) if w]
         names = [re.sub(r"\d+$", "", w) for w in words]
