@@ -180,7 +180,7 @@ def build_app(home: str | None = None, *, backend: str | None = None, model: str
     prompts = PromptLibrary(resource_dir("prompts"))
     secrets = SecretStore()
     backends = BackendRegistry(settings, secrets, store, backend=backend, model=model, pinned=pinned_backend)
-    memory = MemoryService(store, settings, paths, clock=clock)
+    memory = MemoryService(store, settings, paths, clock=clock, tz=logbook.tz)
     chat = ChatService(settings, logbook, archive, personas, prompts, backends, memory=memory, clock=clock)
 
     def make_flush() -> "FlushService":
