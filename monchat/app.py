@@ -80,6 +80,7 @@ class App:
         Raises:
             FlushRunning: a flush holds the flush lock (lint may queue reviews: not while a flush decides).
         """
+        from .core.background import views
         from .core.background.lint import run
         backend = self.backends.default() if not no_llm and self.settings.background.lint_llm else None
         skipped = ""
@@ -90,6 +91,7 @@ class App:
                 raise FlushRunning("A flush is running in another monchat window or terminal.",
                                    "Check again (or run `monchat lint`) when it has finished.")
             summary = run(self.store, self.prompts, self.settings, backend, self.clock())
+            views.rebuild(self.store, self.settings, self.clock(), self.logbook.tz)  # a memory sent to review
         summary["skipped_cloud"] = skipped
         return summary
 

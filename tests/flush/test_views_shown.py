@@ -159,3 +159,18 @@ def test_a_topic_rests_on_user_lines_only(world, capsys):
         world.app.store.db.execute("DELETE FROM evidence WHERE memory_id = ? AND message_id != ?",
                                    [guitar.id, reply])
     assert guitar.id not in ShownStore(world.app.store).ids()
+
+
+def test_a_kept_memory_knowledge_lint_sends_to_review_leaves_the_views_until_approved(world, capsys):
+    from tests.flush.test_lint import contradicting_homes, next_flush, two_homes
+    two_homes(world)  # Sendai and Kanazawa, both kept: two current homes
+    labels = lambda: {n["label"] for n in world.cli_json(capsys, "graph")["nodes"]}  # noqa: E731
+    assert {"仙台", "金沢"} <= labels()
+    world.oracle.lint = contradicting_homes
+    world.cli_json(capsys, "lint")  # marked
+    next_flush(world, "2026-11-24T21:00:00+09:00")  # rechecked: Kanazawa waits to replace Sendai
+    [row] = world.queue()
+    assert row["action"] == Action.JUDGE and world.mem("金沢に住んでいる").state is State.ACTIVE
+    assert "仙台" in labels() and "金沢" not in labels()  # kept, but waiting: in no view
+    world.memory.approve(str(row["id"]))
+    assert "金沢" in labels() and "仙台" not in labels()  # the approved move, at once

@@ -2,7 +2,8 @@
 
 A flush rebuilds every view in its transaction (``track.py``). Between flushes the user's own acts change
 which memories the views may show (``store/shown.py``): approving a review item, rejecting one, editing,
-forgetting, restoring or deleting a memory, a 👎 that sends a memory to review. A user who approves a
+forgetting, restoring or deleting a memory, a 👎 that sends a memory to review; and knowledge lint sending a
+kept memory to review (at a flush after the background's writes, or on demand). A user who approves a
 memory expects to find it under Interests, in the graph and among the skills when they look next, and one
 who rejects or forgets a memory expects it gone; so after each such change (``MemoryService``) the views
 computed from memories are rebuilt at once, in one transaction:
@@ -49,8 +50,12 @@ def profile_rows(background: BackgroundStore, now: datetime, day: str) -> list[p
                            background.first_message_epoch(), background.previous_counts(day))
 
 
-def rebuild(store: Store, settings: Settings, now: datetime, tz: tzinfo | None) -> bool:
+def rebuild(store: Store, settings: Settings, now: datetime, tz: tzinfo | None, run_id: int | None = None) -> bool:
     """Rebuild the views computed from memories if the shown memories changed since they were built.
+
+    Args:
+        run_id: the flush whose transaction this is (knowledge lint sent a memory to review after the
+            background's writes), None for a change of the user's.
 
     Returns:
         Whether anything was rebuilt.
@@ -61,10 +66,10 @@ def rebuild(store: Store, settings: Settings, now: datetime, tz: tzinfo | None) 
     with store.atomic():
         day = f"{now.astimezone(tz):%Y-%m-%d}"
         if background.latest_snapshot()[0] is not None:  # no flush yet: no profile to rebuild
-            background.replace_snapshot(day, [r.row(None) for r in profile_rows(background, now, day)])
+            background.replace_snapshot(day, [r.row(run_id) for r in profile_rows(background, now, day)])
         at = now.isoformat(timespec="seconds")
-        skills.update(background, now.timestamp(), settings.background.skill_half_life_days, None, at)
+        skills.update(background, now.timestamp(), settings.background.skill_half_life_days, run_id, at)
         if settings.graph.enabled:
-            graph.update(GraphStore(store), settings.graph, None, at)
+            graph.update(GraphStore(store), settings.graph, run_id, at)
         built_from(store)
     return True

@@ -21,6 +21,7 @@ from datetime import datetime, tzinfo
 from typing import Callable
 
 from ..background.lint import Lint, LintAnswer
+from ..background import views
 from ..background.summary import after_commit
 from ..background.track import BackgroundTrack, Basis, Proposals
 from ..backends.base import Backend
@@ -385,6 +386,7 @@ class FlushService:
             transitions = Transitions(self.memories, self.settings.flush, now, run_id)
             report.background["lint"] = self.lint.commit(lint_answer, transitions, run_id, now)
             report.changes += transitions.changes
+            views.rebuild(self.store, self.settings, now, self.tz, run_id)  # what lint sent to review leaves them
         report.background["layers"].update(after_commit(report.changes, self._kind_of, report.background.get("lint")))
         progress(FlushProgress("rebuild", None, 0, 1, "rebuilding the prompt"))
         selection = compile_prompt(self.memories, self.settings.flush, now, self.background.hint(),
