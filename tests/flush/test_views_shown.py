@@ -174,3 +174,31 @@ def test_a_kept_memory_knowledge_lint_sends_to_review_leaves_the_views_until_app
     assert "仙台" in labels() and "金沢" not in labels()  # kept, but waiting: in no view
     world.memory.approve(str(row["id"]))
     assert "金沢" in labels() and "仙台" not in labels()  # the approved move, at once
+
+
+def test_reflect_reads_the_store_as_the_flush_leaves_it_so_what_it_sends_to_review_is_not_known(world):
+    tea = Rule("緑茶", "緑茶を飲む", "drink/daily", "habit", 0.7, persona="lifestyle")  # 3 days, unsure: asks
+    world.oracle.rules = [GUITAR, tea]
+    world.say("2026-11-21T08:00:00+09:00", "朝は緑茶を飲む")
+    world.say("2026-11-22T08:00:00+09:00", "今朝も緑茶")
+    world.flush("2026-11-22T22:00:00+09:00")
+    assert world.mem("緑茶を飲む").state is State.CANDIDATE  # two days: shown, reflect knew it
+    assert "Known slots: drink/daily" in world.oracle.reflect_calls[-1]["user"]
+    world.oracle.reflection = {"insights": [{"text": "お茶の習慣", "slots": ["drink/daily"]}], "gaps": []}
+    world.say("2026-11-23T08:00:00+09:00", "また緑茶")
+    world.say("2026-11-23T20:00:00+09:00", "今夜はギターを1時間練習した")
+    world.flush("2026-11-23T22:00:00+09:00")
+    assert waiting(world, "緑茶を飲む")["action"] == Action.LAYER1  # the third day: it now waits for review
+    call = world.oracle.reflect_calls[-1]["user"]
+    assert "drink" not in call and "Known slots: hobby/guitar\n" in call
+    assert "Waiting for the user's review: 1\n" in call  # this flush's own proposal, counted
+
+
+def test_an_insight_keeps_only_slots_shown_when_it_is_written():
+    from monchat.core.background.track import resting
+    from monchat.core.flush.reflect import Reflection
+    reflection = Reflection(insights=[{"text": "a", "slots": ["hobby/guitar", "role_id_1"]},
+                                      {"text": "b", "slots": ["role_id_1"]}],
+                            gaps=[{"text": "c", "slots": ["role_id_1"]}], dropped=1)
+    kept = resting(reflection, {"hobby/guitar"})
+    assert kept.insights == [{"text": "a", "slots": ["hobby/guitar"]}] and kept.gaps == [] and kept.dropped == 3

@@ -101,10 +101,13 @@ def view(day: str | None, rows: list[dict]) -> dict:
 
 
 def moving(rows: list[TopicRow]) -> dict:
-    """Rising and cooling topics, and the week's changes against the previous snapshot (for prompts)."""
+    """Rising and cooling topics, and the week's changes against the previous snapshot (for prompts).
+
+    A cooling topic is still talked about in the widest window (as ``view`` lists it): one with no count left
+    there has left the views (its memory was forgotten or waits for review again), it is not cooling."""
     week = [r for r in rows if r.window == RECENT]
     wide = [r for r in rows if r.window == WINDOWS[-1]]
     return {"rising": sorted({r.topic for r in wide if r.trend == RISING}),
-            "cooling": sorted({r.topic for r in wide if r.trend == COOLING}),
+            "cooling": sorted({r.topic for r in wide if r.trend == COOLING and r.count > 0}),
             "week": [{"topic": r.topic, "count": r.count, "delta": r.delta} for r in
                      sorted(week, key=lambda r: (-r.count, r.topic)) if r.count or r.delta]}

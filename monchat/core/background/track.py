@@ -41,6 +41,7 @@ class Basis:
 
     items: set[int]  # this flush's items whose memory the views may show, or an earlier version of one (shown.py)
     profile: list[profile.TopicRow]  # the day's profile as the commit will write it
+    statistics: dict | None  # what reflect reads (None: reflect is off, or no item may be shown)
 
 
 @dataclass
@@ -89,14 +90,21 @@ class BackgroundTrack:
         """The profile as of ``now``, from the memories the views may show (``store/shown.py``)."""
         return views.profile_rows(self.store, now, self.day_of(now))
 
-    def basis(self, item_memory: dict[int, str], now: datetime) -> Basis:
-        """Inside a flush's trial, after its state changes: which items the views may show, and the profile."""
+    def basis(self, items: list[Item], outcome: JudgeOutcome, item_memory: dict[int, str], now: datetime) -> Basis:
+        """Inside a flush's trial, after its state changes: which items the views may show, the profile and
+        reflect's statistics, as the flush will leave them."""
         said = ShownStore(self.store.store).said_ids()  # an item replaced by a later one of the flush counts
-        return Basis({index for index, memory_id in item_memory.items() if memory_id in said},
-                     self.profile_rows(now))
+        indexes = {index for index, memory_id in item_memory.items() if memory_id in said}
+        shown = [i for i in items if i.index in indexes]
+        rows = self.profile_rows(now)
+        stats = None
+        if self.settings.background.reflect and shown:
+            stats = reflect.statistics(shown, outcome, profile.moving(rows), self.store,
+                                       self.settings.flush.judge_confidence)
+        return Basis(indexes, rows, stats)
 
     # ---- before the commit: LLM calls, no writes --------------------------------
-    def ask(self, items: list[Item], outcome: JudgeOutcome, readable: list[Message], backend: Backend,
+    def ask(self, items: list[Item], readable: list[Message], backend: Backend,
             now: datetime, progress: Callable[[FlushProgress], None],
             cancel: threading.Event, basis: Basis) -> Proposals:
         """Reflect, the digests and the diary. Reflect and the diary read only ``basis``: the items whose memory
@@ -104,11 +112,9 @@ class BackgroundTrack:
         proposals = Proposals(basis=basis)
         rows = basis.profile
         shown = [i for i in items if i.index in basis.items]
-        if self.settings.background.reflect and shown:
+        if basis.statistics is not None:
             progress(FlushProgress("reflect", None, 0, 1, "looking back over this flush"))
-            snapshot = reflect.statistics(shown, outcome, profile.moving(rows), self.store,
-                                          self.settings.flush.judge_confidence)
-            proposals.reflection = reflect.reflect(backend, self.prompts, snapshot, proposals.usage,
+            proposals.reflection = reflect.reflect(backend, self.prompts, basis.statistics, proposals.usage,
                                                    proposals.errors, proposals.notes, self.settings.chat.language)
             progress(FlushProgress("reflect", None, 1, 1, "done"))
         cold = tiering.slots(self.store.store, self.settings.tiers, {i.slot for i in items}, now)

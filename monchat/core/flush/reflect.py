@@ -80,9 +80,10 @@ def language_of(texts: list[str], setting: str = "") -> str:
 def statistics(items: list[Item], outcome: JudgeOutcome, moving: dict, store, threshold: float) -> dict:
     """The snapshot the reflect call reads (``store`` is the background store, read only).
 
-    ``items`` are this flush's items whose memory the views may show once it is applied, ``moving`` the
-    profile's, and every slot the store gives is of a memory the views may show (``store/shown.py``): what
-    waits for review is only counted (``pending``), never named.
+    Read inside the flush's trial (``FlushService._trial``), so the store is as the flush will leave it:
+    ``items`` are this flush's items whose memory the views may show (or an earlier version of one), ``moving``
+    the profile's, and every slot the store gives is of a memory the views may show (``store/shown.py``): what
+    waits for review, this flush's proposals included, is only counted (``pending``), never named.
     """
     decided: dict[int, list] = {}
     for verdict in outcome.verdicts.values():
@@ -94,11 +95,12 @@ def statistics(items: list[Item], outcome: JudgeOutcome, moving: dict, store, th
     by_index = {i.index: i for i in items}
 
     def old_text(target: str) -> str | None:
-        """What was replaced, when it is the user's: an item of this flush or a memory the views may show."""
+        """What was replaced, when it is the user's: an item of this flush, or a memory the views may show
+        or an earlier version of one."""
         if target.startswith("item:"):
             earlier = by_index.get(int(target[5:]))
             return earlier.text if earlier else None
-        return store.shown_text(target)
+        return store.said_text(target)
 
     for item in items:
         row = per_slot.setdefault(item.slot, {"slot": item.slot, "new": 0, "reinforced": 0})

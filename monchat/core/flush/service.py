@@ -319,7 +319,7 @@ class FlushService:
         try:
             with self.store.atomic():
                 consolidator, _ = self._apply(orientation, items, outcome, now, self.memories.next_run_id())
-                raise _Tried(self.background.basis(consolidator.item_memory, now))
+                raise _Tried(self.background.basis(items, outcome, consolidator.item_memory, now))
         except _Tried as tried:
             return tried.basis
 
@@ -342,7 +342,7 @@ class FlushService:
                  backend: Backend, now: datetime, progress: Progress, cancel: threading.Event,
                  basis: Basis) -> Proposals:
         """Stage 3b, the background track's calls: reflect and the diary (LLM, no writes)."""
-        proposals = self.background.ask(items, outcome, readable, backend, now, progress, cancel, basis)
+        proposals = self.background.ask(items, readable, backend, now, progress, cancel, basis)
         report.add_usage(proposals.usage)
         report.errors.extend(proposals.errors)
         report.notes.extend(proposals.notes)

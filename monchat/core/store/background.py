@@ -60,11 +60,11 @@ class BackgroundStore(StoreView):
             f"{cte}SELECT mem.slot, COUNT(*) FROM said s JOIN memories mem ON mem.id = s.id "
             f"WHERE mem.superseded_by IS NOT NULL GROUP BY mem.slot", params).fetchall()}
 
-    def shown_text(self, memory_id: str) -> str | None:
-        """The text of this memory if the views may show it, else None."""
-        condition, params = shown("mem")
-        row = self.db.execute(f"SELECT mem.text FROM memories mem WHERE mem.id = ? AND {condition}",
-                              [memory_id, *params]).fetchone()
+    def said_text(self, memory_id: str) -> str | None:
+        """The text of this memory if the views may show it or it is an earlier version of one, else None."""
+        cte, params = said()
+        row = self.db.execute(f"{cte}SELECT mem.text FROM said s JOIN memories mem ON mem.id = s.id "
+                              f"WHERE mem.id = ?", [*params, memory_id]).fetchone()
         return row[0] if row else None
 
     def live_slots(self) -> list[str]:
