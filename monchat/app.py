@@ -89,6 +89,7 @@ class App:
         Raises:
             FlushRunning: a flush holds the flush lock (lint may queue reviews: not while a flush decides).
         """
+        from .core.background import views
         from .core.background.lint import run
         backend = self.backends.default() if not no_llm and self.settings.background.lint_llm else None
         skipped = ""
@@ -99,6 +100,7 @@ class App:
                 raise FlushRunning("A flush is running in another monchat window or terminal.",
                                    "Check again (or run `monchat lint`) when it has finished.")
             summary = run(self.store, self.prompts, self.settings, backend, self.clock())
+            views.rebuild(self.store, self.settings, self.clock(), self.logbook.tz)  # a memory sent to review
         summary["skipped_cloud"] = skipped
         return summary
 
@@ -191,7 +193,7 @@ def build_app(home: str | None = None, *, backend: str | None = None, model: str
     prompts = PromptLibrary(resource_dir("prompts"))
     secrets = SecretStore()
     backends = BackendRegistry(settings, secrets, store, backend=backend, model=model, pinned=pinned_backend)
-    memory = MemoryService(store, settings, paths, clock=clock)
+    memory = MemoryService(store, settings, paths, clock=clock, tz=logbook.tz)
     chat = ChatService(settings, logbook, archive, personas, prompts, backends, memory=memory, clock=clock)
 
     def make_flush() -> "FlushService":

@@ -91,15 +91,19 @@ def test_every_proposal_is_kept_on_user_evidence_or_dropped(flushed):
 
 
 def test_the_background_track_ran_through_the_model(flushed):
-    """Reflect (when something was kept), the profile and a diary page a day, all through SmolLM2."""
+    """Reflect (when something the views may show was kept), the profile and a diary page a day, through SmolLM2."""
     import sqlite3
+    from monchat.core.store.shown import said
     home, flush = flushed[0], flushed[4]
     conn = sqlite3.connect(home / "monchat.db")
     days = {r[0] for r in conn.execute("SELECT DISTINCT day FROM messages WHERE role = 'user'")}
     users = {r[0] for r in conn.execute("SELECT id FROM messages WHERE role = 'user'")}
+    cte, params = said()  # a first flush: every memory came from one of its items
+    shown = conn.execute(f"{cte}SELECT COUNT(*) FROM said", [str(p) for p in params]).fetchone()[0]
     conn.close()
     kept = [item for items in flush["items"].values() for item in items if item["kind"] != "recall"]  # a memory's
-    assert ("reflect" in flush["background"]["stages"]) == bool(kept)  # (a recall item is a failure, never one)
+    # Reflect reads only items whose memory the views may show (nothing that waits for review): core/store/shown.py.
+    assert ("reflect" in flush["background"]["stages"]) == bool(shown) and (not shown or kept)
     pages = json.loads(monchat(home, "diary", "--json").stdout)
     written = {p["date"] for p in pages}
     unwritten = {d for d in days if any(f"diary {d}" in e for e in flush["errors"])}

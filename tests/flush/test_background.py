@@ -38,9 +38,14 @@ def test_the_profile_has_three_windows_with_counts_weights_and_the_delta_of_the_
     world.oracle.judgements = {("仙台に住んでいる", "金沢に住んでいる"): Judgement("SUPERSEDE", 0.9)}
     week(world)
     world.flush("2026-11-29T22:00:00+09:00")
+    # The move replaces a Layer 1 memory: it waits for review, and what waits is not counted yet.
+    assert by_topic(world.cli_json(capsys, "profile")["windows"]["7"])["home"]["count"] == 1
+    [move] = world.queue()
+    world.memory.approve(str(move["id"]))
     profile = world.cli_json(capsys, "profile")
     assert set(profile["windows"]) == {"7", "30", "90"} and profile["cooling"] == []
     week_ = by_topic(profile["windows"]["7"])
+    # Approved, it counts at once, with the Sendai line of the version it replaced.
     assert {t: e["count"] for t, e in week_.items()} == {"hobby": 3, "drink": 2, "home": 2}
     assert week_["hobby"]["weight"] == round(3 / 7, 4) and week_["hobby"]["delta"] == 3
     assert all(e["trend"] == "steady" for e in week_.values())  # a week of history has nothing earlier
@@ -100,7 +105,10 @@ def test_a_forgotten_memory_leaves_the_profile(world, capsys):
 
 # ---- the reflect stage --------------------------------------------------------------
 def test_reflect_reads_the_statistics_and_keeps_insights_resting_on_known_slots(world, capsys):
-    world.oracle.rules = [TEA, GUITAR, SENDAI, KANAZAWA]
+    # Facts, not explicit statements: Sendai stays a candidate, so the move replaces it at once (replacing a
+    # Layer 1 memory would wait for review, and reflect reads nothing that waits).
+    world.oracle.rules = [TEA, GUITAR, Rule("仙台", "仙台に住んでいる", "home/city", "fact", 0.9),
+                          Rule("金沢", "金沢に住んでいる", "home/city", "fact", 0.9)]
     world.oracle.judgements = {("仙台に住んでいる", "金沢に住んでいる"): Judgement("SUPERSEDE", 0.9)}
     world.oracle.reflection = {
         "insights": [{"text": "引っ越したばかり", "slots": ["home/city", "made/up"]},

@@ -15,7 +15,9 @@ from tests.test_cli import in_process  # noqa: F401 (a fixture)
 
 DOG = Rule("dog's name", "asked what my dog's name is", "pet/dog", "recall", 0.8)
 DOG_LIFESTYLE = Rule("dog's name", "asked my dog's name again", "pet/dog", "recall", 0.8, persona="lifestyle")
-DAUGHTER = Rule("娘", "娘がいる", "family/daughter", "fact", 0.8)
+# Its words are the user's ("娘と公園に行った"): a memory "not found in your words" waits for review and
+# counts in no view (core/store/shown.py), so it would make no topic "often".
+DAUGHTER = Rule("娘", "娘と公園に行く", "family/daughter", "fact", 0.8)
 MOTHER = Rule("母", "母とよく電話する", "family/mother", "habit", 0.8)
 RUST = Rule("Rust", "Rust async", "skill/rust_async", "skill", 0.8)
 
@@ -105,7 +107,7 @@ def test_a_topic_talked_about_often_without_an_expected_neighbour_is_a_structura
     assert "family often (7 messages in 30 days)" in gap["text"]
     assert report.background["layers"]["gaps"]["new"][0]["slot"] == "family/partner"
     assert "family/partner" in world.prompt()
-    assert sorted(m.text for m in world.store.all()) == ["娘がいる", "母とよく電話する"]  # nothing invented
+    assert sorted(m.text for m in world.store.all()) == ["娘と公園に行く", "母とよく電話する"]  # nothing invented
 
     world.say("2026-11-27T20:00:00+09:00", "娘とまた公園")
     report = world.flush("2026-11-27T22:00:00+09:00")

@@ -115,3 +115,37 @@ def test_the_inbox_fits_its_texts_and_all_three_profile_windows_in_japanese(app,
     assert body.minimumSizeHint().width() <= dialog.profile_scroll.viewport().width()
     assert not dialog.profile_scroll.horizontalScrollBar().isVisible()
     dialog.close()
+
+
+def test_interests_and_the_graph_show_nothing_that_waits_for_review_until_it_is_approved(app, backend, make_window):
+    from tests.gui.flush_script import user_lines
+    log_message(app, 30, "I play the guitar every evening.")
+    log_message(app, 29, "I live in Sendai, remember that.")
+
+    def junk_and_unsure(system, turns, schema):  # a tiny model's slots, and a statement not sure enough
+        lines = {line["text"]: line["id"] for line in user_lines(turns)}
+        guitar, sendai = lines["I play the guitar every evening."], lines["I live in Sendai, remember that."]
+        return {"items": [
+            {"reason": "r", "text": "Plays the guitar every evening", "slot": "hobby/guitar", "kind": "habit",
+             "score": 0.9, "evidence": [guitar]},
+            {"reason": "r", "text": "role_id_1", "slot": "role_id_1", "kind": "fact", "score": 0.8, "evidence": [guitar]},
+            {"reason": "r", "text": "Lives in Sendai", "slot": "home/city", "kind": "explicit", "score": 0.6,
+             "evidence": [sendai]}]}
+    backend.default_reply = NO_ITEMS
+    backend.enqueue(junk_and_unsure)
+    app.flush.run()
+    assert {r["action"] for r in app.memory.queue()} == {"words", "layer1"}
+    window = make_window("en")
+    dialog = window.open_inbox()
+    assert [name.text() for name, _bar, _trend in dialog.bars["90"]] == ["hobby"]  # Interests
+    assert "topic:role_id_1" not in dialog.graph_view.node_items and "topic:home" not in dialog.graph_view.node_items
+    assert "topic:hobby" in dialog.graph_view.node_items
+    dialog.close()
+
+    [sendai] = [r for r in app.memory.queue() if r["text"] == "Lives in Sendai"]
+    app.memory.approve(str(sendai["id"]))
+    dialog = window.open_inbox()
+    assert sorted(name.text() for name, _bar, _trend in dialog.bars["90"]) == ["hobby", "home"]
+    assert {"topic:home", "entity:sendai"} <= set(dialog.graph_view.node_items)
+    assert "topic:role_id_1" not in dialog.graph_view.node_items
+    dialog.close()

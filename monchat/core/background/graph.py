@@ -13,9 +13,10 @@
 
 An entity's type is read off the topics of the memories it is named in: ``place`` (home, travel,
 city, …), ``person`` (family, friend, partner, …) or ``thing``; most memories win, ties by name.
-The memories counted are those the user still talks about (not forgotten, refused or replaced).
+The memories counted are those the views may show (``store/shown.py``: live or approved, never waiting
+for review, forgotten, refused or replaced).
 A node's **sessions** are the 6-hour log files (``messages.session``; the local day for a row
-without one) of the messages its memories' supporting evidence cites.
+without one) of the user lines its memories' supporting evidence cites.
 
 **Edges.** Every pair of nodes that share a session or a neighbour is scored by five signals:
 

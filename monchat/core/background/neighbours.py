@@ -3,8 +3,9 @@
 A slot's topic is its first part (``profile.topic_of``: ``family/kids`` → ``family``). The user *often
 talks about* a topic of the table when its count in the day's 30-day profile window (distinct messages the
 ledger cites) is at least ``background.structural_gap_after`` (0 turns this off). Each of the topic's
-neighbours (``family/partner``, ``family/children``, ``family/parents``, …) is *mentioned* when some memory
-ever kept, in any state (a forgotten one was still talked about), has a slot
+neighbours (``family/partner``, ``family/children``, ``family/parents``, …) is *mentioned* when a memory the
+views may show, or an earlier version of one (``store/shown.py``: never one waiting for review, rejected or
+forgotten), has a slot
 
 - with the topic as its first part and one of the neighbour's words among the words of the rest of the slot
   (split at ``/``, ``_``, ``-`` and spaces): ``family/wife_job`` mentions ``family/partner``; or

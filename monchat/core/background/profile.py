@@ -1,8 +1,9 @@
 """The interest profile over 7, 30 and 90 days, from the evidence ledger and the archive.
 
 A **topic** is a slot's first part (``drink/daily`` → ``drink``). A topic's count in a
-window is the number of distinct messages the ledger cites for it in the last N days
-(a memory the user forgot or refused does not count). Its weight is its share of all
+window is the number of distinct user lines the ledger cites for it in the last N days,
+supporting a memory the views may show or an earlier version of one (``store/shown.py``:
+a memory waiting for review, rejected, forgotten or taken back does not count). Its weight is its share of all
 mentions in that window. The trend compares the last 7 days with the rest of the
 90-day window, per day, over the history there is (a week of history has no earlier
 part to compare with: every topic is steady):
@@ -12,8 +13,8 @@ part to compare with: every topic is steady):
 - steady: anything else.
 
 The delta is a window's count minus the count of the last snapshot before this day.
-A flush writes one snapshot a local day (a second flush that day replaces it); reads
-never recompute.
+A flush writes one snapshot a local day (a second flush that day replaces it), and so does a
+change of the user's to which memories are shown (``views.py``); reads never recompute.
 """
 
 from __future__ import annotations
@@ -100,10 +101,13 @@ def view(day: str | None, rows: list[dict]) -> dict:
 
 
 def moving(rows: list[TopicRow]) -> dict:
-    """Rising and cooling topics, and the week's changes against the previous snapshot (for prompts)."""
+    """Rising and cooling topics, and the week's changes against the previous snapshot (for prompts).
+
+    A cooling topic is still talked about in the widest window (as ``view`` lists it): one with no count left
+    there has left the views (its memory was forgotten or waits for review again), it is not cooling."""
     week = [r for r in rows if r.window == RECENT]
     wide = [r for r in rows if r.window == WINDOWS[-1]]
     return {"rising": sorted({r.topic for r in wide if r.trend == RISING}),
-            "cooling": sorted({r.topic for r in wide if r.trend == COOLING}),
+            "cooling": sorted({r.topic for r in wide if r.trend == COOLING and r.count > 0}),
             "week": [{"topic": r.topic, "count": r.count, "delta": r.delta} for r in
                      sorted(week, key=lambda r: (-r.count, r.topic)) if r.count or r.delta]}

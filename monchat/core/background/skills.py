@@ -9,7 +9,8 @@ experience point that halves every ``background.skill_half_life_days``:
 
 L1 exposure (any use), L2 competent (xp ≥ 3), L3 generative (xp ≥ 8). Without practice the points
 fade and the level goes down (never below L1: the use happened). Levels are recomputed at each flush
-for every skill that stands on its own (not while it waits for review or is set aside as contradicted)
+for every skill memory the views may show (``store/shown.py``: not while it waits for review, is set aside
+as contradicted, or is history)
 and shown in the prompt compactly ("Rust async: L2").
 """
 

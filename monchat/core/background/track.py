@@ -24,13 +24,24 @@ from ..settings import Settings
 from ..store.background import BackgroundStore
 from ..store.db import Store
 from ..store.graph import GraphStore
+from ..store.shown import ShownStore
 from ..types import Message
-from . import diary, gaps, graph, profile, skills, tiering
+from . import diary, gaps, graph, profile, skills, tiering, views
 from .summary import layers
 from ..flush import digest, reflect
 from ..flush.ask import TokenUsage
 from ..flush.judge import JudgeOutcome
 from ..flush.records import FlushProgress, Item
+from ..memory.states import Kind
+
+
+@dataclass
+class Basis:
+    """What the views will be built from once a flush is applied (``FlushService._trial``)."""
+
+    items: set[int]  # this flush's items whose memory the views may show, or an earlier version of one (shown.py)
+    profile: list[profile.TopicRow]  # the day's profile as the commit will write it
+    statistics: dict | None  # what reflect reads (None: reflect is off, or no item may be shown)
 
 
 @dataclass
@@ -44,6 +55,20 @@ class Proposals:
     usage: TokenUsage = field(default_factory=TokenUsage)
     errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    basis: Basis | None = None  # what reflect and the diary read (the commit writes from the same)
+
+
+def resting(reflection: reflect.Reflection, shown: set[str]) -> reflect.Reflection:
+    """The reflection's entries with only the slots the views may show; an entry left with none is dropped."""
+    kept = reflect.Reflection(dropped=reflection.dropped)
+    for entries, into in ((reflection.insights, kept.insights), (reflection.gaps, kept.gaps)):
+        for entry in entries:
+            slots = [s for s in entry["slots"] if s in shown]
+            if slots:
+                into.append({**entry, "slots": slots})
+            else:
+                kept.dropped += 1
+    return kept
 
 
 class BackgroundTrack:
@@ -61,29 +86,35 @@ class BackgroundTrack:
         return f"{dt.astimezone(self.tz):%Y-%m-%d}"
 
     # ---- the profile ---------------------------------------------------------
-    def profile_rows(self, now: datetime, extra: list[tuple[str, str, float]] = ()) -> list[profile.TopicRow]:
-        """The profile as of ``now``: the ledger, plus ``extra`` mentions not written yet (before the commit)."""
-        now_epoch = now.timestamp()
-        mentions = self.store.mentions(now_epoch - profile.WINDOWS[-1] * profile.DAY) + list(extra)
-        first = self.store.first_message_epoch()
-        earliest = min([e for _, _, e in extra], default=None)
-        if earliest is not None and (first is None or earliest < first):
-            first = earliest
-        return profile.compute(mentions, now_epoch, first, self.store.previous_counts(self.day_of(now)))
+    def profile_rows(self, now: datetime) -> list[profile.TopicRow]:
+        """The profile as of ``now``, from the memories the views may show (``store/shown.py``)."""
+        return views.profile_rows(self.store, now, self.day_of(now))
+
+    def basis(self, items: list[Item], outcome: JudgeOutcome, item_memory: dict[int, str], now: datetime) -> Basis:
+        """Inside a flush's trial, after its state changes: which items the views may show, the profile and
+        reflect's statistics, as the flush will leave them."""
+        said = ShownStore(self.store.store).said_ids()  # an item replaced by a later one of the flush counts
+        indexes = {index for index, memory_id in item_memory.items() if memory_id in said}
+        shown = [i for i in items if i.index in indexes]
+        rows = self.profile_rows(now)
+        stats = None
+        if self.settings.background.reflect and shown:
+            stats = reflect.statistics(shown, outcome, profile.moving(rows), self.store,
+                                       self.settings.flush.judge_confidence)
+        return Basis(indexes, rows, stats)
 
     # ---- before the commit: LLM calls, no writes --------------------------------
-    def ask(self, items: list[Item], outcome: JudgeOutcome, readable: list[Message], backend: Backend,
+    def ask(self, items: list[Item], readable: list[Message], backend: Backend,
             now: datetime, progress: Callable[[FlushProgress], None],
-            cancel: threading.Event) -> Proposals:
-        proposals = Proposals()
-        epochs = {m.id: m.dt.timestamp() for m in readable}
-        pending = [(i.slot, mid, epochs[mid]) for i in items for mid in i.evidence if mid in epochs]
-        rows = self.profile_rows(now, pending)
-        if self.settings.background.reflect and items:
+            cancel: threading.Event, basis: Basis) -> Proposals:
+        """Reflect, the digests and the diary. Reflect and the diary read only ``basis``: the items whose memory
+        the views may show once the flush is applied, and the profile as it will be."""
+        proposals = Proposals(basis=basis)
+        rows = basis.profile
+        shown = [i for i in items if i.index in basis.items]
+        if basis.statistics is not None:
             progress(FlushProgress("reflect", None, 0, 1, "looking back over this flush"))
-            snapshot = reflect.statistics(items, outcome, profile.moving(rows), self.store,
-                                          self.settings.flush.judge_confidence)
-            proposals.reflection = reflect.reflect(backend, self.prompts, snapshot, proposals.usage,
+            proposals.reflection = reflect.reflect(backend, self.prompts, basis.statistics, proposals.usage,
                                                    proposals.errors, proposals.notes, self.settings.chat.language)
             progress(FlushProgress("reflect", None, 1, 1, "done"))
         cold = tiering.slots(self.store.store, self.settings.tiers, {i.slot for i in items}, now)
@@ -93,7 +124,7 @@ class BackgroundTrack:
                                                    proposals.notes, self.settings.chat.language)
             progress(FlushProgress("digest", None, len(cold), len(cold), "done"))
         if self.settings.background.diary:
-            proposals.pages = diary.write_pages(backend, self.prompts, self.store, readable, items, rows,
+            proposals.pages = diary.write_pages(backend, self.prompts, self.store, readable, shown, rows,
                                                 self.day_of, proposals, progress, cancel,
                                                 self.settings.chat.language, self.read, self.store.diary_owed())
         return proposals
@@ -102,8 +133,14 @@ class BackgroundTrack:
     def commit(self, proposals: Proposals, items: list[Item], run_id: int, now: datetime) -> dict:
         """Write what the program decided; return the report's summary of it.
 
-        ``items`` are this flush's items with its recall items (which never become memories)."""
+        ``items`` are this flush's items with its recall items (which never become memories). What is written
+        rests only on memories the views may show (``store/shown.py``): a correction counts as a recall failure
+        only when its memory may be shown, and an insight or gap keeps only the slots that may be shown now."""
         at = now.isoformat(timespec="seconds")
+        if proposals.basis is not None:
+            items = [i for i in items if i.kind == Kind.RECALL or i.index in proposals.basis.items]
+        if proposals.reflection is not None:
+            proposals.reflection = resting(proposals.reflection, set(self.store.live_slots()))
         rows = self.profile_rows(now)
         self.store.replace_snapshot(self.day_of(now), [r.row(run_id) for r in rows])
         summary: dict = {"stages": ["profile"], "profile": profile.moving(rows), "reflect": None, "diary": [],
@@ -132,6 +169,7 @@ class BackgroundTrack:
         if self.settings.graph.enabled:
             summary["graph"] = graph.update(GraphStore(self.store.store), self.settings.graph, run_id, at)
         summary["layers"] = layers(summary)
+        views.built_from(self.store.store)
         return summary
 
     def prompt_labels(self) -> dict[str, str]:

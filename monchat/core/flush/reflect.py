@@ -78,7 +78,13 @@ def language_of(texts: list[str], setting: str = "") -> str:
 
 
 def statistics(items: list[Item], outcome: JudgeOutcome, moving: dict, store, threshold: float) -> dict:
-    """The snapshot the reflect call reads (``store`` is the background store, read only)."""
+    """The snapshot the reflect call reads (``store`` is the background store, read only).
+
+    Read inside the flush's trial (``FlushService._trial``), so the store is as the flush will leave it:
+    ``items`` are this flush's items whose memory the views may show (or an earlier version of one), ``moving``
+    the profile's, and every slot the store gives is of a memory the views may show (``store/shown.py``): what
+    waits for review, this flush's proposals included, is only counted (``pending``), never named.
+    """
     decided: dict[int, list] = {}
     for verdict in outcome.verdicts.values():
         if verdict.confidence >= threshold:
@@ -88,11 +94,13 @@ def statistics(items: list[Item], outcome: JudgeOutcome, moving: dict, store, th
     chains = store.superseded_per_slot()
     by_index = {i.index: i for i in items}
 
-    def old_text(target: str) -> str:
+    def old_text(target: str) -> str | None:
+        """What was replaced, when it is the user's: an item of this flush, or a memory the views may show
+        or an earlier version of one."""
         if target.startswith("item:"):
             earlier = by_index.get(int(target[5:]))
-            return earlier.text if earlier else target
-        return store.memory_text(target) or target
+            return earlier.text if earlier else None
+        return store.said_text(target)
 
     for item in items:
         row = per_slot.setdefault(item.slot, {"slot": item.slot, "new": 0, "reinforced": 0})
@@ -101,17 +109,17 @@ def statistics(items: list[Item], outcome: JudgeOutcome, moving: dict, store, th
         if Verdict.CONTRADICT in verdicts:
             contradictions.append({"slot": item.slot, "text": item.text})
         for v in decided.get(item.index, []):
-            if v.verdict == Verdict.SUPERSEDE:
+            if v.verdict == Verdict.SUPERSEDE and old_text(v.target_id) is not None:
                 superseded.append({"slot": item.slot, "old": old_text(v.target_id), "new": item.text,
                                    "chain": chains.get(item.slot, 0) + 1})
-    pending = store.open_review_slots()
-    known = sorted(set(per_slot) | set(store.live_slots()) | set(pending))
+    pending = store.open_reviews()
+    known = sorted(set(per_slot) | set(store.live_slots()))
     return {"slots": sorted(per_slot.values(), key=lambda r: r["slot"]), "contradictions": contradictions,
             "superseded": superseded, "rising": moving["rising"], "cooling": moving["cooling"],
             "pending": pending, "known": known, "language_texts": [i.text for i in items]}
 
 
-LISTS = ("slots", "contradictions", "superseded", "pending", "known", "rising", "cooling")
+LISTS = ("slots", "contradictions", "superseded", "known", "rising", "cooling")
 
 
 def _cut(stats: dict, size: int) -> dict:

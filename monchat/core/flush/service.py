@@ -21,8 +21,9 @@ from datetime import datetime, tzinfo
 from typing import Callable
 
 from ..background.lint import Lint, LintAnswer
+from ..background import views
 from ..background.summary import after_commit
-from ..background.track import BackgroundTrack, Proposals
+from ..background.track import BackgroundTrack, Basis, Proposals
 from ..backends.base import Backend
 from ..errors import FlushRunning
 from ..logs import LogBook
@@ -56,6 +57,14 @@ LINE_ID_KEY = "flush.line_id_key"
 
 class _DryRun(Exception):
     """Raised inside the transaction to roll a dry run back."""
+
+
+class _Tried(Exception):
+    """Raised inside the trial's transaction to roll it back, carrying what the views would read."""
+
+    def __init__(self, basis: Basis) -> None:
+        super().__init__()
+        self.basis = basis
 
 
 @dataclass
@@ -169,7 +178,8 @@ class FlushService:
         outcome = self._judge(report, items, backend, escalation, progress, cancel)
         if cancel.is_set():
             raise FlushCancelled()
-        proposals = self._reflect(report, items, outcome, readable, backend, now, progress, cancel)
+        basis = self._trial(orientation, items, outcome, now)
+        proposals = self._reflect(report, items, outcome, readable, backend, now, progress, cancel, basis)
         lint_answer = self._lint_ask(report, backend, progress)
         if cancel.is_set():
             raise FlushCancelled()
@@ -308,10 +318,45 @@ class FlushService:
         progress(FlushProgress("judge", None, len(pairs), len(pairs), "judged"))
         return outcome
 
+    def _trial(self, orientation: Orientation, items: list[Item], outcome: JudgeOutcome, now: datetime) -> Basis:
+        """What the views will be built from once this flush is applied: its state changes tried in a
+        transaction that is rolled back (no LLM). Reflect and the diary ask before the commit; with this they
+        read only memories the views may show, never an item that will wait for review."""
+        try:
+            with self.store.atomic():
+                consolidator, _, _ = self._apply(orientation, items, outcome, now, self.memories.next_run_id())
+                raise _Tried(self.background.basis(items, outcome, consolidator.item_memory, now))
+        except _Tried as tried:
+            return tried.basis
+
+    def _apply(self, orientation: Orientation, items: list[Item], outcome: JudgeOutcome, now: datetime,
+               run_id: int, progress: Progress = lambda p: None) -> tuple[Consolidator, list, dict]:
+        """Archive, consolidate, lengthen the half-lives replies relied on, prune: every state change of a
+        flush (inside the caller's transaction). Returns the consolidator, prune's changes and the memories a
+        flushed message's edit took evidence from."""
+        self.archive.archive(orientation.messages, now)
+        progress(FlushProgress("consolidate", None, 0, len(items), "weighing the evidence"))
+        rows = self.archive.get_many(sorted({mid for i in items for mid in i.evidence}))
+        consolidator = Consolidator(self.memories, self.settings.flush, now, run_id, rows)
+        consolidator.run(items, list(outcome.verdicts.values()))
+        progress(FlushProgress("consolidate", None, len(items), len(items), "done"))
+        taken_back: dict = {}
+        if orientation.newly_taken_back:  # a flushed message edited since: its words no longer count
+            transitions = Transitions(self.memories, self.settings.flush, now, run_id)
+            taken_back = withdraw(self.memories, transitions, orientation.newly_taken_back,
+                                  EDITED_AWAY).as_dict()
+            consolidator.changes += transitions.changes
+        from ..memory.feedback import reinforce_use  # replies that relied on a memory lengthen its half-life
+        reinforce_use(self.memories, self.settings.flush, now, run_id,  # not a reply the user asked for again
+                      [m for m in orientation.messages if m.id not in orientation.taken_back])
+        progress(FlushProgress("prune", None, 0, 1, "expiry, decay and the cap"))
+        return consolidator, prune(self.memories, self.settings.flush, now, run_id), taken_back
+
     def _reflect(self, report: FlushReport, items: list[Item], outcome: JudgeOutcome, readable: list[Message],
-                 backend: Backend, now: datetime, progress: Progress, cancel: threading.Event) -> Proposals:
+                 backend: Backend, now: datetime, progress: Progress, cancel: threading.Event,
+                 basis: Basis) -> Proposals:
         """Stage 3b, the background track's calls: reflect and the diary (LLM, no writes)."""
-        proposals = self.background.ask(items, outcome, readable, backend, now, progress, cancel)
+        proposals = self.background.ask(items, readable, backend, now, progress, cancel, basis)
         report.add_usage(proposals.usage)
         report.errors.extend(proposals.errors)
         report.notes.extend(proposals.notes)
@@ -335,12 +380,10 @@ class FlushService:
         """Archive, then stages 4–6 (consolidate, prune, rebuild), the background track's writes and the
         run's row: inside the caller's transaction, so all of it lands or none."""
         run_id = report.run_id = self.memories.next_run_id()
-        report.messages_archived = self.archive.archive(orientation.messages, now)
-        progress(FlushProgress("consolidate", None, 0, len(items), "weighing the evidence"))
-        rows = self.archive.get_many(sorted({mid for i in items for mid in i.evidence}))
-        consolidator = Consolidator(self.memories, self.settings.flush, now, run_id, rows)
+        archived_before = self.archive.count()
+        consolidator, pruned, taken_back = self._apply(orientation, items, outcome, now, run_id, progress)
+        report.messages_archived = self.archive.count() - archived_before
         verdicts = list(outcome.verdicts.values())
-        consolidator.run(items, verdicts)
         for item in consolidator.unmatched_retractions:
             dropped.append(Dropped(item.persona, item.text, "nothing kept to take back", item.evidence,
                                    category="no_target"))
@@ -351,22 +394,14 @@ class FlushService:
                 "target_id": verdict.target_id, "verdict": verdict.verdict, "confidence": verdict.confidence,
                 "reasoning": verdict.reasoning, "model": verdict.model, "escalated": int(verdict.escalated),
                 "applied": "yes" if verdict.confidence >= threshold else "review"})
-        progress(FlushProgress("consolidate", None, len(items), len(items), "done"))
-        if orientation.newly_taken_back:  # a flushed message edited since: its words no longer count
-            transitions = Transitions(self.memories, self.settings.flush, now, run_id)
-            report.taken_back = withdraw(self.memories, transitions, orientation.newly_taken_back,
-                                         EDITED_AWAY).as_dict()
-            consolidator.changes += transitions.changes
-        from ..memory.feedback import reinforce_use  # replies that relied on a memory lengthen its half-life
-        reinforce_use(self.memories, self.settings.flush, now, run_id,  # not a reply the user asked for again
-                      [m for m in orientation.messages if m.id not in orientation.taken_back])
-        progress(FlushProgress("prune", None, 0, 1, "expiry, decay and the cap"))
-        report.changes = consolidator.changes + prune(self.memories, self.settings.flush, now, run_id)
+        report.taken_back = taken_back
+        report.changes = consolidator.changes + pruned
         report.background = self.background.commit(proposals, items + recalls, run_id, now)
         if self.settings.background.lint:  # marks, rechecks; a fix that still holds becomes a review item
             transitions = Transitions(self.memories, self.settings.flush, now, run_id)
             report.background["lint"] = self.lint.commit(lint_answer, transitions, run_id, now)
             report.changes += transitions.changes
+            views.rebuild(self.store, self.settings, now, self.tz, run_id)  # what lint sent to review leaves them
         report.background["layers"].update(after_commit(report.changes, self._kind_of, report.background.get("lint")))
         progress(FlushProgress("rebuild", None, 0, 1, "rebuilding the prompt"))
         selection = compile_prompt(self.memories, self.settings.flush, now, self.background.hint(),

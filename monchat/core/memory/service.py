@@ -9,6 +9,8 @@ while the archived messages it stood on stay.
 
 from __future__ import annotations
 
+from datetime import tzinfo
+
 from ..errors import InputError, NotFound, PinOverBudget
 from ..flush.rebuild import (REVISION_KEY, SECTION_OVERHEAD, compile_prompt, load_selection, memory_line_tokens,
                              render_markdown, save_selection)
@@ -25,11 +27,14 @@ from .transitions import Transitions, guarded
 
 
 class MemoryService:
-    def __init__(self, store: Store, settings: Settings, paths: Paths, clock: Clock = local_now) -> None:
+    def __init__(self, store: Store, settings: Settings, paths: Paths, clock: Clock = local_now,
+                 tz: tzinfo | None = None) -> None:
+        """``tz``: the zone of the local day (the profile's snapshot day), as the flush's."""
         self.store = store
         self.settings = settings
         self.paths = paths
         self.clock = clock
+        self.tz = tz
         self.memories = MemoryStore(store)
 
     # ---- what the chat prompt carries ---------------------------------
@@ -147,10 +152,13 @@ class MemoryService:
         return Transitions(self.memories, self.settings.flush, self.clock())
 
     def _after_change(self, hint: str | None = None) -> None:
+        from ..background import views
         from ..background.skills import prompt_labels
         from ..background.tiering import prompt_tiers
         now = self.clock()
-        previous = load_selection(self.store)  # the last flush's gap line, skill levels, tiers and digests stay
+        # An approved memory enters the views (interests, skills, graph) now, a rejected one leaves them now.
+        views.rebuild(self.store, self.settings, now, self.tz)
+        previous = load_selection(self.store)  # the last flush's gap line, tiers and digests stay
         if hint is None:
             hint = previous.hint or previous.budget.get("hint_left_out", "")
         selection = compile_prompt(self.memories, self.settings.flush, now, hint, prompt_labels(self.store),

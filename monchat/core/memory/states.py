@@ -41,6 +41,10 @@ class State(StrEnum):
 
 LIVE = frozenset({State.CANDIDATE, State.ACTIVE, State.QUEUED, State.PENDING, State.DORMANT})
 LIVE_STATES = tuple(s for s in State if s in LIVE)  # for SQL: ``state IN (...)``
+# The states of a memory the user's views (interests, graph, skills, gaps, reflect's statistics) may show:
+# Layer 1, a candidate (in Layer 2 or in the ledger, gathering days) and a decayed one. Never one waiting
+# for review (queued), set aside (pending) or history. The full rule is ``core/store/shown.py``.
+SHOWN_STATES = (State.ACTIVE, State.CANDIDATE, State.DORMANT)
 
 
 class Verdict(StrEnum):

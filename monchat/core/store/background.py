@@ -8,18 +8,14 @@ from __future__ import annotations
 
 import json
 
-from ..memory.states import Kind, State
+from ..memory.states import Kind
 from .db import StoreView
+from .shown import ShownStore, said, shown
 
-# A memory the user forgot or refused says nothing about what they are interested in.
-NOT_INTERESTS = (State.FORGOTTEN, State.REJECTED)
 # An inbox entry's status: new, seen by the user, or set aside by them (a dismissed gap is not hinted
 # at in the prompt, nor marked again).
 OPEN, READ, DISMISSED = "open", "read", "dismissed"
 STATUSES = (OPEN, READ, DISMISSED)
-# A skill gets a level once it stands on its own: not while it waits for review (e.g. its name is not
-# found in the user's words) or is set aside as contradicted.
-LEVELLED = (State.CANDIDATE, State.ACTIVE, State.DORMANT)
 
 
 def _decode(row: dict, *keys: str) -> dict:
@@ -29,25 +25,29 @@ def _decode(row: dict, *keys: str) -> dict:
 
 
 class BackgroundStore(StoreView):
-    # ---- what the profile is computed from ------------------------------
+    # ---- what the profile is computed from: memories the views may show (store/shown.py) --------
     def mentions(self, since_epoch: float) -> list[tuple[str, str, float]]:
-        """(slot, message id, epoch) for every ledger row on a message since ``since_epoch``."""
-        marks = ",".join("?" * len(NOT_INTERESTS))
+        """(slot, message id, epoch) for every user line since ``since_epoch`` supporting a memory the views
+        may show, or an earlier version of one: a topic is counted only where a user line supports it."""
+        cte, params = said()
         return [(r[0], r[1], r[2]) for r in self.db.execute(
-            f"SELECT DISTINCT mem.slot, e.message_id, m.ts_epoch FROM evidence e "
-            f"JOIN memories mem ON mem.id = e.memory_id JOIN messages m ON m.id = e.message_id "
-            f"WHERE m.ts_epoch >= ? AND mem.state NOT IN ({marks}) ORDER BY m.ts_epoch, e.message_id",
-            [since_epoch, *NOT_INTERESTS]).fetchall()]
+            f"{cte}SELECT DISTINCT mem.slot, e.message_id, m.ts_epoch FROM said s "
+            f"JOIN memories mem ON mem.id = s.id JOIN evidence e ON e.memory_id = mem.id "
+            f"JOIN messages m ON m.id = e.message_id "
+            f"WHERE m.ts_epoch >= ? AND m.role = 'user' AND e.contradicts = 0 ORDER BY m.ts_epoch, e.message_id",
+            [*params, since_epoch]).fetchall()]
 
     def first_message_epoch(self) -> float | None:
         row = self.db.execute("SELECT MIN(ts_epoch) FROM messages").fetchone()
         return row[0]
 
     def slots_on_day(self, day: str) -> list[str]:
-        """The slots whose evidence cites a message of this local day."""
+        """The slots of memories the views may show whose evidence cites a user line of this local day."""
+        condition, params = shown("mem")
         return [r[0] for r in self.db.execute(
-            "SELECT DISTINCT mem.slot FROM evidence e JOIN memories mem ON mem.id = e.memory_id "
-            "JOIN messages m ON m.id = e.message_id WHERE m.day = ? ORDER BY mem.slot", [day]).fetchall()]
+            f"SELECT DISTINCT mem.slot FROM evidence e JOIN memories mem ON mem.id = e.memory_id "
+            f"JOIN messages m ON m.id = e.message_id WHERE m.day = ? AND m.role = 'user' AND {condition} "
+            f"ORDER BY mem.slot", [day, *params]).fetchall()]
 
     def user_messages_on_day(self, day: str) -> list[dict]:
         """The day's archived user messages, but those an edit replaced (the user took them back)."""
@@ -56,16 +56,24 @@ class BackgroundStore(StoreView):
                                   "WHERE replaces IS NOT NULL AND replaces != '') ORDER BY ts_epoch, id", [day]))
 
     def superseded_per_slot(self) -> dict[str, int]:
+        """Slot → how many earlier versions the memories the views may show have there."""
+        cte, params = said()
         return {r[0]: r[1] for r in self.db.execute(
-            "SELECT slot, COUNT(*) FROM memories WHERE superseded_by IS NOT NULL GROUP BY slot").fetchall()}
+            f"{cte}SELECT mem.slot, COUNT(*) FROM said s JOIN memories mem ON mem.id = s.id "
+            f"WHERE mem.superseded_by IS NOT NULL GROUP BY mem.slot", params).fetchall()}
 
-    def memory_text(self, memory_id: str) -> str | None:
-        row = self.db.execute("SELECT text FROM memories WHERE id = ?", [memory_id]).fetchone()
+    def said_text(self, memory_id: str) -> str | None:
+        """The text of this memory if the views may show it or it is an earlier version of one, else None."""
+        cte, params = said()
+        row = self.db.execute(f"{cte}SELECT mem.text FROM said s JOIN memories mem ON mem.id = s.id "
+                              f"WHERE mem.id = ?", [*params, memory_id]).fetchone()
         return row[0] if row else None
 
     def live_slots(self) -> list[str]:
+        """The slots of the memories the views may show."""
+        condition, params = shown("mem")
         return [r[0] for r in self.db.execute(
-            "SELECT DISTINCT slot FROM memories WHERE superseded_by IS NULL ORDER BY slot").fetchall()]
+            f"SELECT DISTINCT mem.slot FROM memories mem WHERE {condition} ORDER BY mem.slot", params).fetchall()]
 
     # ---- profile snapshots ---------------------------------------------------
     def previous_counts(self, day: str) -> dict[tuple[str, int], int]:
@@ -97,10 +105,9 @@ class BackgroundStore(StoreView):
     def insights(self) -> list[dict]:
         return [_decode(r, "slots") for r in self.db.query("SELECT * FROM insights ORDER BY id DESC")]
 
-    def open_review_slots(self) -> list[str]:
-        return [r[0] for r in self.db.execute(
-            "SELECT m.slot FROM review_queue q JOIN memories m ON m.id = q.memory_id "
-            "WHERE q.status = 'open' ORDER BY q.id").fetchall()]
+    def open_reviews(self) -> int:
+        """How many review items wait (a number only: what waits is not the user's until approved)."""
+        return self.db.execute("SELECT COUNT(*) FROM review_queue WHERE status = 'open'").fetchone()[0]
 
     # ---- diary ---------------------------------------------------------------
     def put_page(self, row: dict) -> None:
@@ -125,19 +132,18 @@ class BackgroundStore(StoreView):
 
     # ---- skills -----------------------------------------------------------------
     def skill_uses(self) -> list[dict]:
-        """Each levelled skill memory with its uses: the last supporting evidence of each local day."""
-        live = ",".join("?" * len(LEVELLED))
+        """Each skill memory the views may show, with its uses: the last supporting user line of each local day."""
+        condition, params = shown("mem")
         skills: dict[str, dict] = {}
         for r in self.db.query(
                 f"SELECT mem.id, mem.slot, mem.text, m.day, MAX(m.ts_epoch) AS epoch FROM memories mem "
-                f"LEFT JOIN evidence e ON e.memory_id = mem.id AND e.contradicts = 0 "
-                f"LEFT JOIN messages m ON m.id = e.message_id "
-                f"WHERE mem.kind = ? AND mem.superseded_by IS NULL AND mem.state IN ({live}) "
-                f"GROUP BY mem.id, m.day ORDER BY mem.id, m.day", [Kind.SKILL, *LEVELLED]):
+                f"JOIN evidence e ON e.memory_id = mem.id AND e.contradicts = 0 "
+                f"JOIN messages m ON m.id = e.message_id AND m.role = 'user' "
+                f"WHERE mem.kind = ? AND {condition} "
+                f"GROUP BY mem.id, m.day ORDER BY mem.id, m.day", [Kind.SKILL, *params]):
             skill = skills.setdefault(r["id"], {"memory_id": r["id"], "slot": r["slot"], "name": r["text"],
                                                 "uses": []})
-            if r["epoch"] is not None:
-                skill["uses"].append(r["epoch"])
+            skill["uses"].append(r["epoch"])
         return list(skills.values())
 
     def replace_skill_levels(self, rows: list[dict]) -> None:
@@ -173,8 +179,8 @@ class BackgroundStore(StoreView):
         return self.db["gaps"].insert({"status": OPEN, **row}).last_pk
 
     def all_slots(self) -> list[str]:
-        """Every slot a memory ever had, whatever became of it (a forgotten one was still talked about)."""
-        return [r[0] for r in self.db.execute("SELECT DISTINCT slot FROM memories ORDER BY slot").fetchall()]
+        """Every slot the user talked about: of the memories the views may show and their earlier versions."""
+        return ShownStore(self.store).said_slots()
 
     def set_status(self, table: str, entry_id: int, status: str) -> dict | None:
         """Set an insight's, a gap's or a discovery's status; the row as it is now, or None when there is none.

@@ -7,30 +7,26 @@ from __future__ import annotations
 
 import json
 
-from ..memory.states import State
 from .db import StoreView
-
-# A memory the user forgot or refused, or one replaced by a newer one, is not something they talk about now.
-NOT_TALKED_ABOUT = (State.FORGOTTEN, State.REJECTED, State.SUPERSEDED, State.RETRACTED, State.RETRACTION)
+from .shown import shown
 SIGNALS = ("co_occurrence", "session_overlap", "adamic_adar", "type_affinity", "similarity")
 
 
 class GraphStore(StoreView):
     # ---- what the graph is computed from -----------------------------------
     def memories(self) -> list[dict]:
-        """Each memory the user still talks about: ``{id, slot, kind, text, sessions: [...]}``.
+        """Each memory the views may show (``store/shown.py``): ``{id, slot, kind, text, sessions: [...]}``.
 
         A memory's sessions are the 6-hour log files (``messages.session``; the local day where a
-        row has none) of the messages its supporting evidence cites.
+        row has none) of the user lines its supporting evidence cites.
         """
-        marks = ",".join("?" * len(NOT_TALKED_ABOUT))
+        condition, params = shown("mem")
         found: dict[str, dict] = {}
         for r in self.db.query(
                 f"SELECT mem.id, mem.slot, mem.kind, mem.text, COALESCE(NULLIF(m.session, ''), m.day) AS session "
-                f"FROM memories mem LEFT JOIN evidence e ON e.memory_id = mem.id AND e.contradicts = 0 "
-                f"LEFT JOIN messages m ON m.id = e.message_id "
-                f"WHERE mem.superseded_by IS NULL AND mem.state NOT IN ({marks}) ORDER BY mem.id",
-                list(NOT_TALKED_ABOUT)):
+                f"FROM memories mem JOIN evidence e ON e.memory_id = mem.id AND e.contradicts = 0 "
+                f"JOIN messages m ON m.id = e.message_id AND m.role = 'user' "
+                f"WHERE {condition} ORDER BY mem.id", params):
             memory = found.setdefault(r["id"], {"id": r["id"], "slot": r["slot"] or "", "kind": r["kind"],
                                                 "text": r["text"] or "", "sessions": set()})
             if r["session"]:
