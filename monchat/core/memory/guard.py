@@ -79,7 +79,7 @@ drinks drink drank eats eat ate lives live lived works work worked plays play pl
 practised practices practice practiced uses use used goes go went does started starts start begins began
 studies study studied learns learn learned learning every daily each especially answer answers reply replies
 response responses today tonight morning mornings afternoon afternoons evening evenings night nights weekend
-weekends weekday weekdays monday tuesday wednesday thursday friday saturday sunday
+weekends weekday weekdays day days week weeks monday tuesday wednesday thursday friday saturday sunday
 """.split())
 # (Times of day and days of the week come with each line the filter reads: its "when".)
 # Japanese distilling words, removed before content is compared (hiragana never counts anyway): who,
