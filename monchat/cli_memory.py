@@ -109,6 +109,11 @@ def _warm(app, args, report) -> None:
         print(f"warm start: {done}", file=sys.stderr if args.json else sys.stdout)
 
 
+def _proposed_by(row: dict) -> str:
+    """Which filter personas proposed a review row (one row, however many proposed the same change)."""
+    return f" (proposed by {', '.join(row['proposers'])})" if row.get("proposers") else ""
+
+
 def _memory_line(data: dict) -> str:
     layer = {1: "L1", 2: "L2"}.get(data["layer"], "--")
     pin = " pinned" if data["pinned"] else ""
@@ -139,13 +144,15 @@ def cmd_memory(app, args) -> int:
                 print("\nWaiting for your review (approve/reject by number or memory id):")
                 for row in queue:
                     was = f" (replaces: {row['old_text']})" if row["old_text"] else ""
-                    print(f"  #{row['id']} {row['action']:9} {row['memory_id']}  {row['text']}{was} — {row['reason']}")
+                    print(f"  #{row['id']} {row['action']:9} {row['memory_id']}  {row['text']}{was} — {row['reason']}"
+                          f"{_proposed_by(row)}")
             return 0
     elif action == "queue":
         out = memory.queue()
         if not args.json:
             for row in out:
-                print(f"#{row['id']} {row['action']:9} {row['memory_id']}  {row['text']} — {row['reason']}")
+                print(f"#{row['id']} {row['action']:9} {row['memory_id']}  {row['text']} — {row['reason']}"
+                      f"{_proposed_by(row)}")
             return 0
     elif action == "budget":
         out = memory.budget_report()

@@ -87,7 +87,13 @@ class Consolidator:
             created_at=self.t.stamp, updated_at=self.t.stamp, created_run=self.t.run_id)
         memory = self.t.create(memory, self._evidence_rows(item))
         self.item_memory[item.index] = memory.id
+        self._proposed(memory.id, item)
         return memory
+
+    def _proposed(self, memory_id: str, item: Item) -> None:
+        """Record who proposed what now becomes (or supports) this memory: its review row lists them."""
+        known = self.t.proposers.setdefault(memory_id, [])
+        known.extend(p for p in item.proposers or [item.persona] if p not in known)
 
     # ---- the rules ---------------------------------------------------------
     def run(self, items: list[Item], verdicts: list[Judgement]) -> None:
@@ -215,6 +221,7 @@ class Consolidator:
 
     def _reinforce(self, target: MemoryRecord, item: Item) -> MemoryRecord:
         self.item_memory.setdefault(item.index, target.id)
+        self._proposed(target.id, item)
         return self.t.reinforce(target, self._evidence_rows(item), item.score, self._last_epoch(item),
                                 item.evidence)
 

@@ -66,6 +66,7 @@ class Item:
     first_ts: str
     index: int = 0  # order within the flush
     grounded: bool = True  # False: the text shares almost nothing with the user lines it cites
+    proposers: list[str] = field(default_factory=list)  # the personas that proposed it (flush/fold.py)
 
 
 @dataclass
@@ -129,6 +130,7 @@ class FlushReport:
     messages_archived: int = 0
     budget: dict = field(default_factory=dict)
     items: dict = field(default_factory=dict)  # persona id -> [{text, slot, kind, score}]
+    folded: list = field(default_factory=list)  # proposals of several personas made one item (flush/fold.py)
     background: dict = field(default_factory=dict)  # reflect, profile, diary, gaps (core/background/track.py)
 
     def add_usage(self, usage: TokenUsage) -> None:

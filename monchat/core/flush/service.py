@@ -40,6 +40,7 @@ from ..types import Clock, Coded, Message, local_now
 from .answers import AnswerCache
 from .ask import TokenUsage
 from .consolidate import Consolidator
+from .fold import fold_items
 from .judge import JudgeOutcome, build_pairs, judge
 from .orient import Orientation, orient, select_personas
 from .prune import prune
@@ -286,7 +287,10 @@ class FlushService:
         order = {p.id: n for n, p in enumerate(personas)}
         items.sort(key=lambda i: (i.first_epoch, order[i.persona], i.slot, i.text))
         recalls = [i for i in items if i.kind == Kind.RECALL]
-        items = [i for i in items if i.kind != Kind.RECALL]
+        items, report.folded = fold_items([i for i in items if i.kind != Kind.RECALL])  # one item per change
+        for fold in report.folded:
+            report.notes.append(Coded(f"{', '.join(fold['personas'])} proposed the same change; it is one item: "
+                                      f"{fold['text']}", "folded", ", ".join(fold["personas"]), fold["text"]))
         for index, item in enumerate(items):
             item.index = index
         return items, recalls, dropped

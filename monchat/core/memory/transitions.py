@@ -66,6 +66,7 @@ class Transitions:
         self.changes: list[Change] = []
         self.counters = Counters()
         self._learned: dict | None = None  # review learning's offsets, read once (memory/learning.py)
+        self.proposers: dict[str, list[str]] = {}  # memory id -> the filter personas behind this run's proposal
 
     # ---- recording ---------------------------------------------------------
     def note(self, kind: ChangeKind, memory: MemoryRecord, evidence: Iterable[str] = (), old_text: str = "",
@@ -106,7 +107,8 @@ class Transitions:
             "memory_id": memory.id, "action": action, "target_id": target.id if target else None,
             "text": memory.text, "old_text": target.text if target else "", "reason": reason,
             "confidence": confidence, "created_at": self.stamp, "deadline_epoch": deadline, "run_id": self.run_id,
-            "verdict": verdict, "merged_text": merged_text})
+            "verdict": verdict, "merged_text": merged_text,
+            "proposers": json.dumps(self.proposers[memory.id]) if memory.id in self.proposers else None})
         self.counters.queued += 1
         self.note(ChangeKind.QUEUED, memory, evidence, target.text if target else "")
         return queue_id
