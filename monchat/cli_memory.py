@@ -73,6 +73,9 @@ def cmd_flush(app, args) -> int:
         return 0
     title = "Dry run — nothing was written. Proposed changes:" if report.dry_run else f"Flush {report.run_id} done."
     print(title)
+    for note in report.notes:  # first, before the changes it explains
+        if getattr(note, "code", "") == "small_model":
+            print(f"  warning: {note}")
     personas = ", ".join(f"{p['id']} ({p['role']})" for p in report.personas)
     print(f"  personas: {personas}; seed {report.seed}")
     print(f"  {report.messages_archived} message(s) archived; {report.llm_calls} LLM call(s); "
@@ -91,7 +94,8 @@ def cmd_flush(app, args) -> int:
     from .cli_lint import print_flush_lint
     print_flush_lint(report)
     for note in report.notes:
-        print(f"  note: {note}")
+        if getattr(note, "code", "") != "small_model":
+            print(f"  note: {note}")
     for error in report.errors:
         print(f"  warning: {error}", file=sys.stderr)
     if report.queued:

@@ -26,7 +26,8 @@ def _lived_in_osaka(world) -> None:
 def _four_propose_the_move(world) -> None:
     """Each persona words it a little differently (case, a full stop, "The user"), with its own score."""
     wordings = {"base": (MOVE, 0.95), "lifestyle": ("moved from Osaka to Fukuoka.", 0.8),
-                "project": ("The user moved from Osaka to Fukuoka", 0.85), "emotional": ("Moved from OSAKA to Fukuoka!", 0.7)}
+                "project": ("The user moved from Osaka to Fukuoka", 0.85),
+                "emotional": ("Moved from OSAKA to Fukuoka!", 0.7)}
     world.oracle.rules = [Rule("Fukuoka", text, "home/city" if persona != "project" else "Home / City", "explicit",
                                score, persona=persona) for persona, (text, score) in wordings.items()]
     world.oracle.judgements = {(OSAKA, None): Judgement("SUPERSEDE", 0.9)}
@@ -102,7 +103,8 @@ def test_what_is_near_identical_and_what_is_not():
     assert folds(_item("Practised guitar tonight"), _item("practises guitar tonight", persona="x"))  # the stem
     assert folds(_item("大阪から福岡に引っ越した"), _item("ユーザーは大阪から福岡に引っ越した", persona="x"))
     # Not the same claim, though a bag of words would call them equal:
-    assert not folds(_item("Moved from Osaka to Fukuoka"), _item("Moved from Fukuoka to Osaka", persona="x"))
+    assert not folds(_item("Moved from Osaka to Fukuoka"),
+                     _item("Moved from Fukuoka to Osaka", persona="x"))
     assert not folds(_item("I have no car"), _item("I have a car", persona="x"))
     assert not folds(_item("Likes coffee"), _item("Likes coffee but not in the evening", persona="x"))
     # The same words in another slot, or of another kind family, are another claim:

@@ -48,6 +48,7 @@ from ..errors import BackendError, BackendUnavailable, MalformedReply
 from ..tokens import count_turns
 from ..types import Turn, Usage
 from .base import Backend, Check, DoctorReport, Reply
+from .model_size import ModelSize, gguf_model_size, small_model_check
 from .llama_support import (EvalCounter, default_threads, import_llama_cpp as _import_llama_cpp,
                             template_formatter, threads_origin, trained_context)
 from .retry import RetryPolicy
@@ -135,6 +136,10 @@ class EmbeddedBackend(Backend):
             log.info("embedded backend not usable: %s", exc.message)
             return False
         return True
+
+    def _model_size(self) -> ModelSize | None:
+        """From the GGUF file's header (``general.size_label``, else its tensors counted), without loading it."""
+        return gguf_model_size(self.model_file())
 
     def close(self) -> None:
         """Free the model now (llama.cpp's own finaliser fails at interpreter shutdown)."""
@@ -391,8 +396,11 @@ class EmbeddedBackend(Backend):
         except BackendUnavailable as exc:
             report.checks.append(Check("model file", False, exc.message, exc.hint, code=exc.code))
             return report
-        report.checks.append(Check("model file", True,
-                                   f"{path} ({path.stat().st_size / 1e6:.0f} MB)"))
+        size = self.model_size()
+        report.checks.append(Check("model file", True, f"{path} ({path.stat().st_size / 1e6:.0f} MB"
+                                   + (f", {size.label} parameters" if size else "") + ")"))
+        if size is not None and size.small:
+            report.checks.append(small_model_check(size))
         warm = self._llama is not None
         try:
             llama = self._llama if warm else self.load()
