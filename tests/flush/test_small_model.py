@@ -175,3 +175,32 @@ def test_a_llama_cpp_server_states_its_parameters_in_the_model_list_and_others_s
             assert other.model_size() is None  # unknown is not small
         finally:
             other.close()
+
+
+def test_doctor_names_a_small_ollama_model_and_not_a_larger_one(home):
+    with running_oracle_ollama(Oracle()) as server:
+        for label, warned in (("135M", True), ("4.3B", False)):
+            server.parameter_size = label
+            backend = OllamaBackend("llama3.2", host=server.url, timeout_s=10)
+            try:
+                report = backend.doctor()
+            finally:
+                backend.close()
+            sized = [c for c in report.checks if c.code == "small_model"]
+            assert bool(sized) == warned and report.ok
+            if warned:
+                assert sized[0].name == "model size" and "ollama pull gemma3:4b" in sized[0].detail
+
+
+def test_the_flush_plan_names_the_embedded_model_small_before_anything_is_asked(home):
+    """What the flush dialog shows before Start: read from the GGUF header, the model is never loaded."""
+    from monchat.app import build_app
+    from monchat.core.backends.embedded import EmbeddedBackend
+    backend = EmbeddedBackend()
+    app = build_app(str(home), pinned_backend=backend)
+    try:
+        assert app.flush.plan().small_model == {"model": "embedded:SmolLM2-135M-Instruct",
+                                                "parameters": 135_000_000, "label": "135M", "small": True}
+        assert backend.loads == 0
+    finally:
+        app.close()

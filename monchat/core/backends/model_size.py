@@ -57,8 +57,9 @@ def small_model_check(size: ModelSize) -> Check:
     """``monchat doctor``'s line for a small model: it works, but memory built with it is unreliable."""
     from .base import Check  # base imports this module
     return Check("model size", True, f"{size.label} parameters: a small model; memory built with it will be "
-                 f"unreliable, and a flush puts nothing into lasting memory without your approval",
-                 f"For memory you can rely on use {SUGGESTION}.", code="small_model")
+                 f"unreliable, and a flush puts nothing into lasting memory without your approval. For memory "
+                 f"you can rely on use {SUGGESTION}.", f"For memory you can rely on use {SUGGESTION}.",
+                 code="small_model")
 
 
 def listed_size(entries: list, model: str) -> ModelSize | None:
