@@ -35,6 +35,7 @@ Design:
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import logging
 import threading
@@ -138,8 +139,16 @@ class EmbeddedBackend(Backend):
         return True
 
     def _model_size(self) -> ModelSize | None:
-        """From the GGUF file's header (``general.size_label``, else its tensors counted), without loading it."""
-        return gguf_model_size(self.model_file())
+        """From the GGUF file's header (``general.size_label``, else its tensors counted), without loading it.
+
+        The bundled file is found without importing its package, which imports llama_cpp (a second).
+        """
+        if self.model_path:
+            return gguf_model_size(self.model_file())
+        spec = importlib.util.find_spec(BUNDLED_PACKAGE)
+        if spec is None or not spec.submodule_search_locations:
+            return None
+        return gguf_model_size(Path(list(spec.submodule_search_locations)[0]) / BUNDLED_FILE)
 
     def close(self) -> None:
         """Free the model now (llama.cpp's own finaliser fails at interpreter shutdown)."""
