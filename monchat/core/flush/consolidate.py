@@ -16,6 +16,8 @@ each item and its verdicts into them:
   is a new version of it (``memory/preferences.py``).
 - A change to a preference (a new version, a merge) waits in the review queue unless auto-approved
   (``preferences.asks_first``), whatever layer the old version is in.
+- With a model known to be small (``small_model``) nothing enters Layer 1 by itself: what auto-approval
+  would have applied, a preference's new version included, waits with ``held = "small_model"``.
 """
 
 from __future__ import annotations
