@@ -180,6 +180,7 @@ class FlushDialog(QDialog):
             "judge_unreadable": self.tr("Some comparisons with what is remembered came back unreadable and were "
                                         "skipped."),
             "folded": self.tr("%1 proposed the same change; it is one item: “%2”."),
+            "repeated": self.tr("%1 proposed the same change %2 times; it is one item: “%3”."),
         }
         if code == "small_model":
             return small_model_note(values[1])
@@ -189,7 +190,7 @@ class FlushDialog(QDialog):
                  for n, v in enumerate(values)]
         if code == "archived_unread":
             names[1] = self.surface_name(values[1])
-        if code == "folded":
+        if code in ("folded", "repeated"):
             names[0] = self.tr(", ").join(self.persona_name(p) for p in str(values[0]).split(", "))
         return arg(words[code], *names)
 

@@ -81,6 +81,16 @@ def test_proposals_repeated_by_personas_are_more_support_not_more_memories(world
     assert [m.text for m in world.store.all()] == [trip]
 
 
+def test_one_persona_saying_the_same_twice_is_one_item_and_the_note_says_so(world):
+    world.oracle.rules = [Rule("tea", "Drinks green tea", "drink/daily", "fact", 0.8),
+                          Rule("again", "drinks green tea.", "drink/daily", "fact", 0.9)]
+    world.say("2026-11-25T08:00:00+09:00", "Green tea again this morning")
+    report = world.flush("2026-11-25T09:00:00+09:00")
+    assert [m.text for m in world.store.all()] == ["drinks green tea."]
+    assert [(n.code, n.args) for n in report.notes if n.code in ("folded", "repeated")] == \
+        [("repeated", ("base", 2, "drinks green tea."))]
+
+
 def test_two_different_changes_in_one_slot_are_not_folded(world):
     world.oracle.rules = [Rule("Fukuoka", "Moved to Fukuoka", "home/city", "explicit", 0.9, persona="base"),
                           Rule("Fukuoka", "Moved to Sapporo", "home/city", "explicit", 0.9, persona="lifestyle")]

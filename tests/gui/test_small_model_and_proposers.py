@@ -97,10 +97,17 @@ def test_the_review_queue_shows_one_row_with_who_proposed_it(app, make_window, b
     log_message(app, 2, "Remember: I live in Sendai")
     for wording in ("Lives in Sendai", "lives in Sendai.", "The user lives in Sendai"):  # base, lifestyle, project
         backend.enqueue(item_answer(wording, "home/city", "explicit", 0.95))
-    app.flush.run(seed=7)
+    report = app.flush.run(seed=7)
     window = make_window(language)
     dialog = window.open_review_queue()
     assert dialog.table.topLevelItemCount() == 1
     assert proposed in dialog.reason.text(), dialog.reason.text()
     assert held in dialog.reason.text()
     dialog.close()
+    flush_dialog = window.open_flush()  # the summary's words for the fold
+    [note] = [n for n in report.notes if n.code == "folded"]
+    worded = {"en": "Base, Lifestyle, Project proposed the same change; it is one item: “Lives in Sendai”.",
+              "ja": "ベースペルソナ、ライフスタイルペルソナ、プロジェクトペルソナ が同じ変更を提案しました。"
+                    "ひとつの項目にまとめています:「Lives in Sendai」"}[language]
+    assert flush_dialog.report_words(note) == worded
+    flush_dialog.close()

@@ -301,8 +301,12 @@ class FlushService:
         recalls = [i for i in items if i.kind == Kind.RECALL]
         items, report.folded = fold_items([i for i in items if i.kind != Kind.RECALL])  # one item per change
         for fold in report.folded:
-            report.notes.append(Coded(f"{', '.join(fold['personas'])} proposed the same change; it is one item: "
-                                      f"{fold['text']}", "folded", ", ".join(fold["personas"]), fold["text"]))
+            who = ", ".join(fold["personas"])
+            report.notes.append(
+                Coded(f"{who} proposed the same change; it is one item: {fold['text']}", "folded", who, fold["text"])
+                if len(fold["personas"]) > 1 else
+                Coded(f"{who} proposed the same change {fold['proposals']} times; it is one item: {fold['text']}",
+                      "repeated", who, fold["proposals"], fold["text"]))
         for index, item in enumerate(items):
             item.index = index
         return items, recalls, dropped

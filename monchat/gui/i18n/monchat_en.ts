@@ -863,6 +863,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>%1 proposed the same change %2 times; it is one item: “%3”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>See monchat.log for the details.</source>
         <translation type="unfinished"></translation>
     </message>

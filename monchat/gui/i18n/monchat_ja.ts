@@ -870,6 +870,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation>%1 が同じ変更を提案しました。ひとつの項目にまとめています:「%2」</translation>
     </message>
     <message>
+        <source>%1 proposed the same change %2 times; it is one item: “%3”.</source>
+        <translation>%1 が同じ変更を %2 回提案しました。ひとつの項目にまとめています:「%3」</translation>
+    </message>
+    <message>
         <source>See monchat.log for the details.</source>
         <translation>詳しくは monchat.log を見てください。</translation>
     </message>
