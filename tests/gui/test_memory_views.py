@@ -35,7 +35,7 @@ def test_review_queue_approve_and_reject_change_the_store(queued, window, qtbot)
     assert "覚えておいて：朝はブラックコーヒーを飲む" in [dialog.evidence.item(i).text()[-20:].strip()
                                                        for i in range(dialog.evidence.count())]
     assert dialog.reason.text() == ("Why: Enough evidence has come together, so this becomes lasting memory "
-                                    "(confidence 0.90).")
+                                    "(confidence 0.90).\nProposed by base.")
     assert not dialog.other_verdict_button.isVisible()  # only a judgement has other verdicts
     with qtbot.waitSignal(dialog.memory_changed, timeout=5000):
         dialog.approve_button.click()

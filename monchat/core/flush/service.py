@@ -25,6 +25,7 @@ from ..background import views
 from ..background.summary import after_commit
 from ..background.track import BackgroundTrack, Basis, Proposals
 from ..backends.base import Backend
+from ..backends.model_size import small_model_info
 from ..errors import FlushRunning
 from ..logs import LogBook
 from ..memory.states import Kind
@@ -42,11 +43,12 @@ from ..types import Clock, Coded, Message, local_now
 from .answers import AnswerCache
 from .ask import TokenUsage
 from .consolidate import Consolidator
+from .fold import fold_items, fold_notes
 from .judge import JudgeOutcome, build_pairs, judge
 from .orient import Orientation, orient, select_personas
 from .prune import prune
 from .rebuild import compile_prompt, load_selection, render_markdown, save_selection
-from .records import Dropped, FlushCancelled, FlushIncomplete, FlushProgress, FlushReport, Item
+from .records import Dropped, small_model_note, FlushCancelled, FlushIncomplete, FlushProgress, FlushReport, Item
 from .score import build_lines, plan_chunks, score_all
 
 log = logging.getLogger(__name__)
@@ -77,6 +79,7 @@ class FlushPlan:
     bad_lines: int = 0
     already_archived: int = 0
     pool: list[str] = field(default_factory=list)
+    small_model: dict | None = None  # the backend's model is known to be small (see FlushService.small_model)
 
 
 class FlushService:
@@ -118,7 +121,7 @@ class FlushService:
                          personas=[{"id": p.id, "role": role} for p, role in chosen], seed=seed,
                          last_run=runs[0] if runs else None, bad_lines=len(orientation.bad_lines),
                          already_archived=orientation.already_archived,
-                         pool=[p.id for p in self.personas.pool()])
+                         pool=[p.id for p in self.personas.pool()], small_model=small_model_info(self.backend()))
 
     def runs(self, limit: int = 20) -> list[dict]:
         return self.memories.runs(limit)
@@ -168,7 +171,11 @@ class FlushService:
         # Answers already paid for (a failed, cancelled or killed run over these logs) are not asked again.
         answers = AnswerCache(AnswerStore(self.store), clock=lambda: self.clock().timestamp(), write=not dry_run)
         answers.prune()
-        backend = answers.wrap(self.backend())
+        backend = self.backend()
+        report.small_model = small_model_info(backend)
+        if report.small_model:
+            report.notes.append(small_model_note(report.small_model))
+        backend = answers.wrap(backend)
         escalation = answers.wrap(self.escalation(), role="escalation")
 
         items, recalls, dropped = self._score(report, readable, chosen, backend, dry_run, progress, cancel,
@@ -178,7 +185,7 @@ class FlushService:
         outcome = self._judge(report, items, backend, escalation, progress, cancel)
         if cancel.is_set():
             raise FlushCancelled()
-        basis = self._trial(orientation, items, outcome, now)
+        basis = self._trial(orientation, items, outcome, now, (report.small_model or {}).get("model", ""))
         proposals = self._reflect(report, items, outcome, readable, backend, now, progress, cancel, basis)
         lint_answer = self._lint_ask(report, backend, progress)
         if cancel.is_set():
@@ -302,7 +309,8 @@ class FlushService:
         order = {p.id: n for n, p in enumerate(personas)}
         items.sort(key=lambda i: (i.first_epoch, order[i.persona], i.slot, i.text))
         recalls = [i for i in items if i.kind == Kind.RECALL]
-        items = [i for i in items if i.kind != Kind.RECALL]
+        items, report.folded = fold_items([i for i in items if i.kind != Kind.RECALL])  # one item per change
+        report.notes.extend(fold_notes(report.folded))
         for index, item in enumerate(items):
             item.index = index
         return items, recalls, dropped
@@ -318,26 +326,27 @@ class FlushService:
         progress(FlushProgress("judge", None, len(pairs), len(pairs), "judged"))
         return outcome
 
-    def _trial(self, orientation: Orientation, items: list[Item], outcome: JudgeOutcome, now: datetime) -> Basis:
+    def _trial(self, orientation: Orientation, items: list[Item], outcome: JudgeOutcome, now: datetime,
+               small_model: str = "") -> Basis:
         """What the views will be built from once this flush is applied: its state changes tried in a
         transaction that is rolled back (no LLM). Reflect and the diary ask before the commit; with this they
         read only memories the views may show, never an item that will wait for review."""
         try:
             with self.store.atomic():
-                consolidator, _, _ = self._apply(orientation, items, outcome, now, self.memories.next_run_id())
+                consolidator = self._apply(orientation, items, outcome, now, self.memories.next_run_id(), small_model)[0]
                 raise _Tried(self.background.basis(items, outcome, consolidator.item_memory, now))
         except _Tried as tried:
             return tried.basis
 
-    def _apply(self, orientation: Orientation, items: list[Item], outcome: JudgeOutcome, now: datetime,
-               run_id: int, progress: Progress = lambda p: None) -> tuple[Consolidator, list, dict]:
+    def _apply(self, orientation: Orientation, items: list[Item], outcome: JudgeOutcome, now: datetime, run_id: int,
+               small_model: str = "", progress: Progress = lambda p: None) -> tuple[Consolidator, list, dict]:
         """Archive, consolidate, lengthen the half-lives replies relied on, prune: every state change of a
         flush (inside the caller's transaction). Returns the consolidator, prune's changes and the memories a
         flushed message's edit took evidence from."""
         self.archive.archive(orientation.messages, now)
         progress(FlushProgress("consolidate", None, 0, len(items), "weighing the evidence"))
         rows = self.archive.get_many(sorted({mid for i in items for mid in i.evidence}))
-        consolidator = Consolidator(self.memories, self.settings.flush, now, run_id, rows)
+        consolidator = Consolidator(self.memories, self.settings.flush, now, run_id, rows, small_model=small_model)
         consolidator.run(items, list(outcome.verdicts.values()))
         progress(FlushProgress("consolidate", None, len(items), len(items), "done"))
         taken_back: dict = {}
@@ -381,7 +390,9 @@ class FlushService:
         run's row: inside the caller's transaction, so all of it lands or none."""
         run_id = report.run_id = self.memories.next_run_id()
         archived_before = self.archive.count()
-        consolidator, pruned, taken_back = self._apply(orientation, items, outcome, now, run_id, progress)
+        small_model = (report.small_model or {}).get("model", "")
+        consolidator, pruned, taken_back = self._apply(orientation, items, outcome, now, run_id, small_model,
+                                                       progress)
         report.messages_archived = self.archive.count() - archived_before
         verdicts = list(outcome.verdicts.values())
         for item in consolidator.unmatched_retractions:
