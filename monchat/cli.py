@@ -146,12 +146,12 @@ def cmd_doctor(app: App, args) -> int:
 def cmd_personas(app: App, args) -> int:
     registry = app.personas
     if args.action == "import":
-        from .core.cards import import_card
+        from .core.cards import import_card, save_card
         if args.file is None:
             raise InputError("personas import needs a card file.", "Example: monchat personas import card.png")
         persona = import_card(Path(args.file), set(registry.surface), app.settings.chat.user_name,
                               registry.user_surface_dir)
-        path = registry.save_surface(persona)
+        path = save_card(registry, persona, Path(args.file))
         print(f"imported {persona.name!r} as surface persona {persona.id} ({path})")
         print(f"chat with it: monchat chat --persona {persona.id}")
         return 0
