@@ -21,6 +21,7 @@ from .core.paths import write_private
 from .core.privacy import Destination
 
 log = logging.getLogger(__name__)
+CHAT_OPEN_TIMEOUT = 3.0  # `chat -m`: seconds to wait for a locked database before logging the message without it
 
 EXIT_BUG = 70
 
@@ -307,7 +308,9 @@ def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
         if command == "restore":  # before the app: building it would create the folder restore fills
             from .cli_history import cmd_restore
             return cmd_restore(args)
-        app = build_app(backend=args.backend, model=args.model, pinned_backend=pinned_backend)
+        quick = command == "chat" and bool(args.message)  # log the message soon even if the database is locked
+        app = build_app(backend=args.backend, model=args.model, pinned_backend=pinned_backend,
+                        open_timeout=CHAT_OPEN_TIMEOUT if quick else None)
         setup_logging(app.paths, args.verbose)
         if command == "gui":
             _require_display()
@@ -321,7 +324,7 @@ def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
             return cmd_flush(app, args)
         return COMMANDS[command](app, args)
     except StorageError as exc:
-        if app is None and command in ("doctor", "export"):
+        if app is None and command in ("doctor", "export") or app is None and command == "chat" and args.message:
             return _without_database(command, args, exc)
         return _report(exc, command, app)
     except KnownError as exc:
@@ -360,6 +363,8 @@ def _without_database(command: str, args, error: StorageError) -> int:
     paths = Paths.from_env()
     if command == "doctor":
         return cli_degraded.doctor_without_database(paths, error, args.json)
+    if command == "chat":
+        return cli_degraded.log_without_database(paths, error, args.message, args.persona)
     if args.jsonl:
         return cli_degraded.export_logs_only(paths, error, args.output)
     print_error(error)

@@ -18,7 +18,7 @@ from typing import Callable, Protocol
 
 from .backends.base import Backend
 from .backends.registry import BackendRegistry
-from .errors import GateClosed, InputError, KnownError
+from .errors import GateClosed, InputError, KnownError, StorageError
 from .history import History
 from .logs import FlushGate, LogBook
 from .personas import PersonaRegistry, SurfacePersona
@@ -197,6 +197,8 @@ class ChatService:
             GateClosed: too many unflushed files (no call is made, nothing logged).
             InputError: the message is empty.
             BackendError: the call failed (the user's message stays logged).
+            StorageError: the message could not be logged (it says so: nothing was sent), or the database
+                failed after it was logged.
         """
         if not text.strip():
             raise InputError("The message is empty.", "Type something to send.")
@@ -252,10 +254,10 @@ class ChatService:
             backend = self.backend_for(persona)
         except BaseException:
             # Nothing can answer now (unknown persona, backend misconfigured): the words are kept anyway.
-            self.logbook.append(user)
+            self._log_user(user)
             raise
         user.backend, user.model = backend.name, backend.model
-        self.logbook.append(user)  # on disk before the model is asked
+        self._log_user(user)  # on disk before the model is asked
         if history is None:
             history = seen = self.window()  # the one read of the logs this turn makes
         # The gate was open when the message was accepted; if this message opened the file
@@ -308,6 +310,13 @@ class ChatService:
         return TurnResult(user=user, reply=message, usage=reply.usage, system_prompt=system,
                           stopped=reply.stopped, warnings=list(reply.usage.warnings),
                           left_out=len(fitted.left_out), meter=meter)
+
+    def _log_user(self, user: Message) -> None:
+        """Append the user's message; a disk that cannot take it is an error that says it was not saved."""
+        try:
+            self.logbook.append(user)
+        except StorageError as exc:
+            raise type(exc)(f"Your message was not saved and not sent: {exc.message}", exc.hint) from exc
 
     def _log_reply(self, text: str, status: str, persona, backend, replaces: str,
                    usage: Usage, revision: str = "") -> Message | None:

@@ -212,8 +212,9 @@ def place_messages(messages: Iterable[Message | Keyed], logbook: LogBook, archiv
         if batch:
             place(batch)
     except StorageError as exc:
-        raise type(exc)(f"{exc.message} The import stopped part way: {report.imported} message(s) were imported "
-                        f"({report.already_known} already known), each whole.",
+        of = f" of {total}" if total is not None else ""
+        raise type(exc)(f"{exc.message} The import stopped part way: {report.imported}{of} message(s) are imported "
+                        f"(each whole; {report.already_known} were already known), the rest are not.",
                         f"{exc.hint} Then run the same import again: it adds only the messages still missing."
                         ) from exc
     report.files = sorted(written_to - before)
