@@ -273,3 +273,60 @@ def test_a_log_line_reusing_an_archived_id_with_another_text_is_quarantined_by_t
     assert [m.text for m in found.messages] == ["new"]
     assert [b.reason for b in found.bad_lines] == ["reuses the id m1 of an archived message with a different text"]
     assert any(b"other words" in p.read_bytes() for p in app.logbook.quarantined())
+
+
+# ---- point 8: a huge message is kept whole and sent cut --------------------------------------------------
+class CountingBackend:
+    """A scripted backend that remembers the longest text it was asked to count (what a turn or flush weighs)."""
+
+    @staticmethod
+    def make(reply: str, context: int = 8192):
+        from tests.support.scripted import ScriptedBackend
+
+        class Counting(ScriptedBackend):
+            longest = 0
+
+            def count_text(self, text: str) -> int:
+                Counting.longest = max(Counting.longest, len(text))
+                return super().count_text(text)
+
+            def context_length(self) -> int:
+                return context
+        return Counting(default_reply=reply)
+
+
+def huge_history(tmp_path: Path, chars: int) -> Path:
+    from datetime import timedelta
+    when = datetime.now(UTC) - timedelta(hours=1)  # inside the chat window
+    words = ("the quick brown fox jumps over the lazy dog " * (chars // 44 + 1))[:chars]
+    return write(tmp_path / "huge.jsonl", jsonl([{"ts": when.isoformat(), "role": "user", "text": words},
+                                                 {"ts": (when + timedelta(minutes=1)).isoformat(),
+                                                  "role": "assistant", "text": "That was long."}]))
+
+
+def test_a_huge_imported_message_is_kept_whole_and_a_turn_sends_it_cut_with_a_mark(home, tmp_path, capsys):
+    from monchat.core.chat import TURN_TEXT_CHARS
+    source = huge_history(tmp_path, 3_000_000)
+    assert cli.main(["import", str(source)]) == 0
+    backend = CountingBackend.make("ok", context=1_000_000)  # a large cloud model's: the cut message fits
+    assert cli.main(["chat", "-m", "what did I paste?"], pinned_backend=backend) == 0
+    sent = [turn.content for turn in backend.history[-1][2]]
+    huge = next(text for text in sent if text.startswith("the quick"))
+    assert len(huge) < TURN_TEXT_CHARS + 200 and "2,900,000 more characters of this message are not shown" in huge
+    assert type(backend).longest < TURN_TEXT_CHARS + 200  # never counted whole
+    application = build_app(str(home), tz=UTC)
+    kept = [m.text for m in application.logbook.read_all().messages if m.text.startswith("the quick")]
+    application.close()
+    assert [len(text) for text in kept] == [3_000_000]  # the log keeps every character
+    assert cli.main(["flush"], pinned_backend=CountingBackend.make('{"items": []}', context=1_000_000)) == 0
+    application = build_app(str(home), tz=UTC)
+    assert max(len(m.text) for m in application.archive.all()) == 3_000_000  # and so does the archive
+    application.close()
+
+
+def test_a_flush_weighs_a_huge_message_only_as_far_as_a_request_could_hold_it(home, tmp_path):
+    source = huge_history(tmp_path, 3_000_000)
+    assert cli.main(["import", str(source)]) == 0
+    backend = CountingBackend.make('{"items": []}')
+    assert cli.main(["flush"], pinned_backend=backend) == 0
+    assert type(backend).longest < backend.json_prompt_limit() * 8 + 2000
