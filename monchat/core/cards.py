@@ -124,6 +124,9 @@ def read_card_json(path: Path) -> dict:
     except json.JSONDecodeError as exc:
         raise InputError(f"{path.name} is not valid JSON (line {exc.lineno}: {exc.msg}).",
                          "Choose a character card PNG or JSON file.") from exc
+    except ValueError as exc:  # a number of thousands of digits
+        raise InputError(f"{path.name} cannot be read as JSON ({exc}).",
+                         "Choose a character card PNG or JSON file.") from exc
     if not isinstance(value, dict):
         raise InputError(f"{path.name} holds JSON that is not an object, so it is not a character card.",
                          "Choose a character card PNG or JSON file.")
