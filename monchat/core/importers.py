@@ -152,6 +152,8 @@ def import_file(path: Path, logbook: LogBook, archive: MessageArchive, *, defaul
             raise InputError(f"Cannot read {path}: {exc.strerror}.", "Check the path.") from exc
 
     kind, data = _detect(first, more, whole, path.name)
+    if data is not None:
+        first = b""  # a one-line export: its bytes are not needed beside the parsed JSON
     if kind == "monchat":
         return import_jsonl(path, logbook, archive, default_persona=persona or default_persona, skip_bad=skip_bad,
                             now=now, progress=progress)
