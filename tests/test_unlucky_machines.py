@@ -50,15 +50,18 @@ def test_under_32_kb_of_room_chat_flush_and_import_exit_5_not_6(home, tmp_path, 
         assert "your message was saved in" in result["stderr"]
 
 
-def test_a_message_the_disk_cannot_take_fails_saying_it_was_not_saved(home):
+@pytest.mark.parametrize("database_opens", [True, False])
+def test_a_message_the_disk_cannot_take_fails_saying_it_was_not_saved(home, database_opens):
     fresh_home(home)
+    limit = (home / "monchat.db").stat().st_size + 60_000 if database_opens else 20_000
     app = build_app(str(home))
     app.logbook.append(Message(id="m0", ts=time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime()), role="user",
-                               text="x" * 30_000))  # this slot's file is already past the limit below
+                               text="x" * (limit + 1000)))  # this slot's file is already past the limit
     app.close()
-    result = run_cli_limited(home, ["chat", "-m", "lost words"], fsize=20_000)
+    result = run_cli_limited(home, ["chat", "-m", "lost words"], fsize=limit)
     assert result["rc"] == StorageFull.exit_code, result["stderr"]
     assert "message was not saved and not sent" in result["stderr"].lower() and result["calls"] == 0
+    assert ("your message was saved" in result["stderr"]) is False
     assert "lost words" not in logged_texts(home)
 
 
