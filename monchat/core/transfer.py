@@ -191,7 +191,8 @@ def place_messages(messages: Iterable[Message | Keyed], logbook: LogBook, archiv
             else:
                 logged.add(message.id)
                 fresh.append(message)
-            claimed.add(content_id)
+            if content_id in archived or content_id in logged_before:  # only such an id can be claimed
+                claimed.add(content_id)
         by_file: dict[Path, list[Message]] = {}
         for message in sorted(fresh, key=lambda m: m.dt):
             by_file.setdefault(logbook.path_for(message.dt), []).append(message)
