@@ -84,10 +84,10 @@ def message_from_record(data, default_persona: str, now: datetime | None = None,
     if not isinstance(persona, str):
         raise ValueError("persona must be text")
     own_id = data.get("id")
-    if own_id is not None:
-        if not isinstance(own_id, str):
-            raise ValueError("id must be text")
-        check_id(own_id)
+    try:
+        own_id = check_id(own_id) if isinstance(own_id, str) else None
+    except ValueError:
+        own_id = None  # another tool's id that cannot be monchat's: the content gives the id instead
     check_text(data["text"], "text")
     check_text(persona, "persona")
     dt = parse_ts(data["ts"])
