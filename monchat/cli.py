@@ -308,7 +308,7 @@ def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
         if command == "restore":  # before the app: building it would create the folder restore fills
             from .cli_history import cmd_restore
             return cmd_restore(args)
-        quick = command == "chat" and bool(args.message)  # log the message soon even if the database is locked
+        quick = _chat_messages_given(command, args)  # log the messages soon even if the database is locked
         app = build_app(backend=args.backend, model=args.model, pinned_backend=pinned_backend,
                         open_timeout=CHAT_OPEN_TIMEOUT if quick else None)
         setup_logging(app.paths, args.verbose)
@@ -324,7 +324,7 @@ def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
             return cmd_flush(app, args)
         return COMMANDS[command](app, args)
     except StorageError as exc:
-        if app is None and command in ("doctor", "export") or app is None and command == "chat" and args.message:
+        if app is None and (command in ("doctor", "export") or _chat_messages_given(command, args)):
             return _without_database(command, args, exc)
         return _report(exc, command, app)
     except KnownError as exc:
@@ -347,6 +347,11 @@ def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
             app.close()
 
 
+def _chat_messages_given(command: str, args) -> bool:
+    """``chat -m TEXT`` or lines piped to ``chat``: messages to log even when the database cannot be used."""
+    return command == "chat" and bool(args.message or (sys.stdin is not None and not sys.stdin.isatty()))
+
+
 def _report(exc: KnownError, command: str, app) -> int:
     """Say what went wrong on stderr, and in a window when the app could not open its own."""
     log.info("command %s failed: %s", command, exc.message)
@@ -364,7 +369,9 @@ def _without_database(command: str, args, error: StorageError) -> int:
     if command == "doctor":
         return cli_degraded.doctor_without_database(paths, error, args.json)
     if command == "chat":
-        return cli_degraded.log_without_database(paths, error, args.message, args.persona)
+        from .cli_chat import _stdin_lines
+        lines = args.message or _stdin_lines()
+        return cli_degraded.log_without_database(paths, error, lines, args.persona)
     if args.jsonl:
         return cli_degraded.export_logs_only(paths, error, args.output)
     print_error(error)

@@ -58,8 +58,8 @@ def doctor_without_database(paths: Paths, error: StorageError, as_json: bool) ->
     return error.exit_code
 
 
-def log_without_database(paths: Paths, error: StorageError, texts: list[str], persona: str | None) -> int:
-    """``chat -m`` when the database cannot be opened: log each message (unanswered), then fail with ``error``.
+def log_without_database(paths: Paths, error: StorageError, texts, persona: str | None) -> int:
+    """``chat -m`` (or lines piped to ``chat``) without a database: log each message (unanswered), then fail.
 
     Each message is appended and synced as a chat turn would; the user is told where it is, or that it
     could not be saved. The gate holds as in a turn: with chat paused for a flush nothing is logged.

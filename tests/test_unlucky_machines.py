@@ -131,3 +131,16 @@ def test_chat_m_logs_the_message_before_failing_on_a_broken_database(home, fault
     assert logged_texts(home) == ["words that must not be lost"]
     assert "your message was saved in" in done.stderr and "internal error" not in done.stderr
     assert took < 15  # not the 30 s busy timeout first
+
+
+def test_lines_piped_to_chat_are_logged_before_failing_on_a_damaged_database(home):
+    import subprocess
+    import sys
+    from tests.test_storage_errors import env_for
+    fresh_home(home)
+    without_wal_files(home)
+    corrupt_by_garbage(home / "monchat.db")
+    done = subprocess.run([sys.executable, "-m", "monchat", "chat"], env=env_for(home), cwd=home.parent,
+                          input="first piped line\nsecond piped line\n", capture_output=True, text=True, timeout=120)
+    assert done.returncode == StorageCorrupt.exit_code, done.stderr
+    assert logged_texts(home) == ["first piped line", "second piped line"]
