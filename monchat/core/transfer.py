@@ -163,7 +163,8 @@ def place_messages(messages: Iterable[Message | Keyed], logbook: LogBook, archiv
 
     A message is already known when its id is archived or logged, or — for an export imported before
     ids came from the source — when the id its content alone gave it then was there before this import,
-    for the first message of this import with that content only (``core/import_ids.py``). ``progress(done, total)`` is called after each batch.
+    for the first message of this import with that content only (``core/import_ids.py``).
+    ``progress(done, total)`` is called after each batch.
 
     Raises:
         StorageError: the disk filled up (or another storage fault) part way: the message says how
