@@ -142,6 +142,8 @@ def import_file(path: Path, logbook: LogBook, archive: MessageArchive, *, defaul
     first, more = _head(path)
 
     def whole() -> bytes:
+        if size > MAX_JSON_EXPORT_BYTES and path.name.lower().endswith(".jsonl"):
+            return b""  # a JSONL file whose first line is bad: its lines are checked one by one
         if size > MAX_JSON_EXPORT_BYTES:
             raise InputError(f"{path} is one JSON document of {size // 1_000_000} MB; monchat reads such an export "
                              f"whole and takes at most {MAX_JSON_EXPORT_BYTES // 1_000_000} MB.",
