@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import os
 import logging.handlers
+import sys
 import threading
 from dataclasses import dataclass, field
 from datetime import tzinfo
@@ -147,10 +148,29 @@ class App:
 class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
     """The app's log, created (and re-created at each rotation) 0600 whatever the umask."""
 
+    _failed = False  # monchat.log could not be written (a full disk): said once on stderr, then quiet
+
     def _open(self):
         fd = os.open(self.baseFilename, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         os.fchmod(fd, 0o600)
         return os.fdopen(fd, "a", encoding=self.encoding, errors=self.errors)
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        """A line monchat.log cannot take (a full disk, a size limit) is dropped with one short line on
+        stderr, once, instead of logging's traceback for every line: the command's own error says the rest."""
+        error = sys.exc_info()[1]
+        if isinstance(error, OSError) and not self._failed:
+            self._failed = True
+            print(f"monchat: warning: {self.baseFilename} cannot be written ({error.strerror or error}); "
+                  "its lines are dropped for now.", file=sys.stderr)
+        elif not isinstance(error, OSError):
+            super().handleError(record)  # our bug (a bad format string…): logging's own report
+        if self.stream is not None and isinstance(error, OSError):
+            try:
+                self.stream.close()  # a half-written buffer would fail again at every later line
+            except OSError:
+                pass
+            self.stream = None
 
 
 def setup_logging(paths: Paths, verbose: bool = False) -> None:
@@ -170,7 +190,7 @@ def setup_logging(paths: Paths, verbose: bool = False) -> None:
 
 def build_app(home: str | None = None, *, backend: str | None = None, model: str | None = None,
               pinned_backend: Backend | None = None, clock: Clock = local_now,
-              tz: tzinfo | None = None) -> App:
+              tz: tzinfo | None = None, open_timeout: float | None = None) -> App:
     """Build everything monchat needs, wired together.
 
     Args:
@@ -178,6 +198,7 @@ def build_app(home: str | None = None, *, backend: str | None = None, model: str
         backend, model: the ``--backend`` / ``--model`` CLI options.
         pinned_backend: one backend object for every call (tests and benchmarks).
         clock, tz: time source and the zone that defines the 6-hour slots (tests).
+        open_timeout: seconds to wait for a locked database while opening it (``Store``).
     """
     paths = Paths.from_env(home)
     recover_interrupted(paths)  # a restore killed part-way is finished before the folder is used or made
@@ -185,7 +206,7 @@ def build_app(home: str | None = None, *, backend: str | None = None, model: str
     settings, warnings = load_settings(paths.settings_path)
     for warning in warnings:
         log.warning("settings: %s", warning)
-    store = Store(paths.db_path)
+    store = Store(paths.db_path, open_timeout=open_timeout)
     logbook = LogBook(paths.logs_dir, paths.quarantine_dir, tz=tz)
     archive = MessageArchive(store, tz=tz)
     personas = PersonaRegistry(resource_dir("personas"), paths.user_surface_dir, paths.user_filter_dir,

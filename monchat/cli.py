@@ -22,6 +22,7 @@ from .core.privacy import Destination
 from .core.redact import redact, redact_last_resort
 
 log = logging.getLogger(__name__)
+CHAT_OPEN_TIMEOUT = 3.0  # `chat -m`: seconds to wait for a locked database before logging the message without it
 
 EXIT_BUG = 70
 
@@ -155,12 +156,12 @@ def cmd_doctor(app: App, args) -> int:
 def cmd_personas(app: App, args) -> int:
     registry = app.personas
     if args.action == "import":
-        from .core.cards import import_card
+        from .core.cards import import_card, save_card
         if args.file is None:
             raise InputError("personas import needs a card file.", "Example: monchat personas import card.png")
         persona = import_card(Path(args.file), set(registry.surface), app.settings.chat.user_name,
                               registry.user_surface_dir)
-        path = registry.save_surface(persona)
+        path = save_card(registry, persona, Path(args.file))
         print(f"imported {persona.name!r} as surface persona {persona.id} ({path})")
         print(f"chat with it: monchat chat --persona {persona.id}")
         return 0
@@ -318,7 +319,9 @@ def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
         if command == "restore":  # before the app: building it would create the folder restore fills
             from .cli_history import cmd_restore
             return cmd_restore(args)
-        app = build_app(backend=args.backend, model=args.model, pinned_backend=pinned_backend)
+        quick = _chat_messages_given(command, args)  # log the messages soon even if the database is locked
+        app = build_app(backend=args.backend, model=args.model, pinned_backend=pinned_backend,
+                        open_timeout=CHAT_OPEN_TIMEOUT if quick else None)
         setup_logging(app.paths, args.verbose)
         if command == "gui":
             _require_display()
@@ -332,7 +335,7 @@ def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
             return cmd_flush(app, args)
         return COMMANDS[command](app, args)
     except StorageError as exc:
-        if app is None and command in ("doctor", "export"):
+        if app is None and (command in ("doctor", "export") or _chat_messages_given(command, args)):
             return _without_database(command, args, exc)
         return _report(exc, command, app)
     except KnownError as exc:
@@ -355,6 +358,11 @@ def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
             app.close()
 
 
+def _chat_messages_given(command: str, args) -> bool:
+    """``chat -m TEXT`` or lines piped to ``chat``: messages to log even when the database cannot be used."""
+    return command == "chat" and bool(args.message or (sys.stdin is not None and not sys.stdin.isatty()))
+
+
 def _report(exc: KnownError, command: str, app) -> int:
     """Say what went wrong on stderr, and in a window when the app could not open its own."""
     log.info("command %s failed: %s", command, exc.message)
@@ -371,6 +379,10 @@ def _without_database(command: str, args, error: StorageError) -> int:
     paths = Paths.from_env()
     if command == "doctor":
         return cli_degraded.doctor_without_database(paths, error, args.json)
+    if command == "chat":
+        from .cli_chat import _stdin_lines
+        lines = args.message or _stdin_lines()
+        return cli_degraded.log_without_database(paths, error, lines, args.persona)
     if args.jsonl:
         return cli_degraded.export_logs_only(paths, error, args.output)
     print_error(error)

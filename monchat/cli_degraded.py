@@ -1,7 +1,8 @@
-"""Commands that still work when the database cannot be opened: ``doctor`` and ``export --jsonl``.
+"""Commands that still work when the database cannot be opened: ``doctor``, ``export --jsonl``, ``chat -m``.
 
 With a damaged, locked or unreadable ``monchat.db`` the app cannot be built, but the log files are
-plain JSONL: what they hold can still be exported, and doctor can still say what is wrong.
+plain JSONL: what they hold can still be exported, doctor can still say what is wrong, and a message
+given with ``chat -m`` is still logged (unanswered) before the command fails, as the README promises.
 """
 
 from __future__ import annotations
@@ -10,10 +11,11 @@ import json
 import sys
 
 from .core.doctor import recovery_hint
-from .core.errors import StorageError
+from .core.errors import KnownError, StorageError
 from .core.logs import LogBook
 from .core.paths import Paths, write_private
 from .core.transfer import export_record
+from .core.types import Message, format_ts, local_now, new_message_id
 
 
 def export_logs_only(paths: Paths, error: StorageError, output) -> int:
@@ -53,4 +55,41 @@ def doctor_without_database(paths: Paths, error: StorageError, as_json: bool) ->
         for check in checks:
             print(f"   {'✓' if check['ok'] else '✗'} {check['name']}: {check['detail']}")
             print(f"     → {check['hint']}")
+    return error.exit_code
+
+
+def log_without_database(paths: Paths, error: StorageError, texts, persona: str | None) -> int:
+    """``chat -m`` (or lines piped to ``chat``) without a database: log each message (unanswered), then fail.
+
+    Each message is appended and synced as a chat turn would; the user is told where it is, or that it
+    could not be saved. The gate holds as in a turn: with chat paused for a flush nothing is logged.
+    """
+    from .cli import print_error
+    from .cli_chat import _terminal_text
+    from .core.settings import load_settings
+    print_error(error)
+    try:
+        settings, _ = load_settings(paths.settings_path)
+    except KnownError:
+        from .core.settings import Settings
+        settings = Settings()
+    logbook = LogBook(paths.logs_dir, paths.quarantine_dir)
+    gate = logbook.gate(settings.gate.warn_files, settings.gate.stop_files)
+    if gate.state == "stop":
+        print(f"monchat: your message was not saved: {gate.unflushed_files} log files wait for a flush.",
+              file=sys.stderr)
+        return error.exit_code
+    for text in texts:
+        text = _terminal_text(text)
+        if not text.strip():
+            continue
+        message = Message(id=new_message_id(), ts=format_ts(local_now()), role="user", text=text,
+                          persona=persona or settings.chat.persona)
+        try:
+            path = logbook.append(message)
+        except (StorageError, ValueError) as exc:
+            print(f"monchat: your message was not saved and not sent: {getattr(exc, 'message', exc)}", file=sys.stderr)
+            return error.exit_code
+        print(f"monchat: your message was saved in {path}, unanswered (the database could not be opened).",
+              file=sys.stderr)
     return error.exit_code

@@ -51,9 +51,9 @@ def test_import_places_lines_into_slot_files_by_timestamp(app, tmp_path):
 
 def test_importing_twice_adds_nothing(app, tmp_path):
     source = tmp_path / "history.jsonl"
-    write_jsonl(source, HISTORY + [HISTORY[0]])  # a duplicate line inside the file too
+    write_jsonl(source, HISTORY + [HISTORY[0]])  # a repeated line: a second message (issue 25: not dropped)
     first = import_jsonl(source, app.logbook, app.archive, default_persona="hana")
-    assert first.imported == 4 and first.already_known == 1
+    assert first.imported == 5 and first.already_known == 0
     before = snapshot(app)
     again = import_jsonl(source, app.logbook, app.archive, default_persona="hana")
     assert (again.imported, again.already_known) == (0, 5)

@@ -87,6 +87,9 @@ def card_json_from_png(raw: bytes) -> dict:
             try:
                 decoded = base64.b64decode(chunks[keyword].strip(), validate=True).decode("utf-8")
                 value = json.loads(decoded)
+            except RecursionError:
+                raise InputError(f"The PNG's {keyword!r} chunk holds JSON nested too deeply to read.",
+                                 "The card is damaged; export it again from the app it came from.") from None
             except (binascii.Error, ValueError) as exc:
                 raise InputError(f"The PNG's {keyword!r} chunk is not base64-encoded JSON ({exc}).",
                                  "The card is damaged; export it again from the app it came from.") from exc
@@ -112,11 +115,17 @@ def read_card_json(path: Path) -> dict:
         return card_json_from_png(raw)
     try:
         value = json.loads(raw.decode("utf-8-sig"))
+    except RecursionError:
+        raise InputError(f"{path.name} holds JSON nested too deeply to read; that is not a character card.",
+                         "Choose a character card PNG or JSON file.") from None
     except UnicodeDecodeError as exc:
         raise InputError(f"{path.name} is neither a PNG image nor UTF-8 JSON.",
                          "Choose a character card PNG or JSON file.") from exc
     except json.JSONDecodeError as exc:
         raise InputError(f"{path.name} is not valid JSON (line {exc.lineno}: {exc.msg}).",
+                         "Choose a character card PNG or JSON file.") from exc
+    except ValueError as exc:  # a number of thousands of digits
+        raise InputError(f"{path.name} cannot be read as JSON ({exc}).",
                          "Choose a character card PNG or JSON file.") from exc
     if not isinstance(value, dict):
         raise InputError(f"{path.name} holds JSON that is not an object, so it is not a character card.",
@@ -282,9 +291,12 @@ def import_card(path: Path, taken_ids: set[str] | frozenset[str] = frozenset(), 
                 avatar_dir: Path | None = None) -> SurfacePersona:
     """Read a card file and return it as a new (unsaved) surface persona.
 
+    A PNG card's picture is not written here: ``save_card`` writes it with the persona, so a card
+    refused when it is saved leaves no picture behind.
+
     Args:
-        avatar_dir: where a PNG card's picture is kept as the persona's avatar (``<id>.png``; the
-            user's persona folder); None keeps no picture.
+        avatar_dir: a PNG card's picture will be the persona's avatar (``<id>.png`` in the user's persona
+            folder, written by ``save_card``); None keeps no picture.
 
     Raises:
         InputError: the file is not a character card; the message says why.
@@ -292,8 +304,39 @@ def import_card(path: Path, taken_ids: set[str] | frozenset[str] = frozenset(), 
     path = Path(path)
     card = parse_card(read_card_json(path))
     persona = card_to_persona(card, suggest_id(card.name, set(taken_ids)), user_name)
-    if avatar_dir is not None and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n":
-        picture = Path(avatar_dir) / f"{persona.id}.png"
-        write_private(picture, path.read_bytes())
-        persona.avatar = picture.name
+    if avatar_dir is not None and _is_png(path):
+        persona.avatar = f"{persona.id}.png"
     return persona
+
+
+def save_card(registry, persona: SurfacePersona, path: Path) -> Path:
+    """Save a persona ``import_card`` made, with its card's picture when it has one (``persona.avatar``).
+
+    The persona is checked first, and the picture is removed again if the persona's file cannot be
+    written: a refused card leaves nothing behind (``monchat personas import`` and the editor's Import).
+
+    Returns:
+        The persona's file.
+
+    Raises:
+        PersonaInvalid, StorageError: nothing was kept.
+    """
+    if not persona.avatar:
+        return registry.save_surface(persona)
+    registry.check_surface(persona)  # refused before the picture is written
+    picture = Path(registry.user_surface_dir) / persona.avatar
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path} could not be read ({exc.strerror or exc}).", "Check the file and try again.") from exc
+    write_private(picture, raw)
+    try:
+        return registry.save_surface(persona)
+    except BaseException:
+        picture.unlink(missing_ok=True)
+        raise
+
+
+def _is_png(path: Path) -> bool:
+    with open(path, "rb") as handle:
+        return handle.read(8) == PNG_SIGNATURE

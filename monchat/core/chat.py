@@ -11,6 +11,7 @@ a stop by the user logs it marked ``stopped``.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from typing import Callable, Protocol
 
 from .backends.base import Backend
 from .backends.registry import BackendRegistry
-from .errors import GateClosed, InputError, KnownError
+from .errors import GateClosed, InputError, KnownError, StorageError
 from .history import History
 from .logs import FlushGate, LogBook
 from .personas import PersonaRegistry, SurfacePersona
@@ -31,6 +32,8 @@ from .window import MESSAGE_FRAME, FittedWindow, fit_window, reply_room, window_
 log = logging.getLogger(__name__)
 
 TOKEN_MEMO = 4096  # texts whose token counts are remembered per model (a window or two)
+TURN_TEXT_CHARS = 100_000  # what a turn sends of one message (README: limits); the log and archive keep all
+TURN_CUT_MARK = "\n[… {rest:,} more characters of this message are not shown here; the whole message is kept]"
 
 
 class PromptMemory(Protocol):
@@ -75,6 +78,14 @@ class ContextMeter:
     @property
     def total(self) -> int:
         return self.system_tokens + self.window_tokens
+
+
+def bounded(message: Message) -> Message:
+    """``message`` as a turn sends it: cut to TURN_TEXT_CHARS with a visible mark when it is longer."""
+    if len(message.text) <= TURN_TEXT_CHARS:
+        return message
+    rest = len(message.text) - TURN_TEXT_CHARS
+    return dataclasses.replace(message, text=message.text[:TURN_TEXT_CHARS] + TURN_CUT_MARK.format(rest=rest))
 
 
 def gate_error(gate: FlushGate) -> GateClosed:
@@ -167,7 +178,12 @@ class ChatService:
         return [m for m in messages if m.id not in replaced and m.text.strip()]
 
     def fit(self, backend: Backend, system: str, history: list[Message], new_text: str = "") -> FittedWindow:
-        """The part of ``history`` sent with ``system`` and ``new_text``, within the backend's context."""
+        """The part of ``history`` sent with ``system`` and ``new_text``, within the backend's context.
+
+        A message longer than TURN_TEXT_CHARS is sent cut, with a mark (``bounded``): counting and
+        sending 50 MB at every turn took half a minute and gigabytes; the log and the archive keep it whole.
+        """
+        history = [bounded(m) for m in history]
         count = self.counter(backend)
         context = backend.context_length()
         budget = context - reply_room(context) - count(system) - MESSAGE_FRAME
@@ -197,6 +213,8 @@ class ChatService:
             GateClosed: too many unflushed files (no call is made, nothing logged).
             InputError: the message is empty.
             BackendError: the call failed (the user's message stays logged).
+            StorageError: the message could not be logged (it says so: nothing was sent), or the database
+                failed after it was logged.
         """
         if not text.strip():
             raise InputError("The message is empty.", "Type something to send.")
@@ -252,10 +270,10 @@ class ChatService:
             backend = self.backend_for(persona)
         except BaseException:
             # Nothing can answer now (unknown persona, backend misconfigured): the words are kept anyway.
-            self.logbook.append(user)
+            self._log_user(user)
             raise
         user.backend, user.model = backend.name, backend.model
-        self.logbook.append(user)  # on disk before the model is asked
+        self._log_user(user)  # on disk before the model is asked
         if history is None:
             history = seen = self.window()  # the one read of the logs this turn makes
         # The gate was open when the message was accepted; if this message opened the file
@@ -279,10 +297,10 @@ class ChatService:
         revision = self.memory.revision() if persona.receives_memory else ""
         system = self.system_prompt(persona)
         history = [m for m in history if m.id != user.id]
-        text = user.text
+        text = bounded(user).text
         if persona.post_history_instructions:
             # A card's trailing instruction rides on the last user turn (data, not template).
-            text = f"{user.text}\n\n({persona.post_history_instructions})"
+            text = f"{text}\n\n({persona.post_history_instructions})"
         fitted = self.fit(backend, system, history, text)
         if fitted.left_out:
             log.info("window: %s older message(s) not sent, to fit %s's context of %s tokens",
@@ -308,6 +326,13 @@ class ChatService:
         return TurnResult(user=user, reply=message, usage=reply.usage, system_prompt=system,
                           stopped=reply.stopped, warnings=list(reply.usage.warnings),
                           left_out=len(fitted.left_out), meter=meter)
+
+    def _log_user(self, user: Message) -> None:
+        """Append the user's message; a disk that cannot take it is an error that says it was not saved."""
+        try:
+            self.logbook.append(user)
+        except StorageError as exc:
+            raise type(exc)(f"Your message was not saved and not sent: {exc.message}", exc.hint) from exc
 
     def _log_reply(self, text: str, status: str, persona, backend, replaces: str,
                    usage: Usage, revision: str = "") -> Message | None:

@@ -174,6 +174,18 @@ class StorageNewerSchema(StorageError):
 
 
 _FULL_ERRNOS = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT}
+_FULL_IOERRS = {"SQLITE_IOERR_WRITE", "SQLITE_IOERR_SHMSIZE"}
+NEARLY_FULL_BYTES = 256 * 1024  # less room than this beside the database: an I/O error there is a full disk
+
+
+def _nearly_full(where: str) -> bool:
+    """Whether the disk that holds ``where`` has less than NEARLY_FULL_BYTES free for us."""
+    folder = os.path.dirname(where) or "."
+    try:
+        stat = os.statvfs(folder)
+    except OSError:
+        return False
+    return stat.f_bavail * stat.f_frsize < NEARLY_FULL_BYTES
 _READ_ONLY_ERRNOS = {errno.EROFS, errno.EACCES, errno.EPERM}
 
 
@@ -215,8 +227,11 @@ def storage_error(exc: BaseException, path: str | os.PathLike = "") -> StorageEr
             return StorageReadOnly(f"monchat cannot open the database {where} for writing ({exc}).",
                                    "Make the data folder and monchat.db writable by you, or set MONCHAT_HOME "
                                    "to a folder you can write.")
-        if name.startswith("SQLITE_FULL") or name == "SQLITE_IOERR_WRITE":
-            # A write the OS cut short (ENOSPC, EFBIG) reaches us as a write I/O error.
+        if name.startswith("SQLITE_FULL") or name in _FULL_IOERRS or (
+                name.startswith("SQLITE_IOERR") and _nearly_full(where)):
+            # A write the OS cut short (ENOSPC, EFBIG) reaches us as a write I/O error; the WAL index
+            # (-shm) that cannot grow to its 32 KB as SHMSIZE; any other I/O error on a disk with next to no
+            # room left is that room running out, not a failing disk.
             return StorageFull(f"There is no room to write the database {where} ({exc}); the change was "
                                "rolled back.", "Free some disk space (or raise the file-size limit), then try "
                                "again; if there is room, check the disk itself.")

@@ -134,16 +134,20 @@ class LogBook:
 
         Returns the number of messages written.
         """
-        known = {m.id for m in self.read_all().messages}
-        by_file: dict[Path, list[str]] = {}
+        known = self.ids()
+        by_file: dict[Path, list[Message]] = {}
         for message in sorted(messages, key=lambda m: m.dt):
             if message.id in known:
                 continue
             known.add(message.id)
-            by_file.setdefault(self.path_for(message.dt), []).append(message.to_json())
-        for path, lines in by_file.items():
-            self._append_lines(path, lines)
-        return sum(len(lines) for lines in by_file.values())
+            by_file.setdefault(self.path_for(message.dt), []).append(message)
+        for path, batch in by_file.items():
+            self.append_batch(path, batch)
+        return sum(len(batch) for batch in by_file.values())
+
+    def append_batch(self, path: Path, messages: list[Message]) -> None:
+        """Append messages of one slot file (``path_for`` of each) in one synced write: all or none."""
+        self._append_lines(path, [m.to_json() for m in messages])
 
     def remove_messages(self, ids: set[str]) -> int:
         """Take these messages out of the log files for good (Delete message); return how many lines went.
@@ -203,10 +207,16 @@ class LogBook:
             return []
         return sorted(p for p in self.logs_dir.iterdir() if FILE_PATTERN.match(p.name))
 
-    def read(self, path: Path) -> LogRead:
-        """Every readable message of one file; bad lines are quarantined and reported."""
+    def read(self, path: Path, seen: dict[str, bytes] | None = None) -> LogRead:
+        """Every readable message of one file; bad lines are quarantined and reported.
+
+        Args:
+            seen: id → digest of the text of the lines read before (``read_all`` shares it across files): a
+                line that reuses an id with a different text is a bad line, so it is quarantined, not lost.
+        """
         messages: list[Message] = []
         bad: list[BadLine] = []
+        seen = {} if seen is None else seen
         try:
             raw_lines = path.read_bytes().split(b"\n")
         except FileNotFoundError:
@@ -215,6 +225,11 @@ class LogBook:
             if not raw.strip():
                 continue
             parsed = parse_line(path.name, line_no, raw)
+            if isinstance(parsed, Message):
+                digest = hashlib.sha256(parsed.text.encode("utf-8")).digest()
+                if seen.setdefault(parsed.id, digest) != digest:
+                    parsed = BadLine(path.name, line_no, f"reuses the id {parsed.id} of an earlier line with a "
+                                     f"different text", raw)
             (messages if isinstance(parsed, Message) else bad).append(parsed)
         self.try_quarantine(bad, path.name)
         return LogRead(messages, bad)
@@ -227,11 +242,16 @@ class LogBook:
         """At least the last ``limit`` unflushed messages before ``epoch`` (all of any tied at the edge)."""
         return self.index.before(epoch, limit)
 
+    def ids(self) -> set[str]:
+        """The ids of every readable message in the unflushed files (read one file at a time)."""
+        return {m.id for path in self.files() for m in self.read(path).messages}
+
     def read_all(self, paths: list[Path] | None = None) -> LogRead:
         messages: list[Message] = []
         bad: list[BadLine] = []
+        seen: dict[str, bytes] = {}
         for path in self.files() if paths is None else paths:
-            part = self.read(path)
+            part = self.read(path, seen)
             messages.extend(part.messages)
             bad.extend(part.bad_lines)
         return LogRead(messages, bad)
@@ -259,6 +279,18 @@ class LogBook:
                 write_private(target, bad.raw)  # whole or not at all: never a torn copy
             written.append(target)
         return written
+
+    def conflicts(self, messages: list[Message], archived_texts: dict[str, str]) -> list[BadLine]:
+        """The ``messages`` whose id an archived message has with a different text, quarantined.
+
+        A flush would take such a line for its archived copy and remove its file: it is copied out
+        instead, and reported with the unreadable lines.
+        """
+        bad = [BadLine(self.path_for(m.dt).name, 0, f"reuses the id {m.id} of an archived message with a "
+                       "different text", m.to_json().encode("utf-8"))
+               for m in messages if m.id in archived_texts and archived_texts[m.id] != m.text]
+        self.try_quarantine(bad, "the log files")
+        return bad
 
     def quarantined(self) -> list[Path]:
         if not self.quarantine_dir.is_dir():
@@ -304,6 +336,8 @@ def parse_line(name: str, line_no: int, raw: bytes) -> Message | BadLine:
         return BadLine(name, line_no, "not valid UTF-8", raw)
     except json.JSONDecodeError as exc:
         return BadLine(name, line_no, f"not valid JSON ({exc.msg})", raw)
+    except RecursionError:
+        return BadLine(name, line_no, "nested too deeply to read", raw)
     except ValueError as exc:
         return BadLine(name, line_no, str(exc), raw)
 

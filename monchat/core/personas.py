@@ -119,7 +119,8 @@ class PersonaRegistry:
         """Filter personas other than base, by id."""
         return [p for pid, p in sorted(self.filters.items()) if pid != BASE_FILTER_ID]
 
-    def save_surface(self, persona: SurfacePersona) -> Path:
+    def check_surface(self, persona: SurfacePersona) -> str:
+        """The persona's file text, if it can be saved. Raises PersonaInvalid (what is wrong)."""
         text = persona.to_toml()
         _, problems = parse_surface(tomllib.loads(text))
         problem = self.template_problem(persona)
@@ -129,6 +130,10 @@ class PersonaRegistry:
             raise PersonaInvalid(f"The persona cannot be saved: {'; '.join(problems)}.", "Fix the fields named.",
                                  problems)
         _check_size(text, persona.name)
+        return text
+
+    def save_surface(self, persona: SurfacePersona) -> Path:
+        text = self.check_surface(persona)
         path = self.user_surface_dir / f"{persona.id}.toml"
         write_private(path, text)
         self.reload()

@@ -294,6 +294,8 @@ def load_settings(path: Path) -> tuple[Settings, list[str]]:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         return Settings(), [f"{path} is not valid TOML ({exc}); all defaults used, the file was left as it is"]
+    except RecursionError:
+        return Settings(), [f"{path} is nested too deeply to read; all defaults used, the file was left as it is"]
     return settings_from_dict(raw)
 
 

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QPlainTextEdit,
                                QMessageBox, QPushButton, QSplitter, QVBoxLayout, QWidget)
 
-from ..core.cards import import_card
+from ..core.cards import import_card, save_card
 from ..core.errors import KnownError
 from ..core.personas import PersonaRegistry, SurfacePersona, remove_surface_persona
 from ..core.settings import ChatSettings
@@ -187,7 +187,7 @@ class SurfacePersonaDialog(QDialog):
         try:
             persona = import_card(path, set(self.personas.surface), self.chat.user_name,
                                   self.personas.user_surface_dir)
-            self.personas.save_surface(persona)
+            save_card(self.personas, persona, path)
         except KnownError as exc:
             failure = Failure.from_known(exc)
             self.message.setText(f"{headline(failure)}\n{explanation(failure)}")

@@ -189,3 +189,15 @@ def test_the_cli_deletes_a_surface_persona(app, capsys):
     app.personas.save_surface(SurfacePersona(id="sora", name="ソラ", system="あなたはソラ。"))
     assert cmd_personas(app, build_parser().parse_args(["personas", "delete", "sora"])) == 0
     assert "deleted surface persona sora" in capsys.readouterr().out and "sora" not in app.personas.surface
+
+
+def test_a_png_card_refused_in_the_editor_leaves_no_picture(window, app, tmp_path):
+    """Issue 25: the card's picture is written only with its saved persona, also from the window's Import."""
+    dialog = window.open_surface_personas()
+    png = tmp_path / "big.png"
+    png.write_bytes(png_with_chunks(text_chunk("chara", v2_card(name="Big", description="d" * 3_000_000))))
+    for _ in range(2):
+        assert dialog.import_card_file(png) is None
+        assert "at most 1 MB" in dialog.message.text()
+    assert sorted(p.name for p in app.paths.user_surface_dir.iterdir()) == []
+    dialog.close()

@@ -67,5 +67,8 @@ def orient(logbook: LogBook, archive: MessageArchive) -> Orientation:
         else:
             by_id.setdefault(m.id, m)
     messages = sorted(by_id.values(), key=lambda m: (m.dt.timestamp(), m.id))
-    return Orientation(files=files, messages=messages, already_archived=already, bad_lines=read.bad_lines,
+    again = [m for m in read.messages if m.id in archived]  # a line whose archived copy has another text is
+    conflicts = logbook.conflicts(again, archive.texts(sorted({m.id for m in again})))  # quarantined
+    return Orientation(files=files, messages=messages, already_archived=already - len(conflicts),
+                       bad_lines=read.bad_lines + conflicts,
                        taken_back=taken_back(read.messages) | archive.replaced_ids())

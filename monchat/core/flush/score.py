@@ -120,6 +120,10 @@ def plan_chunks(backend: Backend, prompts: PromptLibrary, personas: list[FilterP
     max_items = shared_max_items(personas)
     full_length = {line.message_id: len(line.text) for line in lines}
     notes: dict[str, str] = {}
+    # No request holds more than ~8 characters a token: counting a 50 MB message whole (to cut it below) took
+    # a minute and gigabytes, so a line is first cut to what the largest request could hold.
+    most = backend.json_prompt_limit() * 8
+    lines = [replace(line, text=line.text[:most] + CUT_MARK) if len(line.text) > most else line for line in lines]
 
     def request_cost(chunk: list[LogLine]) -> int:
         user = render_log(prompts, chunk, PLAN_PART, PLAN_PART, widest)

@@ -37,15 +37,17 @@ class Store:
     Args:
         path: the SQLite file.
         busy_timeout: seconds to wait for another process's write lock before StorageLocked.
+        open_timeout: seconds to wait for a lock while opening (default: ``busy_timeout``); ``chat -m``
+            waits less, so that a database another program holds does not delay logging the message.
 
     Raises:
         StorageError: the file is damaged, locked, read-only, or from a newer monchat (then it is
             opened for reading only, and every write raises StorageNewerSchema).
     """
 
-    def __init__(self, path: Path, busy_timeout: float = 30.0) -> None:
+    def __init__(self, path: Path, busy_timeout: float = 30.0, open_timeout: float | None = None) -> None:
         self.path = Path(path)
-        self.busy_timeout = busy_timeout
+        self.busy_timeout = busy_timeout if open_timeout is None else open_timeout  # while opening
         self._local = threading.local()
         self.newer_schema: StorageNewerSchema | None = None
         with self.mapped_errors():
@@ -63,6 +65,8 @@ class Store:
                 else:
                     log.warning("%s", self.newer_schema.message)
                     db.conn.execute("PRAGMA query_only = ON")
+                self.busy_timeout = busy_timeout
+                db.conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
 
     @contextmanager
     def _migration_lock(self) -> Iterator[None]:

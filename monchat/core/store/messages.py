@@ -92,3 +92,21 @@ class MessageArchive:
         if removed and db["messages_fts"].exists():  # the delete trigger took the rows out of the index
             db.execute("INSERT INTO messages_fts(messages_fts) VALUES('optimize')")
         return removed
+
+    def known_ids(self, ids: list[str]) -> set[str]:
+        """Which of ``ids`` are archived (asked in slices: SQLite limits a statement's parameters)."""
+        found: set[str] = set()
+        for start in range(0, len(ids), 500):
+            part = ids[start:start + 500]
+            marks = ",".join("?" * len(part))
+            found.update(r[0] for r in self.store.db.execute(f"SELECT id FROM messages WHERE id IN ({marks})", part))
+        return found
+
+    def texts(self, ids: list[str]) -> dict[str, str]:
+        """The text of each of ``ids`` that is archived (asked in slices)."""
+        found: dict[str, str] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start:start + 500]
+            marks = ",".join("?" * len(part))
+            found.update(self.store.db.execute(f"SELECT id, text FROM messages WHERE id IN ({marks})", part))
+        return found
