@@ -134,7 +134,7 @@ def test_interests_and_the_graph_show_nothing_that_waits_for_review_until_it_is_
     backend.default_reply = NO_ITEMS
     backend.enqueue(junk_and_unsure)
     app.flush.run()
-    assert {r["action"] for r in app.memory.queue()} == {"words", "layer1"}
+    assert {r["action"] for r in app.memory.queue()} == {"layer1"}  # the guard dropped the placeholder
     window = make_window("en")
     dialog = window.open_inbox()
     assert [name.text() for name, _bar, _trend in dialog.bars["90"]] == ["hobby"]  # Interests
