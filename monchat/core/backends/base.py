@@ -74,6 +74,8 @@ class Reply:
                 if self.stop.is_set():
                     self.stopped = True
                     return
+            if self.stop.is_set():  # the producer ended at the stop (a stream closed before its first token)
+                self.stopped = True
         finally:
             producer.close()  # closes the SDK's stream (and its HTTP connection) when stopped early
 
@@ -237,7 +239,8 @@ def parse_json_object(raw: str) -> dict:
         raise MalformedReply("The model's answer was not JSON.",
                              "Try again; a larger model follows the format more reliably.")
     try:
-        value = json.loads(text[start:end + 1])
+        # strict=False: a raw newline or tab inside a string (small models write them) is read as itself
+        value = json.loads(text[start:end + 1], strict=False)
     except json.JSONDecodeError as exc:
         raise MalformedReply(f"The model's answer was not valid JSON ({exc.msg}).",
                              "Try again; a larger model follows the format more reliably.") from exc
