@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import socket
 import threading
 from typing import Callable, Iterator
 
@@ -407,6 +408,19 @@ def _close_on_stop(chunks, stop: threading.Event, done: threading.Event) -> None
         while not done.is_set():
             if stop.wait(STOP_POLL_S):
                 if not done.is_set():
-                    chunks.close()
+                    _shut_down(chunks)
                 return
     threading.Thread(target=watch, name="openai stop watch", daemon=True).start()
+
+
+def _shut_down(chunks) -> None:
+    """End the read another thread is blocked in: closing the response alone waits for the read's timeout, so
+    the connection's socket is shut down first (the connection is not reused)."""
+    stream = getattr(getattr(chunks, "response", None), "extensions", {}).get("network_stream")
+    sock = stream.get_extra_info("socket") if stream is not None else None
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:  # already closed: the read has ended anyway
+            pass
+    chunks.close()

@@ -363,6 +363,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The model server ended the reply before it finished.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>A filter could not read some messages, so nothing was changed.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -468,6 +472,10 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Raise the model&apos;s context in Settings, or shorten the filter persona&apos;s text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Press Retry. If the reply is empty every time, the server&apos;s context may be smaller than the one set in Settings.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

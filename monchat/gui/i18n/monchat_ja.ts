@@ -370,6 +370,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation>フィルターの指示だけでモデルのコンテキストに収まりません。</translation>
     </message>
     <message>
+        <source>The model server ended the reply before it finished.</source>
+        <translation>モデルのサーバーが返事を最後まで書かずに終えました。</translation>
+    </message>
+    <message>
         <source>A filter could not read some messages, so nothing was changed.</source>
         <translation>読めないメッセージがあったため、何も変更していません。</translation>
     </message>
@@ -476,6 +480,10 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>Raise the model&apos;s context in Settings, or shorten the filter persona&apos;s text.</source>
         <translation>設定でモデルのコンテキストを増やすか、フィルターペルソナの文章を短くしてください。</translation>
+    </message>
+    <message>
+        <source>Press Retry. If the reply is empty every time, the server&apos;s context may be smaller than the one set in Settings.</source>
+        <translation>「再試行」を押してください。毎回返事が空なら、サーバーのコンテキストが設定の値より小さいのかもしれません。</translation>
     </message>
     <message>
         <source>Unpin a memory you need less, or raise the budget: monchat settings set flush.memory_token_budget N.</source>
