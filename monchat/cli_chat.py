@@ -22,7 +22,8 @@ from .core.types import clean_text
 def chat_in_terminal(app, args) -> int:
     """``monchat chat``: ``-m`` messages, piped lines, or an interactive prompt."""
     chat = app.chat
-    persona_id = args.persona or app.settings.chat.persona
+    from .core.personas import terminal_persona
+    persona_id = args.persona or terminal_persona(app.personas, app.settings.chat)
     if args.message:
         lines = iter(args.message)
     elif not sys.stdin.isatty():

@@ -6,6 +6,7 @@ context), no usage, a long prompt before the first token. ``tests/test_llama_ser
 
 from __future__ import annotations
 
+import json
 import threading
 
 import pytest
@@ -163,6 +164,17 @@ def test_without_usage_from_the_server_the_prompt_is_estimated(make, fake):
     reply = make().stream(SYSTEM, TURNS)
     list(reply)
     assert reply.usage.prompt_tokens is None and reply.usage.estimated_prompt_tokens > 0
+    assert set(reply.usage.counts()) == {"estimated_prompt_tokens"}  # the log line says it is an estimate
+
+
+@pytest.mark.parametrize("lang, persona", [("C.UTF-8", "mira"), ("ja_JP.UTF-8", "hana")])
+def test_terminal_chat_talks_with_the_persona_of_the_terminals_language(home, fake, lang, persona):
+    from tests.test_cli_backends import logged, run
+    assert run(home, "settings", "set", "openai.base_url", fake.url).returncode == 0
+    done = run(home, "--backend", "openai", "--model", MODEL, "chat", "-m", "hi",
+               env={"LANG": lang, "LC_ALL": "", "LC_MESSAGES": ""})
+    assert done.returncode == 0, done.stderr
+    assert logged(home)[-1]["persona"] == persona
 
 
 # ---- as a user meets it ---------------------------------------------------------------------
@@ -175,3 +187,33 @@ def test_a_chat_reply_cut_off_by_the_server_is_logged_partial_and_exits_4(home, 
     assert "ended the reply before it finished" in done.stderr
     assert [(m["role"], m["text"], m.get("status")) for m in logged(home)] == [
         ("user", "tell me a story", None), ("assistant", "Hello", "partial")]
+
+
+def test_doctor_checks_the_model_given_with_model(home, fake):
+    from tests.test_cli_backends import run
+    assert run(home, "settings", "set", "openai.base_url", fake.url).returncode == 0
+    done = run(home, "--backend", "openai", "--model", "nosuch", "doctor", "--json")
+    section = next(s for s in json.loads(done.stdout)["sections"] if s.get("backend") == "openai")
+    assert section["title"] == "backend openai (nosuch)"
+    model = next(c for c in section["checks"] if c["name"] == "model")
+    assert not model["ok"] and "'nosuch' is not among" in model["detail"]
+    assert done.returncode == 1  # the backend asked for does not work, whatever else does
+
+
+def test_doctor_with_backend_openai_and_the_server_down_exits_1_and_names_no_empty_model(home):
+    from tests.fakes.fake_ollama import dead_url
+    from tests.test_cli_backends import run
+    assert run(home, "settings", "set", "openai.base_url", dead_url() + "/v1").returncode == 0
+    done = run(home, "--backend", "openai", "doctor")
+    assert done.returncode == 1
+    assert "backend openai (no model set: the server's first)" in done.stdout and "openai ()" not in done.stdout
+
+
+def test_doctor_learns_that_the_server_takes_no_schema_with_one_tiny_request(make, fake):
+    fake.schema_support, fake.schema_error = False, LLAMA_CPP_500
+    state = MemoryState()
+    report = make(state=state).doctor()
+    check = next(c for c in report.checks if c.name == "answer format")
+    assert check.ok and check.detail.startswith("json_object")
+    assert fake.chat_requests()[0]["body"]["max_tokens"] == 1
+    assert state.values[JSON_MODE_KEY.format(url=fake.url)] == "json_object"
