@@ -217,3 +217,37 @@ def test_doctor_learns_that_the_server_takes_no_schema_with_one_tiny_request(mak
     assert check.ok and check.detail.startswith("json_object")
     assert fake.chat_requests()[0]["body"]["max_tokens"] == 1
     assert state.values[JSON_MODE_KEY.format(url=fake.url)] == "json_object"
+
+
+# ---- small contexts --------------------------------------------------------------------------
+def test_a_flush_at_openai_context_length_2048_fits_its_requests_and_answers(home, fake):
+    from monchat.core.tokens import count_tokens
+    from tests.support.oracle import Oracle, Rule
+    from tests.test_cli_backends import run
+    from tests.test_cli_openai import answered_by
+    fake.structured_reply = answered_by(Oracle([Rule("green tea", "drinks green tea", "drink/tea", kind="explicit")]))
+    for key, value in (("openai.base_url", fake.url), ("openai.context_length", "2048")):
+        assert run(home, "settings", "set", key, value).returncode == 0
+    assert run(home, "--backend", "openai", "--model", MODEL, "chat", "-m", "I drink green tea every morning").returncode == 0
+
+    done = run(home, "--backend", "openai", "--model", MODEL, "flush", "--json")
+
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["messages_archived"] == 2
+    structured = [r["body"] for r in fake.chat_requests() if "response_format" in r["body"]]
+    assert structured and all(b["max_tokens"] == 640 for b in structured)
+    for body in structured:  # cl100k counts of what was sent, with room for the answer, inside the context
+        sent = sum(count_tokens(m["content"]) for m in body["messages"])
+        assert sent + body["max_tokens"] <= 2048
+    assert "drinks green tea" in run(home, "--backend", "openai", "--model", MODEL, "memory", "list").stdout
+
+
+def test_a_context_too_small_for_a_flush_names_openai_context_length(home, fake):
+    from tests.test_cli_backends import run
+    for key, value in (("openai.base_url", fake.url), ("openai.context_length", "1024")):
+        assert run(home, "settings", "set", key, value).returncode == 0
+    assert run(home, "--backend", "openai", "--model", MODEL, "chat", "-m", "I drink green tea").returncode == 0
+    done = run(home, "--backend", "openai", "--model", MODEL, "flush")
+    assert done.returncode == 4
+    assert "Raise openai.context_length" in done.stderr and "2,048" in done.stderr
+    assert "embedded.n_ctx" not in done.stderr

@@ -92,6 +92,7 @@ class Backend(ABC):
     # Structured calls a flush may have in flight at once (the setting flush.parallel overrides).
     # A server queues what it cannot run at once; an in-process model runs one call at a time.
     PARALLEL_CALLS: ClassVar[int] = 4
+    CONTEXT_SETTING: ClassVar[str] = ""  # the setting that gives requests more room, named in errors' hints
 
     def __init__(self, model: str, *, retry: RetryPolicy | None = None) -> None:
         self.model = model

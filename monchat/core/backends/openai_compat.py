@@ -65,6 +65,7 @@ class OpenAICompatBackend(Backend):
     """Chat and structured output through a server that speaks the OpenAI chat API."""
 
     name = "openai"
+    CONTEXT_SETTING = "openai.context_length"
     PROBE_TIMEOUT_S = 1.5
     DOCTOR_TIMEOUT_S = 5.0
 
