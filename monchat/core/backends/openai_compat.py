@@ -8,21 +8,34 @@ Design notes:
   never a file. A local server needs no key: a placeholder is sent (the client insists on one).
 - The client's own retries are off (``max_retries=0``): a chat turn is not repeated behind the
   user's back, and flush calls retry under ``complete_json``'s policy, which knows which
-  faults are transient (``_translate`` marks 429, 500/502/503/504, timeouts, dropped
+  faults are transient (``openai_errors.translate`` marks 429, 500/502/503/504, timeouts, dropped
   connections).
-- Structured output asks for ``response_format: json_schema``. A server without schema
-  support answers that with a 400 naming ``response_format``; then the same request goes
-  once as ``json_object`` with the schema stated in the system text, and the server's mode
-  is remembered (state ``openai.json_mode.<base url>``), so it is never asked twice. In both
-  modes the answer's shape is checked (``shape.shape_problem``): a server may ignore the
-  schema silently, and a wrong shape is a ``MalformedReply`` the flush reads again in halves.
+- Structured output asks for ``response_format: json_schema`` with ``max_tokens`` set to the answer room
+  (``json_answer_reserve``). A server without schema support refuses it with an error whose text names
+  ``response_format``/``json_schema`` — LM Studio a 400, a strict validator a 422, llama-cpp-python's
+  ``llama_cpp.server`` a 500 with a pydantic traceback — whatever the status, the same request goes once as
+  ``{"type": "json_object", "schema": …}`` (llama.cpp servers constrain the answer to the schema; others
+  ignore the key) with the schema also stated in the system text, and the mode is remembered (state
+  ``openai.json_mode.<base url>``); such a refusal is never retried as transient. ``openai.json_mode``
+  forces ``json_object`` (or ``json_schema``, never falling back). In both modes the answer's shape is
+  checked (``shape.shape_problem``): a wrong shape is a ``MalformedReply`` the flush reads again in halves.
+- A stream that ends without a ``finish_reason`` was cut off (``ReplyCutOff``, transient): llama_cpp.server
+  ends a running reply with a bare ``[DONE]`` when another request arrives, and answers a request over its
+  context with 200 and an empty stream. The chat logs what arrived as partial; a flush call is asked again,
+  and structured calls to that server then run one at a time (``PARALLEL_CALLS`` 1, state
+  ``openai.one_at_a_time.<base url>``).
 - Streaming asks for usage (``stream_options.include_usage``): the last chunk carries
   ``prompt_tokens``, ``completion_tokens`` and ``prompt_tokens_details.cached_tokens`` (the
-  prompt cache was hit) and, for reasoning models, ``completion_tokens_details.reasoning_tokens``.
+  prompt cache was hit) and, for reasoning models, ``completion_tokens_details.reasoning_tokens``; a
+  server ignoring it leaves the estimate (``Usage.counts`` logs it as ``estimated_prompt_tokens``).
+- A stop closes the stream at once, even before the first token (a watcher thread closes the response
+  the reading thread waits on, its socket shut down first), so the server stops and the user does not
+  wait out its prompt processing.
 - The context length is ``openai.context_length`` when set; else what the server's model
   list says where it says it (vLLM ``max_model_len``, OpenRouter ``context_length``, LM
   Studio ``loaded_context_length``/``max_context_length``); else 4096, LM Studio's default
-  for a loaded model, so a request never overflows a server that would cut it.
+  for a loaded model. At 2,048 or less the answer room is the embedded model's 640 tokens, so a flush
+  still fits (its texts and chunks shrink, ``flush/ask.py``); below 2,048 its instructions do not.
 - ``openai.model`` may be empty: the server's first chat model (not an embedding model) is
   used, which is what a user with one model loaded in LM Studio expects.
 """
@@ -415,8 +428,8 @@ def _close_on_stop(chunks, stop: threading.Event, done: threading.Event) -> None
 
 
 def _shut_down(chunks) -> None:
-    """End the read another thread is blocked in: closing the response alone waits for the read's timeout, so
-    the connection's socket is shut down first (the connection is not reused)."""
+    """End the read another thread is blocked in: closing the response alone does not wake a ``recv`` already
+    waiting (it waits for the server or the read timeout), so the connection's socket is shut down first."""
     stream = getattr(getattr(chunks, "response", None), "extensions", {}).get("network_stream")
     sock = stream.get_extra_info("socket") if stream is not None else None
     if sock is not None:
