@@ -55,6 +55,25 @@ Settings folder: %2</source>
     </message>
 </context>
 <context>
+    <name>AnswerFormatBox</name>
+    <message>
+        <source>Automatic (a JSON schema, else JSON object)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON schema only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON object with the schema (llama_cpp.server)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How a flush asks the server for structured answers. Servers that refuse a JSON schema are found and remembered automatically.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>BackupDialog</name>
     <message>
         <source>Back up and restore</source>
@@ -2752,15 +2771,15 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>as the server says (else 4096)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>(a local server needs none)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Base URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answer format</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2925,6 +2944,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Something needs fixing:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>as the server says (else 4096)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -58,6 +58,25 @@ Settings folder: %2</source>
     </message>
 </context>
 <context>
+    <name>AnswerFormatBox</name>
+    <message>
+        <source>Automatic (a JSON schema, else JSON object)</source>
+        <translation>自動（JSON スキーマ、だめなら JSON オブジェクト）</translation>
+    </message>
+    <message>
+        <source>JSON schema only</source>
+        <translation>JSON スキーマだけ</translation>
+    </message>
+    <message>
+        <source>JSON object with the schema (llama_cpp.server)</source>
+        <translation>スキーマ付きの JSON オブジェクト（llama_cpp.server）</translation>
+    </message>
+    <message>
+        <source>How a flush asks the server for structured answers. Servers that refuse a JSON schema are found and remembered automatically.</source>
+        <translation>フラッシュのときにサーバーへ決まった形の答えをどう頼むかです。JSON スキーマを受け付けないサーバーは自動で見つけて覚えます。</translation>
+    </message>
+</context>
+<context>
     <name>BackupDialog</name>
     <message>
         <source>Back up and restore</source>
@@ -2763,16 +2782,16 @@ Open it in your browser?</source>
         <translation>（サーバーの最初のモデル）</translation>
     </message>
     <message>
-        <source>as the server says (else 4096)</source>
-        <translation>サーバーの値（なければ 4096）</translation>
-    </message>
-    <message>
         <source>(a local server needs none)</source>
         <translation>（手元のサーバーなら不要）</translation>
     </message>
     <message>
         <source>Base URL</source>
         <translation>ベース URL</translation>
+    </message>
+    <message>
+        <source>Answer format</source>
+        <translation>答えの形式</translation>
     </message>
     <message>
         <source>Embedded</source>
@@ -2937,6 +2956,10 @@ Open it in your browser?</source>
     <message>
         <source>Something needs fixing:</source>
         <translation>直す必要があります:</translation>
+    </message>
+    <message>
+        <source>as the server says (else 4096)</source>
+        <translation>サーバーの値（なければ 4096）</translation>
     </message>
 </context>
 <context>
