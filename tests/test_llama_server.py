@@ -11,6 +11,9 @@ server cannot be made to show on demand are in ``tests/test_openai_server_faults
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -23,7 +26,9 @@ from monchat.core.errors import ReplyCutOff
 from tests.support.llama_server import MODEL_ALIAS, running_llama_server
 from tests.test_cli_backends import logged, run
 
-pytestmark = [pytest.mark.embedded, pytest.mark.llama_server, pytest.mark.slow]
+# A flush here is 7-9 calls of SmolLM2 on 2 cores: a minute or two on an idle machine, ten on a crowded one.
+pytestmark = [pytest.mark.embedded, pytest.mark.llama_server, pytest.mark.slow, pytest.mark.timeout(1800)]
+FLUSH_GUARD_S = 1500  # only a guard against a hung flush: nothing here is timed
 
 FEW = [  # two days, so two log files: enough for every flush stage, short enough for a quick run
     {"ts": "2026-11-16T08:10:00+00:00", "role": "user", "text": "Good morning. I drank green tea before work again."},
@@ -51,7 +56,9 @@ def _flushed(home: Path, server, *settings: tuple[str, str]) -> tuple[dict, dict
     for key, value in (("openai.base_url", server.url), *settings):
         assert run(home, "settings", "set", key, value).returncode == 0
     assert run(home, "import", str(source)).returncode == 0
-    done = run(home, "--backend", "openai", "--model", MODEL_ALIAS, "flush", "--json")
+    done = subprocess.run([sys.executable, "-m", "monchat", "--backend", "openai", "--model", MODEL_ALIAS, "flush",
+                           "--json"], capture_output=True, text=True, timeout=FLUSH_GUARD_S,
+                          env=dict(os.environ, MONCHAT_HOME=str(home), TZ="UTC"))
     assert done.returncode == 0, f"{done.stderr}\n--- server log ---\n{server.log_tail()}"
     status = json.loads(run(home, "status", "--json").stdout)
     return json.loads(done.stdout), status
