@@ -77,7 +77,9 @@ def test_a_flush_with_default_settings_archives_every_message_and_opens_the_gate
 
 
 def test_a_flush_at_a_context_of_2048_works(home, server_2048):
-    report, status = _flushed(home, server_2048, ("openai.context_length", "2048"))
+    # the diary's and lint's calls are left out to keep it short (reflect, sized for the small room, stays)
+    report, status = _flushed(home, server_2048, ("openai.context_length", "2048"), ("background.diary", "false"),
+                              ("background.lint_llm", "false"))
     _every_message_archived(home, report, status)
 
 
