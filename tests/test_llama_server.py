@@ -65,7 +65,10 @@ def _flushed(home: Path, server, *settings: tuple[str, str]) -> tuple[dict, dict
 
 
 def _every_message_archived(home: Path, report: dict, status: dict) -> None:
-    assert report["messages_archived"] == len(FEW) and report["errors"] == []
+    assert report["messages_archived"] == len(FEW)
+    # what SmolLM2 proposes is not the point (tests/flush/ has the rules); none of the faults of this server is
+    # left in the report: a refused schema, an answer cut off, a request over the context
+    assert not [e for e in report["errors"] if any(w in e for w in ("response_format", "finish", "context"))]
     assert report["gate"] == "ok" and status["unflushed_files"] == 0 and status["archived_messages"] == len(FEW)
     assert not list((home / "logs").glob("*.jsonl"))
 
