@@ -150,7 +150,7 @@ def cmd_doctor(app: App, args) -> int:
                 if not check["ok"] and check.get("hint"):
                     print(f"     → {check['hint']}")
         print(f"\nchat will use: {report['chosen']}")
-    return 0 if report["usable"] else 1
+    return 0 if report["ok"] else 1
 
 
 def cmd_personas(app: App, args) -> int:

@@ -23,7 +23,8 @@ from .core.types import clean_text
 def chat_in_terminal(app, args) -> int:
     """``monchat chat``: ``-m`` messages, piped lines, or an interactive prompt."""
     chat = app.chat
-    persona_id = args.persona or app.settings.chat.persona
+    from .core.personas import terminal_persona
+    persona_id = args.persona or terminal_persona(app.personas, app.settings.chat)
     ensure_cloud_consent(app, _persona_or_none(chat, persona_id))  # before anything is logged, as the window asks
     if args.message:
         lines = iter(args.message)

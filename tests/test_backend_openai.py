@@ -292,7 +292,7 @@ def test_doctor_reports_server_model_and_context(make, fake):
     report = make().doctor()
     assert report.ok, report.checks
     names = [c.name for c in report.checks]
-    assert names == ["server", "api key", "model", "context"]
+    assert names == ["server", "api key", "model", "context", "answer format"]
     assert report.context_length == DEFAULT_CONTEXT_LENGTH
 
 

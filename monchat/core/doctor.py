@@ -74,23 +74,37 @@ def run_doctor(app) -> dict:
                                                  f"{len(app.personas.filters)} filter",
                                                  "Run `monchat personas validate` and fix the files named.")]))
     usable = []
+    registry = app.backends
     for name in BACKEND_NAMES:
+        model = _model_for(registry, name)
         try:
-            report: DoctorReport = app.backends.get(name).doctor()
+            report: DoctorReport = registry.get(name, model).doctor()
         except KnownError as exc:
-            report = DoctorReport(name, app.backends.default_model(name),
-                                  [Check("available", False, exc.message, exc.hint, code=exc.code)])
+            report = DoctorReport(name, model, [Check("available", False, exc.message, exc.hint, code=exc.code)])
         if report.ok:
             usable.append(name)
-        sections.append(_section(f"backend {name} ({report.model})", report.checks,
-                                 backend=name, context_length=report.context_length))
+        sections.append(_section(f"backend {name} ({report.model or NO_MODEL_WORDS.get(name, 'no model set')})",
+                                 report.checks, backend=name, context_length=report.context_length))
     try:
         backend = app.backends.default()
         chosen = backend.describe()
         sections.append(_section("privacy", _privacy_checks(app, backend)))
     except KnownError as exc:
         chosen = f"none ({exc.message})"
-    return redact_tree({"sections": sections, "usable": usable, "chosen": chosen})  # a server may echo a key
+    forced = registry.forced_backend
+    return redact_tree({"sections": sections, "usable": usable, "chosen": chosen,  # a server may echo a key
+                        # what `monchat doctor` exits with: the backend asked for with --backend, else any
+                        "ok": forced in usable if forced else bool(usable)})
+
+
+NO_MODEL_WORDS = {"openai": "no model set: the server's first"}
+
+
+def _model_for(registry, name: str) -> str:
+    """The model doctor checks: --model for the backend it applies to (as chat would use it), else the setting."""
+    forced = registry.forced_backend
+    applies = forced == name if forced else registry.settings.backend.name == name
+    return registry.chosen_model(name) if registry.forced_model and applies else ""
 
 
 def _privacy_checks(app, backend) -> list[Check]:

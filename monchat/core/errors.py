@@ -99,6 +99,15 @@ class MalformedReply(BackendError):
     code = "malformed_reply"
 
 
+class ReplyCutOff(BackendError):
+    """A streamed answer ended without saying why (no ``finish_reason``): a server that interrupts a
+    running reply when another request arrives, or answers a request over its context with nothing.
+    What arrived is kept (a chat reply marked partial); a flush call asks again."""
+
+    code = "reply_cut_off"
+    TRANSIENT = True
+
+
 class InputError(KnownError):
     """A file or argument the user gave us is not usable."""
 

@@ -8,6 +8,7 @@ and the file skipped. The records and their checks are in ``persona_records``.
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import asdict
 from pathlib import Path
@@ -199,6 +200,26 @@ def persona_for_language(registry: PersonaRegistry, current: str, language: str)
     speaking = sorted(pid for pid in registry.shipped_surface_ids
                       if pid in registry.surface and registry.surface[pid].language == language)
     return speaking[0] if speaking else current
+
+
+def terminal_language(setting: str, environ=None) -> str:
+    """``ja`` or ``en`` for the terminal: ``chat.language`` when set, else the locale (LC_ALL, LC_MESSAGES,
+    LANG, the first that is set); ``C.UTF-8``, ``POSIX`` and anything not Japanese are English."""
+    if setting in ("ja", "en"):
+        return setting
+    environ = os.environ if environ is None else environ
+    locale = next((environ[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG") if environ.get(name)), "")
+    return "ja" if locale.lower().startswith("ja") else "en"
+
+
+def terminal_persona(registry: PersonaRegistry, chat: ChatSettings, environ=None) -> str:
+    """The surface persona ``monchat chat`` talks with when none is named: ``chat.persona``, unless it is still
+    the default (Hana, Japanese) and the terminal speaks English (``C.UTF-8`` included): then the shipped one
+    speaking the terminal's language, as the window's first start chooses. ``--persona`` or
+    ``chat.language = "ja"`` keep Hana."""
+    if chat.persona != ChatSettings().persona:
+        return chat.persona
+    return persona_for_language(registry, chat.persona, terminal_language(chat.language, environ))
 
 
 def remove_surface_persona(registry: PersonaRegistry, chat: ChatSettings, persona_id: str) -> bool:

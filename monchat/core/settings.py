@@ -50,6 +50,9 @@ class OpenAISettings:
     model: str = ""  # "" → the server's first chat model
     context_length: int = 0  # 0 → what the server says, else 4096
     timeout_s: float = 120.0
+    # auto: a JSON schema, and json_object (with the schema) once a server refuses one (remembered per address);
+    # json_object: always, for a server known to take no schema (llama_cpp.server); json_schema: never fall back
+    json_mode: str = "auto"
 
 
 @dataclass
@@ -181,6 +184,7 @@ CHECKS: dict[str, Callable[[Any], bool]] = {
     "background.structural_gap_after": _between(0, 10000),
     "background.skill_half_life_days": _between(1, 3650),
     "openai.timeout_s": _between(1, 3600),
+    "openai.json_mode": lambda v: v in ("auto", "json_schema", "json_object"),
     "ollama.num_ctx": _between(512, 1_048_576),
     "ollama.timeout_s": _between(1, 3600),
     "gemini.cache_ttl_s": _between(60, 7 * 24 * 3600),

@@ -214,7 +214,11 @@ class Usage:
     warnings: list[str] = field(default_factory=list)
 
     def counts(self) -> dict:
-        """The reported counts, for the log line of a reply (cached tokens show the cache was hit)."""
+        """The reported counts, for the log line of a reply (cached tokens show the cache was hit). A backend
+        that reported no prompt count (a server ignoring ``stream_options.include_usage``) gets the estimate,
+        named ``estimated_prompt_tokens`` so it is never read as a reported figure."""
         counts = {"prompt_tokens": self.prompt_tokens, "output_tokens": self.output_tokens,
                   "cached_tokens": self.cached_tokens, "thinking_tokens": self.thinking_tokens}
+        if self.prompt_tokens is None:
+            counts["estimated_prompt_tokens"] = self.estimated_prompt_tokens
         return {k: v for k, v in counts.items() if isinstance(v, int)}

@@ -28,6 +28,8 @@ def headline(failure: Failure) -> str:
             "Failures", "The model answered in a shape monchat cannot use."),
         "request_too_large": QCoreApplication.translate(
             "Failures", "The filter's instructions alone do not fit the model's context."),
+        "reply_cut_off": QCoreApplication.translate(
+            "Failures", "The model server ended the reply before it finished."),
         "flush_incomplete": QCoreApplication.translate(
             "Failures", "A filter could not read some messages, so nothing was changed."),
         "pin_over_budget": QCoreApplication.translate(
@@ -89,6 +91,9 @@ def advice(code: str) -> str:
             "Failures", "Try again; a larger model follows the format more reliably."),
         "request_too_large": QCoreApplication.translate(
             "Failures", "Raise the model's context in Settings, or shorten the filter persona's text."),
+        "reply_cut_off": QCoreApplication.translate(
+            "Failures", "Press Retry. If the reply is empty every time, the server's context may be smaller "
+                        "than the one set in Settings."),
         "pin_over_budget": QCoreApplication.translate(
             "Failures", "Unpin a memory you need less, or raise the budget: monchat settings set flush.memory_token_budget N."),
         "flush_incomplete": QCoreApplication.translate(

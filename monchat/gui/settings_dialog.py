@@ -31,6 +31,7 @@ from .filter_editor import FixedPersonaPicker
 from .lifetime import alive
 from .doctor_words import doctor_lines, doctor_results
 from .model_tools import ModelField, PullControl, TypedKeys
+from .openai_fields import AnswerFormatBox, context_box
 from .review_learning import ReviewLearningView
 from .settings_growing import GrowingMemoryPage
 from .translation import arg
@@ -132,11 +133,8 @@ class SettingsDialog(QDialog):
         self.openai_model = ModelField(s.openai.model, self.tr("List models"), self.openai_group)
         self.openai_model.edit.setPlaceholderText(self.tr("(the server's first model)"))
         self.openai_model.list_requested.connect(lambda: self.list_models("openai"))
-        self.openai_ctx = QSpinBox(self.openai_group)
-        self.openai_ctx.setRange(0, 10_000_000)
-        self.openai_ctx.setSingleStep(1024)
-        self.openai_ctx.setSpecialValueText(self.tr("as the server says (else 4096)"))
-        self.openai_ctx.setValue(s.openai.context_length)
+        self.openai_ctx = context_box(s.openai.context_length, self.openai_group)
+        self.openai_format = AnswerFormatBox(s.openai.json_mode, self.openai_group)
         self.openai_key = QLineEdit(self.openai_group)
         self.openai_key.setEchoMode(QLineEdit.EchoMode.Password)
         self.openai_key.setPlaceholderText(self.tr("(a local server needs none)"))
@@ -144,6 +142,7 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Base URL"), self.openai_url)
         form.addRow(self.tr("Model"), self.openai_model)
         form.addRow(self.tr("Context length (tokens)"), self.openai_ctx)
+        form.addRow(self.tr("Answer format"), self.openai_format)
         form.addRow(self.tr("API key"), self.openai_key)
 
         self.gemini_group = QGroupBox(self.tr("Gemini"), page)
@@ -294,7 +293,8 @@ class SettingsDialog(QDialog):
                                        keep_alive=self.ollama_keep.text().strip())
         s.gemini = dataclasses.replace(s.gemini, model=self.gemini_model.text().strip())
         s.openai = dataclasses.replace(s.openai, base_url=self.openai_url.text().strip(),
-                                       model=self.openai_model.text().strip(), context_length=self.openai_ctx.value())
+                                       model=self.openai_model.text().strip(), context_length=self.openai_ctx.value(),
+                                       json_mode=self.openai_format.value())
         s.embedded = dataclasses.replace(s.embedded, model_path=self.embedded_path.text().strip(),
                                          n_ctx=self.embedded_ctx.value(), threads=self.embedded_threads.value(),
                                          max_tokens=self.embedded_max.value())

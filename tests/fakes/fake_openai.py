@@ -24,9 +24,19 @@ Knobs on the server object (set them before the request):
     server.structured_reply    f(request body) -> that content, when set; or (content, finish_reason)
                                for that reply alone (e.g. "length": cut off)
     server.structured_piece_chars  0: a streamed structured reply is one piece; N: pieces of N characters
-    server.schema_support      True: json_schema accepted; False: a 400 for response_format
+    server.schema_support      True: json_schema accepted; False: ``schema_error`` for response_format
                                json_schema, as servers without schemas answer (json_object works)
-    server.usage               the usage object reported (prompt_tokens_details.cached_tokens incl.)
+    server.schema_error        (status, message) of that refusal: 400 (LM Studio) by default; 500 with a
+                               pydantic message (llama_cpp.server) or 422 (a strict validator)
+    server.stream_end          "finish" (a chunk with finish_reason, usage, [DONE]) | "bare_done" (the
+                               pieces, then [DONE] alone: llama_cpp.server interrupted by another request)
+                               | "empty" (200 and not one event: llama_cpp.server over its context)
+    server.stream_ends         one entry per streamed reply, consumed first (else ``stream_end``)
+    server.hold_first_chunk    when set to a threading.Event: a stream's headers go out at once and its
+                               first event waits for the event (at most 10 s), as a server evaluating a
+                               long prompt; ``server.events_sent`` counts the events streams wrote
+    server.usage               the usage object reported (prompt_tokens_details.cached_tokens incl.);
+                               None: none, as a server ignoring stream_options.include_usage
     server.finish_reason       of the last chunk ("stop", or "length" for a cut-off reply)
     server.mode                "ok" | "slow" (chunk_delay_s before each chunk) | "midstream_error"
                                (one chunk, then an error event)
@@ -125,7 +135,7 @@ class Handler(BaseHTTPRequestHandler):
             return self._error(404, f'Model "{model}" not found. Please load it first.', "model_not_found")
         response_format = body.get("response_format")
         if response_format and response_format.get("type") == "json_schema" and not srv.schema_support:
-            return self._error(400, "'response_format.type' must be 'json_object' or 'text'")
+            return self._error(*srv.schema_error)
         finish = srv.finish_reason
         if response_format:
             content = [srv.structured_reply(body) if srv.structured_reply else srv.structured_content]
@@ -158,22 +168,33 @@ class Handler(BaseHTTPRequestHandler):
                 data["usage"] = usage
             return f"data: {json.dumps(data)}\n\n"
 
+        with srv.lock:
+            end = srv.stream_ends.pop(0) if srv.stream_ends else srv.stream_end
         events = [chunk({"role": "assistant", "content": ""})]
         events += [chunk({"content": piece}) for piece in pieces]
-        if srv.mode == "midstream_error":
+        if end == "empty":
+            events = []
+        elif end == "bare_done":
+            events.append("data: [DONE]\n\n")
+        elif srv.mode == "midstream_error":
             events = events[:2] + ['data: {"error": {"message": "the model crashed", "type": "server_error"}}\n\n']
         else:
             events.append(chunk({}, finish))
-            if (body.get("stream_options") or {}).get("include_usage"):
+            if (body.get("stream_options") or {}).get("include_usage") and srv.usage is not None:
                 events.append(chunk(None, usage=srv.usage))
             events.append("data: [DONE]\n\n")
         try:
+            self.wfile.flush()
+            if srv.hold_first_chunk is not None:
+                srv.hold_first_chunk.wait(10)
             for event in events:
                 if srv.mode == "slow":
                     time.sleep(srv.chunk_delay_s)
                 data = event.encode()
                 self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
                 self.wfile.flush()
+                with srv.lock:
+                    srv.events_sent += 1
             self.wfile.write(b"0\r\n\r\n")
             self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError) as exc:
@@ -201,6 +222,11 @@ class FakeOpenAIServer(ThreadingHTTPServer):
         self.structured_reply = None
         self.structured_piece_chars = 0
         self.schema_support = True
+        self.schema_error = (400, "'response_format.type' must be 'json_object' or 'text'")
+        self.stream_end = "finish"
+        self.stream_ends: list[str] = []
+        self.hold_first_chunk: threading.Event | None = None
+        self.events_sent = 0
         self.usage = dict(USAGE)
         self.finish_reason = "stop"
         self.mode = "ok"

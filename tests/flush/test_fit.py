@@ -160,5 +160,6 @@ def test_pack_keeps_order_and_fits_by_the_exact_count():
 
 def test_pack_says_clearly_when_the_instructions_alone_do_not_fit():
     with pytest.raises(RequestTooLarge) as caught:
-        pack([1], request_cost=lambda g: 500, unit_cost=lambda u: 1, limit=400, shorten=lambda u, o: u)
-    assert "context" in caught.value.message and "n_ctx" in caught.value.hint
+        pack([1], request_cost=lambda g: 500, unit_cost=lambda u: 1, limit=400, shorten=lambda u, o: u,
+             setting="embedded.n_ctx")
+    assert "context" in caught.value.message and "Raise embedded.n_ctx" in caught.value.hint

@@ -67,6 +67,8 @@ def test_the_openai_server_models_are_listed_and_the_choice_saved(window, app, q
         items = [dialog.openai_model.edit.itemText(i) for i in range(dialog.openai_model.edit.count())]
         assert items == server.models and dialog.openai_model.text() == server.models[0]
         dialog.openai_ctx.setValue(32768)
+        assert dialog.openai_format.value() == "auto"
+        dialog.openai_format.setCurrentIndex(dialog.openai_format.findData("json_object"))
         dialog.openai_key.setText("sk-local")
         with qtbot.waitSignal(dialog.saved, timeout=2000):
             assert dialog.save()
@@ -74,7 +76,7 @@ def test_the_openai_server_models_are_listed_and_the_choice_saved(window, app, q
     saved = tomllib.loads(text)
     assert saved["backend"]["name"] == "openai"
     assert saved["openai"] == {**saved["openai"], "base_url": server.url, "model": server.models[0],
-                               "context_length": 32768}
+                               "context_length": 32768, "json_mode": "json_object"}
     assert "sk-local" not in text and ring.saved[("monchat", "openai_api_key")] == "sk-local"
 
 

@@ -78,6 +78,8 @@ class Reply:
                 if self.stop.is_set():
                     self.stopped = True
                     return
+            if self.stop.is_set():  # the producer ended at the stop (a stream closed before its first token)
+                self.stopped = True
         finally:
             producer.close()  # closes the SDK's stream (and its HTTP connection) when stopped early
 
@@ -94,6 +96,7 @@ class Backend(ABC):
     # Structured calls a flush may have in flight at once (the setting flush.parallel overrides).
     # A server queues what it cannot run at once; an in-process model runs one call at a time.
     PARALLEL_CALLS: ClassVar[int] = 4
+    CONTEXT_SETTING: ClassVar[str] = ""  # the setting that gives requests more room, named in errors' hints
 
     def __init__(self, model: str, *, retry: RetryPolicy | None = None) -> None:
         self.model = model
@@ -260,7 +263,8 @@ def parse_json_object(raw: str) -> dict:
         raise MalformedReply("The model's answer was not JSON.",
                              "Try again; a larger model follows the format more reliably.")
     try:
-        value = json.loads(text[start:end + 1])
+        # strict=False: a raw newline or tab inside a string (small models write them) is read as itself
+        value = json.loads(text[start:end + 1], strict=False)
     except json.JSONDecodeError as exc:
         raise MalformedReply(f"The model's answer was not valid JSON ({exc.msg}).",
                              "Try again; a larger model follows the format more reliably.") from exc

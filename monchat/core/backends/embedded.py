@@ -80,6 +80,7 @@ class EmbeddedBackend(Backend):
     """
 
     name = "embedded"
+    CONTEXT_SETTING = "embedded.n_ctx"
     PARALLEL_CALLS = 1  # one model, one call at a time (calls run under its lock anyway)
 
     def __init__(self, model_path: str = "", *, n_ctx: int = 4096, threads: int = 0,

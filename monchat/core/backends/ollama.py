@@ -74,6 +74,7 @@ class OllamaBackend(Backend):
     """Chat and structured output through a local (or remote) Ollama server."""
 
     name = "ollama"
+    CONTEXT_SETTING = "ollama.num_ctx"
     TRUNCATION_RATIO = 0.8  # reported tokens below this share of our estimate look cut
     TRUNCATION_MIN_ESTIMATE = 64  # tiny prompts: tokenizer differences dominate
     FULL_CONTEXT_MARGIN = 32  # this close to num_ctx counts as full

@@ -8,21 +8,34 @@ Design notes:
   never a file. A local server needs no key: a placeholder is sent (the client insists on one).
 - The client's own retries are off (``max_retries=0``): a chat turn is not repeated behind the
   user's back, and flush calls retry under ``complete_json``'s policy, which knows which
-  faults are transient (``_translate`` marks 429, 500/502/503/504, timeouts, dropped
+  faults are transient (``openai_errors.translate`` marks 429, 500/502/503/504, timeouts, dropped
   connections).
-- Structured output asks for ``response_format: json_schema``. A server without schema
-  support answers that with a 400 naming ``response_format``; then the same request goes
-  once as ``json_object`` with the schema stated in the system text, and the server's mode
-  is remembered (state ``openai.json_mode.<base url>``), so it is never asked twice. In both
-  modes the answer's shape is checked (``shape.shape_problem``): a server may ignore the
-  schema silently, and a wrong shape is a ``MalformedReply`` the flush reads again in halves.
+- Structured output asks for ``response_format: json_schema`` with ``max_tokens`` set to the answer room
+  (``json_answer_reserve``). A server without schema support refuses it with an error whose text names
+  ``response_format``/``json_schema`` — LM Studio a 400, a strict validator a 422, llama-cpp-python's
+  ``llama_cpp.server`` a 500 with a pydantic traceback — whatever the status, the same request goes once as
+  ``{"type": "json_object", "schema": …}`` (llama.cpp servers constrain the answer to the schema; others
+  ignore the key) with the schema also stated in the system text, and the mode is remembered (state
+  ``openai.json_mode.<base url>``); such a refusal is never retried as transient. ``openai.json_mode``
+  forces ``json_object`` (or ``json_schema``, never falling back). In both modes the answer's shape is
+  checked (``shape.shape_problem``): a wrong shape is a ``MalformedReply`` the flush reads again in halves.
+- A stream that ends without a ``finish_reason`` was cut off (``ReplyCutOff``, transient): llama_cpp.server
+  ends a running reply with a bare ``[DONE]`` when another request arrives, and answers a request over its
+  context with 200 and an empty stream. The chat logs what arrived as partial; a flush call is asked again,
+  and structured calls to that server then run one at a time (``PARALLEL_CALLS`` 1, state
+  ``openai.one_at_a_time.<base url>``).
 - Streaming asks for usage (``stream_options.include_usage``): the last chunk carries
   ``prompt_tokens``, ``completion_tokens`` and ``prompt_tokens_details.cached_tokens`` (the
-  prompt cache was hit) and, for reasoning models, ``completion_tokens_details.reasoning_tokens``.
+  prompt cache was hit) and, for reasoning models, ``completion_tokens_details.reasoning_tokens``; a
+  server ignoring it leaves the estimate (``Usage.counts`` logs it as ``estimated_prompt_tokens``).
+- A stop closes the stream at once, even before the first token (a watcher thread closes the response
+  the reading thread waits on, its socket shut down first), so the server stops and the user does not
+  wait out its prompt processing.
 - The context length is ``openai.context_length`` when set; else what the server's model
   list says where it says it (vLLM ``max_model_len``, OpenRouter ``context_length``, LM
   Studio ``loaded_context_length``/``max_context_length``); else 4096, LM Studio's default
-  for a loaded model, so a request never overflows a server that would cut it.
+  for a loaded model. At 2,048 or less the answer room is the embedded model's 640 tokens, so a flush
+  still fits (its texts and chunks shrink, ``flush/ask.py``); below 2,048 its instructions do not.
 - ``openai.model`` may be empty: the server's first chat model (not an embedding model) is
   used, which is what a user with one model loaded in LM Studio expects.
 """
@@ -32,19 +45,20 @@ from __future__ import annotations
 import json
 import logging
 import math
+import socket
 import threading
 from typing import Callable, Iterator
 
 import openai
 
-from ..errors import (AuthFailed, BackendError, BackendUnreachable, KnownError, MalformedReply, ModelNotFound,
-                      RateLimited)
+from ..errors import KnownError, MalformedReply, ModelNotFound
 from ..privacy import is_local_url
 from ..tokens import count_turns
 from ..types import Coded, Turn, Usage
 from .addresses import DEFAULT_BASE_URL, resolve_base_url  # noqa: F401 (re-exported)
 from .base import Backend, Check, DoctorReport, Reply, parse_json_object
 from .model_size import ModelSize, listed_size
+from .openai_errors import (CONTEXT_HINT, error_text, rejects_schema, stream_cut_off, translate, usage_of)
 from .retry import RetryPolicy
 from .shape import shape_problem
 
@@ -53,24 +67,24 @@ log = logging.getLogger(__name__)
 DEFAULT_CONTEXT_LENGTH = 4096
 NO_KEY = "not-needed"  # local servers ignore the key; the client refuses to run without one
 JSON_MODE_KEY = "openai.json_mode.{url}"
-TRANSIENT_STATUSES = {429, 500, 502, 503, 504}
+ONE_AT_A_TIME_KEY = "openai.one_at_a_time.{url}"  # "1": the server cuts a running reply off when another arrives
+JSON_MODES = ("auto", "json_schema", "json_object")
 CONTEXT_FIELDS = ("max_model_len", "context_length", "loaded_context_length", "max_context_length")
-KEY_HINT = ("Set OPENAI_API_KEY, or store the server's key with `monchat settings openai-key` or in Settings "
-            "(kept in the OS keyring, never in monchat's files).")
+SMALL_CONTEXT = 2048  # at most this: the answer room is the small one (SMALL_ANSWER_RESERVE)
+SMALL_ANSWER_RESERVE = 640  # as the embedded model's: the flush asks for shorter texts (flush/ask.py)
+STOP_POLL_S = 0.05  # how often a stream waiting for its first token looks at the stop event
 
 
 class OpenAICompatBackend(Backend):
     """Chat and structured output through a server that speaks the OpenAI chat API."""
 
     name = "openai"
-    # A local server (LM Studio) often runs one request at a time and queues the rest; two in
-    # flight keep it busy without leaving a queued request waiting past the timeout.
-    PARALLEL_CALLS = 2
+    CONTEXT_SETTING = "openai.context_length"
     PROBE_TIMEOUT_S = 1.5
     DOCTOR_TIMEOUT_S = 5.0
 
     def __init__(self, model: str, *, base_url: str = "", api_key: Callable[[], str | None] = lambda: None,
-                 context_length: int = 0, timeout_s: float = 120.0, state=None,
+                 context_length: int = 0, timeout_s: float = 120.0, state=None, json_mode: str = "auto",
                  retry: RetryPolicy | None = None) -> None:
         super().__init__(model, retry=retry)
         self.base_url = resolve_base_url(base_url)
@@ -78,13 +92,31 @@ class OpenAICompatBackend(Backend):
         self._context_setting = context_length
         self.timeout_s = timeout_s
         self._state = state
+        self._json_setting = json_mode if json_mode in JSON_MODES else "auto"
         self._lock = threading.Lock()
         self._client_obj: openai.OpenAI | None = None
         self._client_key: str | None = None
         self._server_context: int | None = None
         self._context_asked = False
-        self._json_mode: str | None = None  # "json_schema" | "json_object", once an answer showed it
+        # "json_schema" | "json_object": forced by the setting, or once an answer showed it
+        self._json_mode: str | None = None if self._json_setting == "auto" else self._json_setting
         self._detect_lock = threading.Lock()
+        self._one_at_a_time = self._stored(ONE_AT_A_TIME_KEY) == "1"
+        self._one_lock = threading.Lock()  # held by each structured call once the server interrupts
+
+    @property
+    def PARALLEL_CALLS(self) -> int:  # type: ignore[override]
+        """A local server (LM Studio) often runs one request at a time and queues the rest: two in flight keep
+        it busy without a queued one waiting past the timeout. A server found to cut a running reply off when
+        another request arrives (llama_cpp.server) is asked one call at a time."""
+        return 1 if self._one_at_a_time else 2
+
+    def _stored(self, key: str) -> str | None:
+        return self._state.get_state(key.format(url=self.base_url)) if self._state is not None else None
+
+    def _store(self, key: str, value: str) -> None:
+        if self._state is not None:
+            self._state.set_state(key.format(url=self.base_url), value)
 
     # ---- client ----------------------------------------------------------
     def _client(self, timeout_s: float | None = None) -> openai.OpenAI:
@@ -125,8 +157,10 @@ class OpenAICompatBackend(Backend):
         client = self._client(timeout_s)
         try:
             return list(client.models.list())
+        except openai.NotFoundError as exc:
+            raise self._no_api(exc) from exc
         except openai.OpenAIError as exc:
-            raise self._translate(exc, check_model=False) from exc
+            raise translate(exc, self.base_url, self.timeout_s) from exc
         finally:
             if timeout_s is not None:
                 client.close()
@@ -159,6 +193,22 @@ class OpenAICompatBackend(Backend):
                          DEFAULT_CONTEXT_LENGTH)
         return self._server_context or DEFAULT_CONTEXT_LENGTH
 
+    def context_source(self) -> str:
+        """Where ``context_length`` comes from, for doctor."""
+        if self._context_setting > 0:
+            return "set in openai.context_length"
+        if self._server_context:
+            return "as the server says"
+        return (f"the server does not say; {DEFAULT_CONTEXT_LENGTH} assumed — set openai.context_length to the "
+                "context the model is loaded with")
+
+    def json_answer_reserve(self) -> int:
+        """A small context (2,048 or less: llama_cpp.server's default) keeps the embedded model's small answer
+        room, so the instructions and a chunk of the log still fit; the flush then asks for shorter texts."""
+        if self.context_length() <= SMALL_CONTEXT:
+            return min(SMALL_ANSWER_RESERVE, self.context_length() // 2)
+        return super().json_answer_reserve()
+
     def _context_from_server(self, entries: list) -> int | None:
         for entry in entries:
             if self.model and entry.id != self.model:
@@ -172,7 +222,7 @@ class OpenAICompatBackend(Backend):
                 break
         return None
 
-    # ---- chat --------------------------------------------------------------
+    # ---- streaming ---------------------------------------------------------
     @staticmethod
     def _messages(system: str, turns: list[Turn]) -> list[dict]:
         head = [{"role": "system", "content": system}] if system else []
@@ -183,39 +233,48 @@ class OpenAICompatBackend(Backend):
         estimate = count_turns(system, turns)
         reply.usage = Usage(estimated_prompt_tokens=estimate)
         extra = {"temperature": temperature} if temperature is not None else {}
-        chunks = None
+        chunks, finish, anything = None, None, False
+        watching = threading.Event()
         try:
             chunks = self._client().chat.completions.create(
                 model=self._model(), messages=self._messages(system, turns), stream=True,
                 stream_options={"include_usage": True}, **extra)
-            warnings: list[str] = []
+            _close_on_stop(chunks, reply.stop, watching)
             for chunk in chunks:
+                anything = True
                 if chunk.usage is not None:  # the last chunk, after the one with finish_reason
-                    reply.usage = _usage(chunk.usage, estimate)
+                    reply.usage = usage_of(chunk.usage, estimate)
                 for choice in chunk.choices or []:
-                    if choice.finish_reason == "length":
-                        warnings.append(Coded(f"The server at {self.base_url} cut the reply at its length limit.",
-                                               "cut_at_length"))
+                    finish = choice.finish_reason or finish
                     text = choice.delta.content if choice.delta else None
                     if text:
                         yield text
-            reply.usage.warnings.extend(warnings)
-        except openai.OpenAIError as exc:
-            raise self._translate(exc) from exc
+        except Exception as exc:
+            if reply.stop.is_set():  # the stream closed at the user's stop, before its first token
+                return
+            if isinstance(exc, openai.OpenAIError):
+                raise self._translate(exc) from exc
+            raise
         finally:
+            watching.set()
             if chunks is not None:
                 chunks.close()  # a stopped reply closes the HTTP stream, so the server stops generating
+        if reply.stop.is_set():
+            return
+        if finish is None:  # a bare [DONE] or an empty stream: cut off, never a whole reply
+            raise stream_cut_off(self.base_url, anything)
+        if finish == "length":
+            reply.usage.warnings.append(Coded(f"The server at {self.base_url} cut the reply at its length limit.",
+                                              "cut_at_length"))
 
     # ---- structured output --------------------------------------------------
     def _json_mode_now(self) -> str:
         """The mode to try: what this server was found to need before, else a JSON schema."""
-        stored = self._state.get_state(JSON_MODE_KEY.format(url=self.base_url)) if self._state else None
-        return stored if stored == "json_object" else "json_schema"
+        return "json_object" if self._stored(JSON_MODE_KEY) == "json_object" else "json_schema"
 
     def _remember_json_mode(self, mode: str) -> None:
         self._json_mode = mode
-        if self._state is not None:
-            self._state.set_state(JSON_MODE_KEY.format(url=self.base_url), mode)
+        self._store(JSON_MODE_KEY, mode)
 
     @staticmethod
     def _schema_system(system: str, schema: dict) -> str:
@@ -227,6 +286,12 @@ class OpenAICompatBackend(Backend):
         return math.ceil(count_turns(self._schema_system(system, schema), turns) * self.ESTIMATE_MARGIN)
 
     def _complete_json(self, system: str, turns: list[Turn], schema: dict, temperature: float) -> str:
+        if self._one_at_a_time:  # this server interrupts a running reply: one call at a time
+            with self._one_lock:
+                return self._complete_json_once(system, turns, schema, temperature)
+        return self._complete_json_once(system, turns, schema, temperature)
+
+    def _complete_json_once(self, system: str, turns: list[Turn], schema: dict, temperature: float) -> str:
         if self._json_mode is None:
             # Until one answer told us whether the server takes a schema, calls ask one at a time
             # (a flush runs several side by side), so the fallback is found once, not per call.
@@ -243,20 +308,21 @@ class OpenAICompatBackend(Backend):
                 raw = self._ask_json(system, turns, temperature,
                                      {"type": "json_schema",
                                       "json_schema": {"name": "answer", "schema": schema, "strict": False}})
-            except openai.BadRequestError as exc:
-                if not _rejects_schema(exc):
+            except openai.OpenAIError as exc:
+                if not rejects_schema(exc) or self._json_setting == "json_schema":
                     raise self._translate(exc) from exc
                 log.warning("openai: %s does not take a JSON schema (%s); asking for json_object from now on",
-                            self.base_url, _error_text(exc))
+                            self.base_url, error_text(exc))
                 self._remember_json_mode("json_object")
-            except openai.OpenAIError as exc:
-                raise self._translate(exc) from exc
             else:
                 if learning:
                     self._json_mode = "json_schema"  # it answered a schema request: no need to ask again
                 return self._checked(raw, schema)
+        # json_object with the schema as well (llama_cpp.server and llama-server constrain the answer to it;
+        # others ignore it) and in the system text, for a server that only reads that.
         try:
-            raw = self._ask_json(self._schema_system(system, schema), turns, temperature, {"type": "json_object"})
+            raw = self._ask_json(self._schema_system(system, schema), turns, temperature,
+                                 {"type": "json_object", "schema": schema})
         except openai.OpenAIError as exc:
             raise self._translate(exc) from exc
         if learning:
@@ -264,17 +330,20 @@ class OpenAICompatBackend(Backend):
         return self._checked(raw, schema)
 
     def _ask_json(self, system: str, turns: list[Turn], temperature: float, response_format: dict) -> str:
-        """Streamed, so a flush shows the answer's tokens as they arrive (a chunk is about a token)."""
+        """Streamed, so a flush shows the answer's tokens as they arrive (a chunk is about a token).
+        ``max_tokens`` is the answer room the flush sized its request for."""
         estimate = count_turns(system, turns)
         self.last_usage = Usage(estimated_prompt_tokens=estimate)
-        pieces, finish, chunks = [], None, None
+        pieces, finish, chunks, anything = [], None, None, False
         try:
             chunks = self._client().chat.completions.create(
                 model=self._model(), messages=self._messages(system, turns), stream=True,
-                stream_options={"include_usage": True}, temperature=temperature, response_format=response_format)
+                stream_options={"include_usage": True}, temperature=temperature, response_format=response_format,
+                max_tokens=self.json_answer_reserve())
             for chunk in chunks:
+                anything = True
                 if chunk.usage is not None:
-                    self.last_usage = _usage(chunk.usage, estimate)
+                    self.last_usage = usage_of(chunk.usage, estimate)
                 for choice in chunk.choices or []:
                     finish = choice.finish_reason or finish
                     text = choice.delta.content if choice.delta else None
@@ -284,6 +353,13 @@ class OpenAICompatBackend(Backend):
         finally:
             if chunks is not None:
                 chunks.close()
+        if finish is None:
+            if anything and not self._one_at_a_time:
+                log.warning("openai: %s cut an answer off (no finish reason); asking it one call at a time "
+                            "from now on", self.base_url)
+                self._one_at_a_time = True
+                self._store(ONE_AT_A_TIME_KEY, "1")
+            raise stream_cut_off(self.base_url, anything)
         if finish == "length":
             raise MalformedReply(f"The server at {self.base_url} cut the answer off at its length limit.",
                                  "Try again; a larger context (openai.context_length) leaves more room.")
@@ -299,101 +375,32 @@ class OpenAICompatBackend(Backend):
         return raw
 
     # ---- errors --------------------------------------------------------------
-    def _translate(self, exc: Exception, *, check_model: bool = True) -> KnownError:
-        """Map what the openai client raised to a KnownError with a hint."""
-        log.info("openai call to %s failed: %r", self.base_url, exc)
-        if isinstance(exc, openai.APITimeoutError):
-            return BackendUnreachable(f"The server at {self.base_url} did not answer within {self.timeout_s:g} s.",
-                                      "Check that the server is not stuck; a large model may need a higher "
-                                      "openai.timeout_s in settings.", transient=True)
-        if isinstance(exc, openai.APIConnectionError):
-            if _refused(exc):
-                return BackendUnreachable(
-                    f"Nothing answers at {self.base_url} — is LM Studio's server running?",
-                    "Start the server (LM Studio: Developer → Start Server; or `llama-server`), or set "
-                    "openai.base_url in settings / OPENAI_BASE_URL.")
-            return BackendUnreachable(f"The connection to {self.base_url} broke ({_error_text(exc)}).",
-                                      "Check that the server is still running, then try again.", transient=True)
-        if isinstance(exc, (openai.AuthenticationError, openai.PermissionDeniedError)):
-            return AuthFailed(f"The server at {self.base_url} did not accept the API key ({_error_text(exc)}).",
-                              KEY_HINT)
-        if isinstance(exc, openai.RateLimitError):
-            return RateLimited(f"The server at {self.base_url} is busy or over its rate limit.",
-                               "Wait a moment and try again.")
+    def _translate(self, exc: Exception) -> KnownError:
+        """A failed chat or structured call: a 404 names the models the server has."""
         if isinstance(exc, openai.NotFoundError):
-            return self._not_found(exc) if check_model else BackendError(
-                f"{self.base_url} has no OpenAI-compatible API ({_error_text(exc)}).",
-                "Check openai.base_url: it usually ends in /v1 (LM Studio: http://127.0.0.1:1234/v1).")
-        if isinstance(exc, openai.APIStatusError):
-            status = exc.status_code
-            text = _error_text(exc)
-            if status == 400 and "context" in text.lower():
-                return BackendError(f"The server at {self.base_url} refused the request: {text}",
-                                    "Set openai.context_length to the context the model is loaded with.")
-            if status >= 500:
-                return BackendError(f"The server at {self.base_url} failed ({status}): {text}",
-                                    "Try again; if it keeps failing, read the server's log.",
-                                    transient=status in TRANSIENT_STATUSES)
-            return BackendError(f"The server at {self.base_url} refused the request ({status}): {text}",
-                                "Check openai.model and openai.base_url in settings.")
-        if isinstance(exc, openai.APIError):  # an error event in the middle of a stream
-            return BackendError(f"The server at {self.base_url} failed mid-answer: {_error_text(exc)}",
-                                "Try again; if it keeps failing, read the server's log.", transient=True)
-        return BackendError(f"The openai client failed: {exc}", "Check the openai settings.")
+            return self._not_found(exc)
+        return translate(exc, self.base_url, self.timeout_s)
+
+    def _no_api(self, exc: Exception) -> KnownError:
+        from ..errors import BackendError
+        return BackendError(f"{self.base_url} has no OpenAI-compatible API ({error_text(exc)}).",
+                            "Check openai.base_url: it usually ends in /v1 (LM Studio: http://127.0.0.1:1234/v1).")
 
     def _not_found(self, exc: Exception) -> KnownError:
         """A 404 on a chat: usually the model; say which models the server has."""
         try:
             models = self.list_models(self.DOCTOR_TIMEOUT_S)
         except KnownError:
-            models = None
-        if models is None:
-            return BackendError(f"{self.base_url} has no OpenAI-compatible API ({_error_text(exc)}).",
-                                "Check openai.base_url: it usually ends in /v1 (LM Studio: "
-                                "http://127.0.0.1:1234/v1).")
+            return self._no_api(exc)
         have = ", ".join(models) if models else "none"
         return ModelNotFound(f"The server at {self.base_url} has no model {self.model!r} (it has: {have}).",
                              "Choose one of those with --model or openai.model, or load the model in LM Studio.")
 
     # ---- health --------------------------------------------------------------
     def doctor(self) -> DoctorReport:
-        """Check the server, the key, the model and the context length; never raises."""
-        report = DoctorReport(self.name, self.model)
-        source = self._key_source()
-        try:
-            entries = self._model_entries(self.DOCTOR_TIMEOUT_S)
-        except AuthFailed as exc:
-            report.checks.append(Check("server", True, f"{self.base_url} answered"))
-            report.checks.append(Check("api key", False, exc.message, exc.hint, code=exc.code))
-            return report
-        except KnownError as exc:
-            report.checks.append(Check("server", False, exc.message, exc.hint, code=exc.code))
-            return report
-        ids = [e.id for e in entries]
-        report.checks.append(Check("server", True, f"{self.base_url} answered; models: {', '.join(ids) or 'none'}"))
-        report.checks.append(Check("api key", True, f"from {source}" if source else "none sent (a local server "
-                                                                                      "needs none)"))
-        model = self.model or next((m for m in ids if "embed" not in m.lower()), "")
-        if not model:
-            report.checks.append(Check("model", False, "the server lists no chat model",
-                                       "Load a model in LM Studio, or set openai.model.", code="no_model_listed"))
-            return report
-        if model not in ids:
-            report.checks.append(Check("model", False, f"{model!r} is not among the server's models",
-                                       f"Choose one of: {', '.join(ids) or 'none'} (openai.model or --model).",
-                                       code="model_not_found"))
-            return report
-        report.model = model
-        report.checks.append(Check("model", True, model if self.model else f"{model} (the server's first)"))
-        self._context_asked = True
-        self._server_context = self._context_from_server(entries)
-        report.context_length = self.context_length()
-        said = ("set in openai.context_length" if self._context_setting > 0 else
-                "as the server says" if self._server_context else
-                f"the server does not say; {DEFAULT_CONTEXT_LENGTH} assumed — set openai.context_length to the "
-                "context the model is loaded with")
-        report.checks.append(Check("context", True, f"{report.context_length} tokens ({said})"))
-        return report
+        """Check the server, the key, the model, the context length and the answer format; never raises."""
+        from .openai_doctor import doctor
+        return doctor(self)
 
     def probe(self) -> bool:
         """True when the server answers within 1.5 s and has the model (or any, when none is set)."""
@@ -404,7 +411,7 @@ class OpenAICompatBackend(Backend):
             return False
         return self.model in ids if self.model else any("embed" not in m.lower() for m in ids)
 
-    def _key_source(self) -> str:
+    def key_source(self) -> str:
         owner = getattr(self._api_key, "__self__", None)
         source = getattr(owner, "openai_key_source", None)
         try:
@@ -413,36 +420,26 @@ class OpenAICompatBackend(Backend):
             return ""
 
 
-def _usage(usage, estimate: int) -> Usage:
-    prompt_details = getattr(usage, "prompt_tokens_details", None)
-    output_details = getattr(usage, "completion_tokens_details", None)
-    return Usage(prompt_tokens=usage.prompt_tokens, output_tokens=usage.completion_tokens,
-                 cached_tokens=getattr(prompt_details, "cached_tokens", None),
-                 thinking_tokens=getattr(output_details, "reasoning_tokens", None),
-                 estimated_prompt_tokens=estimate)
+def _close_on_stop(chunks, stop: threading.Event, done: threading.Event) -> None:
+    """Close ``chunks`` as soon as ``stop`` is set, even before its first token (a server evaluating a long
+    prompt sends nothing for seconds): the read waiting on it ends at once. Ends with ``done``."""
+    def watch() -> None:
+        while not done.is_set():
+            if stop.wait(STOP_POLL_S):
+                if not done.is_set():
+                    _shut_down(chunks)
+                return
+    threading.Thread(target=watch, name="openai stop watch", daemon=True).start()
 
 
-def _error_text(exc: Exception) -> str:
-    body = getattr(exc, "body", None)
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        message = inner.get("message") if isinstance(inner, dict) else inner
-        if isinstance(message, str) and message:
-            return message
-    return getattr(exc, "message", None) or str(exc)
-
-
-def _rejects_schema(exc: openai.BadRequestError) -> bool:
-    """A 400 that says the server does not take ``response_format`` json_schema."""
-    text = _error_text(exc).lower()
-    return "response_format" in text or "json_schema" in text or "schema" in text
-
-
-def _refused(exc: BaseException) -> bool:
-    """Whether a connection error is "nothing listens there" rather than a dropped connection."""
-    cause = exc.__cause__ or exc.__context__
-    while cause is not None:
-        if isinstance(cause, ConnectionRefusedError) or type(cause).__name__ == "ConnectError":
-            return True
-        cause = cause.__cause__ or cause.__context__
-    return False
+def _shut_down(chunks) -> None:
+    """End the read another thread is blocked in: closing the response alone does not wake a ``recv`` already
+    waiting (it waits for the server or the read timeout), so the connection's socket is shut down first."""
+    stream = getattr(getattr(chunks, "response", None), "extensions", {}).get("network_stream")
+    sock = stream.get_extra_info("socket") if stream is not None else None
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:  # already closed: the read has ended anyway
+            pass
+    chunks.close()

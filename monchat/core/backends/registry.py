@@ -71,7 +71,7 @@ class BackendRegistry:
             from .openai_compat import OpenAICompatBackend
             return OpenAICompatBackend(model, base_url=s.openai.base_url, api_key=self.secrets.openai_key,
                                        context_length=s.openai.context_length, timeout_s=s.openai.timeout_s,
-                                       state=self.state, retry=retry)
+                                       state=self.state, json_mode=s.openai.json_mode, retry=retry)
         if name == "gemini":
             from .gemini import GeminiBackend
             return GeminiBackend(model, api_key=self.secrets.gemini_key, api_version=s.gemini.api_version,

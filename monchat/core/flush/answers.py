@@ -121,6 +121,10 @@ class CachedBackend(Backend):
         return self.inner.model_size()
 
     @property
+    def CONTEXT_SETTING(self) -> str:  # type: ignore[override]
+        return self.inner.CONTEXT_SETTING
+
+    @property
     def last_usage(self) -> Usage:  # type: ignore[override]
         """This thread's last call: a hit cost nothing (empty usage), else what the inner backend reported."""
         return Usage(kept_answer=True) if getattr(self._hit_here, "hit", False) else self.inner.last_usage

@@ -26,8 +26,13 @@ class RequestTooLarge(BackendError):
     code = "request_too_large"
 
 
+def context_hint(setting: str) -> str:
+    """How to give a request more room: the backend's own context setting when it has one."""
+    return f"Raise {setting} in settings" if setting else "Raise the model's context in settings"
+
+
 def pack(units: Sequence[T], *, request_cost: Callable[[list[T]], int], unit_cost: Callable[[T], int],
-         limit: int, shorten: Callable[[T, int], T]) -> list[list[T]]:
+         limit: int, shorten: Callable[[T, int], T], setting: str = "") -> list[list[T]]:
     """Split ``units`` in order into groups whose requests each cost at most ``limit`` tokens.
 
     Args:
@@ -36,6 +41,7 @@ def pack(units: Sequence[T], *, request_cost: Callable[[list[T]], int], unit_cos
         unit_cost: an estimate of one unit's share of a request.
         limit: the most tokens a request may have.
         shorten: given a unit alone over the limit and by how many tokens, a shorter unit.
+        setting: the backend's context setting (``Backend.CONTEXT_SETTING``), named in the error's hint.
 
     Raises:
         RequestTooLarge: even an empty request does not fit, or a unit cannot be shortened enough.
@@ -46,8 +52,7 @@ def pack(units: Sequence[T], *, request_cost: Callable[[list[T]], int], unit_cos
         raise RequestTooLarge(
             f"The instructions alone fill the model's context ({frame + SLACK} tokens of the "
             f"{limit + SLACK} a request may have).",
-            "Raise the model's context in settings (embedded.n_ctx or ollama.num_ctx), "
-            "or shorten the filter persona's text.")
+            f"{context_hint(setting)} (a flush needs at least 2,048 tokens), or shorten the filter persona's text.")
     pending = list(units)
     costs = [unit_cost(u) for u in pending]
     groups: list[list[T]] = []
@@ -66,7 +71,7 @@ def pack(units: Sequence[T], *, request_cost: Callable[[list[T]], int], unit_cos
                 shorter = shorten(pending[start], over)
                 if unit_cost(shorter) >= costs[start]:
                     raise RequestTooLarge("A message cannot be shortened to fit one request.",
-                                          "Raise the model's context in settings.")
+                                          f"{context_hint(setting)}.")
                 pending[start], costs[start] = shorter, unit_cost(shorter)
                 continue
             # The guesses ran low by this factor; give back what covers the overshoot at that rate.

@@ -212,7 +212,7 @@ def fitted_batches(backend: Backend, prompts: PromptLibrary, system: str, pairs:
     size = batch_size(backend, pairs)
     for start in range(0, len(pairs), size):
         batches += pack(pairs[start:start + size], request_cost=request_cost, unit_cost=pair_cost,
-                        limit=backend.json_prompt_limit(), shorten=shorten)
+                        limit=backend.json_prompt_limit(), shorten=shorten, setting=backend.CONTEXT_SETTING)
     return batches
 
 

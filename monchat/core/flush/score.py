@@ -141,7 +141,7 @@ def plan_chunks(backend: Backend, prompts: PromptLibrary, personas: list[FilterP
         return replace(line, text=kept + CUT_MARK)
 
     chunks = pack(lines, request_cost=request_cost, unit_cost=line_cost, limit=backend.json_prompt_limit(),
-                  shorten=shorten)
+                  shorten=shorten, setting=backend.CONTEXT_SETTING)
     return chunks, list(notes.values())
 
 

@@ -55,6 +55,25 @@ Settings folder: %2</source>
     </message>
 </context>
 <context>
+    <name>AnswerFormatBox</name>
+    <message>
+        <source>Automatic (a JSON schema, else JSON object)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON schema only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON object with the schema (llama_cpp.server)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How a flush asks the server for structured answers. Servers that refuse a JSON schema are found and remembered automatically.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>BackupDialog</name>
     <message>
         <source>Back up and restore</source>
@@ -395,6 +414,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The model server ended the reply before it finished.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>A filter could not read some messages, so nothing was changed.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -500,6 +523,10 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Raise the model&apos;s context in Settings, or shorten the filter persona&apos;s text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Press Retry. If the reply is empty every time, the server&apos;s context may be smaller than the one set in Settings.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2855,15 +2882,15 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>as the server says (else 4096)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>(a local server needs none)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Base URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answer format</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3028,6 +3055,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Something needs fixing:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>as the server says (else 4096)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -58,6 +58,25 @@ Settings folder: %2</source>
     </message>
 </context>
 <context>
+    <name>AnswerFormatBox</name>
+    <message>
+        <source>Automatic (a JSON schema, else JSON object)</source>
+        <translation>自動（JSON スキーマ、だめなら JSON オブジェクト）</translation>
+    </message>
+    <message>
+        <source>JSON schema only</source>
+        <translation>JSON スキーマだけ</translation>
+    </message>
+    <message>
+        <source>JSON object with the schema (llama_cpp.server)</source>
+        <translation>スキーマ付きの JSON オブジェクト（llama_cpp.server）</translation>
+    </message>
+    <message>
+        <source>How a flush asks the server for structured answers. Servers that refuse a JSON schema are found and remembered automatically.</source>
+        <translation>フラッシュのときにサーバーへ決まった形の答えをどう頼むかです。JSON スキーマを受け付けないサーバーは自動で見つけて覚えます。</translation>
+    </message>
+</context>
+<context>
     <name>BackupDialog</name>
     <message>
         <source>Back up and restore</source>
@@ -402,6 +421,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation>フィルターの指示だけでモデルのコンテキストに収まりません。</translation>
     </message>
     <message>
+        <source>The model server ended the reply before it finished.</source>
+        <translation>モデルのサーバーが返事を最後まで書かずに終えました。</translation>
+    </message>
+    <message>
         <source>A filter could not read some messages, so nothing was changed.</source>
         <translation>読めないメッセージがあったため、何も変更していません。</translation>
     </message>
@@ -508,6 +531,10 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>Raise the model&apos;s context in Settings, or shorten the filter persona&apos;s text.</source>
         <translation>設定でモデルのコンテキストを増やすか、フィルターペルソナの文章を短くしてください。</translation>
+    </message>
+    <message>
+        <source>Press Retry. If the reply is empty every time, the server&apos;s context may be smaller than the one set in Settings.</source>
+        <translation>「再試行」を押してください。毎回返事が空なら、サーバーのコンテキストが設定の値より小さいのかもしれません。</translation>
     </message>
     <message>
         <source>Unpin a memory you need less, or raise the budget: monchat settings set flush.memory_token_budget N.</source>
@@ -2866,16 +2893,16 @@ Open it in your browser?</source>
         <translation>（サーバーの最初のモデル）</translation>
     </message>
     <message>
-        <source>as the server says (else 4096)</source>
-        <translation>サーバーの値（なければ 4096）</translation>
-    </message>
-    <message>
         <source>(a local server needs none)</source>
         <translation>（手元のサーバーなら不要）</translation>
     </message>
     <message>
         <source>Base URL</source>
         <translation>ベース URL</translation>
+    </message>
+    <message>
+        <source>Answer format</source>
+        <translation>答えの形式</translation>
     </message>
     <message>
         <source>Embedded</source>
@@ -3040,6 +3067,10 @@ Open it in your browser?</source>
     <message>
         <source>Something needs fixing:</source>
         <translation>直す必要があります:</translation>
+    </message>
+    <message>
+        <source>as the server says (else 4096)</source>
+        <translation>サーバーの値（なければ 4096）</translation>
     </message>
 </context>
 <context>

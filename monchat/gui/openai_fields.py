@@ -1,0 +1,33 @@
+"""The OpenAI-compatible server's context length and answer format fields of the Settings dialog."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QComboBox, QSpinBox, QWidget
+
+
+def context_box(value: int, parent: QWidget) -> QSpinBox:
+    """``openai.context_length``: 0 is "as the server says"."""
+    box = QSpinBox(parent)
+    box.setRange(0, 10_000_000)
+    box.setSingleStep(1024)
+    box.setSpecialValueText(QCoreApplication.translate("SettingsDialog", "as the server says (else 4096)"))
+    box.setValue(value)
+    return box
+
+
+class AnswerFormatBox(QComboBox):
+    """``openai.json_mode``: how flush calls ask for JSON (auto finds a server without schemas by itself)."""
+
+    def __init__(self, value: str, parent: QWidget) -> None:
+        super().__init__(parent)
+        for mode, text in (("auto", self.tr("Automatic (a JSON schema, else JSON object)")),
+                           ("json_schema", self.tr("JSON schema only")),
+                           ("json_object", self.tr("JSON object with the schema (llama_cpp.server)"))):
+            self.addItem(text, mode)
+        self.setCurrentIndex(max(0, self.findData(value)))
+        self.setToolTip(self.tr("How a flush asks the server for structured answers. Servers that refuse a JSON "
+                                "schema are found and remembered automatically."))
+
+    def value(self) -> str:
+        return self.currentData()
