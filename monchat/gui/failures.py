@@ -50,6 +50,8 @@ def headline(failure: Failure) -> str:
             "Failures", "A flush is already running."),
         "keyring": QCoreApplication.translate(
             "Failures", "This computer's keyring cannot store the key."),
+        "cloud_consent": QCoreApplication.translate(
+            "Failures", "Nothing was sent: this service is a cloud you have not agreed to send to here."),
         "storage": QCoreApplication.translate(
             "Failures", "monchat could not read or write its data."),
         "storage_full": QCoreApplication.translate(

@@ -458,6 +458,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Nothing was sent: this service is a cloud you have not agreed to send to here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>monchat could not read or write its data.</source>
         <translation type="unfinished"></translation>
     </message>

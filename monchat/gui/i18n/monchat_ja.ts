@@ -465,6 +465,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation>このコンピューターのキーリングには鍵を保存できません。</translation>
     </message>
     <message>
+        <source>Nothing was sent: this service is a cloud you have not agreed to send to here.</source>
+        <translation>何も送っていません: このサービスはクラウドで、このパソコンからの送信にまだ同意していません。</translation>
+    </message>
+    <message>
         <source>monchat could not read or write its data.</source>
         <translation>monchat のデータを読み書きできませんでした。</translation>
     </message>
