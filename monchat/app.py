@@ -118,6 +118,8 @@ class App:
         return {
             "backend": name,
             "model": backend.model,
+            # the model's parameters when the backend states them; "small" (< 1 B): memory built with it is unreliable
+            "model_size": size.to_dict() if (size := backend.model_size()) is not None else None,
             # who is sent the persona, your memory and the recent conversation, and whether it is local
             "memory_goes_to": destination(backend).to_dict(),
             "unflushed_files": gate.unflushed_files,

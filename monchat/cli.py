@@ -85,7 +85,13 @@ def cmd_status(app: App, args) -> int:
         print(json.dumps(status, ensure_ascii=False, indent=2))
         return 0
     gate_words = {"ok": "ok", "warn": "a flush is recommended", "stop": "chat is paused until a flush"}
-    print(f"backend:   {status['backend']} ({status['model']})")
+    size = status["model_size"]
+    stated = f", {size['label']} parameters" if size else ""
+    print(f"backend:   {status['backend']} ({status['model']}{stated})")
+    if size and size["small"]:
+        from .core.backends.model_size import SUGGESTION
+        print(f"warning:   a small model: memory built with it will be unreliable, and a flush puts nothing into "
+              f"lasting memory without your approval; for memory you can rely on use {SUGGESTION}")
     goes_to = Destination(**status["memory_goes_to"])
     print(f"privacy:   your memory is sent to {goes_to.sentence()}")
     print(f"logs:      {status['unflushed_files']} unflushed file(s) — {gate_words[status['gate']]}"

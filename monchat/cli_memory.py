@@ -73,6 +73,9 @@ def cmd_flush(app, args) -> int:
         return 0
     title = "Dry run — nothing was written. Proposed changes:" if report.dry_run else f"Flush {report.run_id} done."
     print(title)
+    for note in report.notes:  # first, before the changes it explains
+        if getattr(note, "code", "") == "small_model":
+            print(f"  warning: {note}")
     personas = ", ".join(f"{p['id']} ({p['role']})" for p in report.personas)
     print(f"  personas: {personas}; seed {report.seed}")
     print(f"  {report.messages_archived} message(s) archived; {report.llm_calls} LLM call(s); "
@@ -91,7 +94,8 @@ def cmd_flush(app, args) -> int:
     from .cli_lint import print_flush_lint
     print_flush_lint(report)
     for note in report.notes:
-        print(f"  note: {note}")
+        if getattr(note, "code", "") != "small_model":
+            print(f"  note: {note}")
     for error in report.errors:
         print(f"  warning: {error}", file=sys.stderr)
     if report.queued:
@@ -107,6 +111,11 @@ def _warm(app, args, report) -> None:
         from .core.warm import warm
         done = warm(app.chat, app.store)
         print(f"warm start: {done}", file=sys.stderr if args.json else sys.stdout)
+
+
+def _proposed_by(row: dict) -> str:
+    """Which filter personas proposed a review row (one row, however many proposed the same change)."""
+    return f" (proposed by {', '.join(row['proposers'])})" if row.get("proposers") else ""
 
 
 def _memory_line(data: dict) -> str:
@@ -139,13 +148,15 @@ def cmd_memory(app, args) -> int:
                 print("\nWaiting for your review (approve/reject by number or memory id):")
                 for row in queue:
                     was = f" (replaces: {row['old_text']})" if row["old_text"] else ""
-                    print(f"  #{row['id']} {row['action']:9} {row['memory_id']}  {row['text']}{was} — {row['reason']}")
+                    print(f"  #{row['id']} {row['action']:9} {row['memory_id']}  {row['text']}{was} — {row['reason']}"
+                          f"{_proposed_by(row)}")
             return 0
     elif action == "queue":
         out = memory.queue()
         if not args.json:
             for row in out:
-                print(f"#{row['id']} {row['action']:9} {row['memory_id']}  {row['text']} — {row['reason']}")
+                print(f"#{row['id']} {row['action']:9} {row['memory_id']}  {row['text']} — {row['reason']}"
+                      f"{_proposed_by(row)}")
             return 0
     elif action == "budget":
         out = memory.budget_report()

@@ -71,6 +71,20 @@ def _exported(home: Path) -> list[dict]:
     return [json.loads(line) for line in monchat(home, "export", "--jsonl").stdout.splitlines()]
 
 
+def test_the_small_model_is_named_and_puts_nothing_into_lasting_memory_by_itself(flushed):
+    """SmolLM2-135M states 135M in its GGUF file: the flush and status say so, and no memory reached Layer 1
+    unasked (whatever would have is in the review queue, held for the small model)."""
+    home, _, before, _, flush, after = flushed
+    assert flush["small_model"] == {"model": "embedded:SmolLM2-135M-Instruct", "parameters": 135_000_000,
+                                    "label": "135M", "small": True}
+    assert flush["promoted"]["layer1"] == 0 and not [c for c in flush["changes"] if c["kind"] == "layer1"]
+    assert any("is a small model (135M parameters)" in note for note in flush["notes"])
+    assert before["model_size"]["small"] and after["model_size"]["label"] == "135M"
+    assert "warning:   a small model: memory built with it will be unreliable" in monchat(home, "status").stdout
+    queue = json.loads(monchat(home, "memory", "queue", "--json").stdout)
+    assert all(row["held"] == "small_model" for row in queue if row["action"] == "layer1")
+
+
 def test_every_proposal_is_kept_on_user_evidence_or_dropped(flushed):
     # SmolLM2-135M is weak, and what it proposes is not the point here (the rules are tested with
     # the oracle in tests/flush/): the point is that whatever it proposed went through validation.

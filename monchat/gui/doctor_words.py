@@ -27,6 +27,7 @@ def check_name(name: str) -> str:
         "model file": QCoreApplication.translate("DoctorWords", "model file"),
         "model loads": QCoreApplication.translate("DoctorWords", "model loads"),
         "keep_alive": QCoreApplication.translate("DoctorWords", "how long the model stays loaded"),
+        "model size": QCoreApplication.translate("DoctorWords", "model size"),
     }
     return words.get(name, name)
 
@@ -43,6 +44,9 @@ def outcome(code: str) -> str:
             "DoctorWords", "The context is set larger than the model was trained for; answers degrade."),
         "bad_keep_alive": QCoreApplication.translate(
             "DoctorWords", "The keep-alive time is not a duration Ollama understands (30m, 2h or -1)."),
+        "small_model": QCoreApplication.translate(
+            "DoctorWords", "A small model: memory built with it will be unreliable. For memory you can rely on, "
+                           "use a larger model through Ollama (e.g. gemma3:4b), LM Studio, or Gemini."),
     }
     return words.get(code) or headline(Failure(code or "error", ""))
 
@@ -79,8 +83,8 @@ def doctor_lines(results: list[tuple[str, DoctorReport | KnownError]]) -> list[t
                 text = f"  {mark} {check.name}: {check.detail}"
                 if not check.ok and check.hint:
                     text += f" → {check.hint}"
-            elif check.ok:
-                text = f"  {mark} {check_name(check.name)}"
+            elif check.ok:  # a check that passed with a warning (a small model) says it
+                text = f"  {mark} {check_name(check.name)}" + (f": {outcome(check.code)}" if check.code else "")
             else:
                 text = f"  {mark} {check_name(check.name)}: {_failure_words(check.code)}"
             lines.append((check.ok, text))

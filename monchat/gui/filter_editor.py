@@ -60,9 +60,10 @@ class FixedPersonaPicker(QWidget):
 def last_random_persona(flush: FlushService) -> str:
     """The random persona of the last flush run, or "" (none has run, or the plan cannot be read)."""
     try:
-        last = flush.plan().last_run
+        runs = flush.runs(1)  # not plan(): that also asks the backend its model's size
     except KnownError:
         return ""
+    last = runs[0] if runs else None
     if not last:
         return ""
     for entry in last.get("personas", []) or []:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
+from ..core.backends.model_size import ModelSize
 from ..core.personas import persona_for_language
+from .small_model_words import small_model_warning
 from .translation import arg
 
 
@@ -26,8 +28,12 @@ def adopt_language(app, language: str) -> bool:
     return True
 
 
-def welcome_text(backend_name: str, backend: str) -> str:
-    """Rich text for the empty chat of a new user."""
+def welcome_text(backend_name: str, backend: str, size: ModelSize | None = None) -> str:
+    """Rich text for the empty chat of a new user.
+
+    Args:
+        size: what the backend states of its model's size; a small one is said to make unreliable memory.
+    """
     lines = [
         QCoreApplication.translate(
             "Welcome", "<b>Welcome to monchat.</b> You talk with a <b>persona</b> (choose one above; make your "
@@ -41,7 +47,9 @@ def welcome_text(backend_name: str, backend: str) -> str:
         lines.append(arg(QCoreApplication.translate("Welcome", "Replies now come from <b>%1</b>."), backend))
     if backend_name == "embedded":
         lines.append(QCoreApplication.translate(
-            "Welcome", "That is the small model built into monchat: good for trying it out, weak at "
+            "Welcome", "That is the small model built into monchat: enough to try the window, weak at "
                        "conversation. For better replies install Ollama (ollama.com) and a model such as "
-                       "qwen2.5:7b, or choose another backend in Settings."))
+                       "gemma3:4b, or choose another backend in Settings."))
+    if size is not None and size.small:
+        lines.append(small_model_warning(size.label))
     return "<p>" + "</p><p>".join(lines) + "</p>"

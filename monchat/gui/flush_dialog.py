@@ -23,6 +23,7 @@ from .dropped_rows import add_dropped_rows
 from .failures import explanation, headline
 from .flush_layers import LayerRows
 from .lifetime import alive
+from .small_model_words import small_model_note, small_model_warning
 from .translation import arg, ui_is_english, ui_language
 from .workers import Failure, TaskRunner
 
@@ -66,6 +67,9 @@ class FlushDialog(QDialog):
 
         self.plan_label = QLabel(self.tr("Reading the plan…"), self)
         self.plan_label.setWordWrap(True)
+        self.small_model = QLabel(self)  # the backend's model is known to be small: said before the flush
+        self.small_model.setWordWrap(True)
+        self.small_model.hide()
         self.dry_run = QCheckBox(self.tr("Preview only (dry run: show the changes, write nothing)"), self)
 
         stages_box = QGroupBox(self.tr("Stages"), self)
@@ -122,6 +126,7 @@ class FlushDialog(QDialog):
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.plan_label)
+        layout.addWidget(self.small_model)
         top = QHBoxLayout()
         top.addWidget(stages_box, 1)
         top.addWidget(self.personas_box, 1)
@@ -176,13 +181,18 @@ class FlushDialog(QDialog):
             "part_unread": self.tr("%1 could not read part %2 of the log."),
             "judge_unreadable": self.tr("Some comparisons with what is remembered came back unreadable and were "
                                         "skipped."),
+            "folded": self.tr("%1 proposed the same change; it is one item: “%2”."),
         }
+        if code == "small_model":
+            return small_model_note(values[1])
         if code not in words:  # no code: core's English, only in an English window
             return text if ui_is_english() else self.tr("See monchat.log for the details.")
         names = [self.persona_name(v) if code in ("read_in_halves", "part_unread") and n == 0 else v
                  for n, v in enumerate(values)]
         if code == "archived_unread":
             names[1] = self.surface_name(values[1])
+        if code == "folded":
+            names[0] = self.tr(", ").join(self.persona_name(p) for p in str(values[0]).split(", "))
         return arg(words[code], *names)
 
     def surface_name(self, persona_id: str) -> str:
@@ -207,6 +217,8 @@ class FlushDialog(QDialog):
         else:
             self.plan_label.setText(arg(self.tr("%1 log files with %2 messages will be read."),
                                         len(plan.files), plan.messages))
+        self.small_model.setText(small_model_warning(plan.small_model["label"]) if plan.small_model else "")
+        self.small_model.setVisible(bool(plan.small_model))
         for row, entry in enumerate(plan.personas):
             self._persona_row(entry["id"], entry.get("role", ""), row)
         self.start_button.setEnabled(not self.running and bool(plan.files))

@@ -317,15 +317,15 @@ class MainWindow(QMainWindow):
         def work(_report):
             meter = chat.context_meter(persona_id)
             backend = chat.backend_for(chat.persona(persona_id))
-            return generation, meter, backend.describe(), backend.name
+            return generation, meter, backend.describe(), backend.name, backend.model_size()  # asked once a model
         self.runner.start("context meter", work, on_finished=self._meter_ready, on_failed=self._meter_failed)
 
     def _meter_ready(self, result) -> None:
-        generation, meter, backend, backend_name = result
+        generation, meter, backend, backend_name, size = result
         if generation != self._meter_generation:
             return
         self.backend_label.setText(backend)
-        self.chat_view.set_welcome(welcome_text(backend_name, backend) if self.nothing_said else "")
+        self.chat_view.set_welcome(welcome_text(backend_name, backend, size) if self.nothing_said else "")
         self._show_meter(meter)
 
     def _show_meter(self, meter) -> None:

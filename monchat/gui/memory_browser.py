@@ -287,7 +287,8 @@ class MemoryBrowser(QDialog):
         threshold = self.settings.flush.judge_confidence
         for row in queue:
             if row.get("memory_id") == record.id:
-                lines.append(arg(self.tr("Waiting for your review: %1"), words.reason(row, threshold)))
+                lines.append(arg(self.tr("Waiting for your review: %1"),
+                                 " ".join(t for t in (words.reason(row, threshold), words.held(row)) if t)))
             elif row.get("target_id") == record.id:
                 lines.append(arg(self.tr("A proposed change to this memory waits for your review: %1"),
                                  words.reason(row, threshold)))

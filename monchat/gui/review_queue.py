@@ -163,7 +163,8 @@ class ReviewQueueDialog(QDialog):
         self.effect.clear()
         if row is None:
             return
-        self.reason.setText(arg(self.tr("Why: %1"), words.reason(row, self.settings.flush.judge_confidence)))
+        why = arg(self.tr("Why: %1"), words.reason(row, self.settings.flush.judge_confidence))
+        self.reason.setText("\n".join(t for t in (why, words.held(row), words.proposed_by(row)) if t))
         if judge:
             lean = words.leaning(row)
             self.approve_button.setText(arg(self.tr("Approve: %1"), words.verdict_name(lean)))

@@ -99,9 +99,23 @@ class ReviewWords:
                                "(confidence %3)."), old, self.verdict_name(leaning(row)), sure)
         return self.action_name(action)
 
+    def proposed_by(self, row: dict) -> str:
+        """Which filter personas proposed the item: one row, however many proposed the same change."""
+        proposers = row.get("proposers") or []
+        return arg(self.tr("Proposed by %1."), self.tr(", ").join(proposers)) if proposers else ""
+
+    def held(self, row: dict) -> str:
+        """Why a flush held the item back when that is not its action (a model known to be small)."""
+        if row.get("held") != "small_model":
+            return ""
+        return self.tr("It was made with a small model, whose memories are often wrong, so nothing from it "
+                       "goes into lasting memory without your yes.")
+
 
 _words = ReviewWords()
 action_name = _words.action_name
 verdict_name = _words.verdict_name
 verdict_effect = _words.verdict_effect
 reason = _words.reason
+proposed_by = _words.proposed_by
+held = _words.held

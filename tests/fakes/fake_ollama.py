@@ -37,6 +37,8 @@ Knobs on the server object (set them before the request):
                                how many were being answered at once
     server.prompt_eval_count   value reported on the final chat line
     server.context_length      "<arch>.context_length" reported by /api/show
+    server.parameter_size      the model's ``details.parameter_size`` in /api/show and /api/tags ("3.2B",
+                               "135M"), with ``model_info["general.parameter_count"]`` to match, as Ollama states them
     server.version             reported by /api/version
     server.mode                "ok" | "midstream_error" (one chunk, then an {"error": ...}
                                line with HTTP status 200) | "slow" (sleep chunk_delay_s
@@ -90,7 +92,14 @@ PULL_PROGRESS = [
 ]
 
 
-def _tags(installed: set[str]) -> dict:
+PARAMETER_COUNTS = {"3.2B": 3212749888, "135M": 134515008, "4.3B": 4300079472, "270M": 268098176}
+
+
+def _details(parameter_size: str) -> dict:
+    return {**DETAILS, "parameter_size": parameter_size}
+
+
+def _tags(installed: set[str], parameter_size: str = "3.2B") -> dict:
     names = sorted(n for n in installed if ":" in n) or sorted(installed)
     return {
         "models": [
@@ -100,22 +109,24 @@ def _tags(installed: set[str]) -> dict:
                 "modified_at": "2025-05-04T17:37:44.706015396-07:00",
                 "size": 2019393189,
                 "digest": "a80c4f17acd55265feec403c7aef86be0c25983ab279d83f3bcd3abbcb5b8b72",
-                "details": DETAILS,
+                "details": _details(parameter_size),
             }
             for name in names
         ]
     }
 
 
-def _show(context_length: int | None) -> dict:
+def _show(context_length: int | None, parameter_size: str = "3.2B") -> dict:
     model_info = {"general.architecture": "llama"}
+    if parameter_size in PARAMETER_COUNTS:
+        model_info["general.parameter_count"] = PARAMETER_COUNTS[parameter_size]
     if context_length is not None:
         model_info["llama.context_length"] = context_length
     return {
         "modelfile": "FROM llama3.2",
         "parameters": 'num_ctx 4096\nstop "<|eot_id|>"',
         "template": "{{ .Prompt }}",
-        "details": DETAILS,
+        "details": _details(parameter_size),
         "model_info": model_info,
         "capabilities": ["completion", "tools"],
         "modified_at": "2025-05-04T17:37:44.706015396-07:00",
@@ -189,7 +200,7 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/api/version":
             return self._send_json(200, {"version": srv.version})
         if self.path == "/api/tags":
-            return self._send_json(200, _tags(srv.installed))
+            return self._send_json(200, _tags(srv.installed, srv.parameter_size))
         if self.path == "/api/ps":
             return self._send_json(200, {"models": []})
         self._send_json(404, {"error": "not found"})
@@ -204,7 +215,7 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/api/show":
             if model not in srv.installed:
                 return self._not_found(model)
-            return self._send_json(200, _show(srv.context_length))
+            return self._send_json(200, _show(srv.context_length, srv.parameter_size))
 
         if self.path == "/api/pull":
             if not streaming:
@@ -311,6 +322,7 @@ class FakeOllamaServer(ThreadingHTTPServer):
         self.structured_content = '{"answer": "yes"}'
         self.prompt_eval_count: int | None = 26
         self.context_length: int | None = 131072
+        self.parameter_size = "3.2B"
         self.version = "0.12.3"
         self.mode = "ok"
         self.count_prompts = False

@@ -94,7 +94,8 @@ def test_the_review_queue_words_a_judgement_in_japanese(app, clock, make_window)
     assert "leaned" in row["reason"]  # core's English prose, which the window must not show
     window = make_window("ja")
     dialog = window.open_review_queue()
-    assert dialog.reason.text() == "理由: 「毎食、緑茶を飲む」との関係を判断できませんでした。判定の傾き: 置き換え（確信度 0.30）"
+    assert dialog.reason.text() == ("理由: 「毎食、緑茶を飲む」との関係を判断できませんでした。判定の傾き: 置き換え（確信度 0.30）\n"
+                                    "提案したペルソナ: base。")  # who proposed it (tests/gui/test_small_model_and_proposers.py)
     assert dialog.table.currentItem().text(2) == "判断（傾き: 置き換え）"
     assert dialog.effect.text() == "新しい発言で今ある記憶を置き換えます。古いほうは履歴に残ります。"
     assert dialog.other_verdict_button.text() == "別の判定で承認…"

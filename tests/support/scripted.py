@@ -26,6 +26,8 @@ class ScriptedBackend(Backend):
         self.delay = delay  # seconds per chunk / per structured call (for GUI responsiveness tests)
         self.default_reply = default_reply
         self.warmed: list[str] = []  # the system prompts ``warm`` was given (core/warm.py)
+        self.size_label = ""  # the model size it states ("135M", "4.3B"), as a server would; "" states none
+        self.size_asks = 0  # how often it was asked (a backend asks once per model)
         self._lock = threading.Lock()
 
     def enqueue(self, *replies) -> "ScriptedBackend":
@@ -64,6 +66,11 @@ class ScriptedBackend(Backend):
         if callable(answer):
             answer = answer(system, turns, schema)
         return answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False)
+
+    def _model_size(self):
+        from monchat.core.backends.model_size import ModelSize
+        self.size_asks += 1
+        return ModelSize.from_label(self.size_label) if self.size_label else None
 
     def warm(self, system):
         self.warmed.append(system)

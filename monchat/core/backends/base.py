@@ -9,16 +9,20 @@ Collaborators (host, key, state store) come in through the constructor.
 from __future__ import annotations
 
 import json
+import logging
 import math
 import threading
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Callable, ClassVar, Iterator
 
-from ..errors import BackendError, MalformedReply
+from ..errors import BackendError, KnownError, MalformedReply
 from ..tokens import count_tokens, count_turns
 from ..types import Turn, Usage
+from .model_size import ModelSize
 from .retry import NO_RETRY, RetryPolicy
+
+log = logging.getLogger(__name__)
 
 TokenListener = Callable[[int], None]  # told a structured answer's tokens so far
 
@@ -197,6 +201,25 @@ class Backend(ABC):
     def json_prompt_limit(self) -> int:
         """The most prompt tokens a structured request may have, its answer's room kept free."""
         return self.context_length() - self.json_answer_reserve()
+
+    def model_size(self) -> ModelSize | None:
+        """The model's parameter count when the backend can tell, else None (unknown is not small).
+
+        Asked once per model and remembered (a chat turn never pays for it); a failed ask is not
+        remembered, so the next one tries again. Never raises a ``KnownError``: it is logged.
+        """
+        sizes = self.__dict__.setdefault("_model_sizes", {})
+        if self.model not in sizes:
+            try:
+                sizes[self.model] = self._model_size()
+            except KnownError as exc:
+                log.info("%s could not say its model's size: %s", self.describe(), exc.message)
+                return None
+        return sizes[self.model]
+
+    def _model_size(self) -> ModelSize | None:
+        """Ask the server or the model file how many parameters the model has (adapters that can)."""
+        return None
 
     def warm(self, system: str) -> str:
         """Prepare for the next chat turn with this system prompt (after a flush saved a new one), so

@@ -35,6 +35,7 @@ Design:
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import logging
 import threading
@@ -48,6 +49,7 @@ from ..errors import BackendError, BackendUnavailable, MalformedReply
 from ..tokens import count_turns
 from ..types import Turn, Usage
 from .base import Backend, Check, DoctorReport, Reply
+from .model_size import ModelSize, gguf_model_size, small_model_check
 from .llama_support import (EvalCounter, default_threads, import_llama_cpp as _import_llama_cpp,
                             template_formatter, threads_origin, trained_context)
 from .retry import RetryPolicy
@@ -135,6 +137,18 @@ class EmbeddedBackend(Backend):
             log.info("embedded backend not usable: %s", exc.message)
             return False
         return True
+
+    def _model_size(self) -> ModelSize | None:
+        """From the GGUF file's header (``general.size_label``, else its tensors counted), without loading it.
+
+        The bundled file is found without importing its package, which imports llama_cpp (a second).
+        """
+        if self.model_path:
+            return gguf_model_size(self.model_file())
+        spec = importlib.util.find_spec(BUNDLED_PACKAGE)
+        if spec is None or not spec.submodule_search_locations:
+            return None
+        return gguf_model_size(Path(list(spec.submodule_search_locations)[0]) / BUNDLED_FILE)
 
     def close(self) -> None:
         """Free the model now (llama.cpp's own finaliser fails at interpreter shutdown)."""
@@ -391,8 +405,11 @@ class EmbeddedBackend(Backend):
         except BackendUnavailable as exc:
             report.checks.append(Check("model file", False, exc.message, exc.hint, code=exc.code))
             return report
-        report.checks.append(Check("model file", True,
-                                   f"{path} ({path.stat().st_size / 1e6:.0f} MB)"))
+        size = self.model_size()
+        report.checks.append(Check("model file", True, f"{path} ({path.stat().st_size / 1e6:.0f} MB"
+                                   + (f", {size.label} parameters" if size else "") + ")"))
+        if size is not None and size.small:
+            report.checks.append(small_model_check(size))
         warm = self._llama is not None
         try:
             llama = self._llama if warm else self.load()

@@ -45,6 +45,7 @@ from ..tokens import count_turns
 from ..types import Turn, Usage
 from .addresses import DEFAULT_HOST, DEFAULT_PORT, normalise_host, ollama_host  # noqa: F401 (re-exported)
 from .base import Backend, Check, DoctorReport, Reply
+from .model_size import ModelSize, small_model_check
 from .retry import RetryPolicy
 
 log = logging.getLogger(__name__)
@@ -332,6 +333,9 @@ class OllamaBackend(Backend):
             client.close()
         if info is not None:
             report.checks.append(Check("model", True, f"{self.model} is installed{_size_note(info)}"))
+            size = model_size_of(info)
+            if size is not None and size.small:
+                report.checks.append(small_model_check(size))
             trained = _trained_context(info)
             report.checks.append(self._context_check(trained))
             if trained is not None and trained < self.num_ctx:
@@ -356,6 +360,17 @@ class OllamaBackend(Backend):
             return Check("keep_alive", True, f"keep_alive={text} (how long the model stays loaded)")
         return Check("keep_alive", False, f"keep_alive={text!r} is not a duration Ollama understands.",
                      "Set ollama.keep_alive like 30m, 2h, or -1 to keep the model loaded.", code="bad_keep_alive")
+
+    def _model_size(self) -> ModelSize | None:
+        """``/api/show``: ``details.parameter_size`` ("135M", "4.3B"), else ``general.parameter_count``."""
+        client = ollama.Client(host=self.host, timeout=min(self.timeout_s, self.DOCTOR_TIMEOUT_S))
+        try:
+            info = client.show(self.model)
+        except CLIENT_ERRORS as exc:
+            raise self._translate(exc) from exc
+        finally:
+            client.close()
+        return model_size_of(info)
 
     def probe(self) -> bool:
         """True when the server answers within 1.5 s and has the model; never raises."""
@@ -389,6 +404,16 @@ def _trained_context(info: ollama.ShowResponse) -> int | None:
     arch = model_info.get("general.architecture")
     trained = model_info.get(f"{arch}.context_length") if arch else None
     return trained if isinstance(trained, int) else None
+
+
+def model_size_of(info: ollama.ShowResponse) -> ModelSize | None:
+    """What ``/api/show`` says of the model's size."""
+    stated = info.details.parameter_size if info.details else None
+    size = ModelSize.from_label(stated) if stated else None
+    count = (info.modelinfo or {}).get("general.parameter_count")
+    if size is None and isinstance(count, int) and count > 0:
+        size = ModelSize.of(count)
+    return size
 
 
 def _size_note(info: ollama.ShowResponse) -> str:

@@ -44,6 +44,7 @@ from ..tokens import count_turns
 from ..types import Coded, Turn, Usage
 from .addresses import DEFAULT_BASE_URL, resolve_base_url  # noqa: F401 (re-exported)
 from .base import Backend, Check, DoctorReport, Reply, parse_json_object
+from .model_size import ModelSize, listed_size
 from .retry import RetryPolicy
 from .shape import shape_problem
 
@@ -141,6 +142,10 @@ class OpenAICompatBackend(Backend):
         self.model = chat_models[0]
         log.info("openai: no model set; using the server's first, %s", self.model)
         return self.model
+
+    def _model_size(self) -> ModelSize | None:
+        """llama.cpp's ``llama-server`` states ``meta.n_params`` per model in ``/v1/models``; others nothing."""
+        return listed_size(self._model_entries(self.DOCTOR_TIMEOUT_S), self._model())
 
     def context_length(self) -> int:
         if self._context_setting > 0:

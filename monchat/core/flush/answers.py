@@ -117,6 +117,9 @@ class CachedBackend(Backend):
     def PARALLEL_CALLS(self) -> int:  # type: ignore[override]
         return self.inner.PARALLEL_CALLS
 
+    def model_size(self):
+        return self.inner.model_size()
+
     @property
     def last_usage(self) -> Usage:  # type: ignore[override]
         """This thread's last call: a hit cost nothing (empty usage), else what the inner backend reported."""

@@ -46,12 +46,17 @@ def memory_id_for(item: Item, salt: str = "") -> str:
 
 class Consolidator:
     def __init__(self, memories: MemoryStore, settings: FlushSettings, now: datetime, run_id: int | None,
-                 messages: dict[str, dict]) -> None:
+                 messages: dict[str, dict], small_model: str = "") -> None:
+        """
+        Args:
+            small_model: the flush's model, when it is known to be small: nothing goes into Layer 1 unasked.
+        """
         self.memories = memories
         self.settings = settings
         self.now = now
         self.messages = messages  # message id -> archive row (day, session, ts, text, role)
         self.t = Transitions(memories, settings, now, run_id, describe=self._evidence_lines)
+        self.t.small_model = small_model
         self.changes = self.t.changes
         self.counters = self.t.counters
         self.item_memory: dict[int, str] = {}  # item index -> memory id it became or reinforced
@@ -87,7 +92,13 @@ class Consolidator:
             created_at=self.t.stamp, updated_at=self.t.stamp, created_run=self.t.run_id)
         memory = self.t.create(memory, self._evidence_rows(item))
         self.item_memory[item.index] = memory.id
+        self._proposed(memory.id, item)
         return memory
+
+    def _proposed(self, memory_id: str, item: Item) -> None:
+        """Record who proposed what now becomes (or supports) this memory: its review row lists them."""
+        known = self.t.proposers.setdefault(memory_id, [])
+        known.extend(p for p in item.proposers or [item.persona] if p not in known)
 
     # ---- the rules ---------------------------------------------------------
     def run(self, items: list[Item], verdicts: list[Judgement]) -> None:
@@ -154,10 +165,23 @@ class Consolidator:
         return max(same, key=lambda m: (m.valid_at or "", m.id), default=None)
 
     def _asks(self, item: Item, target: MemoryRecord, confidence: float) -> bool:
-        """A change to a Layer 1 or pinned memory, or to a preference (impact-sensitive), asks first."""
+        """A change to a Layer 1 or pinned memory, or to a preference (impact-sensitive), asks first;
+        with a small model, so does a preference's new version that would have been applied unasked."""
         if preferences.involved(target, kind=item.kind):
-            return preferences.asks_first(self.settings, confidence) or bool(target.pinned)
+            return self._held(item, target, confidence) or preferences.asks_first(self.settings, confidence) \
+                or bool(target.pinned)
         return guarded(target)
+
+    def _held(self, item: Item, target: MemoryRecord, confidence: float) -> bool:
+        """A preference change auto-approval would apply, held back because the flush's model is small."""
+        return bool(self.t.small_model) and preferences.involved(target, kind=item.kind) \
+            and not preferences.asks_first(self.settings, confidence) and not target.pinned
+
+    def _preference_review(self, item: Item, target: MemoryRecord, confidence: float) -> dict:
+        """The reason (and hold) of a preference change's review row."""
+        if self._held(item, target, confidence):
+            return {"reason": "a new version of a preference, " + self.t.held_reason(), "held": "small_model"}
+        return {"reason": PREFERENCE_REASON}
 
     def _apply_sure(self, item: Item, decisive: list[tuple[Judgement, MemoryRecord]]) -> None:
         """The first verdict makes the surviving memory; every other target is reinforced or retired into it."""
@@ -185,8 +209,10 @@ class Consolidator:
             if self._asks(item, target, verdict.confidence):
                 self.memories.copy_evidence(target.id, merged.id)
                 merged = self.t.set_state(merged, State.QUEUED)
-                self.t.queue(merged, Action.MERGE, PREFERENCE_REASON if preferences.involved(target, kind=item.kind)
-                             else "rewords an active Layer 1 memory", verdict.confidence, target, item.evidence)
+                why = self._preference_review(item, target, verdict.confidence) \
+                    if preferences.involved(target, kind=item.kind) else {"reason": "rewords an active Layer 1 memory"}
+                self.t.queue(merged, Action.MERGE, why["reason"], verdict.confidence, target, item.evidence,
+                             held=why.get("held"))
                 return merged.id
             merged = self.t.merge(target, merged, item.evidence)
             self.t.promote(merged, item.score, item.grounded, item.evidence)
@@ -196,7 +222,9 @@ class Consolidator:
             preference = preferences.involved(target, kind=item.kind)
             if preference and self._asks(item, target, verdict.confidence):
                 new = self.t.set_state(new, State.QUEUED)  # out of the prompt until approved: the old one speaks
-                self.t.queue(new, Action.SUPERSEDE, PREFERENCE_REASON, verdict.confidence, target, item.evidence)
+                why = self._preference_review(item, target, verdict.confidence)
+                self.t.queue(new, Action.SUPERSEDE, why["reason"], verdict.confidence, target, item.evidence,
+                             held=why.get("held"))
                 return new.id
             if guarded(target) and not preference:
                 new = self.t.set_state(new, State.QUEUED)
@@ -215,16 +243,19 @@ class Consolidator:
 
     def _reinforce(self, target: MemoryRecord, item: Item) -> MemoryRecord:
         self.item_memory.setdefault(item.index, target.id)
+        self._proposed(target.id, item)
         return self.t.reinforce(target, self._evidence_rows(item), item.score, self._last_epoch(item),
                                 item.evidence)
 
     def _retire_into(self, target: MemoryRecord, survivor: MemoryRecord, item: Item, verdict: Judgement) -> None:
         """A second memory the statement replaces: it is superseded by the surviving memory (or asked)."""
         if self._asks(item, target, verdict.confidence) or survivor.state is State.QUEUED:
-            self.t.queue(survivor, Action.SUPERSEDE, PREFERENCE_REASON if preferences.involved(target, kind=item.kind)
-                         else "replaces an active Layer 1 memory" if guarded(target)
-                         else "replaces a memory, with a change that waits for your review",
-                         verdict.confidence, target, item.evidence)
+            why = self._preference_review(item, target, verdict.confidence) \
+                if preferences.involved(target, kind=item.kind) \
+                else {"reason": "replaces an active Layer 1 memory" if guarded(target)
+                      else "replaces a memory, with a change that waits for your review"}
+            self.t.queue(survivor, Action.SUPERSEDE, why["reason"], verdict.confidence, target, item.evidence,
+                         held=why.get("held"))
             return
         if verdict.verdict == Verdict.MERGE:
             self.memories.copy_evidence(target.id, survivor.id)

@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
+from ..backends.model_size import SUGGESTION
 from ..errors import KnownError
 from ..memory.record import Change
 from ..memory.states import Verdict
+from ..types import Coded
 from .ask import TokenUsage
 
 # "reflect" is the background track's calls (reflect, then the diary's pages: progress stage "diary").
@@ -34,6 +36,13 @@ class FlushIncomplete(KnownError):
                          "Run the flush again (a busy model often answers the next time), use a larger model, "
                          "or accept a partial flush: `monchat flush --accept-partial`, or the button in the "
                          "flush dialog.")
+
+
+def small_model_note(small: dict) -> Coded:
+    """The report's note on a model known to be small (``FlushService.small_model``)."""
+    return Coded(f"{small['model']} is a small model ({small['label']} parameters): memory built with it will be "
+                 f"unreliable, so nothing from this flush went into lasting memory without your approval. "
+                 f"For memory you can rely on use {SUGGESTION}.", "small_model", small["model"], small["label"])
 
 
 @dataclass
@@ -66,6 +75,7 @@ class Item:
     first_ts: str
     index: int = 0  # order within the flush
     grounded: bool = True  # False: the text shares almost nothing with the user lines it cites
+    proposers: list[str] = field(default_factory=list)  # the personas that proposed it (flush/fold.py)
 
 
 @dataclass
@@ -129,6 +139,8 @@ class FlushReport:
     messages_archived: int = 0
     budget: dict = field(default_factory=dict)
     items: dict = field(default_factory=dict)  # persona id -> [{text, slot, kind, score}]
+    folded: list = field(default_factory=list)  # proposals of several personas made one item (flush/fold.py)
+    small_model: dict | None = None  # the model is known to be small: nothing went into Layer 1 unasked
     background: dict = field(default_factory=dict)  # reflect, profile, diary, gaps (core/background/track.py)
     taken_back: dict = field(default_factory=dict)  # memories a flushed message's edit took evidence from
 

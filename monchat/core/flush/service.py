@@ -41,11 +41,12 @@ from ..types import Clock, Coded, Message, local_now
 from .answers import AnswerCache
 from .ask import TokenUsage
 from .consolidate import Consolidator
+from .fold import fold_items
 from .judge import JudgeOutcome, build_pairs, judge
 from .orient import Orientation, orient, select_personas
 from .prune import prune
 from .rebuild import compile_prompt, load_selection, render_markdown, save_selection
-from .records import Dropped, FlushCancelled, FlushIncomplete, FlushProgress, FlushReport, Item
+from .records import Dropped, small_model_note, FlushCancelled, FlushIncomplete, FlushProgress, FlushReport, Item
 from .score import build_lines, plan_chunks, score_all
 
 log = logging.getLogger(__name__)
@@ -68,6 +69,7 @@ class FlushPlan:
     bad_lines: int = 0
     already_archived: int = 0
     pool: list[str] = field(default_factory=list)
+    small_model: dict | None = None  # the backend's model is known to be small (see FlushService.small_model)
 
 
 class FlushService:
@@ -109,7 +111,14 @@ class FlushService:
                          personas=[{"id": p.id, "role": role} for p, role in chosen], seed=seed,
                          last_run=runs[0] if runs else None, bad_lines=len(orientation.bad_lines),
                          already_archived=orientation.already_archived,
-                         pool=[p.id for p in self.personas.pool()])
+                         pool=[p.id for p in self.personas.pool()], small_model=self.small_model(self.backend()))
+
+    @staticmethod
+    def small_model(backend: Backend) -> dict | None:
+        """``{"model", "parameters", "label", "small"}`` when the backend's model is known to be small: memory
+        built with it is unreliable, and a flush with it puts nothing into lasting memory unasked."""
+        size = backend.model_size()
+        return {"model": backend.describe(), **size.to_dict()} if size is not None and size.small else None
 
     def runs(self, limit: int = 20) -> list[dict]:
         return self.memories.runs(limit)
@@ -159,7 +168,11 @@ class FlushService:
         # Answers already paid for (a failed, cancelled or killed run over these logs) are not asked again.
         answers = AnswerCache(AnswerStore(self.store), clock=lambda: self.clock().timestamp(), write=not dry_run)
         answers.prune()
-        backend = answers.wrap(self.backend())
+        backend = self.backend()
+        report.small_model = self.small_model(backend)
+        if report.small_model:
+            report.notes.append(small_model_note(report.small_model))
+        backend = answers.wrap(backend)
         escalation = answers.wrap(self.escalation(), role="escalation")
 
         items, recalls, dropped = self._score(report, readable, chosen, backend, dry_run, progress, cancel,
@@ -292,7 +305,10 @@ class FlushService:
         order = {p.id: n for n, p in enumerate(personas)}
         items.sort(key=lambda i: (i.first_epoch, order[i.persona], i.slot, i.text))
         recalls = [i for i in items if i.kind == Kind.RECALL]
-        items = [i for i in items if i.kind != Kind.RECALL]
+        items, report.folded = fold_items([i for i in items if i.kind != Kind.RECALL])  # one item per change
+        for fold in report.folded:
+            report.notes.append(Coded(f"{', '.join(fold['personas'])} proposed the same change; it is one item: "
+                                      f"{fold['text']}", "folded", ", ".join(fold["personas"]), fold["text"]))
         for index, item in enumerate(items):
             item.index = index
         return items, recalls, dropped
@@ -338,7 +354,8 @@ class FlushService:
         report.messages_archived = self.archive.archive(orientation.messages, now)
         progress(FlushProgress("consolidate", None, 0, len(items), "weighing the evidence"))
         rows = self.archive.get_many(sorted({mid for i in items for mid in i.evidence}))
-        consolidator = Consolidator(self.memories, self.settings.flush, now, run_id, rows)
+        consolidator = Consolidator(self.memories, self.settings.flush, now, run_id, rows,
+                                    small_model=(report.small_model or {}).get("model", ""))
         verdicts = list(outcome.verdicts.values())
         consolidator.run(items, verdicts)
         for item in consolidator.unmatched_retractions:

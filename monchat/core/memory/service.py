@@ -9,6 +9,8 @@ while the archived messages it stood on stay.
 
 from __future__ import annotations
 
+import json
+
 from ..errors import InputError, NotFound, PinOverBudget
 from ..flush.rebuild import (REVISION_KEY, SECTION_OVERHEAD, compile_prompt, load_selection, memory_line_tokens,
                              render_markdown, save_selection)
@@ -140,7 +142,12 @@ class MemoryService:
         return self.memories.events(memory_id)
 
     def queue(self) -> list[dict]:
-        return self.memories.queue_open()
+        """The open review rows, oldest first; ``proposers`` is the list of filter personas that proposed each
+        (empty for a row made before rows recorded them, or by the user's own action)."""
+        rows = self.memories.queue_open()
+        for row in rows:
+            row["proposers"] = json.loads(row["proposers"]) if row.get("proposers") else []
+        return rows
 
     # ---- changing ------------------------------------------------------
     def _transitions(self) -> Transitions:

@@ -66,6 +66,9 @@ class Transitions:
         self.changes: list[Change] = []
         self.counters = Counters()
         self._learned: dict | None = None  # review learning's offsets, read once (memory/learning.py)
+        self.proposers: dict[str, list[str]] = {}  # memory id -> the filter personas behind this run's proposal
+        # The flush's model is known to be small (its description): nothing goes into Layer 1 unasked.
+        self.small_model = ""
 
     # ---- recording ---------------------------------------------------------
     def note(self, kind: ChangeKind, memory: MemoryRecord, evidence: Iterable[str] = (), old_text: str = "",
@@ -99,14 +102,20 @@ class Transitions:
 
     def queue(self, memory: MemoryRecord, action: Action, reason: str, confidence: float,
               target: MemoryRecord | None = None, evidence: Iterable[str] = (), verdict: str | None = None,
-              merged_text: str | None = None) -> int:
-        """Ask the user: a review item with a deadline (past it: ``expire_review``). Returns its number."""
+              merged_text: str | None = None, held: str | None = None) -> int:
+        """Ask the user: a review item with a deadline (past it: ``expire_review``). Returns its number.
+
+        Args:
+            held: why the flush held back a change it would otherwise have made ("small_model"), if it did.
+        """
         deadline = (self.now + timedelta(days=self.settings.review_deadline_days)).timestamp()
         queue_id = self.memories.queue_add({
             "memory_id": memory.id, "action": action, "target_id": target.id if target else None,
             "text": memory.text, "old_text": target.text if target else "", "reason": reason,
             "confidence": confidence, "created_at": self.stamp, "deadline_epoch": deadline, "run_id": self.run_id,
-            "verdict": verdict, "merged_text": merged_text})
+            "verdict": verdict, "merged_text": merged_text,
+            "proposers": json.dumps(self.proposers[memory.id]) if memory.id in self.proposers else None,
+            "held": held})
         self.counters.queued += 1
         self.note(ChangeKind.QUEUED, memory, evidence, target.text if target else "")
         return queue_id
@@ -262,17 +271,24 @@ class Transitions:
         if self._learned is None:
             self._learned = learning.learned(self.memories.store)
         needed = learning.threshold(self.settings.auto_approve_confidence, self._learned, memory.slot, Action.LAYER1)
-        if confidence >= needed and not self.settings.ask_before_layer1:
+        sure = confidence >= needed and not self.settings.ask_before_layer1
+        if sure and not self.small_model:
             memory = self.activate(memory)
             self.counters.layer1 += 1
             self.note(ChangeKind.LAYER1, memory, evidence, layer=1)
             return
         memory = self.set_state(memory, State.QUEUED)
         reason = (f"reached Layer 1 on {stats.days} day(s) of evidence; "
-                  + ("you asked to approve every Layer 1 change" if self.settings.ask_before_layer1
+                  + (self.held_reason() if sure
+                     else "you asked to approve every Layer 1 change" if self.settings.ask_before_layer1
                      else f"confidence {confidence:.2f} is below {needed:.2f}"))
-        self.queue(memory, Action.LAYER1, reason, confidence, None, evidence)
+        self.queue(memory, Action.LAYER1, reason, confidence, None, evidence, held="small_model" if sure else None)
         self.layer2(self.refresh(memory), score, evidence)
+
+    def held_reason(self) -> str:
+        """Why a change that would have gone into Layer 1 by itself waits for the user instead."""
+        return (f"made with a small model ({self.small_model}), whose memory is unreliable: nothing from it goes "
+                f"into lasting memory without your approval")
 
     # ---- prune -------------------------------------------------------------------
     def expire_review(self, row: dict) -> None:

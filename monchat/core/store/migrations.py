@@ -360,3 +360,12 @@ def m022_lint(db: Database) -> None:
         defaults={"status": "marked"},
     )
     db["lint_findings"].create_index(["key"], unique=True)
+
+
+@migrations()
+def m023_review_row_proposers(db: Database) -> None:
+    """A review row records which filter personas proposed it (several, when their identical proposals were
+    folded into one item: flush/fold.py), and why a flush held it back when that is not its action: "small_model",
+    nothing from a flush with a model known to be small goes into lasting memory unasked."""
+    db["review_queue"].add_column("proposers", str)  # JSON list of persona ids; NULL before this migration
+    db["review_queue"].add_column("held", str)

@@ -258,6 +258,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>model size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>No API key is set.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -275,6 +279,10 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>The keep-alive time is not a duration Ollama understands (30m, 2h or -1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A small model: memory built with it will be unreliable. For memory you can rely on, use a larger model through Ollama (e.g. gemma3:4b), LM Studio, or Gemini.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -855,7 +863,15 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>%1 proposed the same change; it is one item: “%2”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>See monchat.log for the details.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2628,6 +2644,18 @@ Open it in your browser?</source>
         <source>Could not decide how this relates to “%1”. The judge leans to: %2 (confidence %3).</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Proposed by %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It was made with a small model, whose memories are often wrong, so nothing from it goes into lasting memory without your yes.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>SearchDialog</name>
@@ -2976,6 +3004,17 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>SmallModel</name>
+    <message>
+        <source>This is a small model (%1 parameters): memory built with it will be unreliable. It often takes its own instructions for what you said, so a flush with it puts nothing into lasting memory without your approval. For memory you can rely on, use a larger model: through Ollama (for example: ollama pull gemma3:4b), LM Studio, or Gemini; choose it in Settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model is small (%1 parameters): nothing from this flush went into lasting memory without your approval; it waits in the review queue.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Startup</name>
     <message>
         <source>settings.toml has settings monchat could not use (defaults are used); `monchat doctor` says which.</source>
@@ -3143,7 +3182,7 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>That is the small model built into monchat: good for trying it out, weak at conversation. For better replies install Ollama (ollama.com) and a model such as qwen2.5:7b, or choose another backend in Settings.</source>
+        <source>That is the small model built into monchat: enough to try the window, weak at conversation. For better replies install Ollama (ollama.com) and a model such as gemma3:4b, or choose another backend in Settings.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -265,6 +265,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation>モデルを読み込んだままにする時間</translation>
     </message>
     <message>
+        <source>model size</source>
+        <translation>モデルの大きさ</translation>
+    </message>
+    <message>
         <source>No API key is set.</source>
         <translation>API キーが設定されていません。</translation>
     </message>
@@ -283,6 +287,10 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>The keep-alive time is not a duration Ollama understands (30m, 2h or -1).</source>
         <translation>読み込んだままにする時間が Ollama の理解できる形式ではありません（30m、2h、-1 など）。</translation>
+    </message>
+    <message>
+        <source>A small model: memory built with it will be unreliable. For memory you can rely on, use a larger model through Ollama (e.g. gemma3:4b), LM Studio, or Gemini.</source>
+        <translation>小さなモデルです。これで作る記憶は当てになりません。頼れる記憶のためには、Ollama（例: gemma3:4b）、LM Studio、Gemini などで、もっと大きなモデルを使ってください。</translation>
     </message>
 </context>
 <context>
@@ -862,8 +870,16 @@ Send to it? monchat asks only once for this service.</source>
         <translation>覚えていることとの照らし合わせの一部が読めない答えだったため、飛ばしました。</translation>
     </message>
     <message>
+        <source>%1 proposed the same change; it is one item: “%2”.</source>
+        <translation>%1 が同じ変更を提案しました。ひとつの項目にまとめています:「%2」</translation>
+    </message>
+    <message>
         <source>See monchat.log for the details.</source>
         <translation>詳しくは monchat.log を見てください。</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
     </message>
     <message>
         <source>There are no log files to flush.</source>
@@ -2639,6 +2655,18 @@ Open it in your browser?</source>
         <source>Could not decide how this relates to “%1”. The judge leans to: %2 (confidence %3).</source>
         <translation>「%1」との関係を判断できませんでした。判定の傾き: %2（確信度 %3）</translation>
     </message>
+    <message>
+        <source>Proposed by %1.</source>
+        <translation>提案したペルソナ: %1。</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>It was made with a small model, whose memories are often wrong, so nothing from it goes into lasting memory without your yes.</source>
+        <translation>小さなモデルで作られました。小さなモデルの記憶はよく間違うので、あなたが承認するまで長期の記憶には入りません。</translation>
+    </message>
 </context>
 <context>
     <name>SearchDialog</name>
@@ -2987,6 +3015,17 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>SmallModel</name>
+    <message>
+        <source>This is a small model (%1 parameters): memory built with it will be unreliable. It often takes its own instructions for what you said, so a flush with it puts nothing into lasting memory without your approval. For memory you can rely on, use a larger model: through Ollama (for example: ollama pull gemma3:4b), LM Studio, or Gemini; choose it in Settings.</source>
+        <translation>これは小さなモデル（パラメーター %1）です。これで作る記憶は当てになりません。自分への指示を、あなたが言ったことと取り違えることがよくあるため、このモデルでの整理では、あなたの承認なしに長期の記憶に入るものはありません。頼れる記憶のためには、もっと大きなモデルを使ってください。Ollama（例: ollama pull gemma3:4b）、LM Studio、Gemini などから、設定で選べます。</translation>
+    </message>
+    <message>
+        <source>The model is small (%1 parameters): nothing from this flush went into lasting memory without your approval; it waits in the review queue.</source>
+        <translation>モデルが小さい（パラメーター %1）ため、この整理から、あなたの承認なしに長期の記憶に入ったものはありません。確認待ちの変更に並んでいます。</translation>
+    </message>
+</context>
+<context>
     <name>Startup</name>
     <message>
         <source>settings.toml has settings monchat could not use (defaults are used); `monchat doctor` says which.</source>
@@ -3154,8 +3193,8 @@ Open it in your browser?</source>
         <translation>いまの返事は &lt;b&gt;%1&lt;/b&gt; から来ます。</translation>
     </message>
     <message>
-        <source>That is the small model built into monchat: good for trying it out, weak at conversation. For better replies install Ollama (ollama.com) and a model such as qwen2.5:7b, or choose another backend in Settings.</source>
-        <translation>これは monchat に組み込まれた小さなモデルです。試すには十分ですが、会話は得意ではありません。もっと良い返事がほしいときは Ollama（ollama.com）と qwen2.5:7b などのモデルを入れるか、設定で別のバックエンドを選んでください。</translation>
+        <source>That is the small model built into monchat: enough to try the window, weak at conversation. For better replies install Ollama (ollama.com) and a model such as gemma3:4b, or choose another backend in Settings.</source>
+        <translation>これは monchat に組み込まれた小さなモデルです。画面を試すには十分ですが、会話は得意ではありません。もっと良い返事がほしいときは Ollama（ollama.com）と gemma3:4b などのモデルを入れるか、設定で別のバックエンドを選んでください。</translation>
     </message>
 </context>
 </TS>
