@@ -83,6 +83,8 @@ def run_doctor(app) -> dict:
             usable.append(name)
         sections.append(_section(f"backend {name} ({report.model})", report.checks,
                                  backend=name, context_length=report.context_length))
+    from .models.machine import recommendation_check
+    sections.append(_section("machine", [recommendation_check(app.paths.data_dir, app.paths.models_dir)]))
     try:
         backend = app.backends.default()
         chosen = backend.describe()

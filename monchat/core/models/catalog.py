@@ -40,6 +40,7 @@ class CatalogModel:
     japanese: str = ""
     licence: str = ""
     purpose: str = ""
+    purpose_ja: str = ""  # the same in Japanese, for a Japanese window
     revision: str = "main"
     sha256_source: str = ""
     bundled: bool = False
