@@ -70,10 +70,11 @@ def measure_decode(size: str = "full") -> dict:
             "embedded_settings": info}
 
 
-def measure_turn(size: str = "full") -> dict:
+def measure_turn(size: str = "full", make_backend=None) -> dict:
+    """``make_backend``: another model than the app's default (benchmarks/bench_models.py)."""
     messages = {"smoke": 4, "quick": 16, "full": 200}[size]
     with tempfile.TemporaryDirectory() as home:
-        backend = default_backend(home)
+        backend = make_backend() if make_backend else default_backend(home)
         backend.max_tokens = 8 if size == "smoke" else 64  # the reply's length is not what is measured
         now = EVENING_START + timedelta(minutes=messages + 1)
         clock = [now]

@@ -84,12 +84,13 @@ def history(app, days: int, home: str) -> int:
 
 
 def flush_once(messages: int, order: str = "chunk-major", *, before: bool = False, days: int = 0,
-               threads: int = 0, background: bool = True) -> dict:
+               threads: int = 0, background: bool = True, model_path: str = "") -> dict:
     """One flush of ``messages`` (or ``days`` of imported history); ``before``: the untuned backend;
-    ``order="persona-major"``: personas one after another (no prefix shared between neighbours)."""
+    ``order="persona-major"``: personas one after another (no prefix shared between neighbours);
+    ``model_path``: another GGUF than the bundled SmolLM2 (benchmarks/bench_models.py)."""
     kind = BeforeTuning if before else CountingEmbedded
     with tempfile.TemporaryDirectory() as home:
-        backend = kind(n_ctx=4096, threads=1 if before else threads)
+        backend = kind(model_path, n_ctx=4096, threads=1 if before else threads)
         if not background:
             paths = Paths.from_env(home).ensure()
             settings, _ = load_settings(paths.settings_path)

@@ -6,7 +6,7 @@ Each group builds its own data in a temporary MONCHAT_HOME and uses loopback fak
 servers (tests/fakes, TCP_NODELAY) or the embedded model. ``--quick`` runs smaller
 sizes and skips the embedded flush; ``--smoke`` runs the smallest sizes, only to show
 that every figure is produced (tests/test_benchmarks.py); ``--only`` takes a figure or a group name
-(turns, prefix, memory, flush, start, gui, embedded, unflushed) and may repeat.
+(turns, prefix, memory, flush, start, gui, embedded, unflushed, models) and may repeat.
 The JSON has ``figures`` (value, baseline, what the baseline is, unit), ``details``
 (each group's raw numbers) and ``machine`` (cores and load average before and
 after: figures taken on a busy machine say so). Nothing here asserts a time.
@@ -62,7 +62,8 @@ FIGURES: dict[str, tuple[str, str, str, str, str]] = {
                          "the same flush, one persona after another (s)", "s"),
 }
 UNFLUSHED = "unflushed_turns"  # benchmarks/bench_unflushed.py (another change) measures it when present
-GROUPS = ("start", "turns", "prefix", "memory", "flush", "gui", "embedded", "unflushed")
+MODELS = "embedded_models"  # benchmarks/bench_models.py: the embedded figures per installed model
+GROUPS = ("start", "turns", "prefix", "memory", "flush", "gui", "embedded", "unflushed", "models")
 
 
 def run_turns(size: str) -> dict:
@@ -108,6 +109,11 @@ def run_embedded(size: str) -> dict:
     return measure(size)
 
 
+def run_models(size: str) -> dict:
+    from bench_models import measure
+    return measure(size)
+
+
 def run_unflushed(size: str) -> dict:
     try:
         import bench_unflushed
@@ -122,7 +128,8 @@ def run_unflushed(size: str) -> dict:
 
 
 RUNNERS = {"turns": run_turns, "prefix": run_prefix, "memory": run_memory, "flush": run_flush,
-           "start": run_start, "gui": run_gui, "embedded": run_embedded, "unflushed": run_unflushed}
+           "start": run_start, "gui": run_gui, "embedded": run_embedded, "unflushed": run_unflushed,
+           "models": run_models}
 
 
 def groups_for(only: list[str]) -> list[str]:
@@ -168,6 +175,11 @@ def collect(size: str, only: list[str]) -> tuple[dict, bool]:
         numbers = details["unflushed"]
         figures[UNFLUSHED] = {"value": numbers.get(UNFLUSHED, numbers.get("error")),
                               "baseline_is": "see the value (bench_unflushed.measure())", "unit": ""}
+    if "models" in details:
+        numbers = details["models"]
+        figures[MODELS] = {"value": numbers.get(MODELS, numbers.get("error")),
+                           "baseline_is": "each installed model (bundled SmolLM2 and `monchat models pull`)",
+                           "unit": ""}
     return {"mode": size, "machine": machine, "figures": figures, "details": details}, ok
 
 

@@ -215,7 +215,8 @@ def build_app(home: str | None = None, *, backend: str | None = None, model: str
         log.warning("persona %s: %s", source, "; ".join(problems))
     prompts = PromptLibrary(resource_dir("prompts"))
     secrets = SecretStore()
-    backends = BackendRegistry(settings, secrets, store, backend=backend, model=model, pinned=pinned_backend)
+    backends = BackendRegistry(settings, secrets, store, backend=backend, model=model, pinned=pinned_backend,
+                               models_dir=paths.models_dir)
     memory = MemoryService(store, settings, paths, clock=clock, tz=logbook.tz)
     chat = ChatService(settings, logbook, archive, personas, prompts, backends, memory=memory, clock=clock)
 

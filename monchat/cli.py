@@ -77,6 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_background_commands(sub)
     add_graph_commands(sub)
     add_lint_commands(sub)
+    from .cli_models import add_models_commands
+    add_models_commands(sub)
     return parser
 
 
@@ -333,6 +335,9 @@ def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
         if command == "flush":
             from .cli_memory import cmd_flush
             return cmd_flush(app, args)
+        if command == "models":
+            from .cli_models import cmd_models
+            return cmd_models(app, args)
         return COMMANDS[command](app, args)
     except StorageError as exc:
         if app is None and (command in ("doctor", "export") or _chat_messages_given(command, args)):

@@ -85,6 +85,8 @@ def run_doctor(app) -> dict:
             usable.append(name)
         sections.append(_section(f"backend {name} ({report.model or NO_MODEL_WORDS.get(name, 'no model set')})",
                                  report.checks, backend=name, context_length=report.context_length))
+    from .models.machine import recommendation_check
+    sections.append(_section("machine", [recommendation_check(app.paths.data_dir, app.paths.models_dir)]))
     try:
         backend = app.backends.default()
         chosen = backend.describe()

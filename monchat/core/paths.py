@@ -74,6 +74,11 @@ class Paths:
         return self.data_dir / "flush.lock"
 
     @property
+    def models_dir(self) -> Path:
+        """Downloaded embedded models (``monchat models pull``), one folder each."""
+        return self.data_dir / "models"
+
+    @property
     def crash_dir(self) -> Path:
         return self.data_dir / "crash"
 

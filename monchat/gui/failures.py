@@ -56,6 +56,12 @@ def headline(failure: Failure) -> str:
             "Failures", "monchat could not read or write its data."),
         "storage_full": QCoreApplication.translate(
             "Failures", "The disk is full: your message was not saved and not sent."),
+        "download": QCoreApplication.translate(
+            "Failures", "The model could not be downloaded."),
+        "download_cancelled": QCoreApplication.translate(
+            "Failures", "The download was cancelled; nothing was installed."),
+        "no_disk_space": QCoreApplication.translate(
+            "Failures", "There is not enough free disk space for this model."),
         "storage_corrupt": QCoreApplication.translate(
             "Failures", "The database file is damaged."),
         "storage_locked": QCoreApplication.translate(
@@ -107,6 +113,13 @@ def advice(code: str) -> str:
             "Failures", "Wait for it to finish; its summary shows what changed."),
         "storage_full": QCoreApplication.translate(
             "Failures", "Free some disk space, then send again; your text is still in the box."),
+        "download": QCoreApplication.translate(
+            "Failures", "Check the internet connection and download again; a file that fails its check is "
+                        "never used."),
+        "download_cancelled": QCoreApplication.translate(
+            "Failures", "Download it again when you want it."),
+        "no_disk_space": QCoreApplication.translate(
+            "Failures", "Free some disk space, or choose a smaller model."),
         "storage_corrupt": QCoreApplication.translate(
             "Failures", "Run `monchat doctor` in a terminal: it says how to recover the file. Your unflushed "
                         "log files are safe."),

@@ -52,6 +52,9 @@ def create_main_window(app, translators: Translators | None = None):
     window = MainWindow(app)
     if first_start:
         window.save_settings()  # chosen once: the next start finds settings.toml
+        if app.backends.pinned is None:  # offered, never forced: the window works without it
+            from .model_offer import offer_model
+            QTimer.singleShot(0, lambda: offer_model(window))
     window.translators = translators  # kept alive as long as the window
     return window
 

@@ -1,11 +1,9 @@
 """Settings: backend and model, API keys (OS keyring only), gate, approval mode, language.
 
-Model lists and ``ollama pull`` are core calls run on a worker thread; this dialog only shows them.
-Gemini is never saved as the backend without a usable key, and where the OS has no keyring the
-dialog says so and explains GEMINI_API_KEY.
-
-Values are validated by the same rules as ``settings.toml`` (``settings_from_dict``)
-before anything is saved. API keys go to the ``SecretStore`` (the OS keyring) and never into a file.
+Model lists, ``ollama pull`` and embedded downloads (``gui/model_catalog.py``) are core calls run on a worker
+thread; this dialog only shows them. Gemini is never saved as the backend without a usable key, and where the
+OS has no keyring the dialog says so and explains GEMINI_API_KEY. Values are validated by the same rules as
+``settings.toml`` (``settings_from_dict``) before anything is saved; API keys go to the OS keyring, never a file.
 """
 
 from __future__ import annotations
@@ -16,8 +14,8 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QGroupBox,
-                               QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
-                               QSpinBox, QTabWidget, QVBoxLayout, QWidget)
+                               QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton, QSpinBox, QTabWidget,
+                               QVBoxLayout, QWidget)
 
 from ..core.backends.llama_support import default_threads
 from ..core.backends.registry import BACKEND_NAMES, BackendRegistry
@@ -30,13 +28,13 @@ from .failures import explanation, headline
 from .filter_editor import FixedPersonaPicker
 from .lifetime import alive
 from .doctor_words import doctor_lines, doctor_results
+from .model_catalog import CatalogPicker
 from .model_tools import ModelField, PullControl, TypedKeys
 from .openai_fields import AnswerFormatBox, context_box
 from .review_learning import ReviewLearningView
 from .settings_growing import GrowingMemoryPage
 from .translation import arg
 from .workers import Failure, TaskRunner
-
 
 RESTART_SECTIONS = ("backend", "ollama", "openai", "gemini", "embedded")
 
@@ -165,6 +163,8 @@ class SettingsDialog(QDialog):
         self.embedded_group = QGroupBox(self.tr("Embedded"), page)
         self.embedded_path = QLineEdit(s.embedded.model_path, self.embedded_group)
         self.embedded_path.setPlaceholderText(self.tr("(the bundled SmolLM2-135M-Instruct)"))
+        self.catalog = CatalogPicker(self.runner, self.backends.models_dir, s.embedded.model_path or "smollm2-135m", self)
+        self.catalog.chosen.connect(lambda name: self.embedded_path.setText("" if name == "smollm2-135m" else name))
         browse = QPushButton(self.tr("Choose…"), self.embedded_group)
         browse.clicked.connect(self._choose_model_file)
         path_row = QHBoxLayout()
@@ -183,7 +183,8 @@ class SettingsDialog(QDialog):
         self.embedded_max.setRange(1, 32_768)
         self.embedded_max.setValue(s.embedded.max_tokens)
         form = QFormLayout(self.embedded_group)
-        form.addRow(self.tr("Model file (GGUF)"), path_row)
+        form.addRow(self.tr("Catalog model"), self.catalog)
+        form.addRow(self.tr("Model (catalog name or GGUF file)"), path_row)
         form.addRow(self.tr("Context length (tokens)"), self.embedded_ctx)
         form.addRow(self.tr("Threads"), self.embedded_threads)
         form.addRow(self.tr("Longest reply (tokens)"), self.embedded_max)

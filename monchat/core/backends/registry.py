@@ -35,7 +35,7 @@ AUTO_ORDER = ("ollama", "openai", "embedded")
 class BackendRegistry:
     def __init__(self, settings: Settings, secrets: SecretStore, state, *,
                  backend: str | None = None, model: str | None = None,
-                 pinned: Backend | None = None) -> None:
+                 pinned: Backend | None = None, models_dir=None) -> None:
         self.settings = settings
         self.secrets = secrets
         self.state = state  # get_state/set_state (the Store), for Gemini's cache handle
@@ -45,12 +45,13 @@ class BackendRegistry:
         self._auto: str | None = None
         self._lock = threading.Lock()
         self.pinned = pinned  # one backend for everything (tests, benchmarks)
+        self.models_dir = models_dir  # downloaded embedded models (Paths.models_dir)
 
     # ---- construction --------------------------------------------------
     def default_model(self, name: str) -> str:
         s = self.settings
         return {"ollama": s.ollama.model, "openai": s.openai.model, "gemini": s.gemini.model,
-                "embedded": "SmolLM2-135M-Instruct"}[name]
+                "embedded": s.embedded.model_path}[name]
 
     def retry_policy(self) -> RetryPolicy:
         """How flush calls retry transient failures, from settings."""
@@ -79,19 +80,21 @@ class BackendRegistry:
                                  timeout_s=s.gemini.timeout_s, state=self.state,
                                  flush_thinking_budget=s.gemini.flush_thinking_budget, retry=retry)
         if name == "embedded":
+            from ..models.catalog import resolve
             from .embedded import EmbeddedBackend
+            # ``model``: a catalog name or a .gguf path ("" is the bundled SmolLM2).
+            path, title = resolve(model, self.models_dir)
             # Its retries are for cut-off answers, asked again at once: there is no server to wait for.
-            return EmbeddedBackend(s.embedded.model_path, n_ctx=s.embedded.n_ctx, threads=s.embedded.threads,
-                                   max_tokens=s.embedded.max_tokens,
+            return EmbeddedBackend(path, n_ctx=s.embedded.n_ctx, threads=s.embedded.threads,
+                                   max_tokens=s.embedded.max_tokens, name=title,
                                    retry=dataclasses.replace(retry, base_delay_s=0.0, jitter_s=0.0))
         raise BackendUnavailable(f"Unknown backend {name!r}.", f"Use one of: {', '.join(BACKEND_NAMES)}.")
 
     def get(self, name: str, model: str = "") -> Backend:
         if self.pinned is not None:
             return self.pinned
-        # One embedded model file per process: its "model" is fixed by settings, so it is
-        # cached by name alone and never loaded twice.
-        model = self.default_model(name) if name == "embedded" else (model or self.default_model(name))
+        # An embedded model is cached by its file's name (catalog name or path): loaded once, kept warm.
+        model = model or self.default_model(name)
         with self._lock:
             key = (name, model)
             if key not in self._instances:

@@ -121,6 +121,57 @@ Settings folder: %2</source>
     </message>
 </context>
 <context>
+    <name>CatalogPicker</name>
+    <message>
+        <source>Use this model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>included</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (downloaded)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — %2, needs %3 GB memory%4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>good</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fair</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>limited</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>poor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Languages: %1 (Japanese: %2). Context: %3 tokens. Licence: %4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not downloaded yet (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Downloaded and verified.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Built in: nothing to download.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ChatTurns</name>
     <message>
         <source>Stopped before the reply began.</source>
@@ -306,6 +357,41 @@ Send to it? monchat asks only once for this service.</source>
     </message>
 </context>
 <context>
+    <name>Download</name>
+    <message>
+        <source>Download</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Downloading %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checking the file (SHA-256)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, about %1 s left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2, %3/s%4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The download of %1 was cancelled; nothing was installed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is downloaded and verified.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>DroppedWords</name>
     <message>
         <source>Dropped</source>
@@ -470,6 +556,18 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The model could not be downloaded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The download was cancelled; nothing was installed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is not enough free disk space for this model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The database file is damaged.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -551,6 +649,18 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Free some disk space, then send again; your text is still in the box.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the internet connection and download again; a file that fails its check is never used.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download it again when you want it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Free some disk space, or choose a smaller model.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2320,6 +2430,45 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>ModelOffer</name>
+    <message>
+        <source>A better model for this computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This computer has %1 GB of memory and %2 cores: it runs &lt;b&gt;%3&lt;/b&gt; comfortably. It is a %4 download, kept on this computer; replies and memory (Flush) then come from it instead of the tiny built-in model.&lt;br&gt;%5&lt;br&gt;Languages: %6. Licence: %7.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How fast it will be: measuring this computer (a few seconds)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How fast it will be here is not measured yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measure (a few seconds)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How fast it will be could not be measured here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Estimate from a short test on this computer: about %1 s for a reply, about %2 min for a Flush of 35 messages.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>PersonaWords</name>
     <message>
         <source>Id</source>
@@ -2914,10 +3063,6 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Model file (GGUF)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Threads</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2979,6 +3124,14 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>What characters from imported cards call you</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Catalog model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model (catalog name or GGUF file)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -124,6 +124,57 @@ Settings folder: %2</source>
     </message>
 </context>
 <context>
+    <name>CatalogPicker</name>
+    <message>
+        <source>Use this model</source>
+        <translation>このモデルを使う</translation>
+    </message>
+    <message>
+        <source>included</source>
+        <translation>同梱</translation>
+    </message>
+    <message>
+        <source> (downloaded)</source>
+        <translation>（ダウンロード済み）</translation>
+    </message>
+    <message>
+        <source>%1 — %2, needs %3 GB memory%4</source>
+        <translation>%1 — %2、必要なメモリ %3 GB%4</translation>
+    </message>
+    <message>
+        <source>good</source>
+        <translation>得意</translation>
+    </message>
+    <message>
+        <source>fair</source>
+        <translation>まずまず</translation>
+    </message>
+    <message>
+        <source>limited</source>
+        <translation>苦手</translation>
+    </message>
+    <message>
+        <source>poor</source>
+        <translation>ほぼ不可</translation>
+    </message>
+    <message>
+        <source>Languages: %1 (Japanese: %2). Context: %3 tokens. Licence: %4.</source>
+        <translation>言語: %1（日本語: %2）。コンテキスト: %3 トークン。ライセンス: %4。</translation>
+    </message>
+    <message>
+        <source>Not downloaded yet (%1).</source>
+        <translation>まだダウンロードしていません（%1）。</translation>
+    </message>
+    <message>
+        <source>Downloaded and verified.</source>
+        <translation>ダウンロード済みで、検証も済んでいます。</translation>
+    </message>
+    <message>
+        <source>Built in: nothing to download.</source>
+        <translation>内蔵モデルです。ダウンロードは不要です。</translation>
+    </message>
+</context>
+<context>
     <name>ChatTurns</name>
     <message>
         <source>Stopped before the reply began.</source>
@@ -313,6 +364,41 @@ Send to it? monchat asks only once for this service.</source>
     </message>
 </context>
 <context>
+    <name>Download</name>
+    <message>
+        <source>Download</source>
+        <translation>ダウンロード</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>Downloading %1…</source>
+        <translation>%1 をダウンロードしています…</translation>
+    </message>
+    <message>
+        <source>Checking the file (SHA-256)…</source>
+        <translation>ファイルを確認しています（SHA-256）…</translation>
+    </message>
+    <message>
+        <source>, about %1 s left</source>
+        <translation>、残り約 %1 秒</translation>
+    </message>
+    <message>
+        <source>%1 of %2, %3/s%4</source>
+        <translation>%2 中 %1、毎秒 %3%4</translation>
+    </message>
+    <message>
+        <source>The download of %1 was cancelled; nothing was installed.</source>
+        <translation>%1 のダウンロードを取り消しました。何もインストールされていません。</translation>
+    </message>
+    <message>
+        <source>%1 is downloaded and verified.</source>
+        <translation>%1 のダウンロードと検証が終わりました。</translation>
+    </message>
+</context>
+<context>
     <name>DroppedWords</name>
     <message>
         <source>Dropped</source>
@@ -477,6 +563,18 @@ Send to it? monchat asks only once for this service.</source>
         <translation>ディスクがいっぱいです。メッセージは保存も送信もされていません。</translation>
     </message>
     <message>
+        <source>The model could not be downloaded.</source>
+        <translation>モデルをダウンロードできませんでした。</translation>
+    </message>
+    <message>
+        <source>The download was cancelled; nothing was installed.</source>
+        <translation>ダウンロードを取り消しました。何もインストールされていません。</translation>
+    </message>
+    <message>
+        <source>There is not enough free disk space for this model.</source>
+        <translation>このモデルを入れるだけの空きディスク容量がありません。</translation>
+    </message>
+    <message>
         <source>The database file is damaged.</source>
         <translation>データベースファイルが壊れています。</translation>
     </message>
@@ -559,6 +657,18 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>Free some disk space, then send again; your text is still in the box.</source>
         <translation>ディスクの空きを作ってから、もう一度送信してください。入力した文章は入力欄に残っています。</translation>
+    </message>
+    <message>
+        <source>Check the internet connection and download again; a file that fails its check is never used.</source>
+        <translation>インターネット接続を確かめて、もう一度ダウンロードしてください。確認に通らなかったファイルは使われません。</translation>
+    </message>
+    <message>
+        <source>Download it again when you want it.</source>
+        <translation>必要になったら、もう一度ダウンロードしてください。</translation>
+    </message>
+    <message>
+        <source>Free some disk space, or choose a smaller model.</source>
+        <translation>ディスクの空きを増やすか、もっと小さいモデルを選んでください。</translation>
     </message>
     <message>
         <source>Run `monchat doctor` in a terminal: it says how to recover the file. Your unflushed log files are safe.</source>
@@ -2331,6 +2441,45 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>ModelOffer</name>
+    <message>
+        <source>A better model for this computer</source>
+        <translation>このコンピューターに合うもっと良いモデル</translation>
+    </message>
+    <message>
+        <source>This computer has %1 GB of memory and %2 cores: it runs &lt;b&gt;%3&lt;/b&gt; comfortably. It is a %4 download, kept on this computer; replies and memory (Flush) then come from it instead of the tiny built-in model.&lt;br&gt;%5&lt;br&gt;Languages: %6. Licence: %7.</source>
+        <translation>このコンピューターはメモリ %1 GB、%2 コアなので、&lt;b&gt;%3&lt;/b&gt; を無理なく動かせます。ダウンロードは %4 で、このコンピューターの中に保存されます。以後の返事と記憶の整理は、小さな内蔵モデルではなくこのモデルが行います。&lt;br&gt;%5&lt;br&gt;言語: %6。ライセンス: %7。</translation>
+    </message>
+    <message>
+        <source>How fast it will be: measuring this computer (a few seconds)…</source>
+        <translation>速さを見積もるため、このコンピューターを測っています（数秒）…</translation>
+    </message>
+    <message>
+        <source>Not now</source>
+        <translation>今はしない</translation>
+    </message>
+    <message>
+        <source>How fast it will be here is not measured yet.</source>
+        <translation>このコンピューターでの速さはまだ測っていません。</translation>
+    </message>
+    <message>
+        <source>Measure (a few seconds)</source>
+        <translation>測る（数秒）</translation>
+    </message>
+    <message>
+        <source>How fast it will be could not be measured here.</source>
+        <translation>このコンピューターでは速さを測れませんでした。</translation>
+    </message>
+    <message>
+        <source>Estimate from a short test on this computer: about %1 s for a reply, about %2 min for a Flush of 35 messages.</source>
+        <translation>このコンピューターでの短いテストからの見積もり: 返事 1 回に約 %1 秒、35 件のメッセージの整理に約 %2 分。</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>閉じる</translation>
+    </message>
+</context>
+<context>
     <name>PersonaWords</name>
     <message>
         <source>Id</source>
@@ -2925,10 +3074,6 @@ Open it in your browser?</source>
         <translation>自動（%1、物理コア数）</translation>
     </message>
     <message>
-        <source>Model file (GGUF)</source>
-        <translation>モデルファイル（GGUF）</translation>
-    </message>
-    <message>
         <source>Threads</source>
         <translation>スレッド数</translation>
     </message>
@@ -2991,6 +3136,14 @@ Open it in your browser?</source>
     <message>
         <source>What characters from imported cards call you</source>
         <translation>読み込んだキャラクターカードのキャラがあなたを呼ぶ名前</translation>
+    </message>
+    <message>
+        <source>Catalog model</source>
+        <translation>カタログのモデル</translation>
+    </message>
+    <message>
+        <source>Model (catalog name or GGUF file)</source>
+        <translation>モデル（カタログ名または GGUF ファイル）</translation>
     </message>
     <message>
         <source>Your name</source>

@@ -1,0 +1,1 @@
+"""Embedded models: the catalog (``catalog.json``), downloads, and which one this machine runs well."""

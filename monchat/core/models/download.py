@@ -1,0 +1,216 @@
+"""Downloading a catalog model: asked for by the user only (``monchat models pull``, Settings → Model).
+
+- ``huggingface_hub.hf_hub_download`` fetches the file into ``<models>/<name>/``: it writes to an
+  ``.incomplete`` file under ``<name>/.cache/`` and renames it only when whole, so a cancelled or broken
+  download is never loaded. A connection that drops is resumed where it stopped (an HTTP Range request,
+  within the same pull); a pull that fails or is cancelled deletes its partial file (huggingface_hub 2.x
+  keeps none between runs), so the next pull starts over. It honours ``HF_ENDPOINT`` (a mirror; read at
+  each pull) and ``HF_HUB_OFFLINE`` (a clear error here, before anything is asked).
+- The free disk space is checked before starting (what is left to fetch, plus a margin).
+- The SHA-256 is verified after; a file that does not match is removed, never used, and the error says so.
+  Only then ``verified.json`` marks the model installed (``catalog.installed_file``).
+- Progress (bytes, speed, time left) goes to a callback, which may cancel by setting ``cancel``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import shutil
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from ..errors import InputError, KnownError
+from .catalog import VERIFIED, CatalogModel, installed_file, model_folder
+
+log = logging.getLogger(__name__)
+
+MARGIN_BYTES = 200 * 1024 * 1024  # room left after the download: the database and logs still need to grow
+
+
+class DownloadError(KnownError):
+    code = "download"
+
+
+class DownloadCancelled(KnownError):
+    code = "download_cancelled"
+
+
+class NoDiskSpace(KnownError):
+    code = "no_disk_space"
+
+
+@dataclass
+class Progress:
+    """How far a download is: bytes done of total, speed (bytes/s) and seconds left (None: unknown)."""
+
+    done: int
+    total: int
+    speed: float = 0.0
+    seconds_left: float | None = None
+    verifying: bool = False
+
+    def text(self) -> str:
+        if self.verifying:
+            return f"verifying the checksum ({_size(self.done)} of {_size(self.total)})"
+        left = f", {_duration(self.seconds_left)} left" if self.seconds_left is not None else ""
+        return f"{_size(self.done)} of {_size(self.total)}, {_size(self.speed)}/s{left}"
+
+
+def free_bytes(path: Path) -> int:
+    """Free space on the disk that holds ``path`` (or its nearest existing folder)."""
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return shutil.disk_usage(path).free
+
+
+def pull(model: CatalogModel, models_dir: Path, *, on_progress: Callable[[Progress], None] | None = None,
+         cancel: threading.Event | None = None,
+         free_space: Callable[[Path], int] = free_bytes) -> Path:
+    """Download ``model``, verify its SHA-256 and mark it installed; its path.
+
+    Raises NoDiskSpace, DownloadError (offline, network, wrong checksum) or DownloadCancelled.
+    """
+    if model.bundled:
+        raise InputError(f"{model.name} ships with monchat: there is nothing to download.",
+                         f"Select it with `monchat settings set embedded.model_path {model.name}`.")
+    if not model.sha256:
+        raise DownloadError(f"The catalog has no checksum for {model.name}, so it cannot be verified.",
+                            "Download the file yourself and choose it as a .gguf file.")
+    done = installed_file(models_dir, model)
+    if done is not None:
+        return done
+    if os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on"):
+        raise DownloadError(f"{model.name} cannot be downloaded: HF_HUB_OFFLINE is set (offline mode).",
+                            "Unset HF_HUB_OFFLINE and connect to the internet, then pull again.")
+    folder = model_folder(models_dir, model)
+    needed = model.size_bytes + MARGIN_BYTES
+    free = free_space(folder)
+    if free < needed:
+        raise NoDiskSpace(f"{model.name} needs {_size(needed)} of free disk space; {_size(free)} is free.",
+                          f"Free some space on the disk that holds {models_dir}, then pull again.")
+    folder.mkdir(parents=True, exist_ok=True)
+    path = _fetch(model, folder, on_progress, cancel)
+    _verify(model, folder, path, on_progress)
+    return path
+
+
+def remove(model: CatalogModel, models_dir: Path) -> bool:
+    """Delete the model's folder (file, partial download, record); False when there was none."""
+    folder = model_folder(models_dir, model)
+    if not folder.exists():
+        return False
+    shutil.rmtree(folder)
+    return True
+
+
+def _fetch(model: CatalogModel, folder: Path, on_progress, cancel) -> Path:
+    from huggingface_hub import errors, hf_hub_download
+    failures = (OSError, ValueError, errors.HfHubHTTPError, errors.LocalEntryNotFoundError,
+                errors.OfflineModeIsEnabled, errors.FileMetadataError) + _transport_errors()
+    endpoint = os.environ.get("HF_ENDPOINT") or None  # read now: huggingface_hub reads it once, at import
+    try:
+        return Path(hf_hub_download(model.repo, model.file, revision=model.revision or None, local_dir=folder,
+                                    endpoint=endpoint, tqdm_class=_progress_bar(on_progress, cancel)))
+    except _Cancel as exc:
+        raise DownloadCancelled(f"The download of {model.name} was cancelled; nothing was installed.",
+                                "Pull it again when you want it.") from exc
+    except failures as exc:
+        log.warning("download of %s failed: %r", model.name, exc)
+        raise DownloadError(f"{model.name} could not be downloaded ({_reason(exc)}).",
+                            "Check the internet connection (or HF_ENDPOINT) and pull again.") from exc
+
+
+def _verify(model: CatalogModel, folder: Path, path: Path, on_progress) -> None:
+    digest, done, size = hashlib.sha256(), 0, path.stat().st_size
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(4 * 1024 * 1024), b""):
+            digest.update(block)
+            done += len(block)
+            if on_progress is not None:
+                on_progress(Progress(done, size, verifying=True))
+    found = digest.hexdigest()
+    if found != model.sha256 or size != model.size_bytes:
+        path.unlink()
+        log.warning("%s: sha256 %s (%s bytes), catalog says %s (%s bytes); removed", model.name, found, size,
+                    model.sha256, model.size_bytes)
+        raise DownloadError(f"The downloaded {model.name} is not the file the catalog names (its checksum "
+                            f"differs); it was removed and will not be used.",
+                            "Pull again; if it fails again, the server (or HF_ENDPOINT) serves another file.")
+    record = {"sha256": found, "size_bytes": size, "repo": model.repo, "file": model.file,
+              "verified_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    temporary = folder / (VERIFIED + ".tmp")
+    temporary.write_text(json.dumps(record, indent=2), encoding="utf-8")
+    os.replace(temporary, folder / VERIFIED)
+
+
+class _Cancel(Exception):
+    """Raised inside huggingface_hub's progress bar to stop a download."""
+
+
+def _progress_bar(on_progress, cancel):
+    """A tqdm class huggingface_hub reports to: it forwards progress and stops the download on cancel."""
+    from tqdm import tqdm
+
+    class Bar(tqdm):
+        def __init__(self, *args, **kwargs):
+            kwargs.pop("name", None)
+            kwargs["disable"] = False
+            kwargs["file"] = open(os.devnull, "w")  # noqa: SIM115 — closed in close()
+            super().__init__(*args, **kwargs)
+            self._started, self._first = time.monotonic(), self.n
+
+        def update(self, n=1):
+            if cancel is not None and cancel.is_set():
+                raise _Cancel()
+            shown = super().update(n)
+            if on_progress is not None and self.total:
+                elapsed = max(1e-6, time.monotonic() - self._started)
+                speed = (self.n - self._first) / elapsed
+                left = (self.total - self.n) / speed if speed > 0 else None
+                on_progress(Progress(int(self.n), int(self.total), speed, left))
+            return shown
+
+        def close(self):
+            handle = self.fp
+            super().close()
+            if handle is not None and not handle.closed:
+                handle.close()
+
+    return Bar
+
+
+def _transport_errors() -> tuple:
+    for name in ("httpx2", "httpx"):
+        try:
+            module = __import__(name)
+        except ImportError:
+            continue
+        return (module.HTTPError,)
+    return ()
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:200] if text else type(exc).__name__
+
+
+def _size(count: float) -> str:
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if count >= scale:
+            return f"{count / scale:.1f} {unit}"
+    return f"{int(count)} B"
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    if seconds >= 3600:
+        return f"{seconds // 3600} h {seconds % 3600 // 60} min"
+    if seconds >= 60:
+        return f"{seconds // 60} min {seconds % 60} s"
+    return f"{seconds} s"
