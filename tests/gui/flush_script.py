@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from monchat.core.flush.words import share
+from monchat.core.memory.guard import share
 
 def NO_ITEMS(system, turns, schema) -> dict:  # noqa: N802 - reads as the constant it was
     """Nothing found: no items for a filter, no insight for reflect, a page citing nothing for the diary,

@@ -25,7 +25,7 @@ from ..flush.ask import ask_json, text_room
 from ..flush.fit import pack
 from ..flush.records import FlushCancelled, FlushProgress, Item
 from ..flush.reflect import language_of
-from ..flush.words import check_words
+from ..memory.guard import copies_assistant
 from . import profile
 
 # Characters of a page. Also the schema's maxLength: llama.cpp turns it into a grammar nested that deep,
@@ -112,7 +112,7 @@ def _ask_day(backend: Backend, prompts: PromptLibrary, day: str, messages: list[
                                 "the next flush asks for that page again.")
         return None
     user_text = "\n".join(line["text"] for line in groups[0])
-    if check_words(text, [user_text], assistant_lines).assistants_words:
+    if copies_assistant(text, [user_text], assistant_lines):
         proposals.errors.append(f"diary {day} ({backend.describe()}): the page is in the assistant's words, "
                                 "not the user's; the next flush asks for that page again.")
         return None

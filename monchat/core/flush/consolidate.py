@@ -143,7 +143,7 @@ class Consolidator:
                                                       "a new preference in the same slot"), older)])
         memory = self._new_memory(item)
         self.t.note(ChangeKind.NEW, memory, item.evidence)
-        self.t.promote(memory, item.score, item.grounded, item.evidence)
+        self.t.promote(memory, item.score, item.evidence)
 
     def _same_slot_preference(self, item: Item) -> MemoryRecord | None:
         """The newest live preference (not one waiting for review) in the slot of a preference item."""
@@ -168,7 +168,7 @@ class Consolidator:
             if not other.live:
                 continue
             if verdict.verdict == Verdict.SAME:
-                self.t.promote(self._reinforce(other, item), item.score, item.grounded, item.evidence)
+                self.t.promote(self._reinforce(other, item), item.score, item.evidence)
             elif verdict.verdict in (Verdict.MERGE, Verdict.SUPERSEDE) and survivor is not None:
                 self._retire_into(other, self.memories.get(survivor), item, verdict)
             elif verdict.verdict == Verdict.CONTRADICT:
@@ -177,7 +177,7 @@ class Consolidator:
     def _survivor(self, item: Item, verdict: Judgement, target: MemoryRecord) -> str | None:
         """Apply the first sure verdict; return the id of the memory the statement now lives in."""
         if verdict.verdict == Verdict.SAME:
-            self.t.promote(self._reinforce(target, item), item.score, item.grounded, item.evidence)
+            self.t.promote(self._reinforce(target, item), item.score, item.evidence)
             return target.id
         if verdict.verdict == Verdict.MERGE:
             merged_text = verdict.merged_text or f"{target.text} / {item.text}"
@@ -189,7 +189,7 @@ class Consolidator:
                              else "rewords an active Layer 1 memory", verdict.confidence, target, item.evidence)
                 return merged.id
             merged = self.t.merge(target, merged, item.evidence)
-            self.t.promote(merged, item.score, item.grounded, item.evidence)
+            self.t.promote(merged, item.score, item.evidence)
             return merged.id
         if verdict.verdict == Verdict.SUPERSEDE:
             new = self._new_memory(item)
@@ -207,7 +207,7 @@ class Consolidator:
             self.t.supersede(target, new)
             self.counters.superseded += 1
             self.t.note(ChangeKind.SUPERSEDED, new, item.evidence, target.text)
-            self.t.promote(self.memories.get(new.id), item.score, item.grounded, item.evidence)
+            self.t.promote(self.memories.get(new.id), item.score, item.evidence)
             return new.id
         self.item_memory[item.index] = target.id  # CONTRADICT
         self.t.contradict(target, self._evidence_rows(item), item.evidence)

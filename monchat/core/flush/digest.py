@@ -25,7 +25,7 @@ from ..prompts import PromptLibrary
 from ..types import Turn
 from .ask import TokenUsage, ask_json, text_room
 from .reflect import language_of
-from .words import share
+from ..memory.guard import share
 
 log = logging.getLogger(__name__)
 

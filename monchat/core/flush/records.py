@@ -65,7 +65,6 @@ class Item:
     first_epoch: float  # time of the earliest evidence
     first_ts: str
     index: int = 0  # order within the flush
-    grounded: bool = True  # False: the text shares almost nothing with the user lines it cites
 
 
 @dataclass
@@ -75,6 +74,7 @@ class Dropped:
     reason: str
     evidence: list[str] = field(default_factory=list)
     category: str = "evidence"  # evidence | words | invalid | limit | no_target
+    rule: str = ""  # the guard's rule that dropped it (``memory.guard.GuardRule``), if the guard did
 
 
 @dataclass

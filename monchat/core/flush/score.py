@@ -24,6 +24,7 @@ from ..backends.base import Backend
 from ..errors import MalformedReply
 from ..personas import FilterPersona
 from ..memory import preferences
+from ..memory.guard import GuardRule, adds_words, check_item
 from ..memory.states import KINDS, Kind
 from ..prompts import PromptLibrary
 from ..types import Coded, Message, Turn
@@ -31,7 +32,6 @@ from ..logs import slot_name
 from .ask import TokenUsage, ask_json
 from .fit import cut_text, pack
 from .records import Dropped, FlushCancelled, Item, LogLine
-from .words import check_words
 
 log = logging.getLogger(__name__)
 
@@ -171,9 +171,23 @@ def normalise_text(text: str) -> str:
 
 
 def normalise_slot(slot: str) -> str:
+    """Lowercase, spaces as "_", one "/" between parts. An empty slot stays empty: the guard drops it
+    (a made-up "misc" would claim a subject the model never named)."""
     slot = re.sub(r"\s+", "_", slot.strip().lower())
     slot = re.sub(r"/+", "/", slot).strip("/")
-    return slot[:60] or "misc"
+    return slot[:60]
+
+
+def instruction_texts(system: str, persona_part: str) -> list[str]:
+    """What a filter request told the model, which an item must not read back (``GuardRule.ECHOES_INSTRUCTIONS``):
+    the system text, the persona's part (name, talent, picks, ignores) and the schema's words."""
+    return [system, persona_part, SCHEMA_TEXT]
+
+
+SCHEMA_TEXT = " ".join([*item_schema(1)["properties"]["items"]["items"]["properties"], "items",
+                         "id of a user line", "subject attribute"])
+# A drop by the guard is about the words ("words") or about the item's shape ("invalid").
+GUARD_CATEGORY = {GuardRule.NO_STATEMENT: "invalid", GuardRule.BAD_SLOT: "invalid"}
 
 
 @dataclass
@@ -188,12 +202,14 @@ class PersonaResult:
 
 
 def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine],
-                  injected: list[str]) -> Item | Dropped:
+                  injected: list[str], instructions: list[str] = ()) -> Item | Dropped:
     """Check one raw item from the LLM; return an Item or the reason it is dropped.
 
-    Evidence ids must name user lines of this request; the text itself must not
-    be an assistant line's words. Text that shares nothing with the cited user
-    lines is kept but marked, so it never reaches lasting memory unreviewed.
+    Evidence ids must name user lines of this request; then the guard (``memory/guard.py``) decides
+    whether the text is the user's words: a statement, with a ``subject/attribute`` slot, not the
+    assistant's words nor the request's ``instructions`` read back, sharing words with the lines it
+    cites and adding nothing they do not say. An item that breaks a rule is dropped with the rule,
+    never queued.
     """
     if not isinstance(raw, dict):
         return Dropped(persona.id, str(raw)[:200], "not an object", category="invalid")
@@ -225,22 +241,31 @@ def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine
     if not evidence:
         reason = "; ".join(problems) if problems else "no evidence"
         return Dropped(persona.id, text, reason, [str(x) for x in local_ids])
-    words = check_words(text, [line.text for line in evidence],
-                        [line.text for line in lines_by_local.values() if line.role != "user"])
-    if words.assistants_words:
-        return Dropped(persona.id, text, "the assistant's words, not the user's",
-                       [line.message_id for line in evidence], category="words")
-    if kind == Kind.RECALL and not words.grounded:  # a question memory could not answer, in the user's words
-        return Dropped(persona.id, text, "a recall failure shares no words with the line it cites",
-                       [line.message_id for line in evidence], category="words")
-    evidence.sort(key=lambda line: (line.epoch, line.message_id))
     slot = normalise_slot(str(raw.get("slot") or ""))
+    cited = [line.text for line in evidence]
+    rule = check_item(text, slot, cited, [line.text for line in lines_by_local.values() if line.role != "user"],
+                      instructions)
+    if rule is not None:
+        return Dropped(persona.id, text, guard_reason(rule, kind, text, slot, cited),
+                       [line.message_id for line in evidence], category=GUARD_CATEGORY.get(rule, "words"), rule=rule)
+    evidence.sort(key=lambda line: (line.epoch, line.message_id))
     if kind == Kind.PREFERENCE:  # its slot names one of the ten categories; outside them it is a fact
         slot, kind = (preferences.canonical_slot(slot), kind) if preferences.category_of(slot) else (slot, Kind.FACT)
     return Item(persona=persona.id, style=persona.style, text=text,
                 slot=slot, kind=kind, score=score,
                 evidence=[line.message_id for line in evidence], reason=str(raw.get("reason") or "")[:500],
-                first_epoch=evidence[0].epoch, first_ts=evidence[0].when, grounded=words.grounded)
+                first_epoch=evidence[0].epoch, first_ts=evidence[0].when)
+
+
+def guard_reason(rule: GuardRule, kind: str, text: str, slot: str, cited: list[str]) -> str:
+    """The English line a drop by the guard carries (the CLI's and the log's; the GUI words the rule)."""
+    if rule is GuardRule.NOT_THEIR_WORDS and kind == Kind.RECALL:
+        return "a recall failure shares no words with the line it cites"
+    if rule is GuardRule.ADDS_WORDS:
+        return f"{rule.description}: {', '.join(adds_words(text, cited)[:6])}"
+    if rule is GuardRule.BAD_SLOT:
+        return f"{rule.description}: {slot or '(none)'!s}"
+    return rule.description
 
 
 @dataclass
@@ -284,6 +309,7 @@ def score_chunk(backend: Backend, prompts: PromptLibrary, persona: FilterPersona
     system = prompts.render("filter.md.j2")
     user = render_log(prompts, chunk, part, parts, persona)
     schema = item_schema(max_items, user_ids(chunk))
+    instructions = instruction_texts(system, prompts.render("filter_persona.md.j2", persona=persona))
     problem = ""
     try:
         answer = ask_json(backend, system, user, schema, result.usage, on_tokens)
@@ -309,7 +335,7 @@ def score_chunk(backend: Backend, prompts: PromptLibrary, persona: FilterPersona
     lines_by_local = {line.local_id: line for line in chunk}
     for raw in raw_items:
         # Evidence must be a line this call showed: an id from another chunk was never read here.
-        checked = validate_item(raw, persona, lines_by_local, injected)
+        checked = validate_item(raw, persona, lines_by_local, injected, instructions)
         if isinstance(checked, Item):
             result.items.append(checked)
         else:

@@ -68,7 +68,8 @@ class Action(StrEnum):
     """Why a review item waits for the user."""
 
     LAYER1 = "layer1"  # enough evidence for lasting memory, but not sure enough (or the user asks first)
-    WORDS = "words"  # the text is not found in the user's words
+    # Not produced any more (the guard drops such items); kept so reviews written before can be answered.
+    WORDS = "words"  # the text was not found in the user's words
     SUPERSEDE = "supersede"  # would replace a Layer 1 (or pinned) memory
     MERGE = "merge"  # would reword a Layer 1 memory
     RETRACT = "retract"  # would take back a Layer 1 (or pinned) memory, or is unsure it does

@@ -33,7 +33,7 @@ from .rules import habit_set_aside, required_days
 from .states import Action, ChangeKind, State
 
 # A supersession (or a judgement that may be one) unanswered past its deadline is set aside as pending;
-# a Layer 1 promotion or an unfound wording returns to candidate. Neither is ever confirmed silently.
+# a Layer 1 promotion (or a wording review from before the guard dropped such items) returns to candidate. Neither is ever confirmed silently.
 EXPIRES_TO_PENDING = (Action.SUPERSEDE, Action.MERGE, Action.JUDGE)
 
 
@@ -214,20 +214,12 @@ class Transitions:
         if not was_live:
             self.note(ChangeKind.LAYER2, memory, evidence, layer=2)
 
-    def promote(self, memory: MemoryRecord, score: float, grounded: bool = True,
-                evidence: Iterable[str] = ()) -> None:
+    def promote(self, memory: MemoryRecord, score: float, evidence: Iterable[str] = ()) -> None:
         """Promote by the rules: Layer 2 by score; Layer 1 by distinct days of evidence.
 
-        A statement not found in the user's words goes to the review queue and nowhere else:
-        neither layer takes it unreviewed.
+        Only what passed the guard (``memory/guard.py``) reaches here: a statement not in the user's
+        words is dropped at the flush, never proposed.
         """
-        if not grounded:
-            if memory.state is State.CANDIDATE:
-                memory = self.set_state(memory, State.QUEUED)
-                self.queue(memory, Action.WORDS,
-                           "not found in your words: the text shares almost nothing with the messages it cites",
-                           memory.confidence or 0.0, None, evidence)
-            return
         if memory.state is not State.CANDIDATE:
             self.layer2(memory, score, evidence)
             return
