@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.recorded import VIEWS, ReplayBackend, run_evening, traces, views
+from tests.support.recorded import VIEWS, ReplayBackend, proposals, run_evening, traces, views
 
 EVENINGS = ("evening_en", "evening_ja")
 
@@ -34,6 +34,24 @@ def test_the_replay_asks_what_was_recorded(replayed):
 def test_every_message_is_archived(replayed):
     _, _, report, messages, _ = replayed
     assert report.messages_archived == len(messages)
+
+
+def test_every_proposal_is_kept_or_dropped_with_its_reason(replayed):
+    _, backend, report, _, shown = replayed
+    proposed = proposals([c["answer"] for c in backend.answered if c["label"].startswith("filter/") and "answer" in c])
+    kept = [item for items in report.items.values() for item in items]
+    assert proposed and len(kept) + len(report.dropped_items) == proposed
+    assert all(d["reason"] for d in report.dropped_items)
+    assert len(shown["memory"]) <= len(kept)
+
+
+def test_the_day_has_a_page_or_says_why_not(replayed):
+    _, _, report, messages, shown = replayed
+    [day] = {m.ts[:10] for m in messages}
+    refused = [e for e in report.errors if e.startswith(f"diary {day}")]
+    assert [p["date"] for p in shown["diary"]] == ([] if refused else [day])
+    for page in shown["diary"]:
+        assert page["messages"] and set(page["messages"]) <= {m.id for m in messages if m.role == "user"}
 
 
 @pytest.mark.parametrize("view", sorted(VIEWS))

@@ -220,8 +220,9 @@ def evening_messages(evening: str) -> list[Message]:
                     text=r["text"], persona=PERSONA) for r in rows]
 
 
-def run_evening(home: Path, evening: str, backend: Backend):
-    """Write the evening's messages to the logs of a fresh data folder and flush them through ``backend``.
+def run_evening(home: Path, evening: str, backend: Backend, count: int | None = None):
+    """Write the evening's messages (its first ``count``) to the logs of a fresh data folder and flush them
+    through ``backend``.
 
     Returns the flush report and the messages."""
     from monchat.app import build_app
@@ -230,12 +231,24 @@ def run_evening(home: Path, evening: str, backend: Backend):
     app = build_app(str(home), pinned_backend=backend, clock=lambda: CLOCK, tz=timezone.utc)
     try:
         app.store.set_state(STATE_KEY, LINE_ID_KEY)
-        messages = evening_messages(evening)
+        messages = evening_messages(evening)[:count]
         for message in messages:
             app.logbook.append(message)
         return app.flush.run(seed=SEED), messages
     finally:
         app.store.close()
+
+
+def proposals(answers: list[str]) -> int:
+    """How many items the filter answers ``answers`` (raw JSON) proposed, each counted once."""
+    count = 0
+    for raw in answers:
+        try:
+            items = json.loads(raw).get("items")
+        except (ValueError, AttributeError):
+            continue
+        count += len(items) if isinstance(items, list) else 0
+    return count
 
 
 def views(home: Path) -> dict:
