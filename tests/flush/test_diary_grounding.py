@@ -94,6 +94,15 @@ def test_a_page_rests_on_the_messages_it_cites_not_on_the_rest_of_the_day(world,
     assert refused(world, capsys, report)
 
 
+@pytest.mark.parametrize("language,empty", [("en", "1."), ("ja", "。。。")])
+def test_a_page_that_says_nothing_is_refused(world, capsys, language, empty):
+    evening(world, language)
+    world.oracle.diary = page(empty, ["d1"])
+    report = world.flush(f"{DAY}T23:30:00+09:00")
+    assert refused(world, capsys, report)
+    assert any("the page says nothing" in e for e in report.errors)
+
+
 def test_the_recorded_smollm2_page_of_the_requests_own_profile_line_is_refused(world, capsys):
     evening(world, "en")
     recorded = "This week against the last snapshot: Emotional 4 (+2) id_of_a_user_line 2 (+2) role_user_5 (+2)"

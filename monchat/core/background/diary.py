@@ -26,7 +26,8 @@ from ..flush.ask import ask_json, text_room
 from ..flush.fit import pack
 from ..flush.records import FlushCancelled, FlushProgress, Item
 from ..flush.reflect import language_of
-from ..memory.guard import KANJI_NUMERALS, NUMBER_WORDS, adds_words, content_words, copies_assistant
+from ..memory.guard import (KANJI_NUMERALS, NUMBER_WORDS, adds_words, content_words, copies_assistant,
+                           is_statement)
 from . import profile
 
 # Characters of a page. Also the schema's maxLength: llama.cpp turns it into a grammar nested that deep,
@@ -120,6 +121,10 @@ def _ask_day(backend: Backend, prompts: PromptLibrary, day: str, messages: list[
     if not text:
         proposals.errors.append(f"diary {day} ({backend.describe()}): the model wrote no page; "
                                 "the next flush asks for that page again.")
+        return None
+    if not is_statement(text):
+        proposals.errors.append(f"diary {day} ({backend.describe()}): the page says nothing (a number, punctuation "
+                                "or one repeated syllable); the next flush asks for that page again.")
         return None
     user_text = "\n".join(line["text"] for line in groups[0])
     if copies_assistant(text, [user_text], assistant_lines):
