@@ -4,7 +4,13 @@ The page is in the user's language and cites the day's messages by short ids (``
 the program keeps only ids it showed, maps them back to message ids, and stores the page
 (SQLite, then ``diary/YYYY-MM-DD.md`` after the commit). A later flush that brings new user
 messages of a day writes that day's page again from all of its messages; a day whose page a flush
-asked for and did not get (a bad answer) is owed, and asked for again at the next flush.
+asked for and did not get (a bad answer) is owed, and asked for again at the next flush (its request
+says so).
+
+A page must rest on the day's words: one that says nothing ("1.", "。。。"), is in the assistant's words,
+cites none of the messages it was shown, or says what the messages it cites do not (a name, a place or a
+number they do not hold, or more new words than a page retelling a day needs: "a food blogger who loves
+sushi") is refused and the day owed.
 """
 
 from __future__ import annotations
