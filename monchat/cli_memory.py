@@ -78,14 +78,16 @@ def cmd_flush(app, args) -> int:
     print(f"  {report.messages_archived} message(s) archived; {report.llm_calls} LLM call(s); "
           f"{_tokens(report.usage)}; {report.duration_s:.1f}s")
     print(f"  Layer 1 +{report.promoted['layer1']}, Layer 2 +{report.promoted['layer2']}, "
-          f"superseded {report.superseded}, queued for review {report.queued}, dropped {report.dropped}")
+          f"superseded {report.superseded}, queued for review {report.queued}, "
+          f"dropped {len(report.dropped_items)}")
     for change in report.changes:
         old = f"  (was: {change.old_text})" if change.old_text else ""
         print(f"  {change.kind:12} {change.memory_id}  {change.text}{old}")
         for ev in change.evidence:
             print(f"               ← {ev['ts'][:16]} «{ev['text']}»")
     for item in report.dropped_items:
-        print(f"  dropped ({item['persona']}): {item['text'] or '(empty)'} — {item['reason']}")
+        rule = f" [{item['rule']}]" if item.get("rule") else ""  # the guard's rule (memory/guard.py)
+        print(f"  dropped ({item['persona']}){rule}: {item['text'] or '(empty)'} — {item['reason']}")
     from .cli_background import print_flush_background
     print_flush_background(report)
     from .cli_lint import print_flush_lint

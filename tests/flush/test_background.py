@@ -217,7 +217,7 @@ def test_a_recall_failure_becomes_a_gap_at_the_second_one(world, capsys):
     [gap] = world.cli_json(capsys, "gaps")
     assert (gap["kind"], gap["slot"], gap["failures"], gap["status"]) == ("recall", "drink/coffee", 2, "open")
     assert report.background["gaps"][0]["failures"] == 2
-    world.say("2026-11-27T21:01:00+09:00", "違うよ、三回目")
+    world.say("2026-11-27T21:01:00+09:00", "違うよ、飲まないって三回目")
     world.flush("2026-11-27T22:00:00+09:00")
     [gap] = world.cli_json(capsys, "gaps")  # the same mark, counting on
     assert gap["failures"] == 3

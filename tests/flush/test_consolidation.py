@@ -52,7 +52,7 @@ def test_two_sessions_of_one_day_are_still_one_day(world):
 def test_a_habit_on_three_different_days_reaches_layer1(world, score, state):
     # Three wordings, so the LLM judge (not the exact-words rule) says SAME each time.
     world.oracle.rules = [Rule("1時間", GUITAR, "hobby/guitar", "habit", score),
-                          Rule("夕飯", "夕食後にギターを弾く", "hobby/guitar", "habit", score),
+                          Rule("夕飯", "夕飯のあとにギターを弾く", "hobby/guitar", "habit", score),
                           Rule("朝ギター", "朝にギターを弾いた", "hobby/guitar", "habit", score)]
     world.oracle.judgements = {(GUITAR, None): Judgement("SAME", 0.9)}
 
@@ -63,7 +63,7 @@ def test_a_habit_on_three_different_days_reaches_layer1(world, score, state):
     world.say("2026-11-25T20:30:00+09:00", "夕飯のあとまたギター")
     world.flush("2026-11-25T23:00:00+09:00")
     assert world.mem(GUITAR).days == 2 and world.mem(GUITAR).state == "candidate"
-    assert [(p.new, p.verdict) for p in world.oracle.judged] == [("夕食後にギターを弾く", "SAME")]
+    assert [(p.new, p.verdict) for p in world.oracle.judged] == [("夕飯のあとにギターを弾く", "SAME")]
 
     world.say("2026-11-28T10:00:00+09:00", "今日は朝ギター")
     report = world.flush("2026-11-28T12:00:00+09:00")
@@ -526,7 +526,7 @@ def test_low_confidence_is_escalated_then_reviewed(world, monkeypatch, second, o
     world.oracle.judgements = {(SENDAI, HOMETOWN): Judgement("SUPERSEDE", 0.5)}
     world.say("2026-11-23T21:10:00+09:00", "覚えておいて：仙台に住んでる")
     world.flush("2026-11-23T22:00:00+09:00")
-    world.say("2026-11-28T12:00:00+09:00", "週末は帰省してた")
+    world.say("2026-11-28T12:00:00+09:00", "週末は仙台の実家に帰省してた")
     world.flush("2026-11-28T22:00:00+09:00")
 
     assert [(p.old, p.new) for p in escalation.judged] == [(SENDAI, HOMETOWN)]
@@ -549,7 +549,7 @@ def test_low_confidence_without_escalation_goes_straight_to_review(world):
     world.oracle.judgements = {(SENDAI, HOMETOWN): Judgement("SUPERSEDE", 0.5)}
     world.say("2026-11-23T21:10:00+09:00", "覚えておいて：仙台に住んでる")
     world.flush("2026-11-23T22:00:00+09:00")
-    world.say("2026-11-28T12:00:00+09:00", "週末は帰省してた")
+    world.say("2026-11-28T12:00:00+09:00", "週末は仙台の実家に帰省してた")
     world.flush("2026-11-28T22:00:00+09:00")
     [row] = world.queue()
     assert row["action"] == "judge"
@@ -692,7 +692,8 @@ def test_the_budget_leaves_the_weakest_out_keeps_the_pinned_and_says_why(world, 
              ("蕎麦", "蕎麦アレルギーがあるので外食では必ず確認する。うどん屋でも同じ釜を使う店は避けている。", 0.85),
              ("珈琲", "コーヒーは浅煎りが好みで、朝はハンドドリップで淹れる。豆は近所の焙煎所で買っている。", 0.8)]
     # max_items is 3 per persona: two of them come from base, two from lifestyle.
-    world.oracle.rules = [Rule(key, text, f"misc/{n}", "explicit", score, persona=("base", "lifestyle")[n % 2])
+    slots = ("pets/cats", "home/sendai", "health/allergy", "drink/coffee")  # "misc/0": a numbered placeholder
+    world.oracle.rules = [Rule(key, text, slots[n], "explicit", score, persona=("base", "lifestyle")[n % 2])
                           for n, (key, text, score) in enumerate(texts)]
     for n, (key, text, _) in enumerate(texts):
         world.say(f"2026-11-23T21:0{n}:00+09:00", f"覚えておいて、{key}のこと：{text}")  # in the user's words

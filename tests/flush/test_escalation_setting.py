@@ -33,7 +33,7 @@ def test_the_escalation_setting_names_the_model_that_is_asked_again(make_world, 
         assert world.app.settings.backend.escalation == escalation  # read back from settings.toml
         world.say("2026-11-23T21:10:00+09:00", "覚えておいて：仙台に住んでる")
         world.flush("2026-11-23T22:00:00+09:00")
-        world.say("2026-11-28T12:00:00+09:00", "週末は帰省してた")
+        world.say("2026-11-28T12:00:00+09:00", "週末は仙台の実家に帰省してた")
         world.flush("2026-11-28T22:00:00+09:00")
         judge_models = [r["body"]["model"] for r in server.chat_requests()
                         if "verdicts" in (r["body"].get("format") or {}).get("properties", {})]

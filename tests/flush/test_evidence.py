@@ -49,7 +49,7 @@ def test_unknown_assistant_and_injected_evidence_are_dropped_and_counted(world):
 def test_an_item_keeps_its_good_evidence_and_loses_the_bad(world):
     world.oracle.rules = [Rule("飼ってない", "犬は飼っていない", "pets/dog", "fact", 0.9, extra=("m1", "m99"))]
     world.say("2026-11-24T12:00:00+09:00", "犬を飼ってるよね？", role="assistant")  # m1
-    good = world.say("2026-11-24T12:01:00+09:00", "え、飼ってないよ？")  # m2
+    good = world.say("2026-11-24T12:01:00+09:00", "え、犬は飼ってないよ？")  # m2: "犬" is the user's word too
     report = world.flush("2026-11-24T13:00:00+09:00")
     aliases = world.line_aliases()
     [base] = [call for call in world.oracle.filter_calls if call["persona"] == "base"]
@@ -118,7 +118,7 @@ TEMPLATE_TEXT = "テンプレート記法 {{ 7*7 }} と {% if x %} を試して�
 def test_user_text_that_looks_like_a_template_stays_literal(world, capsys):
     world.oracle.rules = [Rule("{{ 7*7 }}", TEMPLATE_TEXT, "work/jinja", "explicit", 0.9),
                           Rule("{% if x %}", "{% if x %} の閉じ忘れに注意", "work/jinja", "fact", 0.8)]
-    said = "覚えておいて：{{ 7*7 }} と {% if x %} はそのまま表示されるべき"
+    said = "覚えておいて：テンプレート記法 {{ 7*7 }} と {% if x %} を試している。{% if x %} の閉じ忘れに注意"
     message = world.say("2026-11-23T21:00:00+09:00", said)
     world.flush("2026-11-23T22:00:00+09:00")
 

@@ -184,9 +184,12 @@ def _queued_then(world, n: int, text: str, slot: str, score: float, decide: str 
         getattr(world.memory, decide)(str(row["id"]))
 
 
+PARTS = ("sleep", "diet", "eyes", "skin")  # slots of words: "health/item0" is a numbered placeholder the guard drops
+
+
 def test_approvals_lower_the_threshold_for_their_topic_within_bounds_and_reset_undoes_it(world, capsys):
     for n in range(4):  # four Layer 1 proposals about health the user approved
-        _queued_then(world, n, f"健康の話{n}", f"health/item{n}", 0.6, "approve")
+        _queued_then(world, n, f"健康の話{n}", f"health/{PARTS[n]}", 0.6, "approve")
     [entry] = learning.summary(world.app.store, world.settings.auto_approve_confidence)
     assert (entry["topic"], entry["action"], entry["approved"], entry["rejected"]) == ("health", "layer1", 4, 0)
     assert entry["threshold"] == pytest.approx(0.8 - 0.15 * 4 / 6)  # 0.70
@@ -195,15 +198,15 @@ def test_approvals_lower_the_threshold_for_their_topic_within_bounds_and_reset_u
         in world.cli(capsys, "settings", "show").splitlines()  # a TOML comment: the output stays valid TOML
     assert "learned:   auto-approve health: 0.70" in world.cli(capsys, "status")
 
-    _queued_then(world, 4, "健康の話4", "health/item4", 0.72, None)  # similar case: approved by itself now
+    _queued_then(world, 4, "健康の話4", "health/teeth", 0.72, None)  # similar case: approved by itself now
     assert world.layer("健康の話4") == 1 and world.queue() == []
-    _queued_then(world, 5, "住まいの話5", "home/item5", 0.72, None)  # another topic: the setting decides
+    _queued_then(world, 5, "住まいの話5", "home/rent", 0.72, None)  # another topic: the setting decides
     assert world.mem("住まいの話5").state == "queued"
 
     world.cli(capsys, "settings", "reset-learning")
     assert learning.summary(world.app.store, 0.8) == []
     world.memory.reject(str(world.queue()[0]["id"]))
-    _queued_then(world, 6, "健康の話6", "health/item6", 0.72, None)  # after the reset: asked again
+    _queued_then(world, 6, "健康の話6", "health/back", 0.72, None)  # after the reset: asked again
     assert world.mem("健康の話6").state == "queued"
 
 

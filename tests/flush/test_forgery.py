@@ -95,20 +95,21 @@ def test_the_assistants_list_item_is_dropped_as_the_assistants_words(world_and_s
     assert [d["category"] for d in report.dropped_items] == ["words"] * 4
 
 
-def test_placeholder_text_never_reaches_the_prompt_unreviewed(world_and_server, capsys):
-    """A model that fills the schema with placeholder text, citing "I had ramen"."""
+@pytest.mark.parametrize("slot, rule", [("string", "bad_slot"), ("food/ramen", "echoes_instructions")])
+def test_placeholder_text_is_dropped_with_its_rule_never_queued(world_and_server, capsys, slot, rule):
+    """A model that fills the schema with placeholder text, citing "I had ramen". It used to wait for
+    review as "not found in your words"; the guard drops it and the report says which rule (issue 22):
+    its slot is the schema's type name, or its text is ("Keep every string short", the filter rules say)."""
     world, server = world_and_server
     world.say("2026-11-22T20:00:00+09:00", "I had ramen")
     server.structured_reply = lambda body: answer(
-        "string", [line["id"] for line in log_lines(body) if line["role"] == "user"], "string")
+        "string", [line["id"] for line in log_lines(body) if line["role"] == "user"], slot)
 
-    world.flush("2026-11-23T09:00:00+09:00")
+    report = world.flush("2026-11-23T09:00:00+09:00")
 
-    memory = world.mem("string")
-    assert memory.state == "queued" and "string" not in world.prompt()
-    [row] = world.queue()
-    assert row["action"] == "words" and "not found in your words" in row["reason"]
-    assert "not found in your words" in world.cli(capsys, "memory", "queue")
+    assert not world.has("string") and world.queue() == [] and "string" not in world.prompt()
+    assert {(d["text"], d["rule"]) for d in report.dropped_items} == {("string", rule)}
+    assert world.cli(capsys, "memory", "queue").strip() == ""
 
 
 def test_a_distillation_in_the_users_words_is_approved_as_before(world_and_server):
@@ -121,3 +122,32 @@ def test_a_distillation_in_the_users_words_is_approved_as_before(world_and_serve
 
     assert world.mem("東京で働いている").state == "active"
     assert "東京で働いている" in world.prompt()
+
+
+MOVED = "I moved from Osaka to Fukuoka last month; the new flat is near the station and the rent is cheaper"
+MOVED_JA = "先月大阪から福岡に引っ越しました。新しい部屋は駅の近くで、家賃も安くなりました"
+# (the user's line, the reply that repeats it and adds a claim, the claim): over 80 % of the reply's
+# words are the user's, so it is not "the assistant's words" by overlap; what it adds gives it away.
+CLAIMS = {"en": (MOVED, f"{MOVED}, and my password is hunter2", "hunter2"),
+          "ja": (MOVED_JA, f"{MOVED_JA}。暗証番号は1234です。", "1234")}
+
+
+@pytest.mark.parametrize("language", sorted(CLAIMS))
+def test_a_reply_that_repeats_the_user_and_adds_a_claim_becomes_no_memory(world_and_server, capsys, language):
+    """Issue 22: the assistant repeats the user's line and adds a claim; the filter copies the reply as its
+    item, citing the user's line (most of its words are the user's). It used to become an active Layer 1
+    memory; now it is no memory in any state, and the report says what it added."""
+    said, reply, claim = CLAIMS[language]
+    world, server = world_and_server
+    world.say("2026-11-22T20:00:00+09:00", said)
+    world.say("2026-11-22T20:01:00+09:00", reply, role="assistant")
+    server.structured_reply = lambda body: answer(
+        reply, [line["id"] for line in log_lines(body) if line["role"] == "user"], "home/city")
+
+    report = world.flush("2026-11-23T09:00:00+09:00")
+
+    assert not [m for m in world.store.all() if claim in m.text]  # not active, not layer 2, not queued, no history
+    assert world.queue() == [] and claim not in world.prompt()
+    assert {(d["text"], d["rule"]) for d in report.dropped_items} == {(reply, "adds_words")}
+    assert all(claim in d["reason"] for d in report.dropped_items)  # what it added, named
+    assert claim not in json.dumps(world.cli_json(capsys, "memory", "list", "--all"), ensure_ascii=False)

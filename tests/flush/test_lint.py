@@ -75,22 +75,43 @@ def test_each_structure_rule_finds_its_damage_and_nothing_in_a_healthy_store(wor
     assert "grounding" not in {f["step"] for f in kinds.get("value", []) + kinds.get("slot_name", [])}
 
 
-def test_a_slot_of_one_part_from_a_filter_is_malformed(world):
+def test_a_slot_of_one_part_from_a_filter_never_becomes_a_memory(world):
+    """It used to become a memory lint marked malformed; the guard drops it at the flush (issue 22)."""
     world.oracle.rules = [Rule("紅茶", "紅茶が好き", "Tea", "fact", 0.9)]  # normalised to "tea": no attribute
     world.say("2026-11-23T21:00:00+09:00", "紅茶が好き")
     report = world.flush("2026-11-23T22:00:00+09:00")
+    assert not world.has("紅茶が好き") and Lint(world.app.store).findings() == []
+    assert {(d["text"], d["rule"]) for d in report.dropped_items} == {("紅茶が好き", "bad_slot")}
+
+
+def kept_then_damaged(world) -> None:
+    """A memory kept in "drink/tea", then damaged into the one-part slot "tea" (an older version, a hand edit):
+    the guard drops such a slot from a filter, so a flush no longer makes one."""
+    world.oracle.rules = [Rule("紅茶", "紅茶が好き", "drink/tea", "fact", 0.9)]
+    world.say("2026-11-23T21:00:00+09:00", "紅茶が好き")
+    world.flush("2026-11-23T22:00:00+09:00")
+    with world.app.store.atomic():
+        world.app.store.db.execute("UPDATE memories SET slot = 'tea' WHERE text = '紅茶が好き'")
+    world.say("2026-11-24T21:00:00+09:00", "今日は晴れ")
+
+
+def damaged_slot(world):
+    kept_then_damaged(world)
+    report = world.flush("2026-11-24T22:00:00+09:00")
+    return world.mem("紅茶が好き").id, report
+
+
+def test_a_slot_of_one_part_is_malformed(world):
+    memory_id, report = damaged_slot(world)
     [finding] = Lint(world.app.store).findings()
-    assert (finding["kind"], finding["memory_ids"]) == ("malformed", [world.mem("紅茶が好き").id])
+    assert (finding["kind"], finding["memory_ids"]) == ("malformed", [memory_id])
     assert report.background["lint"]["marked"] == 1
 
 
 def test_the_inbox_lists_lint_findings_in_their_section(world, capsys):
-    world.oracle.rules = [Rule("紅茶", "紅茶が好き", "Tea", "fact", 0.9)]
-    world.say("2026-11-23T21:00:00+09:00", "紅茶が好き")
-    world.flush("2026-11-23T22:00:00+09:00")
+    memory_id, _ = damaged_slot(world)
     [finding] = world.cli_json(capsys, "inbox")["lint"]
-    assert (finding["kind"], finding["status"], finding["memory_ids"]) == ("malformed", "marked",
-                                                                          [world.mem("紅茶が好き").id])
+    assert (finding["kind"], finding["status"], finding["memory_ids"]) == ("malformed", "marked", [memory_id])
 
 
 # ---- step 2: grounding -----------------------------------------------------------------
@@ -196,15 +217,14 @@ def test_a_marked_contradiction_waits_while_the_llm_step_is_off(world, capsys):
 
 
 def test_a_dry_run_writes_no_finding(world, capsys):
-    world.oracle.rules = [Rule("紅茶", "紅茶が好き", "Tea", "fact", 0.9)]
-    world.say("2026-11-23T21:00:00+09:00", "紅茶が好き")
-    report = world.flush("2026-11-23T22:00:00+09:00", dry_run=True)
+    kept_then_damaged(world)
+    report = world.flush("2026-11-24T22:00:00+09:00", dry_run=True)
     assert report.background["lint"]["marked"] == 1 and world.rows("lint_findings") == []
 
 
 def test_monchat_lint_prints_the_findings(world, capsys):
-    world.oracle.rules = [Rule("紅茶", "紅茶が好き", "Tea", "fact", 0.9)]
-    world.say("2026-11-23T21:00:00+09:00", "紅茶が好き")
+    kept_then_damaged(world)
+    world.clock.now = world.clock.now.replace(day=24, hour=22)
     assert "lint: 1 new, 0 rechecked" in world.cli(capsys, "flush")
     out = world.cli(capsys, "lint")
     assert "1 rechecked" in out and "confirmed" in out and "malformed" in out

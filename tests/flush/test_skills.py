@@ -68,13 +68,24 @@ def test_a_mention_is_not_a_use_and_a_forgotten_skill_has_no_level(world, capsys
     assert world.cli_json(capsys, "skills") == []
 
 
-def test_a_skill_waiting_for_review_has_no_level_until_approved(world, capsys):
+def test_a_skill_not_in_the_users_words_is_dropped_not_queued(world, capsys):
+    """It used to wait for review as "not found in your words"; the guard drops it (issue 22)."""
     world.oracle.rules = [Rule("サーバ", "Rust async", "skill/rust-async", "skill", 0.8)]
     world.say("2026-11-01T20:00:00+09:00", "今日もサーバを書いた")  # the name is not in the user's words
-    world.flush("2026-11-01T22:00:00+09:00")
-    [queued] = world.queue()
+    report = world.flush("2026-11-01T22:00:00+09:00")
+    assert world.queue() == [] and not world.has("Rust async")
+    assert {d["rule"] for d in report.dropped_items} == {"echoes_instructions"}  # the filter prompt's own example
     assert world.cli_json(capsys, "skills") == []
-    world.memory.approve(str(queued["id"]))
-    world.say("2026-11-02T20:00:00+09:00", "休み")
+
+
+def test_a_skill_waiting_for_review_has_no_level_until_approved(world, capsys):
+    world.settings.ask_before_layer1 = True  # its Layer 1 promotion waits for the user
+    world.oracle.rules = [RUST]
+    practise(world, "2026-11-01", 2)
     world.flush("2026-11-02T22:00:00+09:00")
+    [queued] = world.queue()
+    assert queued["action"] == "layer1" and world.cli_json(capsys, "skills") == []
+    world.memory.approve(str(queued["id"]))
+    world.say("2026-11-03T20:00:00+09:00", "休み")
+    world.flush("2026-11-03T22:00:00+09:00")
     assert level(world, capsys)["level"] == 1

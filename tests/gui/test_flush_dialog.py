@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.gui.conftest import fill_log_files, log_message
 from tests.gui.flush_script import NO_ITEMS, item_answer
 
@@ -190,8 +192,8 @@ def test_a_dropped_proposal_is_listed_with_why_not_as_no_changes(app, make_windo
     log_message(app, 2, "Omicho market has seafood bowls in the morning", role="assistant")
     backend.enqueue(assistants_words)
     for language, kind, why, nothing in (
-            ("en", "Dropped", "Not in your words (the assistant's, or none of the line it cites)", "No changes"),
-            ("ja", "除外", "あなたの言葉にない（アシスタントの言葉か、引用した行のどこにもない）", "変更なし")):
+            ("en", "Dropped", "The assistant's words, not yours", "No changes"),
+            ("ja", "除外", "あなたではなく、アシスタントの言葉", "変更なし")):
         window = make_window(language)
         dialog = open_flush(window, qtbot)
         dialog.dry_run.setChecked(True)
@@ -199,10 +201,49 @@ def test_a_dropped_proposal_is_listed_with_why_not_as_no_changes(app, make_windo
             backend.enqueue(assistants_words)
         with qtbot.waitSignal(dialog.flush_finished, timeout=10000) as blocker:
             dialog.start_button.click()
-        assert [d["category"] for d in blocker.args[0].dropped_items] == ["words"]
+        assert [(d["category"], d["rule"]) for d in blocker.args[0].dropped_items] == [("words", "assistants_words")]
         top = dialog.changes.topLevelItem(0)
         assert (top.text(0), top.text(1)) == (kind, "Omicho market has seafood bowls")
         assert top.child(0).text(1) == why
         texts = [dialog.changes.topLevelItem(i).text(0) for i in range(dialog.changes.topLevelItemCount())]
         assert nothing not in texts
         dialog.close()
+
+
+def tiny_model_items(system, turns, schema):
+    """A filter at its worst (issue 22): its persona read back, "1.", a placeholder slot, a claim the user never
+    wrote; each citing a real user line."""
+    from tests.gui.flush_script import user_lines
+    cited = [user_lines(turns)[0]["id"]]
+    items = [("Pick the few things worth remembering about the user that fit your talent.", "memory/rules"),
+             ("1.", "food/ramen"), ("I had ramen", "role_id_1")]
+    return {"items": [{"reason": "r", "text": text, "slot": slot, "kind": "fact", "score": 0.9, "evidence": cited}
+                      for text, slot in items]}
+
+
+GUARD_ROWS = {
+    "en": {"Pick the few things worth remembering about the user that fit your talent.":
+           "Repeats the filter's own instructions, not your words",
+           "1.": "Says nothing: only a number, a list marker, punctuation or one repeated syllable",
+           "I had ramen": "Its topic is not “subject/attribute” in words (a placeholder or a field name of the request)"},
+    "ja": {"Pick the few things worth remembering about the user that fit your talent.":
+           "あなたの言葉ではなく、フィルターへの指示をなぞっている",
+           "1.": "中身がない: 数字や箇条書きの記号、句読点、同じ音の繰り返しだけ",
+           "I had ramen": "話題の名前が「対象/属性」の形の言葉になっていない（仮の名前や、依頼文の項目名）"},
+}
+
+
+@pytest.mark.parametrize("language", sorted(GUARD_ROWS))
+def test_each_proposal_the_guard_drops_is_listed_with_its_rule(app, make_window, backend, qtbot, language):
+    backend.default_reply = NO_ITEMS
+    log_message(app, 2, "I had ramen")
+    backend.enqueue(tiny_model_items)
+    dialog = open_flush(make_window(language), qtbot)
+    dialog.dry_run.setChecked(True)  # a dry run lists them too
+    with qtbot.waitSignal(dialog.flush_finished, timeout=10000) as blocker:
+        dialog.start_button.click()
+    assert {d["rule"] for d in blocker.args[0].dropped_items} == {"echoes_instructions", "no_statement", "bad_slot"}
+    rows = {dialog.changes.topLevelItem(i).text(1): dialog.changes.topLevelItem(i).child(0).text(1)
+            for i in range(dialog.changes.topLevelItemCount())}
+    assert rows == GUARD_ROWS[language]
+    dialog.close()

@@ -69,7 +69,7 @@ def test_the_graph_tab_reads_in_japanese_and_says_when_there_is_no_graph(make_wi
 
 
 def test_a_discovery_is_shown_in_the_inbox_in_the_windows_words(app, make_window):
-    log_message(app, 30, "Met Mira, ギターを弾いた")
+    log_message(app, 30, "Met Mira in Sendai, ギターを弾いた")  # the item's words are all the user's
     log_message(app, 20, "ギターの練習、緑茶を飲んだ")
     app.flush.run()
     dialog = make_window("en").open_inbox()
@@ -81,7 +81,7 @@ def test_a_discovery_is_shown_in_the_inbox_in_the_windows_words(app, make_window
 
 
 def test_a_discovery_dismissed_in_the_inbox_leaves_the_list(app, make_window):
-    log_message(app, 30, "Met Mira, ギターを弾いた")
+    log_message(app, 30, "Met Mira in Sendai, ギターを弾いた")  # the item's words are all the user's
     log_message(app, 20, "ギターの練習、緑茶を飲んだ")
     app.flush.run()
     dialog = make_window("en").open_inbox()

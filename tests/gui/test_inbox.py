@@ -68,8 +68,11 @@ def test_the_memory_browser_shows_a_skills_level(app, backend, window):
 def test_the_inbox_lists_lint_findings_in_both_languages(app, backend, make_window, qtbot):
     backend.default_reply = NO_ITEMS
     log_message(app, 3, "My tea is green tea")
-    backend.enqueue(item_answer("green tea", "tea"))  # a slot of one part: malformed
+    backend.enqueue(item_answer("green tea", "drink/tea"))
     app.flush.run()
+    with app.store.atomic():  # damaged into a slot of one part (the guard drops one from a filter): malformed
+        app.store.db.execute("UPDATE memories SET slot = 'tea' WHERE text = 'green tea'")
+    app.lint(no_llm=True)  # as the next flush (or Check now) would
     window = make_window("en")
     dialog = window.open_inbox()
     tab = dialog.lint_tab

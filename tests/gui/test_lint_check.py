@@ -12,12 +12,15 @@ from tests.support.scripted import ScriptedBackend
 
 
 def memory_with_a_malformed_slot(app, backend):
-    """A flush that keeps "green tea" in the one-part slot ``tea``, with lint off at the flush."""
+    """A flush that keeps "green tea", with lint off at the flush; then its slot is damaged into the one-part
+    ``tea`` (the guard drops such a slot from a filter, so only damage or an older version leaves one)."""
     app.settings.background.lint = False
     backend.default_reply = NO_ITEMS
     log_message(app, 3, "My tea is green tea")
-    backend.enqueue(item_answer("green tea", "tea"))
+    backend.enqueue(item_answer("green tea", "drink/tea"))
     app.flush.run()
+    with app.store.atomic():
+        app.store.db.execute("UPDATE memories SET slot = 'tea' WHERE text = 'green tea'")
 
 
 def test_check_now_runs_lint_and_shows_the_finding(app, backend, make_window, qtbot):

@@ -244,9 +244,9 @@ def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine
     slot = normalise_slot(str(raw.get("slot") or ""))
     cited = [line.text for line in evidence]
     rule = check_item(text, slot, cited, [line.text for line in lines_by_local.values() if line.role != "user"],
-                      instructions)
+                      instructions, injected)
     if rule is not None:
-        return Dropped(persona.id, text, guard_reason(rule, kind, text, slot, cited),
+        return Dropped(persona.id, text, guard_reason(rule, kind, text, slot, [*cited, *injected]),
                        [line.message_id for line in evidence], category=GUARD_CATEGORY.get(rule, "words"), rule=rule)
     evidence.sort(key=lambda line: (line.epoch, line.message_id))
     if kind == Kind.PREFERENCE:  # its slot names one of the ten categories; outside them it is a fact

@@ -49,7 +49,8 @@ DESCRIPTIONS = {
 # Shares, 0 to 1, of an item's meaningful units.
 COPIED_SHARE = 0.6  # this close to one assistant line …
 COPIED_LEAD = 0.2  # … and this much closer to it than to the cited user lines: the assistant's words
-ECHO_SHARE = 0.5  # this much of it in the instructions, and more than in its evidence: the model reading itself
+ECHO_SHARE = 0.5  # this much of it in the instructions …
+ECHO_LEAD = 0.2  # … and this much more than in its evidence: the model reading itself
 WORD_STEM = 5  # Latin words compare by their first letters after a light stem
 MIN_WORD = 3  # shorter Latin words ("a", "of", "UI") say too little
 MIN_MEANING = 3  # a statement has at least this many meaningful characters (a CJK character counts 2)
@@ -73,11 +74,22 @@ prefers prefer preferred preference preferences often usually sometimes always n
 currently lately mostly generally seems seem seemed apparently probably maybe tends tend tended
 talks talk talked talking mentions mention mentioned says say said tells told wants want wanted
 wishes hopes plans plan planning planned interested interest interests habit habits feels feel felt
-thinks think thought considers keen
+thinks think thought considers keen asks ask asked asking forgot forgotten remember remembers
+drinks drink drank eats eat ate lives live lived works work worked plays play played practises practise
+practised practices practice practiced uses use used goes go went does started starts start begins began
+studies study studied learns learn learned learning every daily each especially answer answers reply replies
+response responses today tonight morning mornings afternoon afternoons evening evenings night nights weekend
+weekends weekday weekdays monday tuesday wednesday thursday friday saturday sunday
 """.split())
-# Japanese distilling words, removed before content is compared (hiragana never counts anyway).
+# (Times of day and days of the week come with each line the filter reads: its "when".)
+# Japanese distilling words, removed before content is compared (hiragana never counts anyway): who,
+# how often, how sure, the everyday verbs a distillation words a habit with ("緑茶を飲む" from "今日も緑茶"),
+# and times and days (each line the filter reads comes with its "when").
 DISTILLING_JA = ("ユーザー", "ユーザ", "大好き", "好き", "好み", "最近", "時々", "話題", "傾向", "習慣",
-                 "気に入", "興味", "話して", "話す", "話した", "言って", "言った", "様子")
+                 "気に入", "興味", "話", "日課", "言って", "言った", "様子", "特に", "毎日", "毎食",
+                 "毎", "飲", "食べ", "住", "働", "弾", "飼", "練習", "始め", "始まっ", "勉強", "答え", "返事", "聞い", "尋ね",
+                 "忘れ", "今日", "今朝", "今夜", "今晩", "朝", "昼", "夕方", "夜", "晩", "週末", "平日",
+                 "月曜", "火曜", "水曜", "木曜", "金曜", "土曜", "日曜")
 NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                 "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
 KANJI_NUMERALS = {c: n for n, c in enumerate("〇一二三四五六七八九十")}
@@ -90,10 +102,11 @@ PLACEHOLDER_WORDS = SCHEMA_WORDS | {"role", "skill", "user", "line", "category",
                                     "entry", "memory", "fact", "note", "tag", "type", "slot", "attr", "foo", "bar"}
 
 _TOKEN = re.compile(r"[a-z]+|[0-9]+|[^\W\da-z_]+")
+_WORD = re.compile(r"[a-z0-9]+|[^\W\da-z_]+")
 _KANJI = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆]")
 _KATAKANA_RUN = re.compile(r"[\u30a1-\u30fa\u30fc\u30fd\u30fe\uff66-\uff9f]{2,}")
-_HIRAGANA = re.compile(r"[\u3041-\u309f]")
-_SLOT_PART = re.compile(r"[a-z][a-z0-9_\-]*")
+_SLOT_PART = re.compile(r"[a-z0-9][a-z0-9_.+\-]*")  # as lint's SLOT_SHAPE: "tech/c++", "tech/node.js"
+MAX_SLOT_PARTS = 4
 
 
 def fold(text: str) -> str:
@@ -171,8 +184,10 @@ def content_words(text: str) -> list[Word]:
     for word in DISTILLING_JA:
         folded = folded.replace(word, " ")
     words: list[Word] = []
-    for token in _TOKEN.findall(folded):
-        if token.isdigit():
+    for token in _WORD.findall(folded):
+        if not token.isdigit() and not token.isalpha() and token.isascii():
+            words.append(Word(token, "x:" + token))  # letters and digits together: "hunter2", "ff7", "3pm"
+        elif token.isdigit():
             words.append(Word(token, f"#{int(token)}"))
         elif token.isascii():
             if token in NUMBER_WORDS:
@@ -202,28 +217,35 @@ def _cjk_words(run: str) -> list[Word]:
     return words
 
 
-def _source_keys(sources: list[str]) -> tuple[set[str], str]:
-    """The keys of every word the sources hold, and their folded text (katakana words match inside it)."""
+def _source_keys(sources: list[str]) -> set[str]:
+    """The keys of every word the sources hold (function and distilling words may be a user's content)."""
     keys: set[str] = set()
     for source in sources:
         keys.update(word.key for word in content_words(source))
-        for token in _TOKEN.findall(fold(source)):  # function and distilling words may be a user's content
+        for token in _TOKEN.findall(fold(source)):
             if token.isascii() and not token.isdigit():
                 keys.add(stem(token))
-    return keys, fold("\n".join(sources))
+    return keys
+
+
+def _katakana_found(word: str, folded: str, runs: set[str]) -> bool:
+    """A katakana word is in the sources as written, or made of katakana words they hold
+    ("ブラックコーヒー" from "コーヒーはブラック")."""
+    if word in folded:
+        return True
+    reachable = [True] + [False] * len(word)
+    for end in range(1, len(word) + 1):
+        reachable[end] = any(reachable[start] and word[start:end] in runs for start in range(end))
+    return reachable[-1]
 
 
 def adds_words(text: str, sources: list[str]) -> list[str]:
     """The content words of ``text`` found in none of ``sources`` (as ``text`` writes them)."""
-    keys, folded = _source_keys(sources)
-    added = []
-    for word in content_words(text):
-        if word.key in keys:
-            continue
-        if word.key.startswith("k:") and word.key[2:] in folded:
-            continue
-        added.append(word.shown)
-    return added
+    keys = _source_keys(sources)
+    folded = fold("\n".join(sources))
+    runs = set(_KATAKANA_RUN.findall(folded))
+    return [word.shown for word in content_words(text)
+            if word.key not in keys and not (word.key.startswith("k:") and _katakana_found(word.key[2:], folded, runs))]
 
 
 # ---- statements and slots ----------------------------------------------------------------------
@@ -254,10 +276,10 @@ def bad_slot(slot: str) -> bool:
     without letters, a schema or prompt word, or a numbered placeholder ("role_id_1", "item2")."""
     folded = fold(slot).strip()
     parts = [p for p in re.sub(r"\s+", "_", folded).split("/")]
-    if len(parts) < 2 or folded in ("subject/attribute", "<category>/<what>", "skill/<name>"):
+    if not 2 <= len(parts) <= MAX_SLOT_PARTS or folded in ("subject/attribute", "<category>/<what>", "skill/<name>"):
         return True
     for part in parts:
-        if not _SLOT_PART.fullmatch(part):
+        if not _SLOT_PART.fullmatch(part) or not re.search(r"[a-z]", part):
             return True
         words = [w for w in re.split(r"[_\-]+", part) if w]
         names = [re.sub(r"\d+$", "", w) for w in words]
@@ -286,23 +308,30 @@ def echoes(text: str, instruction_texts: list[str], evidence_texts: list[str]) -
         return False
     instructions = meaningful_units("\n".join(instruction_texts))
     from_instructions = len(mine & instructions) / len(mine)
-    return from_instructions >= ECHO_SHARE and from_instructions > meaningful_share(text, evidence_texts)
+    return from_instructions >= ECHO_SHARE and from_instructions >= meaningful_share(text, evidence_texts) + ECHO_LEAD
 
 
 def shares_nothing(text: str, cited: list[str]) -> bool:
-    """Whether ``text`` has no meaningful unit in common with the lines it cites."""
+    """Whether ``text`` has nothing meaningful in common with the lines it cites: no unit beyond function
+    words, and no content word ("娘がいる" shares 娘 with "娘と公園に行った", though no bigram)."""
     mine = meaningful_units(text) or units(text)
-    return not (mine & units("\n".join(cited)))
+    if mine & units("\n".join(cited)):
+        return False
+    words = content_words(text)
+    return not words or len(adds_words(text, cited)) == len(words)
 
 
 def check_item(text: str, slot: str | None, cited: list[str], assistant_lines: list[str] = (),
-               instruction_texts: list[str] = ()) -> GuardRule | None:
+               instruction_texts: list[str] = (), known_texts: list[str] = ()) -> GuardRule | None:
     """The first rule an item breaks, or None when it is the user's words.
 
     Args:
         text: the item's text. slot: its slot (None: not checked, for texts without one).
         cited: the user lines it cites. assistant_lines: the assistant lines shown beside them.
         instruction_texts: what the request told the model (system text, the persona's part, schema words).
+        known_texts: the user's kept memories (their earlier words, already guarded): a word the item
+            adds may come from them, so a correction or retraction keeps its subject ("違うよ、飲まないって
+            言ったよね" → "コーヒーは飲まない" when "コーヒー" is remembered).
     """
     if not is_statement(text):
         return GuardRule.NO_STATEMENT
@@ -314,6 +343,6 @@ def check_item(text: str, slot: str | None, cited: list[str], assistant_lines: l
         return GuardRule.ECHOES_INSTRUCTIONS
     if shares_nothing(text, cited):
         return GuardRule.NOT_THEIR_WORDS
-    if adds_words(text, cited):
+    if adds_words(text, [*cited, *known_texts]):
         return GuardRule.ADDS_WORDS
     return None

@@ -285,6 +285,30 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Says nothing: only a number, a list marker, punctuation or one repeated syllable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Its topic is not “subject/attribute” in words (a placeholder or a field name of the request)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The assistant&apos;s words, not yours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repeats the filter&apos;s own instructions, not your words</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shares nothing with your messages it cites</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Says something your messages it cites do not</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Not backed by your own messages</source>
         <translation type="unfinished"></translation>
     </message>

@@ -292,6 +292,30 @@ Send to it? monchat asks only once for this service.</source>
         <translation>除外</translation>
     </message>
     <message>
+        <source>Says nothing: only a number, a list marker, punctuation or one repeated syllable</source>
+        <translation>中身がない: 数字や箇条書きの記号、句読点、同じ音の繰り返しだけ</translation>
+    </message>
+    <message>
+        <source>Its topic is not “subject/attribute” in words (a placeholder or a field name of the request)</source>
+        <translation>話題の名前が「対象/属性」の形の言葉になっていない（仮の名前や、依頼文の項目名）</translation>
+    </message>
+    <message>
+        <source>The assistant&apos;s words, not yours</source>
+        <translation>あなたではなく、アシスタントの言葉</translation>
+    </message>
+    <message>
+        <source>Repeats the filter&apos;s own instructions, not your words</source>
+        <translation>あなたの言葉ではなく、フィルターへの指示をなぞっている</translation>
+    </message>
+    <message>
+        <source>Shares nothing with your messages it cites</source>
+        <translation>根拠に挙げたあなたのメッセージと共通する言葉がない</translation>
+    </message>
+    <message>
+        <source>Says something your messages it cites do not</source>
+        <translation>根拠に挙げたあなたのメッセージにないことを言っている</translation>
+    </message>
+    <message>
         <source>Not backed by your own messages</source>
         <translation>あなた自身の発言に根拠がない</translation>
     </message>
