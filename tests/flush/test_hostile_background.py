@@ -245,13 +245,10 @@ def test_a_hostile_answer_to_one_stage_is_refused_with_a_note_and_the_flush_comp
     if hostility == "cut_off":  # said as what it is, not as a JSON error
         assert any(kind in str(e) and "cut the answer off at its length limit" in str(e) for e in report.errors)
     kept = result[kind]
-    if hostility in REFUSED or hostility in FORGED and kind != "diary":
+    if hostility in REFUSED or hostility in FORGED:  # a page citing none of the ids it was shown rests on nothing
         june = {"diary": lambda row: row[0] != "2026-09-10", "reflect": lambda row: row[0] == 1}.get(kind)
         expected = [row for row in reference[kind] if june and june(row)]
         assert kept == expected  # nothing of this answer (the June flush's page and insight stay as they were)
-    elif hostility in FORGED:  # the page stays, citing none of the ids it was not shown
-        [page] = [row for row in kept if row[0] == "2026-09-10"]
-        assert json.loads(page[2]) == []
     else:  # over-long: cut to its length, as the schema said (a digest over 400 is no digest)
         limit = {"reflect": 300, "diary": 400, "lint": None, "digest": None}[kind]
         if kind == "digest":

@@ -7,15 +7,16 @@ import json
 from monchat.core.memory.guard import share
 
 def NO_ITEMS(system, turns, schema) -> dict:  # noqa: N802 - reads as the constant it was
-    """Nothing found: no items for a filter, no insight for reflect, a page citing nothing for the diary,
-    no contradiction for lint."""
+    """Nothing found: no items for a filter, no insight for reflect, a page that is the day's first message
+    (citing it: a page must rest on the day's words) for the diary, no contradiction for lint."""
     properties = schema.get("properties", {})
     if "contradictions" in properties:
         return {"contradictions": []}
     if "insights" in properties:
         return {"insights": [], "gaps": []}
     if "cited" in properties:
-        return {"text": "静かな一日。", "cited": []}
+        first = next(json.loads(raw) for raw in turns[-1].content.splitlines() if raw.startswith("{"))
+        return {"text": first["text"], "cited": [first["id"]]}
     return {"items": []}
 
 

@@ -31,7 +31,7 @@ def test_the_inbox_shows_insights_gaps_the_diary_and_the_profile(app, backend, m
 
     dialog.tabs.setCurrentIndex(1)
     assert dialog.days.count() == 2 and dialog.days.currentItem().text() == report.background["diary"][-1]
-    assert dialog.page.toPlainText().startswith("静かな一日。")
+    assert dialog.page.toPlainText().startswith("Today I walked by the river.")
     dialog.days.setCurrentRow(1)
     assert "Topics: home." in dialog.page.toPlainText()
 

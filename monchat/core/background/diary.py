@@ -4,12 +4,19 @@ The page is in the user's language and cites the day's messages by short ids (``
 the program keeps only ids it showed, maps them back to message ids, and stores the page
 (SQLite, then ``diary/YYYY-MM-DD.md`` after the commit). A later flush that brings new user
 messages of a day writes that day's page again from all of its messages; a day whose page a flush
-asked for and did not get (a bad answer) is owed, and asked for again at the next flush.
+asked for and did not get (a bad answer) is owed, and asked for again at the next flush (its request
+says so).
+
+A page must rest on the day's words: one that says nothing ("1.", "。。。"), is in the assistant's words,
+cites none of the messages it was shown, or says what the messages it cites do not (a name, a place or a
+number they do not hold, or more new words than a page retelling a day needs: "a food blogger who loves
+sushi") is refused and the day owed.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import threading
 from dataclasses import dataclass
 from datetime import datetime
@@ -25,7 +32,8 @@ from ..flush.ask import ask_json, text_room
 from ..flush.fit import pack
 from ..flush.records import FlushCancelled, FlushProgress, Item
 from ..flush.reflect import language_of
-from ..memory.guard import copies_assistant
+from ..memory.guard import (KANJI_NUMERALS, NUMBER_WORDS, adds_words, content_words, copies_assistant,
+                           is_statement)
 from . import profile
 
 # Characters of a page. Also the schema's maxLength: llama.cpp turns it into a grammar nested that deep,
@@ -33,6 +41,12 @@ from . import profile
 PAGE_MAX = 400
 LINE_MAX = 300  # characters of one message as the diary call reads it
 CITED_MAX = 12  # ids a page may cite (bounded: a small model otherwise repeats ids until it is cut off)
+# Words a page about one day may use that no message needs to hold (with the day's date): it tells a day.
+DAY_WORDS = "day today tonight evening morning night diary page week 一日 今日 今夜 今朝 日記"
+# A page retells: a few words of its own are its telling ("spent", "looks forward"), but when more than this
+# share of its content words is in none of the messages it cites, it tells what they do not say.
+OWN_WORDS_MOST = 0.25
+KATAKANA_WORD = re.compile(r"[\u30a1-\u30fa\u30fc]+")
 
 
 def diary_schema(page_max: int = PAGE_MAX) -> dict:
@@ -78,9 +92,12 @@ def topics_of_day(store, day: str, items: list[Item], new: list[Message], day_of
 
 
 def _ask_day(backend: Backend, prompts: PromptLibrary, day: str, messages: list[dict], topics: list[str],
-             moving: dict, language: str, proposals, assistant_lines: list[str] = ()) -> Page | None:
+             moving: dict, language: str, proposals, assistant_lines: list[str] = (), again: bool = False) -> Page | None:
     """The page the program keeps from one call (``assistant_lines``: the day's replies, never shown to it;
-    a page in their words rather than the user's is refused), or None with an error said."""
+    a page in their words rather than the user's is refused), or None with an error said.
+
+    ``again``: the day is owed (an earlier page was refused); the request says so, which also keeps it from
+    being answered with the refused page kept from that earlier call (``flush/answers.py``)."""
     lines = [{"id": f"d{n}", "when": datetime.fromisoformat(r["ts"]).strftime("%H:%M"),
               "text": r["text"][:LINE_MAX]} for n, r in enumerate(messages, start=1)]
     # A page in the day's script that fits the answer's allowance, with the ids it may cite.
@@ -90,7 +107,7 @@ def _ask_day(backend: Backend, prompts: PromptLibrary, day: str, messages: list[
     system = prompts.render("diary.md.j2", most=most, language=language)
 
     def render(group: list[dict]) -> str:
-        return prompts.render("diary_day.md.j2", day=day, topics=topics, moving=moving, lines=group)
+        return prompts.render("diary_day.md.j2", day=day, topics=topics, moving=moving, lines=group, again=again)
 
     groups = pack(lines, request_cost=lambda g: backend.count_json_request(system, [Turn("user", render(g))],
                                                                            schema),
@@ -113,6 +130,10 @@ def _ask_day(backend: Backend, prompts: PromptLibrary, day: str, messages: list[
         proposals.errors.append(f"diary {day} ({backend.describe()}): the model wrote no page; "
                                 "the next flush asks for that page again.")
         return None
+    if not is_statement(text):
+        proposals.errors.append(f"diary {day} ({backend.describe()}): the page says nothing (a number, punctuation "
+                                "or one repeated syllable); the next flush asks for that page again.")
+        return None
     user_text = "\n".join(line["text"] for line in groups[0])
     if copies_assistant(text, [user_text], assistant_lines):
         proposals.errors.append(f"diary {day} ({backend.describe()}): the page is in the assistant's words, "
@@ -129,7 +150,39 @@ def _ask_day(backend: Backend, prompts: PromptLibrary, day: str, messages: list[
     elif len(ids) < len(named):
         proposals.notes.append(f"the diary of {day} cited {len(named) - len(ids)} message id(s) it was not shown; "
                                "they are left out.")
+    if not ids:
+        proposals.errors.append(f"diary {day} ({backend.describe()}): the page cites none of the day's messages; "
+                                "the next flush asks for that page again.")
+        return None
+    texts = {r["id"]: r["text"] for r in messages}
+    invented = unfounded(text, [texts[i] for i in ids], day)
+    if invented:
+        proposals.errors.append(f"diary {day} ({backend.describe()}): the page says what the messages it cites "
+                                f"do not ({', '.join(invented[:6])}); the next flush asks for that page again.")
+        return None
     return Page(day, text, ids, topics, language)
+
+
+def unfounded(text: str, cited: list[str], day: str) -> list[str]:
+    """The content words of a page that the messages it cites do not hold, when they are more than its telling:
+    any name or number, or more than ``OWN_WORDS_MOST`` of its content words; else ``[]``."""
+    added = adds_words(text, [*cited, day, DAY_WORDS])
+    if not added:
+        return []
+    if any(_name_or_number(word, text) for word in added) or len(added) > OWN_WORDS_MOST * len(content_words(text)):
+        return added
+    return []
+
+
+def _name_or_number(word: str, text: str) -> bool:
+    """A number ("two", "二", "3"), a katakana word, or a Latin word written capitalised inside a sentence."""
+    if word.isdigit() or word in NUMBER_WORDS or word in KANJI_NUMERALS or KATAKANA_WORD.fullmatch(word):
+        return True
+    for found in re.finditer(rf"(?<![\w]){re.escape(word)}(?![\w])", text, re.IGNORECASE):
+        before = text[:found.start()].rstrip()
+        if text[found.start()].isupper() and before and before[-1] not in ".!?。！？":
+            return True
+    return False
 
 
 def write_pages(backend: Backend, prompts: PromptLibrary, store, readable: list[Message], items: list[Item],
@@ -155,7 +208,7 @@ def write_pages(backend: Backend, prompts: PromptLibrary, store, readable: list[
         language = language_of([r["text"] for r in messages], language_setting)
         replies = [m.text for m in readable if m.role == "assistant" and day_of(m.dt) == day]
         page = _ask_day(backend, prompts, day, messages, topics_of_day(store, day, items, readable, day_of),
-                        moving, language, proposals, replies)
+                        moving, language, proposals, replies, again=day in owed)
         if page is not None:
             pages.append(page)
     if days:

@@ -3,7 +3,9 @@
 Input: this flush's items and verdicts, the profile's rising and cooling topics, the kept
 superseded chains and the open reviews. Output: a ``Reflection`` — insights and suspected
 gaps, each resting on slots named in the statistics (an entry naming none is dropped, like
-an item citing no line). It writes nothing: the background track stores what survives in
+an item citing no line). An entry that says nothing ("1.", "バルバババ") or reads the request's
+instructions back ("the user is on the move", the prompt's own example) is left out too, by the
+guard's rules (``memory/guard.py``). It writes nothing: the background track stores what survives in
 the flush's transaction, for the inbox (never pushed into the chat).
 """
 
@@ -15,6 +17,7 @@ from dataclasses import dataclass, field
 
 from ..backends.base import Backend
 from ..errors import MalformedReply
+from ..memory.guard import SCHEMA_WORDS as PLACEHOLDERS, content_words, echoes, is_statement
 from ..memory.states import Verdict
 from ..prompts import PromptLibrary
 from ..types import Turn
@@ -49,6 +52,8 @@ def reflect_schema(most: int = MOST, text_max: int = TEXT_MAX) -> dict:
 
 
 REFLECT_SCHEMA = reflect_schema()
+# The schema's own words, which an entry must not read back ("None" for a gap, "slot" for an insight).
+SCHEMA_WORDS = "insights gaps text slots slot none"
 
 
 def bounds(backend: Backend, sample: str) -> tuple[int, int]:
@@ -66,7 +71,9 @@ JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 class Reflection:
     insights: list[dict] = field(default_factory=list)  # {"text", "slots"}
     gaps: list[dict] = field(default_factory=list)
-    dropped: int = 0  # entries resting on no known slot
+    dropped: int = 0  # entries left out: resting on no known slot, saying nothing, or the instructions read back
+    said_nothing: int = 0  # of which no statement
+    echoed: int = 0  # of which the request's instructions
 
 
 def language_of(texts: list[str], setting: str = "") -> str:
@@ -152,6 +159,11 @@ def _valid(raw, known: set[str]) -> dict | None:
     return {"text": text, "slots": sorted(set(slots))}
 
 
+def _says_nothing(text: str) -> bool:
+    """No statement (guard), or only placeholders: "None" for a gap, "text" for an insight."""
+    return not is_statement(text) or all(word.shown in PLACEHOLDERS for word in content_words(text))
+
+
 def reflect(backend: Backend, prompts: PromptLibrary, stats: dict, usage: TokenUsage, errors: list[str],
             notes: list[str], language: str = "") -> Reflection:
     """Ask once; keep what rests on known slots.
@@ -176,20 +188,36 @@ def reflect(backend: Backend, prompts: PromptLibrary, stats: dict, usage: TokenU
                       "nothing of it is kept.")
         return reflection
     cut = 0
+    instructions, evidence = [system, SCHEMA_WORDS], [user, *stats["language_texts"]]
     for key, kept in (("insights", reflection.insights), ("gaps", reflection.gaps)):
         entries = answer.get(key)
         for raw in (entries if isinstance(entries, list) else [])[:most]:
             entry = _valid(raw, known)
+            if entry is not None and _says_nothing(entry["text"]):
+                reflection.said_nothing += 1
+                entry = None
+            elif entry is not None and echoes(entry["text"], instructions, evidence):
+                reflection.echoed += 1
+                entry = None
             if entry is None:
                 reflection.dropped += 1
                 continue
             cut += len(" ".join(raw["text"].split())) > TEXT_MAX
             if entry not in kept:
                 kept.append(entry)
+    unshown = reflection.dropped - reflection.said_nothing - reflection.echoed
     if reflection.dropped:
-        log.info("reflect: %s entr(ies) named no known slot", reflection.dropped)
-        notes.append(f"reflect: {reflection.dropped} entr(ies) left out: not of the schema's shape or resting on "
+        log.info("reflect: %s entr(ies) left out (%s saying nothing, %s echoing the instructions)",
+                 reflection.dropped, reflection.said_nothing, reflection.echoed)
+    if unshown:
+        notes.append(f"reflect: {unshown} entr(ies) left out: not of the schema's shape or resting on "
                      "no slot it was shown.")
+    if reflection.said_nothing:
+        notes.append(f"reflect: {reflection.said_nothing} entr(ies) left out: they say nothing (a number, a list "
+                     "marker, punctuation or one repeated syllable).")
+    if reflection.echoed:
+        notes.append(f"reflect: {reflection.echoed} entr(ies) left out: they read the request's instructions back, "
+                     "not what the statistics show.")
     if cut:
         notes.append(f"reflect: {cut} entr(ies) longer than {TEXT_MAX} characters were cut to that length.")
     return reflection
