@@ -66,12 +66,12 @@ def test_four_personas_proposing_one_move_make_one_item_judged_once_and_one_revi
 
 def test_proposals_repeated_by_personas_are_more_support_not_more_memories(world):
     """A trip three personas noticed: one memory, its score the best of them, its evidence the union."""
-    trip = "Visited Kenrokuen in Kanazawa"
+    trip = "Went to Kenrokuen in Kanazawa"
     world.oracle.rules = [Rule("Kenrokuen", trip, "travel/kanazawa", "fact", 0.6, persona="base"),
                           Rule("Kenrokuen", trip, "travel/kanazawa", "fact", 0.8, persona="lifestyle",
                                extra=("m2",)),
                           Rule("Kenrokuen", trip.lower(), "travel/kanazawa", "habit", 0.7, persona="emotional")]
-    first = world.say("2026-11-25T10:00:00+09:00", "Went to Kenrokuen this morning")
+    first = world.say("2026-11-25T10:00:00+09:00", "Went to Kenrokuen in Kanazawa this morning")
     second = world.say("2026-11-25T10:05:00+09:00", "The garden was covered in snow")
     report = world.flush("2026-11-25T12:00:00+09:00")
     memory = world.mem(trip)
@@ -87,7 +87,7 @@ def test_one_persona_saying_the_same_twice_is_one_item_and_the_note_says_so(worl
     world.say("2026-11-25T08:00:00+09:00", "Green tea again this morning")
     report = world.flush("2026-11-25T09:00:00+09:00")
     assert [m.text for m in world.store.all()] == ["drinks green tea."]
-    assert [(n.code, n.args) for n in report.notes if n.code in ("folded", "repeated")] == \
+    assert [(n.code, n.args) for n in report.notes if getattr(n, "code", "") in ("folded", "repeated")] == \
         [("repeated", ("base", 2, "drinks green tea."))]
 
 

@@ -177,8 +177,8 @@ def normalise_text(text: str) -> str:
 def normalise_slot(slot: str) -> str:
     """Lowercase, spaces as "_", one "/" between parts. An empty slot stays empty: the guard drops it
     (a made-up "misc" would claim a subject the model never named)."""
-    slot = re.sub(r"\s+", "_", slot.strip().lower())
-    slot = re.sub(r"/+", "/", slot).strip("/")
+    slot = re.sub(r"\s*/[\s/]*", "/", slot.strip().lower())  # "Home / City" is home/city
+    slot = re.sub(r"\s+", "_", slot).strip("/")
     return slot[:60]
 
 
