@@ -81,10 +81,19 @@ def is_filter(body: dict) -> bool:
     return "items" in (body.get("format") or {}).get("properties", {})
 
 
+INVENTED_PAGE = "I'm a food blogger. I love eating sushi in Paris with my two dogs."
+
+
+def is_diary(body: dict) -> bool:
+    return set((body.get("format") or {}).get("properties", {})) == {"text", "cited"}
+
+
 def tiny_model(body: dict) -> str:
     schema = body["format"]
     if is_filter(body):
         return json.dumps({"items": junk_items(body)})
+    if is_diary(body):  # a page that invents a life and cites nothing
+        return json.dumps({"text": INVENTED_PAGE, "cited": []})
     return json.dumps(fill(schema))
 
 
@@ -107,12 +116,21 @@ def expected_drops(server) -> set[tuple[str, str]]:
     return drops
 
 
-JUNK_WORDS = ("Your talent", "id_of_a_user_line", "role_id_1", "skill_id_1", "バルバ", "Pick the few",
+JUNK_WORDS = ("food blogger", "sushi", "Your talent", "id_of_a_user_line", "role_id_1", "skill_id_1", "バルバ", "Pick the few",
               "id of a user line")
 # A view of memory: its command and what it must not hold after the flush (the junk, or anything at all).
 VIEWS: dict[str, tuple[tuple[str, ...], Callable[[object], bool]]] = {
     "memory list --all": (("memory", "list", "--all"), lambda data: data == []),
     "memory queue": (("memory", "queue"), lambda data: data == []),
+    # the views built on memory (issue 22 point 2): nothing was kept, so they hold nothing at all
+    "profile": (("profile",), lambda data: not any(data["windows"].values()) and not data["cooling"]),
+    "graph": (("graph",), lambda data: data["nodes"] == [] and data["edges"] == []),
+    "skills": (("skills",), lambda data: data == []),
+    "insights": (("insights",), lambda data: data == []),
+    "gaps": (("gaps",), lambda data: data == []),
+    "discoveries": (("discoveries",), lambda data: data == []),
+    # the diary page the tiny model wrote rests on none of the day's words: refused (and owed)
+    "diary": (("diary",), lambda data: data == []),
 }
 
 
@@ -146,6 +164,12 @@ def test_no_view_holds_a_trace_of_it(flushed, view):
     data = user.json(*argv)
     assert holds_nothing(data), f"{view}: {data}"
     assert not [word for word in JUNK_WORDS if word in json.dumps(data, ensure_ascii=False)]
+
+
+def test_the_invented_diary_page_is_refused_and_said_so(flushed):
+    report = flushed[2]
+    [refused] = [e for e in report["errors"] if e.startswith("diary ")]
+    assert "cites none of the day's messages" in refused and "asks for that page again" in refused
 
 
 def test_every_message_is_archived_and_the_gate_opens(flushed):
