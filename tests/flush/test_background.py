@@ -132,7 +132,7 @@ def test_the_flush_summary_names_the_reflect_stage_and_a_dry_run_stores_no_insig
     world.oracle.rules = [GUITAR]
     world.say("2026-11-23T21:00:00+09:00", "ギターを練習した")
     out = world.cli(capsys, "flush", "--dry-run")
-    assert "reflect: 1 insight(s), 0 suspected gap(s)" in out and "oracle insight on hobby/guitar" in out
+    assert "reflect: 1 insight(s), 0 suspected gap(s)" in out and "hobby/guitar came up often" in out
     assert "diary: 2026-11-23" in out
     assert world.cli_json(capsys, "insights") == [] and world.cli_json(capsys, "diary") == []
 
@@ -291,5 +291,5 @@ def test_the_run_record_keeps_what_the_background_did(world):
     report = world.flush("2026-11-23T22:00:00+09:00")
     [run] = world.flusher.runs(1)
     assert run["background"] == report.background and run["background"]["stages"] == ["reflect", "profile", "diary"]
-    assert run["background"]["reflect"]["insights"] == [{"text": "oracle insight on hobby/guitar",
+    assert run["background"]["reflect"]["insights"] == [{"text": "hobby/guitar came up often",
                                                          "slots": ["hobby/guitar"]}]

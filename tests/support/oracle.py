@@ -218,7 +218,7 @@ class Oracle(ScriptedBackend):
         else:
             known = re.search(r"^Known slots: (.*)$", user_turn, re.M)
             slots = [s for s in (known.group(1).split(", ") if known else []) if s]
-            answer = {"insights": [{"text": f"oracle insight on {slots[0]}", "slots": [slots[0]]}] if slots else [],
+            answer = {"insights": [{"text": f"{slots[0]} came up often", "slots": [slots[0]]}] if slots else [],
                       "gaps": []}
         self.reflect_calls.append({"system": system, "user": user_turn, "answer": answer})
         return answer
