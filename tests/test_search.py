@@ -34,7 +34,7 @@ def search_json(capsys, *args) -> list[dict]:
 
 def test_cli_finds_a_message_before_and_after_a_flush(home, capsys):
     backend = ScriptedBackend(default_reply=NO_ITEMS)
-    assert cli.main(["chat", "-m", "昨日は仙台ですき焼きを食べた"], pinned_backend=backend) == 0
+    assert cli.main(["chat", "--persona", "hana", "-m", "昨日は仙台ですき焼きを食べた"], pinned_backend=backend) == 0
     app = build_app(str(home))
     assert app.archive.count() == 0 and len(app.logbook.files()) == 1  # only in the log file
     app.close()

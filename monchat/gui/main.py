@@ -50,6 +50,8 @@ def create_main_window(app, translators: Translators | None = None):
     translators.install(language)
     first_start = adopt_language(app, language)
     window = MainWindow(app)
+    from .model_help import ModelHelp
+    window.model_help = ModelHelp(window)  # Help → A model for this computer…
     if first_start:
         window.save_settings()  # chosen once: the next start finds settings.toml
         if app.backends.pinned is None:  # offered, never forced: the window works without it

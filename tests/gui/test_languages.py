@@ -48,7 +48,11 @@ def settle(dialog, qtbot) -> None:
 @pytest.mark.parametrize("language", ["en", "ja"])
 def test_every_window_and_dialog_speaks_only_its_language(app, first_window, backend, qtbot, language):
     window = first_window(language)
-    names = names_of(app)
+    from monchat.core.models.catalog import load_catalog
+    # proper names either window shows as they are: the personas', and the catalog models' titles, licences and
+    # language codes (Help → A model for this computer…)
+    names = names_of(app) | {word for model in load_catalog()
+                             for word in (model.title, model.licence, *model.languages)}
     found = {"main window": other_script(shown_texts(window), language, names)}
     opened = set()
     for name, open_dialog in sorted(openers(window).items()):

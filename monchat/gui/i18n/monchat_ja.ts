@@ -2441,6 +2441,13 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>ModelHelp</name>
+    <message>
+        <source>A model for this computer…</source>
+        <translation>このパソコンに合うモデル…</translation>
+    </message>
+</context>
+<context>
     <name>ModelOffer</name>
     <message>
         <source>A better model for this computer</source>
