@@ -33,7 +33,7 @@ def test_the_estimate_scales_with_the_model():
 
 @pytest.mark.embedded
 def test_the_probe_is_measured_once_and_remembered(tmp_path):
-    pytest.importorskip("llama_cpp")
+    pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed (the embedded extra)")
     machine = Machine(8 * GB, 2)
     first = probe_speed(tmp_path, machine)
     assert first.prompt_tps > 0 and first.decode_tps > 0
