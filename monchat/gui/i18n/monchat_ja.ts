@@ -2444,7 +2444,7 @@ Open it in your browser?</source>
     <name>ModelHelp</name>
     <message>
         <source>A model for this computer…</source>
-        <translation>このパソコンに合うモデル…</translation>
+        <translation>このコンピューターに合うモデル…</translation>
     </message>
 </context>
 <context>
