@@ -18,8 +18,9 @@ that is NaN, infinite, true or text where a number belongs, a line that is not J
 without ``skip_bad`` nothing is imported, with it the others are. A file that is none of these
 formats, or nested too deeply to read, is an InputError (exit 2).
 
-JSONL (monchat, SillyTavern) is streamed line by line; a ``conversations.json`` is one JSON
-document and is read whole, so it may be at most ``MAX_JSON_EXPORT_BYTES``.
+JSONL (monchat, SillyTavern) is streamed line by line; a ``conversations.json`` is streamed one
+conversation at a time (``core/json_stream.py``), so memory holds one conversation, not the export. A
+file that is one JSON object (a single conversation) is read whole, up to ``MAX_JSON_OBJECT_BYTES``.
 """
 
 from __future__ import annotations
@@ -33,14 +34,16 @@ from typing import Iterator
 
 from .errors import InputError
 from .import_ids import ImportIds, Keyed
+from .import_detect import conversations_of, detect, detect_list, detect_text, head_line, json_or_none
+from .json_stream import MAX_ITEM_CHARS, first_char
 from .logs import LogBook
 from .store.messages import MessageArchive
 from .transfer import (ImportReport, Progress, import_jsonl, jsonl_lines, loads, message_from_record, place_messages,
                        refuse_bad)
 from .types import format_ts
 
-MAX_IMPORT_BYTES = 2_000_000_000  # a JSONL file (monchat, SillyTavern) is streamed: memory holds a batch
-MAX_JSON_EXPORT_BYTES = 400_000_000  # a conversations.json is one JSON document, read whole (README: limits)
+MAX_IMPORT_BYTES = 2_000_000_000  # any export is streamed: memory holds a batch or one conversation (README: limits)
+MAX_JSON_OBJECT_BYTES = MAX_ITEM_CHARS  # a file that is one JSON object (one conversation) is read whole
 ROLE_OF = {"user": "user", "human": "user", "assistant": "assistant"}
 FORMATS = ("monchat", "chatgpt", "claude", "sillytavern")
 _SHAPE_ERRORS = (ValueError, TypeError, KeyError, AttributeError, OverflowError, OSError)
@@ -48,71 +51,6 @@ _SHAPE_ERRORS = (ValueError, TypeError, KeyError, AttributeError, OverflowError,
 
 class Skip(Exception):
     """This message is not imported; the argument is why (system, tool, empty, hidden, …)."""
-
-
-def detect(raw: bytes, name: str = "") -> str:
-    """Which export ``raw`` is: one of FORMATS. Raises InputError when it is none of them."""
-    lines = [line for line in raw.split(b"\n") if line.strip()]
-    return _detect(lines[0] if lines else b"", len(lines) > 1, lambda: raw, name)[0]
-
-
-def _detect(first_line: bytes, more_lines: bool, whole, name: str) -> tuple[str, object]:
-    """The format, and the whole file's JSON when it had to be read whole (else None).
-
-    A ``.jsonl`` file or one whose first line is a JSON object that is no other format is read as
-    monchat's JSONL, whose errors name each bad line.
-
-    Args:
-        first_line: the first non-blank line; more_lines: whether another one follows.
-        whole: returns the whole file's bytes (read only when the first line is not the whole JSON).
-    """
-    head = _json_or_none(first_line)
-    data = None
-    if first_line.lstrip()[:1] in (b"[", b"{"):
-        if not more_lines:
-            data = head
-        elif head is None:
-            data = _json_or_none(whole())
-    if data is not None:
-        conversations = data if isinstance(data, list) else [data]
-        first = next((c for c in conversations if isinstance(c, dict)), {})
-        if "mapping" in first:
-            return "chatgpt", data
-        if "chat_messages" in first:
-            return "claude", data
-        if isinstance(data, dict) and {"ts", "role", "text"} <= set(data):
-            return "monchat", None  # a one-line monchat file
-        if isinstance(data, list) and not data and not name.lower().endswith(".jsonl"):
-            raise InputError("The export holds no conversations.", "Choose another file.")
-    if isinstance(head, dict):
-        if "chat_metadata" in head or "character_name" in head or ("mes" in head and "is_user" in head):
-            return "sillytavern", None
-    if isinstance(head, dict) or name.lower().endswith(".jsonl"):
-        return "monchat", None
-    raise InputError("monchat does not recognise this file as chat history.",
-                     "Import monchat's JSONL, ChatGPT's or Claude's conversations.json, or a SillyTavern "
-                     "chat (.jsonl).")
-
-
-def _json_or_none(raw: bytes):
-    try:
-        return loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        return None
-    except ValueError as exc:  # nested too deeply
-        raise InputError(f"The file is not an export monchat can read: {exc}.",
-                         "Export it again from the service; nothing was imported.") from None
-
-
-def _head(path: Path) -> tuple[bytes, bool]:
-    """The first non-blank line of a file and whether another non-blank line follows."""
-    first, more = b"", False
-    for _, line in jsonl_lines(path):
-        if first:
-            more = True
-            break
-        first = line
-    return first, more
 
 
 def import_file(path: Path, logbook: LogBook, archive: MessageArchive, *, default_persona: str,
@@ -139,23 +77,31 @@ def import_file(path: Path, logbook: LogBook, archive: MessageArchive, *, defaul
         raise InputError(f"Cannot read {path}: {exc.strerror}.", "Check the path.") from exc
     if size > MAX_IMPORT_BYTES:
         raise InputError(f"{path} is larger than 2 GB.", "Split the export into smaller files.")
-    first, more = _head(path)
+    try:
+        streamed = first_char(path) == "["  # a list of conversations: read one at a time
+    except OSError as exc:
+        raise InputError(f"Cannot read {path}: {exc.strerror}.", "Check the path.") from exc
+    first, data = b"", None
+    if streamed:
+        kind = detect_list(path)
+    else:
+        first, more = head_line(path)
 
-    def whole() -> bytes:
-        if size > MAX_JSON_EXPORT_BYTES and path.name.lower().endswith(".jsonl"):
-            return b""  # a JSONL file whose first line is bad: its lines are checked one by one
-        if size > MAX_JSON_EXPORT_BYTES:
-            raise InputError(f"{path} is one JSON document of {size // 1_000_000} MB; monchat reads such an export "
-                             f"whole and takes at most {MAX_JSON_EXPORT_BYTES // 1_000_000} MB.",
-                             "Split its list of conversations into smaller files.")
-        try:
-            return path.read_bytes()
-        except OSError as exc:
-            raise InputError(f"Cannot read {path}: {exc.strerror}.", "Check the path.") from exc
+        def whole() -> bytes:
+            if size > MAX_JSON_OBJECT_BYTES and path.name.lower().endswith(".jsonl"):
+                return b""  # a JSONL file whose first line is bad: its lines are checked one by one
+            if size > MAX_JSON_OBJECT_BYTES:
+                raise InputError(f"{path} is one JSON object of {size // 1_000_000} MB; monchat reads such an "
+                                 f"export whole and takes at most {MAX_JSON_OBJECT_BYTES // 1_000_000} MB.",
+                                 "Export the list of conversations instead, or split it.")
+            try:
+                return path.read_bytes()
+            except OSError as exc:
+                raise InputError(f"Cannot read {path}: {exc.strerror}.", "Check the path.") from exc
 
-    kind, data = _detect(first, more, whole, path.name)
-    if data is not None:
-        first = b""  # a one-line export: its bytes are not needed beside the parsed JSON
+        kind, data = detect_text(first, more, whole, path.name)
+        if data is not None:
+            first = b""  # a one-line export: its bytes are not needed beside the parsed JSON
     if kind == "monchat":
         return import_jsonl(path, logbook, archive, default_persona=persona or default_persona, skip_bad=skip_bad,
                             now=now, progress=progress)
@@ -167,11 +113,11 @@ def import_file(path: Path, logbook: LogBook, archive: MessageArchive, *, defaul
         def records(report: ImportReport):
             return _sillytavern(path, report, tz)
     else:
-        conversations = data if isinstance(data, list) else [data]
         walk = _chatgpt if kind == "chatgpt" else _claude
         who = persona or kind
 
         def records(report: ImportReport):
+            conversations = conversations_of(path) if streamed else data if isinstance(data, list) else [data]
             for index, conversation in enumerate(conversations):
                 if not isinstance(conversation, dict):
                     yield f"conversation {index + 1}", ValueError("a conversation is not a JSON object"), None
@@ -366,7 +312,7 @@ def sillytavern_time(value, tz: tzinfo | None = None) -> datetime:
 
 def _sillytavern_character(first_line: bytes) -> str:
     """The character's name from the metadata line ("" when there is none)."""
-    head = _json_or_none(first_line)
+    head = json_or_none(first_line)
     name = head.get("character_name") if isinstance(head, dict) else None
     return name.strip() if isinstance(name, str) else ""
 
