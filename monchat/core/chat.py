@@ -11,7 +11,6 @@ a stop by the user logs it marked ``stopped``.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import threading
 from dataclasses import dataclass, field
@@ -27,13 +26,12 @@ from .prompts import PromptLibrary
 from .settings import Settings
 from .store.messages import MessageArchive
 from .types import Clock, Message, Turn, Usage, check_text, format_ts, local_now, new_message_id
+from .long_text import TURN_CUT_MARK, TURN_TEXT_CHARS, bounded  # noqa: F401 (re-exported)
 from .window import MESSAGE_FRAME, FittedWindow, fit_window, reply_room, window_start
 
 log = logging.getLogger(__name__)
 
 TOKEN_MEMO = 4096  # texts whose token counts are remembered per model (a window or two)
-TURN_TEXT_CHARS = 100_000  # what a turn sends of one message (README: limits); the log and archive keep all
-TURN_CUT_MARK = "\n[… {rest:,} more characters of this message are not shown here; the whole message is kept]"
 
 
 class PromptMemory(Protocol):
@@ -78,14 +76,6 @@ class ContextMeter:
     @property
     def total(self) -> int:
         return self.system_tokens + self.window_tokens
-
-
-def bounded(message: Message) -> Message:
-    """``message`` as a turn sends it: cut to TURN_TEXT_CHARS with a visible mark when it is longer."""
-    if len(message.text) <= TURN_TEXT_CHARS:
-        return message
-    rest = len(message.text) - TURN_TEXT_CHARS
-    return dataclasses.replace(message, text=message.text[:TURN_TEXT_CHARS] + TURN_CUT_MARK.format(rest=rest))
 
 
 def gate_error(gate: FlushGate) -> GateClosed:
@@ -143,13 +133,13 @@ class ChatService:
         (``core/window.py``), so the window covers up to a quarter more than N hours.
         """
         now = now or self.clock()
-        messages = self.history.since(window_start(now, self.settings.chat.window_hours))
+        messages = self.history.since(window_start(now, self.settings.chat.window_hours), cut=True)
         replaced = {m.replaces for m in messages if m.replaces}
         return [m for m in messages if m.id not in replaced and m.text.strip()]
 
     def older(self, epoch: float, limit: int = 50) -> list[Message]:
         """The ``limit`` messages before ``epoch``, archived or not, oldest first (scrolling back)."""
-        return self.history.before(epoch, limit)
+        return self.history.before(epoch, limit, cut=True)
 
     @staticmethod
     def turns_of(messages: list[Message]) -> list[Turn]:

@@ -30,15 +30,23 @@ class History:
         self.logbook = logbook
         self.archive = archive
 
-    def since(self, epoch: float) -> list[Message]:
-        """Messages at or after ``epoch``, oldest first."""
-        unflushed = self.logbook.since(epoch)  # read before the archive: a flush between moves them there
-        return merge_history(self.archive.since(epoch), unflushed)
+    def since(self, epoch: float, *, cut: bool = False) -> list[Message]:
+        """Messages at or after ``epoch``, oldest first.
 
-    def before(self, epoch: float, limit: int) -> list[Message]:
+        Args:
+            cut: each long text cut as a turn sends it (``core/long_text.py``), never read whole.
+        """
+        unflushed = self.logbook.since(epoch, cut=cut)  # read before the archive: a flush between moves them there
+        return merge_history(self.archive.since(epoch, cut=cut), unflushed)
+
+    def before(self, epoch: float, limit: int, *, cut: bool = False) -> list[Message]:
         """The last ``limit`` messages before ``epoch`` (scrolling back), oldest first."""
-        unflushed = self.logbook.before(epoch, limit)
-        return merge_history(self.archive.before(epoch, limit), unflushed)[-limit:]
+        unflushed = self.logbook.before(epoch, limit, cut=cut)
+        return merge_history(self.archive.before(epoch, limit, cut=cut), unflushed)[-limit:]
+
+    def message(self, message_id: str) -> Message | None:
+        """One message, whole (a window's message may be cut): the archived copy, else the logged one."""
+        return self.archive.get(message_id) or self.logbook.find(message_id)
 
     def all(self) -> list[Message]:
         """Every message, oldest first."""

@@ -8,6 +8,10 @@ last known line when only bytes were added after it, and read again wholly when 
 replaced, changed in place or its known end no longer matches; a file a flush removed is dropped.
 Each line is parsed once when it is indexed (a bad line is quarantined then, as a full read does) and
 once more when a window that holds it is read. Tests read ``stats`` to see what a turn read.
+
+A line too long for a turn to send whole (a pasted 50 MB message) is cut when it is indexed
+(``core/long_text.py``) and the cut message kept, so a turn's window (``cut=True``) never reads or
+parses that line again: its cost does not grow with an old huge message.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from array import array
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
+from .long_text import MARK_ROOM, TURN_TEXT_CHARS, bounded
 from .types import Message
 
 if TYPE_CHECKING:
@@ -28,6 +33,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TAIL = 64  # bytes before the resume point kept to check that the known part of a file is unchanged
+LONG_LINE = TURN_TEXT_CHARS + MARK_ROOM  # a line of more bytes may hold a text a turn sends cut
 
 
 @dataclass
@@ -58,6 +64,7 @@ class _File:
     epochs: array = field(default_factory=lambda: array("d"))
     ordered: bool = True  # ``epochs`` never decrease (as appends go): a window's start is found by bisection
     partial: tuple[int, int, float] | None = None  # a readable last line without its newline (a torn write)
+    cut: dict[int, Message] = field(default_factory=dict)  # a long line's start → its message as a turn sends it
 
     def add(self, start: int, end: int, epoch: float) -> None:
         self.ordered = self.ordered and (not self.epochs or epoch >= self.epochs[-1])
@@ -92,11 +99,11 @@ class LogIndex:
         self._lock = threading.Lock()
 
     # ---- asking ---------------------------------------------------------
-    def since(self, epoch: float) -> list[Message]:
-        """Messages at or after ``epoch``, in file and line order."""
-        return self._select(lambda known: known.since(epoch))
+    def since(self, epoch: float, *, cut: bool = False) -> list[Message]:
+        """Messages at or after ``epoch``, in file and line order; ``cut``: long ones as a turn sends them."""
+        return self._select(lambda known: known.since(epoch), cut)
 
-    def before(self, epoch: float, limit: int) -> list[Message]:
+    def before(self, epoch: float, limit: int, *, cut: bool = False) -> list[Message]:
         """The last ``limit`` messages before ``epoch`` by time, with any others of the earliest one's time."""
         if limit <= 0:
             return []
@@ -105,13 +112,13 @@ class LogIndex:
             self._refresh()
             times = sorted(t for known in self._files.values() for t in known.times() if t < epoch)
             edge = times[-limit] if len(times) > limit else float("-inf")
-            return self._read(lambda known: known.spans(lambda t: edge <= t < epoch))
+            return self._read(lambda known: known.spans(lambda t: edge <= t < epoch), cut)
 
-    def _select(self, pick: Callable[[_File], list[Span]]) -> list[Message]:
+    def _select(self, pick: Callable[[_File], list[Span]], cut: bool) -> list[Message]:
         with self._lock:
             self.stats.queries += 1
             self._refresh()
-            return self._read(pick)
+            return self._read(pick, cut)
 
     # ---- keeping it current -----------------------------------------------
     def appended(self, path, fd: int, offset: int, data: bytes) -> None:
@@ -166,7 +173,7 @@ class LogIndex:
         bad: list[BadLine] = []
         start, first_line = offset, known.line_no
         for i, raw in enumerate(pieces[:-1]):
-            epoch = self._parse_into(name, first_line + i, raw, bad)
+            epoch = self._parse_into(name, first_line + i, raw, bad, known, start)
             if epoch is not None:
                 known.add(start, start + len(raw), epoch)
             start += len(raw) + 1
@@ -174,12 +181,12 @@ class LogIndex:
         known.tail = (known.tail + data[max(0, used - TAIL):used])[-TAIL:]
         known.resume, known.line_no = start, first_line + len(pieces) - 1
         # A last line without its newline is read as a full read reads it, and read again with what follows.
-        epoch = self._parse_into(name, known.line_no, pieces[-1], bad)
+        epoch = self._parse_into(name, known.line_no, pieces[-1], bad, known, start)
         known.partial = None if epoch is None else (start, start + len(pieces[-1]), epoch)
         if bad and not self.logbook.try_quarantine(bad, name):
             self._unquarantined.extend(bad)
 
-    def _parse_into(self, name: str, line_no: int, raw: bytes, bad: list) -> float | None:
+    def _parse_into(self, name: str, line_no: int, raw: bytes, bad: list, known: _File, start: int) -> float | None:
         """The time of the message on a line; None for a blank line or a bad one (added to ``bad``)."""
         if not raw.strip():
             return None
@@ -188,10 +195,12 @@ class LogIndex:
         if not isinstance(parsed, Message):
             bad.append(parsed)
             return None
+        if len(raw) > LONG_LINE and (cut := bounded(parsed)) is not parsed:
+            known.cut[start] = cut
         return parsed.dt.timestamp()
 
     # ---- reading the chosen lines -----------------------------------------
-    def _read(self, pick: Callable[[_File], list[Span]]) -> list[Message]:
+    def _read(self, pick: Callable[[_File], list[Span]], cut: bool = False) -> list[Message]:
         messages: list[Message] = []
         for name in sorted(self._files):
             known = self._files[name]
@@ -207,16 +216,18 @@ class LogIndex:
                     self._update(name, fd)  # replaced since the refresh: index the new file and choose again
                     known = self._files[name]
                     chosen = pick(known)
-                messages.extend(self._messages(fd, name, chosen))
+                messages.extend(self._messages(fd, name, chosen, known.cut if cut else {}))
             finally:
                 os.close(fd)
         return messages
 
-    def _messages(self, fd: int, name: str, chosen: list[Span]) -> list[Message]:
-        """The messages on ``chosen`` lines, one read per run of adjacent lines."""
-        out: list[Message] = []
+    def _messages(self, fd: int, name: str, chosen: list[Span], cut: dict[int, Message]) -> list[Message]:
+        """The messages on ``chosen`` lines, one read per run of adjacent lines; those in ``cut`` are not read."""
+        found: dict[int, Message] = {}
         runs: list[list[Span]] = []
         for span in chosen:
+            if span[0] in cut:
+                continue
             if runs and span[0] <= runs[-1][-1][1] + 1:
                 runs[-1].append(span)
             else:
@@ -228,10 +239,10 @@ class LogIndex:
                 self.stats.lines_parsed += 1
                 parsed = self.parse(name, 0, data[start - base:end - base])
                 if isinstance(parsed, Message):
-                    out.append(parsed)
+                    found[start] = parsed
                 elif self._files.pop(name, None):  # changed in place, size and time kept: read it again next time
                     log.warning("log file %s changed under its index; it is read again", name)
-        return out
+        return [cut.get(start) or found[start] for start, _ in chosen if start in cut or start in found]
 
     def _pread(self, fd: int, length: int, offset: int) -> bytes:
         if length <= 0:

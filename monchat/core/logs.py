@@ -234,13 +234,22 @@ class LogBook:
         self.try_quarantine(bad, path.name)
         return LogRead(messages, bad)
 
-    def since(self, epoch: float) -> list[Message]:
-        """Unflushed messages at or after ``epoch``: only those lines are read (``core/log_index.py``)."""
-        return self.index.since(epoch)
+    def since(self, epoch: float, *, cut: bool = False) -> list[Message]:
+        """Unflushed messages at or after ``epoch``: only those lines are read (``core/log_index.py``);
+        ``cut``: long texts cut as a turn sends them, from the index without reading their lines."""
+        return self.index.since(epoch, cut=cut)
 
-    def before(self, epoch: float, limit: int) -> list[Message]:
+    def before(self, epoch: float, limit: int, *, cut: bool = False) -> list[Message]:
         """At least the last ``limit`` unflushed messages before ``epoch`` (all of any tied at the edge)."""
-        return self.index.before(epoch, limit)
+        return self.index.before(epoch, limit, cut=cut)
+
+    def find(self, message_id: str) -> Message | None:
+        """An unflushed message by id, whole (every file is read, one at a time)."""
+        for path in self.files():
+            for message in self.read(path).messages:
+                if message.id == message_id:
+                    return message
+        return None
 
     def ids(self) -> set[str]:
         """The ids of every readable message in the unflushed files (read one file at a time)."""

@@ -6,6 +6,7 @@ import json
 from datetime import datetime, tzinfo
 
 from ..logs import slot_name
+from ..long_text import MARK_ROOM, TURN_TEXT_CHARS, cut_text
 from ..types import Message, format_ts, local_now
 from .db import Store
 
@@ -13,8 +14,26 @@ COLUMNS = ("id", "ts", "role", "text", "persona", "backend", "model", "status", 
 
 
 def _row_to_message(row: dict) -> Message:
-    return Message(**{k: (row[k] or "") for k in COLUMNS}, usage=json.loads(row["usage"]) if row.get("usage") else {},
+    fields = {k: (row[k] or "") for k in COLUMNS}
+    if row.get("cut_chars") is not None:  # read cut (_select): the first part and the mark
+        fields["text"] = cut_text(fields["text"], row["cut_chars"])
+    return Message(**fields, usage=json.loads(row["usage"]) if row.get("usage") else {},
                    memory_revision=row.get("memory_revision") or "")
+
+
+def _select(cut: bool) -> str:
+    """The columns a read takes; ``cut``: a long text's first part and length (m024), never its 50 MB whole."""
+    if not cut:
+        return "*"
+    others = ", ".join(c for c in (*COLUMNS, "usage", "memory_revision") if c != "text")
+    return f"{others}, CASE WHEN text_chars IS NULL THEN text ELSE text_head END AS text, text_chars AS cut_chars"
+
+
+def long_text_columns(text: str) -> dict:
+    """``text_head`` and ``text_chars`` of a message's row: set only for a text a turn sends cut."""
+    if len(text) <= TURN_TEXT_CHARS + MARK_ROOM:
+        return {"text_head": None, "text_chars": None}
+    return {"text_head": text[:TURN_TEXT_CHARS], "text_chars": len(text)}
 
 
 class MessageArchive:
@@ -37,7 +56,7 @@ class MessageArchive:
                 "role": m.role, "persona": m.persona, "text": m.text, "backend": m.backend,
                 "model": m.model, "status": m.status, "replaces": m.replaces, "archived_at": stamp,
                 "usage": json.dumps(m.usage) if m.usage else None,
-                "memory_revision": m.memory_revision or None,
+                "memory_revision": m.memory_revision or None, **long_text_columns(m.text),
             })
         db = self.store.db
         before = db["messages"].count
@@ -45,17 +64,22 @@ class MessageArchive:
             db["messages"].insert_all(rows, pk="id", ignore=True)
         return db["messages"].count - before
 
-    def since(self, epoch: float) -> list[Message]:
+    def since(self, epoch: float, *, cut: bool = False) -> list[Message]:
+        """Messages at or after ``epoch``; ``cut``: a long text is read only as far as a turn sends it."""
         rows = self.store.db.query(
-            "SELECT * FROM messages WHERE ts_epoch >= ? ORDER BY ts_epoch, id", [epoch])
+            f"SELECT {_select(cut)} FROM messages WHERE ts_epoch >= ? ORDER BY ts_epoch, id", [epoch])
         return [_row_to_message(r) for r in rows]
 
-    def before(self, epoch: float, limit: int = 50) -> list[Message]:
+    def before(self, epoch: float, limit: int = 50, *, cut: bool = False) -> list[Message]:
         """Older messages for scrolling back, oldest first."""
         rows = list(self.store.db.query(
-            "SELECT * FROM messages WHERE ts_epoch < ? ORDER BY ts_epoch DESC, id DESC LIMIT ?",
+            f"SELECT {_select(cut)} FROM messages WHERE ts_epoch < ? ORDER BY ts_epoch DESC, id DESC LIMIT ?",
             [epoch, limit]))
         return [_row_to_message(r) for r in reversed(rows)]
+
+    def get(self, message_id: str) -> Message | None:
+        rows = list(self.store.db.query("SELECT * FROM messages WHERE id = ?", [message_id]))
+        return _row_to_message(rows[0]) if rows else None
 
     def all(self) -> list[Message]:
         return [_row_to_message(r) for r in self.store.db.query(

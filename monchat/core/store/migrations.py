@@ -369,3 +369,14 @@ def m023_review_row_proposers(db: Database) -> None:
     nothing from a flush with a model known to be small goes into lasting memory unasked."""
     db["review_queue"].add_column("proposers", str)  # JSON list of persona ids; NULL before this migration
     db["review_queue"].add_column("held", str)
+
+
+@migrations()
+def m024_long_text_head(db: Database) -> None:
+    """A long message's first 100,000 characters and its length beside its text, so the chat window reads an
+    archived 50 MB message as a turn sends it without loading it (SQLite reads a whole TEXT value for length()
+    or substr()). NULL for a message of at most 100,200 characters (``core/long_text.py``)."""
+    db["messages"].add_column("text_head", str)
+    db["messages"].add_column("text_chars", int)
+    db.execute("UPDATE messages SET text_head = substr(text, 1, 100000), text_chars = length(text) "
+               "WHERE length(text) > 100200")
