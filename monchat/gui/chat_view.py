@@ -34,6 +34,7 @@ class ChatView(QScrollArea):
     link_requested = Signal(str)
     rating_requested = Signal(str, str)  # a reply's 👍/👎: (message id, "up" | "down" | "none")
     delete_requested = Signal(str)  # a message's Delete: its id (the window asks, then deletes)
+    show_all_requested = Signal(object)  # "Show all" under a long message: its bubble (long_message.py)
 
     def __init__(self, persona_name: Callable[[str], str], parent: QWidget | None = None,
                  persona_avatar: Callable[[str], QPixmap | None] = lambda _persona_id: None) -> None:
@@ -90,6 +91,7 @@ class ChatView(QScrollArea):
         bubble.link_clicked.connect(self.link_requested)
         bubble.rated.connect(self.rating_requested)
         bubble.delete_requested.connect(self.delete_requested)
+        bubble.show_all_requested.connect(self.show_all_requested)
         if message.role == "assistant":
             bubble.rating.set_rating(self.rating_of(message.id))
         return bubble
@@ -162,6 +164,7 @@ class ChatView(QScrollArea):
         bubble.link_clicked.connect(self.link_requested)
         bubble.rated.connect(self.rating_requested)
         bubble.delete_requested.connect(self.delete_requested)
+        bubble.show_all_requested.connect(self.show_all_requested)
         self._append_bubble(bubble)
         self._update_greeting_visibility()
         self.scroll_to_bottom()

@@ -52,6 +52,8 @@ def create_main_window(app, translators: Translators | None = None):
     window = MainWindow(app)
     from .model_help import ModelHelp
     window.model_help = ModelHelp(window)  # Help → A model for this computer…
+    from .long_message import LongMessages
+    window.long_messages = LongMessages(window)  # "Show all" under a long message
     if first_start:
         window.save_settings()  # chosen once: the next start finds settings.toml
         if app.backends.pinned is None:  # offered, never forced: the window works without it

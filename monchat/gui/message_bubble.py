@@ -3,7 +3,8 @@
 Replies render as Markdown with a tinted background on code and a copy button per code block; the
 user's own words stay plain text, on the right, in a card tinted with the highlight colour, so who
 said what is clear at a glance. Colours come from the palette (light and dark both work) and are
-taken again when the palette changes.
+taken again when the palette changes. A long message paints only its first part, with a note of how much
+is left out and "Show all", which opens the reader (``long_message.py``): never a 5 MB layout.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QSizePolicy, QTextBr
                                QWidget)
 
 from ..core.types import Message
+from .long_message import hidden_note, shown_part
 from .rating_buttons import RatingButtons
 from .translation import arg
 
@@ -149,6 +151,7 @@ class MessageBubble(QWidget):
     link_clicked = Signal(str)
     rated = Signal(str, str)
     delete_requested = Signal(str)
+    show_all_requested = Signal(object)  # "Show all" under a long message: this bubble
 
     def __init__(self, role: str, author: str, when: str, text: str = "", *,
                  message_id: str = "", epoch: float | None = None, status: str = "ok", persona: str = "",
@@ -176,6 +179,18 @@ class MessageBubble(QWidget):
         self.code_row = QHBoxLayout()
         self.code_row.setContentsMargins(0, 0, 0, 0)
         self.code_buttons: list[CopyButton] = []
+        self.hidden_label = QLabel(self.card)  # how much of a long message is not painted
+        self.hidden_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.show_all_button = QToolButton(self.card)
+        self.show_all_button.setText(self.tr("Show all"))
+        self.show_all_button.setToolTip(self.tr("Read the whole message, a page at a time"))
+        self.show_all_button.clicked.connect(lambda: self.show_all_requested.emit(self))
+        hidden_row = QHBoxLayout()
+        hidden_row.setContentsMargins(0, 0, 0, 0)
+        hidden_row.addWidget(self.hidden_label, 1)
+        hidden_row.addWidget(self.show_all_button)
+        self.hidden_label.hide()
+        self.show_all_button.hide()
 
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
@@ -197,6 +212,7 @@ class MessageBubble(QWidget):
         inner.setSpacing(2)
         inner.addLayout(top)
         inner.addWidget(self.body)
+        inner.addLayout(hidden_row)
         inner.addLayout(self.code_row)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
@@ -267,9 +283,13 @@ class MessageBubble(QWidget):
 
     def _render(self) -> None:
         self._render_pending = False
-        self.body.show_text(self._text if self._text else "…")
+        shown, hidden = shown_part(self._text)
+        self.body.show_text(shown if shown else "…")
+        self.hidden_label.setText(hidden_note(hidden) if hidden else "")
+        self.hidden_label.setVisible(bool(hidden))
+        self.show_all_button.setVisible(bool(hidden) and self.status != "streaming")
         if self.role == "assistant" and self.status != "streaming":
-            self._show_code_buttons(code_blocks(self._text))
+            self._show_code_buttons(code_blocks(shown))
 
     def _show_code_buttons(self, blocks: list[str]) -> None:
         """One "Copy code" button per code block of the reply."""

@@ -19,6 +19,7 @@ from ..core.search import SearchService
 from ..core.types import Message
 from .failures import explanation, headline
 from .lifetime import alive
+from .long_message import hidden_note, shown_part
 from .tier_words import tier_words
 from .translation import arg
 from .workers import Failure, TaskRunner
@@ -165,7 +166,7 @@ class SearchDialog(QDialog):
         self.results.clear()
         self.conversation.clear()
         for m in found:
-            text = " ".join(m.text.split())
+            text = " ".join(m.text[:1000].split())  # a line of a list: never a 50 MB split
             if getattr(m, "replaced", False) or m.id in replaced:
                 text = self.replaced_mark() + text
             item = QTreeWidgetItem(self.results, [self.when(m), self.persona_name(m.persona), self.who(m),
@@ -194,7 +195,10 @@ class SearchDialog(QDialog):
         for m in messages:
             mark = mark_style if m.id == message_id else ""
             name = self.who(m) if m.role == "user" else self.persona_name(m.persona)
-            body = html.escape((self.replaced_mark() if m.id in replaced else "") + m.text).replace("\n", "<br>")
+            shown, hidden = shown_part(m.text)  # a huge message: its first part and a note, never laid out whole
+            body = html.escape((self.replaced_mark() if m.id in replaced else "") + shown).replace("\n", "<br>")
+            if hidden:
+                body += f"<br><i>{html.escape(hidden_note(hidden))}</i>"
             parts.append(f'<a name="{html.escape(m.id)}"></a><p{mark}><b>{html.escape(name)}</b> '
                          f'{html.escape(self.when(m))}<br>{body}</p>')
         self.conversation.setHtml("".join(parts))

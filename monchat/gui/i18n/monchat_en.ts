@@ -1902,6 +1902,37 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>LongMessageDialog</name>
+    <message>
+        <source>The whole message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Previous page</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next page</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the whole message…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Characters %1–%2 of %3 (page %4 of %5)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This message is not in the history any more.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>monchat</source>
@@ -2358,6 +2389,14 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Show all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read the whole message, a page at a time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Delete</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2387,6 +2426,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>(writing…)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 more characters are not shown here.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1913,6 +1913,37 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>LongMessageDialog</name>
+    <message>
+        <source>The whole message</source>
+        <translation>メッセージ全文</translation>
+    </message>
+    <message>
+        <source>Previous page</source>
+        <translation>前のページ</translation>
+    </message>
+    <message>
+        <source>Next page</source>
+        <translation>次のページ</translation>
+    </message>
+    <message>
+        <source>Copy all</source>
+        <translation>全文をコピー</translation>
+    </message>
+    <message>
+        <source>Reading the whole message…</source>
+        <translation>メッセージ全文を読み込んでいます…</translation>
+    </message>
+    <message>
+        <source>Characters %1–%2 of %3 (page %4 of %5)</source>
+        <translation>%3 文字のうち %1～%2 文字目（%5 ページ中 %4 ページ目）</translation>
+    </message>
+    <message>
+        <source>This message is not in the history any more.</source>
+        <translation>このメッセージはもう履歴にありません。</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>monchat</source>
@@ -2369,6 +2400,14 @@ Open it in your browser?</source>
         <translation>このメッセージをコピー</translation>
     </message>
     <message>
+        <source>Show all</source>
+        <translation>すべて表示</translation>
+    </message>
+    <message>
+        <source>Read the whole message, a page at a time</source>
+        <translation>メッセージ全文を 1 ページずつ読みます</translation>
+    </message>
+    <message>
         <source>Delete</source>
         <translation>削除</translation>
     </message>
@@ -2399,6 +2438,10 @@ Open it in your browser?</source>
     <message>
         <source>(writing…)</source>
         <translation>（入力中…）</translation>
+    </message>
+    <message>
+        <source>%1 more characters are not shown here.</source>
+        <translation>ここに表示されていない文字があと %1 文字あります。</translation>
     </message>
 </context>
 <context>
