@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, Signal
 
 from ..core.chat import ChatService, TurnResult
 from ..core.logs import FlushGate
+from ..core.long_text import left_out
 from ..core.types import Message, format_ts, local_now
 from .chat_view import ChatView, MessageBubble
 from .composer import Composer
@@ -134,6 +135,10 @@ class ChatTurns(QObject):
         """Put the last message in the composer; sending it replaces that message and its reply."""
         last_user = self.chat_view.last_bubble("user")
         if last_user is None or not self._allowed():
+            return
+        if left_out(last_user.text()):  # the window read it cut: editing that part would drop the rest
+            self.chat_view.add_notice(self.tr("This message is too long to edit here; it stays as it is, whole. "
+                                              "Send a new message instead."))
             return
         self._set_editing(True, last_user.text())
 

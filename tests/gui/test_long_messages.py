@@ -8,6 +8,7 @@ import time
 
 import pytest
 from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QLabel
 
 from monchat.core.long_text import TURN_TEXT_CHARS
 from monchat.gui.long_message import PAGE_CHARS, SHOWN_CHARS, LongMessageDialog
@@ -90,3 +91,16 @@ def test_the_search_dialog_shows_a_huge_message_bounded(app, full_window, qtbot)
     shown = dialog.conversation.toPlainText()
     assert len(shown) < SHOWN_CHARS + 1000 and digits(shown.splitlines()[-1]).endswith(str(3_000_000 + 7 - SHOWN_CHARS))
     dialog.close()
+
+
+def test_a_message_the_window_read_cut_is_not_put_in_the_composer_to_edit(app, full_window):
+    log_message(app, 0.5, words(3_000_000))
+    full_window.reload_conversation()
+    full_window.turns.begin_edit_last()
+    assert not full_window.turns.editing and full_window.composer.text() == ""  # not 100,000 of 3,000,000
+    assert "too long to edit here" in full_window.chat_view.notices()[-1].findChild(QLabel).text()
+    full_window.chat_view.clear_notices()
+    log_message(app, 0.2, "a short one")
+    full_window.reload_conversation()
+    full_window.turns.begin_edit_last()
+    assert full_window.turns.editing and full_window.composer.text() == "a short one"

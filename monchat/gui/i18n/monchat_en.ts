@@ -174,6 +174,10 @@ Settings folder: %2</source>
 <context>
     <name>ChatTurns</name>
     <message>
+        <source>This message is too long to edit here; it stays as it is, whole. Send a new message instead.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Stopped before the reply began.</source>
         <translation type="unfinished"></translation>
     </message>

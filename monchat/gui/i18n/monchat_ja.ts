@@ -177,6 +177,10 @@ Settings folder: %2</source>
 <context>
     <name>ChatTurns</name>
     <message>
+        <source>This message is too long to edit here; it stays as it is, whole. Send a new message instead.</source>
+        <translation>このメッセージは長すぎるため、ここでは編集できません（全文はそのまま残ります）。新しいメッセージを送ってください。</translation>
+    </message>
+    <message>
         <source>Stopped before the reply began.</source>
         <translation>返事が始まる前に止めました。</translation>
     </message>
