@@ -1,7 +1,7 @@
 """A chat turn after a huge message costs what a turn without it costs (issue 25, point 8).
 
-A turn reads its window cut (``core/long_text.py``): from the log, a long line is parsed once when it
-is indexed and its cut message kept (``core/log_index.py``); from the archive, only the first part
+A turn reads its window cut (``core/logs/long_text.py``): from the log, a long line is parsed once when it
+is indexed and its cut message kept (``core/logs/index.py``); from the archive, only the first part
 stored beside the text (migration m024) is read. The whole message stays in the log and the archive.
 """
 
@@ -10,9 +10,9 @@ from __future__ import annotations
 import sqlite3
 from datetime import timezone
 
-from monchat import cli
+from monchat.cli import main as cli
 from monchat.app import build_app
-from monchat.core.long_text import TURN_TEXT_CHARS, left_out
+from monchat.core.logs.long_text import TURN_TEXT_CHARS, left_out
 from tests.support.scripted import ScriptedBackend
 from tests.test_hostile_imports import huge_history
 

@@ -1,6 +1,6 @@
 """A ChatGPT or Claude ``conversations.json`` is streamed one conversation at a time (issue 25, point 8).
 
-``core/json_stream.py`` reads the top-level array in chunks; these tests check it gives exactly what
+``core/transfer/json_stream.py`` reads the top-level array in chunks; these tests check it gives exactly what
 ``json.loads`` gives at any chunk size, refuses what cannot be read with its place, and that an import
 holds one conversation in memory, not the export.
 """
@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from monchat import cli
+from monchat.cli import main as cli
 from monchat.app import build_app
-from monchat.core import json_stream
-from monchat.core.json_stream import StreamError, array_items
+from monchat.core.transfer import json_stream
+from monchat.core.transfer.json_stream import StreamError, array_items
 from tests.test_importers import T0, chatgpt_export, claude_export
 
 values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
@@ -92,7 +92,7 @@ def test_an_export_is_read_one_conversation_at_a_time_not_whole(home, tmp_path):
     source.write_text(json.dumps(padded_export(300, 100_000)), encoding="utf-8")  # 30 MB
     application = build_app(str(home))
     try:
-        from monchat.core.importers import import_file
+        from monchat.core.transfer.importers import import_file
         tracemalloc.start()
         report = import_file(source, application.logbook, application.archive, default_persona="hana")
         peak = tracemalloc.get_traced_memory()[1]
