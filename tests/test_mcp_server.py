@@ -153,3 +153,11 @@ def test_the_stdio_channel_carries_nothing_but_the_protocol(home):
                           cwd=ROOT, timeout=60)
     assert done.stdout == b""
     assert b"MCP server on stdio" in done.stderr and done.returncode == 0
+
+
+def test_a_message_the_user_took_back_is_not_handed_out(app):
+    from monchat.core.types import Message
+    edited = Message(id="u-kanazawa-2", ts="2026-11-29T19:01:00.000+09:00", role="user",
+                     text="moved last month, I'm in Kanazawa now", persona="mira", replaces="u-kanazawa")
+    app.archive.archive([edited])
+    assert [h["id"] for h in MemoryPort(app).search_history("Kanazawa")] == ["u-kanazawa-2"]
