@@ -47,8 +47,10 @@ def structured(result):
     return data["result"] if isinstance(data, dict) and set(data) == {"result"} else data
 
 
-def session(home: Path, steps):
-    """Run ``steps(client)`` against a real ``monchat mcp`` process; return what it returns."""
+def session(home: Path, steps, mode: str = "auto"):
+    """Run ``steps(client)`` against a real ``monchat mcp`` process; return what it returns.
+
+    ``mode`` "legacy": the initialize handshake today's hosts (Claude Desktop, LM Studio) use."""
     out = {}
 
     async def main():
@@ -57,7 +59,7 @@ def session(home: Path, steps):
 
     async def run():
         async with Client(params(home), client_info=Implementation(name="test-host", version="1.2"),
-                          read_timeout_seconds=60) as client:
+                          read_timeout_seconds=60, mode=mode) as client:
             out["value"] = await steps(client)
     anyio.run(main)
     return out["value"]
@@ -161,3 +163,13 @@ def test_a_message_the_user_took_back_is_not_handed_out(app):
                      text="moved last month, I'm in Kanazawa now", persona="mira", replaces="u-kanazawa")
     app.archive.archive([edited])
     assert [h["id"] for h in MemoryPort(app).search_history("Kanazawa")] == ["u-kanazawa-2"]
+
+
+def test_a_host_using_the_initialize_handshake_is_named_too(app, home):
+    async def steps(client):
+        return await client.read_resource(PROFILE_URI)
+
+    profile = session(home, steps, mode="legacy")
+    assert "- Lives in Kanazawa" in profile.contents[0].text
+    assert [(e["client"], e["event"]) for e in access_log(app.paths).read()] == [
+        ("test-host 1.2", "connected"), ("test-host 1.2", "read")]
