@@ -83,6 +83,14 @@ def access_log(paths) -> AccessLog:
     return AccessLog(paths.data_dir / ACCESS_LOG)
 
 
+def recent_clients(data_dir: Path, count: int = 3) -> list[tuple[str, str]]:
+    """The last ``count`` clients that asked anything, newest first, with when they last did (Settings → Memory)."""
+    last: dict[str, str] = {}
+    for entry in AccessLog(Path(data_dir) / ACCESS_LOG).read():
+        last[str(entry.get("client", ""))] = str(entry.get("at", ""))
+    return sorted(last.items(), key=lambda item: item[1], reverse=True)[:count]
+
+
 def client_name(session) -> str:
     params = getattr(session, "client_params", None)
     info = getattr(params, "client_info", None)

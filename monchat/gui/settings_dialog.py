@@ -244,7 +244,7 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Pause chat at (log files)"), self.stop_files)
         form.addRow(self.tr("Approval"), self.ask_layer1)
         form.addRow(self.tr("Fixed filter personas"), self.fixed)
-        self.mcp_switch = McpSwitch.add_to(form, s, page)  # monchat mcp: may other apps propose (review only)
+        self.mcp_switch = McpSwitch.add_to(form, s, page, self.store.path.parent)  # monchat mcp (review only)
         self.learning = ReviewLearningView(self.store, s, self.runner, page)  # core/memory/learning.py
         form.addRow(self.tr("Learned from your reviews"), self.learning)
         return page

@@ -188,7 +188,7 @@ class McpSwitch(QCheckBox):
     """
 
     @classmethod
-    def add_to(cls, form: QFormLayout, settings: Settings, parent: QWidget) -> "McpSwitch":
+    def add_to(cls, form: QFormLayout, settings: Settings, parent: QWidget, data_dir) -> "McpSwitch":
         from PySide6.QtCore import QCoreApplication as Q
         switch = cls(Q.translate("McpSwitch", "Let other apps (MCP) propose memories — each waits for your review"),
                      parent)
@@ -197,6 +197,14 @@ class McpSwitch(QCheckBox):
                                       "memories; `monchat mcp log` shows who connected."))
         switch.setChecked(settings.mcp.allow_propose)
         form.addRow(Q.translate("McpSwitch", "Other apps"), switch)
+        from ..core.mcp_server import recent_clients
+        from .translation import arg
+        seen = ", ".join(f"{name} ({at[:16].replace('T', ' ')})" for name, at in recent_clients(data_dir))
+        switch.recent = QLabel(arg(Q.translate("McpSwitch", "Connected lately: %1 (`monchat mcp log` lists every "
+                                                           "visit)."), seen) if seen else
+                               Q.translate("McpSwitch", "No app has connected yet."), parent)
+        switch.recent.setWordWrap(True)
+        form.addRow("", switch.recent)
         return switch
 
     def apply(self, settings: Settings) -> None:

@@ -48,3 +48,13 @@ def test_settings_memory_lets_other_apps_propose_only_when_checked(window, app, 
         assert dialog.save()
     assert app.settings.mcp.allow_propose is True
     assert load_settings(app.paths.settings_path)[0].mcp.allow_propose is True  # what `monchat mcp` reads
+
+
+def test_settings_memory_names_the_apps_that_connected_lately(make_window, app):
+    from monchat.core.mcp_server import access_log
+    assert make_window("en").open_settings().mcp_switch.recent.text() == "No app has connected yet."
+    log = access_log(app.paths)
+    log.write("Claude Desktop 0.9", "connected")
+    log.write("LM Studio 0.3.17", "connected")
+    text = make_window("en").open_settings().mcp_switch.recent.text()
+    assert text.startswith("Connected lately: ") and "Claude Desktop 0.9" in text and "LM Studio 0.3.17" in text

@@ -2030,6 +2030,14 @@ Open it in your browser?</source>
         <source>Other apps</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Connected lately: %1 (`monchat mcp log` lists every visit).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No app has connected yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>MemoryBrowser</name>

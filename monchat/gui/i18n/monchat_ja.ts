@@ -2041,6 +2041,14 @@ Open it in your browser?</source>
         <source>Other apps</source>
         <translation>ほかのアプリ</translation>
     </message>
+    <message>
+        <source>Connected lately: %1 (`monchat mcp log` lists every visit).</source>
+        <translation>最近つないだアプリ：%1（すべての記録は `monchat mcp log` で見られます）。</translation>
+    </message>
+    <message>
+        <source>No app has connected yet.</source>
+        <translation>まだどのアプリもつないでいません。</translation>
+    </message>
 </context>
 <context>
     <name>MemoryBrowser</name>
