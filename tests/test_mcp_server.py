@@ -13,11 +13,11 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.types import Implementation
 
-from monchat import cli
+from monchat.cli import main as cli
 from monchat.app import build_app
-from monchat.core import mcp_server
+from monchat.core.transfer import mcp_server
 from monchat.core.errors import InputError
-from monchat.core.mcp_server import PROFILE_URI, MemoryPort, access_log
+from monchat.core.transfer.mcp_server import PROFILE_URI, MemoryPort, access_log
 from tests.support.memory_seed import seed
 
 UTC = timezone.utc

@@ -28,7 +28,7 @@ def test_export_then_import_a_pasted_list_from_the_file_menu(app, make_window, q
     assert "2 of 2 memories now wait for your review" in dialog.status.text()
     waiting = [m for m in app.memory.memories.all() if m.slot == "imported/chatgpt"]
     assert {m.state for m in waiting} == {State.QUEUED} and len(waiting) == 2
-    from monchat.gui import review_words
+    from monchat.gui.memory import review_words
     row = next(r for r in app.memory.queue() if r["text"] == "Has a cat named Mochi.")
     assert review_words.reason(row) == "Imported from another assistant's memory or a monchat export."
     assert review_words.held(row) == "It becomes memory only if you approve it."
@@ -51,7 +51,7 @@ def test_settings_memory_lets_other_apps_propose_only_when_checked(window, app, 
 
 
 def test_settings_memory_names_the_apps_that_connected_lately(make_window, app):
-    from monchat.core.mcp_server import access_log
+    from monchat.core.transfer.mcp_server import access_log
     assert make_window("en").open_settings().mcp_switch.recent.text() == "No app has connected yet."
     log = access_log(app.paths)
     log.write("Claude Desktop 0.9", "connected")
