@@ -1,6 +1,6 @@
 """Portable memory and the MCP server: ``monchat export --memory``, ``monchat import --memory``, ``monchat mcp``.
 
-``export`` and ``import`` keep their parsers in ``cli.py`` / ``cli/history.py``; with ``--memory`` they
+``export`` and ``import`` keep their parsers in ``cli/main.py`` / ``cli/history.py``; with ``--memory`` they
 come here. ``monchat mcp`` serves over stdin/stdout (nothing else may be printed there);
 ``monchat mcp log`` shows which clients connected and what they asked.
 """
