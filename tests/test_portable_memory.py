@@ -186,3 +186,24 @@ def test_the_cli_exports_and_imports(source, tmp_path, monkeypatch, capsys):
     assert "chatgpt: 4 of 4" in capsys.readouterr().out
     assert cli.main(["memory", "queue", "--json"]) == 0
     assert len(json.loads(capsys.readouterr().out)) == 6
+
+
+def test_broken_json_is_refused_and_never_read_as_a_list(fresh, tmp_path):
+    for name, text in (("cut.json", '{"format": "monchat-memory", "memories": ['),
+                       ("deep.json", "[" * 100_000), ("array.json", '[{"title": "a chat"}]')):
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(InputError):
+            import_memory(fresh, path)
+    assert fresh.memory.memories.all() == []
+
+
+def test_evidence_whose_id_holds_other_words_here_is_not_carried(source, fresh, tmp_path):
+    from monchat.core.types import Message
+    fresh.archive.archive([Message(id="u-kanazawa", ts="2026-11-29T19:00:00.000+09:00", role="user",
+                                   text="something else entirely", persona="mira")])
+    path = tmp_path / "memory.json"
+    path.write_text(export_json(source.memory.memories, source.clock()), encoding="utf-8")
+    import_memory(fresh, path)
+    kanazawa = next(m for m in fresh.memory.memories.all() if m.text == "Lives in Kanazawa")
+    assert fresh.memory.evidence(kanazawa.id) == []

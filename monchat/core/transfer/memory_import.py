@@ -95,13 +95,13 @@ def read_text(path: Path) -> str:
 def parse(text: str, source: str = "pasted") -> tuple[str, list[Proposal], int]:
     """``(format, proposals, left_out)`` of a memory file's text. Raises InputError."""
     stripped = text.lstrip()
-    if stripped.startswith("{"):
+    if stripped.startswith(("{", "[")):  # JSON: ours or nothing (never read as a list of lines)
         try:
             data = json.loads(stripped)
         except (ValueError, RecursionError):
-            data = None
-        if isinstance(data, dict):
-            return ("monchat-json", *_from_export(data))
+            raise InputError("This file starts like JSON but cannot be read as JSON; nothing was imported.",
+                             "Export the memory again with `monchat export --memory json`.") from None
+        return ("monchat-json", *_from_export(data if isinstance(data, dict) else {}))
     if MARKDOWN_MARK in text:
         return "monchat-markdown", *_from_markdown(text)
     if source not in SOURCES:
@@ -249,9 +249,11 @@ def _archive_evidence(archive, p: Proposal, stamp: str, report: MemoryImportRepo
     if not messages:
         return []
     report.messages += archive.archive(messages, parse_ts(stamp))
-    rows = archive.get_many([m.id for m in messages])
+    said = {m.id: m.text for m in messages}
+    rows = archive.get_many(list(said))
+    # Only a line the archive holds with these very words: an id already used for other words is not this evidence.
     return [{"message_id": mid, "day": row["day"], "session": row["session"], "kind": p.kind, "contradicts": 0,
-             "persona": "import"} for mid, row in rows.items() if row["role"] == "user"]
+             "persona": "import"} for mid, row in rows.items() if row["role"] == "user" and row["text"] == said[mid]]
 
 
 def _clean_message(text) -> str:
