@@ -173,3 +173,15 @@ def test_a_host_using_the_initialize_handshake_is_named_too(app, home):
     assert "- Lives in Kanazawa" in profile.contents[0].text
     assert [(e["client"], e["event"]) for e in access_log(app.paths).read()] == [
         ("test-host 1.2", "connected"), ("test-host 1.2", "read")]
+
+
+def test_proposals_stop_while_too_many_wait_for_review(app, monkeypatch):
+    monkeypatch.setattr(mcp_server, "MAX_OPEN_PROPOSALS", 2)
+    assert cli.main(["settings", "set", "mcp.allow_propose", "true"]) == 0
+    port = MemoryPort(app)
+    port.propose("Plays the guitar on Saturdays", "hobby/guitar")
+    port.propose("Runs along the river in the morning", "sport/running")
+    with pytest.raises(InputError, match="already wait for the user's review"):
+        port.propose("Reads mysteries before bed", "reading/genre")
+    app.memory.reject(str(app.memory.queue()[-1]["id"]))  # the user goes through one: room again
+    assert port.propose("Reads mysteries before bed", "reading/genre")["queued"] is True

@@ -34,6 +34,7 @@ from ..types import format_ts, local_now
 ACCESS_LOG = "mcp-access.jsonl"
 PROFILE_URI = "monchat://profile"
 MAX_LIMIT = 50
+MAX_OPEN_PROPOSALS = 50  # proposals from other apps waiting for review at once; then propose_memory is refused
 UNNAMED = "unnamed client"
 
 
@@ -200,6 +201,11 @@ class MemoryPort:
         if not visible_to_clients(self.app, "proposal", {"text": text, "slot": slot}):
             self.log.write(client, "propose_memory refused", "the user keeps this topic out of memory")
             raise InputError("monchat's user keeps this topic out of memory.", "Do not propose it again.")
+        waiting = sum(1 for row in self.app.memory.queue() if row.get("held") == "mcp")
+        if waiting >= MAX_OPEN_PROPOSALS:
+            self.log.write(client, "propose_memory refused", "the review queue is full")
+            raise InputError(f"{waiting} proposals from other apps already wait for the user's review.",
+                             "Propose again after the user has gone through them.")
         with held_lock(self.app.paths.flush_lock) as held:
             if not held:
                 raise FlushRunning("monchat is flushing right now.", "Propose again in a minute.")
