@@ -207,3 +207,20 @@ def test_evidence_whose_id_holds_other_words_here_is_not_carried(source, fresh, 
     import_memory(fresh, path)
     kanazawa = next(m for m in fresh.memory.memories.all() if m.text == "Lives in Kanazawa")
     assert fresh.memory.evidence(kanazawa.id) == []
+
+
+def test_an_import_left_unanswered_is_set_aside_never_left_to_the_views(source, fresh, tmp_path):
+    """Past the review deadline a flush's prune closes the review: an imported memory goes pending (out of the
+    prompt and the views), where a flush's own Layer 1 proposal would return to candidate."""
+    from datetime import timedelta
+
+    from monchat.core.flush.prune import prune
+    from monchat.core.store.shown import ShownStore
+    path = tmp_path / "memory.json"
+    path.write_text(export_json(source.memory.memories, source.clock()), encoding="utf-8")
+    import_memory(fresh, path)
+    later = fresh.clock() + timedelta(days=fresh.settings.flush.review_deadline_days + 1)
+    with fresh.store.atomic():
+        prune(fresh.memory.memories, fresh.settings.flush, later, None)
+    assert {m.state for m in fresh.memory.memories.all()} == {State.PENDING}
+    assert fresh.memory.queue() == [] and ShownStore(fresh.store).ids() == set()

@@ -183,6 +183,7 @@ class MemoryPort:
         client = self.client
         from ..errors import FlushRunning, InputError
         from ..memory.guard import bad_slot
+        from ..memory.states import Held
         from .memory_import import Proposal, queue_proposals
         from ..paths import held_lock
         from ..settings import load_settings
@@ -201,7 +202,7 @@ class MemoryPort:
         if not visible_to_clients(self.app, "proposal", {"text": text, "slot": slot}):
             self.log.write(client, "propose_memory refused", "the user keeps this topic out of memory")
             raise InputError("monchat's user keeps this topic out of memory.", "Do not propose it again.")
-        waiting = sum(1 for row in self.app.memory.queue() if row.get("held") == "mcp")
+        waiting = sum(1 for row in self.app.memory.queue() if row.get("held") == Held.MCP)
         if waiting >= MAX_OPEN_PROPOSALS:
             self.log.write(client, "propose_memory refused", "the review queue is full")
             raise InputError(f"{waiting} proposals from other apps already wait for the user's review.",
@@ -209,7 +210,7 @@ class MemoryPort:
         with held_lock(self.app.paths.flush_lock) as held:
             if not held:
                 raise FlushRunning("monchat is flushing right now.", "Propose again in a minute.")
-            report = queue_proposals(self.app.memory, self.app.archive, [Proposal(text, slot)], held="mcp",
+            report = queue_proposals(self.app.memory, self.app.archive, [Proposal(text, slot)], held=Held.MCP,
                                      proposer=client, prefix="mcp",
                                      reason=f"proposed by {client} through monchat's MCP server: it becomes "
                                             f"memory only if you approve it")

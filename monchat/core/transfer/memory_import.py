@@ -29,7 +29,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..memory.record import MemoryRecord
-from ..memory.states import Action, Kind, State
+from ..memory.states import Action, Held, Kind, State
 from ..memory.transitions import Transitions
 from .memory_export import FORMAT, MARKDOWN_MARK
 from ..types import Message, check_id, check_text, format_ts, parse_ts
@@ -276,6 +276,6 @@ def import_memory(app, path: Path | None = None, text: str | None = None, source
         if not held:
             raise FlushRunning("A flush is running in another monchat window or terminal.",
                                "Import the memory when it has finished.")
-        return queue_proposals(app.memory, app.archive, proposals, held="imported", proposer=proposer,
+        return queue_proposals(app.memory, app.archive, proposals, held=Held.IMPORTED, proposer=proposer,
                                reason=f"imported from {proposer}: it becomes memory only if you approve it",
                                report=report)
