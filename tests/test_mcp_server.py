@@ -185,3 +185,22 @@ def test_proposals_stop_while_too_many_wait_for_review(app, monkeypatch):
         port.propose("Reads mysteries before bed", "reading/genre")
     app.memory.reject(str(app.memory.queue()[-1]["id"]))  # the user goes through one: room again
     assert port.propose("Reads mysteries before bed", "reading/genre")["queued"] is True
+
+
+def test_a_client_that_gives_no_name_is_logged_when_it_asks(app):
+    from types import SimpleNamespace
+
+    port = MemoryPort(app)
+    recorder = mcp_server._Recorder(port)
+    nameless = SimpleNamespace(client_params=None)
+
+    async def answer(_ctx):
+        return "ok"
+
+    async def run():
+        await recorder(SimpleNamespace(session=nameless, method="initialize"), answer)
+        assert access_log(app.paths).read() == []  # the handshake may name it only later
+        await recorder(SimpleNamespace(session=nameless, method="tools/call"), answer)
+        await recorder(SimpleNamespace(session=nameless, method="tools/call"), answer)
+    anyio.run(run)
+    assert [(e["client"], e["event"]) for e in access_log(app.paths).read()] == [("unnamed client", "connected")]

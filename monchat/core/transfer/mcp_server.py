@@ -34,6 +34,7 @@ from ..types import format_ts, local_now
 ACCESS_LOG = "mcp-access.jsonl"
 PROFILE_URI = "monchat://profile"
 MAX_LIMIT = 50
+ASKING = ("resources/list", "resources/read", "tools/list", "tools/call")  # requests that ask for memory or tools
 MAX_OPEN_PROPOSALS = 50  # proposals from other apps waiting for review at once; then propose_memory is refused
 UNNAMED = "unnamed client"
 
@@ -107,17 +108,18 @@ class _Recorder:
         self.port = port
         self.seen: set[str] = set()
 
-    def _note(self, session) -> None:
+    def _note(self, session, answered: bool) -> None:
         name = client_name(session)
         self.port.client = name
-        if name != UNNAMED and name not in self.seen:
+        if (name != UNNAMED or answered) and name not in self.seen:  # a client that gives no name is logged too
             self.seen.add(name)
             self.port.log.write(name, "connected")
 
     async def __call__(self, ctx, call_next):
-        self._note(ctx.session)  # a modern request names its client in its envelope
+        self._note(ctx.session, answered=False)  # a modern request names its client in its envelope
         result = await call_next(ctx)
-        self._note(ctx.session)  # the initialize handshake names it while it runs
+        # the initialize handshake names it while it runs; a client that asks for anything without a name is noted too
+        self._note(ctx.session, answered=ctx.method in ASKING)
         return result
 
 
@@ -138,8 +140,7 @@ class MemoryPort:
         lasting = self._visible("profile", [{"id": i.id, "text": i.text, "slot": i.slot} for i in layer1])
         lately = self._visible("profile", [{"id": i.id, "text": i.text, "slot": i.slot} for i in layer2])
         lines = ["# What monchat remembers about its user", "",
-                 "The lines the companion's system prompt carries now: lasting memory, then what came up lately. "
-                 "Each was approved by the rules or by the user.", ""]
+                 "The lines the companion's system prompt carries now: lasting memory, then what came up lately.", ""]
         for title, rows in (("Lasting", lasting), ("Lately", lately)):
             if rows:
                 lines += [f"## {title}", "", *[f"- {' '.join(r['text'].split())}" for r in rows], ""]
