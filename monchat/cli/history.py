@@ -19,8 +19,13 @@ def add_history_commands(sub) -> None:
     p.add_argument("--day", metavar="YYYY-MM-DD", help="every message of one day")
     p.add_argument("--around", metavar="ID", help="the conversation at the moment of this message")
 
-    p = sub.add_parser("import", help="import chat history: monchat JSONL, ChatGPT, Claude, SillyTavern")
-    p.add_argument("file", type=Path)
+    p = sub.add_parser("import", help="import chat history: monchat JSONL, ChatGPT, Claude, SillyTavern; "
+                                      "--memory: memories, into the review queue")
+    p.add_argument("file", type=Path, help="the file (with --memory, - reads a pasted list from stdin)")
+    p.add_argument("--memory", action="store_true", help="a monchat memory export, or a list of memories pasted "
+                                                         "from ChatGPT or Claude: each waits for your review")
+    p.add_argument("--source", choices=("chatgpt", "claude", "pasted"), help="--memory: where a pasted list "
+                                                                             "comes from (default pasted)")
     p.add_argument("--skip-bad", action="store_true", help="import the good lines when some are bad")
     p.add_argument("--persona", help="whose conversation it was (default: a monchat line's own or the current "
                                      "persona; chatgpt / claude; for SillyTavern the persona named like the character)")
@@ -87,6 +92,9 @@ def _day(text: str) -> str:
 
 
 def cmd_import(app: App, args) -> int:
+    if args.memory:
+        from .portable import import_memory
+        return import_memory(app, args)
     from ..core.transfer.importers import import_file, label
     report = import_file(args.file, app.logbook, app.archive,
                          default_persona=app.settings.chat.persona, persona=args.persona,

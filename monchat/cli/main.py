@@ -43,10 +43,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("status", help="backend, unflushed files, gate, memory counts")
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("export", help="export messages (JSONL) or memory (Markdown)")
+    p = sub.add_parser("export", help="export messages (JSONL) or memory (Markdown; --memory: portable)")
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("--jsonl", action="store_true", help="every message, archived or not, once")
     group.add_argument("--markdown", action="store_true", help="the readable memory file")
+    group.add_argument("--memory", choices=("json", "markdown"), help="every memory with its history and the words "
+                                                                     "it rests on (docs/memory-export.md)")
+    p.add_argument("file", nargs="?", type=Path, help="write to this file instead of stdout (as -o)")
     p.add_argument("-o", "--output", type=Path, help="write to this file instead of stdout")
 
     p = sub.add_parser("doctor", help="check every backend and the data folder; say how to fix")
@@ -77,6 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_background_commands(sub)
     add_graph_commands(sub)
     add_lint_commands(sub)
+    from .portable import add_mcp_commands
+    add_mcp_commands(sub)
     from .models import add_models_commands
     add_models_commands(sub)
     return parser
@@ -118,6 +123,11 @@ def cmd_status(app: App, args) -> int:
 
 
 def cmd_export(app: App, args) -> int:
+    if args.memory:
+        from .portable import export_memory
+        return export_memory(app, args.memory, args.output or args.file)
+    if args.file is not None and args.output is None:
+        args.output = args.file
     if args.jsonl:
         from ..core.transfer.messages import export_jsonl_text
         try:
@@ -282,6 +292,8 @@ COMMANDS.update(_HISTORY_COMMANDS)
 COMMANDS.update(dict.fromkeys(BACKGROUND_COMMANDS, cmd_background))
 COMMANDS.update(dict.fromkeys(GRAPH_COMMANDS, cmd_graph))
 COMMANDS.update(dict.fromkeys(LINT_COMMANDS, cmd_lint))
+from .portable import cmd_mcp  # noqa: E402
+COMMANDS["mcp"] = cmd_mcp
 
 
 # ---- entry -----------------------------------------------------------------

@@ -145,6 +145,13 @@ class TierSettings:
 
 
 @dataclass
+class McpSettings:
+    """The MCP server (``monchat mcp``, core/transfer/mcp_server.py): read-only unless the user allows proposing."""
+
+    allow_propose: bool = False  # propose_memory may put proposals into the review queue (never into memory)
+
+
+@dataclass
 class Settings:
     chat: ChatSettings = field(default_factory=ChatSettings)
     backend: BackendSettings = field(default_factory=BackendSettings)
@@ -157,6 +164,7 @@ class Settings:
     background: BackgroundSettings = field(default_factory=BackgroundSettings)
     graph: GraphSettings = field(default_factory=GraphSettings)
     tiers: TierSettings = field(default_factory=TierSettings)
+    mcp: McpSettings = field(default_factory=McpSettings)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)

@@ -81,6 +81,18 @@ class Action(StrEnum):
     RATED = "rated"  # the user rated it 👎: approve keeps it (lasting), reject refuses it
 
 
+class Held(StrEnum):
+    """Why a review item waits besides its action (``review_queue.held``): where the proposal came from."""
+
+    SMALL_MODEL = "small_model"  # a flush with a model known to be small held back a change it would have made
+    IMPORTED = "imported"  # from a memory file or a pasted list (core/transfer/memory_import.py)
+    MCP = "mcp"  # proposed by another app through ``monchat mcp`` (core/transfer/mcp_server.py)
+
+
+# Proposals from outside monchat's chats: unanswered past the deadline they are set aside, never left as candidates.
+FROM_OUTSIDE = (Held.IMPORTED, Held.MCP)
+
+
 class Kind(StrEnum):
     """What the evidence is; each kind needs a different number of days for Layer 1."""
 

@@ -30,7 +30,7 @@ from ..types import format_ts
 from .record import Change, MemoryRecord
 from . import learning, reliance
 from .rules import habit_set_aside, required_days
-from .states import Action, ChangeKind, State
+from .states import FROM_OUTSIDE, Action, ChangeKind, State
 
 # A supersession (or a judgement that may be one) unanswered past its deadline is set aside as pending;
 # a Layer 1 promotion (or a wording review from before the guard dropped such items) returns to candidate. Neither is ever confirmed silently.
@@ -285,13 +285,15 @@ class Transitions:
     # ---- prune -------------------------------------------------------------------
     def expire_review(self, row: dict) -> None:
         """A review unanswered past its deadline closes, never confirmed: a proposed supersession (or merge,
-        or unsure judgement) is set aside as pending; any other proposal returns to candidate."""
+        or unsure judgement), and anything imported or proposed by another app, is set aside as pending; any other
+        proposal returns to candidate."""
         self.memories.queue_resolve(row["id"], "expired", self.stamp)
         memory = self.memories.get(row["memory_id"])
         if memory is None:
             return
         if memory.state is State.QUEUED:
-            back = State.PENDING if row["action"] in EXPIRES_TO_PENDING else State.CANDIDATE
+            outside = row.get("held") in FROM_OUTSIDE  # an import or another app's proposal: set aside, not shown
+            back = State.PENDING if row["action"] in EXPIRES_TO_PENDING or outside else State.CANDIDATE
             self.memories.update(memory.id, state=back, updated_at=self.stamp)
         self.note(ChangeKind.EXPIRED, memory, detail={"queue": row["id"], "action": row["action"]})
 

@@ -1,4 +1,5 @@
-"""The File menu: search (Ctrl+F), import, export, back up and restore — history you can find and bring along.
+"""The File menu: search (Ctrl+F), import, export, memory in and out, back up and restore — history you can find
+and bring along.
 
 The main window calls ``add_file_menu(window)`` once; the dialogs live in ``history/search_dialog.py`` and
 ``history/transfer_dialogs.py`` and are opened through the window's ``_open`` (non-modal, kept alive).
@@ -25,6 +26,11 @@ class FileMenu:
         self.menu.addSeparator()
         self.import_action = self._action(QCoreApplication.translate("FileMenu", "Import…"), self.open_import)
         self.export_action = self._action(QCoreApplication.translate("FileMenu", "Export…"), self.open_export)
+        self.menu.addSeparator()
+        self.memory_import_action = self._action(QCoreApplication.translate("FileMenu", "Import memory…"),
+                                                 self.open_memory_import)
+        self.memory_export_action = self._action(QCoreApplication.translate("FileMenu", "Export memory…"),
+                                                 self.open_memory_export)
         self.menu.addSeparator()
         self.backup_action = self._action(QCoreApplication.translate("FileMenu", "Back up and restore…"),
                                           self.open_backup)
@@ -54,6 +60,18 @@ class FileMenu:
         from .transfer_dialogs import ExportDialog
         w = self.window
         return w._open(ExportDialog(w.app, w.runner, w))
+
+    def open_memory_import(self):
+        from .memory_transfer import MemoryImportDialog
+        w = self.window
+        dialog = MemoryImportDialog(w.app, w.runner, w)
+        dialog.imported.connect(lambda _report: w.refresh_meter())  # as the review queue does after a change
+        return w._open(dialog)
+
+    def open_memory_export(self):
+        from .memory_transfer import MemoryExportDialog
+        w = self.window
+        return w._open(MemoryExportDialog(w.app, w.runner, w))
 
     def open_backup(self):
         from .transfer_dialogs import BackupDialog

@@ -743,6 +743,14 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Import memory…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export memory…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Back up and restore…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2044,6 +2052,29 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>McpSwitch</name>
+    <message>
+        <source>Let other apps (MCP) propose memories — each waits for your review</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apps connected to `monchat mcp` (Claude Desktop, LM Studio…) can always read your profile and search. With this on they may also propose memories; `monchat mcp log` shows who connected.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Other apps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connected lately: %1 (`monchat mcp log` lists every visit).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No app has connected yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>MemoryBrowser</name>
     <message>
         <source>Memory</source>
@@ -2379,6 +2410,93 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Delete this memory and its history for good? Its words leave memory and the prompt; the messages you wrote stay in the archive. This cannot be undone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MemoryExportDialog</name>
+    <message>
+        <source>Export memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every memory with its state, its earlier versions and the messages it rests on, to keep or to bring into another monchat (File → Import memory…).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>For another app or monchat (JSON)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To read (Markdown)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save as…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MemoryImportDialog</name>
+    <message>
+        <source>Import memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paste the memories another assistant keeps about you, one per line — ChatGPT: Settings → Personalization → Manage memories; Claude: its memory export — or choose a monchat memory export. Each one waits in the review queue: nothing is remembered until you approve it. Importing the same list twice adds nothing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>- Lives in Kanazawa
+- Prefers short answers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ChatGPT</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Claude</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Another app</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import the pasted list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory (*.json *.md *.txt);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Importing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 memories now wait for your review (Memory → Review queue).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 were already known.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 earlier, refused or forgotten memories were left out.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2871,6 +2989,14 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Imported from another assistant&apos;s memory or a monchat export.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Proposed by another app through monchat&apos;s MCP server.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Enough evidence has come together, so this becomes lasting memory (confidence %1).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2912,6 +3038,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>, </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It becomes memory only if you approve it.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -750,6 +750,14 @@ Send to it? monchat asks only once for this service.</source>
         <translation>エクスポート…</translation>
     </message>
     <message>
+        <source>Import memory…</source>
+        <translation>記憶をインポート…</translation>
+    </message>
+    <message>
+        <source>Export memory…</source>
+        <translation>記憶をエクスポート…</translation>
+    </message>
+    <message>
         <source>Back up and restore…</source>
         <translation>バックアップと復元…</translation>
     </message>
@@ -2055,6 +2063,29 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>McpSwitch</name>
+    <message>
+        <source>Let other apps (MCP) propose memories — each waits for your review</source>
+        <translation>ほかのアプリ（MCP）からの記憶の提案を受け付ける（提案はすべて確認待ちに入ります）</translation>
+    </message>
+    <message>
+        <source>Apps connected to `monchat mcp` (Claude Desktop, LM Studio…) can always read your profile and search. With this on they may also propose memories; `monchat mcp log` shows who connected.</source>
+        <translation>`monchat mcp` につないだアプリ（Claude Desktop、LM Studio など）は、あなたのプロフィールを読んだり検索したりできます。これをオンにすると、記憶の提案もできるようになります。どのアプリがつないだかは `monchat mcp log` で見られます。</translation>
+    </message>
+    <message>
+        <source>Other apps</source>
+        <translation>ほかのアプリ</translation>
+    </message>
+    <message>
+        <source>Connected lately: %1 (`monchat mcp log` lists every visit).</source>
+        <translation>最近つないだアプリ：%1（すべての記録は `monchat mcp log` で見られます）。</translation>
+    </message>
+    <message>
+        <source>No app has connected yet.</source>
+        <translation>まだどのアプリもつないでいません。</translation>
+    </message>
+</context>
+<context>
     <name>MemoryBrowser</name>
     <message>
         <source>Memory</source>
@@ -2391,6 +2422,94 @@ Open it in your browser?</source>
     <message>
         <source>Delete this memory and its history for good? Its words leave memory and the prompt; the messages you wrote stay in the archive. This cannot be undone.</source>
         <translation>この記憶とその履歴を完全に削除しますか？ 言葉は記憶からもプロンプトからも消えます。あなたが書いたメッセージは保管庫に残ります。元には戻せません。</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryExportDialog</name>
+    <message>
+        <source>Export memory</source>
+        <translation>記憶をエクスポート</translation>
+    </message>
+    <message>
+        <source>Every memory with its state, its earlier versions and the messages it rests on, to keep or to bring into another monchat (File → Import memory…).</source>
+        <translation>すべての記憶を、その状態・以前の版・もとになったメッセージと一緒に書き出します。手元に残したり、別の monchat に持っていったり（ファイル → 記憶をインポート…）できます。</translation>
+    </message>
+    <message>
+        <source>For another app or monchat (JSON)</source>
+        <translation>ほかのアプリや monchat 用（JSON）</translation>
+    </message>
+    <message>
+        <source>To read (Markdown)</source>
+        <translation>読む用（Markdown）</translation>
+    </message>
+    <message>
+        <source>Save as…</source>
+        <translation>名前を付けて保存…</translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation>%1 に保存しました。</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryImportDialog</name>
+    <message>
+        <source>Import memory</source>
+        <translation>記憶をインポート</translation>
+    </message>
+    <message>
+        <source>Paste the memories another assistant keeps about you, one per line — ChatGPT: Settings → Personalization → Manage memories; Claude: its memory export — or choose a monchat memory export. Each one waits in the review queue: nothing is remembered until you approve it. Importing the same list twice adds nothing.</source>
+        <translation>ほかのアシスタントが覚えているあなたのことを、1 行に 1 つずつ貼り付けてください（ChatGPT：設定 → パーソナライズ → メモリを管理。Claude：メモリのエクスポート）。monchat で書き出した記憶のファイルも選べます。どれも確認待ちに入り、あなたが承認するまで記憶にはなりません。同じリストを 2 回読み込んでも増えません。</translation>
+    </message>
+    <message>
+        <source>- Lives in Kanazawa
+- Prefers short answers</source>
+        <translation>- 金沢に住んでいる
+- 短い答えが好き</translation>
+    </message>
+    <message>
+        <source>ChatGPT</source>
+        <translation>ChatGPT</translation>
+    </message>
+    <message>
+        <source>Claude</source>
+        <translation>Claude</translation>
+    </message>
+    <message>
+        <source>Another app</source>
+        <translation>ほかのアプリ</translation>
+    </message>
+    <message>
+        <source>Import the pasted list</source>
+        <translation>貼り付けたリストをインポート</translation>
+    </message>
+    <message>
+        <source>Choose a file…</source>
+        <translation>ファイルを選ぶ…</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>どこから</translation>
+    </message>
+    <message>
+        <source>Memory (*.json *.md *.txt);;All files (*)</source>
+        <translation>記憶 (*.json *.md *.txt);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Importing…</source>
+        <translation>インポートしています…</translation>
+    </message>
+    <message>
+        <source>%1 of %2 memories now wait for your review (Memory → Review queue).</source>
+        <translation>%2 件のうち %1 件の記憶が確認待ちに入りました（記憶 → 確認待ち）。</translation>
+    </message>
+    <message>
+        <source>%1 were already known.</source>
+        <translation>%1 件はすでにありました。</translation>
+    </message>
+    <message>
+        <source>%1 earlier, refused or forgotten memories were left out.</source>
+        <translation>以前の版・却下した記憶・忘れた記憶の %1 件は読み込みませんでした。</translation>
     </message>
 </context>
 <context>
@@ -2882,6 +3001,14 @@ Open it in your browser?</source>
         <translation>両方を別々の記憶として残します。</translation>
     </message>
     <message>
+        <source>Imported from another assistant&apos;s memory or a monchat export.</source>
+        <translation>ほかのアシスタントの記憶、または monchat で書き出した記憶から読み込んだものです。</translation>
+    </message>
+    <message>
+        <source>Proposed by another app through monchat&apos;s MCP server.</source>
+        <translation>ほかのアプリが monchat の MCP サーバーを通して提案したものです。</translation>
+    </message>
+    <message>
         <source>Enough evidence has come together, so this becomes lasting memory (confidence %1).</source>
         <translation>根拠が十分にそろったので長期の記憶にします（確信度 %1）</translation>
     </message>
@@ -2924,6 +3051,10 @@ Open it in your browser?</source>
     <message>
         <source>, </source>
         <translation>、</translation>
+    </message>
+    <message>
+        <source>It becomes memory only if you approve it.</source>
+        <translation>あなたが承認したときだけ記憶になります。</translation>
     </message>
     <message>
         <source>It was made with a small model, whose memories are often wrong, so nothing from it goes into lasting memory without your yes.</source>

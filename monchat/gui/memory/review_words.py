@@ -9,6 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 from ...core.memory import Action, Verdict
+from ...core.memory.states import FROM_OUTSIDE, Held
 from ..translation import arg
 
 
@@ -73,6 +74,10 @@ class ReviewWords:
         confidence = row.get("confidence")
         number = isinstance(confidence, (int, float))
         sure = confidence_text(confidence)
+        if row.get("held") == Held.IMPORTED:  # a proposal from outside: no evidence came together here
+            return self.tr("Imported from another assistant's memory or a monchat export.")
+        if row.get("held") == Held.MCP:
+            return self.tr("Proposed by another app through monchat's MCP server.")
         if action == "layer1":
             return arg(self.tr("Enough evidence has come together, so this becomes lasting memory "
                                "(confidence %1)."), sure)
@@ -106,6 +111,8 @@ class ReviewWords:
 
     def held(self, row: dict) -> str:
         """Why a flush held the item back when that is not its action (a model known to be small)."""
+        if row.get("held") in FROM_OUTSIDE:
+            return self.tr("It becomes memory only if you approve it.")
         if row.get("held") != "small_model":
             return ""
         return self.tr("It was made with a small model, whose memories are often wrong, so nothing from it "

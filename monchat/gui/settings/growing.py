@@ -179,3 +179,33 @@ class GrowingMemoryPage(QWidget):
         if not t.hot_days <= t.warm_days <= t.cold_days:
             return [self.tr("The tiers' idle days must grow: hot at most warm, warm at most cold.")]
         return []
+
+
+class McpSwitch(QCheckBox):
+    """Settings → Memory: whether other apps may propose memories through ``monchat mcp`` (``mcp.allow_propose``).
+
+    A proposal only waits in the review queue; reading (the profile and the searches) needs no switch.
+    """
+
+    @classmethod
+    def add_to(cls, form: QFormLayout, settings: Settings, parent: QWidget, data_dir) -> "McpSwitch":
+        from PySide6.QtCore import QCoreApplication as Q
+        switch = cls(Q.translate("McpSwitch", "Let other apps (MCP) propose memories — each waits for your review"),
+                     parent)
+        switch.setToolTip(Q.translate("McpSwitch", "Apps connected to `monchat mcp` (Claude Desktop, LM Studio…) can "
+                                      "always read your profile and search. With this on they may also propose "
+                                      "memories; `monchat mcp log` shows who connected."))
+        switch.setChecked(settings.mcp.allow_propose)
+        form.addRow(Q.translate("McpSwitch", "Other apps"), switch)
+        from ...core.transfer.mcp_server import recent_clients
+        from ..translation import arg
+        seen = ", ".join(f"{name} ({at[:16].replace('T', ' ')})" for name, at in recent_clients(data_dir))
+        switch.recent = QLabel(arg(Q.translate("McpSwitch", "Connected lately: %1 (`monchat mcp log` lists every "
+                                                           "visit)."), seen) if seen else
+                               Q.translate("McpSwitch", "No app has connected yet."), parent)
+        switch.recent.setWordWrap(True)
+        form.addRow("", switch.recent)
+        return switch
+
+    def apply(self, settings: Settings) -> None:
+        settings.mcp.allow_propose = self.isChecked()

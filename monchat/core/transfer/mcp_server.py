@@ -1,0 +1,279 @@
+"""``monchat mcp``: memory for the user's other tools, over stdio, with the user in charge.
+
+An MCP server (the official ``mcp`` SDK, ``MCPServer``) that offers:
+
+- the resource ``monchat://profile``: the compact profile the chat's system prompt carries (the Layer 1
+  and Layer 2 lines the last rebuild chose, ``memory/prompt.py`` ``load_selection``);
+- the tool ``search_memory``: memories the user's own views may show (``store/shown.py``) or the
+  prompt carries — never one waiting for review, refused, forgotten or replaced;
+- the tool ``search_history``: the trigram message search (``core/logs/search.py``), without the messages the
+  user took back;
+- the tool ``propose_memory``: a proposal lands in the review queue (``core/transfer/memory_import.py``
+  ``queue_proposals``, ``held`` = "mcp") and nowhere else, and only while the user allows it
+  (``mcp.allow_propose``, read from settings.toml at every call, so turning it off takes effect at once).
+
+Every request that names its client, and every tool call and resource read, is written to the access
+log (``mcp-access.jsonl`` in the data folder; ``monchat mcp log``): which client, what it asked, how
+many results — never the words.
+
+**The one hook.** Every result the server hands out — each profile line, memory, message and proposal
+— passes ``visible_to_clients``. Off-the-record messages and "never remember" topics (issue 28, items 1
+and 3) are hidden there and nowhere else.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..types import format_ts, local_now
+
+ACCESS_LOG = "mcp-access.jsonl"
+PROFILE_URI = "monchat://profile"
+MAX_LIMIT = 50
+ASKING = ("resources/list", "resources/read", "tools/list", "tools/call")  # requests that ask for memory or tools
+MAX_OPEN_PROPOSALS = 50  # proposals from other apps waiting for review at once; then propose_memory is refused
+UNNAMED = "unnamed client"
+
+
+def visible_to_clients(app, kind: str, record: dict) -> bool:
+    """Whether an MCP client may see (or, for a proposal, make) this: THE hook every result passes.
+
+    Args:
+        kind: "profile" (a prompt line: id, text, slot), "memory" (id, text, slot, kind, state),
+            "message" (id, ts, role, persona, text) or "proposal" (text, slot).
+    """
+    return True  # off-the-record messages and never-remember topics are filtered here (issue 28 items 1, 3)
+
+
+# ---- the access log ----------------------------------------------------------------
+@dataclass
+class AccessLog:
+    path: Path
+
+    def write(self, client: str, event: str, what: str = "", results: int | None = None) -> None:
+        entry = {"at": format_ts(local_now()), "client": client, "event": event, "what": what}
+        if results is not None:
+            entry["results"] = results
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8"))
+        finally:
+            os.close(fd)
+
+    def read(self) -> list[dict]:
+        """Every entry, oldest first (a line that cannot be read is skipped)."""
+        try:
+            lines = self.path.read_text(encoding="utf-8", errors="replace").splitlines()
+        except FileNotFoundError:
+            return []
+        out = []
+        for line in lines:
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(entry, dict):
+                out.append(entry)
+        return out
+
+
+def access_log(paths) -> AccessLog:
+    return AccessLog(paths.data_dir / ACCESS_LOG)
+
+
+def recent_clients(data_dir: Path, count: int = 3) -> list[tuple[str, str]]:
+    """The last ``count`` clients that asked anything, newest first, with when they last did (Settings → Memory)."""
+    last: dict[str, str] = {}
+    for entry in AccessLog(Path(data_dir) / ACCESS_LOG).read():
+        last[str(entry.get("client", ""))] = str(entry.get("at", ""))
+    return sorted(last.items(), key=lambda item: item[1], reverse=True)[:count]
+
+
+def client_name(session) -> str:
+    params = getattr(session, "client_params", None)
+    info = getattr(params, "client_info", None)
+    name = " ".join(str(getattr(info, "name", "") or "").split())[:80]
+    version = " ".join(str(getattr(info, "version", "") or "").split())[:40]
+    return f"{name} {version}".strip() if name else UNNAMED
+
+
+class _Recorder:
+    """Middleware: tells the port who is asking, and names each client in the log when it first shows itself."""
+
+    def __init__(self, port: "MemoryPort") -> None:
+        self.port = port
+        self.seen: set[str] = set()
+
+    def _note(self, session, answered: bool) -> None:
+        name = client_name(session)
+        self.port.client = name
+        if (name != UNNAMED or answered) and name not in self.seen:  # a client that gives no name is logged too
+            self.seen.add(name)
+            self.port.log.write(name, "connected")
+
+    async def __call__(self, ctx, call_next):
+        self._note(ctx.session, answered=False)  # a modern request names its client in its envelope
+        result = await call_next(ctx)
+        # the initialize handshake names it while it runs; a client that asks for anything without a name is noted too
+        self._note(ctx.session, answered=ctx.method in ASKING)
+        return result
+
+
+# ---- what the server answers ----------------------------------------------------------
+class MemoryPort:
+    """What a client may read and propose, over one app (no MCP types here: the tests call it too)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.log = access_log(app.paths)
+        self.client = UNNAMED  # who asks now (stdio: one client per server process)
+
+    def _visible(self, kind: str, rows: list[dict]) -> list[dict]:
+        return [r for r in rows if visible_to_clients(self.app, kind, r)]
+
+    def profile(self) -> str:
+        layer1, layer2 = self.app.memory.prompt_items()
+        lasting = self._visible("profile", [{"id": i.id, "text": i.text, "slot": i.slot} for i in layer1])
+        lately = self._visible("profile", [{"id": i.id, "text": i.text, "slot": i.slot} for i in layer2])
+        lines = ["# What monchat remembers about its user", "",
+                 "The lines the companion's system prompt carries now: lasting memory, then what came up lately.", ""]
+        for title, rows in (("Lasting", lasting), ("Lately", lately)):
+            if rows:
+                lines += [f"## {title}", "", *[f"- {' '.join(r['text'].split())}" for r in rows], ""]
+        if not lasting and not lately:
+            lines += ["(Nothing remembered yet.)", ""]
+        self.log.write(self.client, "read", PROFILE_URI, len(lasting) + len(lately))
+        return "\n".join(lines)
+
+    def search_memory(self, query: str, limit: int = 20) -> list[dict]:
+        from ..store.shown import ShownStore
+        terms = _terms(query)
+        limit = max(1, min(int(limit), MAX_LIMIT))
+        layer1, layer2 = self.app.memory.prompt_items()
+        allowed = ShownStore(self.app.store).ids() | {i.id for i in layer1} | {i.id for i in layer2}
+        scored = []
+        for m in self.app.memory.memories.live():
+            if m.id not in allowed:
+                continue
+            folded = f"{m.text} {m.slot}".casefold()
+            hits = sum(1 for t in terms if t in folded)
+            if hits:
+                scored.append((-hits, m.slot, m.id, {"id": m.id, "text": m.text, "slot": m.slot, "kind": m.kind,
+                                                     "state": str(m.state), "since": m.valid_at}))
+        found = self._visible("memory", [row for *_key, row in sorted(scored, key=lambda s: s[:3])])[:limit]
+        self.log.write(self.client, "search_memory", "", len(found))
+        return found
+
+    def search_history(self, query: str, limit: int = 20) -> list[dict]:
+        from ..logs.search import SearchService
+        limit = max(1, min(int(limit), MAX_LIMIT))
+        _terms(query)
+        hits = SearchService(self.app.logbook, self.app.archive).search(query, limit * 4)
+        rows = [{"id": h.id, "ts": h.ts, "role": h.role, "persona": h.persona, "text": h.text}
+                for h in hits if not h.replaced]  # what the user took back is not handed out
+        found = self._visible("message", rows)[:limit]
+        self.log.write(self.client, "search_history", "", len(found))
+        return found
+
+    def propose(self, text: str, slot: str = "") -> dict:
+        """Put a proposal into the review queue. Raises InputError (proposing is off, a bad slot, …)."""
+        client = self.client
+        from ..errors import FlushRunning, InputError
+        from ..memory.guard import bad_slot
+        from ..memory.states import Held
+        from .memory_import import Proposal, queue_proposals
+        from ..paths import held_lock
+        from ..settings import load_settings
+        settings, _warnings = load_settings(self.app.paths.settings_path)  # now, not when the server started
+        if not settings.mcp.allow_propose:
+            self.log.write(client, "propose_memory refused", "proposing is off")
+            raise InputError("monchat does not take proposals from other apps: its user has not allowed it.",
+                             "The user can allow it in monchat: Settings → Memory, or "
+                             "`monchat settings set mcp.allow_propose true`.")
+        text = " ".join(str(text).split())
+        slot = slot.strip() or "proposed/mcp"
+        if not (3 <= len(text) <= 2000):
+            raise InputError("A proposal needs a text of 3 to 2,000 characters.", "Say one thing about the user.")
+        if bad_slot(slot):
+            raise InputError(f"{slot!r} is not a slot.", "Use subject/attribute in words, e.g. drink/morning.")
+        if not visible_to_clients(self.app, "proposal", {"text": text, "slot": slot}):
+            self.log.write(client, "propose_memory refused", "the user keeps this topic out of memory")
+            raise InputError("monchat's user keeps this topic out of memory.", "Do not propose it again.")
+        waiting = sum(1 for row in self.app.memory.queue() if row.get("held") == Held.MCP)
+        if waiting >= MAX_OPEN_PROPOSALS:
+            self.log.write(client, "propose_memory refused", "the review queue is full")
+            raise InputError(f"{waiting} proposals from other apps already wait for the user's review.",
+                             "Propose again after the user has gone through them.")
+        with held_lock(self.app.paths.flush_lock) as held:
+            if not held:
+                raise FlushRunning("monchat is flushing right now.", "Propose again in a minute.")
+            report = queue_proposals(self.app.memory, self.app.archive, [Proposal(text, slot)], held=Held.MCP,
+                                     proposer=client, prefix="mcp",
+                                     reason=f"proposed by {client} through monchat's MCP server: it becomes "
+                                            f"memory only if you approve it")
+        self.log.write(client, "propose_memory", slot, report.queued)
+        return {"queued": bool(report.queued), "already_known": bool(report.already_known),
+                "note": "It waits for the user's review; nothing is remembered unless the user approves it."}
+
+
+def _terms(query: str) -> list[str]:
+    from ..logs.search import query_terms
+    return [t.casefold() for t in query_terms(query)]
+
+
+# ---- the server -------------------------------------------------------------------
+INSTRUCTIONS = ("monchat is the user's own chat companion, which remembers them from their own words. Read "
+                f"{PROFILE_URI} for what it knows; search_memory and search_history look things up. "
+                "propose_memory only asks: the user reviews every proposal, and may not allow proposing at all.")
+
+
+def build_server(app):
+    """The ``MCPServer`` over ``app`` (imported here: the rest of monchat never needs the SDK)."""
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from ... import __version__
+    from ..errors import KnownError
+
+    port = MemoryPort(app)
+    server = MCPServer(name="monchat", instructions=INSTRUCTIONS, version=__version__,
+                       middleware=[_Recorder(port)])
+
+    def answer(call):
+        try:
+            return call()
+        except KnownError as exc:
+            raise ToolError(f"{exc.message} {exc.hint}".strip()) from None
+
+    @server.resource(PROFILE_URI, name="profile", title="What monchat remembers about you",
+                     description="The compact profile the chat's system prompt carries.", mime_type="text/markdown")
+    async def profile() -> str:
+        return port.profile()
+
+    @server.tool(description="Find what monchat remembers about its user (approved, lasting or recent memories). "
+                             "Words of the query; results with more of them first.")
+    async def search_memory(query: str, limit: int = 20) -> list[dict[str, Any]]:
+        return answer(lambda: port.search_memory(query, limit))
+
+    @server.tool(description="Find messages of the user's conversations that contain every word of the query, "
+                             "newest first.")
+    async def search_history(query: str, limit: int = 20) -> list[dict[str, Any]]:
+        return answer(lambda: port.search_history(query, limit))
+
+    @server.tool(description="Propose something to remember about the user, in the user's own words. It only "
+                             "waits in the user's review queue; refused unless the user allowed proposing. "
+                             "slot: subject/attribute, e.g. drink/morning (optional).")
+    async def propose_memory(text: str, slot: str = "") -> dict[str, Any]:
+        return answer(lambda: port.propose(text, slot))
+
+    return server
+
+
+def serve(app) -> None:
+    """Run over stdin/stdout until the client goes away."""
+    build_server(app).run("stdio")
+

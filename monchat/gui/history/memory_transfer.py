@@ -1,0 +1,147 @@
+"""File → Export memory… and Import memory…: the same core code as ``monchat export --memory`` / ``import --memory``.
+
+Export writes every memory with its history and the words it rests on (JSON, documented in
+``docs/memory-export.md``, or Markdown to read). Import takes a monchat memory export, or a list pasted
+from ChatGPT or Claude, into the review queue: nothing becomes memory until the user approves it.
+``export_to(path, form)`` and ``import_text(text, source)`` / ``import_file(path, source)`` are what the
+buttons call (and what the tests call).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (QButtonGroup, QComboBox, QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
+                               QRadioButton, QWidget)
+
+from ...core.paths import write_private
+from ..kit.lifetime import alive
+from .transfer_dialogs import _WorkDialog
+from ..translation import arg
+from ..kit.workers import TaskRunner
+
+
+class MemoryExportDialog(_WorkDialog):
+    """Signals:
+        exported(str): the file was written (its path).
+    """
+
+    exported = Signal(str)
+
+    def __init__(self, app, runner: TaskRunner, parent: QWidget | None = None) -> None:
+        super().__init__(runner, parent)
+        self.app = app
+        self.setWindowTitle(self.tr("Export memory"))
+        intro = QLabel(self.tr("Every memory with its state, its earlier versions and the messages it rests on, "
+                               "to keep or to bring into another monchat (File → Import memory…)."), self)
+        intro.setWordWrap(True)
+        self.json_choice = QRadioButton(self.tr("For another app or monchat (JSON)"), self)
+        self.markdown_choice = QRadioButton(self.tr("To read (Markdown)"), self)
+        self.json_choice.setChecked(True)
+        group = QButtonGroup(self)
+        group.addButton(self.json_choice)
+        group.addButton(self.markdown_choice)
+        self.save_button = QPushButton(self.tr("Save as…"), self)
+        self.save_button.clicked.connect(self.choose)
+        for widget in (intro, self.json_choice, self.markdown_choice, self.save_button):
+            self.column.addWidget(widget)
+        self.finish_layout()
+
+    def form(self) -> str:
+        return "json" if self.json_choice.isChecked() else "markdown"
+
+    def choose(self) -> None:
+        form = self.form()
+        name = "monchat-memory.json" if form == "json" else "monchat-memory-export.md"
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export memory"), str(Path.home() / name))
+        if path:
+            self.export_to(Path(path), form)
+
+    def export_to(self, path: Path, form: str) -> None:
+        from ...core.transfer.memory_export import export_json, export_markdown
+        app = self.app
+        self.set_busy(True)
+
+        def work(_report):
+            write_private(path, (export_json if form == "json" else export_markdown)(app.memory.memories, app.clock()))
+            return str(path)
+        self.runner.start("export memory", work, on_finished=self._done, on_failed=self._failed)
+
+    def _done(self, path: str) -> None:
+        if alive(self):
+            self.set_busy(False)
+            self.status.setText(arg(self.tr("Saved %1."), path))
+            self.exported.emit(path)
+
+
+class MemoryImportDialog(_WorkDialog):
+    """Signals:
+        imported(MemoryImportReport): the memories now wait in the review queue.
+    """
+
+    imported = Signal(object)
+
+    def __init__(self, app, runner: TaskRunner, parent: QWidget | None = None) -> None:
+        super().__init__(runner, parent)
+        self.app = app
+        self.setWindowTitle(self.tr("Import memory"))
+        intro = QLabel(self.tr("Paste the memories another assistant keeps about you, one per line — ChatGPT: "
+                               "Settings → Personalization → Manage memories; Claude: its memory export — or "
+                               "choose a monchat memory export. Each one waits in the review queue: nothing is "
+                               "remembered until you approve it. Importing the same list twice adds nothing."), self)
+        intro.setWordWrap(True)
+        self.pasted = QPlainTextEdit(self)
+        self.pasted.setPlaceholderText(self.tr("- Lives in Kanazawa\n- Prefers short answers"))
+        self.source = QComboBox(self)
+        for label, key in ((self.tr("ChatGPT"), "chatgpt"), (self.tr("Claude"), "claude"),
+                           (self.tr("Another app"), "pasted")):
+            self.source.addItem(label, key)
+        self.import_button = QPushButton(self.tr("Import the pasted list"), self)
+        self.import_button.clicked.connect(lambda: self.import_text(self.pasted.toPlainText(),
+                                                                    self.source.currentData()))
+        self.choose_button = QPushButton(self.tr("Choose a file…"), self)
+        self.choose_button.clicked.connect(self.choose)
+        row = QHBoxLayout()
+        row.addWidget(QLabel(self.tr("From"), self))
+        row.addWidget(self.source, 1)
+        row.addWidget(self.import_button)
+        row.addWidget(self.choose_button)
+        self.column.addWidget(intro)
+        self.column.addWidget(self.pasted, 1)
+        self.column.addLayout(row)
+        self.finish_layout()
+
+    def choose(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Import memory"), str(Path.home()),
+                                              self.tr("Memory (*.json *.md *.txt);;All files (*)"))
+        if path:
+            self.import_file(Path(path), self.source.currentData())
+
+    def import_text(self, text: str, source: str) -> None:
+        self._start(lambda: self._run(None, text, source))
+
+    def import_file(self, path: Path, source: str) -> None:
+        self._start(lambda: self._run(path, None, source))
+
+    def _run(self, path, text, source):
+        from ...core.transfer.memory_import import import_memory
+        return import_memory(self.app, path, text, source)
+
+    def _start(self, call) -> None:
+        self.set_busy(True)
+        self.status.setText(self.tr("Importing…"))
+        self.runner.start("import memory", lambda _report: call(), on_finished=self._done, on_failed=self._failed)
+
+    def _done(self, report) -> None:
+        if not alive(self):
+            return
+        self.set_busy(False)
+        lines = [arg(self.tr("%1 of %2 memories now wait for your review (Memory → Review queue)."),
+                     report.queued, report.read)]
+        if report.already_known:
+            lines.append(arg(self.tr("%1 were already known."), report.already_known))
+        if report.left_out:
+            lines.append(arg(self.tr("%1 earlier, refused or forgotten memories were left out."), report.left_out))
+        self.status.setText("\n".join(lines))
+        self.imported.emit(report)
