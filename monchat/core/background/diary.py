@@ -30,7 +30,8 @@ from ..prompts import PromptLibrary
 from ..types import Message, Turn, taken_back
 from ..asking.ask import ask_json, text_room
 from ..asking.fit import pack
-from ..flush.records import FlushCancelled, FlushProgress, Item
+from ..asking.records import FlushCancelled, FlushProgress
+from ..memory.proposals import Item
 from .reflect import language_of
 from ..memory.guard import (KANJI_NUMERALS, NUMBER_WORDS, adds_words, content_words, copies_assistant,
                            is_statement)

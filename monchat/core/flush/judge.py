@@ -24,7 +24,7 @@ from ..types import Coded, Turn
 from ..asking.fit import cut_text, pack
 from ..memory.states import Kind, Verdict
 from ..asking.ask import MIN_TEXT, TokenUsage, ask_json, shared_text_room, text_tokens
-from .records import NO_VERDICT, FlushCancelled, Item, Judgement
+from .records import NO_VERDICT, FlushCancelled, Item, Judgement, JudgeOutcome
 
 log = logging.getLogger(__name__)
 
@@ -145,12 +145,6 @@ def build_pairs(items: list[Item], memories: MemoryStore) -> list[Pair]:
                               earlier.slot, earlier.first_ts[:10]))
     return pairs
 
-
-@dataclass
-class JudgeOutcome:
-    verdicts: dict[str, Judgement]
-    usage: TokenUsage = field(default_factory=TokenUsage)
-    errors: list[str] = field(default_factory=list)
 
 
 def _ask(backend: Backend, prompts: PromptLibrary, pairs: list[Pair], outcome: JudgeOutcome,
