@@ -14,7 +14,7 @@ import contextlib
 import sys
 import threading
 
-from .main import print_error
+from .output import print_error
 from .consent import ensure_cloud_consent
 from ..core.errors import InputError, KnownError
 from ..core.types import clean_text

@@ -64,7 +64,7 @@ def log_without_database(paths: Paths, error: StorageError, texts, persona: str 
     Each message is appended and synced as a chat turn would; the user is told where it is, or that it
     could not be saved. The gate holds as in a turn: with chat paused for a flush nothing is logged.
     """
-    from .main import print_error
+    from .output import print_error
     from .chat import _terminal_text
     from ..core.settings import load_settings
     print_error(error)

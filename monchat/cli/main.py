@@ -15,6 +15,7 @@ from ..app import App, build_app, setup_logging
 from .background import BACKGROUND_COMMANDS, add_background_commands, cmd_background
 from .graph import GRAPH_COMMANDS, add_graph_commands, cmd_graph
 from .lint import LINT_COMMANDS, add_lint_commands, cmd_lint
+from .output import print_error
 from ..core.crash import write_crash_report
 from ..core.errors import InputError, KnownError, StorageError, storage_error
 from ..core.paths import write_private
@@ -297,12 +298,6 @@ def _require_display() -> None:
                          "Run it under a virtual display (`xvfb-run monchat`), "
                          "or chat in the terminal with `monchat chat`.")
 
-
-
-def print_error(exc: KnownError) -> None:
-    print(f"monchat: {exc.message}", file=sys.stderr)
-    if exc.hint:
-        print(f"  → {exc.hint}", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from ..backends.base import Backend
@@ -23,7 +23,7 @@ from ..store.memories import MemoryStore
 from ..types import Coded, Turn
 from ..asking.fit import cut_text, pack
 from ..memory.states import Kind, Verdict
-from ..asking.ask import MIN_TEXT, TokenUsage, ask_json, shared_text_room, text_tokens
+from ..asking.ask import MIN_TEXT, ask_json, shared_text_room, text_tokens
 from .records import NO_VERDICT, FlushCancelled, Item, Judgement, JudgeOutcome
 
 log = logging.getLogger(__name__)

@@ -17,10 +17,8 @@ Archive days get a tier by the same rule (their messages' day and the memories c
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .record import MemoryRecord
+from .record import MemoryRecord
 
 DAY = 86400.0
 HEADLINE_MAX = 60  # characters of a frozen memory's one-line headline
@@ -60,7 +58,7 @@ def tier_of(last_touch_epoch: float | None, evidence_days: int, now_epoch: float
     return Tier.FROZEN
 
 
-def touched(memory: "MemoryRecord", access: dict[str, float]) -> float | None:
+def touched(memory: MemoryRecord, access: dict[str, float]) -> float | None:
     """When a memory was last touched: its newest support or the user's last access (None: neither)."""
     epochs = [e for e in (memory.last_evidence_epoch, access.get(memory.id)) if e]
     if epochs:
@@ -68,7 +66,7 @@ def touched(memory: "MemoryRecord", access: dict[str, float]) -> float | None:
     return None
 
 
-def memory_tier(memory: "MemoryRecord", access: dict[str, float], now_epoch: float, settings) -> Tier:
+def memory_tier(memory: MemoryRecord, access: dict[str, float], now_epoch: float, settings) -> Tier:
     """The tier of one memory now (``access``: memory id → the user's last access, ``store/tiers.py``)."""
     return tier_of(touched(memory, access), memory.days, now_epoch, settings, bool(memory.pinned))
 
