@@ -22,11 +22,11 @@ from ..store.db import Store
 from ..store.memories import MemoryStore
 from ..types import Clock, local_now
 from . import preferences
-from .rules import effective_confidence, half_life_for
+from .rules import effective_confidence, half_life_for, leaning
 from .record import MemoryRecord
 from .tiers import memory_tier
-from .states import Action, ChangeKind, Kind, State, Verdict, View
-from .transitions import Transitions, guarded
+from .states import Action, Kind, State, Verdict, View
+from .transitions import Transitions
 
 
 class MemoryService:
@@ -230,8 +230,7 @@ class MemoryService:
         memory = self.get(row["memory_id"])
         target = self.memories.get(row["target_id"]) if row["target_id"] else None
         if row["action"] == Action.JUDGE and target is not None:
-            applied = chosen or Verdict.parse(row.get("verdict") or "") or Verdict.SUPERSEDE
-            self._apply_judgement(t, applied, memory, target, row)
+            t.apply_verdict(chosen or leaning(row), memory, target, row.get("merged_text"))
         elif row["action"] == Action.RETRACT and target is not None:
             t.retract(target, memory)
         else:
@@ -240,32 +239,6 @@ class MemoryService:
             t.activate(memory)
         t.event(memory.id, "approved", {"queue": row["id"], "action": row["action"],
                                         "verdict": str(chosen) if chosen else None})
-
-    def _apply_judgement(self, t: Transitions, verdict: Verdict, memory: MemoryRecord, target: MemoryRecord,
-                         row: dict) -> None:
-        """What the user decided an unsure comparison is, applied as a flush applies a sure verdict."""
-        score = memory.score or 0.0
-        if verdict is Verdict.COEXIST:
-            t.promote(t.set_state(memory, State.CANDIDATE), score)
-        elif verdict in (Verdict.SUPERSEDE, Verdict.MERGE):
-            was_guarded = guarded(target)  # the user approved replacing a Layer 1 memory: the new one takes its place
-            memory = t.set_state(memory, State.CANDIDATE)
-            if verdict is Verdict.MERGE:
-                memory = t.merge(target, t.reword(memory, row.get("merged_text") or f"{target.text} / {memory.text}"))
-            else:
-                t.supersede(target, memory)
-                t.note(ChangeKind.SUPERSEDED, memory, old_text=target.text)
-            if was_guarded:
-                t.activate(memory)
-            else:
-                t.promote(t.refresh(memory), score)
-        else:  # SAME or CONTRADICT: the statement is folded into the kept memory as evidence
-            rows = self.memories.ledger_rows(memory.id)
-            if verdict is Verdict.SAME:
-                t.promote(t.reinforce(target, rows, score, memory.last_evidence_epoch or 0), score)
-            else:
-                t.contradict(target, rows)
-            t.fold_into(memory, target, verdict)
 
     def reject(self, ref: str) -> dict:
         """Refuse a queued change: the proposed memory is kept as rejected; a target stays as it was."""

@@ -29,8 +29,8 @@ from ..store.memories import MemoryStore
 from ..types import format_ts
 from .record import Change, MemoryRecord
 from . import learning, reliance
-from .rules import habit_set_aside, required_days
-from .states import Action, ChangeKind, State
+from .rules import habit_set_aside, merged_text, required_days
+from .states import Action, ChangeKind, State, Verdict
 
 # A supersession (or a judgement that may be one) unanswered past its deadline is set aside as pending;
 # a Layer 1 promotion (or a wording review from before the guard dropped such items) returns to candidate. Neither is ever confirmed silently.
@@ -86,7 +86,8 @@ class Transitions:
     def refresh(self, memory: MemoryRecord) -> MemoryRecord:
         return self.memories.get(memory.id)
 
-    def set_state(self, memory: MemoryRecord, state: State, **values) -> MemoryRecord:
+    def _set_state(self, memory: MemoryRecord, state: State, **values) -> MemoryRecord:
+        """Private: a state changes only through a named transition below."""
         self.memories.update(memory.id, state=state, updated_at=self.stamp, **values)
         return self.refresh(memory)
 
@@ -119,6 +120,43 @@ class Transitions:
         self.counters.queued += 1
         self.note(ChangeKind.QUEUED, memory, evidence, target.text if target else "")
         return queue_id
+
+    def hold_for_review(self, memory: MemoryRecord, action: Action, reason: str, confidence: float,
+                        target: MemoryRecord | None = None, evidence: Iterable[str] = (), verdict: str | None = None,
+                        merged_text: str | None = None, held: str | None = None) -> MemoryRecord:
+        """Out of the prompt until the user answers: the memory waits (queued) with its review item."""
+        memory = self._set_state(memory, State.QUEUED)
+        self.queue(memory, action, reason, confidence, target, evidence, verdict=verdict, merged_text=merged_text,
+                   held=held)
+        return memory
+
+    def apply_verdict(self, verdict: Verdict, memory: MemoryRecord, target: MemoryRecord,
+                      proposed_text: str | None = None) -> None:
+        """What the user decided an unsure comparison is, applied as a flush applies a sure verdict:
+        ``memory`` is the statement that waited, ``target`` the kept memory, ``proposed_text`` the judge's
+        merged wording (if it gave one)."""
+        score = memory.score or 0.0
+        if verdict is Verdict.COEXIST:
+            self.promote(self._set_state(memory, State.CANDIDATE), score)
+        elif verdict in (Verdict.SUPERSEDE, Verdict.MERGE):
+            was_guarded = guarded(target)  # the user approved replacing a Layer 1 memory: the new one takes its place
+            memory = self._set_state(memory, State.CANDIDATE)
+            if verdict is Verdict.MERGE:
+                memory = self.merge(target, self.reword(memory, merged_text(proposed_text, target.text, memory.text)))
+            else:
+                self.supersede(target, memory)
+                self.note(ChangeKind.SUPERSEDED, memory, old_text=target.text)
+            if was_guarded:
+                self.activate(memory)
+            else:
+                self.promote(self.refresh(memory), score)
+        else:  # SAME or CONTRADICT: the statement is folded into the kept memory as evidence
+            rows = self.memories.ledger_rows(memory.id)
+            if verdict is Verdict.SAME:
+                self.promote(self.reinforce(target, rows, score, memory.last_evidence_epoch or 0), score)
+            else:
+                self.contradict(target, rows)
+            self.fold_into(memory, target, verdict)
 
     # ---- evidence ------------------------------------------------------------
     def reinforce(self, target: MemoryRecord, evidence_rows: list[dict], score: float, last_epoch: float,
@@ -159,7 +197,7 @@ class Transitions:
             self.set_pending(refreshed, evidence)
 
     def set_pending(self, memory: MemoryRecord, evidence: Iterable[str] = ()) -> None:
-        self.note(ChangeKind.PENDING, self.set_state(memory, State.PENDING), evidence)
+        self.note(ChangeKind.PENDING, self._set_state(memory, State.PENDING), evidence)
 
     # ---- replacing -----------------------------------------------------------
     def supersede(self, old: MemoryRecord, new: MemoryRecord) -> None:
@@ -222,12 +260,12 @@ class Transitions:
                 continue
             proposal = self.memories.get(row["memory_id"])
             if proposal is not None and proposal.state is State.QUEUED:
-                self.set_state(proposal, State.CANDIDATE)
+                self._set_state(proposal, State.CANDIDATE)
                 self.event(proposal.id, "review closed", {"queue": row["id"], "history": memory_id})
 
     # ---- the layers ----------------------------------------------------------
     def activate(self, memory: MemoryRecord) -> MemoryRecord:
-        memory = self.set_state(memory, State.ACTIVE, layer2_until=None)
+        memory = self._set_state(memory, State.ACTIVE, layer2_until=None)
         self.memories.event(memory.id, self.stamp, "activated", {}, self.run_id)
         return memory
 
@@ -269,7 +307,7 @@ class Transitions:
             self.counters.layer1 += 1
             self.note(ChangeKind.LAYER1, memory, evidence, layer=1)
             return
-        memory = self.set_state(memory, State.QUEUED)
+        memory = self._set_state(memory, State.QUEUED)
         reason = (f"reached Layer 1 on {stats.days} day(s) of evidence; "
                   + (self.held_reason() if sure
                      else "you asked to approve every Layer 1 change" if self.settings.ask_before_layer1
@@ -312,7 +350,7 @@ class Transitions:
         self.event(memory.id, "rated down", {"why": why, "confidence": memory.confidence})
         if not review or memory.pinned or memory.state not in (State.ACTIVE, State.CANDIDATE):
             return None
-        memory = self.set_state(memory, State.QUEUED, layer2_until=None)
+        memory = self._set_state(memory, State.QUEUED, layer2_until=None)
         return self.queue(memory, Action.RATED, "you rated it 👎: keep it (approve) or drop it (reject)",
                           memory.confidence or 0.0)
 
@@ -325,7 +363,7 @@ class Transitions:
         if row is not None and row["status"] == "open":
             self.memories.queue_resolve(queue_id, "withdrawn", self.stamp)
             if memory.state is State.QUEUED:
-                self.set_state(memory, State(before["state"]), layer2_until=before.get("layer2_until"))
+                self._set_state(memory, State(before["state"]), layer2_until=before.get("layer2_until"))
         self.event(memory.id, "rating cleared", {"queue": queue_id})
 
     # ---- the user's own changes ------------------------------------------------
@@ -365,7 +403,7 @@ class Transitions:
         """A proposal the user refused is kept as rejected; a kept memory it named (or that it would
         have replaced something with) stays as it was."""
         if memory.state in (State.QUEUED, State.RETRACTION):
-            self.set_state(memory, State.REJECTED, layer2_until=None)
+            self._set_state(memory, State.REJECTED, layer2_until=None)
 
     def forget(self, memory: MemoryRecord) -> None:
         """Out of the prompt for good; the row and its history stay. Proposals about it return to candidate."""
@@ -374,7 +412,7 @@ class Transitions:
             self.memories.queue_resolve(row["id"], "rejected", self.stamp)
             proposal = self.memories.get(row["memory_id"]) if row["memory_id"] != memory.id else None
             if proposal is not None and proposal.state is State.QUEUED:
-                self.set_state(proposal, State.CANDIDATE)
+                self._set_state(proposal, State.CANDIDATE)
                 self.event(proposal.id, "review closed", {"queue": row["id"], "forgotten": memory.id})
         self.event(memory.id, "forgotten", {"was": str(memory.state), "pinned": int(bool(memory.pinned)),
                                             "layer2_until": memory.layer2_until})
@@ -386,7 +424,7 @@ class Transitions:
                        if e["action"] == "forgotten"), {})
         was = State(detail.get("was", State.CANDIDATE))
         state = was if was in (State.ACTIVE, State.CANDIDATE, State.PENDING, State.DORMANT) else State.CANDIDATE
-        memory = self.set_state(memory, state, pinned=int(detail.get("pinned", 0)),
+        memory = self._set_state(memory, state, pinned=int(detail.get("pinned", 0)),
                                 layer2_until=detail.get("layer2_until"))
         self.event(memory.id, "restored", {"to": str(state)})
         return memory
@@ -401,7 +439,7 @@ class Transitions:
             proposal = self.memories.get(row["memory_id"])
             self.memories.queue_resolve(row["id"], "rejected", self.stamp)
             if proposal is not None and proposal.state is State.QUEUED:
-                self.set_state(proposal, State.CANDIDATE)
+                self._set_state(proposal, State.CANDIDATE)
                 self.event(proposal.id, "review closed", {"queue": row["id"], "deleted": True})
         self.memories.delete_texts(ids, [m.text for m in chain])
 

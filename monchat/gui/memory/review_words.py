@@ -9,6 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 from ...core.memory import Action, Verdict
+from ...core.memory.rules import leaning  # noqa: F401 (the browser and the queue ask words.leaning)
 from ..translation import arg
 
 
@@ -16,9 +17,6 @@ def confidence_text(value) -> str:
     return f"{value:.2f}" if isinstance(value, (int, float)) else "—"
 
 
-def leaning(row: dict) -> str:
-    """The verdict approving a judge row applies unless the user picks another (as core does)."""
-    return Verdict.parse(row.get("verdict") or "") or Verdict.SUPERSEDE
 
 
 class ReviewWords:
