@@ -91,6 +91,9 @@ def test_the_import_check_sees_relative_imports():
 # composition root wires (``MemoryService(on_change=…)`` in app.py).
 LAYERS = ("monchat.core.asking", "monchat.core.memory", "monchat.core.background", "monchat.core.flush")
 FACES = ("monchat.cli", "monchat.gui", "monchat.app")  # what the core never imports
+# The vocabularies (states, actions, kinds, the gate's states, the flush's stages) are named by every layer,
+# the store included; their module imports nothing of monchat, so naming it runs nothing back up.
+VOCABULARY = "monchat.core.memory.states"
 
 
 def _layer(name: str) -> int | None:
@@ -107,6 +110,8 @@ def back_imports(module: str, names: set[str]) -> list[str]:
     found = []
     own = _layer(module)
     for name in sorted(names):
+        if name == VOCABULARY or name.startswith(VOCABULARY + "."):
+            continue
         if own is not None and (other := _layer(name)) is not None and other > own:
             found.append(name)
         elif module.startswith("monchat.core") and any(name == f or name.startswith(f + ".") for f in FACES):
@@ -122,14 +127,20 @@ def test_no_import_runs_back_up_between_the_layers():
     assert offences == {}, "lower layers import nothing above them: " + ", ".join(LAYERS)
 
 
+def test_the_vocabulary_imports_nothing_of_monchat():
+    path = PACKAGE / "core" / "memory" / "states.py"
+    assert {name for name in _imported(path) if name.startswith("monchat")} == set()
+
+
 def test_the_layer_check_sees_a_back_import():
     package = "monchat.core.memory"
     planted = _names(ast.parse("def f():\n    from ..background import views\n"), package)
     assert back_imports("monchat.core.memory.service", planted) == ["monchat.core.background",
                                                                      "monchat.core.background.views"]
-    assert back_imports("monchat.core.asking.ask", {"monchat.core.memory.states"})
+    assert back_imports("monchat.core.asking.ask", {"monchat.core.memory.guard"})
     assert back_imports("monchat.core.chat.service", {"monchat.gui.kit"})
     assert back_imports("monchat.core.flush.service", {"monchat.core.memory.prompt"}) == []
+    assert back_imports("monchat.core.asking.records", {"monchat.core.memory.states.FlushStage"}) == []
 
 
 # ---- no cycles ------------------------------------------------------------------------------------------

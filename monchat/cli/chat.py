@@ -17,6 +17,7 @@ import threading
 from .output import print_error
 from .consent import ensure_cloud_consent
 from ..core.errors import InputError, KnownError
+from ..core.memory.states import GateState
 from ..core.types import clean_text
 
 
@@ -87,7 +88,7 @@ def interactive_chat(app, persona_id: str) -> int:
     with contextlib.suppress(AttributeError, ValueError):
         sys.stdin.reconfigure(errors="surrogateescape")  # undecodable bytes reach _terminal_text, not a crash
     print(f"{persona.name} — {backend.describe()}   (/help for commands, /quit to leave, Ctrl+C stops a reply)")
-    if gate.state == "warn":
+    if gate.state == GateState.WARN:
         print(f"Note: {gate.unflushed_files} log files wait for a flush; run `monchat flush` soon.")
     if persona.greeting:
         print(f"{persona.name}: {persona.greeting}")

@@ -18,6 +18,7 @@ from .lint import LINT_COMMANDS, add_lint_commands, cmd_lint
 from .output import print_error
 from ..core.crash import write_crash_report
 from ..core.errors import InputError, KnownError, StorageError, storage_error
+from ..core.memory.states import GateState
 from ..core.paths import write_private
 from ..core.privacy.cloud import Destination
 from ..core.privacy.redact import redact, redact_last_resort
@@ -89,7 +90,8 @@ def cmd_status(app: App, args) -> int:
     if args.json:
         print(json.dumps(status, ensure_ascii=False, indent=2))
         return 0
-    gate_words = {"ok": "ok", "warn": "a flush is recommended", "stop": "chat is paused until a flush"}
+    gate_words = {GateState.OK: "ok", GateState.WARN: "a flush is recommended",
+                  GateState.STOP: "chat is paused until a flush"}
     size = status["model_size"]
     stated = f", {size['label']} parameters" if size else ""
     print(f"backend:   {status['backend']} ({status['model']}{stated})")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import KnownError
+from ..memory.states import FlushStage
 
 
 class FlushCancelled(KnownError):
@@ -21,7 +22,7 @@ class FlushCancelled(KnownError):
 
 @dataclass
 class FlushProgress:
-    stage: str
+    stage: FlushStage  # a stage's name as a string is taken and checked: a misspelt one raises ValueError
     persona: str | None
     done: int
     total: int
@@ -29,3 +30,6 @@ class FlushProgress:
     unread: int = 0  # score: parts this persona read without a usable answer for every line
     part: int = 0  # score, while an answer arrives: the part being read
     tokens: int = 0  # score, while an answer arrives: its tokens so far (0 for a report that is not one)
+
+    def __post_init__(self) -> None:
+        self.stage = FlushStage(self.stage)

@@ -139,7 +139,7 @@ class Consolidator:
         sure = [v for v in verdicts if v.confidence >= threshold]
         unsure = [v for v in verdicts if v.confidence < threshold]
         decisive = self._decisive(sure)
-        if item.kind == "retraction":
+        if item.kind == Kind.RETRACTION:
             return self._apply_retraction(item, decisive, unsure)
         if decisive:
             return self._apply_sure(item, decisive)

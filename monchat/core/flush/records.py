@@ -8,14 +8,15 @@ from datetime import datetime
 from ..backends.model_size import SUGGESTION
 from ..errors import KnownError
 from ..memory.record import Change
+from ..memory.states import FLUSH_STEPS
 from ..types import Coded
 from ..asking.ask import TokenUsage
 # Records the flush shares with layers below it, named here for the flush's callers (the GUI, the CLI).
 from ..asking.records import FlushCancelled, FlushProgress  # noqa: F401
 from ..memory.proposals import Dropped, Item, Judgement, JudgeOutcome, LogLine  # noqa: F401
 
-# "reflect" is the background track's calls (reflect, then the diary's pages: progress stage "diary").
-STAGES = ("orient", "score", "judge", "reflect", "consolidate", "prune", "rebuild")
+# The steps of a flush's progress; reflect's row is the background track's calls (reflect, the diary, digests).
+STAGES = FLUSH_STEPS
 NO_VERDICT = "the judge gave no usable answer for this pair"
 
 

@@ -87,7 +87,6 @@ class Transitions:
         return self.memories.get(memory.id)
 
     def _set_state(self, memory: MemoryRecord, state: State, **values) -> MemoryRecord:
-        """Private: a state changes only through a named transition below."""
         self.memories.update(memory.id, state=state, updated_at=self.stamp, **values)
         return self.refresh(memory)
 
@@ -132,9 +131,8 @@ class Transitions:
 
     def apply_verdict(self, verdict: Verdict, memory: MemoryRecord, target: MemoryRecord,
                       proposed_text: str | None = None) -> None:
-        """What the user decided an unsure comparison is, applied as a flush applies a sure verdict:
-        ``memory`` is the statement that waited, ``target`` the kept memory, ``proposed_text`` the judge's
-        merged wording (if it gave one)."""
+        """What the user decided an unsure comparison is, applied as a flush applies a sure verdict (``memory``
+        waited, ``target`` is the kept memory, ``proposed_text`` the judge's merged wording if it gave one)."""
         score = memory.score or 0.0
         if verdict is Verdict.COEXIST:
             self.promote(self._set_state(memory, State.CANDIDATE), score)
@@ -307,12 +305,12 @@ class Transitions:
             self.counters.layer1 += 1
             self.note(ChangeKind.LAYER1, memory, evidence, layer=1)
             return
-        memory = self._set_state(memory, State.QUEUED)
         reason = (f"reached Layer 1 on {stats.days} day(s) of evidence; "
                   + (self.held_reason() if sure
                      else "you asked to approve every Layer 1 change" if self.settings.ask_before_layer1
                      else f"confidence {confidence:.2f} is below {needed:.2f}"))
-        self.queue(memory, Action.LAYER1, reason, confidence, None, evidence, held="small_model" if sure else None)
+        memory = self.hold_for_review(memory, Action.LAYER1, reason, confidence, None, evidence,
+                                      held="small_model" if sure else None)
         self.layer2(self.refresh(memory), score, evidence)
 
     def held_reason(self) -> str:
