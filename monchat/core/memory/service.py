@@ -15,7 +15,8 @@ from datetime import datetime, tzinfo
 from typing import Callable, Iterator
 
 from ..errors import InputError, NotFound, PinOverBudget
-from .prompt import REVISION_KEY, SECTION_OVERHEAD, load_selection, memory_line_tokens, rebuild_selection, render_markdown
+from .prompt import (REVISION_KEY, SECTION_OVERHEAD, load_selection, memory_line_tokens, rebuild_selection,
+                     render_markdown)
 from ..paths import Paths
 from ..settings import Settings
 from ..store.db import Store

@@ -83,7 +83,8 @@ class GateBar(QWidget):
         font.setBold(stopped)
         self.banner_label.setFont(font)
         self.banner.setVisible(gate.state in (GateState.WARN, GateState.STOP))
-        self.flush_button.setVisible(gate.state not in (GateState.WARN, GateState.STOP))  # the banner's button is the one
+        # the banner's button is the one
+        self.flush_button.setVisible(gate.state not in (GateState.WARN, GateState.STOP))
         self._show_blocked()
 
     def set_flush_blocked(self, reason: str) -> None:

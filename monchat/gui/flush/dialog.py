@@ -293,7 +293,7 @@ class FlushDialog(QDialog):
             self.cancel_button.setText(self.tr("Cancelling…"))
 
     def show_progress(self, progress) -> None:
-        row = FlushStage.REFLECT if progress.stage in (FlushStage.DIARY, FlushStage.DIGEST) else progress.stage  # the diary, digests: same row
+        row = FlushStage.REFLECT if progress.stage in (FlushStage.DIARY, FlushStage.DIGEST) else progress.stage
         if row in STAGES:
             index = STAGES.index(row)
             for stage in STAGES[:index]:
