@@ -217,7 +217,12 @@ def build_app(home: str | None = None, *, backend: str | None = None, model: str
     secrets = SecretStore()
     backends = BackendRegistry(settings, secrets, store, backend=backend, model=model, pinned=pinned_backend,
                                models_dir=paths.models_dir)
-    memory = MemoryService(store, settings, paths, clock=clock, tz=logbook.tz)
+
+    def rebuild_views(now) -> None:  # memory imports nothing above it: the background's views are told here
+        from .core.background import views
+        views.rebuild(store, settings, now, logbook.tz)
+
+    memory = MemoryService(store, settings, paths, clock=clock, tz=logbook.tz, on_change=rebuild_views)
     chat = ChatService(settings, logbook, archive, personas, prompts, backends, memory=memory, clock=clock)
 
     def make_flush() -> "FlushService":

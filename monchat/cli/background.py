@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from ..core.background.inbox import MARKS, Inbox
-from ..core.errors import InputError
+from .output import add_marks, mark_entry, print_listing
+from ..core.background.inbox import Inbox
 
 BACKGROUND_COMMANDS = ("profile", "insights", "diary", "gaps", "skills")
 
@@ -15,31 +15,15 @@ def add_background_commands(sub) -> None:
     p.add_argument("--json", action="store_true")
     p = sub.add_parser("insights", help="what the reflect stage noticed at each flush (the inbox); "
                                         "`insights read|dismiss ID` marks one")
-    _add_marks(p)
+    add_marks(p)
     p = sub.add_parser("diary", help="the one-page diary per day (all days, or DATE)")
     p.add_argument("date", nargs="?", help="YYYY-MM-DD")
     p.add_argument("--json", action="store_true")
     p = sub.add_parser("gaps", help="knowledge gaps: not known twice, or a neighbour never mentioned; "
                                     "`gaps read|dismiss ID` marks one (a dismissed gap is not hinted at)")
-    _add_marks(p)
+    add_marks(p)
     p = sub.add_parser("skills", help="skills and the level the program gave them (L1 exposure … L3 generative)")
     p.add_argument("--json", action="store_true")
-
-
-def _add_marks(p) -> None:
-    p.add_argument("action", nargs="?", choices=sorted(MARKS), help="mark entry ID read, or dismiss it")
-    p.add_argument("id", nargs="?", type=int, help="the entry's number (#ID in the list)")
-    p.add_argument("--json", action="store_true")
-
-
-def _mark(inbox: Inbox, what: str, args) -> int:
-    if args.id is None:
-        raise InputError(f"Which {what}? Give its number.", f"e.g. monchat {args.command} {args.action} 3")
-    row = inbox.mark(what, args.id, args.action)
-    if args.json:
-        return _print_json(row)
-    print(f"{what} #{row['id']} is {row['status']}.")
-    return 0
 
 
 def _print_json(data) -> int:
@@ -47,21 +31,10 @@ def _print_json(data) -> int:
     return 0
 
 
-def print_listing(rows: list[dict], as_json: bool, empty: str, line) -> int:
-    """A list command's output: the rows as JSON, or a line each (``empty`` when there are none)."""
-    if as_json:
-        return _print_json(rows)
-    if not rows:
-        print(empty)
-    for row in rows:
-        print(line(row))
-    return 0
-
-
 def cmd_background(app, args) -> int:
     inbox = Inbox(app.store, app.settings, app.memory)
     if args.command in ("insights", "gaps") and args.action:
-        return _mark(inbox, args.command.removesuffix("s"), args)
+        return mark_entry(inbox, args.command.removesuffix("s"), args)
     if args.command == "skills":
         return cmd_skills(app, args)
     if args.command == "profile":

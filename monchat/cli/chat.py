@@ -14,9 +14,10 @@ import contextlib
 import sys
 import threading
 
-from .main import print_error
+from .output import print_error
 from .consent import ensure_cloud_consent
 from ..core.errors import InputError, KnownError
+from ..core.memory.states import GateState
 from ..core.types import clean_text
 
 
@@ -87,7 +88,7 @@ def interactive_chat(app, persona_id: str) -> int:
     with contextlib.suppress(AttributeError, ValueError):
         sys.stdin.reconfigure(errors="surrogateescape")  # undecodable bytes reach _terminal_text, not a crash
     print(f"{persona.name} — {backend.describe()}   (/help for commands, /quit to leave, Ctrl+C stops a reply)")
-    if gate.state == "warn":
+    if gate.state == GateState.WARN:
         print(f"Note: {gate.unflushed_files} log files wait for a flush; run `monchat flush` soon.")
     if persona.greeting:
         print(f"{persona.name}: {persona.greeting}")

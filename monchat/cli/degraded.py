@@ -13,6 +13,7 @@ import sys
 from ..core.doctor import recovery_hint
 from ..core.errors import KnownError, StorageError
 from ..core.logs.files import LogBook
+from ..core.memory.states import GateState
 from ..core.paths import Paths, write_private
 from ..core.transfer.messages import export_record
 from ..core.types import Message, format_ts, local_now, new_message_id
@@ -64,7 +65,7 @@ def log_without_database(paths: Paths, error: StorageError, texts, persona: str 
     Each message is appended and synced as a chat turn would; the user is told where it is, or that it
     could not be saved. The gate holds as in a turn: with chat paused for a flush nothing is logged.
     """
-    from .main import print_error
+    from .output import print_error
     from .chat import _terminal_text
     from ..core.settings import load_settings
     print_error(error)
@@ -75,7 +76,7 @@ def log_without_database(paths: Paths, error: StorageError, texts, persona: str 
         settings = Settings()
     logbook = LogBook(paths.logs_dir, paths.quarantine_dir)
     gate = logbook.gate(settings.gate.warn_files, settings.gate.stop_files)
-    if gate.state == "stop":
+    if gate.state == GateState.STOP:
         print(f"monchat: your message was not saved: {gate.unflushed_files} log files wait for a flush.",
               file=sys.stderr)
         return error.exit_code

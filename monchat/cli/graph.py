@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from .background import _add_marks, _mark, print_listing
+from .output import add_marks, mark_entry, print_listing
 from ..core.background.inbox import Inbox
 
 GRAPH_COMMANDS = ("inbox", "graph", "discoveries")
@@ -16,7 +16,7 @@ def add_graph_commands(sub) -> None:
     p.add_argument("--json", action="store_true")
     p = sub.add_parser("discoveries", help="what the graph turned up (bridges, two-hop links, missing members); "
                                            "`discoveries read|dismiss ID` marks one")
-    _add_marks(p)
+    add_marks(p)
     p = sub.add_parser("graph", help="the graph of what you talk about: nodes, edges and their five signals")
     p.add_argument("--json", action="store_true")
 
@@ -35,7 +35,7 @@ def cmd_graph(app, args) -> int:
     inbox = Inbox(app.store, app.settings, app.memory)
     if args.command == "discoveries":
         if args.action:
-            return _mark(inbox, "discovery", args)
+            return mark_entry(inbox, "discovery", args)
         return print_listing(inbox.discoveries(), args.json,
                              "No discoveries yet: a flush finds them in the graph of what you talk about.",
                              lambda entry: f"{_line(entry)}  ({entry['status']})")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..app import App
 from ..core.errors import InputError
+from ..core.memory.states import GateState
 
 
 def add_history_commands(sub) -> None:
@@ -108,9 +109,9 @@ def cmd_import(app: App, args) -> int:
         print(f"skipped {bad}", file=sys.stderr)
     gate = app.chat.gate()
     print(f"{gate.unflushed_files} unflushed log file(s); gate: {gate.state}")
-    if gate.state != "ok":
+    if gate.state != GateState.OK:
         print("run `monchat flush` (or press Flush): one flush reads every imported file, in parts that fit "
-              "the model" + ("; chat is paused until then" if gate.state == "stop" else ""))
+              "the model" + ("; chat is paused until then" if gate.state == GateState.STOP else ""))
     return 1 if report.bad_lines else 0
 
 

@@ -15,8 +15,10 @@ from ..app import App, build_app, setup_logging
 from .background import BACKGROUND_COMMANDS, add_background_commands, cmd_background
 from .graph import GRAPH_COMMANDS, add_graph_commands, cmd_graph
 from .lint import LINT_COMMANDS, add_lint_commands, cmd_lint
+from .output import print_error
 from ..core.crash import write_crash_report
 from ..core.errors import InputError, KnownError, StorageError, storage_error
+from ..core.memory.states import GateState
 from ..core.paths import write_private
 from ..core.privacy.cloud import Destination
 from ..core.privacy.redact import redact, redact_last_resort
@@ -93,7 +95,8 @@ def cmd_status(app: App, args) -> int:
     if args.json:
         print(json.dumps(status, ensure_ascii=False, indent=2))
         return 0
-    gate_words = {"ok": "ok", "warn": "a flush is recommended", "stop": "chat is paused until a flush"}
+    gate_words = {GateState.OK: "ok", GateState.WARN: "a flush is recommended",
+                  GateState.STOP: "chat is paused until a flush"}
     size = status["model_size"]
     stated = f", {size['label']} parameters" if size else ""
     print(f"backend:   {status['backend']} ({status['model']}{stated})")
@@ -309,12 +312,6 @@ def _require_display() -> None:
                          "Run it under a virtual display (`xvfb-run monchat`), "
                          "or chat in the terminal with `monchat chat`.")
 
-
-
-def print_error(exc: KnownError) -> None:
-    print(f"monchat: {exc.message}", file=sys.stderr)
-    if exc.hint:
-        print(f"  → {exc.hint}", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:

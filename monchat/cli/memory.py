@@ -6,7 +6,7 @@ import json
 import sys
 
 from ..core.errors import InputError
-from ..core.memory import Verdict
+from ..core.memory import Kind, Verdict
 
 MEMORY_ACTIONS = ("list", "show", "history", "approve", "reject", "edit", "forget", "restore", "delete", "pin",
                   "unpin", "queue", "budget", "rate")
@@ -198,7 +198,7 @@ def cmd_memory(app, args) -> int:
                 arrow = "   " if n == 0 else "→  "
                 until = f" until {data['invalid_at'][:16]}" if data["invalid_at"] else ""
                 version = (f" v{data['version']} weight {data['weight']:.2f}"
-                           if data["kind"] == "preference" else "")
+                           if data["kind"] == Kind.PREFERENCE else "")
                 print(f"{arrow}{data['id']} [{data['state']}{version}] {data['text']} "
                       f"(from {(data['valid_at'] or '?')[:16]}{until})")
                 for why in _taken_back_because(memory, data["id"]):  # a message it rested on was deleted or edited

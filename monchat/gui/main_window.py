@@ -300,8 +300,8 @@ class MainWindow(QMainWindow):
     def refresh_gate(self):
         gate = self.app.chat.gate()
         self.gate_bar.set_gate(gate)
-        self.composer.set_gate_closed(gate.state == "stop")
-        if gate.state == "stop" and self.turns.editing:
+        self.composer.set_gate_closed(gate.closed)
+        if gate.closed and self.turns.editing:
             self.turns.cancel_edit(keep_text=True)  # no "editing" banner over a box that cannot send
         self.update_actions()
         self.gate_changed.emit(gate)

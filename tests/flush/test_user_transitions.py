@@ -490,3 +490,23 @@ def test_a_retraction_waiting_on_a_memory_that_another_approval_replaced_stays_a
     assert world.mem(quit_gym).state == "retraction"
     assert "review closed" not in [a for a, _ in events(world, retraction.id)]
     assert [m.text for m in world.store.live()] == [pool]
+
+
+def test_a_change_is_one_transaction_then_the_views_and_the_prompt_and_an_error_changes_nothing(world):
+    """``MemoryService.change()``: what every user action and a 👍/👎 go through."""
+    import pytest
+
+    _moved(world)
+    sendai = world.mem(SENDAI)
+    told, views = [], world.memory.on_change  # app.py's hook: the background's views
+    world.memory.on_change = lambda now: (told.append(now), views(now))
+    revision = world.memory.revision()
+    with pytest.raises(RuntimeError), world.memory.change() as t:
+        t.forget(sendai)
+        raise RuntimeError("half-way")
+    assert (row_of(world, sendai.id)["state"], told, world.memory.revision()) == ("active", [], revision)
+    assert SENDAI in world.prompt()
+    with world.memory.change() as t:
+        t.forget(sendai)
+    assert row_of(world, sendai.id)["state"] == "forgotten" and told == [world.clock.now]
+    assert world.memory.revision() != revision and SENDAI not in world.prompt()

@@ -139,7 +139,7 @@ def test_a_memory_not_found_in_the_users_words_stays_out_after_its_review_expire
         junk = t.create(replace(guitar, id="old-words-1", text="role_id_1", slot="role_id_1", kind="fact",
                                 state=State.CANDIDATE, layer2_until=None),
                         world.store.ledger_rows(guitar.id))
-        t.queue(t.set_state(junk, State.QUEUED), Action.WORDS, "not found in your words", 0.8)
+        t.hold_for_review(junk, Action.WORDS, "not found in your words", 0.8)
     [row] = world.queue()
     assert (row["text"], row["action"]) == ("role_id_1", Action.WORDS)
     world.say("2026-12-01T20:00:00+09:00", "またギター")

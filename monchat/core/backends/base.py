@@ -19,23 +19,13 @@ from typing import Callable, ClassVar, Iterator
 from ..errors import BackendError, KnownError, MalformedReply
 from ..tokens import count_tokens, count_turns
 from ..types import Turn, Usage
+from .checks import Check
 from .model_size import ModelSize
 from .retry import NO_RETRY, RetryPolicy
 
 log = logging.getLogger(__name__)
 
 TokenListener = Callable[[int], None]  # told a structured answer's tokens so far
-
-
-@dataclass
-class Check:
-    """One line of ``monchat doctor``."""
-
-    name: str
-    ok: bool
-    detail: str  # English, for the terminal; the GUI words the check from ``name`` and ``code``
-    hint: str = ""
-    code: str = ""  # a failure's error code (KnownError.code) or one of DOCTOR_CODES
 
 
 @dataclass

@@ -15,10 +15,8 @@ import re
 import struct
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .base import Check
+from .checks import Check
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +53,6 @@ class ModelSize:
 
 def small_model_check(size: ModelSize) -> Check:
     """``monchat doctor``'s line for a small model: it works, but memory built with it is unreliable."""
-    from .base import Check  # base imports this module
     return Check("model size", True, f"{size.label} parameters: a small model; memory built with it will be "
                  f"unreliable, and a flush puts nothing into lasting memory without your approval. For memory "
                  f"you can rely on use {SUGGESTION}.", f"For memory you can rely on use {SUGGESTION}.",

@@ -30,7 +30,9 @@ from ..prompts import PromptLibrary
 from ..types import Message, Turn, taken_back
 from ..asking.ask import ask_json, text_room
 from ..asking.fit import pack
-from ..flush.records import FlushCancelled, FlushProgress, Item
+from ..asking.records import FlushCancelled, FlushProgress
+from ..memory.states import FlushStage
+from ..memory.proposals import Item
 from .reflect import language_of
 from ..memory.guard import (KANJI_NUMERALS, NUMBER_WORDS, adds_words, content_words, copies_assistant,
                            is_statement)
@@ -200,7 +202,7 @@ def write_pages(backend: Backend, prompts: PromptLibrary, store, readable: list[
     for n, day in enumerate(days):
         if cancel.is_set():
             raise FlushCancelled()
-        progress(FlushProgress("diary", None, n, len(days), f"writing the diary of {day}"))
+        progress(FlushProgress(FlushStage.DIARY, None, n, len(days), f"writing the diary of {day}"))
         messages = day_messages(store, day, readable, read, day_of)
         if not messages:  # an owed day whose messages are gone (deleted, or of personas no longer read)
             continue
@@ -212,7 +214,7 @@ def write_pages(backend: Backend, prompts: PromptLibrary, store, readable: list[
         if page is not None:
             pages.append(page)
     if days:
-        progress(FlushProgress("diary", None, len(days), len(days), "written"))
+        progress(FlushProgress(FlushStage.DIARY, None, len(days), len(days), "written"))
     return pages
 
 

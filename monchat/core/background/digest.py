@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from ..backends.base import Backend
 from ..errors import MalformedReply
 from ..memory.record import MemoryRecord
-from ..memory.tiers import Tier, tier_of
+from ..memory.tiers import Tier, tier_of, touched
 from ..prompts import PromptLibrary
 from ..types import Turn
 from ..asking.ask import TokenUsage, ask_json, text_room
@@ -59,13 +59,6 @@ class Digest:
         body = "\n".join([self.slot, self.text, *sorted(self.covers)])
         return "dig-" + hashlib.sha256(body.encode("utf-8")).hexdigest()[:12]
 
-
-def touched(memory: MemoryRecord, access: dict[str, float]) -> float | None:
-    """When a memory was last touched: its newest support or the user's last access (None: neither)."""
-    epochs = [e for e in (memory.last_evidence_epoch, access.get(memory.id)) if e]
-    if epochs:
-        return max(epochs)
-    return None
 
 
 def cold_slots(live: list[MemoryRecord], covered: set[str], access: dict[str, float], busy: set[str],

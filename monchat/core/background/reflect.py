@@ -22,8 +22,7 @@ from ..memory.states import Verdict
 from ..prompts import PromptLibrary
 from ..types import Turn
 from ..asking.ask import TokenUsage, ask_json, shared_text_room
-from ..flush.judge import JudgeOutcome
-from ..flush.records import Item
+from ..memory.proposals import Item, JudgeOutcome
 
 log = logging.getLogger(__name__)
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from ..memory.prompt import prompt_labels  # noqa: F401 (background/track.py; the label is the prompt's)
+
 DAY = 86400.0
 THRESHOLDS = ((3, 8.0), (2, 3.0))  # (level, xp needed), highest first; L1 otherwise
 
@@ -59,12 +61,3 @@ def update(store, now_epoch: float, half_life_days: float, run_id: int, at: str)
     return [{"name": s.name, "slot": s.slot, "from": before.get(s.memory_id), "to": s.level}
             for s in computed if before.get(s.memory_id) != s.level]
 
-
-def label(level: int) -> str:
-    return f"L{level}"
-
-
-def prompt_labels(store) -> dict[str, str]:
-    """Memory id → the level its prompt line carries ("Rust async: L2"); ``store`` is a ``Store``."""
-    from ..store.background import BackgroundStore
-    return {r["memory_id"]: label(r["level"]) for r in BackgroundStore(store).skill_levels()}

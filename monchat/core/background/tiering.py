@@ -5,7 +5,7 @@ the slots this flush's items are about (they are being talked about: not cold). 
 flush's transaction after consolidation and pruning, before the prompt is rebuilt: every memory's
 tier (``memory/tiers.py``), the accepted digests — each re-checked against memory as it is now (every
 memory it covers still live in Layer 1, cold and in no digest) — and every archive day's tier.
-``prompt_tiers`` is what the rebuild reads (``memory/prompt.py``).
+What the rebuild reads is ``memory/prompt.py``'s ``prompt_tiers``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from datetime import datetime
 
 from . import digest as digest_stage
 from ..memory.record import MemoryRecord
-from ..memory.tiers import Tier, tier_of
+from ..memory.prompt import prompt_tiers  # noqa: F401 (background/track.py)
+from ..memory.tiers import Tier, memory_tier, tier_of
 from ..store.db import Store
 from ..store.memories import MemoryStore
 from ..store.tiers import TierStore
@@ -29,9 +30,6 @@ def slots(store: Store, settings, busy: set[str], now: datetime) -> dict[str, li
     return digest_stage.cold_slots(MemoryStore(store).live(), covered, tiers.access_epochs(), busy,
                                    now.timestamp(), settings)
 
-
-def memory_tier(memory: MemoryRecord, access: dict[str, float], now_epoch: float, settings) -> Tier:
-    return tier_of(digest_stage.touched(memory, access), memory.days, now_epoch, settings, bool(memory.pinned))
 
 
 def commit(store: Store, digests: list[digest_stage.Digest], settings, run_id: int, now: datetime) -> dict:
@@ -69,8 +67,3 @@ def commit(store: Store, digests: list[digest_stage.Digest], settings, run_id: i
             counts[str(tier)] += 1
     return {"counts": counts, "digests": made, "refused": refused}
 
-
-def prompt_tiers(store: Store) -> dict:
-    """What the rebuild needs: memory id → tier and digest id, and the digests by id."""
-    tiers = TierStore(store)
-    return {"tiers": tiers.tiers(), "digests": {d["id"]: d for d in tiers.digests()}}

@@ -30,8 +30,8 @@ from . import diary, gaps, graph, profile, skills, tiering, views
 from .summary import layers
 from . import digest, reflect
 from ..asking.ask import TokenUsage
-from ..flush.judge import JudgeOutcome
-from ..flush.records import FlushProgress, Item
+from ..asking.records import FlushProgress
+from ..memory.proposals import Item, JudgeOutcome
 from ..memory.states import Kind
 
 

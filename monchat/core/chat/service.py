@@ -22,6 +22,7 @@ from ..errors import GateClosed, InputError, KnownError, StorageError
 from ..logs.history import History
 from ..logs.files import FlushGate, LogBook
 from ..logs.long_text import TURN_CUT_MARK, TURN_TEXT_CHARS, bounded  # noqa: F401 (re-exported)
+from ..memory.states import GateState
 from ..personas.library import PersonaRegistry, SurfacePersona
 from ..prompts import PromptLibrary
 from ..settings import Settings
@@ -245,7 +246,7 @@ class ChatService:
               history: list[Message] | None = None, reply_replaces: str = "",
               seen: list[Message] | None = None) -> TurnResult:
         gate = self.gate()
-        if gate.state == "stop":
+        if gate.state == GateState.STOP:
             raise gate_error(gate)
         try:
             check_text(text, "the message")
@@ -280,7 +281,7 @@ class ChatService:
         """
         if check_gate:
             gate = self.gate()
-            if gate.state == "stop":
+            if gate.state == GateState.STOP:
                 raise gate_error(gate)
         persona = persona or self.persona(persona_id)
         backend = self.backend_for(persona)

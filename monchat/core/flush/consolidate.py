@@ -28,6 +28,7 @@ from datetime import datetime
 
 from ..memory import preferences
 from ..memory.record import MemoryRecord
+from ..memory.rules import merged_text
 from ..memory.states import DECISIVE, Action, ChangeKind, Kind, State, Verdict
 from ..memory.transitions import Transitions, guarded
 from ..settings import FlushSettings
@@ -138,7 +139,7 @@ class Consolidator:
         sure = [v for v in verdicts if v.confidence >= threshold]
         unsure = [v for v in verdicts if v.confidence < threshold]
         decisive = self._decisive(sure)
-        if item.kind == "retraction":
+        if item.kind == Kind.RETRACTION:
             return self._apply_retraction(item, decisive, unsure)
         if decisive:
             return self._apply_sure(item, decisive)
@@ -206,15 +207,14 @@ class Consolidator:
             self.t.promote(self._reinforce(target, item), item.score, item.evidence)
             return target.id
         if verdict.verdict == Verdict.MERGE:
-            merged_text = verdict.merged_text or f"{target.text} / {item.text}"
-            merged = self._new_memory(item, text=merged_text, salt="merge:" + target.id)
+            text = merged_text(verdict.merged_text, target.text, item.text)
+            merged = self._new_memory(item, text=text, salt="merge:" + target.id)
             if self._asks(item, target, verdict.confidence):
                 self.memories.copy_evidence(target.id, merged.id)
-                merged = self.t.set_state(merged, State.QUEUED)
                 why = self._preference_review(item, target, verdict.confidence) \
                     if preferences.involved(target, kind=item.kind) else {"reason": "rewords an active Layer 1 memory"}
-                self.t.queue(merged, Action.MERGE, why["reason"], verdict.confidence, target, item.evidence,
-                             held=why.get("held"))
+                merged = self.t.hold_for_review(merged, Action.MERGE, why["reason"], verdict.confidence, target,
+                                                item.evidence, held=why.get("held"))
                 return merged.id
             merged = self.t.merge(target, merged, item.evidence)
             self.t.promote(merged, item.score, item.evidence)
@@ -223,15 +223,14 @@ class Consolidator:
             new = self._new_memory(item)
             preference = preferences.involved(target, kind=item.kind)
             if preference and self._asks(item, target, verdict.confidence):
-                new = self.t.set_state(new, State.QUEUED)  # out of the prompt until approved: the old one speaks
                 why = self._preference_review(item, target, verdict.confidence)
-                self.t.queue(new, Action.SUPERSEDE, why["reason"], verdict.confidence, target, item.evidence,
-                             held=why.get("held"))
+                # out of the prompt until approved: the old one speaks
+                new = self.t.hold_for_review(new, Action.SUPERSEDE, why["reason"], verdict.confidence, target,
+                                             item.evidence, held=why.get("held"))
                 return new.id
             if guarded(target) and not preference:
-                new = self.t.set_state(new, State.QUEUED)
-                self.t.queue(new, Action.SUPERSEDE, "replaces an active Layer 1 memory", verdict.confidence,
-                             target, item.evidence)
+                new = self.t.hold_for_review(new, Action.SUPERSEDE, "replaces an active Layer 1 memory",
+                                             verdict.confidence, target, item.evidence)
                 self.t.layer2(self.memories.get(new.id), item.score, item.evidence)
                 return new.id
             self.t.supersede(target, new)

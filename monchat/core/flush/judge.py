@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from ..backends.base import Backend
@@ -23,8 +23,8 @@ from ..store.memories import MemoryStore
 from ..types import Coded, Turn
 from ..asking.fit import cut_text, pack
 from ..memory.states import Kind, Verdict
-from ..asking.ask import MIN_TEXT, TokenUsage, ask_json, shared_text_room, text_tokens
-from .records import NO_VERDICT, FlushCancelled, Item, Judgement
+from ..asking.ask import MIN_TEXT, ask_json, shared_text_room, text_tokens
+from .records import NO_VERDICT, FlushCancelled, Item, Judgement, JudgeOutcome
 
 log = logging.getLogger(__name__)
 
@@ -145,12 +145,6 @@ def build_pairs(items: list[Item], memories: MemoryStore) -> list[Pair]:
                               earlier.slot, earlier.first_ts[:10]))
     return pairs
 
-
-@dataclass
-class JudgeOutcome:
-    verdicts: dict[str, Judgement]
-    usage: TokenUsage = field(default_factory=TokenUsage)
-    errors: list[str] = field(default_factory=list)
 
 
 def _ask(backend: Backend, prompts: PromptLibrary, pairs: list[Pair], outcome: JudgeOutcome,

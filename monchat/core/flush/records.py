@@ -1,4 +1,4 @@
-"""Records passed between flush stages."""
+"""Records passed between flush stages, and the flush's report."""
 
 from __future__ import annotations
 
@@ -8,21 +8,16 @@ from datetime import datetime
 from ..backends.model_size import SUGGESTION
 from ..errors import KnownError
 from ..memory.record import Change
-from ..memory.states import Verdict
+from ..memory.states import FLUSH_STEPS
 from ..types import Coded
 from ..asking.ask import TokenUsage
+# Records the flush shares with layers below it, named here for the flush's callers (the GUI, the CLI).
+from ..asking.records import FlushCancelled, FlushProgress  # noqa: F401
+from ..memory.proposals import Dropped, Item, Judgement, JudgeOutcome, LogLine  # noqa: F401
 
-# "reflect" is the background track's calls (reflect, then the diary's pages: progress stage "diary").
-STAGES = ("orient", "score", "judge", "reflect", "consolidate", "prune", "rebuild")
+# The steps of a flush's progress; reflect's row is the background track's calls (reflect, the diary, digests).
+STAGES = FLUSH_STEPS
 NO_VERDICT = "the judge gave no usable answer for this pair"
-
-
-class FlushCancelled(KnownError):
-    code = "flush_cancelled"
-
-    def __init__(self) -> None:
-        super().__init__("The flush was cancelled; nothing was changed.",
-                         "Run it again when you are ready; the logs are still there.")
 
 
 class FlushIncomplete(KnownError):
@@ -43,75 +38,6 @@ def small_model_note(small: dict) -> Coded:
     return Coded(f"{small['model']} is a small model ({small['label']} parameters): memory built with it will be "
                  f"unreliable, so nothing from this flush went into lasting memory without your approval. "
                  f"For memory you can rely on use {SUGGESTION}.", "small_model", small["model"], small["label"])
-
-
-@dataclass
-class LogLine:
-    """A message as a filter persona sees it: a short local id instead of the real one."""
-
-    local_id: str
-    message_id: str
-    role: str
-    when: str
-    text: str
-    day: str
-    session: str
-    epoch: float
-
-
-@dataclass
-class Item:
-    """A validated proposal from one filter persona."""
-
-    persona: str
-    style: str
-    text: str
-    slot: str
-    kind: str
-    score: float
-    evidence: list[str]  # real message ids, user messages only
-    reason: str
-    first_epoch: float  # time of the earliest evidence
-    first_ts: str
-    index: int = 0  # order within the flush
-    proposers: list[str] = field(default_factory=list)  # the personas that proposed it (flush/fold.py)
-
-
-@dataclass
-class Dropped:
-    persona: str
-    text: str
-    reason: str
-    evidence: list[str] = field(default_factory=list)
-    category: str = "evidence"  # evidence | words | invalid | limit | no_target
-    rule: str = ""  # the guard's rule that dropped it (``memory.guard.GuardRule``), if the guard did
-
-
-@dataclass
-class Judgement:
-    """The judge's answer on one (item, kept memory) pair."""
-
-    pair_id: str
-    item_index: int
-    target_id: str  # a memory id, or "item:N" for an earlier item of this flush
-    verdict: Verdict
-    confidence: float
-    reasoning: str
-    merged_text: str = ""
-    model: str = ""
-    escalated: bool = False
-
-
-@dataclass
-class FlushProgress:
-    stage: str
-    persona: str | None
-    done: int
-    total: int
-    message: str = ""
-    unread: int = 0  # score: parts this persona read without a usable answer for every line
-    part: int = 0  # score, while an answer arrives: the part being read
-    tokens: int = 0  # score, while an answer arrives: its tokens so far (0 for a report that is not one)
 
 
 @dataclass

@@ -31,7 +31,7 @@ from ..logs.files import LogBook
 from ..memory.states import Kind
 from ..memory.transitions import Transitions
 from ..memory.withdraw import EDITED_AWAY, withdraw
-from ..paths import Paths, held_lock, write_private
+from ..paths import Paths, held_lock
 from ..personas.library import PersonaRegistry
 from ..prompts import PromptLibrary
 from ..settings import Settings
@@ -47,7 +47,7 @@ from .fold import fold_items, fold_notes
 from .judge import JudgeOutcome, build_pairs, judge
 from .orient import Orientation, orient, select_personas
 from .prune import prune
-from ..memory.prompt import compile_prompt, load_selection, render_markdown, save_selection
+from ..memory.prompt import load_selection, rebuild_selection, write_markdown
 from .records import Dropped, small_model_note, FlushCancelled, FlushIncomplete, FlushProgress, FlushReport, Item
 from .score import build_lines, plan_chunks, score_all
 
@@ -415,9 +415,7 @@ class FlushService:
             views.rebuild(self.store, self.settings, now, self.tz, run_id)  # what lint sent to review leaves them
         report.background["layers"].update(after_commit(report.changes, self._kind_of, report.background.get("lint")))
         progress(FlushProgress("rebuild", None, 0, 1, "rebuilding the prompt"))
-        selection = compile_prompt(self.memories, self.settings.flush, now, self.background.hint(),
-                                   self.background.prompt_labels(), self.background.prompt_tiers())
-        save_selection(self.store, selection)
+        selection = rebuild_selection(self.memories, self.settings.flush, now, self.background.hint())
         report.dropped_items = [vars(d) for d in dropped]
         report.dropped = sum(1 for d in dropped if d.category == "evidence")
         report.promoted = {"layer1": consolidator.counters.layer1, "layer2": consolidator.counters.layer2}
@@ -443,7 +441,7 @@ class FlushService:
 
     def _finish(self, files, now) -> None:
         """After the commit: rewrite memory.md, then remove the files whose messages are archived."""
-        write_private(self.paths.memory_md, render_markdown(self.memories, now, load_selection(self.store)))
+        write_markdown(self.memories, now, self.paths.memory_md)
         self.background.write_files()
         kept = self.logbook.remove_flushed(files, self.archive.ids())
         for path in kept:

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from ..errors import StorageError, storage_error
 from .index import LogIndex
+from ..memory.states import GateState
 from ..paths import fsync_folder, make_private_dir, write_all, write_private
 from ..types import Message
 
@@ -63,12 +64,17 @@ class FlushGate:
     stop_at: int
 
     @property
-    def state(self) -> str:
+    def state(self) -> GateState:
         if self.unflushed_files >= self.stop_at:
-            return "stop"
+            return GateState.STOP
         if self.unflushed_files >= self.warn_at:
-            return "warn"
-        return "ok"
+            return GateState.WARN
+        return GateState.OK
+
+    @property
+    def closed(self) -> bool:
+        """Chat waits for a flush (``GateState.STOP``)."""
+        return self.state is GateState.STOP
 
 
 class LogBook:

@@ -97,9 +97,8 @@ class Feedback:
         same = self.ratings.rating(MEMORY, memory_id)
         if same is not None and same["rating"] == rating:  # idempotent: the same rating again changes nothing
             return {"kind": MEMORY, "id": memory_id, "rating": rating, "review": same["queue_id"]}
-        t = self.service._transitions()
         queue_id = None
-        with self.service.store.atomic():
+        with self.service.change() as t:
             self._clear(t, MEMORY, memory_id)
             if rating != "none":
                 memory = self.service.get(memory_id)
@@ -108,7 +107,6 @@ class Feedback:
                 else:
                     t.boost(memory, reliance.UP_STEP, "rated up")
                 self.ratings.put_rating(MEMORY, memory_id, rating, t.stamp, {memory_id: _before(memory)}, queue_id)
-        self.service._after_change()
         return {"kind": MEMORY, "id": memory_id, "rating": "" if rating == "none" else rating, "review": queue_id}
 
     def find_message(self, message_id: str) -> Message:
@@ -141,8 +139,7 @@ class Feedback:
         if same is not None and same["rating"] == rating:  # idempotent: the same rating again changes nothing
             return {"kind": MESSAGE, "id": message_id, "rating": rating, "in_prompt": in_prompt,
                     "relied_on": sorted(same["effects"])}
-        t = self.service._transitions()
-        with self.service.store.atomic():
+        with self.service.change() as t:
             self._clear(t, MESSAGE, message_id)
             if rating != "none":
                 relied = [self.service.get(m.id) for m in relied]
@@ -153,7 +150,6 @@ class Feedback:
                         t.boost(memory, reliance.REPLY_UP_STEP, f"reply {message_id} rated up")
                 self.ratings.put_rating(MESSAGE, message_id, rating, t.stamp, {m.id: _before(m) for m in relied},
                                         None)
-        self.service._after_change()
         return {"kind": MESSAGE, "id": message_id, "rating": "" if rating == "none" else rating,
                 "in_prompt": in_prompt, "relied_on": [m.id for m in relied]}
 

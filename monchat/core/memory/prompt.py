@@ -1,8 +1,9 @@
-"""Stage 6, rebuild: the memory part of the system prompt under a token budget, and memory.md.
+"""The memory part of the system prompt: which lines it carries under a token budget, and memory.md.
 
 Input: the memory store, settings, the time. Output: a ``PromptSelection``
 (saved in the store; its revision tells ChatService to re-render) with a budget
-report saying what was left out and why, and the readable ``memory.md``.
+report saying what was left out and why, and the readable ``memory.md``. ``rebuild_selection`` is
+the one rebuild every change ends with (the flush's commit and each ``MemoryService`` change).
 """
 
 from __future__ import annotations
@@ -11,15 +12,19 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
+from pathlib import Path
 
-from ..memory.record import MemoryRecord
-from ..memory import preferences
-from ..memory.rules import half_life_for, strength as memory_strength
-from ..memory.states import Kind, State
-from ..memory.tiers import ORDER, Tier, headline
+from .record import MemoryRecord
+from . import preferences
+from .rules import half_life_for, strength as memory_strength
+from .states import Kind, State
+from .tiers import ORDER, Tier, headline
+from ..paths import write_private
 from ..settings import FlushSettings
+from ..store.background import BackgroundStore
 from ..store.db import Store
 from ..store.memories import MemoryStore
+from ..store.tiers import TierStore
 from ..tokens import count_tokens
 from ..types import format_ts
 
@@ -54,6 +59,55 @@ class PromptSelection:
                    data.get("budget", {}), data.get("hint", ""))
 
 
+@dataclass
+class PromptLine:
+    """One line the prompt may carry: a memory, a digest standing for several, or a frozen memory's headline."""
+
+    order: tuple  # the sort key: who gets the budget first
+    id: str  # a memory's id, or a digest's
+    text: str
+    slot: str
+    layer: int
+    pinned: bool
+    strength: float
+    frozen: bool  # a frozen memory's headline: only where the budget has room after every warmer line
+
+
+def skill_label(level: int) -> str:
+    """What a skill's prompt line carries after its text ("Rust async: L2")."""
+    return f"L{level}"
+
+
+def prompt_labels(store: Store) -> dict[str, str]:
+    """Memory id → the level its prompt line carries (the last flush's skill levels, ``background/skills.py``)."""
+    return {r["memory_id"]: skill_label(r["level"]) for r in BackgroundStore(store).skill_levels()}
+
+
+def prompt_tiers(store: Store) -> dict:
+    """What the rebuild needs: memory id → tier and digest id, and the digests by id (``background/tiering.py``)."""
+    tiers = TierStore(store)
+    return {"tiers": tiers.tiers(), "digests": {d["id"]: d for d in tiers.digests()}}
+
+
+def rebuild_selection(memories: MemoryStore, settings: FlushSettings, now: datetime, hint: str = "",
+                      markdown: Path | None = None) -> PromptSelection:
+    """The rebuild every change ends with: choose the lines (skill levels and tiers as the last flush left
+    them), save the selection (a new revision when the prompt changed), and write ``memory.md`` to
+    ``markdown`` when given. The flush gives none inside its transaction and calls ``write_markdown``
+    after the commit."""
+    selection = compile_prompt(memories, settings, now, hint, prompt_labels(memories.store),
+                               prompt_tiers(memories.store))
+    save_selection(memories.store, selection)
+    if markdown is not None:
+        write_private(markdown, render_markdown(memories, now, selection))
+    return selection
+
+
+def write_markdown(memories: MemoryStore, now: datetime, markdown: Path) -> None:
+    """Rewrite ``memory.md`` from the saved selection (after a flush's commit)."""
+    write_private(markdown, render_markdown(memories, now, load_selection(memories.store)))
+
+
 def memory_line_tokens(text: str) -> int:
     """Tokens one memory takes in the system prompt."""
     return count_tokens(f"- {text}\n")
@@ -66,7 +120,7 @@ def compile_prompt(memories: MemoryStore, settings: FlushSettings, now: datetime
     ``hint`` (a knowledge gap's line) is added last, only if it fits in what the memories left.
     ``labels``: memory id → a suffix its line carries (a skill's level: "Rust async: L2").
     A preference with an older version says both ("now: …; before: …") when that still fits.
-    ``tiering`` (``background/tiering.prompt_tiers``): each memory's tier and digest, and the digests.
+    ``tiering`` (``prompt_tiers``): each memory's tier and digest, and the digests.
     Hot and warm memories are lines of their own (warm after hot when the budget is tight); the
     memories of a digest are its one line, while every memory it covers is in the prompt's layers
     and none is pinned (one-way: a covered memory that warms up again is not re-expanded); frozen memories add their
@@ -97,58 +151,57 @@ def compile_prompt(memories: MemoryStore, settings: FlushSettings, now: datetime
     digests = [d for d in tiering.get("digests", {}).values()
                if d["covers"] and all(c in pool and not pool[c].pinned for c in d["covers"])]
     covered = {c for d in digests for c in d["covers"]}
-    # One entry per line: (sort key, id, text, slot, layer, pinned, strength, is a frozen headline)
-    entries = []
+    entries: list[PromptLine] = []
     for m in layer1 + layer2:
         if m.id in covered:
             continue
         frozen = tier(m) is Tier.FROZEN
-        entries.append(((frozen, not m.pinned, m.layer(epoch), ORDER[tier(m)], -strength(m), m.id), m.id,
-                        headline(m.text) if frozen else line(m), m.slot, m.layer(epoch), m.pinned, strength(m),
-                        frozen))
+        entries.append(PromptLine((frozen, not m.pinned, m.layer(epoch), ORDER[tier(m)], -strength(m), m.id), m.id,
+                                  headline(m.text) if frozen else line(m), m.slot, m.layer(epoch), m.pinned,
+                                  strength(m), frozen))
     for d in digests:
         best = max(strength(pool[c]) for c in d["covers"])
-        entries.append(((False, True, 1, ORDER[Tier.COLD], -best, d["id"]), d["id"], d["text"], d["slot"], 1,
-                        False, best, False))
-    entries.sort(key=lambda e: e[0])
+        entries.append(PromptLine((False, True, 1, ORDER[Tier.COLD], -best, d["id"]), d["id"], d["text"], d["slot"],
+                                  1, False, best, False))
+    entries.sort(key=lambda e: e.order)
     budget = settings.memory_token_budget
     used = (SECTION_OVERHEAD if layer1 else 0) + (SECTION_OVERHEAD if layer2 else 0)
     chosen: set[str] = set()
     left_out = []
     pinned = 0
-    for _key, eid, text, _slot, layer, is_pinned, power, frozen in entries:
-        cost = memory_line_tokens(text)
-        if used + cost <= budget or is_pinned:
-            chosen.add(eid)
+    for e in entries:
+        cost = memory_line_tokens(e.text)
+        if used + cost <= budget or e.pinned:
+            chosen.add(e.id)
             used += cost
-            pinned += cost if is_pinned else 0
+            pinned += cost if e.pinned else 0
         else:
-            reason = ("frozen: its headline did not fit after the warmer memories" if frozen
+            reason = ("frozen: its headline did not fit after the warmer memories" if e.frozen
                       else f"over the {budget}-token memory budget; lowest confidence × recency")
-            left_out.append({"id": eid, "text": text, "layer": layer, "tokens": cost,
-                             "strength": round(power, 4), "reason": reason})
+            left_out.append({"id": e.id, "text": e.text, "layer": e.layer, "tokens": cost,
+                             "strength": round(e.strength, 4), "reason": reason})
     valid = {m.id: m.valid_at or "" for m in live}  # deterministic prompt order: slot, valid from, id
-    shown = sorted((e for e in entries if e[1] in chosen), key=lambda e: (e[3], valid.get(e[1], ""), e[1]))
-    for e in [e for e in entries if e[1] in chosen]:  # what the budget left, strongest first: a preference's
+    shown = sorted((e for e in entries if e.id in chosen), key=lambda e: (e.slot, valid.get(e.id, ""), e.id))
+    for e in [e for e in entries if e.id in chosen]:  # what the budget left, strongest first: a preference's
         # previous version, compactly (full lines only)
-        m = pool.get(e[1])
+        m = pool.get(e.id)
         before = (preferences.previous_text(memories, m)
-                  if m is not None and not e[7] and m.kind == Kind.PREFERENCE else None)
+                  if m is not None and not e.frozen and m.kind == Kind.PREFERENCE else None)
         if before:
             compact = preferences.prompt_line(m.text, before)
-            extra = memory_line_tokens(compact) - memory_line_tokens(e[2])
+            extra = memory_line_tokens(compact) - memory_line_tokens(e.text)
             if used + extra <= budget:
                 lines[m.id] = compact
                 used += extra
     selection = PromptSelection(
-        [PromptItem(e[1], lines.get(e[1]) or e[2], e[3], 1) for e in shown if e[4] == 1],
-        [PromptItem(e[1], lines.get(e[1]) or e[2], e[3], 2) for e in shown if e[4] == 2],
+        [PromptItem(e.id, lines.get(e.id) or e.text, e.slot, 1) for e in shown if e.layer == 1],
+        [PromptItem(e.id, lines.get(e.id) or e.text, e.slot, 2) for e in shown if e.layer == 2],
         {"budget_tokens": budget, "used_tokens": used, "included": len(chosen), "left_out": left_out,
          "pinned_tokens": pinned, "pinned_over_budget": used > budget},
     )
     if tiering:
         selection.budget["digests"] = sorted(d["id"] for d in digests if d["id"] in chosen)
-        selection.budget["headlines"] = sum(1 for e in entries if e[7] and e[1] in chosen)
+        selection.budget["headlines"] = sum(1 for e in entries if e.frozen and e.id in chosen)
     hint_cost = count_tokens(f"(If it comes up, ask about: {hint})\n") + SECTION_OVERHEAD if hint else 0
     if hint and used + hint_cost <= budget:
         selection.hint = hint
@@ -227,7 +280,6 @@ def render_markdown(memories: MemoryStore, now: datetime, selection: PromptSelec
         lines.append("")
     if len(lines) == 4:
         lines += ["_Nothing remembered yet. Chat, then press Flush._", ""]
-    from ..store.tiers import TierStore
     digests = TierStore(memories.store).digests()
     if digests:  # one-way: each stands for the memories it covers, whose lines above stay as they were
         lines += ["## Digests of cold slots", ""]

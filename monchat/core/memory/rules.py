@@ -7,7 +7,7 @@ from typing import Iterable
 
 from .record import MemoryRecord
 from .reliance import boost_now
-from .states import Kind
+from .states import Kind, Verdict
 
 # Distinct days of supporting evidence a kind needs for Layer 1; with mixed kinds the loosest applies.
 REQUIRED_DAYS = {Kind.EXPLICIT: 1, Kind.CORRECTION: 1, Kind.FACT: 2, Kind.HABIT: 3, Kind.SKILL: 2,
@@ -62,3 +62,14 @@ def recency(memory: MemoryRecord, now: datetime) -> float:
 def strength(memory: MemoryRecord, now: datetime, half_life_days: float) -> float:
     """What the Layer 1 cap and the prompt budget rank by: decayed confidence × recency."""
     return effective_confidence(memory, now, half_life_days) * recency(memory, now)
+
+
+def merged_text(proposed: str | None, kept: str, new: str) -> str:
+    """A MERGE's wording: the judge's, or the kept text and the new one side by side when it gave none."""
+    return proposed or f"{kept} / {new}"
+
+
+def leaning(row: dict) -> Verdict:
+    """The verdict approving an unsure judgement applies unless the user picks another: the judge's
+    leaning, and SUPERSEDE when the judge gave none it could parse (a review row of ``queue_open``)."""
+    return Verdict.parse(row.get("verdict") or "") or Verdict.SUPERSEDE

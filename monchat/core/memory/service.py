@@ -10,29 +10,37 @@ while the archived messages it stood on stay.
 from __future__ import annotations
 
 import json
-from datetime import tzinfo
+from contextlib import contextmanager
+from datetime import datetime, tzinfo
+from typing import Callable, Iterator
 
 from ..errors import InputError, NotFound, PinOverBudget
-from .prompt import (
-    REVISION_KEY, SECTION_OVERHEAD, compile_prompt, load_selection, memory_line_tokens, render_markdown,
-    save_selection)
-from ..paths import Paths, write_private
+from .prompt import (REVISION_KEY, SECTION_OVERHEAD, load_selection, memory_line_tokens, rebuild_selection,
+                     render_markdown)
+from ..paths import Paths
 from ..settings import Settings
 from ..store.db import Store
 from ..store.memories import MemoryStore
 from ..types import Clock, local_now
 from . import preferences
-from .rules import effective_confidence, half_life_for
+from .rules import effective_confidence, half_life_for, leaning
 from .record import MemoryRecord
-from .states import Action, ChangeKind, Kind, State, Verdict, View
-from .transitions import Transitions, guarded
+from .tiers import memory_tier
+from .states import Action, Kind, State, Verdict, View
+from .transitions import Transitions
 
 
 class MemoryService:
     def __init__(self, store: Store, settings: Settings, paths: Paths, clock: Clock = local_now,
-                 tz: tzinfo | None = None) -> None:
-        """``tz``: the zone of the local day (the profile's snapshot day), as the flush's."""
+                 tz: tzinfo | None = None, on_change: Callable[[datetime], None] | None = None) -> None:
+        """``tz``: the zone of the local day (the profile's snapshot day), as the flush's.
+
+        ``on_change(now)`` runs after each change, before the prompt is rebuilt: what layers above memory
+        keep from it (``app.py`` gives the background's views, so an approved memory enters the
+        interests, skills and graph now and a rejected one leaves them now). Memory imports nothing above it.
+        """
         self.store = store
+        self.on_change = on_change
         self.settings = settings
         self.paths = paths
         self.clock = clock
@@ -121,7 +129,6 @@ class MemoryService:
         """Memory id → ``{"tier", "digest"}``: the tier the last flush gave it (computed now when none has
         yet), and the digest that covers it (``{"id", "slot", "text", "covers", "run_id"}``, or None).
         See core/memory/tiers.py."""
-        from ..background.tiering import memory_tier
         from ..store.tiers import TierStore
         store = TierStore(self.store)
         rows, digests = store.tiers(), {d["id"]: d for d in store.digests()}
@@ -155,31 +162,35 @@ class MemoryService:
         return rows
 
     # ---- changing ------------------------------------------------------
-    def _transitions(self) -> Transitions:
-        return Transitions(self.memories, self.settings.flush, self.clock())
+    @contextmanager
+    def change(self) -> Iterator[Transitions]:
+        """One change of memory: a ``Transitions`` inside one transaction, then the rebuild after it.
 
-    def _after_change(self, hint: str | None = None) -> None:
-        from ..background import views
-        from ..background.skills import prompt_labels
-        from ..background.tiering import prompt_tiers
+        ``with service.change() as t: t.forget(memory)`` — every state change goes through ``t``; when the
+        block ends without an error the transaction commits, the views above memory are told
+        (``on_change``) and the prompt and memory.md are rebuilt. An error rolls back and rebuilds nothing.
+        """
+        t = Transitions(self.memories, self.settings.flush, self.clock())
+        with self.store.atomic():
+            yield t
+        self._rebuild()
+
+    def _rebuild(self, hint: str | None = None) -> None:
         now = self.clock()
-        # An approved memory enters the views (interests, skills, graph) now, a rejected one leaves them now.
-        views.rebuild(self.store, self.settings, now, self.tz)
-        previous = load_selection(self.store)  # the last flush's gap line, tiers and digests stay
-        if hint is None:
+        if self.on_change is not None:
+            self.on_change(now)
+        if hint is None:  # the last flush's gap line stays
+            previous = load_selection(self.store)
             hint = previous.hint or previous.budget.get("hint_left_out", "")
-        selection = compile_prompt(self.memories, self.settings.flush, now, hint, prompt_labels(self.store),
-                                   prompt_tiers(self.store))
-        save_selection(self.store, selection)
-        write_private(self.paths.memory_md, render_markdown(self.memories, now, selection))
+        rebuild_selection(self.memories, self.settings.flush, now, hint, self.paths.memory_md)
 
     def rebuild(self) -> None:
         """Rebuild the prompt and memory.md after a change made elsewhere (a message deleted: ``core/logs/takeback.py``)."""
-        self._after_change()
+        self._rebuild()
 
     def refresh_hint(self, hint: str) -> None:
         """Rebuild the prompt with this gap line instead of the last one (a gap dismissed in the inbox)."""
-        self._after_change(hint)
+        self._rebuild(hint)
 
     def _queue_row(self, ref: str) -> dict:
         """A queue row by its number, or the open row of a memory id."""
@@ -211,10 +222,8 @@ class MemoryService:
             if row["action"] != Action.JUDGE:
                 raise InputError(f"Review item {row['id']} is a {row['action']}, not a judgement.",
                                  "Approve it without a verdict.")
-        t = self._transitions()
-        with self.store.atomic():
+        with self.change() as t:
             self._approve_row(t, row, chosen)
-        self._after_change()
         return row
 
     def _approve_row(self, t: Transitions, row: dict, chosen: Verdict | None) -> None:
@@ -222,8 +231,7 @@ class MemoryService:
         memory = self.get(row["memory_id"])
         target = self.memories.get(row["target_id"]) if row["target_id"] else None
         if row["action"] == Action.JUDGE and target is not None:
-            applied = chosen or Verdict.parse(row.get("verdict") or "") or Verdict.SUPERSEDE
-            self._apply_judgement(t, applied, memory, target, row)
+            t.apply_verdict(chosen or leaning(row), memory, target, row.get("merged_text"))
         elif row["action"] == Action.RETRACT and target is not None:
             t.retract(target, memory)
         else:
@@ -233,41 +241,13 @@ class MemoryService:
         t.event(memory.id, "approved", {"queue": row["id"], "action": row["action"],
                                         "verdict": str(chosen) if chosen else None})
 
-    def _apply_judgement(self, t: Transitions, verdict: Verdict, memory: MemoryRecord, target: MemoryRecord,
-                         row: dict) -> None:
-        """What the user decided an unsure comparison is, applied as a flush applies a sure verdict."""
-        score = memory.score or 0.0
-        if verdict is Verdict.COEXIST:
-            t.promote(t.set_state(memory, State.CANDIDATE), score)
-        elif verdict in (Verdict.SUPERSEDE, Verdict.MERGE):
-            was_guarded = guarded(target)  # the user approved replacing a Layer 1 memory: the new one takes its place
-            memory = t.set_state(memory, State.CANDIDATE)
-            if verdict is Verdict.MERGE:
-                memory = t.merge(target, t.reword(memory, row.get("merged_text") or f"{target.text} / {memory.text}"))
-            else:
-                t.supersede(target, memory)
-                t.note(ChangeKind.SUPERSEDED, memory, old_text=target.text)
-            if was_guarded:
-                t.activate(memory)
-            else:
-                t.promote(t.refresh(memory), score)
-        else:  # SAME or CONTRADICT: the statement is folded into the kept memory as evidence
-            rows = self.memories.ledger_rows(memory.id)
-            if verdict is Verdict.SAME:
-                t.promote(t.reinforce(target, rows, score, memory.last_evidence_epoch or 0), score)
-            else:
-                t.contradict(target, rows)
-            t.fold_into(memory, target, verdict)
-
     def reject(self, ref: str) -> dict:
         """Refuse a queued change: the proposed memory is kept as rejected; a target stays as it was."""
         row = self._queue_row(ref)
-        t = self._transitions()
-        with self.store.atomic():
+        with self.change() as t:
             t.reject(self.get(row["memory_id"]))
             self.memories.queue_resolve(row["id"], "rejected", t.stamp)
             t.event(row["memory_id"], "rejected", {"queue": row["id"], "action": row["action"]})
-        self._after_change()
         return row
 
     def edit(self, memory_id: str, text: str) -> MemoryRecord:
@@ -285,8 +265,7 @@ class MemoryService:
         if old.history:
             raise InputError(f"{memory_id} is history and cannot be edited.",
                              f"Edit the current version: `monchat memory history {memory_id}`.")
-        t = self._transitions()
-        with self.store.atomic():
+        with self.change() as t:
             own = [r["id"] for r in self.memories.queue_for_memory(old.id) if r["memory_id"] == old.id]
             new = t.edit(old, text)
             for queue_id in own:  # now about the new version
@@ -298,15 +277,13 @@ class MemoryService:
             if new.live and new.state is not State.ACTIVE:
                 new = t.activate(new)
             t.event(new.id, "approved as written", {"queue": own})
-        self._after_change()
         return self.get(new.id)
 
     def forget(self, memory_id: str) -> MemoryRecord:
         """Out of the prompt for good; the row and its history stay."""
         memory = self.get(memory_id)
-        with self.store.atomic():
-            self._transitions().forget(memory)
-        self._after_change()
+        with self.change() as t:
+            t.forget(memory)
         return self.get(memory_id)
 
     def restore(self, memory_id: str) -> MemoryRecord:
@@ -314,9 +291,8 @@ class MemoryService:
         memory = self.get(memory_id)
         if memory.state is not State.FORGOTTEN:
             raise InputError(f"{memory_id} is not forgotten.", "Only a forgotten memory can be restored.")
-        with self.store.atomic():
-            self._transitions().restore(memory)
-        self._after_change()
+        with self.change() as t:
+            t.restore(memory)
         return self.get(memory_id)
 
     def delete(self, memory_id: str) -> list[str]:
@@ -328,9 +304,8 @@ class MemoryService:
             The ids deleted (the memory and its earlier and later versions).
         """
         chain = self.history(memory_id)
-        with self.store.atomic():
-            self._transitions().delete(chain)
-        self._after_change()
+        with self.change() as t:
+            t.delete(chain)
         return [m.id for m in chain]
 
     def pin(self, memory_id: str, pinned: bool = True) -> MemoryRecord:
@@ -340,9 +315,8 @@ class MemoryService:
             raise InputError(f"{memory_id} is history and cannot be pinned.", "Pin its current version.")
         if pinned and not memory.pinned:
             self._check_pin_room(memory)
-        with self.store.atomic():
-            self._transitions().pin(memory, pinned)
-        self._after_change()
+        with self.change() as t:
+            t.pin(memory, pinned)
         return self.get(memory_id)
 
     def _check_pin_room(self, memory: MemoryRecord) -> None:

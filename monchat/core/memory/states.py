@@ -1,4 +1,6 @@
-"""The names memory is made of: states, verdicts, review actions, kinds and change kinds.
+"""The names memory is made of: states, verdicts, review actions, kinds and change kinds — and the
+other vocabularies monchat keeps (the flush gate's states, the flush's stages). It imports nothing of
+monchat, so every layer may name these (``tests/test_structure.py``).
 
 Every other module takes these from here; none spells a state as a string of its own. A
 ``State`` is a ``str`` (a ``StrEnum``), so it is stored in SQLite and compared as the word itself.
@@ -136,3 +138,30 @@ class View(StrEnum):
     DORMANT = "dormant"
     HISTORY = "history"  # replaced, taken back, forgotten, rejected
     ALL = "all"
+
+
+class GateState(StrEnum):
+    """How full the unflushed logs are (``logs/files.FlushGate``), and what that means for chat."""
+
+    OK = "ok"  # chat as usual
+    WARN = "warn"  # a flush is recommended
+    STOP = "stop"  # chat waits for a flush (nothing is logged)
+
+
+class FlushStage(StrEnum):
+    """What a flush reports its progress as (``FlushProgress.stage``): one name per stage."""
+
+    ORIENT = "orient"
+    SCORE = "score"
+    JUDGE = "judge"
+    REFLECT = "reflect"  # the background track's calls: reflect, and knowledge lint's
+    DIARY = "diary"
+    DIGEST = "digest"
+    CONSOLIDATE = "consolidate"
+    PRUNE = "prune"
+    REBUILD = "rebuild"
+
+
+# The steps a flush's progress is shown as, in order; the diary's pages and the digests show in reflect's.
+FLUSH_STEPS = (FlushStage.ORIENT, FlushStage.SCORE, FlushStage.JUDGE, FlushStage.REFLECT, FlushStage.CONSOLIDATE,
+               FlushStage.PRUNE, FlushStage.REBUILD)

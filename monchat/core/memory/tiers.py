@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from .record import MemoryRecord
+
 DAY = 86400.0
 HEADLINE_MAX = 60  # characters of a frozen memory's one-line headline
 # The user's own actions on a memory that count as access (audit actions, see memory/transitions.py).
@@ -54,6 +56,19 @@ def tier_of(last_touch_epoch: float | None, evidence_days: int, now_epoch: float
     if idle <= settings.cold_days:
         return Tier.COLD
     return Tier.FROZEN
+
+
+def touched(memory: MemoryRecord, access: dict[str, float]) -> float | None:
+    """When a memory was last touched: its newest support or the user's last access (None: neither)."""
+    epochs = [e for e in (memory.last_evidence_epoch, access.get(memory.id)) if e]
+    if epochs:
+        return max(epochs)
+    return None
+
+
+def memory_tier(memory: MemoryRecord, access: dict[str, float], now_epoch: float, settings) -> Tier:
+    """The tier of one memory now (``access``: memory id → the user's last access, ``store/tiers.py``)."""
+    return tier_of(touched(memory, access), memory.days, now_epoch, settings, bool(memory.pinned))
 
 
 def headline(text: str) -> str:

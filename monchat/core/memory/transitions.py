@@ -18,7 +18,6 @@ caller holds the transaction. What is decided here:
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -29,8 +28,9 @@ from ..store.memories import MemoryStore
 from ..types import format_ts
 from .record import Change, MemoryRecord
 from . import learning, reliance
-from .rules import habit_set_aside, required_days
-from .states import FROM_OUTSIDE, Action, ChangeKind, State
+from .user_changes import UserChanges
+from .rules import habit_set_aside, merged_text, required_days
+from .states import FROM_OUTSIDE, Action, ChangeKind, State, Verdict
 
 # A supersession (or a judgement that may be one) unanswered past its deadline is set aside as pending;
 # a Layer 1 promotion (or a wording review from before the guard dropped such items) returns to candidate. Neither is ever confirmed silently.
@@ -50,7 +50,7 @@ def guarded(memory: MemoryRecord) -> bool:
     return memory.in_layer1 or bool(memory.pinned)
 
 
-class Transitions:
+class Transitions(UserChanges):
     def __init__(self, memories: MemoryStore, settings: FlushSettings, now: datetime, run_id: int | None = None,
                  describe: Callable[[list[str]], list[dict]] | None = None) -> None:
         """
@@ -86,7 +86,7 @@ class Transitions:
     def refresh(self, memory: MemoryRecord) -> MemoryRecord:
         return self.memories.get(memory.id)
 
-    def set_state(self, memory: MemoryRecord, state: State, **values) -> MemoryRecord:
+    def _set_state(self, memory: MemoryRecord, state: State, **values) -> MemoryRecord:
         self.memories.update(memory.id, state=state, updated_at=self.stamp, **values)
         return self.refresh(memory)
 
@@ -119,6 +119,42 @@ class Transitions:
         self.counters.queued += 1
         self.note(ChangeKind.QUEUED, memory, evidence, target.text if target else "")
         return queue_id
+
+    def hold_for_review(self, memory: MemoryRecord, action: Action, reason: str, confidence: float,
+                        target: MemoryRecord | None = None, evidence: Iterable[str] = (), verdict: str | None = None,
+                        merged_text: str | None = None, held: str | None = None) -> MemoryRecord:
+        """Out of the prompt until the user answers: the memory waits (queued) with its review item."""
+        memory = self._set_state(memory, State.QUEUED)
+        self.queue(memory, action, reason, confidence, target, evidence, verdict=verdict, merged_text=merged_text,
+                   held=held)
+        return memory
+
+    def apply_verdict(self, verdict: Verdict, memory: MemoryRecord, target: MemoryRecord,
+                      proposed_text: str | None = None) -> None:
+        """What the user decided an unsure comparison is, applied as a flush applies a sure verdict (``memory``
+        waited, ``target`` is the kept memory, ``proposed_text`` the judge's merged wording if it gave one)."""
+        score = memory.score or 0.0
+        if verdict is Verdict.COEXIST:
+            self.promote(self._set_state(memory, State.CANDIDATE), score)
+        elif verdict in (Verdict.SUPERSEDE, Verdict.MERGE):
+            was_guarded = guarded(target)  # the user approved replacing a Layer 1 memory: the new one takes its place
+            memory = self._set_state(memory, State.CANDIDATE)
+            if verdict is Verdict.MERGE:
+                memory = self.merge(target, self.reword(memory, merged_text(proposed_text, target.text, memory.text)))
+            else:
+                self.supersede(target, memory)
+                self.note(ChangeKind.SUPERSEDED, memory, old_text=target.text)
+            if was_guarded:
+                self.activate(memory)
+            else:
+                self.promote(self.refresh(memory), score)
+        else:  # SAME or CONTRADICT: the statement is folded into the kept memory as evidence
+            rows = self.memories.ledger_rows(memory.id)
+            if verdict is Verdict.SAME:
+                self.promote(self.reinforce(target, rows, score, memory.last_evidence_epoch or 0), score)
+            else:
+                self.contradict(target, rows)
+            self.fold_into(memory, target, verdict)
 
     # ---- evidence ------------------------------------------------------------
     def reinforce(self, target: MemoryRecord, evidence_rows: list[dict], score: float, last_epoch: float,
@@ -159,7 +195,7 @@ class Transitions:
             self.set_pending(refreshed, evidence)
 
     def set_pending(self, memory: MemoryRecord, evidence: Iterable[str] = ()) -> None:
-        self.note(ChangeKind.PENDING, self.set_state(memory, State.PENDING), evidence)
+        self.note(ChangeKind.PENDING, self._set_state(memory, State.PENDING), evidence)
 
     # ---- replacing -----------------------------------------------------------
     def supersede(self, old: MemoryRecord, new: MemoryRecord) -> None:
@@ -222,12 +258,12 @@ class Transitions:
                 continue
             proposal = self.memories.get(row["memory_id"])
             if proposal is not None and proposal.state is State.QUEUED:
-                self.set_state(proposal, State.CANDIDATE)
+                self._set_state(proposal, State.CANDIDATE)
                 self.event(proposal.id, "review closed", {"queue": row["id"], "history": memory_id})
 
     # ---- the layers ----------------------------------------------------------
     def activate(self, memory: MemoryRecord) -> MemoryRecord:
-        memory = self.set_state(memory, State.ACTIVE, layer2_until=None)
+        memory = self._set_state(memory, State.ACTIVE, layer2_until=None)
         self.memories.event(memory.id, self.stamp, "activated", {}, self.run_id)
         return memory
 
@@ -269,12 +305,12 @@ class Transitions:
             self.counters.layer1 += 1
             self.note(ChangeKind.LAYER1, memory, evidence, layer=1)
             return
-        memory = self.set_state(memory, State.QUEUED)
         reason = (f"reached Layer 1 on {stats.days} day(s) of evidence; "
                   + (self.held_reason() if sure
                      else "you asked to approve every Layer 1 change" if self.settings.ask_before_layer1
                      else f"confidence {confidence:.2f} is below {needed:.2f}"))
-        self.queue(memory, Action.LAYER1, reason, confidence, None, evidence, held="small_model" if sure else None)
+        memory = self.hold_for_review(memory, Action.LAYER1, reason, confidence, None, evidence,
+                                      held="small_model" if sure else None)
         self.layer2(self.refresh(memory), score, evidence)
 
     def held_reason(self) -> str:
@@ -304,113 +340,3 @@ class Transitions:
     def dormant(self, memory: MemoryRecord, reason: str) -> None:
         self.memories.update(memory.id, state=State.DORMANT, updated_at=self.stamp)
         self.note(ChangeKind.DORMANT, memory, detail={"reason": reason})
-
-    # ---- the user's ratings (memory/feedback.py) -----------------------------------
-    def rate_down(self, memory: MemoryRecord, factor: float, why: str, review: bool) -> int | None:
-        """A 👎: confidence × ``factor`` and the boost gone; with ``review`` a kept or proposed memory (not
-        pinned) waits for the user's review (approve keeps it, reject refuses it). Returns the review's number."""
-        self.memories.update(memory.id, confidence=(memory.confidence or 0.0) * factor, boost=1.0,
-                             updated_at=self.stamp)
-        self.event(memory.id, "rated down", {"why": why, "confidence": memory.confidence})
-        if not review or memory.pinned or memory.state not in (State.ACTIVE, State.CANDIDATE):
-            return None
-        memory = self.set_state(memory, State.QUEUED, layer2_until=None)
-        return self.queue(memory, Action.RATED, "you rated it 👎: keep it (approve) or drop it (reject)",
-                          memory.confidence or 0.0)
-
-    def unrate(self, memory: MemoryRecord, before: dict, queue_id: int | None) -> None:
-        """Undo a rating: confidence and boost as they were; the review a 👎 opened, if still open, is
-        withdrawn and the memory back in the state it had."""
-        self.memories.update(memory.id, confidence=before["confidence"], boost=before["boost"],
-                             boost_epoch=before["boost_epoch"], updated_at=self.stamp)
-        row = self.memories.queue_get(queue_id) if queue_id else None
-        if row is not None and row["status"] == "open":
-            self.memories.queue_resolve(queue_id, "withdrawn", self.stamp)
-            if memory.state is State.QUEUED:
-                self.set_state(memory, State(before["state"]), layer2_until=before.get("layer2_until"))
-        self.event(memory.id, "rating cleared", {"queue": queue_id})
-
-    # ---- the user's own changes ------------------------------------------------
-    def reword(self, memory: MemoryRecord, text: str) -> MemoryRecord:
-        """Give a proposal (not yet kept) new words, e.g. the merged wording of an approved MERGE."""
-        if text == memory.text:
-            return memory
-        self.memories.update(memory.id, text=text, updated_at=self.stamp)
-        self.event(memory.id, "reworded", {"old_text": memory.text})
-        return self.refresh(memory)
-
-    def edit(self, old: MemoryRecord, text: str) -> MemoryRecord:
-        """The user's new wording: a new version supersedes the old one, which stays in history.
-
-        Reviews of the old version follow it: a proposal it made, or one about it, is now the new one's.
-        """
-        new_id = "mem-" + hashlib.sha256(f"{old.id}\x1f{text}\x1f{self.stamp}".encode()).hexdigest()[:8]
-        new = MemoryRecord(id=new_id, text=text, slot=old.slot, kind=old.kind, state=old.state,
-                           score=old.score, confidence=max(old.confidence or 0, 0.8), persona="user",
-                           style=old.style, pinned=old.pinned, valid_at=old.valid_at,
-                           layer2_until=old.layer2_until, last_evidence_epoch=old.last_evidence_epoch,
-                           created_at=self.stamp, updated_at=self.stamp)
-        self.memories.insert(new)
-        self.memories.copy_evidence(old.id, new.id)
-        for row in self.memories.queue_for_memory(old.id):
-            if row["memory_id"] == old.id:
-                self.memories.queue_update(row["id"], memory_id=new.id, text=text)
-            elif row["target_id"] == old.id:
-                self.memories.queue_update(row["id"], target_id=new.id, old_text=text)
-        self.memories.update(old.id, state=State.SUPERSEDED, superseded_by=new.id, superseded_at=self.stamp,
-                             invalid_at=self.stamp, layer2_until=None, updated_at=self.stamp)
-        self.event(old.id, "edited", {"by": new.id})
-        self.event(new.id, "created by edit", {"from": old.id, "old_text": old.text})
-        return self.refresh(new)
-
-    def reject(self, memory: MemoryRecord) -> None:
-        """A proposal the user refused is kept as rejected; a kept memory it named (or that it would
-        have replaced something with) stays as it was."""
-        if memory.state in (State.QUEUED, State.RETRACTION):
-            self.set_state(memory, State.REJECTED, layer2_until=None)
-
-    def forget(self, memory: MemoryRecord) -> None:
-        """Out of the prompt for good; the row and its history stay. Proposals about it return to candidate."""
-        self.memories.update(memory.id, state=State.FORGOTTEN, pinned=0, layer2_until=None, updated_at=self.stamp)
-        for row in self.memories.queue_for_memory(memory.id):
-            self.memories.queue_resolve(row["id"], "rejected", self.stamp)
-            proposal = self.memories.get(row["memory_id"]) if row["memory_id"] != memory.id else None
-            if proposal is not None and proposal.state is State.QUEUED:
-                self.set_state(proposal, State.CANDIDATE)
-                self.event(proposal.id, "review closed", {"queue": row["id"], "forgotten": memory.id})
-        self.event(memory.id, "forgotten", {"was": str(memory.state), "pinned": int(bool(memory.pinned)),
-                                            "layer2_until": memory.layer2_until})
-
-    def restore(self, memory: MemoryRecord) -> MemoryRecord:
-        """Undo a forget: the memory is back where it was (a proposal that waited for review comes back
-        as a candidate: its review was closed, and a flush reviews it again if it must)."""
-        detail = next((json.loads(e["detail"] or "{}") for e in reversed(self.memories.events(memory.id))
-                       if e["action"] == "forgotten"), {})
-        was = State(detail.get("was", State.CANDIDATE))
-        state = was if was in (State.ACTIVE, State.CANDIDATE, State.PENDING, State.DORMANT) else State.CANDIDATE
-        memory = self.set_state(memory, state, pinned=int(detail.get("pinned", 0)),
-                                layer2_until=detail.get("layer2_until"))
-        self.event(memory.id, "restored", {"to": str(state)})
-        return memory
-
-    def delete(self, chain: list[MemoryRecord]) -> None:
-        """Delete memories for real (a memory and its whole history): their words leave the memory tables.
-
-        A proposal that waited to replace one of them goes back to candidate, as when one is forgotten.
-        """
-        ids = [m.id for m in chain]
-        for row in self.memories.proposals_about(ids):
-            proposal = self.memories.get(row["memory_id"])
-            self.memories.queue_resolve(row["id"], "rejected", self.stamp)
-            if proposal is not None and proposal.state is State.QUEUED:
-                self.set_state(proposal, State.CANDIDATE)
-                self.event(proposal.id, "review closed", {"queue": row["id"], "deleted": True})
-        self.memories.delete_texts(ids, [m.text for m in chain])
-
-    def pin(self, memory: MemoryRecord, pinned: bool) -> None:
-        """A pinned memory is always in Layer 1: it never decays, goes dormant or is left out."""
-        values = {"pinned": int(pinned), "updated_at": self.stamp}
-        if pinned:
-            values.update(state=State.ACTIVE, layer2_until=None)
-        self.memories.update(memory.id, **values)
-        self.event(memory.id, "pinned" if pinned else "unpinned")

@@ -14,8 +14,9 @@ import re
 
 from ..memory.record import COLUMNS as _COLUMNS
 from ..memory.record import LedgerStats, MemoryRecord
-from ..memory.states import LIVE_STATES, State
+from ..memory.states import State
 from .db import StoreView
+from .shown import live
 
 
 def _fts_query(text: str, limit_terms: int = 12) -> str:
@@ -61,29 +62,27 @@ class MemoryStore(StoreView):
         return self._records("SELECT * FROM memories ORDER BY slot, created_at, id")
 
     def live(self) -> list[MemoryRecord]:
-        marks = ",".join("?" * len(LIVE_STATES))
-        return self._records(f"SELECT * FROM memories WHERE superseded_by IS NULL AND state IN ({marks}) "
-                             f"ORDER BY slot, id", LIVE_STATES)
+        kept, params = live()
+        return self._records(f"SELECT * FROM memories WHERE {kept} ORDER BY slot, id", params)
 
     def in_state(self, *states: State) -> list[MemoryRecord]:
         marks = ",".join("?" * len(states))
         return self._records(f"SELECT * FROM memories WHERE state IN ({marks}) ORDER BY slot, id", states)
 
     def same_slot(self, slot: str) -> list[MemoryRecord]:
-        marks = ",".join("?" * len(LIVE_STATES))
-        return self._records(f"SELECT * FROM memories WHERE slot = ? AND superseded_by IS NULL "
-                             f"AND state IN ({marks}) ORDER BY id", [slot, *LIVE_STATES])
+        kept, params = live()
+        return self._records(f"SELECT * FROM memories WHERE slot = ? AND {kept} ORDER BY id", [slot, *params])
 
     def neighbours(self, text: str, limit: int = 3) -> list[MemoryRecord]:
         """Live memories that share wording with ``text``, best rank first (no score threshold)."""
         query = _fts_query(text)
         if not query:
             return []
-        marks = ",".join("?" * len(LIVE_STATES))
+        kept, params = live("m")
         return self._records(
             f"SELECT m.* FROM memories_fts f JOIN memories m ON m.rowid = f.rowid "
-            f"WHERE memories_fts MATCH ? AND m.superseded_by IS NULL AND m.state IN ({marks}) "
-            f"ORDER BY bm25(memories_fts), m.id LIMIT ?", [query, *LIVE_STATES, limit])
+            f"WHERE memories_fts MATCH ? AND {kept} "
+            f"ORDER BY bm25(memories_fts), m.id LIMIT ?", [query, *params, limit])
 
     def insert(self, record: MemoryRecord) -> None:
         self.db["memories"].insert(record.row(), pk="id")

@@ -28,7 +28,7 @@ The views are rebuilt from this set at each flush and at once after each change 
 
 from __future__ import annotations
 
-from ..memory.states import SHOWN_STATES, Action, State
+from ..memory.states import LIVE_STATES, SHOWN_STATES, Action, State
 from .db import StoreView
 
 OPEN, APPROVED, SUPERSEDED = "open", "approved", "superseded"  # review_queue.status values read here
@@ -41,16 +41,25 @@ def _found_in_words(alias: str) -> tuple[str, list]:
             [Action.WORDS, APPROVED])
 
 
+def live(alias: str = "", states: tuple = LIVE_STATES) -> tuple[str, list]:
+    """The SQL condition for a memory still in play — not replaced (``superseded_by IS NULL``) and in one
+    of ``states`` (the live ones unless told) — and its parameters. Written once: every live-memory query
+    and ``shown`` use it."""
+    column = f"{alias}." if alias else ""
+    return (f"{column}superseded_by IS NULL AND {column}state IN ({','.join('?' * len(states))})",
+            list(states))
+
+
 def shown(alias: str = "mem") -> tuple[str, list]:
     """The SQL condition on ``memories AS alias`` for a memory the views may show, and its parameters."""
-    marks = ",".join("?" * len(SHOWN_STATES))
+    kept, kept_params = live(alias, SHOWN_STATES)
     words, words_params = _found_in_words(alias)
-    return (f"({alias}.superseded_by IS NULL AND {alias}.state IN ({marks}) "
+    return (f"({kept} "
             f"AND NOT EXISTS (SELECT 1 FROM review_queue q WHERE q.memory_id = {alias}.id AND q.status = ?) "
             f"AND {words} "
             f"AND EXISTS (SELECT 1 FROM evidence e JOIN messages m ON m.id = e.message_id "
             f"WHERE e.memory_id = {alias}.id AND e.contradicts = 0 AND m.role = 'user'))",
-            [*SHOWN_STATES, OPEN, *words_params])
+            [*kept_params, OPEN, *words_params])
 
 
 def said() -> tuple[str, list]:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 
-from ..memory.states import LIVE_STATES
 from ..memory.tiers import ACCESS_ACTIONS
 from ..types import parse_ts
 from .db import StoreView
+from .shown import live
 
 
 class TierStore(StoreView):
@@ -31,12 +31,12 @@ class TierStore(StoreView):
 
     def day_facts(self) -> list[dict]:
         """Per archived local day: its messages, its last message, and the live memories citing it."""
-        marks = ",".join("?" * len(LIVE_STATES))
+        kept, params = live("mem")
         cited: dict[str, dict] = {}
         for row in self.db.query(
                 f"SELECT m.day, COUNT(DISTINCT e.memory_id) AS memories, MAX(mem.last_evidence_epoch) AS touched "
                 f"FROM evidence e JOIN messages m ON m.id = e.message_id JOIN memories mem ON mem.id = e.memory_id "
-                f"WHERE mem.superseded_by IS NULL AND mem.state IN ({marks}) GROUP BY m.day", list(LIVE_STATES)):
+                f"WHERE {kept} GROUP BY m.day", params):
             cited[row["day"]] = row
         out = []
         for row in self.db.query("SELECT day, COUNT(*) AS messages, MAX(ts_epoch) AS last FROM messages "

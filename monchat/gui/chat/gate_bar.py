@@ -13,6 +13,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ...core.logs.files import FlushGate
+from ...core.memory.states import GateState
 from ..translation import arg
 
 # A red frame reads as "stopped" on light and dark themes alike; the fill stays the palette's.
@@ -30,7 +31,7 @@ class GateBar(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.state = "ok"
+        self.state = GateState.OK
         self._blocked_reason = ""
         self.count_label = QLabel(self)
         self.count_label.setObjectName("gate_count")
@@ -70,19 +71,20 @@ class GateBar(QWidget):
         self.count_label.setText(arg(
             self.tr("Unflushed log files: %1 (flush recommended at %2, chat pauses at %3)"),
             gate.unflushed_files, gate.warn_at, gate.stop_at))
-        if gate.state == "warn":
+        if gate.state == GateState.WARN:
             self.banner_label.setText(arg(
                 self.tr("%1 log files are waiting. A flush now turns them into memory; "
                         "at %2 files chat pauses until you flush."), gate.unflushed_files, gate.stop_at))
-        elif gate.state == "stop":
+        elif gate.state == GateState.STOP:
             self.banner_label.setText(self.stop_explanation(gate))
-        stopped = gate.state == "stop"
+        stopped = gate.state == GateState.STOP
         self.banner.setStyleSheet(STOP_STYLE if stopped else "")
         font = self.banner_label.font()
         font.setBold(stopped)
         self.banner_label.setFont(font)
-        self.banner.setVisible(gate.state in ("warn", "stop"))
-        self.flush_button.setVisible(gate.state not in ("warn", "stop"))  # the banner's button is the one
+        self.banner.setVisible(gate.state in (GateState.WARN, GateState.STOP))
+        # the banner's button is the one
+        self.flush_button.setVisible(gate.state not in (GateState.WARN, GateState.STOP))
         self._show_blocked()
 
     def set_flush_blocked(self, reason: str) -> None:

@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, Signal
 from ...core.chat.service import ChatService, TurnResult
 from ...core.logs.files import FlushGate
 from ...core.logs.long_text import left_out
+from ...core.memory.states import GateState
 from ...core.types import Message, format_ts, local_now
 from .view import ChatView, MessageBubble
 from .composer import Composer
@@ -78,7 +79,7 @@ class ChatTurns(QObject):
         self.editing = False
 
     def _allowed(self) -> bool:
-        return self.current is None and self.read_gate().state != "stop"
+        return self.current is None and self.read_gate().state != GateState.STOP
 
     # ---- starting a turn ---------------------------------------------------
     def send(self, text: str) -> None:

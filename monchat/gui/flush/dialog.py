@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QGridLayout, QGroupBox, QHBox
                                QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from ...core.flush.records import FlushIncomplete
-from ...core.memory import ChangeKind
+from ...core.memory.states import FLUSH_STEPS, ChangeKind, FlushStage
 from ...core.flush.service import FlushService
 from ...core.personas.library import PersonaRegistry
 from .dropped_rows import add_dropped_rows
@@ -27,7 +27,7 @@ from ..chat.small_model_words import small_model_note, small_model_warning
 from ..translation import arg, ui_is_english, ui_language
 from ..kit.workers import Failure, TaskRunner
 
-STAGES = ("orient", "score", "judge", "reflect", "consolidate", "prune", "rebuild")
+STAGES = FLUSH_STEPS
 
 
 def group_changes(changes: list) -> list[list]:
@@ -142,13 +142,13 @@ class FlushDialog(QDialog):
     # ---- words -----------------------------------------------------------
     def stage_name(self, stage: str) -> str:
         return {
-            "orient": self.tr("Reading the logs"),
-            "score": self.tr("Filter personas pick what matters"),
-            "judge": self.tr("Comparing with what is remembered"),
-            "reflect": self.tr("Looking back: insights and the diary"),
-            "consolidate": self.tr("Weighing the evidence"),
-            "prune": self.tr("Tidying up (expiry, fading, the cap)"),
-            "rebuild": self.tr("Rebuilding the prompt"),
+            FlushStage.ORIENT: self.tr("Reading the logs"),
+            FlushStage.SCORE: self.tr("Filter personas pick what matters"),
+            FlushStage.JUDGE: self.tr("Comparing with what is remembered"),
+            FlushStage.REFLECT: self.tr("Looking back: insights and the diary"),
+            FlushStage.CONSOLIDATE: self.tr("Weighing the evidence"),
+            FlushStage.PRUNE: self.tr("Tidying up (expiry, fading, the cap)"),
+            FlushStage.REBUILD: self.tr("Rebuilding the prompt"),
         }.get(stage, stage)
 
     def role_name(self, role: str) -> str:
@@ -293,14 +293,14 @@ class FlushDialog(QDialog):
             self.cancel_button.setText(self.tr("Cancelling…"))
 
     def show_progress(self, progress) -> None:
-        row = "reflect" if progress.stage in ("diary", "digest") else progress.stage  # the diary, digests: same row
+        row = FlushStage.REFLECT if progress.stage in (FlushStage.DIARY, FlushStage.DIGEST) else progress.stage
         if row in STAGES:
             index = STAGES.index(row)
             for stage in STAGES[:index]:
                 self.stage_marks[stage].setText("✓")
             self.stage_marks[row].setText("●")
             self.overall.setValue(index)
-        if progress.stage == "score" and progress.persona:
+        if progress.stage == FlushStage.SCORE and progress.persona:
             # Personas read side by side; each reports as each part of the log is read.
             name, bar = self._persona_row(progress.persona, "")
             bar.setRange(0, max(1, progress.total))
@@ -321,7 +321,7 @@ class FlushDialog(QDialog):
             bars = [b for _n, b in self.persona_rows.values()]
             self.status.setText(arg(self.tr("The filter personas are reading the logs (%1 of %2 parts read)."),
                                     sum(b.value() for b in bars), sum(b.maximum() for b in bars)))
-        elif progress.stage == "judge":
+        elif progress.stage == FlushStage.JUDGE:
             if progress.total == 0:
                 self.status.setText(self.tr("Nothing new resembles what is remembered; no comparisons needed."))
             elif progress.done < progress.total:
@@ -329,11 +329,11 @@ class FlushDialog(QDialog):
                                         progress.total))
             else:
                 self.status.setText(arg(self.tr("Compared %1 pairs with what is remembered."), progress.total))
-        elif progress.stage == "reflect":
+        elif progress.stage == FlushStage.REFLECT:
             self.status.setText(self.tr("Looking back over what this flush found…"))
-        elif progress.stage == "diary":
+        elif progress.stage == FlushStage.DIARY:
             self.status.setText(arg(self.tr("Writing the diary: %1 of %2 days."), progress.done, progress.total))
-        elif progress.stage == "consolidate" and progress.total:
+        elif progress.stage == FlushStage.CONSOLIDATE and progress.total:
             self.status.setText(arg(self.tr("Weighing the evidence for %1 items."), progress.total))
         elif progress.stage in STAGES:
             self.status.setText(self.stage_name(progress.stage) + "…")

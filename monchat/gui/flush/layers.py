@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
+from ...core.background.gaps import RECALL
+from ...core.memory.states import ChangeKind
 from ..translation import arg
 
 LAYER_ORDER = ("reflect", "profile", "diary", "gaps", "skills", "preferences", "tiers", "graph", "lint")
@@ -31,16 +33,17 @@ class LayerRows(QTreeWidget):
                 "tiers": self.tr("Tiers"), "graph": self.tr("Graph"), "lint": self.tr("Lint")}.get(layer, layer)
 
     def change_name(self, change: str) -> str:
-        return {"new": self.tr("new"), "queued": self.tr("waits for review"), "superseded": self.tr("replaced"),
-                "dormant": self.tr("faded"), "layer1": self.tr("lasting"), "merged": self.tr("merged"),
-                "reinforced": self.tr("reinforced")}.get(change, change)
+        return {ChangeKind.NEW: self.tr("new"), ChangeKind.QUEUED: self.tr("waits for review"),
+                ChangeKind.SUPERSEDED: self.tr("replaced"), ChangeKind.DORMANT: self.tr("faded"),
+                ChangeKind.LAYER1: self.tr("lasting"), ChangeKind.MERGED: self.tr("merged"),
+                ChangeKind.REINFORCED: self.tr("reinforced")}.get(change, change)
 
     def tier_name(self, tier: str) -> str:
         return {"hot": self.tr("hot"), "warm": self.tr("warm"), "cold": self.tr("cold"),
                 "frozen": self.tr("frozen")}.get(tier, tier)
 
     def gap_words(self, gap: dict) -> str:
-        if gap["kind"] == "recall":
+        if gap["kind"] == RECALL:
             return arg(self.tr("%1 (not known %2 times)"), gap["slot"], gap["failures"])
         return arg(self.tr("%1 (never mentioned)"), gap["slot"])
 

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QButtonGroup, QDialog, QDialogButtonBox, QFileDia
                                QProgressBar, QPushButton, QRadioButton, QVBoxLayout, QWidget)
 
 from ...core.paths import Paths, write_private
+from ...core.memory.states import GateState
 from ..failures import explanation, headline
 from ..kit.lifetime import alive
 from ..translation import arg
@@ -115,10 +116,10 @@ class ImportDialog(_WorkDialog):
         if skipped:
             lines.append(arg(self.tr("Skipped %1 system, tool or empty message(s)."), skipped))
         gate = self.app.chat.gate()
-        if gate.state == "stop":
+        if gate.state == GateState.STOP:
             lines.append(arg(self.tr("%1 log files now wait for a flush, so chat is paused: press Flush. One flush "
                                      "reads them all, in parts that fit the model."), gate.unflushed_files))
-        elif gate.state == "warn":
+        elif gate.state == GateState.WARN:
             lines.append(arg(self.tr("%1 log files now wait for a flush; a flush is recommended."),
                              gate.unflushed_files))
         self.status.setText("\n".join(lines))

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QHeaderVi
                                QMessageBox, QPlainTextEdit, QPushButton, QSplitter, QTabBar, QTreeWidget,
                                QTreeWidgetItem, QVBoxLayout, QWidget)
 
-from ...core.memory import Kind, State, View
+from ...core.memory import Action, Kind, State, View
 from ...core.memory.preferences import versions as preference_versions
 from ...core.memory.service import MemoryService
 from ...core.personas.library import PersonaRegistry
@@ -244,7 +244,7 @@ class MemoryBrowser(QDialog):
         self.review_row = own
         self.approve_button.setEnabled(own is not None and not self.busy)
         self.reject_button.setEnabled(own is not None and not self.busy)
-        if own is not None and own.get("action") == "judge":  # approving applies the judge's leaning
+        if own is not None and own.get("action") == Action.JUDGE:  # approving applies the judge's leaning
             lean = words.leaning(own)
             self.approve_button.setText(arg(self.tr("Approve: %1"), words.verdict_name(lean)))
             self.approve_button.setToolTip(words.verdict_effect(lean) + "\n"

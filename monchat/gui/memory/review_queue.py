@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QHeaderVi
                                QVBoxLayout, QWidget)
 
 from ...core.errors import KnownError
-from ...core.memory import Verdict
+from ...core.memory import Action, Verdict
 from ...core.memory.service import MemoryService
 from ...core.settings import Settings
 from . import review_words as words
@@ -115,7 +115,7 @@ class ReviewQueueDialog(QDialog):
 
     def action_name(self, row: dict) -> str:
         action = row.get("action") or ""
-        if action == "judge":
+        if action == Action.JUDGE:
             return arg(self.tr("Decide (leaning: %1)"), words.verdict_name(words.leaning(row)))
         return words.action_name(action)
 
@@ -154,7 +154,7 @@ class ReviewQueueDialog(QDialog):
     def show_detail(self) -> None:
         row = self.current()
         self.evidence.clear()
-        judge = row is not None and row.get("action") == "judge"
+        judge = row is not None and row.get("action") == Action.JUDGE
         self.approve_button.setEnabled(row is not None and not self.busy)
         self.reject_button.setEnabled(row is not None and not self.busy)
         self.other_verdict_button.setVisible(judge)
@@ -174,7 +174,7 @@ class ReviewQueueDialog(QDialog):
                 action.setVisible(verdict != lean)
         else:
             self.approve_button.setToolTip("")
-        compare = bool(row.get("target_id")) and row.get("action") != "layer1"
+        compare = bool(row.get("target_id")) and row.get("action") != Action.LAYER1
         if compare:  # both sides, so the user can see what each rests on
             self._evidence_heading(arg(self.tr("Evidence for the proposal “%1”"), row.get("text") or ""))
         self._evidence_lines(row["memory_id"])
@@ -227,7 +227,7 @@ class ReviewQueueDialog(QDialog):
         row, memory = self.current(), self.memory
         if row is None:
             return
-        if row.get("action") != "judge" or not isinstance(verdict, str):
+        if row.get("action") != Action.JUDGE or not isinstance(verdict, str):
             verdict = None
         self._apply("approve", lambda: memory.approve(str(row["id"]), verdict=verdict))
 

@@ -10,6 +10,7 @@ from PySide6.QtCore import QCoreApplication
 
 from ...core.memory import Action, Verdict
 from ...core.memory.states import FROM_OUTSIDE, Held
+from ...core.memory.rules import leaning  # noqa: F401 (the browser and the queue ask words.leaning)
 from ..translation import arg
 
 
@@ -17,9 +18,6 @@ def confidence_text(value) -> str:
     return f"{value:.2f}" if isinstance(value, (int, float)) else "—"
 
 
-def leaning(row: dict) -> str:
-    """The verdict approving a judge row applies unless the user picks another (as core does)."""
-    return Verdict.parse(row.get("verdict") or "") or Verdict.SUPERSEDE
 
 
 class ReviewWords:
@@ -78,25 +76,25 @@ class ReviewWords:
             return self.tr("Imported from another assistant's memory or a monchat export.")
         if row.get("held") == Held.MCP:
             return self.tr("Proposed by another app through monchat's MCP server.")
-        if action == "layer1":
+        if action == Action.LAYER1:
             return arg(self.tr("Enough evidence has come together, so this becomes lasting memory "
                                "(confidence %1)."), sure)
         if action == Action.RATED:
             return self.tr("You rated this down. Approve keeps it as lasting memory (at its lowered confidence); "
                            "reject drops it.")
-        if action == "words":
+        if action == Action.WORDS:
             return self.tr("Not found in your words: the text shares almost nothing with the messages it "
                            "cites. Approve it only if it is true of you.")
-        if action == "supersede":
+        if action == Action.SUPERSEDE:
             return arg(self.tr("Replaces the lasting memory “%1” with “%2”."), old, new)
-        if action == "merge":
+        if action == Action.MERGE:
             return arg(self.tr("Merges the lasting memory “%1” into the new wording “%2”."), old, new)
-        if action == "retract":
+        if action == Action.RETRACT:
             if number and confidence < judge_confidence:
                 return arg(self.tr("You may have taken back “%1”, but it is not certain (confidence %2). "
                                    "Approve to take it back."), old, sure)
             return arg(self.tr("Takes back “%1”."), old)
-        if action == "judge":
+        if action == Action.JUDGE:
             if number and confidence <= 0:
                 return arg(self.tr("The model gave no usable answer on how this relates to “%1”. "
                                    "Decide yourself."), old)
