@@ -25,6 +25,8 @@ def chat_in_terminal(app, args) -> int:
     chat = app.chat
     from .core.personas import terminal_persona
     persona_id = args.persona or terminal_persona(app.personas, app.settings.chat)
+    if getattr(args, "off_record", None) is not None:  # --off-record / --on-record, for this session
+        chat.set_off_record(persona_id, args.off_record)
     ensure_cloud_consent(app, _persona_or_none(chat, persona_id))  # before anything is logged, as the window asks
     if args.message:
         lines = iter(args.message)
@@ -87,6 +89,9 @@ def interactive_chat(app, persona_id: str) -> int:
     with contextlib.suppress(AttributeError, ValueError):
         sys.stdin.reconfigure(errors="surrogateescape")  # undecodable bytes reach _terminal_text, not a crash
     print(f"{persona.name} — {backend.describe()}   (/help for commands, /quit to leave, Ctrl+C stops a reply)")
+    if chat.off_record(persona.id):
+        print(f"Off the record: no flush reads this conversation; it is removed after "
+              f"{app.settings.off_record.hours} hours (`monchat offrecord clear` removes it now).")
     if gate.state == "warn":
         print(f"Note: {gate.unflushed_files} log files wait for a flush; run `monchat flush` soon.")
     if persona.greeting:

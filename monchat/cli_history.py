@@ -36,7 +36,7 @@ def add_history_commands(sub) -> None:
 def _line(m, width: int = 100, replaced: bool = False) -> str:
     text = " ".join(m.text.split())
     text = text if len(text) <= width else text[:width - 1] + "…"
-    mark = REPLACED_MARK if replaced else ""
+    mark = (REPLACED_MARK if replaced else "") + ("(off the record) " if getattr(m, "off_record", False) else "")
     return f"{m.ts[:16].replace('T', ' ')}  {m.persona or '-':10} {m.role:9} {mark}{text}  [{m.id}]"
 
 

@@ -369,3 +369,15 @@ def m023_review_row_proposers(db: Database) -> None:
     nothing from a flush with a model known to be small goes into lasting memory unasked."""
     db["review_queue"].add_column("proposers", str)  # JSON list of persona ids; NULL before this migration
     db["review_queue"].add_column("held", str)
+
+
+@migrations()
+def m024_never_remember(db: Database) -> None:
+    """The user's "never remember this" rules (``core/memory/never.py``): a topic, a word or a slot family that no
+    flush turns into memory, whatever a model proposes. ``key`` is the rule as it is matched (NFKC, casefolded)."""
+    db["never_rules"].create(
+        {"id": int, "text": str, "key": str, "created_at": str},
+        pk="id",
+        not_null={"text", "key"},
+    )
+    db["never_rules"].create_index(["key"], unique=True)
