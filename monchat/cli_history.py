@@ -13,7 +13,7 @@ from .core.errors import InputError
 def add_history_commands(sub) -> None:
     p = sub.add_parser("search", help="find messages (archived or not); browse by day")
     p.add_argument("query", nargs="*", help="words to find (every one must occur)")
-    p.add_argument("--json", action="store_true", help="a list of {id, ts, role, persona, text, replaced}")
+    p.add_argument("--json", action="store_true", help="a list of {id, ts, role, persona, text, replaced, off_record}")
     p.add_argument("--limit", type=int, default=200)
     p.add_argument("--days", action="store_true", help="list the days that have messages")
     p.add_argument("--day", metavar="YYYY-MM-DD", help="every message of one day")

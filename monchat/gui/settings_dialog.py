@@ -32,6 +32,7 @@ from .model_catalog import CatalogPicker
 from .model_tools import ModelField, PullControl, TypedKeys
 from .openai_fields import AnswerFormatBox, context_box
 from .review_learning import ReviewLearningView
+from .settings_controls import YourControlsBox
 from .settings_growing import GrowingMemoryPage
 from .translation import arg
 from .workers import Failure, TaskRunner
@@ -81,8 +82,7 @@ class SettingsDialog(QDialog):
         self.message = QLabel(self)
         self.message.setWordWrap(True)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel,
-                                        self)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self)
         self.buttons.accepted.connect(self.save)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -231,12 +231,10 @@ class SettingsDialog(QDialog):
 
     def _memory_tab(self, s: Settings) -> QWidget:
         page = QWidget(self)
-        self.warn_files = QSpinBox(page)
-        self.warn_files.setRange(1, 100)
-        self.warn_files.setValue(s.gate.warn_files)
-        self.stop_files = QSpinBox(page)
-        self.stop_files.setRange(1, 100)
-        self.stop_files.setValue(s.gate.stop_files)
+        self.warn_files, self.stop_files = QSpinBox(page), QSpinBox(page)
+        for box, value in ((self.warn_files, s.gate.warn_files), (self.stop_files, s.gate.stop_files)):
+            box.setRange(1, 100)
+            box.setValue(value)
         self.ask_layer1 = QCheckBox(self.tr("Ask me before any change to lasting memory (Layer 1)"), page)
         self.ask_layer1.setChecked(s.flush.ask_before_layer1)
         self.fixed = FixedPersonaPicker(self.personas, page)
@@ -248,6 +246,7 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Fixed filter personas"), self.fixed)
         self.learning = ReviewLearningView(self.store, s, self.runner, page)  # core/memory/learning.py
         form.addRow(self.tr("Learned from your reviews"), self.learning)
+        self.controls = YourControlsBox.added_to(form, s, self.personas)  # off the record, never remember
         return page
 
     def _update_groups(self) -> None:
@@ -305,6 +304,7 @@ class SettingsDialog(QDialog):
         s.chat = dataclasses.replace(s.chat, language=self.language_box.currentData(),
                                      ctrl_enter_sends=self.ctrl_enter.isChecked(), user_name=self.user_name.text().strip())
         self.growing.apply(s)
+        self.controls.apply(s)
         checked, warnings = settings_from_dict(s.to_dict())
         problems = list(warnings) + self.growing.problems(s)
         empty = empty_model_names(s)
