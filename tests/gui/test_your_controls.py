@@ -124,3 +124,40 @@ def test_settings_memory_your_controls_are_saved(app, make_window, qtbot):
     assert "hours = 6" in app.paths.settings_path.read_text()
     never = box.open_never_remember()
     assert never is not None and never.isVisible()
+
+
+def health_item(system, turns, schema):
+    """A filter that insists on a health memory, citing the user's line."""
+    from tests.gui.flush_script import user_lines
+    cited = [user_lines(turns)[0]["id"]]
+    return {"items": [{"reason": "r", "text": "worried about my health", "slot": "body/worry", "kind": "fact",
+                       "score": 0.9, "evidence": cited}]}
+
+
+NEVER_ROW = {"en": "Matches one of your “never remember” rules", "ja": "あなたの「記憶しないこと」のルールに当てはまる"}
+PAUSED_NOTE = {"en": "Memory is paused: 1 message(s) were kept", "ja": "記憶を一時停止中です：1件のメッセージを保存し"}
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_flush_dialog_lists_a_never_rule_drop_and_a_paused_flush(app, make_window, backend, qtbot, language):
+    from tests.gui.conftest import log_message
+    from tests.gui.flush_script import NO_ITEMS
+    from tests.gui.test_flush_dialog import open_flush
+    backend.default_reply = NO_ITEMS
+    app.never.add("health")
+    log_message(app, 2, "My health worries me")
+    backend.enqueue(health_item)
+    dialog = open_flush(make_window(language), qtbot)
+    dialog.dry_run.setChecked(True)
+    with qtbot.waitSignal(dialog.flush_finished, timeout=10000) as blocker:
+        dialog.start_button.click()
+    assert [d["rule"] for d in blocker.args[0].dropped_items] == ["never_remember"]
+    top = dialog.changes.topLevelItem(0)
+    assert (top.text(1), top.child(0).text(1)) == ("worried about my health", NEVER_ROW[language])
+    pause(app.store, app.clock())
+    asked = len(backend.history)
+    with qtbot.waitSignal(dialog.flush_finished, timeout=10000):
+        dialog.start_button.click()
+    assert PAUSED_NOTE[language] in dialog.summary.text()
+    assert len(backend.history) == asked  # no model asked
+    dialog.close()

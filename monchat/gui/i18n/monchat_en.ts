@@ -422,6 +422,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Matches one of your “never remember” rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Not backed by your own messages</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1005,6 +1009,10 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>%1 message(s) with %2 were archived unread (that persona&apos;s conversations are not read at a flush).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory is paused: %1 message(s) were kept and nothing new was remembered.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -429,6 +429,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation>根拠に挙げたあなたのメッセージにないことを言っている</translation>
     </message>
     <message>
+        <source>Matches one of your “never remember” rules</source>
+        <translation>あなたの「記憶しないこと」のルールに当てはまる</translation>
+    </message>
+    <message>
         <source>Not backed by your own messages</source>
         <translation>あなた自身の発言に根拠がない</translation>
     </message>
@@ -1013,6 +1017,10 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>%1 message(s) with %2 were archived unread (that persona&apos;s conversations are not read at a flush).</source>
         <translation>%2 とのメッセージ %1 件は読まずに保管しました（このペルソナとの会話は整理で読みません）。</translation>
+    </message>
+    <message>
+        <source>Memory is paused: %1 message(s) were kept and nothing new was remembered.</source>
+        <translation>記憶を一時停止中です：%1件のメッセージを保存し、新しいことは何も記憶しませんでした。</translation>
     </message>
     <message>
         <source>%1 message(s) you edited away (or replies asked for again) were archived unread.</source>
