@@ -73,7 +73,8 @@ def test_a_never_rule_drops_what_a_model_insists_on(world_and_server, capsys, ru
     assert report.dropped_items and all(d["rule"] == NEVER_RULE for d in report.dropped_items)
     assert {d["text"] for d in report.dropped_items} == {text}
     bodies = filter_bodies(server)
-    assert len(bodies) == 4 and all(rule in body for body in bodies)  # every filter is told, too
+    told = [body.split("Never pick anything about these")[-1] for body in bodies]
+    assert len(bodies) == 4 and all(len(t) < len(b) and f"- {rule}" in t for t, b in zip(told, bodies))  # told too
     assert world.queue() == [] and world.log_files() == []  # archived as usual
     assert len(world.rows("messages")) == 1
 
@@ -140,10 +141,11 @@ def test_rules_add_list_remove_through_the_cli(world, capsys):
     ("ok", "foodie/blog", None),  # a slot family is a whole part
     ("健康診断に行った", "body/checkup", "健康"),
     ("sleep", "health/sleep", "health"),  # a word is a slot family too
+    ("ok", "study_plan/week", "study_plan"),  # a rule written as a slot's subject
     ("元カレに会った", "social/ex", "元カレ"),
 ])
 def test_matching_in_english_and_japanese(text, slot, expected):
-    assert matches_never(text, slot, ["health", "my ex", "password", "food/", "健康", "元カレ"]) == expected
+    assert matches_never(text, slot, ["health", "my ex", "password", "food/", "健康", "元カレ", "study_plan"]) == expected
 
 
 # ---- pause memory -------------------------------------------------------------------------------------------
