@@ -229,8 +229,10 @@ def test_off_record_messages_are_removed_after_the_setting_hours_or_on_demand(wo
     world.clock.now = parse_ts("2026-11-23T20:00:01+09:00")
     chat.window()
     assert [h.text for h in search.search("secret")] == ["a later secret"]
+    shown = [m.text for m in chat.window()]  # the window reads through the log index: the same there
+    assert "a later secret" in shown and SECRET not in shown
     assert world.app.logbook.off_record.clear() == 2
-    assert search.search("secret") == []
+    assert search.search("secret") == [] and chat.window() == []
 
 
 def test_a_persona_that_starts_off_the_record_still_reads_memory(world_and_server):
