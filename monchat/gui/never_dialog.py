@@ -15,7 +15,8 @@ from ..core.errors import KnownError
 from .confirm import ask_yes_no
 from .failures import explanation, headline
 from .translation import arg
-from .workers import Failure
+from .lifetime import alive
+from .workers import Failure, TaskRunner
 
 
 class NeverRulesDialog(QDialog):
@@ -25,9 +26,10 @@ class NeverRulesDialog(QDialog):
 
     changed = Signal()
 
-    def __init__(self, app, parent: QWidget | None = None) -> None:
+    def __init__(self, app, runner: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.app = app
+        self.runner = runner
         self.never = app.never
         self.setWindowTitle(self.tr("Never remember"))
         self.resize(560, 480)
@@ -124,13 +126,21 @@ class NeverRulesDialog(QDialog):
         self.dialogs.append(box)
         return box
 
-    def forget(self) -> list[str]:
-        try:
-            forgotten = self.never.forget_matching()
-        except KnownError as exc:
-            self._failed(exc)
-            return []
+    def forget(self) -> None:
+        """Forget them on a worker (each forget rebuilds the views and the prompt); ``changed`` when done."""
+        never = self.never
+        self.forget_button.setEnabled(False)
+        self.runner.start("forget what a never-remember rule covers", lambda _report: never.forget_matching(),
+                          on_finished=self._forgotten, on_failed=self._forget_failed)
+
+    def _forgotten(self, forgotten: list[str]) -> None:
+        if not alive(self):
+            return
         self.message.setText(arg(self.tr("%1 memory(ies) forgotten."), len(forgotten)))
         self.reload()
         self.changed.emit()
-        return forgotten
+
+    def _forget_failed(self, failure: Failure) -> None:
+        if alive(self):
+            self.message.setText(f"{headline(failure)}\n{explanation(failure)}")
+            self.reload()

@@ -120,7 +120,9 @@ class YourControls(QObject):
 
     def open_never_remember(self, parent=None):
         from .never_dialog import NeverRulesDialog
-        return self.window._open(NeverRulesDialog(self.app, parent or self.window))
+        dialog = NeverRulesDialog(self.app, self.window.runner, parent or self.window)
+        dialog.changed.connect(self.window.refresh_meter)  # a forgotten memory leaves the prompt
+        return self.window._open(dialog)
 
 
 class OffRecordBanner(QFrame):

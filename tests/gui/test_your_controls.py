@@ -91,7 +91,7 @@ def test_pause_memory_is_one_switch_and_the_status_bar_says_so(app, make_window,
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
-def test_never_remember_adds_rules_and_offers_to_forget_what_matches(app, make_window, language):
+def test_never_remember_adds_rules_and_offers_to_forget_what_matches(app, make_window, qtbot, language):
     memory_id = kept_memory(app)
     window = make_window(language)
     dialog = window.controls.open_never_remember()
@@ -100,7 +100,8 @@ def test_never_remember_adds_rules_and_offers_to_forget_what_matches(app, make_w
     assert app.never.texts() == ["仙台"] and dialog.rules.count() == 1
     assert dialog.matches.count() == 1 and dialog.forget_button.isEnabled()
     [box] = [d for d in dialog.dialogs if isinstance(d, QMessageBox)]  # offered at once
-    click_yes(box)
+    with qtbot.waitSignal(dialog.changed, timeout=10000):  # forgotten on a worker
+        click_yes(box)
     assert str(app.memory.get(memory_id).state) == "forgotten" and dialog.matches.count() == 0
     dialog.rules.setCurrentRow(0)
     dialog.remove_rule()
