@@ -107,3 +107,11 @@ def test_python_m_monchat_never_rules_and_an_unknown_action(home):
     off = run("chat", "--off-record", "--persona", "nobody", "-m", "my secret")  # kept, off the record, and said
     assert off.returncode == 2 and "no surface persona 'nobody'" in off.stderr
     assert list((home / "logs").glob("*.jsonl")) == [] and list((home / "off_record").glob("*.jsonl"))
+
+
+def test_an_off_record_message_can_be_deleted_like_any_other(ollama, home, capsys):
+    assert cli.main([*OLLAMA, "chat", "--persona", "hana", "--off-record", "-m", SECRET]) == 0
+    [hit] = run_json(capsys, "search", "Hanamaru")
+    deleted = run_json(capsys, "message", "delete", hit["id"], "--yes")
+    assert deleted["log_lines"] == 1
+    assert run_json(capsys, "search", "Hanamaru") == []
