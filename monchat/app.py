@@ -16,22 +16,22 @@ from typing import TYPE_CHECKING, Callable
 
 from .core.backends.base import Backend
 from .core.backends.registry import BackendRegistry
-from .core.chat import ChatService
-from .core.logs import LogBook
-from .core.offrecord import OffRecordLog, expire_quietly
+from .core.chat.service import ChatService
+from .core.logs.files import LogBook
+from .core.logs.off_record import OffRecordLog, expire_quietly
 from .core.memory.learning import summary as learning_summary
 from .core.memory.pause import paused_since
 from .core.memory.service import MemoryService
 from .core.errors import FlushRunning
 from .core.paths import Paths, held_lock, resource_dir
-from .core.personas import PersonaRegistry
-from .core.privacy import CloudConsent, destination
+from .core.personas.library import PersonaRegistry
+from .core.privacy.cloud import CloudConsent, destination
 from .core.prompts import PromptLibrary
-from .core.redact import RedactingFormatter
-from .core.secrets import SecretStore
+from .core.privacy.redact import RedactingFormatter
+from .core.privacy.secrets import SecretStore
 from .core.settings import Settings, load_settings, save_settings
 from .core.store import Store
-from .core.swap import recover_interrupted
+from .core.transfer.swap import recover_interrupted
 from .core.store.messages import MessageArchive
 from .core.store.never import NeverStore
 from .core.types import Clock, local_now
@@ -39,8 +39,8 @@ from .core.types import Clock, local_now
 if TYPE_CHECKING:  # the flush machinery is imported when it is first used, not at every start
     from .core.flush.service import FlushService
     from .core.memory.feedback import Feedback
+    from .core.logs.takeback import MessageDeletion
     from .core.memory.never import NeverRules
-    from .core.takeback import MessageDeletion
 
 log = logging.getLogger(__name__)
 
@@ -80,8 +80,8 @@ class App:
 
     @property
     def messages(self) -> "MessageDeletion":
-        """Delete message (``core/takeback.py``), for the window and ``monchat message delete``."""
-        from .core.takeback import MessageDeletion
+        """Delete message (``core/logs/takeback.py``), for the window and ``monchat message delete``."""
+        from .core.logs.takeback import MessageDeletion
         return MessageDeletion(self.logbook, self.archive, self.memory, self.paths)
 
     @property
@@ -221,7 +221,7 @@ def build_app(home: str | None = None, *, backend: str | None = None, model: str
     for warning in warnings:
         log.warning("settings: %s", warning)
     store = Store(paths.db_path, open_timeout=open_timeout)
-    off_record = OffRecordLog(paths.off_record_dir, tz=tz)  # its own files: no flush reads them (core/offrecord.py)
+    off_record = OffRecordLog(paths.off_record_dir, tz=tz)  # its own files: no flush reads them (core/logs/off_record.py)
     logbook = LogBook(paths.logs_dir, paths.quarantine_dir, tz=tz, off_record=off_record)
     expire_quietly(off_record, clock(), settings.off_record.hours)
     archive = MessageArchive(store, tz=tz)

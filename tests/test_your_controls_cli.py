@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from monchat import cli
+from monchat.cli import main as cli
 from tests.fakes.fake_ollama import running_fake_ollama
 
 REPO = Path(__file__).resolve().parents[1]

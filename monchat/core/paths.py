@@ -50,7 +50,7 @@ class Paths:
 
     @property
     def off_record_dir(self) -> Path:
-        """Off-the-record log files (``core/offrecord.py``): no flush reads them, no backup holds them."""
+        """Off-the-record log files (``core/logs/off_record.py``): no flush reads them, no backup holds them."""
         return self.data_dir / "off_record"
 
     @property

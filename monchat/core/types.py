@@ -122,7 +122,7 @@ class Message:
     replaces: str = ""  # a regenerated or edited message names the one it replaces
     usage: dict = field(default_factory=dict)  # a reply's token counts: prompt, output, cached
     memory_revision: str = ""  # a reply: the prompt memory's revision it was written with (feedback loop)
-    off_record: bool = False  # said off the record: its own log files, read by no flush (core/offrecord.py)
+    off_record: bool = False  # said off the record: its own log files, read by no flush (core/logs/off_record.py)
 
     @property
     def dt(self) -> datetime:
@@ -175,7 +175,7 @@ class Message:
 
 
 def taken_back(messages: Iterable[Message]) -> set[str]:
-    """The ids these messages replace: each was edited away or regenerated (``core/takeback.py``)."""
+    """The ids these messages replace: each was edited away or regenerated (``core/logs/takeback.py``)."""
     return {m.replaces for m in messages if m.replaces}
 
 

@@ -14,8 +14,8 @@ import pytest
 
 from monchat.core.memory.never import NEVER_RULE, matches_never, never_rules
 from monchat.core.memory.pause import pause, resume
-from monchat.core.offrecord import is_off_record
-from monchat.core.search import SearchService
+from monchat.core.logs.off_record import is_off_record
+from monchat.core.logs.search import SearchService
 from monchat.core.types import Message, format_ts, parse_ts
 from tests.flush.conftest import SEED, ollama_world
 
@@ -247,7 +247,7 @@ def test_a_persona_that_starts_off_the_record_still_reads_memory(world_and_serve
 
 
 def test_an_off_record_message_is_never_a_backup_file(world):
-    from monchat.core.backup import skipped_in_backup
+    from monchat.core.transfer.backup import skipped_in_backup
     from pathlib import PurePosixPath
     assert skipped_in_backup(PurePosixPath("off_record/2026-11-22_18.jsonl"))
 

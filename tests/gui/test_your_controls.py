@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
 from monchat.core.memory.pause import is_paused, pause
-from monchat.core.search import SearchService
+from monchat.core.logs.search import SearchService
 from monchat.core.types import local_now
 
 BANNER = {"en": "Off the record.", "ja": "オフレコです。"}
