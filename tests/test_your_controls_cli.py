@@ -115,3 +115,11 @@ def test_an_off_record_message_can_be_deleted_like_any_other(ollama, home, capsy
     deleted = run_json(capsys, "message", "delete", hit["id"], "--yes")
     assert deleted["log_lines"] == 1
     assert run_json(capsys, "search", "Hanamaru") == []
+
+
+def test_an_off_record_reply_cannot_be_rated(ollama, home, capsys):
+    """A rating changes memory (a 👎 sends what the reply relied on to review): not from off the record."""
+    assert cli.main([*OLLAMA, "chat", "--persona", "hana", "--off-record", "-m", SECRET]) == 0
+    reply = next(h for h in run_json(capsys, "search", "Hello") if h["role"] == "assistant")
+    assert cli.main(["rate", reply["id"], "down"]) == 2
+    assert "said off the record cannot be rated" in capsys.readouterr().err
