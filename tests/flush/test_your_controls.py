@@ -261,3 +261,24 @@ def test_an_off_record_line_read_back_is_marked_whatever_it_says(world):
     assert [is_off_record(m) for m in off.read_all().messages] == [True]
     assert world.app.logbook.files() == []
     assert timedelta(hours=world.app.settings.off_record.hours) == timedelta(hours=24)
+
+
+def test_the_diary_is_never_shown_a_line_a_rule_covers(home):
+    """The diary is written from the day's messages: a line a never-remember rule covers is not among them."""
+    with ollama_world(home, background=True) as (world, server):
+        world.app.settings.background.reflect = world.app.settings.background.lint_llm = False
+        world.app.never.add("health")
+        world.say("2026-11-22T20:00:00+09:00", "My health worries me; I sleep badly these days.")
+        world.say("2026-11-22T20:05:00+09:00", "I cooked curry with my sister tonight.")
+
+        def answer(body: dict) -> str:
+            if "private diary" in json.dumps(body, ensure_ascii=False):
+                return json.dumps({"text": "Cooked curry with their sister.", "cited": ["d1"]})
+            return json.dumps({"items": []})
+        server.structured_reply = answer
+        world.flush("2026-11-23T09:00:00+09:00")
+        diary = [json.dumps(r["body"], ensure_ascii=False) for r in server.requests
+                 if "private diary" in json.dumps(r["body"], ensure_ascii=False)]
+        assert len(diary) == 1 and "curry" in diary[0] and "health" not in diary[0].split("private diary")[-1]
+        pages = [p["text"] for p in world.app.store.db.query("SELECT text FROM diary")]
+        assert pages == ["Cooked curry with their sister."]
