@@ -123,3 +123,17 @@ def test_an_off_record_reply_cannot_be_rated(ollama, home, capsys):
     reply = next(h for h in run_json(capsys, "search", "Hello") if h["role"] == "assistant")
     assert cli.main(["rate", reply["id"], "down"]) == 2
     assert "said off the record cannot be rated" in capsys.readouterr().err
+
+
+def test_offrecord_on_and_off_at_the_interactive_prompt(ollama, home, monkeypatch, capsys):
+    import io
+
+    class Typed(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+    monkeypatch.setattr(sys, "stdin", Typed(f"/offrecord on\n{SECRET}\n/offrecord off\nI had ramen\n"))
+    assert cli.main([*OLLAMA, "chat", "--persona", "hana"]) == 0
+    assert "Off the record: no flush reads" in capsys.readouterr().out
+    logged = "".join(p.read_text() for p in (home / "logs").glob("*.jsonl"))
+    assert "I had ramen" in logged and "Hanamaru" not in logged
+    assert "Hanamaru" in "".join(p.read_text() for p in (home / "off_record").glob("*.jsonl"))

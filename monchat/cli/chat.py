@@ -75,6 +75,7 @@ def _terminal_text(text: str) -> str:
 HELP = """Commands:
   /regenerate    ask again for the last reply; the new reply replaces it
   /edit TEXT     replace your last message with TEXT and ask again (/edit alone asks for the text)
+  /offrecord on|off  go off the record (no flush reads what follows; removed after off_record.hours) or back
   /help          this list
   /quit, /exit   leave (Ctrl+D too)
 Ctrl+C stops a reply; what arrived is kept, marked stopped. Anything else is sent as a message."""
@@ -111,6 +112,11 @@ def interactive_chat(app, persona_id: str) -> int:
             return 0
         if command == "/help" and not rest:
             print(HELP)
+            continue
+        if command == "/offrecord" and rest.strip() in ("on", "off"):
+            chat.set_off_record(persona.id, rest.strip() == "on")
+            print("Off the record: no flush reads what you say now." if rest.strip() == "on" else
+                  "On the record again: a flush reads what you say now.")
             continue
         if not line.strip():
             continue
