@@ -145,7 +145,8 @@ def test_rules_add_list_remove_through_the_cli(world, capsys):
     ("元カレに会った", "social/ex", "元カレ"),
 ])
 def test_matching_in_english_and_japanese(text, slot, expected):
-    assert matches_never(text, slot, ["health", "my ex", "password", "food/", "健康", "元カレ", "study_plan"]) == expected
+    rules = ["health", "my ex", "password", "food/", "健康", "元カレ", "study_plan"]
+    assert matches_never(text, slot, rules) == expected
 
 
 # ---- pause memory -------------------------------------------------------------------------------------------

@@ -135,8 +135,10 @@ def health_item(system, turns, schema):
                        "score": 0.9, "evidence": cited}]}
 
 
-NEVER_ROW = {"en": "Matches one of your “never remember” rules", "ja": "あなたの「記憶しないこと」のルールに当てはまる"}
-PAUSED_NOTE = {"en": "Memory is paused: 1 message(s) were kept", "ja": "記憶を一時停止中です：1件のメッセージを保存し"}
+NEVER_ROW = {"en": "Matches one of your “never remember” rules",
+             "ja": "あなたの「記憶しないこと」のルールに当てはまる"}
+PAUSED_NOTE = {"en": "Memory is paused: 1 message(s) were kept",
+               "ja": "記憶を一時停止中です：1件のメッセージを保存し"}
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
