@@ -18,7 +18,9 @@ from .core.backends.base import Backend
 from .core.backends.registry import BackendRegistry
 from .core.chat.service import ChatService
 from .core.logs.files import LogBook
+from .core.logs.off_record import OffRecordLog, expire_quietly
 from .core.memory.learning import summary as learning_summary
+from .core.memory.pause import paused_since
 from .core.memory.service import MemoryService
 from .core.errors import FlushRunning
 from .core.paths import Paths, held_lock, resource_dir
@@ -31,12 +33,14 @@ from .core.settings import Settings, load_settings, save_settings
 from .core.store import Store
 from .core.transfer.swap import recover_interrupted
 from .core.store.messages import MessageArchive
+from .core.store.never import NeverStore
 from .core.types import Clock, local_now
 
 if TYPE_CHECKING:  # the flush machinery is imported when it is first used, not at every start
     from .core.flush.service import FlushService
     from .core.memory.feedback import Feedback
     from .core.logs.takeback import MessageDeletion
+    from .core.memory.never import NeverRules
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +83,12 @@ class App:
         """Delete message (``core/logs/takeback.py``), for the window and ``monchat message delete``."""
         from .core.logs.takeback import MessageDeletion
         return MessageDeletion(self.logbook, self.archive, self.memory, self.paths)
+
+    @property
+    def never(self) -> "NeverRules":
+        """The user's never-remember rules and the memories they cover (``core/memory/never.py``)."""
+        from .core.memory.never import NeverRules
+        return NeverRules(self.store, self.memory, self.clock)
 
     def lint(self, no_llm: bool = False, consented_only: bool = False) -> dict:
         """Knowledge lint on demand (``monchat lint``, the inbox's Check now), as a flush runs it.
@@ -138,6 +148,10 @@ class App:
             # the auto-approve thresholds the user's review decisions taught (core/memory/learning.py)
             "review_learning": learning_summary(self.store, self.settings.flush.auto_approve_confidence),
             "persona": self.settings.chat.persona,
+            # your own controls: memory paused (since when), off the record, never-remember rules (core/memory/)
+            "memory_paused": paused_since(self.store),
+            "off_record": self.logbook.off_record.summary(self.settings.off_record.hours).to_dict(),
+            "never_rules": len(NeverStore(self.store).rules()),
             "data_dir": str(self.paths.data_dir),
             "settings_warnings": list(self.settings_warnings),
             # "" or why the database is read-only here (it was written by a newer monchat)
@@ -207,7 +221,9 @@ def build_app(home: str | None = None, *, backend: str | None = None, model: str
     for warning in warnings:
         log.warning("settings: %s", warning)
     store = Store(paths.db_path, open_timeout=open_timeout)
-    logbook = LogBook(paths.logs_dir, paths.quarantine_dir, tz=tz)
+    off_record = OffRecordLog(paths.off_record_dir, tz=tz)  # its own files: no flush reads them (core/logs/off_record.py)
+    logbook = LogBook(paths.logs_dir, paths.quarantine_dir, tz=tz, off_record=off_record)
+    expire_quietly(off_record, clock(), settings.off_record.hours)
     archive = MessageArchive(store, tz=tz)
     personas = PersonaRegistry(resource_dir("personas"), paths.user_surface_dir, paths.user_filter_dir,
                                templates_dir=resource_dir("prompts"))

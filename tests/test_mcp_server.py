@@ -204,3 +204,23 @@ def test_a_client_that_gives_no_name_is_logged_when_it_asks(app):
         await recorder(SimpleNamespace(session=nameless, method="tools/call"), answer)
     anyio.run(run)
     assert [(e["client"], e["event"]) for e in access_log(app.paths).read()] == [("unnamed client", "connected")]
+
+
+def test_off_the_record_words_and_never_remember_topics_never_reach_another_app(app):
+    """The hook for real (issue 28): a message said off the record is found by monchat's own search but
+    not handed out, and a topic the user keeps out of memory is neither shown nor taken as a proposal."""
+    from monchat.core.logs.search import SearchService
+    from monchat.core.types import Message
+    said = Message(id="u-off-1", ts="2026-11-29T20:00:00.000+09:00", role="user",
+                   text="off the record: my salary is a secret", persona="mira", off_record=True)
+    app.logbook.off_record.append(said)
+    assert [h.id for h in SearchService(app.logbook, app.archive).search("salary", 10)] == ["u-off-1"]
+    port = MemoryPort(app)
+    assert port.search_history("salary") == []
+    assert "Kanazawa" in port.profile() and port.search_memory("Kanazawa")
+    app.never.add("kanazawa")
+    assert "Kanazawa" not in port.profile()
+    assert port.search_memory("Kanazawa") == [] and port.search_history("Kanazawa") == []
+    assert cli.main(["settings", "set", "mcp.allow_propose", "true"]) == 0
+    with pytest.raises(InputError, match="keeps this topic out"):
+        port.propose("Moved to Kanazawa again", "home/city")

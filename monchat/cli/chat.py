@@ -26,6 +26,8 @@ def chat_in_terminal(app, args) -> int:
     chat = app.chat
     from ..core.personas.library import terminal_persona
     persona_id = args.persona or terminal_persona(app.personas, app.settings.chat)
+    if getattr(args, "off_record", None) is not None:  # --off-record / --on-record, for this session
+        chat.set_off_record(persona_id, args.off_record)
     ensure_cloud_consent(app, _persona_or_none(chat, persona_id))  # before anything is logged, as the window asks
     if args.message:
         lines = iter(args.message)
@@ -74,6 +76,7 @@ def _terminal_text(text: str) -> str:
 HELP = """Commands:
   /regenerate    ask again for the last reply; the new reply replaces it
   /edit TEXT     replace your last message with TEXT and ask again (/edit alone asks for the text)
+  /offrecord on|off  go off the record (no flush reads what follows; removed after off_record.hours) or back
   /help          this list
   /quit, /exit   leave (Ctrl+D too)
 Ctrl+C stops a reply; what arrived is kept, marked stopped. Anything else is sent as a message."""
@@ -88,6 +91,9 @@ def interactive_chat(app, persona_id: str) -> int:
     with contextlib.suppress(AttributeError, ValueError):
         sys.stdin.reconfigure(errors="surrogateescape")  # undecodable bytes reach _terminal_text, not a crash
     print(f"{persona.name} — {backend.describe()}   (/help for commands, /quit to leave, Ctrl+C stops a reply)")
+    if chat.off_record(persona.id):
+        print(f"Off the record: no flush reads this conversation; it is removed after "
+              f"{app.settings.off_record.hours} hours (`monchat offrecord clear` removes it now).")
     if gate.state == GateState.WARN:
         print(f"Note: {gate.unflushed_files} log files wait for a flush; run `monchat flush` soon.")
     if persona.greeting:
@@ -107,6 +113,11 @@ def interactive_chat(app, persona_id: str) -> int:
             return 0
         if command == "/help" and not rest:
             print(HELP)
+            continue
+        if command == "/offrecord" and rest.strip() in ("on", "off"):
+            chat.set_off_record(persona.id, rest.strip() == "on")
+            print("Off the record: no flush reads what you say now." if rest.strip() == "on" else
+                  "On the record again: a flush reads what you say now.")
             continue
         if not line.strip():
             continue

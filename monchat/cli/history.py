@@ -14,7 +14,7 @@ from ..core.memory.states import GateState
 def add_history_commands(sub) -> None:
     p = sub.add_parser("search", help="find messages (archived or not); browse by day")
     p.add_argument("query", nargs="*", help="words to find (every one must occur)")
-    p.add_argument("--json", action="store_true", help="a list of {id, ts, role, persona, text, replaced}")
+    p.add_argument("--json", action="store_true", help="a list of {id, ts, role, persona, text, replaced, off_record}")
     p.add_argument("--limit", type=int, default=200)
     p.add_argument("--days", action="store_true", help="list the days that have messages")
     p.add_argument("--day", metavar="YYYY-MM-DD", help="every message of one day")
@@ -42,7 +42,7 @@ def add_history_commands(sub) -> None:
 def _line(m, width: int = 100, replaced: bool = False) -> str:
     text = " ".join(m.text.split())
     text = text if len(text) <= width else text[:width - 1] + "…"
-    mark = REPLACED_MARK if replaced else ""
+    mark = (REPLACED_MARK if replaced else "") + ("(off the record) " if getattr(m, "off_record", False) else "")
     return f"{m.ts[:16].replace('T', ' ')}  {m.persona or '-':10} {m.role:9} {mark}{text}  [{m.id}]"
 
 

@@ -41,6 +41,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("chat", help="chat in the terminal (piped stdin: one message per line)")
     p.add_argument("--persona", help="surface persona id")
     p.add_argument("-m", "--message", action="append", help="send this message and exit (repeatable)")
+    record = p.add_mutually_exclusive_group()
+    record.add_argument("--off-record", dest="off_record", action="store_true", default=None,
+                        help="off the record: no flush reads it; removed after off_record.hours (24)")
+    record.add_argument("--on-record", dest="off_record", action="store_false",
+                        help="on the record, even with a persona that starts off it")
 
     p = sub.add_parser("status", help="backend, unflushed files, gate, memory counts")
     p.add_argument("--json", action="store_true")
@@ -86,6 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_mcp_commands(sub)
     from .models import add_models_commands
     add_models_commands(sub)
+    from .privacy import add_privacy_commands
+    add_privacy_commands(sub)
     return parser
 
 
@@ -117,6 +124,9 @@ def cmd_status(app: App, args) -> int:
     if status["quarantined_lines"]:
         print(f"warning:   {status['quarantined_lines']} unreadable log line(s) kept in "
               f"{app.paths.quarantine_dir}")
+    from .privacy import status_lines
+    for line in status_lines(app, status):
+        print(line)
     if status["database_warning"]:
         print(f"warning:   {status['database_warning']}")
     for warning in status["settings_warnings"]:
@@ -290,6 +300,8 @@ COMMANDS = {"chat": cmd_chat, "status": cmd_status, "export": cmd_export,
 from .feedback import cmd_rate  # noqa: E402
 from .message import cmd_message  # noqa: E402
 COMMANDS["rate"], COMMANDS["message"] = cmd_rate, cmd_message
+from .privacy import cmd_offrecord  # noqa: E402
+COMMANDS["offrecord"] = cmd_offrecord
 from .history import COMMANDS as _HISTORY_COMMANDS  # noqa: E402 (search, import, backup)
 COMMANDS.update(_HISTORY_COMMANDS)
 COMMANDS.update(dict.fromkeys(BACKGROUND_COMMANDS, cmd_background))

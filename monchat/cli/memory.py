@@ -9,7 +9,7 @@ from ..core.errors import InputError
 from ..core.memory import Kind, Verdict
 
 MEMORY_ACTIONS = ("list", "show", "history", "approve", "reject", "edit", "forget", "restore", "delete", "pin",
-                  "unpin", "queue", "budget", "rate")
+                  "unpin", "queue", "budget", "rate", "pause", "resume", "never")
 
 
 def add_memory_commands(sub) -> None:
@@ -24,8 +24,9 @@ def add_memory_commands(sub) -> None:
 
     p = sub.add_parser("memory", help="list, show and change memories")
     p.add_argument("action", choices=MEMORY_ACTIONS)
-    p.add_argument("id", nargs="?", help="memory id (mem-…) or review item number")
-    p.add_argument("text", nargs="*", help="new text (edit); up, down or none (rate)")
+    p.add_argument("id", nargs="?", help="memory id (mem-…) or review item number; never: list, add, remove, "
+                   "matches or forget")
+    p.add_argument("text", nargs="*", help="new text (edit); up, down or none (rate); never add|remove: the rule")
     p.add_argument("--json", action="store_true")
     p.add_argument("--all", action="store_true", help="list: every memory, history included")
     p.add_argument("--as", dest="verdict", choices=[str(v) for v in Verdict],
@@ -138,6 +139,9 @@ def cmd_memory(app, args) -> int:
     memory = app.memory
     action = args.action
     out = None
+    if action in ("pause", "resume", "never"):  # the user's own controls (cli/privacy.py)
+        from .privacy import cmd_memory_privacy
+        return cmd_memory_privacy(app, args)
     if action == "list":
         records = memory.to_dicts(memory.list(all=args.all))
         queue = memory.queue()

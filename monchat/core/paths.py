@@ -49,6 +49,11 @@ class Paths:
         return self.data_dir / "quarantine"
 
     @property
+    def off_record_dir(self) -> Path:
+        """Off-the-record log files (``core/logs/off_record.py``): no flush reads them, no backup holds them."""
+        return self.data_dir / "off_record"
+
+    @property
     def db_path(self) -> Path:
         return self.data_dir / "monchat.db"
 

@@ -152,6 +152,14 @@ class McpSettings:
 
 
 @dataclass
+class OffRecordSettings:
+    """Off-the-record chats (core/logs/off_record.py): their own log files, read by no flush, removed after ``hours``."""
+
+    hours: int = 24
+    personas: list = field(default_factory=list)  # surface persona ids whose chats start off the record
+
+
+@dataclass
 class Settings:
     chat: ChatSettings = field(default_factory=ChatSettings)
     backend: BackendSettings = field(default_factory=BackendSettings)
@@ -165,6 +173,7 @@ class Settings:
     graph: GraphSettings = field(default_factory=GraphSettings)
     tiers: TierSettings = field(default_factory=TierSettings)
     mcp: McpSettings = field(default_factory=McpSettings)
+    off_record: OffRecordSettings = field(default_factory=OffRecordSettings)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -233,6 +242,8 @@ CHECKS: dict[str, Callable[[Any], bool]] = {
     "tiers.max_stretch": _between(1, 100),
     "tiers.digest_min_items": _between(1, 50),
     "tiers.digest_max_slots": _between(0, 50),
+    "off_record.hours": _between(1, 24 * 365),
+    "off_record.personas": lambda v: all(isinstance(x, str) and 0 < len(x) <= 40 for x in v) and len(v) <= 200,
 }
 
 

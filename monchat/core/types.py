@@ -122,6 +122,7 @@ class Message:
     replaces: str = ""  # a regenerated or edited message names the one it replaces
     usage: dict = field(default_factory=dict)  # a reply's token counts: prompt, output, cached
     memory_revision: str = ""  # a reply: the prompt memory's revision it was written with (feedback loop)
+    off_record: bool = False  # said off the record: its own log files, read by no flush (core/logs/off_record.py)
 
     @property
     def dt(self) -> datetime:
@@ -129,7 +130,8 @@ class Message:
 
     def to_json(self) -> str:
         data = asdict(self)
-        for optional, empty in (("status", "ok"), ("replaces", ""), ("usage", {}), ("memory_revision", "")):
+        for optional, empty in (("status", "ok"), ("replaces", ""), ("usage", {}), ("memory_revision", ""),
+                                 ("off_record", False)):
             if data[optional] == empty:
                 del data[optional]
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
@@ -162,11 +164,13 @@ class Message:
         status = data.get("status", "ok")
         if status not in STATUSES:
             raise ValueError(f"unknown status {status!r}")
+        if not isinstance(data.get("off_record", False), bool):
+            raise ValueError("off_record must be true or false")
         return cls(
             id=data["id"], ts=data["ts"], role=data["role"], text=data["text"],
             persona=data.get("persona") or "", backend=data.get("backend") or "",
             model=data.get("model") or "", status=status, replaces=data.get("replaces") or "",
-            usage=usage, memory_revision=data.get("memory_revision") or "",
+            usage=usage, memory_revision=data.get("memory_revision") or "", off_record=data.get("off_record", False),
         )
 
 

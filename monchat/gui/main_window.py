@@ -33,11 +33,11 @@ from .chat.reply_ratings import ReplyRatings
 from .chat.turn_actions import ActionReasons, ChatState
 from .window_state import about_box, restore_geometry, save_geometry
 from .kit.workers import Failure, TaskRunner
+from .chat.your_controls import YourControls
 
 log = logging.getLogger(__name__)
 
-OLDER_PAGE = 50
-GATE_POLL_MS = 60_000
+OLDER_PAGE, GATE_POLL_MS = 50, 60_000
 
 
 class MainWindow(QMainWindow):
@@ -154,6 +154,7 @@ class MainWindow(QMainWindow):
         settings_menu.addAction(self.settings_action)
         from .history.menu import FileMenu
         self.file_menu = FileMenu(self)  # File: search (Ctrl+F), import, export, back up and restore
+        self.controls = YourControls(self)  # off the record, pause memory, never remember (gui/chat/your_controls.py)
 
         bar = QToolBar(self.tr("Main"), self)
         bar.setObjectName("main_toolbar")
@@ -406,8 +407,7 @@ class MainWindow(QMainWindow):
 
     def open_memory(self):
         from .memory.browser import MemoryBrowser
-        dialog = MemoryBrowser(self.app.memory, self.app.settings, self.app.personas, self.app.clock, self.runner,
-                               self)
+        dialog = MemoryBrowser(self.app.memory, self.app.settings, self.app.personas, self.app.clock, self.runner, self)
         dialog.memory_changed.connect(self.refresh_meter)
         return self._open(dialog)
 

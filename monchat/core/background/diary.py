@@ -34,6 +34,7 @@ from ..asking.records import FlushCancelled, FlushProgress
 from ..memory.states import FlushStage
 from ..memory.proposals import Item
 from .reflect import language_of
+from ..memory.never import matches_never, never_rules
 from ..memory.guard import (KANJI_NUMERALS, NUMBER_WORDS, adds_words, content_words, copies_assistant,
                            is_statement)
 from . import profile
@@ -77,14 +78,17 @@ class Page:
 
 def day_messages(store, day: str, new: list[Message], read: Callable[[str], bool],
                  day_of: Callable) -> list[dict]:
-    """The day's user messages: archived ones (of personas read at a flush) and this flush's new ones."""
+    """The day's user messages: archived ones (of personas read at a flush) and this flush's new ones, but those
+    a never-remember rule covers (``memory/never.py``)."""
     edited_away = taken_back(new)  # a flushed message edited since: the user took it back
     rows = {r["id"]: r for r in store.user_messages_on_day(day)
             if read(r["persona"] or "") and r["id"] not in edited_away}
     for m in new:
         if m.role == "user" and day_of(m.dt) == day:
             rows.setdefault(m.id, {"id": m.id, "ts": m.ts, "ts_epoch": m.dt.timestamp(), "text": m.text})
-    return sorted(rows.values(), key=lambda r: (r["ts_epoch"], r["id"]))
+    rules = never_rules(store.store)  # a line a never-remember rule covers is never shown to the diary
+    return sorted((r for r in rows.values() if not matches_never(r["text"], "", rules)),
+                  key=lambda r: (r["ts_epoch"], r["id"]))
 
 
 def topics_of_day(store, day: str, items: list[Item], new: list[Message], day_of: Callable) -> list[str]:

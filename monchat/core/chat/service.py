@@ -19,10 +19,11 @@ from typing import Callable, Protocol
 from ..backends.base import Backend
 from ..backends.registry import BackendRegistry
 from ..errors import GateClosed, InputError, KnownError, StorageError
-from ..logs.history import History
+from ..logs.history import History, merge_history
 from ..logs.files import FlushGate, LogBook
 from ..logs.long_text import TURN_CUT_MARK, TURN_TEXT_CHARS, bounded  # noqa: F401 (re-exported)
 from ..memory.states import GateState
+from ..logs.off_record import expire_quietly
 from ..personas.library import PersonaRegistry, SurfacePersona
 from ..prompts import PromptLibrary
 from ..settings import Settings
@@ -100,6 +101,7 @@ class ChatService:
         self.memory = memory or NoMemory()
         self.clock = clock
         self._prompt_cache: dict[str, tuple[str, str]] = {}  # persona id -> (revision key, prompt)
+        self._off_record: dict[str, bool] = {}  # persona id -> this session's choice (else the persona's default)
         self._token_counts: dict[tuple[str, str], dict[str, int]] = {}  # (backend, model) -> text -> tokens
         self._lock = threading.Lock()
 
@@ -127,14 +129,31 @@ class ChatService:
             self._prompt_cache[persona.id] = (key, prompt)
         return prompt
 
-    def window(self, now=None) -> list[Message]:
+    # ---- off the record (core/logs/off_record.py) -----------------------------
+    def off_record(self, persona_id: str | None = None) -> bool:
+        """Whether a chat with this persona is off the record now: the session's choice, else its default."""
+        persona_id = persona_id or self.settings.chat.persona
+        return self._off_record.get(persona_id, persona_id in self.settings.off_record.personas)
+
+    def set_off_record(self, persona_id: str | None, value: bool) -> None:
+        """Go off the record (or back on it) with this persona, for this session."""
+        self._off_record[persona_id or self.settings.chat.persona] = bool(value)
+
+    def window(self, now=None, off_record: bool = True) -> list[Message]:
         """Layer 3: the last N hours of messages, archived or not, each once, oldest first.
 
         Messages replaced by a later edit or regeneration are left out. The start moves in steps
-        (``core/chat/window.py``), so the window covers up to a quarter more than N hours.
+        (``core/chat/window.py``), so the window covers up to a quarter more than N hours. ``off_record``: with the
+        off-the-record messages not yet removed (what the window shows, and what a chat off the record sends);
+        a chat on the record never sends them (its reply would carry their words into the logs a flush reads).
         """
         now = now or self.clock()
-        messages = self.history.since(window_start(now, self.settings.chat.window_hours), cut=True)
+        start = window_start(now, self.settings.chat.window_hours)
+        messages = self.history.since(start, cut=True)
+        off = self.logbook.off_record
+        if off_record and off is not None:
+            expire_quietly(off, now, self.settings.off_record.hours)
+            messages = merge_history(messages, off.since(start))
         replaced = {m.replaces for m in messages if m.replaces}
         return [m for m in messages if m.id not in replaced and m.text.strip()]
 
@@ -151,7 +170,7 @@ class ChatService:
         persona = self.persona(persona_id)
         backend = self.backend_for(persona)
         system = self.system_prompt(persona)
-        return self._meter(backend, system, self.window())
+        return self._meter(backend, system, self.window(off_record=self.off_record(persona.id)))
 
     def _meter(self, backend: Backend, system: str, window: list[Message]) -> ContextMeter:
         fitted = self.fit(backend, system, window)
@@ -217,7 +236,7 @@ class ChatService:
         When the last message is the user's (its reply failed before a word arrived), it is
         answered now: that is what Retry does.
         """
-        window = self.window()
+        window = self.window(off_record=self.off_record(persona_id))
         users = [m for m in window if m.role == "user"]
         if not window or not users:
             raise InputError("There is no reply to regenerate.", "Send a message first.")
@@ -233,7 +252,7 @@ class ChatService:
         """
         if not text.strip():
             raise InputError("The message is empty.", "Type something to send.")
-        window = self.window()
+        window = self.window(off_record=self.off_record(persona_id))
         user_positions = [i for i, m in enumerate(window) if m.role == "user"]
         if not user_positions:
             raise InputError("There is no message to edit.", "Send a message first.")
@@ -255,7 +274,7 @@ class ChatService:
                              "it is.") from None
         persona_id = persona_id or self.settings.chat.persona
         user = Message(id=new_message_id(), ts=format_ts(self.clock()), role="user", text=text,
-                       persona=persona_id, replaces=replaces)
+                       persona=persona_id, replaces=replaces, off_record=self.off_record(persona_id))
         try:
             persona = self.persona(persona_id)
             backend = self.backend_for(persona)
@@ -266,7 +285,7 @@ class ChatService:
         user.backend, user.model = backend.name, backend.model
         self._log_user(user)  # on disk before the model is asked
         if history is None:
-            history = seen = self.window()  # the one read of the logs this turn makes
+            history = seen = self.window(off_record=user.off_record)  # the one read of the logs this turn makes
         # The gate was open when the message was accepted; if this message opened the file
         # that closes it, it is still answered (never a logged message left without a reply).
         return self._call(user, history, persona.id, on_chunk, stop, replaces=reply_replaces, persona=persona,
@@ -286,7 +305,8 @@ class ChatService:
         persona = persona or self.persona(persona_id)
         backend = self.backend_for(persona)
         revision = self.memory.revision() if persona.receives_memory else ""
-        system = self.system_prompt(persona)
+        system = self.system_prompt(persona)  # off the record too: reading memory is fine, writing it is not
+        off = user.off_record or self.off_record(persona.id)  # a reply said off the record is logged there
         history = [m for m in history if m.id != user.id]
         text = bounded(user).text
         if persona.post_history_instructions:
@@ -303,14 +323,14 @@ class ChatService:
                 if on_chunk:
                     on_chunk(piece)
         except KnownError:
-            self._log_reply(reply.text, "partial", persona, backend, replaces, reply.usage, revision)
+            self._log_reply(reply.text, "partial", persona, backend, replaces, reply.usage, revision, off)
             raise
         except Exception:
             log.exception("backend %s crashed mid-reply", backend.describe())
-            self._log_reply(reply.text, "partial", persona, backend, replaces, reply.usage, revision)
+            self._log_reply(reply.text, "partial", persona, backend, replaces, reply.usage, revision, off)
             raise
         status = "stopped" if reply.stopped else "ok"
-        message = self._log_reply(reply.text, status, persona, backend, replaces, reply.usage, revision)
+        message = self._log_reply(reply.text, status, persona, backend, replaces, reply.usage, revision, off)
         for warning in reply.usage.warnings:
             log.warning("%s", warning)
         meter = None if seen is None else self._meter(backend, system, self._window_after(seen, user, message))
@@ -321,12 +341,12 @@ class ChatService:
     def _log_user(self, user: Message) -> None:
         """Append the user's message; a disk that cannot take it is an error that says it was not saved."""
         try:
-            self.logbook.append(user)
+            self._book(user).append(user)
         except StorageError as exc:
             raise type(exc)(f"Your message was not saved and not sent: {exc.message}", exc.hint) from exc
 
     def _log_reply(self, text: str, status: str, persona, backend, replaces: str,
-                   usage: Usage, revision: str = "") -> Message | None:
+                   usage: Usage, revision: str = "", off_record: bool = False) -> Message | None:
         """``revision``: the prompt memory's revision the reply was written with ("" without memory), so a
         later 👍/👎 knows which memories were in its prompt (``memory/feedback.py``)."""
         if not text and status != "ok":
@@ -334,6 +354,14 @@ class ChatService:
         message = Message(id=new_message_id(), ts=format_ts(self.clock()), role="assistant", text=text,
                           persona=persona.id, backend=backend.name, model=backend.model,
                           status=status, replaces=replaces, usage=usage.counts(),
-                          memory_revision="" if revision == "empty" else revision)
-        self.logbook.append(message)
+                          memory_revision="" if revision == "empty" else revision, off_record=off_record)
+        self._book(message).append(message)
         return message
+
+    def _book(self, message: Message) -> LogBook:
+        """Where a message is logged: off the record in its own files, which no flush reads."""
+        if message.off_record:
+            if self.logbook.off_record is None:  # a bug: never log an off-the-record message where a flush reads
+                raise RuntimeError("off-the-record message without an off-the-record log")
+            return self.logbook.off_record
+        return self.logbook

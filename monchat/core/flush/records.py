@@ -69,6 +69,7 @@ class FlushReport:
     small_model: dict | None = None  # the model is known to be small: nothing went into Layer 1 unasked
     background: dict = field(default_factory=dict)  # reflect, profile, diary, gaps (core/background/track.py)
     taken_back: dict = field(default_factory=dict)  # memories a flushed message's edit took evidence from
+    memory_paused: bool = False  # memory was paused: archived only, nothing proposed (flush/paused.py)
 
     def add_usage(self, usage: TokenUsage) -> None:
         self.usage.add(usage)

@@ -25,6 +25,7 @@ from ..errors import MalformedReply
 from ..personas.library import FilterPersona
 from ..memory import preferences
 from ..memory.guard import GuardRule, adds_words, check_item
+from ..memory.never import NEVER_RULE, matches_never
 from ..memory.states import KINDS, Kind
 from ..prompts import PromptLibrary
 from ..types import Coded, Message, Turn
@@ -247,6 +248,10 @@ def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine
         return Dropped(persona.id, text, reason, [str(x) for x in local_ids])
     slot = normalise_slot(str(raw.get("slot") or ""))
     cited = [line.text for line in evidence]
+    never = matches_never(text, slot, persona.never) or matches_never(" \n ".join(cited), "", persona.never)
+    if never is not None:  # the user's own rule, whatever the model says (memory/never.py): its lines too
+        return Dropped(persona.id, text, f"matches your never-remember rule {never!r}",
+                       [line.message_id for line in evidence], category="never", rule=NEVER_RULE)
     rule = check_item(text, slot, cited, [line.text for line in lines_by_local.values() if line.role != "user"],
                       instructions, injected)
     if rule is not None:

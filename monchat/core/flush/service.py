@@ -1,12 +1,10 @@
 """FlushService: runs the six stages; the GUI and ``monchat flush`` both call it.
 
-The LLM stages (score, judge, and the background track's reflect and diary)
-write nothing. Archive, consolidate, prune, the background's writes and rebuild
-then run in one transaction, with the run recorded in it; memory.md is
-rewritten and the processed log files removed only after the commit. A kill
-at any point followed by a rerun ends in the same state: before the commit
-nothing changed; after it, every message of the old files is archived, so the
-rerun finds nothing new and only finishes the clean-up.
+The LLM stages (score, judge, and the background track's reflect and diary) write nothing. Archive, consolidate,
+prune, the background's writes and rebuild then run in one transaction, with the run recorded in it; memory.md is
+rewritten and the processed log files removed only after the commit. A kill at any point followed by a rerun ends
+in the same state: before the commit nothing changed; after it, every message of the old files is archived, so
+the rerun finds nothing new and only finishes the clean-up. Memory paused: archived only (``flush/paused.py``).
 """
 
 from __future__ import annotations
@@ -28,6 +26,7 @@ from ..backends.base import Backend
 from ..backends.model_size import small_model_info
 from ..errors import FlushRunning
 from ..logs.files import LogBook
+from ..memory.never import never_rules, told
 from ..memory.states import Kind
 from ..memory.transitions import Transitions
 from ..memory.withdraw import EDITED_AWAY, withdraw
@@ -46,6 +45,7 @@ from .consolidate import Consolidator
 from .fold import fold_items, fold_notes
 from .judge import JudgeOutcome, build_pairs, judge
 from .orient import Orientation, orient, select_personas
+from .paused import archive_only, is_paused
 from .prune import prune
 from ..memory.prompt import load_selection, rebuild_selection, write_markdown
 from .records import Dropped, small_model_note, FlushCancelled, FlushIncomplete, FlushProgress, FlushReport, Item
@@ -132,8 +132,8 @@ class FlushService:
         """Flush the unflushed logs into memory.
 
         Args:
-            accept_partial: go on when a filter could not read some messages (its
-                calls failed twice); the run records which. Otherwise the flush stops.
+            accept_partial: go on when a filter could not read some messages (its calls failed twice); the run
+                records which. Otherwise the flush stops.
 
         Raises:
             FlushCancelled: ``cancel`` was set before the commit; nothing changed.
@@ -165,6 +165,8 @@ class FlushService:
                 self._finish(orientation.files, now)
             report.duration_s = round(time.monotonic() - started, 3)
             return report
+        if is_paused(self.store):  # memory is paused: archive, propose nothing, ask no model
+            return archive_only(self, report, orientation, now, started, dry_run, progress)
         report.seed = self._seed(seed)
         chosen = select_personas(self.personas, self.settings.flush.fixed_personas, report.seed)
         report.personas = [{"id": p.id, "role": role} for p, role in chosen]
@@ -235,9 +237,8 @@ class FlushService:
     def _readable(self, messages: list[Message]) -> tuple[list[Message], dict[str, int]]:
         """The messages filters may read, and per surface persona how many are skipped.
 
-        A persona with ``read_at_flush`` off (an imported character card, by default) is
-        role-play: its lines are archived like any others but never read as facts about the user.
-        A persona no longer installed counts as read.
+        A persona with ``read_at_flush`` off (an imported character card, by default) is role-play: its lines are
+        archived like any others but never read as facts about the user. A persona no longer installed counts as read.
         """
         readable, skipped = [], {}
         for message in messages:
@@ -265,7 +266,7 @@ class FlushService:
         selection = load_selection(self.store)
         injected = [i.text for i in selection.layer1 + selection.layer2]
         lines = build_lines(readable, self.tz, self._line_id_key(dry_run))
-        personas = [p for p, _ in chosen]
+        personas = told([p for p, _ in chosen], never_rules(self.store))  # the user's never-remember rules
         chunks, chunk_notes = plan_chunks(backend, self.prompts, personas, lines)
         report.notes.extend(chunk_notes)
         names = {persona.id: f"{persona.name} ({role})" for persona, role in chosen}
@@ -430,8 +431,7 @@ class FlushService:
         return memory.kind if memory is not None else None
 
     def _line_id_key(self, dry_run: bool) -> bytes:
-        """This data folder's secret for the line ids filters see (made on first use; a dry run
-        before the first flush uses one of its own, as it writes nothing)."""
+        """The folder's secret for the line ids filters see (made at first use; a first dry run uses its own)."""
         key = self.store.get_state(LINE_ID_KEY)
         if key is None:
             key = secrets.token_hex(16)

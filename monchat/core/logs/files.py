@@ -80,10 +80,12 @@ class FlushGate:
 class LogBook:
     """The folder of 6-hour log files."""
 
-    def __init__(self, logs_dir: Path, quarantine_dir: Path, tz: tzinfo | None = None) -> None:
+    def __init__(self, logs_dir: Path, quarantine_dir: Path, tz: tzinfo | None = None,
+                 off_record: LogBook | None = None) -> None:
         self.logs_dir = logs_dir
         self.quarantine_dir = quarantine_dir
         self.tz = tz
+        self.off_record = off_record  # the off-the-record files (core/logs/off_record.py): never read by a flush
         self.index = LogIndex(self, parse_line)
 
     # ---- writing -------------------------------------------------------

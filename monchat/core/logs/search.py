@@ -3,7 +3,8 @@
 Both places a message can be are searched: the archive (a trigram full-text index, so a word
 inside Japanese text is found; ``LIKE`` for terms under three characters) and the unflushed
 log files (scanned). A message in both — a flush killed between its commit and removing the
-file — is shown once. A message the user edited away (or a reply asked for again) is still found, marked
+file — is shown once. Messages said off the record (``core/logs/off_record.py``) are found too, marked, until
+they are removed. A message the user edited away (or a reply asked for again) is still found, marked
 ``replaced`` (``core/logs/takeback.py``): the user can see what they took back, and delete it for good. The
 GUI's search window and ``monchat search`` call this.
 """
@@ -35,10 +36,12 @@ class Hit:
     persona: str
     text: str
     replaced: bool = False  # edited away or regenerated: taken back, never read by a flush
+    off_record: bool = False  # said off the record: found until it is removed, never archived (core/logs/off_record.py)
 
     @classmethod
     def of(cls, m: Message, replaced: bool = False) -> "Hit":
-        return cls(id=m.id, ts=m.ts, role=m.role, persona=m.persona, text=m.text, replaced=replaced)
+        return cls(id=m.id, ts=m.ts, role=m.role, persona=m.persona, text=m.text, replaced=replaced,
+                   off_record=m.off_record)
 
     @property
     def dt(self) -> datetime:
@@ -94,15 +97,21 @@ class SearchService:
         terms = query_terms(query)
         folded = [t.casefold() for t in terms]
         archived = [m for m in self.sql.find(terms, limit) if _contains_all(m.text, folded)]
-        logged = self.logbook.read_all().messages
+        logged = self._logged()
         unflushed = [m for m in logged if _contains_all(m.text, folded)]
         merged = merge_history(archived, unflushed)
         replaced = taken_back(logged) | self.archive.replaced_ids()
         return [Hit.of(m, m.id in replaced) for m in reversed(merged)][:limit]
 
+    def _logged(self) -> list[Message]:
+        """The messages of the log files, the off-the-record ones not yet removed too."""
+        logged = self.logbook.read_all().messages
+        off = self.logbook.off_record
+        return logged + off.read_all().messages if off is not None else logged
+
     def replaced_ids(self) -> set[str]:
         """The ids of messages an edit or a regeneration replaced (shown marked as replaced)."""
-        return taken_back(self.logbook.read_all().messages) | self.archive.replaced_ids()
+        return taken_back(self._logged()) | self.archive.replaced_ids()
 
     def _day_of(self, m: Message) -> str:
         return f"{m.dt.astimezone(self.tz):%Y-%m-%d}"
@@ -111,7 +120,7 @@ class SearchService:
         """Every local day with messages → how many, oldest first."""
         counts = dict(self.sql.days())
         archived_ids = None
-        for m in self.logbook.read_all().messages:
+        for m in self._logged():
             if archived_ids is None:
                 archived_ids = self.archive.ids()
             if m.id not in archived_ids:
@@ -126,7 +135,7 @@ class SearchService:
 
     def on_day(self, day: str) -> list[Message]:
         """The messages of one local day (``YYYY-MM-DD``), oldest first."""
-        unflushed = [m for m in self.logbook.read_all().messages if self._day_of(m) == day]
+        unflushed = [m for m in self._logged() if self._day_of(m) == day]
         return merge_history(self.sql.on_day(day), unflushed)
 
     def around(self, message_id: str, before: int = 20, after: int = 20) -> list[Message]:
@@ -135,7 +144,7 @@ class SearchService:
         Raises:
             NotFound: no message has that id.
         """
-        unflushed = self.logbook.read_all().messages
+        unflushed = self._logged()
         target = self.sql.get(message_id) or next((m for m in unflushed if m.id == message_id), None)
         if target is None:
             raise NotFound(f"No message has the id {message_id!r}.", "Copy an id from `monchat search`.")

@@ -85,7 +85,8 @@ class MessageDeletion:
         Raises:
             NotFound: no message (logged or archived) has that id.
         """
-        logged = {m.id: m for m in self.logbook.read_all().messages}
+        off = self.logbook.off_record  # a message said off the record can be deleted too (core/logs/off_record.py)
+        logged = {m.id: m for m in self.logbook.read_all().messages + (off.read_all().messages if off else [])}
         versions: list[Message] = []
         current: str = message_id
         while current and current not in {m.id for m in versions}:
@@ -129,6 +130,8 @@ class MessageDeletion:
             plan = self.plan(message_id)
             ids = plan.ids
             lines = self.logbook.remove_messages(set(ids))
+            if self.logbook.off_record is not None:
+                lines += self.logbook.off_record.remove_messages(set(ids))
             store = self.memory.store
             t = Transitions(self.memory.memories, self.memory.settings.flush, self.memory.clock())
             feedback = Feedback(self.memory, self.logbook)

@@ -119,6 +119,10 @@ class Feedback:
             for message in self.logbook.read_all().messages:
                 if message.id == message_id:
                     return message
+            off = self.logbook.off_record  # a rating changes memory: nothing said off the record may
+            if off is not None and any(m.id == message_id for m in off.read_all().messages):
+                raise InputError("A reply said off the record cannot be rated.",
+                                 "A rating changes memory, and nothing said off the record does.")
         raise NotFound(f"There is no message {message_id!r}.",
                        "Find a reply's id with `monchat search WORDS --json` (or rate it in the app).")
 

@@ -50,7 +50,7 @@ class Dropped:
     text: str
     reason: str
     evidence: list[str] = field(default_factory=list)
-    category: str = "evidence"  # evidence | words | invalid | limit | no_target
+    category: str = "evidence"  # evidence | words | invalid | limit | no_target | never (the user's rule)
     rule: str = ""  # the guard's rule that dropped it (``memory.guard.GuardRule``), if the guard did
 
 

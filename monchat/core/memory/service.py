@@ -286,6 +286,18 @@ class MemoryService:
             t.forget(memory)
         return self.get(memory_id)
 
+    def forget_many(self, memory_ids: list[str]) -> list[str]:
+        """Forget several memories in one transaction (a never-remember rule's matches); returns their ids."""
+        if not memory_ids:
+            return []
+        memories = [self.get(memory_id) for memory_id in memory_ids]
+        with self.store.atomic():
+            transitions = self._transitions()
+            for memory in memories:
+                transitions.forget(self.get(memory.id))  # as it is now: an earlier forget may reopen it
+        self._after_change()
+        return [memory.id for memory in memories]
+
     def restore(self, memory_id: str) -> MemoryRecord:
         """Undo a forget: the memory is back in the state it had (and in the prompt, if it was)."""
         memory = self.get(memory_id)

@@ -86,6 +86,7 @@ class FilterPersona:
     translations: dict[str, dict] = field(default_factory=dict)
     locked: bool = False
     source: str = ""
+    never: list[str] = field(default_factory=list)  # the user's never-remember rules, told at a flush (memory/never.py)
 
     def texts(self, language: str) -> FilterTexts:
         """The texts to show in ``language`` (its translation where there is one, else its own)."""
@@ -94,7 +95,7 @@ class FilterPersona:
 
     def to_toml(self) -> str:
         data = {k: v for k, v in asdict(self).items()
-                if k not in ("source", "locked") and v not in ("", None, {})}
+                if k not in ("source", "locked", "never") and v not in ("", None, {})}
         return tomli_w.dumps(data)
 
 

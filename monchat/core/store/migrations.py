@@ -380,3 +380,15 @@ def m024_long_text_head(db: Database) -> None:
     db["messages"].add_column("text_chars", int)
     db.execute("UPDATE messages SET text_head = substr(text, 1, 100000), text_chars = length(text) "
                "WHERE length(text) > 100200")
+
+
+@migrations()
+def m025_never_remember(db: Database) -> None:
+    """The user's "never remember this" rules (``core/memory/never.py``): a topic, a word or a slot family that no
+    flush turns into memory, whatever a model proposes. ``key`` is the rule as it is matched (NFKC, casefolded)."""
+    db["never_rules"].create(
+        {"id": int, "text": str, "key": str, "created_at": str},
+        pk="id",
+        not_null={"text", "key"},
+    )
+    db["never_rules"].create_index(["key"], unique=True)

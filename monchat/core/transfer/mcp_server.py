@@ -46,7 +46,11 @@ def visible_to_clients(app, kind: str, record: dict) -> bool:
         kind: "profile" (a prompt line: id, text, slot), "memory" (id, text, slot, kind, state),
             "message" (id, ts, role, persona, text) or "proposal" (text, slot).
     """
-    return True  # off-the-record messages and never-remember topics are filtered here (issue 28 items 1, 3)
+    from ..memory.never import matches_never, never_rules
+    if kind == "message" and record.get("off_record"):
+        return False  # said off the record: no other app ever reads it
+    rules = never_rules(app.store)  # read at every call: a rule the user adds while the server runs holds at once
+    return matches_never(record.get("text", ""), record.get("slot", ""), rules) is None
 
 
 # ---- the access log ----------------------------------------------------------------
@@ -173,9 +177,9 @@ class MemoryPort:
         limit = max(1, min(int(limit), MAX_LIMIT))
         _terms(query)
         hits = SearchService(self.app.logbook, self.app.archive).search(query, limit * 4)
-        rows = [{"id": h.id, "ts": h.ts, "role": h.role, "persona": h.persona, "text": h.text}
-                for h in hits if not h.replaced]  # what the user took back is not handed out
-        found = self._visible("message", rows)[:limit]
+        rows = [{"id": h.id, "ts": h.ts, "role": h.role, "persona": h.persona, "text": h.text,
+                 "off_record": h.off_record} for h in hits if not h.replaced]  # what the user took back is not handed out
+        found = [{k: v for k, v in r.items() if k != "off_record"} for r in self._visible("message", rows)][:limit]
         self.log.write(self.client, "search_history", "", len(found))
         return found
 

@@ -172,6 +172,7 @@ class FlushDialog(QDialog):
             "unreadable_lines": self.tr("%1 unreadable log line(s) were set aside in %2."),
             "archived_unread": self.tr("%1 message(s) with %2 were archived unread (that persona's conversations "
                                        "are not read at a flush)."),
+            "memory_paused": self.tr("Memory is paused: %1 message(s) were kept and nothing new was remembered."),
             "taken_back_unread": self.tr("%1 message(s) you edited away (or replies asked for again) were archived "
                                          "unread."),
             "partial_accepted": self.tr("A partial flush was accepted: %1 message(s) were archived without being "

@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
 
 from ...core.memory.guard import GuardRule
+from ...core.memory.never import NEVER_RULE
 
 
 class DroppedWords(QObject):
@@ -28,6 +29,7 @@ class DroppedWords(QObject):
             GuardRule.ECHOES_INSTRUCTIONS: self.tr("Repeats the filter's own instructions, not your words"),
             GuardRule.NOT_THEIR_WORDS: self.tr("Shares nothing with your messages it cites"),
             GuardRule.ADDS_WORDS: self.tr("Says something your messages it cites do not"),
+            NEVER_RULE: self.tr("Matches one of your “never remember” rules"),
         }.get(rule, rule)
 
     def reason(self, category: str) -> str:

@@ -426,6 +426,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Matches one of your “never remember” rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Not backed by your own messages</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1017,6 +1021,10 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>%1 message(s) with %2 were archived unread (that persona&apos;s conversations are not read at a flush).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory is paused: %1 message(s) were kept and nothing new was remembered.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2641,6 +2649,80 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>NeverRulesDialog</name>
+    <message>
+        <source>Never remember</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Topics, words or kinds of memory that monchat never remembers, whatever a model proposes: at every flush a proposal that matches is dropped and listed. Examples: health, my ex, password, food/ (every memory under “food/”).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A topic, a word or a kind of memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forget these memories…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1  (rule: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 memory(ies) you already have match a rule:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No memory you have matches a rule.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Added: %1. Every flush drops a proposal that matches it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a rule to remove.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Removed: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forget memories</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forget the %1 memory(ies) a never-remember rule covers? They leave the prompt for good (Memory… can restore one).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 memory(ies) forgotten.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>OffRecordBanner</name>
+    <message>
+        <source>Clear now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Off the record.&lt;/b&gt; Nothing you say here is remembered: no flush reads it, and it is removed %1 hours after it is said. Your memory is still used for the replies.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>PersonaWords</name>
     <message>
         <source>Id</source>
@@ -3583,6 +3665,96 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>That is the small model built into monchat: enough to try the window, weak at conversation. For better replies install Ollama (ollama.com) and a model such as gemma3:4b, or choose another backend in Settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>YourControls</name>
+    <message>
+        <source>Off the record</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing said off the record is remembered: no flush reads it, and it is removed after a set number of hours.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear off-the-record messages…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>While memory is paused, a flush keeps your messages and remembers nothing new from them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Never remember…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — off the record</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory paused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A flush keeps your messages and remembers nothing new from them. Memory → Pause memory turns it back on.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear off-the-record messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove every message said off the record now? They cannot be brought back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 off-the-record message(s) removed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>YourControlsBox</name>
+    <message>
+        <source>Your controls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Messages said off the record are removed this long after they are said.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chats with a checked persona start off the record (Chat → Off the record turns it on or off for a conversation).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Never remember…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Topics, words or kinds of memory that are never remembered.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove off-the-record messages after</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start off the record with</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Never remember</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

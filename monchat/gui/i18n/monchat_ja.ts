@@ -433,6 +433,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation>根拠に挙げたあなたのメッセージにないことを言っている</translation>
     </message>
     <message>
+        <source>Matches one of your “never remember” rules</source>
+        <translation>あなたの「記憶しないこと」のルールに当てはまる</translation>
+    </message>
+    <message>
         <source>Not backed by your own messages</source>
         <translation>あなた自身の発言に根拠がない</translation>
     </message>
@@ -1025,6 +1029,10 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>%1 message(s) with %2 were archived unread (that persona&apos;s conversations are not read at a flush).</source>
         <translation>%2 とのメッセージ %1 件は読まずに保管しました（このペルソナとの会話は整理で読みません）。</translation>
+    </message>
+    <message>
+        <source>Memory is paused: %1 message(s) were kept and nothing new was remembered.</source>
+        <translation>記憶を一時停止中です：%1件のメッセージを保存し、新しいことは何も記憶しませんでした。</translation>
     </message>
     <message>
         <source>%1 message(s) you edited away (or replies asked for again) were archived unread.</source>
@@ -2653,6 +2661,80 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>NeverRulesDialog</name>
+    <message>
+        <source>Never remember</source>
+        <translation>記憶しないこと</translation>
+    </message>
+    <message>
+        <source>Topics, words or kinds of memory that monchat never remembers, whatever a model proposes: at every flush a proposal that matches is dropped and listed. Examples: health, my ex, password, food/ (every memory under “food/”).</source>
+        <translation>monchat が決して記憶しない話題・言葉・記憶の種類です。モデルが何を提案しても、整理のたびに当てはまる提案は除外され、一覧に表示されます。例：健康、元カレ、パスワード、food/（「food/」で始まる種類の記憶すべて）。</translation>
+    </message>
+    <message>
+        <source>A topic, a word or a kind of memory</source>
+        <translation>話題、言葉、または記憶の種類</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>追加</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>Forget these memories…</source>
+        <translation>これらの記憶を忘れる…</translation>
+    </message>
+    <message>
+        <source>%1  (rule: %2)</source>
+        <translation>%1  （ルール：%2）</translation>
+    </message>
+    <message>
+        <source>%1 memory(ies) you already have match a rule:</source>
+        <translation>今ある記憶のうち%1件がルールに当てはまります：</translation>
+    </message>
+    <message>
+        <source>No memory you have matches a rule.</source>
+        <translation>ルールに当てはまる記憶はありません。</translation>
+    </message>
+    <message>
+        <source>Added: %1. Every flush drops a proposal that matches it.</source>
+        <translation>追加しました：%1。整理のたびに、これに当てはまる提案は除外されます。</translation>
+    </message>
+    <message>
+        <source>Choose a rule to remove.</source>
+        <translation>削除するルールを選んでください。</translation>
+    </message>
+    <message>
+        <source>Removed: %1.</source>
+        <translation>削除しました：%1。</translation>
+    </message>
+    <message>
+        <source>Forget memories</source>
+        <translation>記憶を忘れる</translation>
+    </message>
+    <message>
+        <source>Forget the %1 memory(ies) a never-remember rule covers? They leave the prompt for good (Memory… can restore one).</source>
+        <translation>「記憶しないこと」のルールに当てはまる%1件の記憶を忘れますか？もうプロンプトには入りません（「記憶…」から元に戻せます）。</translation>
+    </message>
+    <message>
+        <source>%1 memory(ies) forgotten.</source>
+        <translation>%1件の記憶を忘れました。</translation>
+    </message>
+</context>
+<context>
+    <name>OffRecordBanner</name>
+    <message>
+        <source>Clear now</source>
+        <translation>今すぐ消す</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Off the record.&lt;/b&gt; Nothing you say here is remembered: no flush reads it, and it is removed %1 hours after it is said. Your memory is still used for the replies.</source>
+        <translation>&lt;b&gt;オフレコです。&lt;/b&gt;ここで話したことは記憶されません。整理では読まれず、話してから%1時間で消えます。返事にはこれまでの記憶を使います。</translation>
+    </message>
+</context>
+<context>
     <name>PersonaWords</name>
     <message>
         <source>Id</source>
@@ -3596,6 +3678,96 @@ Open it in your browser?</source>
     <message>
         <source>That is the small model built into monchat: enough to try the window, weak at conversation. For better replies install Ollama (ollama.com) and a model such as gemma3:4b, or choose another backend in Settings.</source>
         <translation>これは monchat に組み込まれた小さなモデルです。画面を試すには十分ですが、会話は得意ではありません。もっと良い返事がほしいときは Ollama（ollama.com）と gemma3:4b などのモデルを入れるか、設定で別のバックエンドを選んでください。</translation>
+    </message>
+</context>
+<context>
+    <name>YourControls</name>
+    <message>
+        <source>Off the record</source>
+        <translation>オフレコ</translation>
+    </message>
+    <message>
+        <source>Nothing said off the record is remembered: no flush reads it, and it is removed after a set number of hours.</source>
+        <translation>オフレコで話したことは記憶されません。整理では読まれず、決めた時間がたつと消えます。</translation>
+    </message>
+    <message>
+        <source>Clear off-the-record messages…</source>
+        <translation>オフレコのメッセージを消す…</translation>
+    </message>
+    <message>
+        <source>Pause memory</source>
+        <translation>記憶を一時停止</translation>
+    </message>
+    <message>
+        <source>While memory is paused, a flush keeps your messages and remembers nothing new from them.</source>
+        <translation>一時停止中は、整理してもメッセージは保存されるだけで、新しいことは何も記憶しません。</translation>
+    </message>
+    <message>
+        <source>Never remember…</source>
+        <translation>記憶しないこと…</translation>
+    </message>
+    <message>
+        <source>%1 — off the record</source>
+        <translation>%1 — オフレコ</translation>
+    </message>
+    <message>
+        <source>Memory paused</source>
+        <translation>記憶を一時停止中</translation>
+    </message>
+    <message>
+        <source>A flush keeps your messages and remembers nothing new from them. Memory → Pause memory turns it back on.</source>
+        <translation>整理してもメッセージは保存されるだけで、新しいことは記憶しません。「記憶」→「記憶を一時停止」で元に戻せます。</translation>
+    </message>
+    <message>
+        <source>Clear off-the-record messages</source>
+        <translation>オフレコのメッセージを消す</translation>
+    </message>
+    <message>
+        <source>Remove every message said off the record now? They cannot be brought back.</source>
+        <translation>オフレコで話したメッセージを今すべて消しますか？元には戻せません。</translation>
+    </message>
+    <message>
+        <source>%1 off-the-record message(s) removed.</source>
+        <translation>オフレコのメッセージを%1件消しました。</translation>
+    </message>
+</context>
+<context>
+    <name>YourControlsBox</name>
+    <message>
+        <source>Your controls</source>
+        <translation>あなたが決めること</translation>
+    </message>
+    <message>
+        <source> hours</source>
+        <translation> 時間</translation>
+    </message>
+    <message>
+        <source>Messages said off the record are removed this long after they are said.</source>
+        <translation>オフレコで話したメッセージは、話してからこの時間がたつと消えます。</translation>
+    </message>
+    <message>
+        <source>Chats with a checked persona start off the record (Chat → Off the record turns it on or off for a conversation).</source>
+        <translation>チェックしたペルソナとの会話は、オフレコで始まります（会話ごとに「チャット」→「オフレコ」で切り替えられます）。</translation>
+    </message>
+    <message>
+        <source>Never remember…</source>
+        <translation>記憶しないこと…</translation>
+    </message>
+    <message>
+        <source>Topics, words or kinds of memory that are never remembered.</source>
+        <translation>決して記憶しない話題・言葉・記憶の種類です。</translation>
+    </message>
+    <message>
+        <source>Remove off-the-record messages after</source>
+        <translation>オフレコのメッセージを消すまで</translation>
+    </message>
+    <message>
+        <source>Start off the record with</source>
+        <translation>オフレコで始めるペルソナ</translation>
+    </message>
+    <message>
+        <source>Never remember</source>
+        <translation>記憶しないこと</translation>
     </message>
 </context>
 </TS>

@@ -33,6 +33,7 @@ from .model_tools import ModelField, PullControl, TypedKeys
 from .openai_fields import AnswerFormatBox, context_box
 from ..memory.review_learning import ReviewLearningView
 from .growing import GrowingMemoryPage, McpSwitch
+from .controls import YourControlsBox
 from ..translation import arg
 from ..kit.workers import Failure, TaskRunner
 
@@ -48,10 +49,7 @@ class SettingsDialog(QDialog):
         pull_finished(bool): an Ollama pull ended (True: installed; False: cancelled or failed).
     """
 
-    saved = Signal(bool)
-    tested = Signal(list)
-    models_listed = Signal(list)
-    pull_finished = Signal(bool)
+    saved, tested, models_listed, pull_finished = Signal(bool), Signal(list), Signal(list), Signal(bool)
 
     def __init__(self, settings: Settings, settings_path: Path, personas: PersonaRegistry, secrets: SecretStore,
                  backends: BackendRegistry, store: Store, runner: TaskRunner, parent: QWidget | None = None) -> None:
@@ -81,8 +79,7 @@ class SettingsDialog(QDialog):
         self.message = QLabel(self)
         self.message.setWordWrap(True)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel,
-                                        self)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self)
         self.buttons.accepted.connect(self.save)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -247,6 +244,7 @@ class SettingsDialog(QDialog):
         self.mcp_switch = McpSwitch.add_to(form, s, page, self.store.path.parent)  # monchat mcp (review only)
         self.learning = ReviewLearningView(self.store, s, self.runner, page)  # core/memory/learning.py
         form.addRow(self.tr("Learned from your reviews"), self.learning)
+        self.controls = YourControlsBox.added_to(form, s, self.personas)  # off the record, never remember
         return page
 
     def _update_groups(self) -> None:
@@ -303,8 +301,8 @@ class SettingsDialog(QDialog):
                                       fixed_personas=self.fixed.value())
         s.chat = dataclasses.replace(s.chat, language=self.language_box.currentData(),
                                      ctrl_enter_sends=self.ctrl_enter.isChecked(), user_name=self.user_name.text().strip())
-        self.growing.apply(s)
-        self.mcp_switch.apply(s)
+        for part in (self.growing, self.mcp_switch, self.controls):  # pages that write their own settings
+            part.apply(s)
         checked, warnings = settings_from_dict(s.to_dict())
         problems = list(warnings) + self.growing.problems(s)
         empty = empty_model_names(s)
