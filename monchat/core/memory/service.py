@@ -291,11 +291,9 @@ class MemoryService:
         if not memory_ids:
             return []
         memories = [self.get(memory_id) for memory_id in memory_ids]
-        with self.store.atomic():
-            transitions = self._transitions()
+        with self.change() as t:
             for memory in memories:
-                transitions.forget(self.get(memory.id))  # as it is now: an earlier forget may reopen it
-        self._after_change()
+                t.forget(self.get(memory.id))  # as it is now: an earlier forget may reopen it
         return [memory.id for memory in memories]
 
     def restore(self, memory_id: str) -> MemoryRecord:
