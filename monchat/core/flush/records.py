@@ -8,12 +8,14 @@ from datetime import datetime
 from ..backends.model_size import SUGGESTION
 from ..errors import KnownError
 from ..memory.record import Change
-from ..memory.states import Verdict
+from ..memory.states import FlushStage, Verdict
 from ..types import Coded
 from .ask import TokenUsage
 
-# "reflect" is the background track's calls (reflect, then the diary's pages: progress stage "diary").
-STAGES = ("orient", "score", "judge", "reflect", "consolidate", "prune", "rebuild")
+# The rows a flush's progress is shown in; the background track's calls (reflect, digest, diary, lint) share
+# the "reflect" row.
+STAGES = (FlushStage.ORIENT, FlushStage.SCORE, FlushStage.JUDGE, FlushStage.REFLECT, FlushStage.CONSOLIDATE,
+          FlushStage.PRUNE, FlushStage.REBUILD)
 NO_VERDICT = "the judge gave no usable answer for this pair"
 
 
@@ -104,7 +106,7 @@ class Judgement:
 
 @dataclass
 class FlushProgress:
-    stage: str
+    stage: FlushStage
     persona: str | None
     done: int
     total: int

@@ -124,3 +124,20 @@ class View(StrEnum):
     DORMANT = "dormant"
     HISTORY = "history"  # replaced, taken back, forgotten, rejected
     ALL = "all"
+
+
+class FlushStage(StrEnum):
+    """A flush's stages, as its progress names them. The LLM stages run as a graph (``flush/stages.py``): each
+    starts as soon as what it reads is there; the GUI shows the seven rows of ``flush/records.STAGES``."""
+
+    ORIENT = "orient"  # the unflushed messages, read from the logs
+    SCORE = "score"  # the filter personas read the messages (LLM)
+    JUDGE = "judge"  # each item against the kept memories it may be about (LLM; needs the filters)
+    TRIAL = "trial"  # the flush's state changes tried and rolled back: what the views will show (no LLM)
+    REFLECT = "reflect"  # the background track looks back over the flush (LLM; needs the trial)
+    DIGEST = "digest"  # one digest per cold slot (LLM; needs the filters: the slots they touched stay warm)
+    DIARY = "diary"  # one page per day with new user messages (LLM; needs only the day's messages)
+    LINT = "lint"  # knowledge lint's call over the memories kept before this flush (LLM; needs nothing new)
+    CONSOLIDATE = "consolidate"  # in the one transaction: archive, weigh the evidence
+    PRUNE = "prune"  # expiry, decay and the cap
+    REBUILD = "rebuild"  # the prompt and memory.md, then the commit

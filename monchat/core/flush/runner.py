@@ -1,0 +1,147 @@
+"""A small runner for a graph of stages: each starts as soon as what it reads is there.
+
+A ``Stage`` names what it needs and what it gives; ``run_stages`` starts, in the order given, every stage
+whose needs are all given (by the caller or by a stage that ended), each on a thread of its own, and waits
+for them. Model calls are bounded apart from the stages: every call a flush makes holds one of its
+``CallSlots`` (``flush.parallel`` of them), and a call of a more urgent stage (the filters, the judge,
+reflect: what the commit waits for) is given a free slot before one of a stage that can wait (the diary,
+lint, digests). With one slot the stages run one after another, in the order given, on the caller's
+thread: a backend that answers one call at a time is asked in the same order at every run.
+
+A stage is told to stop through the ``halt`` event it is given: set when the caller's ``cancel`` is set or
+when another stage failed. The runner waits for the stages still running before it raises: the first
+stage's error, else ``FlushCancelled``. Nothing here writes: stages that write (the trial) do so in their
+own transaction.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import threading
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
+
+from ..memory.states import FlushStage
+from .records import FlushCancelled
+
+POLL_S = 0.05  # how often the runner looks at the caller's cancel while stages run
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One stage: ``run(halt, **needs)`` returns the value named ``gives``."""
+
+    name: FlushStage
+    needs: tuple[str, ...]
+    gives: str
+    run: Callable[..., Any]
+
+
+class CallSlots:
+    """At most ``size`` model calls at once; a waiting call with a lower ``urgency`` gets a free slot first
+    (among equals, the one that asked first)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = max(1, size)
+        self._free = self.size
+        self._waiting: list[tuple[int, int]] = []  # (urgency, ticket), a heap
+        self._tickets = itertools.count()
+        self._changed = threading.Condition()
+        self.in_use = 0  # calls holding a slot now
+        self.most_in_use = 0  # the most that ever held one at once
+
+    @contextmanager
+    def hold(self, urgency: int = 0) -> Iterator[None]:
+        with self._changed:
+            ticket = (urgency, next(self._tickets))
+            heapq.heappush(self._waiting, ticket)
+            while not (self._free and self._waiting[0] == ticket):
+                self._changed.wait()
+            heapq.heappop(self._waiting)
+            self._free -= 1
+            self.in_use += 1
+            self.most_in_use = max(self.most_in_use, self.in_use)
+            self._changed.notify_all()  # the next in line may take another free slot
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._free += 1
+                self.in_use -= 1
+                self._changed.notify_all()
+
+
+def check(stages: list[Stage], given: set[str]) -> None:
+    """Each value given once, and every need given (by the caller or an earlier stage): a graph that can end.
+
+    Raises:
+        ValueError: the graph is wrong (a bug of ours, not the user's).
+    """
+    known = set(given)
+    for stage in stages:
+        missing = [n for n in stage.needs if n not in known]
+        if missing:
+            raise ValueError(f"stage {stage.name} needs {missing}, given by no stage before it")
+        if stage.gives in known:
+            raise ValueError(f"{stage.gives!r} is given twice (stage {stage.name})")
+        known.add(stage.gives)
+
+
+def run_stages(stages: list[Stage], given: dict[str, Any], cancel: threading.Event, side_by_side: bool = True,
+               on_start: Callable[[FlushStage], None] | None = None) -> dict[str, Any]:
+    """Run every stage once; return ``given`` with every stage's value added.
+
+    Args:
+        stages: in an order where each stage's needs come from ``given`` or a stage before it.
+        side_by_side: False runs them one after another, in that order, on this thread.
+        on_start: hears each stage's name as it starts (tests read the order from it).
+
+    Raises:
+        the first error a stage raised (after every started stage ended), else FlushCancelled when
+        ``cancel`` was set.
+    """
+    check(stages, set(given))
+    values = dict(given)
+    if not side_by_side:
+        for stage in stages:
+            if cancel.is_set():
+                raise FlushCancelled()
+            if on_start is not None:
+                on_start(stage.name)
+            values[stage.gives] = stage.run(cancel, **{n: values[n] for n in stage.needs})
+        if cancel.is_set():
+            raise FlushCancelled()
+        return values
+    halt = threading.Event()  # the caller's cancel, or a stage failed: the others stop at their next check
+    waiting = list(stages)
+    running: dict[Future, Stage] = {}
+    failures: list[BaseException] = []
+    with ThreadPoolExecutor(max_workers=len(stages) or 1, thread_name_prefix="stage") as pool:
+        while waiting or running:
+            if cancel.is_set():
+                halt.set()
+            if not halt.is_set():
+                for stage in [s for s in waiting if all(n in values for n in s.needs)]:
+                    waiting.remove(stage)
+                    if on_start is not None:
+                        on_start(stage.name)
+                    running[pool.submit(stage.run, halt, **{n: values[n] for n in stage.needs})] = stage
+            if not running:
+                break  # halted: what waits never starts
+            done, _ = wait(running, timeout=POLL_S, return_when=FIRST_COMPLETED)
+            for future in done:
+                stage = running.pop(future)
+                try:
+                    values[stage.gives] = future.result()
+                except BaseException as exc:  # raised below, once every running stage ended
+                    failures.append(exc)
+                    halt.set()
+    real = [f for f in failures if not isinstance(f, FlushCancelled)]
+    if real or failures:
+        raise (real or failures)[0]
+    if cancel.is_set() or waiting:
+        raise FlushCancelled()
+    return values
