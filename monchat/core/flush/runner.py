@@ -5,7 +5,8 @@ whose needs are all given (by the caller or by a stage that ended), each on a th
 for them. Model calls are bounded apart from the stages: every call a flush makes holds one of its
 ``CallSlots`` (``flush.parallel`` of them), and a call of a more urgent stage (the filters, the judge,
 reflect: what the commit waits for) is given a free slot before one of a stage that can wait (the diary,
-lint, digests). With one slot the stages run one after another, in the order given, on the caller's
+lint, digests), one slot is kept for that path until reflect asked, and a call waiting to be retried
+(a busy server) gives its slot back meanwhile. With one slot the stages run one after another, in the order given, on the caller's
 thread: a backend that answers one call at a time is asked in the same order at every run.
 
 A stage is told to stop through the ``halt`` event it is given: set when the caller's ``cancel`` is set or
@@ -24,6 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
+from ..backends.retry import set_waiting
 from ..memory.states import FlushStage
 from .records import FlushCancelled
 
@@ -42,10 +44,13 @@ class Stage:
 
 class CallSlots:
     """At most ``size`` model calls at once; a waiting call with a lower ``urgency`` gets a free slot first
-    (among equals, the one that asked first)."""
+    (among equals, the one that asked first). While ``reserved`` is set, that many slots are kept for calls
+    of urgency 0: a call that can wait never takes the last free one (a call is not stopped once it runs,
+    so this is what keeps the commit's path from waiting a whole call for a slot)."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, reserved: int = 0) -> None:
         self.size = max(1, size)
+        self.reserved = min(reserved, self.size - 1)
         self._free = self.size
         self._waiting: list[tuple[int, int]] = []  # (urgency, ticket), a heap
         self._tickets = itertools.count()
@@ -53,25 +58,48 @@ class CallSlots:
         self.in_use = 0  # calls holding a slot now
         self.most_in_use = 0  # the most that ever held one at once
 
+    def unreserve(self) -> None:
+        """The commit's path asked its last call: every slot is for anyone now."""
+        with self._changed:
+            self.reserved = 0
+            self._changed.notify_all()
+
     @contextmanager
     def hold(self, urgency: int = 0) -> Iterator[None]:
+        """A slot for one call; while the call waits to be retried (a busy server), the slot is given back."""
+        self._take(urgency)
+        outer = set_waiting(lambda: self._lent(urgency))
+        try:
+            yield
+        finally:
+            set_waiting(outer)
+            self._give()
+
+    @contextmanager
+    def _lent(self, urgency: int) -> Iterator[None]:
+        self._give()
+        try:
+            yield
+        finally:
+            self._take(urgency)
+
+    def _take(self, urgency: int) -> None:
         with self._changed:
             ticket = (urgency, next(self._tickets))
             heapq.heappush(self._waiting, ticket)
-            while not (self._free and self._waiting[0] == ticket):
+            while not (self._free > (self.reserved if urgency else 0) and self._waiting[0] == ticket):
                 self._changed.wait()
-            heapq.heappop(self._waiting)
+            heapq.heappop(self._waiting)  # the first in line: calls of urgency 0 are always ahead of the rest
             self._free -= 1
             self.in_use += 1
             self.most_in_use = max(self.most_in_use, self.in_use)
             self._changed.notify_all()  # the next in line may take another free slot
-        try:
-            yield
-        finally:
-            with self._changed:
-                self._free += 1
-                self.in_use -= 1
-                self._changed.notify_all()
+
+    def _give(self) -> None:
+        with self._changed:
+            self._free += 1
+            self.in_use -= 1
+            self._changed.notify_all()
 
 
 def check(stages: list[Stage], given: set[str]) -> None:

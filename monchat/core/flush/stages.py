@@ -90,7 +90,7 @@ def ask(service: "FlushService", report: FlushReport, orientation: Orientation, 
         FlushCancelled, FlushIncomplete, BackendError: as the stage that raised it; nothing changed.
     """
     parallel = service.settings.flush.parallel or backend.PARALLEL_CALLS
-    slots = CallSlots(parallel)
+    slots = CallSlots(parallel, reserved=1)  # one slot kept for the commit's path until reflect asked
     urgent = answers.wrap(backend, slots=slots, urgency=URGENT)
     later = answers.wrap(backend, slots=slots, urgency=LATER)
     escalation = answers.wrap(service.escalation(), role="escalation", slots=slots, urgency=URGENT)
@@ -103,8 +103,8 @@ def ask(service: "FlushService", report: FlushReport, orientation: Orientation, 
               lambda halt, read: judge_items(service, report, read.items, urgent, escalation, progress, halt)),
         Stage(FlushStage.TRIAL, ("read", "outcome"), "basis",
               lambda halt, read, outcome: trial(service, orientation, read.items, outcome, now, small_model)),
-        Stage(FlushStage.REFLECT, ("basis",), "reflected", lambda halt, basis: track.ask_reflect(urgent, basis,
-                                                                                                 progress)),
+        Stage(FlushStage.REFLECT, ("basis",), "reflected", lambda halt, basis: reflected(track, urgent, basis,
+                                                                                              progress, slots)),
         Stage(FlushStage.DIGEST, ("read",), "digested",
               lambda halt, read: track.ask_digests(read.items, later, now, progress)),
         Stage(FlushStage.DIARY, (), "written",
@@ -122,6 +122,15 @@ def ask(service: "FlushService", report: FlushReport, orientation: Orientation, 
         report.errors.extend(linted.answer.errors)
         report.notes.extend(linted.answer.notes)
     return Asked(values["read"], values["outcome"], proposals, linted.answer)
+
+
+def reflected(track: BackgroundTrack, backend: Backend, basis: Basis, progress: Progress,
+              slots: CallSlots) -> Proposals:
+    """Reflect, the last call the commit waits for: then the slot kept for that path is free for anyone."""
+    try:
+        return track.ask_reflect(backend, basis, progress)
+    finally:
+        slots.unreserve()
 
 
 def score(service: "FlushService", report: FlushReport, readable: list[Message], chosen: list, backend: Backend,
