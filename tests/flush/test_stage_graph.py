@@ -204,3 +204,58 @@ def test_a_more_urgent_call_gets_the_next_free_slot():
     for thread in waiting:
         thread.join(5)
     assert order == ["urgent", "later"] and slots.most_in_use == 1
+
+
+def test_a_call_that_can_wait_leaves_the_kept_slot_to_the_commits_path_until_it_is_released():
+    slots = CallSlots(2, reserved=1)
+    got: list[str] = []
+
+    def take(name: str, urgency: int) -> None:
+        with slots.hold(urgency):
+            got.append(name)
+            time.sleep(0.3)
+
+    with slots.hold(1):  # a diary call holds one slot; one is free, kept for the commit's path
+        later = threading.Thread(target=take, args=("later", 1))
+        later.start()
+        time.sleep(0.2)
+        assert got == []  # it waits although a slot is free
+        urgent = threading.Thread(target=take, args=("urgent", 0))
+        urgent.start()
+        time.sleep(0.2)
+        assert got == ["urgent"]  # the kept slot is the commit's path's
+        slots.unreserve()
+        time.sleep(0.2)
+        assert got == ["urgent", "later"]  # released: anyone's
+    later.join(5)
+    urgent.join(5)
+
+
+def test_a_call_waiting_to_be_retried_gives_its_slot_back_meanwhile():
+    from monchat.core.backends.retry import RetryPolicy
+    slots = CallSlots(1)
+    other_ran = threading.Event()
+    seen: list[bool] = []
+    tries = []
+
+    def busy_once():
+        tries.append(1)
+        if len(tries) == 1:
+            raise BackendError("busy", "later", transient=True)
+        return "answer"
+
+    def waiting(seconds: float) -> None:  # the retry's wait: another call gets the only slot meanwhile
+        seen.append(other_ran.wait(5))
+
+    def other() -> None:
+        time.sleep(0.1)
+        with slots.hold():
+            other_ran.set()
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    with slots.hold():
+        answer = RetryPolicy(attempts=2, base_delay_s=0.0, jitter_s=0.0, sleep=waiting).run(
+            busy_once, retry_if=lambda exc: exc.transient)
+    thread.join(5)
+    assert answer == "answer" and seen == [True] and slots.most_in_use == 1
