@@ -15,13 +15,11 @@ its ``sleep`` is a collaborator, so tests record the waits instead of waiting.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import random
-import threading
 import time
 from dataclasses import dataclass, field
-from typing import Callable, ContextManager, TypeVar
+from typing import Callable, TypeVar
 
 from ..errors import BackendError
 
@@ -81,21 +79,8 @@ class RetryPolicy:
                 wait = self.delay(attempt)
                 log.warning("%s failed (%s); retry %s of %s in %.1f s", what, exc.message, attempt,
                             attempts - 1, wait)
-                hook = getattr(_here, "waiting", None)
-                with hook() if hook is not None else contextlib.nullcontext():
-                    self.sleep(wait)
+                self.sleep(wait)
         raise AssertionError("unreachable")  # pragma: no cover
-
-
-_here = threading.local()
-
-
-def set_waiting(hook: Callable[[], ContextManager] | None) -> Callable[[], ContextManager] | None:
-    """What this thread holds a retry's wait in (a flush's call slot gives its place back meanwhile:
-    ``flush/runner.CallSlots``); None: nothing. Returns the hook it replaces."""
-    previous = getattr(_here, "waiting", None)
-    _here.waiting = hook
-    return previous
 
 
 def note_attempts(exc: BackendError, attempts: int) -> None:

@@ -5,8 +5,8 @@ whose needs are all given (by the caller or by a stage that ended), each on a th
 for them. Model calls are bounded apart from the stages: every call a flush makes holds one of its
 ``CallSlots`` (``flush.parallel`` of them), and a call of a more urgent stage (the filters, the judge,
 reflect: what the commit waits for) is given a free slot before one of a stage that can wait (the diary,
-lint, digests), one slot is kept for that path until reflect asked, and a call waiting to be retried
-(a busy server) gives its slot back meanwhile. With one slot the stages run one after another, in the order given, on the caller's
+lint, digests), and one slot is kept for that path until reflect asked. A call that fails (not a
+malformed answer, which its stage handles) ends the flush: no call starts after it. With one slot the stages run one after another, in the order given, on the caller's
 thread: a backend that answers one call at a time is asked in the same order at every run.
 
 A stage is told to stop through the ``halt`` event it is given: set when the caller's ``cancel`` is set or
@@ -17,6 +17,7 @@ own transaction.
 
 from __future__ import annotations
 
+import copy
 import heapq
 import itertools
 import threading
@@ -25,7 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
-from ..backends.retry import set_waiting
+from ..errors import BackendError, MalformedReply
 from ..memory.states import FlushStage
 from .records import FlushCancelled
 
@@ -55,6 +56,7 @@ class CallSlots:
         self._waiting: list[tuple[int, int]] = []  # (urgency, ticket), a heap
         self._tickets = itertools.count()
         self._changed = threading.Condition()
+        self.failed: BackendError | None = None  # a call's error that ends the flush: no call starts after it
         self.in_use = 0  # calls holding a slot now
         self.most_in_use = 0  # the most that ever held one at once
 
@@ -66,29 +68,38 @@ class CallSlots:
 
     @contextmanager
     def hold(self, urgency: int = 0) -> Iterator[None]:
-        """A slot for one call; while the call waits to be retried (a busy server), the slot is given back."""
-        self._take(urgency)
-        outer = set_waiting(lambda: self._lent(urgency))
-        try:
-            yield
-        finally:
-            set_waiting(outer)
-            self._give()
+        """A slot for one call, held while it runs, its retries and their waits included (a busy server
+        is not sent another call meanwhile).
 
-    @contextmanager
-    def _lent(self, urgency: int) -> Iterator[None]:
-        self._give()
+        Raises:
+            BackendError: a call failed before (not a malformed answer, which its stage handles): that
+                error ends the flush, so no other call is started.
+        """
+        self._take(urgency)
         try:
             yield
+        except BackendError as exc:
+            if not isinstance(exc, MalformedReply):
+                with self._changed:
+                    self.failed = self.failed or exc
+                    self._changed.notify_all()
+            raise
         finally:
-            self._take(urgency)
+            self._give()
 
     def _take(self, urgency: int) -> None:
         with self._changed:
             ticket = (urgency, next(self._tickets))
             heapq.heappush(self._waiting, ticket)
             while not (self._free > (self.reserved if urgency else 0) and self._waiting[0] == ticket):
+                if self.failed is not None:
+                    break
                 self._changed.wait()
+            if self.failed is not None:
+                self._waiting.remove(ticket)
+                heapq.heapify(self._waiting)
+                self._changed.notify_all()
+                raise copy.copy(self.failed)
             heapq.heappop(self._waiting)  # the first in line: calls of urgency 0 are always ahead of the rest
             self._free -= 1
             self.in_use += 1
