@@ -2,8 +2,8 @@
 
 The ``ask_*`` methods write nothing; each is a stage of the flush's graph (``flush/stages.py``) and starts
 as soon as what it reads is there: one diary call per local day with new user messages (``diary.py``)
-beside the filters, one digest call per cold slot (``flush/digest.py``, chosen by ``tiering.py``) once
-the filters said which slots they touch, and the reflect call (``flush/reflect.py``) after the judge and
+beside the filters, one digest call per cold slot (``background/digest.py``, chosen by ``tiering.py``) once
+the filters said which slots they touch, and the reflect call (``background/reflect.py``) after the judge and
 the trial. ``commit`` runs inside the flush's one transaction, after
 consolidation and before the run's row: the day's profile snapshot, the insights, the diary pages,
 the recall failures and gap marks (from corrections and recall items, the reflect stage and the
@@ -30,8 +30,8 @@ from ..store.shown import ShownStore
 from ..types import Message
 from . import diary, gaps, graph, profile, skills, tiering, views
 from .summary import layers
-from ..flush import digest, reflect
-from ..flush.ask import TokenUsage
+from . import digest, reflect
+from ..asking.ask import TokenUsage
 from ..flush.judge import JudgeOutcome
 from ..flush.records import FlushProgress, Item
 from ..memory.states import FlushStage, Kind

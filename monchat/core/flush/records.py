@@ -10,7 +10,7 @@ from ..errors import KnownError
 from ..memory.record import Change
 from ..memory.states import FlushStage, Verdict
 from ..types import Coded
-from .ask import TokenUsage
+from ..asking.ask import TokenUsage
 
 # The rows a flush's progress is shown in; the background track's calls (reflect, digest, diary, lint) share
 # the "reflect" row.

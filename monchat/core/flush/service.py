@@ -28,12 +28,12 @@ from ..background.track import BackgroundTrack
 from ..backends.base import Backend
 from ..backends.model_size import small_model_info
 from ..errors import FlushRunning
-from ..logs import LogBook
+from ..logs.files import LogBook
 from ..memory.states import FlushStage
 from ..memory.transitions import Transitions
 from ..memory.withdraw import EDITED_AWAY, withdraw
 from ..paths import Paths, held_lock, write_private
-from ..personas import PersonaRegistry
+from ..personas.library import PersonaRegistry
 from ..prompts import PromptLibrary
 from ..settings import Settings
 from ..store.answers import AnswerStore
@@ -42,12 +42,12 @@ from ..store.memories import MemoryStore
 from ..store.messages import MessageArchive
 from ..types import Clock, Coded, Message, local_now
 from . import stages
-from .answers import AnswerCache
+from ..asking.answers import AnswerCache
 from .consolidate import Consolidator
 from .judge import JudgeOutcome
 from .orient import Orientation, orient, select_personas
 from .prune import prune
-from .rebuild import compile_prompt, load_selection, render_markdown, save_selection
+from ..memory.prompt import compile_prompt, load_selection, render_markdown, save_selection
 from .records import Dropped, small_model_note, FlushCancelled, FlushProgress, FlushReport, Item
 
 log = logging.getLogger(__name__)
@@ -199,7 +199,7 @@ class FlushService:
                                        f"{self.paths.quarantine_dir}", "unreadable_lines",
                                        len(orientation.bad_lines), str(self.paths.quarantine_dir)))
         unread = [m for m in orientation.messages if m.id in orientation.taken_back]
-        if unread:  # the user edited them away (or a reply was regenerated): never read (core/takeback.py)
+        if unread:  # the user edited them away (or a reply was regenerated): never read (core/logs/takeback.py)
             report.notes.append(Coded(f"{len(unread)} message(s) you edited away (or replies asked for again) were "
                                       f"archived unread.", "taken_back_unread", len(unread)))
         readable, report.skipped = self._readable([m for m in orientation.messages
