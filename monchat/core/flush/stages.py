@@ -13,7 +13,7 @@ kept before it: both are asked beside the filters. The judge needs the filters' 
 slots those items touch; the trial (the flush's state changes tried and rolled back) the judge's
 verdicts; reflect the trial. Every model call holds one of ``flush.parallel`` ``CallSlots``; the filters,
 judge and reflect (what the commit waits for) go first when calls wait for one. Answers are kept as they
-arrive (``answers.py``), so a run that fails, is cancelled or killed pays again only for what it never
+arrive (``asking/answers.py``), so a run that fails, is cancelled or killed pays again only for what it never
 got. What each stage reports is merged into the report in the order of the stages, whatever order they
 ended in.
 """
@@ -30,12 +30,12 @@ from ..background.track import Basis, BackgroundTrack, Proposals
 from ..backends.base import Backend
 from ..memory.states import FlushStage, Kind
 from ..types import Coded, Message
-from .answers import AnswerCache
-from .ask import TokenUsage
+from ..asking.answers import AnswerCache
+from ..asking.ask import TokenUsage
 from .fold import fold_items, fold_notes
 from .judge import JudgeOutcome, build_pairs, judge
 from .orient import Orientation
-from .rebuild import load_selection
+from ..memory.prompt import load_selection
 from .records import Dropped, FlushIncomplete, FlushProgress, FlushReport, Item
 from .runner import CallSlots, Stage, run_stages
 from .score import build_lines, plan_chunks, score_all
