@@ -62,7 +62,7 @@ class AnswerCache:
 
         ``role`` keeps apart answers that must not stand in for each other: an
         escalation is a second opinion, so even from the same model it is asked,
-        never served the first opinion. ``slots`` (``runner.CallSlots``): a call the
+        never served the first opinion. ``slots`` (``flush/runner.CallSlots``): a call the
         backend is asked holds one while it runs (``urgency``: its stage's place in line);
         an answer kept from an earlier run needs none.
         """

@@ -293,7 +293,7 @@ class FlushDialog(QDialog):
             self.cancel_button.setText(self.tr("Cancelling…"))
 
     def show_progress(self, progress) -> None:
-        row = "reflect" if progress.stage in ("diary", "digest") else progress.stage  # the diary, digests: same row
+        row = progress.stage  # the diary, digests and lint are asked beside the filters: they move no row's mark
         if row in STAGES:
             index = STAGES.index(row)
             for stage in STAGES[:index]:
