@@ -77,3 +77,23 @@ class _Tr:
     @staticmethod
     def tr(text: str) -> str:
         return text
+
+
+def stage_literals(tree: ast.AST) -> list[tuple[int, str]]:
+    """``FlushProgress("score", …)`` or ``FlushProgress(stage="score", …)``: a flush stage spelled as a string."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "FlushProgress":
+            values = node.args[:1] + [k.value for k in node.keywords if k.arg == "stage"]
+            found += [(node.lineno, s) for v in values for s in _strings(v)]
+    return found
+
+
+def test_no_module_spells_a_flush_stage_of_its_own():
+    offences = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for line, text in stage_literals(ast.parse(path.read_text(encoding="utf-8"))):
+            offences.append(f"{path.relative_to(PACKAGE)}:{line}: {text!r}")
+    assert offences == [], "use monchat.core.memory.FlushStage:\n" + "\n".join(offences)
+    assert stage_literals(ast.parse('FlushProgress("diary", None, 0, 1)\nFlushProgress(stage="judge")\n'
+                                    'FlushProgress(FlushStage.SCORE, None, 0, 1)\n')) == [(1, "diary"), (2, "judge")]
