@@ -161,7 +161,8 @@ def measure(size: str = "full") -> dict:
             "flush_overhead_s": round(wall - in_calls, 3), "flush_overhead_baseline_in_calls_s": round(in_calls, 3),
             "flush_parallel_ratio": round(wall / slowest, 2), "flush_parallel_baseline_slowest_persona_s":
             round(slowest, 3), "flush_wall_s": round(wall, 3), "flush_messages": messages,
-            "flush_days": days, "flush_days_before": earlier, "flush_diary_pages": len(report.background.get("diary", [])),
+            "flush_days": days, "flush_days_before": earlier,
+            "flush_diary_pages": len(report.background.get("diary", [])),
             "flush_calls": report.llm_calls, "flush_latency_per_call_s": latency,
             "flush_max_in_flight": run["max_in_flight"], "flush_archived": report.messages_archived,
             "flush_background_s": round(week["wall"], 2),

@@ -11,6 +11,10 @@ A page must rest on the day's words: one that says nothing ("1.", "。。。"), 
 cites none of the messages it was shown, or says what the messages it cites do not (a name, a place or a
 number they do not hold, or more new words than a page retelling a day needs: "a food blogger who loves
 sushi") is refused and the day owed.
+
+A page is asked for beside the filters (``flush/stages.py``): its request holds the day's messages, the
+topics of the memories kept before this flush and the profile's movement before it; the page's own topics
+are set at the commit, from the memories the flush leaves.
 """
 
 from __future__ import annotations

@@ -5,9 +5,11 @@ whose needs are all given (by the caller or by a stage that ended), each on a th
 for them. Model calls are bounded apart from the stages: every call a flush makes holds one of its
 ``CallSlots`` (``flush.parallel`` of them), and a call of a more urgent stage (the filters, the judge,
 reflect: what the commit waits for) is given a free slot before one of a stage that can wait (the diary,
-lint, digests), and one slot is kept for that path until reflect asked. A call that fails (not a
-malformed answer, which its stage handles) ends the flush: no call starts after it. With one slot the stages run one after another, in the order given, on the caller's
-thread: a backend that answers one call at a time is asked in the same order at every run.
+lint, digests), and one slot is kept for that path until reflect asked. A call keeps its slot through its
+retries (a busy server is sent nothing more meanwhile); a call that fails (not a malformed answer, which its
+stage handles) ends the flush: no call starts after it. With one slot the stages run one after another, in
+the order given, on the caller's thread: a backend that answers one call at a time is asked in the same order
+at every run.
 
 A stage is told to stop through the ``halt`` event it is given: set when the caller's ``cancel`` is set or
 when another stage failed. The runner waits for the stages still running before it raises: the first
