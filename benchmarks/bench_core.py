@@ -45,12 +45,12 @@ def bench_turns(turns: int = 200) -> dict:
 HISTORY_START = datetime(2026, 11, 16, 8, 0, tzinfo=JST)
 
 
-def write_history(path: Path, days: int, per_day: int, start: datetime = HISTORY_START) -> None:
-    """An importable JSONL history: ``per_day`` alternating user/assistant lines a day."""
+def write_history(path: Path, days: int, per_day: int, start: datetime = HISTORY_START, every_min: int = 20) -> None:
+    """An importable JSONL history: ``per_day`` alternating user/assistant lines a day, ``every_min`` apart."""
     with path.open("w", encoding="utf-8") as out:
         for d in range(days):
             for i in range(per_day):
-                ts = start + timedelta(days=d, minutes=20 * i)
+                ts = start + timedelta(days=d, minutes=every_min * i)
                 role = "user" if i % 2 == 0 else "assistant"
                 out.write(json.dumps({"ts": ts.isoformat(), "role": role,
                                       "text": f"{d}日目の話 {i}: 緑茶とギターと仕事のこと"},

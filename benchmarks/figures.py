@@ -48,6 +48,8 @@ FIGURES: dict[str, tuple[str, str, str, str, str]] = {
                          "seconds with at least one call in flight", "s"),
     "flush_parallel_ratio": ("flush", "flush_parallel_ratio", "flush_parallel_baseline_slowest_persona_s",
                              "the slowest persona's calls one after another (s)", "×"),
+    "flush_background_s": ("flush", "flush_background_s", "flush_background_baseline_slowest_persona_s",
+                           "the slowest persona's calls one after another, same flush (s)", "s"),
     "status_start_ratio": ("start", "status_start_ratio", "status_baseline_import_ollama_s",
                            "python -c 'import ollama' (s)", "×"),
     "gui_start_ratio": ("start", "gui_start_ratio", "gui_baseline_bare_window_s",

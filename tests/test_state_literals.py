@@ -30,10 +30,7 @@ HELD_IN = {
 }
 MADE_WITH_FIRST = {"FlushProgress": {str(f) for f in FlushStage}}  # a record whose first field is one
 TABLE = 3  # a table of words (its values tr(…) or strings) keyed by this many words of one vocabulary
-# The flush's stage graph (issue 23, another branch) rewrites the progress calls of these two modules; until
-# it is merged they may still name a stage as a string in ``FlushProgress(…)`` — checked at run time
-# (``FlushProgress.__post_init__`` raises on a name that is not a ``FlushStage``). Comparisons are checked here too.
-STAGE_GRAPH_PENDING = {"core/flush/service.py", "core/background/track.py"}
+STAGE_GRAPH_PENDING: set[str] = set()  # every module names its flush stages with FlushStage
 
 
 def _strings(node: ast.AST) -> list[str]:
@@ -166,3 +163,23 @@ def test_a_progress_stage_is_a_flush_stage():
     assert FlushProgress("judge", None, 0, 1).stage is FlushStage.JUDGE
     with pytest.raises(ValueError):
         FlushProgress("jugde", None, 0, 1)
+
+
+def stage_literals(tree: ast.AST) -> list[tuple[int, str]]:
+    """``FlushProgress("score", …)`` or ``FlushProgress(stage="score", …)``: a flush stage spelled as a string."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "FlushProgress":
+            values = node.args[:1] + [k.value for k in node.keywords if k.arg == "stage"]
+            found += [(node.lineno, s) for v in values for s in _strings(v)]
+    return found
+
+
+def test_no_module_spells_a_flush_stage_of_its_own():
+    offences = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for line, text in stage_literals(ast.parse(path.read_text(encoding="utf-8"))):
+            offences.append(f"{path.relative_to(PACKAGE)}:{line}: {text!r}")
+    assert offences == [], "use monchat.core.memory.FlushStage:\n" + "\n".join(offences)
+    assert stage_literals(ast.parse('FlushProgress("diary", None, 0, 1)\nFlushProgress(stage="judge")\n'
+                                    'FlushProgress(FlushStage.SCORE, None, 0, 1)\n')) == [(1, "diary"), (2, "judge")]

@@ -172,6 +172,9 @@ def cmd_memory(app, args) -> int:
             print(f"{out.get('used_tokens', 0)} of {out.get('budget_tokens', '?')} tokens; "
                   f"{out.get('included', 0)} memories in the prompt; pinned memories take "
                   f"{out.get('pinned_tokens', 0)} tokens")
+            if out.get("pinned_over_budget"):  # pinned lines stay in the prompt whatever the budget says
+                print("  pinned memories are over the budget: they stay in the prompt; unpin some or raise "
+                      "flush.memory_token_budget")
             for left in out.get("left_out", []):
                 print(f"  left out: {left['id']} {left['text']} — {left['reason']}")
             return 0

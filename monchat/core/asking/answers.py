@@ -13,6 +13,7 @@ straight to the wrapped backend.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -56,16 +57,18 @@ class AnswerCache:
         self.keep_days = keep_days
         self.write = write
 
-    def wrap(self, backend: Backend | None, role: str = "") -> Backend | None:
+    def wrap(self, backend: Backend | None, role: str = "", slots=None, urgency: int = 0) -> Backend | None:
         """``backend`` with its structured answers kept and reused (None stays None).
 
         ``role`` keeps apart answers that must not stand in for each other: an
         escalation is a second opinion, so even from the same model it is asked,
-        never served the first opinion.
+        never served the first opinion. ``slots`` (``flush/runner.CallSlots``): a call the
+        backend is asked holds one while it runs (``urgency``: its stage's place in line);
+        an answer kept from an earlier run needs none.
         """
         if backend is None or isinstance(backend, CachedBackend):
             return backend
-        return CachedBackend(backend, self, role)
+        return CachedBackend(backend, self, role, slots, urgency)
 
     def prune(self) -> int:
         """Remove answers older than ``keep_days``; return how many (none for a dry run)."""
@@ -84,10 +87,12 @@ class CachedBackend(Backend):
     because its model, call count and retry policy are the inner backend's.
     """
 
-    def __init__(self, inner: Backend, cache: AnswerCache, role: str = "") -> None:
+    def __init__(self, inner: Backend, cache: AnswerCache, role: str = "", slots=None, urgency: int = 0) -> None:
         self.inner = inner
         self.cache = cache
         self.role = role
+        self.slots = slots  # runner.CallSlots shared by a flush's stages, or None: no bound here
+        self.urgency = urgency
         self.hits = 0  # structured calls answered from the store
         self._hit_here = threading.local()  # whether this thread's last call was a hit (calls run in parallel)
         self._lock = threading.Lock()
@@ -146,7 +151,8 @@ class CachedBackend(Backend):
                 self._hit_here.hit = True
                 return answer
         self._hit_here.hit = False
-        answer = self.inner.complete_json(system, turns, schema, temperature=temperature, on_tokens=on_tokens)
+        with self.slots.hold(self.urgency) if self.slots is not None else contextlib.nullcontext():
+            answer = self.inner.complete_json(system, turns, schema, temperature=temperature, on_tokens=on_tokens)
         if self.cache.write:
             self.cache.answers.put(StoredAnswer(key=key, backend=self.inner.name, model=self.inner.model,
                                                 answer=json.dumps(answer, ensure_ascii=False),

@@ -11,6 +11,10 @@ A page must rest on the day's words: one that says nothing ("1.", "。。。"), 
 cites none of the messages it was shown, or says what the messages it cites do not (a name, a place or a
 number they do not hold, or more new words than a page retelling a day needs: "a food blogger who loves
 sushi") is refused and the day owed.
+
+A page is asked for beside the filters (``flush/stages.py``): its request holds the day's messages, the
+topics of the memories kept before this flush and the profile's movement before it; the page's own topics
+are set at the commit, from the memories the flush leaves.
 """
 
 from __future__ import annotations
@@ -18,7 +22,8 @@ from __future__ import annotations
 import json
 import re
 import threading
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Callable
@@ -28,11 +33,10 @@ from ..errors import MalformedReply
 from ..paths import make_private_dir, write_private
 from ..prompts import PromptLibrary
 from ..types import Message, Turn, taken_back
-from ..asking.ask import ask_json, text_room
+from ..asking.ask import TokenUsage, ask_json, text_room
 from ..asking.fit import pack
 from ..asking.records import FlushCancelled, FlushProgress
 from ..memory.states import FlushStage
-from ..memory.proposals import Item
 from .reflect import language_of
 from ..memory.never import matches_never, never_rules
 from ..memory.guard import (KANJI_NUMERALS, NUMBER_WORDS, adds_words, content_words, copies_assistant,
@@ -91,10 +95,10 @@ def day_messages(store, day: str, new: list[Message], read: Callable[[str], bool
                   key=lambda r: (r["ts_epoch"], r["id"]))
 
 
-def topics_of_day(store, day: str, items: list[Item], new: list[Message], day_of: Callable) -> list[str]:
-    days = {m.id: day_of(m.dt) for m in new}
-    slots = set(store.slots_on_day(day)) | {i.slot for i in items if any(days.get(e) == day for e in i.evidence)}
-    return sorted({profile.topic_of(s) for s in slots})
+def topics_on_day(store, day: str) -> list[str]:
+    """The topics of the memories the views may show whose evidence is a user line of ``day``: before a flush's
+    commit, of the memories kept before it; inside it, of the memories it leaves."""
+    return sorted({profile.topic_of(s) for s in store.slots_on_day(day)})
 
 
 def _ask_day(backend: Backend, prompts: PromptLibrary, day: str, messages: list[dict], topics: list[str],
@@ -191,35 +195,68 @@ def _name_or_number(word: str, text: str) -> bool:
     return False
 
 
-def write_pages(backend: Backend, prompts: PromptLibrary, store, readable: list[Message], items: list[Item],
-                rows: list, day_of: Callable, proposals, progress: Callable[[FlushProgress], None],
+@dataclass
+class DayCall:
+    """What one day's call cost and said (merged into the flush's proposals in the order of the days)."""
+
+    usage: TokenUsage = field(default_factory=TokenUsage)
+    errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def write_pages(backend: Backend, prompts: PromptLibrary, store, readable: list[Message], rows: list,
+                day_of: Callable, proposals, progress: Callable[[FlushProgress], None],
                 cancel: threading.Event, language_setting: str, read: Callable[[str], bool],
-                owed: list[str] = ()) -> list[Page]:
+                owed: list[str] = (), parallel: int = 1) -> list[Page]:
     """One page per local day with new user messages in this flush, and per ``owed`` day (an earlier flush
     asked for its page and got none) that has user messages (LLM calls; nothing written).
 
-    ``proposals.diary_days`` is set to the days asked for."""
+    A page needs only its day's messages, the memories kept before this flush and ``rows`` (the profile as
+    it was before it), so it is asked for beside the filters, up to ``parallel`` days at once. Its topics
+    are set at the commit (``topics_on_day``), from the memories the flush leaves.
+    ``proposals.diary_days`` is set to the days asked for; its usage, errors and notes get each day's, in
+    the order of the days."""
     days = sorted({day_of(m.dt) for m in readable if m.role == "user"} | set(owed))
     moving = profile.moving(rows)
-    pages = []
-    proposals.diary_days = []
-    for n, day in enumerate(days):
+    asked: dict[str, DayCall] = {}
+    written: list[str] = []
+    lock = threading.Lock()
+
+    def one(day: str) -> Page | None:
         if cancel.is_set():
             raise FlushCancelled()
-        progress(FlushProgress(FlushStage.DIARY, None, n, len(days), f"writing the diary of {day}"))
         messages = day_messages(store, day, readable, read, day_of)
         if not messages:  # an owed day whose messages are gone (deleted, or of personas no longer read)
-            continue
-        proposals.diary_days.append(day)
+            return None
+        asked[day] = call = DayCall()
         language = language_of([r["text"] for r in messages], language_setting)
         replies = [m.text for m in readable if m.role == "assistant" and day_of(m.dt) == day]
-        page = _ask_day(backend, prompts, day, messages, topics_of_day(store, day, items, readable, day_of),
-                        moving, language, proposals, replies, again=day in owed)
-        if page is not None:
-            pages.append(page)
+        page = _ask_day(backend, prompts, day, messages, topics_on_day(store, day), moving, language, call,
+                        replies, again=day in owed)
+        with lock:
+            written.append(day)
+            progress(FlushProgress(FlushStage.DIARY, None, len(written), len(days), f"wrote the diary of {day}"))
+        return page
+
     if days:
-        progress(FlushProgress(FlushStage.DIARY, None, len(days), len(days), "written"))
-    return pages
+        progress(FlushProgress(FlushStage.DIARY, None, 0, len(days), f"writing the diary of {len(days)} day(s)"))
+    if parallel > 1 and len(days) > 1:
+        with ThreadPoolExecutor(max_workers=min(parallel, len(days)), thread_name_prefix="diary") as pool:
+            futures = [pool.submit(one, day) for day in days]
+            try:
+                pages = [future.result() for future in futures]
+            except BaseException:
+                for future in futures:
+                    future.cancel()
+                raise
+    else:
+        pages = [one(day) for day in days]
+    proposals.diary_days = [day for day in days if day in asked]
+    for day in proposals.diary_days:
+        proposals.usage.add(asked[day].usage)
+        proposals.errors.extend(asked[day].errors)
+        proposals.notes.extend(asked[day].notes)
+    return [page for page in pages if page is not None]
 
 
 def render_markdown(page: dict) -> str:

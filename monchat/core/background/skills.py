@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from ..memory.prompt import prompt_labels  # noqa: F401 (background/track.py; the label is the prompt's)
 
 DAY = 86400.0
 THRESHOLDS = ((3, 8.0), (2, 3.0))  # (level, xp needed), highest first; L1 otherwise

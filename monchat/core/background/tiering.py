@@ -14,7 +14,6 @@ from datetime import datetime
 
 from . import digest as digest_stage
 from ..memory.record import MemoryRecord
-from ..memory.prompt import prompt_tiers  # noqa: F401 (background/track.py)
 from ..memory.tiers import Tier, memory_tier, tier_of
 from ..store.db import Store
 from ..store.memories import MemoryStore

@@ -1,8 +1,10 @@
 """The background track inside a flush: what it asks before the commit, and what it writes in it.
 
-``ask`` runs after judging and writes nothing: the reflect call (``background/reflect.py``), one digest
-call per cold slot (``background/digest.py``, chosen by ``tiering.py``) and one diary call per local day
-with new user messages (``diary.py``). ``commit`` runs inside the flush's one transaction, after
+The ``ask_*`` methods write nothing; each is a stage of the flush's graph (``flush/stages.py``) and starts
+as soon as what it reads is there: one diary call per local day with new user messages (``diary.py``)
+beside the filters, one digest call per cold slot (``background/digest.py``, chosen by ``tiering.py``) once
+the filters said which slots they touch, and the reflect call (``background/reflect.py``) after the judge and
+the trial. ``commit`` runs inside the flush's one transaction, after
 consolidation and before the run's row: the day's profile snapshot, the insights, the diary pages,
 the recall failures and gap marks (from corrections and recall items, the reflect stage and the
 neighbour table), the tiers and digests (``tiering.py``), the skill levels, the graph and its
@@ -32,7 +34,7 @@ from . import digest, reflect
 from ..asking.ask import TokenUsage
 from ..asking.records import FlushProgress
 from ..memory.proposals import Item, JudgeOutcome
-from ..memory.states import Kind
+from ..memory.states import FlushStage, Kind
 
 
 @dataclass
@@ -40,7 +42,6 @@ class Basis:
     """What the views will be built from once a flush is applied (``FlushService._trial``)."""
 
     items: set[int]  # this flush's items whose memory the views may show, or an earlier version of one (shown.py)
-    profile: list[profile.TopicRow]  # the day's profile as the commit will write it
     statistics: dict | None  # what reflect reads (None: reflect is off, or no item may be shown)
 
 
@@ -55,7 +56,7 @@ class Proposals:
     usage: TokenUsage = field(default_factory=TokenUsage)
     errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    basis: Basis | None = None  # what reflect and the diary read (the commit writes from the same)
+    basis: Basis | None = None  # what reflect read (the commit writes from the same)
 
 
 def resting(reflection: reflect.Reflection, shown: set[str]) -> reflect.Reflection:
@@ -101,32 +102,53 @@ class BackgroundTrack:
         if self.settings.background.reflect and shown:
             stats = reflect.statistics(shown, outcome, profile.moving(rows), self.store,
                                        self.settings.flush.judge_confidence)
-        return Basis(indexes, rows, stats)
+        return Basis(indexes, stats)
 
     # ---- before the commit: LLM calls, no writes --------------------------------
-    def ask(self, items: list[Item], readable: list[Message], backend: Backend,
-            now: datetime, progress: Callable[[FlushProgress], None],
-            cancel: threading.Event, basis: Basis) -> Proposals:
-        """Reflect, the digests and the diary. Reflect and the diary read only ``basis``: the items whose memory
-        the views may show once the flush is applied, and the profile as it will be."""
+    # Each is a stage of the flush's graph (``flush/stages.py``): it starts once what it reads is there.
+    def ask_reflect(self, backend: Backend, basis: Basis, progress: Callable[[FlushProgress], None]) -> Proposals:
+        """Reflect, after the trial: it reads only ``basis`` (the items whose memory the views may show once the
+        flush is applied)."""
         proposals = Proposals(basis=basis)
-        rows = basis.profile
-        shown = [i for i in items if i.index in basis.items]
         if basis.statistics is not None:
-            progress(FlushProgress("reflect", None, 0, 1, "looking back over this flush"))
+            progress(FlushProgress(FlushStage.REFLECT, None, 0, 1, "looking back over this flush"))
             proposals.reflection = reflect.reflect(backend, self.prompts, basis.statistics, proposals.usage,
                                                    proposals.errors, proposals.notes, self.settings.chat.language)
-            progress(FlushProgress("reflect", None, 1, 1, "done"))
+            progress(FlushProgress(FlushStage.REFLECT, None, 1, 1, "done"))
+        return proposals
+
+    def ask_digests(self, items: list[Item], backend: Backend, now: datetime,
+                    progress: Callable[[FlushProgress], None]) -> Proposals:
+        """A digest per cold slot, once the filters said which slots this flush touches (those stay warm)."""
+        proposals = Proposals()
         cold = tiering.slots(self.store.store, self.settings.tiers, {i.slot for i in items}, now)
         if cold:
-            progress(FlushProgress("digest", None, 0, len(cold), f"{len(cold)} cold slot(s)"))
+            progress(FlushProgress(FlushStage.DIGEST, None, 0, len(cold), f"{len(cold)} cold slot(s)"))
             proposals.digests = digest.ask_digests(backend, self.prompts, cold, proposals.usage, proposals.errors,
                                                    proposals.notes, self.settings.chat.language)
-            progress(FlushProgress("digest", None, len(cold), len(cold), "done"))
+            progress(FlushProgress(FlushStage.DIGEST, None, len(cold), len(cold), "done"))
+        return proposals
+
+    def ask_diary(self, readable: list[Message], backend: Backend, now: datetime,
+                  progress: Callable[[FlushProgress], None], cancel: threading.Event, parallel: int) -> Proposals:
+        """The diary's pages, beside the filters: from the day's messages and the profile before this flush."""
+        proposals = Proposals()
         if self.settings.background.diary:
-            proposals.pages = diary.write_pages(backend, self.prompts, self.store, readable, shown, rows,
+            proposals.pages = diary.write_pages(backend, self.prompts, self.store, readable, self.profile_rows(now),
                                                 self.day_of, proposals, progress, cancel,
-                                                self.settings.chat.language, self.read, self.store.diary_owed())
+                                                self.settings.chat.language, self.read, self.store.diary_owed(),
+                                                parallel)
+        return proposals
+
+    @staticmethod
+    def merge(reflected: Proposals, digested: Proposals, written: Proposals) -> Proposals:
+        """The three asks as one, in the order reflect, digests, diary (the report's errors and notes keep it)."""
+        proposals = Proposals(reflection=reflected.reflection, pages=written.pages, digests=digested.digests,
+                              diary_days=written.diary_days, basis=reflected.basis)
+        for part in (reflected, digested, written):
+            proposals.usage.add(part.usage)
+            proposals.errors.extend(part.errors)
+            proposals.notes.extend(part.notes)
         return proposals
 
     # ---- inside the flush's transaction -----------------------------------------
@@ -156,7 +178,8 @@ class BackgroundTrack:
                                   "dropped": reflection.dropped}
         if proposals.pages:
             summary["stages"].append("diary")
-        for page in proposals.pages:
+        for page in proposals.pages:  # its topics: of the memories this flush leaves (asked before they were)
+            page.topics = diary.topics_on_day(self.store, page.day)
             self.store.put_page(page.row(run_id, at))
             summary["diary"].append(page.day)
         if proposals.diary_days is not None:  # a day asked for without a page is asked again next time
@@ -171,14 +194,6 @@ class BackgroundTrack:
         summary["layers"] = layers(summary)
         views.built_from(self.store.store)
         return summary
-
-    def prompt_labels(self) -> dict[str, str]:
-        """Memory id → what the prompt adds to its line: a skill's level ("Rust async: L2")."""
-        return skills.prompt_labels(self.store.store)
-
-    def prompt_tiers(self) -> dict:
-        """Memory id → tier and digest, and the digests: what the rebuild uses for cold and frozen slots."""
-        return tiering.prompt_tiers(self.store.store)
 
     def hint(self) -> str:
         """The prompt's "ask about it if it comes up" line: the newest open gap (``background.gap_hint``)."""

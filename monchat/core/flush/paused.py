@@ -16,6 +16,7 @@ from ..types import Coded
 from .judge import JudgeOutcome
 from .orient import Orientation
 from .records import FlushReport
+from .stages import Asked, Read
 
 
 class _RolledBack(Exception):
@@ -31,8 +32,8 @@ def archive_only(service, report: FlushReport, orientation: Orientation, now: da
                               "memory_paused", count))
     try:
         with service.store.atomic():
-            service._commit(report, orientation, [], [], JudgeOutcome({}), now, started, progress, Proposals(),
-                            [], None)
+            asked = Asked(Read([], [], []), JudgeOutcome({}), Proposals(), None)  # nothing was asked
+            service._commit(report, orientation, asked, now, started, progress)
             if dry_run:
                 raise _RolledBack()
     except _RolledBack:

@@ -1,10 +1,14 @@
-"""FlushService: runs the six stages; the GUI and ``monchat flush`` both call it.
+"""FlushService: runs the flush; the GUI and ``monchat flush`` both call it.
 
-The LLM stages (score, judge, and the background track's reflect and diary) write nothing. Archive, consolidate,
-prune, the background's writes and rebuild then run in one transaction, with the run recorded in it; memory.md is
-rewritten and the processed log files removed only after the commit. A kill at any point followed by a rerun ends
-in the same state: before the commit nothing changed; after it, every message of the old files is archived, so
-the rerun finds nothing new and only finishes the clean-up. Memory paused: archived only (``flush/paused.py``).
+Orient reads the logs; the LLM stages (the filters, judge, and the background track's reflect, digests,
+diary and lint) write nothing and run as a graph, each as soon as what it reads is there
+(``stages.py``). Archive, consolidate, prune, the background's writes and rebuild
+then run in one transaction, with the run recorded in it; memory.md is
+rewritten and the processed log files removed only after the commit. A kill
+at any point followed by a rerun ends in the same state: before the commit
+nothing changed; after it, every message of the old files is archived, so the
+rerun finds nothing new and only finishes the clean-up. Memory paused: archived only
+(``flush/paused.py``).
 """
 
 from __future__ import annotations
@@ -18,16 +22,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from typing import Callable
 
-from ..background.lint import Lint, LintAnswer
+from ..background.lint import Lint
 from ..background import views
 from ..background.summary import after_commit
-from ..background.track import BackgroundTrack, Basis, Proposals
+from ..background.track import BackgroundTrack
 from ..backends.base import Backend
 from ..backends.model_size import small_model_info
 from ..errors import FlushRunning
 from ..logs.files import LogBook
-from ..memory.never import never_rules, told
-from ..memory.states import Kind
+from ..memory.states import FlushStage
 from ..memory.transitions import Transitions
 from ..memory.withdraw import EDITED_AWAY, withdraw
 from ..paths import Paths, held_lock
@@ -39,17 +42,15 @@ from ..store.db import Store
 from ..store.memories import MemoryStore
 from ..store.messages import MessageArchive
 from ..types import Clock, Coded, Message, local_now
+from . import stages
 from ..asking.answers import AnswerCache
-from ..asking.ask import TokenUsage
 from .consolidate import Consolidator
-from .fold import fold_items, fold_notes
-from .judge import JudgeOutcome, build_pairs, judge
+from .judge import JudgeOutcome
 from .orient import Orientation, orient, select_personas
 from .paused import archive_only, is_paused
 from .prune import prune
-from ..memory.prompt import load_selection, rebuild_selection, write_markdown
-from .records import Dropped, small_model_note, FlushCancelled, FlushIncomplete, FlushProgress, FlushReport, Item
-from .score import build_lines, plan_chunks, score_all
+from ..memory.prompt import rebuild_selection, write_markdown
+from .records import Dropped, small_model_note, FlushCancelled, FlushProgress, FlushReport, Item
 
 log = logging.getLogger(__name__)
 
@@ -59,14 +60,6 @@ LINE_ID_KEY = "flush.line_id_key"
 
 class _DryRun(Exception):
     """Raised inside the transaction to roll a dry run back."""
-
-
-class _Tried(Exception):
-    """Raised inside the trial's transaction to roll it back, carrying what the views would read."""
-
-    def __init__(self, basis: Basis) -> None:
-        super().__init__()
-        self.basis = basis
 
 
 @dataclass
@@ -103,6 +96,7 @@ class FlushService:
         self.lint = Lint(store, prompts)
         self._lock = threading.Lock()  # one flush at a time in this process
         self.chunk_major = True  # False: personas read one after another (a benchmark's baseline)
+        self.on_stage: Callable[[FlushStage], None] | None = None  # hears each LLM stage start (tests)
 
     def _seed(self, seed: int | None) -> int:
         if seed is not None:
@@ -154,7 +148,7 @@ class FlushService:
 
     def _run(self, dry_run: bool, progress: Progress, cancel: threading.Event, seed: int | None,
              accept_partial: bool) -> FlushReport:
-        """The stages in order: orient, score and judge (LLM, no writes), then one transaction."""
+        """Orient, the graph of LLM stages (``stages.py``: no writes), then one transaction."""
         started = time.monotonic()
         now = self.clock()
         report = FlushReport(dry_run=dry_run)
@@ -177,25 +171,11 @@ class FlushService:
         report.small_model = small_model_info(backend)
         if report.small_model:
             report.notes.append(small_model_note(report.small_model))
-        backend = answers.wrap(backend)
-        escalation = answers.wrap(self.escalation(), role="escalation")
-
-        items, recalls, dropped = self._score(report, readable, chosen, backend, dry_run, progress, cancel,
-                                              accept_partial)
-        if cancel.is_set():
-            raise FlushCancelled()
-        outcome = self._judge(report, items, backend, escalation, progress, cancel)
-        if cancel.is_set():
-            raise FlushCancelled()
-        basis = self._trial(orientation, items, outcome, now, (report.small_model or {}).get("model", ""))
-        proposals = self._reflect(report, items, outcome, readable, backend, now, progress, cancel, basis)
-        lint_answer = self._lint_ask(report, backend, progress)
-        if cancel.is_set():
-            raise FlushCancelled()
+        asked = stages.ask(self, report, orientation, readable, chosen, backend, answers, now, dry_run, progress,
+                           cancel, accept_partial, self.on_stage)
         try:
             with self.store.atomic():
-                self._commit(report, orientation, items, dropped, outcome, now, started, progress, proposals,
-                             recalls, lint_answer)
+                self._commit(report, orientation, asked, now, started, progress)
                 if dry_run:
                     raise _DryRun()
                 if cancel.is_set():  # stopped during the writes: roll back, as promised before the commit
@@ -204,7 +184,7 @@ class FlushService:
             report.run_id = None
             report.messages_archived = len(orientation.messages)
             return report
-        progress(FlushProgress("rebuild", None, 1, 1, "committed"))
+        progress(FlushProgress(FlushStage.REBUILD, None, 1, 1, "committed"))
         self._finish(orientation.files, now)
         report.duration_s = round(time.monotonic() - started, 3)
         log.info("flush %s: %s call(s), %s change(s), %s dropped, %.1fs", report.run_id, report.llm_calls,
@@ -215,7 +195,7 @@ class FlushService:
     def _orient(self, report: FlushReport, progress: Progress) -> tuple[Orientation, list[Message]]:
         """Stage 1 (reading): the unflushed messages not archived yet (unreadable lines were quarantined),
         and of them the ones the filters may read (see ``_readable``)."""
-        progress(FlushProgress("orient", None, 0, 1, "reading the logs"))
+        progress(FlushProgress(FlushStage.ORIENT, None, 0, 1, "reading the logs"))
         orientation = orient(self.logbook, self.archive)
         report.files = [p.name for p in orientation.files]
         if orientation.bad_lines:
@@ -254,102 +234,17 @@ class FlushService:
         persona = self.personas.surface.get(persona_id)
         return persona is None or persona.read_at_flush
 
-    def _score(self, report: FlushReport, readable: list[Message], chosen: list, backend: Backend,
-               dry_run: bool, progress: Progress, cancel: threading.Event,
-               accept_partial: bool) -> tuple[list[Item], list[Item], list[Dropped]]:
-        """Stage 2: every chosen persona reads every part; returns the items in order, the recall items
-        (questions memory could not answer: counted as failures, never memories), and the dropped.
-
-        Raises:
-            FlushIncomplete: a persona could not read some messages and a partial flush was not accepted.
-        """
-        selection = load_selection(self.store)
-        injected = [i.text for i in selection.layer1 + selection.layer2]
-        lines = build_lines(readable, self.tz, self._line_id_key(dry_run))
-        personas = told([p for p, _ in chosen], never_rules(self.store))  # the user's never-remember rules
-        chunks, chunk_notes = plan_chunks(backend, self.prompts, personas, lines)
-        report.notes.extend(chunk_notes)
-        names = {persona.id: f"{persona.name} ({role})" for persona, role in chosen}
-        for persona in personas:
-            progress(FlushProgress("score", persona.id, 0, len(chunks), f"{names[persona.id]} is reading"))
-
-        read = {persona.id: (0, 0) for persona in personas}  # parts done, of them unread
-
-        def on_part(persona_id: str, done: int, total: int, unread: int) -> None:
-            read[persona_id] = (done, unread)
-            progress(FlushProgress("score", persona_id, done, total,
-                                   f"{names[persona_id]} read part {done} of {total}", unread))
-
-        def on_tokens(persona_id: str, part: int, tokens: int) -> None:  # on a filter call's thread
-            done, unread = read[persona_id]
-            progress(FlushProgress("score", persona_id, done, len(chunks),
-                                   f"{names[persona_id]} is reading part {part} of {len(chunks)}: "
-                                   f"{tokens} tokens", unread, part=part, tokens=tokens))
-
-        parallel = self.settings.flush.parallel or backend.PARALLEL_CALLS
-        results = score_all(backend, self.prompts, personas, chunks, injected, parallel, cancel, on_part,
-                            self.chunk_major, on_tokens)
-        unread = {r.persona: r.unread for r in results if r.unread}
-        if unread:
-            what = "; ".join(f"{names[pid]} could not read {len(missed)} message(s) from {missed[0].when} "
-                             f"to {missed[-1].when}" for pid, missed in unread.items())
-            if not accept_partial:
-                raise FlushIncomplete(what)
-            report.unread = {pid: [line.message_id for line in missed] for pid, missed in unread.items()}
-            report.notes.append(Coded(f"A partial flush, accepted: {what}.", "partial_accepted",
-                                      sum(len(missed) for missed in unread.values())))
-        items, dropped = [], []
-        for result in results:
-            report.add_usage(result.usage)
-            report.errors.extend(result.errors)
-            report.notes.extend(result.notes)
-            items.extend(result.items)
-            dropped.extend(result.dropped)
-            report.items[result.persona] = [{"text": i.text, "slot": i.slot, "kind": i.kind, "score": i.score,
-                                             "evidence": i.evidence} for i in result.items]
-        order = {p.id: n for n, p in enumerate(personas)}
-        items.sort(key=lambda i: (i.first_epoch, order[i.persona], i.slot, i.text))
-        recalls = [i for i in items if i.kind == Kind.RECALL]
-        items, report.folded = fold_items([i for i in items if i.kind != Kind.RECALL])  # one item per change
-        report.notes.extend(fold_notes(report.folded))
-        for index, item in enumerate(items):
-            item.index = index
-        return items, recalls, dropped
-
-    def _judge(self, report: FlushReport, items: list[Item], backend: Backend, escalation: Backend | None,
-               progress: Progress, cancel: threading.Event) -> JudgeOutcome:
-        """Stage 3: each item against the kept memories it may be about (LLM, no writes)."""
-        pairs = build_pairs(items, self.memories)
-        progress(FlushProgress("judge", None, 0, len(pairs), f"{len(pairs)} comparison(s)"))
-        outcome = judge(pairs, backend, self.prompts, self.settings.flush.judge_confidence, escalation, cancel)
-        report.add_usage(outcome.usage)
-        report.errors.extend(outcome.errors)
-        progress(FlushProgress("judge", None, len(pairs), len(pairs), "judged"))
-        return outcome
-
-    def _trial(self, orientation: Orientation, items: list[Item], outcome: JudgeOutcome, now: datetime,
-               small_model: str = "") -> Basis:
-        """What the views will be built from once this flush is applied: its state changes tried in a
-        transaction that is rolled back (no LLM). Reflect and the diary ask before the commit; with this they
-        read only memories the views may show, never an item that will wait for review."""
-        try:
-            with self.store.atomic():
-                consolidator = self._apply(orientation, items, outcome, now, self.memories.next_run_id(), small_model)[0]
-                raise _Tried(self.background.basis(items, outcome, consolidator.item_memory, now))
-        except _Tried as tried:
-            return tried.basis
-
-    def _apply(self, orientation: Orientation, items: list[Item], outcome: JudgeOutcome, now: datetime, run_id: int,
-               small_model: str = "", progress: Progress = lambda p: None) -> tuple[Consolidator, list, dict]:
+    def apply(self, orientation: Orientation, items: list[Item], outcome: JudgeOutcome, now: datetime, run_id: int,
+              small_model: str = "", progress: Progress = lambda p: None) -> tuple[Consolidator, list, dict]:
         """Archive, consolidate, lengthen the half-lives replies relied on, prune: every state change of a
         flush (inside the caller's transaction). Returns the consolidator, prune's changes and the memories a
         flushed message's edit took evidence from."""
         self.archive.archive(orientation.messages, now)
-        progress(FlushProgress("consolidate", None, 0, len(items), "weighing the evidence"))
+        progress(FlushProgress(FlushStage.CONSOLIDATE, None, 0, len(items), "weighing the evidence"))
         rows = self.archive.get_many(sorted({mid for i in items for mid in i.evidence}))
         consolidator = Consolidator(self.memories, self.settings.flush, now, run_id, rows, small_model=small_model)
         consolidator.run(items, list(outcome.verdicts.values()))
-        progress(FlushProgress("consolidate", None, len(items), len(items), "done"))
+        progress(FlushProgress(FlushStage.CONSOLIDATE, None, len(items), len(items), "done"))
         taken_back: dict = {}
         if orientation.newly_taken_back:  # a flushed message edited since: its words no longer count
             transitions = Transitions(self.memories, self.settings.flush, now, run_id)
@@ -359,41 +254,19 @@ class FlushService:
         from ..memory.feedback import reinforce_use  # replies that relied on a memory lengthen its half-life
         reinforce_use(self.memories, self.settings.flush, now, run_id,  # not a reply the user asked for again
                       [m for m in orientation.messages if m.id not in orientation.taken_back])
-        progress(FlushProgress("prune", None, 0, 1, "expiry, decay and the cap"))
+        progress(FlushProgress(FlushStage.PRUNE, None, 0, 1, "expiry, decay and the cap"))
         return consolidator, prune(self.memories, self.settings.flush, now, run_id), taken_back
 
-    def _reflect(self, report: FlushReport, items: list[Item], outcome: JudgeOutcome, readable: list[Message],
-                 backend: Backend, now: datetime, progress: Progress, cancel: threading.Event,
-                 basis: Basis) -> Proposals:
-        """Stage 3b, the background track's calls: reflect and the diary (LLM, no writes)."""
-        proposals = self.background.ask(items, readable, backend, now, progress, cancel, basis)
-        report.add_usage(proposals.usage)
-        report.errors.extend(proposals.errors)
-        report.notes.extend(proposals.notes)
-        return proposals
-
-    def _lint_ask(self, report: FlushReport, backend: Backend, progress: Progress) -> LintAnswer | None:
-        """Stage 3c, knowledge lint's one LLM call over the kept memories (no writes)."""
-        if not (self.settings.background.lint and self.settings.background.lint_llm):
-            return None
-        progress(FlushProgress("reflect", None, 0, 1, "knowledge lint"))
-        usage = TokenUsage()
-        answer = self.lint.ask(backend, usage, f"flush {self.memories.next_run_id()}")
-        report.add_usage(usage)
-        report.errors.extend(answer.errors)
-        report.notes.extend(answer.notes)
-        return answer
-
-    def _commit(self, report: FlushReport, orientation: Orientation, items: list[Item], dropped: list[Dropped],
-                outcome: JudgeOutcome, now: datetime, started: float, progress: Progress,
-                proposals: Proposals, recalls: list[Item], lint_answer: LintAnswer | None = None) -> None:
+    def _commit(self, report: FlushReport, orientation: Orientation, asked: stages.Asked, now: datetime,
+                started: float, progress: Progress) -> None:
         """Archive, then stages 4–6 (consolidate, prune, rebuild), the background track's writes and the
         run's row: inside the caller's transaction, so all of it lands or none."""
         run_id = report.run_id = self.memories.next_run_id()
         archived_before = self.archive.count()
         small_model = (report.small_model or {}).get("model", "")
-        consolidator, pruned, taken_back = self._apply(orientation, items, outcome, now, run_id, small_model,
-                                                       progress)
+        items, outcome, dropped = asked.read.items, asked.outcome, asked.read.dropped
+        consolidator, pruned, taken_back = self.apply(orientation, items, outcome, now, run_id, small_model,
+                                                      progress)
         report.messages_archived = self.archive.count() - archived_before
         verdicts = list(outcome.verdicts.values())
         for item in consolidator.unmatched_retractions:
@@ -408,14 +281,14 @@ class FlushService:
                 "applied": "yes" if verdict.confidence >= threshold else "review"})
         report.taken_back = taken_back
         report.changes = consolidator.changes + pruned
-        report.background = self.background.commit(proposals, items + recalls, run_id, now)
+        report.background = self.background.commit(asked.proposals, items + asked.read.recalls, run_id, now)
         if self.settings.background.lint:  # marks, rechecks; a fix that still holds becomes a review item
             transitions = Transitions(self.memories, self.settings.flush, now, run_id)
-            report.background["lint"] = self.lint.commit(lint_answer, transitions, run_id, now)
+            report.background["lint"] = self.lint.commit(asked.lint, transitions, run_id, now)
             report.changes += transitions.changes
             views.rebuild(self.store, self.settings, now, self.tz, run_id)  # what lint sent to review leaves them
         report.background["layers"].update(after_commit(report.changes, self._kind_of, report.background.get("lint")))
-        progress(FlushProgress("rebuild", None, 0, 1, "rebuilding the prompt"))
+        progress(FlushProgress(FlushStage.REBUILD, None, 0, 1, "rebuilding the prompt"))
         selection = rebuild_selection(self.memories, self.settings.flush, now, self.background.hint())
         report.dropped_items = [vars(d) for d in dropped]
         report.dropped = sum(1 for d in dropped if d.category == "evidence")
@@ -430,8 +303,9 @@ class FlushService:
         memory = self.memories.get(memory_id)
         return memory.kind if memory is not None else None
 
-    def _line_id_key(self, dry_run: bool) -> bytes:
-        """The folder's secret for the line ids filters see (made at first use; a first dry run uses its own)."""
+    def line_id_key(self, dry_run: bool) -> bytes:
+        """This data folder's secret for the line ids filters see (made on first use; a dry run
+        before the first flush uses one of its own, as it writes nothing)."""
         key = self.store.get_state(LINE_ID_KEY)
         if key is None:
             key = secrets.token_hex(16)

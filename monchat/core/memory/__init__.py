@@ -1,6 +1,7 @@
 """The memory domain: what a memory is, the states it moves through, and every transition.
 
-- ``states``: ``State`` (with the predicates live / history), ``Verdict``, review ``Action``, ``Kind``, ``View``.
+- ``states``: ``State`` (with the predicates live / history), ``Verdict``, review ``Action``, ``Kind``, ``View``,
+  ``FlushStage``.
 - ``record``: ``MemoryRecord``, ``LedgerStats``, ``Change``.
 - ``rules``: the numbers of the rules (days of evidence per kind, decay, the habit rule).
 - ``preferences``: the preference layer's categories, version chain, weights and review rule.
@@ -14,7 +15,7 @@ package itself loads nothing that reaches the store.
 """
 
 from .record import Change, LedgerStats, MemoryRecord
-from .states import DECISIVE, KINDS, LIVE_STATES, Action, ChangeKind, Kind, State, Verdict, View
+from .states import DECISIVE, KINDS, LIVE_STATES, Action, ChangeKind, FlushStage, Kind, State, Verdict, View
 
-__all__ = ["Action", "Change", "ChangeKind", "DECISIVE", "KINDS", "Kind", "LIVE_STATES", "LedgerStats",
+__all__ = ["Action", "Change", "ChangeKind", "DECISIVE", "FlushStage", "KINDS", "Kind", "LIVE_STATES", "LedgerStats",
            "MemoryRecord", "State", "Verdict", "View"]

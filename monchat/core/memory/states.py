@@ -149,19 +149,22 @@ class GateState(StrEnum):
 
 
 class FlushStage(StrEnum):
-    """What a flush reports its progress as (``FlushProgress.stage``): one name per stage."""
+    """A flush's stages, as its progress names them. The LLM stages run as a graph (``flush/stages.py``): each
+    starts as soon as what it reads is there; the GUI shows the seven rows of ``flush/records.STAGES``."""
 
-    ORIENT = "orient"
-    SCORE = "score"
-    JUDGE = "judge"
-    REFLECT = "reflect"  # the background track's calls: reflect, and knowledge lint's
-    DIARY = "diary"
-    DIGEST = "digest"
-    CONSOLIDATE = "consolidate"
-    PRUNE = "prune"
-    REBUILD = "rebuild"
+    ORIENT = "orient"  # the unflushed messages, read from the logs
+    SCORE = "score"  # the filter personas read the messages (LLM)
+    JUDGE = "judge"  # each item against the kept memories it may be about (LLM; needs the filters)
+    TRIAL = "trial"  # the flush's state changes tried and rolled back: what the views will show (no LLM)
+    REFLECT = "reflect"  # the background track looks back over the flush (LLM; needs the trial)
+    DIGEST = "digest"  # one digest per cold slot (LLM; needs the filters: the slots they touched stay warm)
+    DIARY = "diary"  # one page per day with new user messages (LLM; needs only the day's messages)
+    LINT = "lint"  # knowledge lint's call over the memories kept before this flush (LLM; needs nothing new)
+    CONSOLIDATE = "consolidate"  # in the one transaction: archive, weigh the evidence
+    PRUNE = "prune"  # expiry, decay and the cap
+    REBUILD = "rebuild"  # the prompt and memory.md, then the commit
 
 
-# The steps a flush's progress is shown as, in order; the diary's pages and the digests show in reflect's.
+# The steps a flush's progress is shown as, in order; the diary's pages, the digests and lint show in no row.
 FLUSH_STEPS = (FlushStage.ORIENT, FlushStage.SCORE, FlushStage.JUDGE, FlushStage.REFLECT, FlushStage.CONSOLIDATE,
                FlushStage.PRUNE, FlushStage.REBUILD)

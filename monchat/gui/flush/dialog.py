@@ -294,7 +294,7 @@ class FlushDialog(QDialog):
             self.cancel_button.setText(self.tr("Cancelling…"))
 
     def show_progress(self, progress) -> None:
-        row = FlushStage.REFLECT if progress.stage in (FlushStage.DIARY, FlushStage.DIGEST) else progress.stage
+        row = progress.stage  # the diary, digests and lint are asked beside the filters: they move no row's mark
         if row in STAGES:
             index = STAGES.index(row)
             for stage in STAGES[:index]:

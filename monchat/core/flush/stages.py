@@ -1,0 +1,233 @@
+"""The flush's LLM stages as a graph, run before its one transaction (nothing here changes memory).
+
+Each stage names what it reads and what it gives (``runner.Stage``); ``ask`` runs them with
+``runner.run_stages``, so each starts as soon as what it reads is there::
+
+    messages ─┬─> score (filters) ─┬─> judge ──> trial ──> reflect ─┐
+              │                    └─> digest ──────────────────────┤
+              ├─> diary (the day's messages) ───────────────────────┼─> commit (one transaction)
+    memories ─┴─> lint (memories kept before this flush) ───────────┘
+
+The diary needs only each day's messages and the profile before this flush, and lint only the memories
+kept before it: both are asked beside the filters. The judge needs the filters' items; the digests the
+slots those items touch; the trial (the flush's state changes tried and rolled back) the judge's
+verdicts; reflect the trial. Every model call holds one of ``flush.parallel`` ``CallSlots``; the filters,
+judge and reflect (what the commit waits for) go first when calls wait for one. Answers are kept as they
+arrive (``asking/answers.py``), so a run that fails, is cancelled or killed pays again only for what it never
+got. What each stage reports is merged into the report in the order of the stages, whatever order they
+ended in.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Callable
+
+from ..background.lint import LintAnswer
+from ..background.track import Basis, BackgroundTrack, Proposals
+from ..backends.base import Backend
+from ..memory.states import FlushStage, Kind
+from ..types import Coded, Message
+from ..asking.answers import AnswerCache
+from ..asking.ask import TokenUsage
+from .fold import fold_items, fold_notes
+from .judge import JudgeOutcome, build_pairs, judge
+from .orient import Orientation
+from ..memory.never import never_rules, told
+from ..memory.prompt import load_selection
+from .records import Dropped, FlushIncomplete, FlushProgress, FlushReport, Item
+from .runner import CallSlots, Stage, run_stages
+from .score import build_lines, plan_chunks, score_all
+
+if TYPE_CHECKING:
+    from .service import FlushService
+
+Progress = Callable[[FlushProgress], None]
+URGENT, LATER = 0, 1  # a call's place in line for a slot: what the commit waits for first
+
+
+@dataclass
+class Read:
+    """What the filters gave: items in order, recall items (never memories) and the dropped."""
+
+    items: list[Item]
+    recalls: list[Item]
+    dropped: list[Dropped]
+
+
+@dataclass
+class Linted:
+    answer: LintAnswer | None
+    usage: TokenUsage
+
+
+@dataclass
+class Asked:
+    """Everything the LLM stages gave, for the commit."""
+
+    read: Read
+    outcome: JudgeOutcome
+    proposals: Proposals
+    lint: LintAnswer | None
+
+
+class _Tried(Exception):
+    """Raised inside the trial's transaction to roll it back, carrying what the views would read."""
+
+    def __init__(self, basis: Basis) -> None:
+        super().__init__()
+        self.basis = basis
+
+
+def ask(service: "FlushService", report: FlushReport, orientation: Orientation, readable: list[Message],
+        chosen: list, backend: Backend, answers: AnswerCache, now: datetime, dry_run: bool, progress: Progress,
+        cancel: threading.Event, accept_partial: bool,
+        on_start: Callable[[FlushStage], None] | None = None) -> Asked:
+    """Run the graph; its usage, errors and notes go into ``report`` in the order of the stages.
+
+    Raises:
+        FlushCancelled, FlushIncomplete, BackendError: as the stage that raised it; nothing changed.
+    """
+    parallel = service.settings.flush.parallel or backend.PARALLEL_CALLS
+    slots = CallSlots(parallel, reserved=1)  # one slot kept for the commit's path until reflect asked
+    urgent = answers.wrap(backend, slots=slots, urgency=URGENT)
+    later = answers.wrap(backend, slots=slots, urgency=LATER)
+    escalation = answers.wrap(service.escalation(), role="escalation", slots=slots, urgency=URGENT)
+    track: BackgroundTrack = service.background
+    small_model = (report.small_model or {}).get("model", "")
+    stages = [
+        Stage(FlushStage.SCORE, (), "read", lambda halt: score(service, report, readable, chosen, urgent, dry_run,
+                                                               progress, halt, accept_partial, parallel)),
+        Stage(FlushStage.JUDGE, ("read",), "outcome",
+              lambda halt, read: judge_items(service, report, read.items, urgent, escalation, progress, halt)),
+        Stage(FlushStage.TRIAL, ("read", "outcome"), "basis",
+              lambda halt, read, outcome: trial(service, orientation, read.items, outcome, now, small_model)),
+        Stage(FlushStage.REFLECT, ("basis",), "reflected", lambda halt, basis: reflected(track, urgent, basis,
+                                                                                              progress, slots)),
+        Stage(FlushStage.DIGEST, ("read",), "digested",
+              lambda halt, read: track.ask_digests(read.items, later, now, progress)),
+        Stage(FlushStage.DIARY, (), "written",
+              lambda halt: track.ask_diary(readable, later, now, progress, halt, parallel)),
+        Stage(FlushStage.LINT, (), "linted", lambda halt: lint_ask(service, later, progress)),
+    ]
+    values = run_stages(stages, {}, cancel, side_by_side=parallel > 1, on_start=on_start)
+    proposals = track.merge(values["reflected"], values["digested"], values["written"])
+    report.add_usage(proposals.usage)
+    report.errors.extend(proposals.errors)
+    report.notes.extend(proposals.notes)
+    linted: Linted = values["linted"]
+    report.add_usage(linted.usage)
+    if linted.answer is not None:
+        report.errors.extend(linted.answer.errors)
+        report.notes.extend(linted.answer.notes)
+    return Asked(values["read"], values["outcome"], proposals, linted.answer)
+
+
+def reflected(track: BackgroundTrack, backend: Backend, basis: Basis, progress: Progress,
+              slots: CallSlots) -> Proposals:
+    """Reflect, the last call the commit waits for: then the slot kept for that path is free for anyone."""
+    try:
+        return track.ask_reflect(backend, basis, progress)
+    finally:
+        slots.unreserve()
+
+
+def score(service: "FlushService", report: FlushReport, readable: list[Message], chosen: list, backend: Backend,
+          dry_run: bool, progress: Progress, cancel: threading.Event, accept_partial: bool, parallel: int) -> Read:
+    """The filters: every chosen persona reads every part; returns the items in order, the recall items
+    (questions memory could not answer: counted as failures, never memories), and the dropped.
+
+    Raises:
+        FlushIncomplete: a persona could not read some messages and a partial flush was not accepted.
+    """
+    selection = load_selection(service.store)
+    injected = [i.text for i in selection.layer1 + selection.layer2]
+    lines = build_lines(readable, service.tz, service.line_id_key(dry_run))
+    personas = told([p for p, _ in chosen], never_rules(service.store))  # the user's never-remember rules
+    chunks, chunk_notes = plan_chunks(backend, service.prompts, personas, lines)
+    report.notes.extend(chunk_notes)
+    names = {persona.id: f"{persona.name} ({role})" for persona, role in chosen}
+    for persona in personas:
+        progress(FlushProgress(FlushStage.SCORE, persona.id, 0, len(chunks), f"{names[persona.id]} is reading"))
+
+    read = {persona.id: (0, 0) for persona in personas}  # parts done, of them unread
+
+    def on_part(persona_id: str, done: int, total: int, unread: int) -> None:
+        read[persona_id] = (done, unread)
+        progress(FlushProgress(FlushStage.SCORE, persona_id, done, total,
+                               f"{names[persona_id]} read part {done} of {total}", unread))
+
+    def on_tokens(persona_id: str, part: int, tokens: int) -> None:  # on a filter call's thread
+        done, unread = read[persona_id]
+        progress(FlushProgress(FlushStage.SCORE, persona_id, done, len(chunks),
+                               f"{names[persona_id]} is reading part {part} of {len(chunks)}: "
+                               f"{tokens} tokens", unread, part=part, tokens=tokens))
+
+    results = score_all(backend, service.prompts, personas, chunks, injected, parallel, cancel, on_part,
+                        service.chunk_major, on_tokens)
+    unread = {r.persona: r.unread for r in results if r.unread}
+    if unread:
+        what = "; ".join(f"{names[pid]} could not read {len(missed)} message(s) from {missed[0].when} "
+                         f"to {missed[-1].when}" for pid, missed in unread.items())
+        if not accept_partial:
+            raise FlushIncomplete(what)
+        report.unread = {pid: [line.message_id for line in missed] for pid, missed in unread.items()}
+        report.notes.append(Coded(f"A partial flush, accepted: {what}.", "partial_accepted",
+                                  sum(len(missed) for missed in unread.values())))
+    items, dropped = [], []
+    for result in results:
+        report.add_usage(result.usage)
+        report.errors.extend(result.errors)
+        report.notes.extend(result.notes)
+        items.extend(result.items)
+        dropped.extend(result.dropped)
+        report.items[result.persona] = [{"text": i.text, "slot": i.slot, "kind": i.kind, "score": i.score,
+                                         "evidence": i.evidence} for i in result.items]
+    order = {p.id: n for n, p in enumerate(personas)}
+    items.sort(key=lambda i: (i.first_epoch, order[i.persona], i.slot, i.text))
+    recalls = [i for i in items if i.kind == Kind.RECALL]
+    items, report.folded = fold_items([i for i in items if i.kind != Kind.RECALL])  # one item per change
+    report.notes.extend(fold_notes(report.folded))
+    for index, item in enumerate(items):
+        item.index = index
+    return Read(items, recalls, dropped)
+
+
+def judge_items(service: "FlushService", report: FlushReport, items: list[Item], backend: Backend,
+                escalation: Backend | None, progress: Progress, cancel: threading.Event) -> JudgeOutcome:
+    """Each item against the kept memories it may be about (LLM, no writes)."""
+    pairs = build_pairs(items, service.memories)
+    progress(FlushProgress(FlushStage.JUDGE, None, 0, len(pairs), f"{len(pairs)} comparison(s)"))
+    outcome = judge(pairs, backend, service.prompts, service.settings.flush.judge_confidence, escalation, cancel)
+    report.add_usage(outcome.usage)
+    report.errors.extend(outcome.errors)
+    progress(FlushProgress(FlushStage.JUDGE, None, len(pairs), len(pairs), "judged"))
+    return outcome
+
+
+def trial(service: "FlushService", orientation: Orientation, items: list[Item], outcome: JudgeOutcome,
+          now: datetime, small_model: str = "") -> Basis:
+    """What the views will be built from once this flush is applied: its state changes tried in a
+    transaction that is rolled back (no LLM). Reflect asks after it, so it reads only memories the views may
+    show, never an item that will wait for review. Other stages read meanwhile on their own connections:
+    they see only what is committed."""
+    try:
+        with service.store.atomic():
+            consolidator = service.apply(orientation, items, outcome, now, service.memories.next_run_id(),
+                                         small_model)[0]
+            raise _Tried(service.background.basis(items, outcome, consolidator.item_memory, now))
+    except _Tried as tried:
+        return tried.basis
+
+
+def lint_ask(service: "FlushService", backend: Backend, progress: Progress) -> Linted:
+    """Knowledge lint's one LLM call over the memories kept before this flush (no writes)."""
+    usage = TokenUsage()
+    if not (service.settings.background.lint and service.settings.background.lint_llm):
+        return Linted(None, usage)
+    progress(FlushProgress(FlushStage.LINT, None, 0, 1, "knowledge lint"))
+    answer = service.lint.ask(backend, usage, f"flush {service.memories.next_run_id()}")
+    progress(FlushProgress(FlushStage.LINT, None, 1, 1, "done"))
+    return Linted(answer, usage)
