@@ -14,12 +14,12 @@ from pathlib import Path
 
 import monchat
 from monchat.core.memory import ChangeKind, State, Verdict, View
-from monchat.core.memory.states import Action, FlushStage, GateState, Kind
+from monchat.core.memory.states import Action, BackgroundLayer, FlushStage, GateState, Kind
 
 PACKAGE = Path(monchat.__file__).parent
 HOME = PACKAGE / "core" / "memory" / "states.py"
 NAMES = {str(s) for s in State}
-VOCABULARIES = (State, GateState, Action, Kind, ChangeKind, FlushStage)
+VOCABULARIES = (State, GateState, Action, Kind, ChangeKind, FlushStage, BackgroundLayer)
 # The names a value of each vocabulary is held in (an attribute, a key, a variable, a keyword).
 HELD_IN = {
     "state": NAMES | {str(g) for g in GateState},
@@ -27,6 +27,7 @@ HELD_IN = {
     "kind": {str(k) for k in Kind} | {str(c) for c in ChangeKind},
     "change": {str(c) for c in ChangeKind},
     "stage": {str(f) for f in FlushStage},
+    "layer": {str(b) for b in BackgroundLayer},
 }
 MADE_WITH_FIRST = {"FlushProgress": {str(f) for f in FlushStage}}  # a record whose first field is one
 TABLE = 3  # a table of words (its values tr(…) or strings) keyed by this many words of one vocabulary

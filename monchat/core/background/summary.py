@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..memory.states import Kind
+from ..memory.states import BackgroundLayer, Kind
 from .gaps import NEW, RAISED
 
-LAYERS = ("reflect", "profile", "diary", "gaps", "skills", "preferences", "tiers", "graph", "lint")
+LAYERS = tuple(BackgroundLayer)
 LINT_COUNTS = ("marked", "confirmed", "applied", "resolved")
 
 

@@ -165,6 +165,20 @@ class FlushStage(StrEnum):
     REBUILD = "rebuild"  # the prompt and memory.md, then the commit
 
 
+class BackgroundLayer(StrEnum):
+    """What the background track keeps, one row each in a flush's report (``background/summary.py``)."""
+
+    REFLECT = "reflect"
+    PROFILE = "profile"
+    DIARY = "diary"
+    GAPS = "gaps"
+    SKILLS = "skills"
+    PREFERENCES = "preferences"
+    TIERS = "tiers"
+    GRAPH = "graph"
+    LINT = "lint"
+
+
 # The steps a flush's progress is shown as, in order; the diary's pages, the digests and lint show in no row.
 FLUSH_STEPS = (FlushStage.ORIENT, FlushStage.SCORE, FlushStage.JUDGE, FlushStage.REFLECT, FlushStage.CONSOLIDATE,
                FlushStage.PRUNE, FlushStage.REBUILD)

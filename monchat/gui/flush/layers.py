@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
 from ...core.background.gaps import RECALL
-from ...core.memory.states import ChangeKind
+from ...core.memory.states import BackgroundLayer, ChangeKind
 from ..translation import arg
 
 LAYER_ORDER = ("reflect", "profile", "diary", "gaps", "skills", "preferences", "tiers", "graph", "lint")
@@ -28,9 +28,10 @@ class LayerRows(QTreeWidget):
 
     # ---- words -----------------------------------------------------------
     def layer_name(self, layer: str) -> str:
-        return {"reflect": self.tr("Looking back"), "profile": self.tr("Interests"), "diary": self.tr("Diary"),
-                "gaps": self.tr("Knowledge gaps"), "skills": self.tr("Skills"), "preferences": self.tr("Preferences"),
-                "tiers": self.tr("Tiers"), "graph": self.tr("Graph"), "lint": self.tr("Lint")}.get(layer, layer)
+        L = BackgroundLayer
+        return {L.REFLECT: self.tr("Looking back"), L.PROFILE: self.tr("Interests"), L.DIARY: self.tr("Diary"),
+                L.GAPS: self.tr("Knowledge gaps"), L.SKILLS: self.tr("Skills"), L.PREFERENCES: self.tr("Preferences"),
+                L.TIERS: self.tr("Tiers"), L.GRAPH: self.tr("Graph"), L.LINT: self.tr("Lint")}.get(layer, layer)
 
     def change_name(self, change: str) -> str:
         return {ChangeKind.NEW: self.tr("new"), ChangeKind.QUEUED: self.tr("waits for review"),
@@ -49,11 +50,11 @@ class LayerRows(QTreeWidget):
 
     def describe(self, layer: str, data: dict | None) -> str:
         """One row's text: what the layer changed, or that it changed nothing."""
-        if layer == "reflect":
+        if layer == BackgroundLayer.REFLECT:
             if data is None:
                 return self.tr("Did not run (nothing found, or turned off)")
             return arg(self.tr("Insights: %1, suspected gaps: %2 (Inbox)"), data["insights"], data["gaps"])
-        if layer == "profile":
+        if layer == BackgroundLayer.PROFILE:
             changed = ", ".join(f"{e['topic']} {e['count']} ({e['delta']:+d})" for e in data["changed"])
             text = arg(self.tr("This week: %1"), changed) if changed else self.tr("No change this week")
             if data["rising"]:
@@ -61,24 +62,24 @@ class LayerRows(QTreeWidget):
             if data["cooling"]:
                 text += "; " + arg(self.tr("cooling: %1"), ", ".join(data["cooling"]))
             return text
-        if layer == "diary":
+        if layer == BackgroundLayer.DIARY:
             return arg(self.tr("Pages written: %1"), ", ".join(data["days"])) if data["days"] \
                 else self.tr("No page written")
-        if layer == "gaps":
+        if layer == BackgroundLayer.GAPS:
             parts = [arg(self.tr("new: %1"), self.gap_words(g)) for g in data["new"]]
             parts += [arg(self.tr("raised: %1"), self.gap_words(g)) for g in data["raised"]]
             return "; ".join(parts) if parts else self.tr("None new or raised")
-        if layer == "preferences":
+        if layer == BackgroundLayer.PREFERENCES:
             parts = [arg(self.tr("%1: %2"), self.change_name(c["change"]), c["text"]) for c in data["changes"]]
             return "; ".join(parts) if parts else self.tr("No change")
-        if layer == "tiers":
+        if layer == BackgroundLayer.TIERS:
             text = ", ".join(f"{self.tier_name(t)} {n}" for t, n in data["counts"].items())
             return text + ("; " + arg(self.tr("digests written: %1"), len(data["digests"])) if data["digests"] else "")
-        if layer == "graph":
+        if layer == BackgroundLayer.GRAPH:
             found = sum(data["discoveries"].values())
             return arg(self.tr("Names and topics: %1, links drawn: %2, discoveries: %3 (Inbox)"), data["nodes"],
                        data["drawn"], found)
-        if layer == "lint":
+        if layer == BackgroundLayer.LINT:
             return arg(self.tr("%1 new, %2 rechecked, %3 sent to review, %4 resolved"), data["marked"],
                        data["confirmed"], data["applied"], data["resolved"])
         changes = [arg(self.tr("%1: L%2 → L%3"), s["name"], s["from"], s["to"]) if s["from"]
