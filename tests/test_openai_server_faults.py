@@ -249,5 +249,5 @@ def test_a_context_too_small_for_a_flush_names_openai_context_length(home, fake)
     assert run(home, "--backend", "openai", "--model", MODEL, "chat", "-m", "I drink green tea").returncode == 0
     done = run(home, "--backend", "openai", "--model", MODEL, "flush")
     assert done.returncode == 4
-    assert "Raise openai.context_length" in done.stderr and "2,048" in done.stderr
+    assert "set openai.context_length" in done.stderr and "2,048" in done.stderr
     assert "embedded.n_ctx" not in done.stderr

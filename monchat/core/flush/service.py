@@ -41,7 +41,7 @@ from ..store.memories import MemoryStore
 from ..store.messages import MessageArchive
 from ..types import Clock, Coded, Message, local_now
 from .answers import AnswerCache
-from .ask import TokenUsage
+from .ask import TokenUsage, planned_again
 from .consolidate import Consolidator
 from .fold import fold_items, fold_notes
 from .judge import JudgeOutcome, build_pairs, judge
@@ -147,8 +147,8 @@ class FlushService:
                 if not held:
                     raise FlushRunning("A flush is already running in another monchat window or terminal.",
                                        "Wait for it to finish; its summary shows what changed.")
-                return self._run(dry_run, progress or (lambda p: None), cancel or threading.Event(), seed,
-                                 accept_partial)
+                return planned_again(lambda: self._run(dry_run, progress or (lambda p: None),
+                                                       cancel or threading.Event(), seed, accept_partial))
         finally:
             self._lock.release()
 
