@@ -93,6 +93,7 @@ class OpenAICompatBackend(Backend):
         self._client_key: str | None = None
         self._server_context: int | None = None
         self._context_asked = False
+        self._learned: int | None = None  # the context this object learned from the server's refusal
         # "json_schema" | "json_object": forced by the setting, or once an answer showed it
         self._json_mode: str | None = None if self._json_setting == "auto" else self._json_setting
         self._detect_lock = threading.Lock()
@@ -225,12 +226,16 @@ class OpenAICompatBackend(Backend):
             return
         refusal = refusal_of(self._client(), self._model(), messages)
         context = lowered(assumed, refusal, estimate) if refusal else None
-        if context is None or context >= assumed:
+        # A request planned before another call learned the context (a flush's parallel call) fails at once too.
+        if context is None or context > assumed or (context == assumed and context != self._learned):
             return
-        log.warning("openai: %s has a context of %s tokens, not %s (%s)", self.base_url, context, assumed, refusal)
-        self._store(CONTEXT_KEY, str(context))
-        raise ContextShrank(f"The server at {self.base_url} has a context of {context} tokens, less than the "
-                            f"{assumed} assumed; monchat remembers it and fits its requests to it.",
+        if context < assumed:
+            log.warning("openai: %s has a context of %s tokens, not %s (%s)", self.base_url, context, assumed,
+                        refusal)
+            self._store(CONTEXT_KEY, str(context))
+            self._learned = context
+        raise ContextShrank(f"The server at {self.base_url} has a context of {context} tokens, less than "
+                            f"monchat assumed; it remembers it and fits its requests to it.",
                             "Ask again (a flush plans its requests again by itself). " + CONTEXT_HINT,
                             context=context)
 

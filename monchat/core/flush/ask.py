@@ -131,7 +131,7 @@ def planned_again(run: Callable[[], R], attempts: int = 3) -> R:
         try:
             report = run()
         except ContextShrank as exc:
-            if attempt == attempts:
+            if attempt == attempts or exc.message in learned:  # planned for it already: the count is off
                 raise
             log.warning("flush: %s; planning the requests again", exc.message)
             learned.append(exc.message)
