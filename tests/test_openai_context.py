@@ -15,6 +15,7 @@ import pytest
 from monchat.core.backends.openai_compat import OpenAICompatBackend
 from monchat.core.backends.openai_context import CONTEXT_KEY, context_in_text
 from monchat.core.errors import ContextShrank, ReplyCutOff
+from monchat.core.paths import resource_dir
 from monchat.core.prompts import PromptLibrary
 from monchat.core.types import Message, Turn
 from tests.fakes.fake_openai import prompt_tokens, running_fake_openai
@@ -101,6 +102,15 @@ def test_llama_servers_props_state_the_context(make, fake):
     assert backend.context_length() == 2048
     report = backend.doctor()
     assert next(c for c in report.checks if c.name == "context").detail == "2048 tokens (as the server says)"
+
+
+def test_llama_cpp_server_is_asked_its_context_once_per_address_with_one_request_it_refuses(make, fake):
+    fake.n_ctx, fake.openapi_title = 2048, "🦙 llama.cpp Python API"
+    state = MemoryState()
+    assert make(state=state).context_length() == 2048
+    probe = [r["body"] for r in fake.chat_requests()]
+    assert len(probe) == 1 and not probe[0].get("stream") and prompt_tokens(probe[0]) >= 4096
+    assert make(state=state).context_length() == 2048 and len(fake.chat_requests()) == 1  # remembered
 
 
 def test_openai_context_length_stands_and_an_empty_stream_names_it(make, fake):
@@ -190,3 +200,44 @@ def test_a_flush_with_default_settings_against_a_2048_server_learns_its_context_
     after = bodies[probes[-1] + 1:]  # planned for what the probe named
     assert after and all(prompt_tokens(b) + b["max_tokens"] <= 2048 for b in after)
     assert "drinks green tea" in run(home, "--backend", "openai", "--model", MODEL, "memory", "list").stdout
+
+
+# ---- lint and the diary at a small context --------------------------------------------------------
+class _Rows:
+    """``LintStore.memories()`` for Lint.ask: six live memories of one slot family (15 candidate pairs)."""
+
+    def memories(self) -> list[dict]:
+        return [{"id": f"mem-{n}", "state": "active", "kind": "fact", "slot": f"home/place{n}", "text": f"lives in {n}",
+                 "confidence": 0.9, "score": 0.9, "valid_at": "2026-11-20", "created_at": "2026-11-20"}
+                for n in range(6)]
+
+
+@pytest.mark.parametrize("context, pairs, reason_max", [(2048, 3, 100), (8192, 8, 200)])
+def test_lint_asks_about_fewer_pairs_with_shorter_reasons_on_a_small_answer_room(fake, context, pairs, reason_max):
+    from monchat.core.background.lint import Lint
+    from monchat.core.flush.ask import TokenUsage
+    from monchat.core.prompts import PromptLibrary
+    fake.structured_content = '{"contradictions": []}'
+    backend = OpenAICompatBackend(MODEL, base_url=fake.url, context_length=context)
+    lint = Lint(None, PromptLibrary(resource_dir("prompts")))
+    lint.store = _Rows()
+    try:
+        answer = lint.ask(backend, TokenUsage(), "flush 1")
+    finally:
+        backend.close()
+    schema = fake.chat_requests()[-1]["body"]["response_format"]["json_schema"]["schema"]
+    found = schema["properties"]["contradictions"]
+    assert len(answer.shown) == pairs and found["maxItems"] == pairs
+    assert found["items"]["properties"]["reason"]["maxLength"] == reason_max
+
+
+def test_a_diary_day_too_long_for_the_context_names_the_backends_setting():
+    from monchat.core.background.diary import _ask_day
+    from monchat.core.flush.fit import RequestTooLarge
+    from monchat.core.prompts import PromptLibrary
+    backend = OpenAICompatBackend(MODEL, base_url="http://127.0.0.1:9/v1", context_length=400)
+    messages = [{"id": "m1", "ts": "2026-11-16T08:00:00+00:00", "ts_epoch": 0.0, "text": "tea"}]
+    with pytest.raises(RequestTooLarge) as caught:
+        _ask_day(backend, PromptLibrary(resource_dir("prompts")), "2026-11-16", messages, [], {"rising": [], "cooling": [], "week": []},
+                 "English", None)
+    assert "openai.context_length" in caught.value.hint

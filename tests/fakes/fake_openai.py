@@ -51,6 +51,8 @@ Knobs on the server object (set them before the request):
     server.context_error       that 400's message, "{n_ctx}" filled in (a server naming no number)
     server.props               when set, ``GET /props`` answers it (llama-server: {"default_generation_settings":
                                {"n_ctx": N}}); else a 404
+    server.openapi_title       when set, ``GET /openapi.json`` answers {"info": {"title": it}} (llama_cpp.server:
+                               "🦙 llama.cpp Python API")
 
 Records: ``server.requests`` (list of {"method", "path", "body", "headers" (lower-cased names)}) and
 ``server.disconnects`` (streams the client closed before they ended).
@@ -118,6 +120,8 @@ class Handler(BaseHTTPRequestHandler):
         self._record("GET", None)
         if not self._authorised():
             return
+        if self.path == "/openapi.json" and self.server.openapi_title is not None:
+            return self._send_json(200, {"openapi": "3.1.0", "info": {"title": self.server.openapi_title}})
         if self.path == "/props" and self.server.props is not None:
             return self._send_json(200, self.server.props)
         if self.path.rstrip("/") == "/v1/models":
@@ -261,6 +265,7 @@ class FakeOpenAIServer(ThreadingHTTPServer):
         self.context_error = ("This model's maximum context length is {n_ctx} tokens. However, you requested more "
                               "tokens. Please reduce the length of the messages or completion.")
         self.props: dict | None = None
+        self.openapi_title: str | None = None
 
     def get_request(self):
         conn, address = super().get_request()

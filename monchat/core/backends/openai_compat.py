@@ -45,7 +45,7 @@ from typing import Callable, Iterator
 
 import openai
 
-from ..errors import ContextShrank, KnownError, MalformedReply, ModelNotFound
+from ..errors import KnownError, MalformedReply, ModelNotFound
 from ..privacy import is_local_url
 from ..tokens import count_turns
 from ..types import Coded, Turn, Usage
@@ -53,15 +53,13 @@ from .addresses import DEFAULT_BASE_URL, resolve_base_url  # noqa: F401 (re-expo
 from .base import Backend, Check, DoctorReport, Reply, parse_json_object
 from .model_size import ModelSize, listed_size
 from .stop_watch import close_on_stop
-from .openai_context import CONTEXT_KEY, filler, listed_context, lowered, props_context, refusal_of
+from .openai_context import ASSUMED as DEFAULT_CONTEXT_LENGTH, CONTEXT_KEY, NO_KEY, filler, learn_context, server_context
 from .openai_errors import (CONTEXT_HINT, error_text, rejects_schema, stream_cut_off, translate, usage_of)
 from .retry import RetryPolicy
 from .shape import outline, shape_problem
 
 log = logging.getLogger(__name__)
 
-DEFAULT_CONTEXT_LENGTH = 4096
-NO_KEY = "not-needed"  # local servers ignore the key; the client refuses to run without one
 JSON_MODE_KEY = "openai.json_mode.{url}"
 ONE_AT_A_TIME_KEY = "openai.one_at_a_time.{url}"  # "1": the server cuts a running reply off when another arrives
 JSON_MODES = ("auto", "json_schema", "json_object")
@@ -212,32 +210,10 @@ class OpenAICompatBackend(Backend):
         return super().json_answer_reserve()
 
     def _context_from_server(self, entries: list) -> int | None:
-        """What the model list states, else llama-server's ``/props``."""
-        return listed_context(entries, self.model) or props_context(self.base_url, self._api_key() or NO_KEY,
-                                                                    self.DOCTOR_TIMEOUT_S)
+        return server_context(self, entries)
 
     def _learn_context(self, messages: list[dict], estimate: int | None = None) -> None:
-        """After an answer showing a request over the server's context (an empty stream; an answer cut at
-        "length" long before ``max_tokens``): ask the server what its context is — ``messages`` sent without
-        streaming, refused at once when over it — and raise ``ContextShrank`` with it, remembered for the
-        address. Returns when the setting stands or the server's answer is not about its context."""
-        assumed = self.context_length()
-        if self._context_setting > 0:
-            return
-        refusal = refusal_of(self._client(), self._model(), messages)
-        context = lowered(assumed, refusal, estimate) if refusal else None
-        # A request planned before another call learned the context (a flush's parallel call) fails at once too.
-        if context is None or context > assumed or (context == assumed and context != self._learned):
-            return
-        if context < assumed:
-            log.warning("openai: %s has a context of %s tokens, not %s (%s)", self.base_url, context, assumed,
-                        refusal)
-            self._store(CONTEXT_KEY, str(context))
-            self._learned = context
-        raise ContextShrank(f"The server at {self.base_url} has a context of {context} tokens, less than "
-                            f"monchat assumed; it remembers it and fits its requests to it.",
-                            "Ask again (a flush plans its requests again by itself). " + CONTEXT_HINT,
-                            context=context)
+        learn_context(self, messages, estimate)
 
     # ---- streaming ---------------------------------------------------------
     @staticmethod

@@ -11,7 +11,9 @@ Asked once per backend object, in this order (``OpenAICompatBackend.context_leng
 4. 4,096 (LM Studio's default for a loaded model).
 
 llama-cpp-python's ``llama_cpp.server`` states nothing (its ``/v1/models`` lists ids only; its own default
-n_ctx is 2,048), so its context is learned from its answers:
+n_ctx is 2,048), so its context is learned from its answers — once up front (its ``/openapi.json`` says which
+server it is; a request of 4,096 tokens, refused at once by a smaller context, names it), and by any server
+when a request meets it:
 
 - a streamed request over its context gets 200 and an empty stream; the same request sent again without
   streaming (one token at most) is refused at once, before any prompt is evaluated, with a 400 naming the
@@ -34,10 +36,13 @@ import re
 import httpx
 import openai
 
-from .openai_errors import error_text
+from ..errors import ContextShrank
+from .openai_errors import CONTEXT_HINT, error_text
 
 log = logging.getLogger(__name__)
 
+ASSUMED = 4096  # when nothing says otherwise (LM Studio's default for a loaded model)
+NO_KEY = "not-needed"  # as openai_compat sends a local server
 CONTEXT_KEY = "openai.context.{url}"  # the context learned from the server's answers, in tokens
 CONTEXT_FIELDS = ("max_model_len", "context_length", "loaded_context_length", "max_context_length")
 NAMED_CONTEXT = re.compile(r"(?:maximum context length is|context window of|context size \(|context length of|"
@@ -83,6 +88,20 @@ def props_context(base_url: str, api_key: str, timeout_s: float) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
+def is_llama_cpp_python(base_url: str, api_key: str, timeout_s: float) -> bool:
+    """Whether the server is llama-cpp-python's ``llama_cpp.server`` (its ``/openapi.json`` title), which states
+    no context: it is then asked with one request of the assumed context's size (``filler``), refused at once
+    when its context is smaller (its own default is 2,048) — once per address, remembered."""
+    root = base_url.rstrip("/")
+    root = root[:-3] if root.endswith("/v1") else root
+    try:
+        answer = httpx.get(f"{root}/openapi.json", headers={"Authorization": f"Bearer {api_key}"}, timeout=timeout_s)
+        info = answer.json().get("info") if answer.status_code == 200 else None
+    except (httpx.HTTPError, ValueError, AttributeError):
+        return False
+    return isinstance(info, dict) and "llama.cpp python" in str(info.get("title", "")).lower()
+
+
 def refusal_of(client: openai.OpenAI, model: str, messages: list[dict]) -> str | None:
     """Send ``messages`` once without streaming, one answer token at most, and return the server's refusal
     (its error text), or None when it answered (the request fits) or could not be asked. A request over the
@@ -113,3 +132,45 @@ def lowered(assumed: int, refusal: str, estimate: int | None) -> int | None:
         return None
     guess = estimate // ROUNDING * ROUNDING if estimate else assumed // 2
     return max(LOWEST, guess)
+
+
+def server_context(backend, entries: list) -> int | None:
+    """What ``backend``'s server states (its model list, else llama-server's ``/props``), else — for
+    llama_cpp.server, asked once per address and remembered — its refusal of a request of the assumed size."""
+    key = backend._api_key() or NO_KEY
+    stated = listed_context(entries, backend.model) or props_context(backend.base_url, key, backend.DOCTOR_TIMEOUT_S)
+    if stated or backend._stored(CONTEXT_KEY) or not is_llama_cpp_python(backend.base_url, key,
+                                                                          backend.DOCTOR_TIMEOUT_S):
+        return stated
+    client = backend._client(backend.DOCTOR_TIMEOUT_S)
+    try:
+        refusal = refusal_of(client, backend._model(), filler(ASSUMED))
+    finally:
+        client.close()
+    context = min(ASSUMED, context_in_text(refusal or "") or ASSUMED)
+    log.info("openai: llama_cpp.server at %s has a context of %s tokens", backend.base_url, context)
+    backend._store(CONTEXT_KEY, str(context))
+    return context
+
+
+def learn_context(backend, messages: list[dict], estimate: int | None = None) -> None:
+    """After an answer showing a request over the server's context (an empty stream; an answer cut at "length"
+    long before ``max_tokens``): ask the server what its context is — ``messages`` sent without streaming,
+    refused at once when over it — and raise ``ContextShrank`` with it, remembered for the address. Returns
+    when ``openai.context_length`` is set (the user's word stands) or the answer is not about the context."""
+    assumed = backend.context_length()
+    if backend._context_setting > 0:
+        return
+    refusal = refusal_of(backend._client(), backend._model(), messages)
+    context = lowered(assumed, refusal, estimate) if refusal else None
+    # A request planned before another call learned the context (a flush's parallel call) fails at once too.
+    if context is None or context > assumed or (context == assumed and context != backend._learned):
+        return
+    if context < assumed:
+        log.warning("openai: %s has a context of %s tokens, not %s (%s)", backend.base_url, context, assumed,
+                    refusal)
+        backend._store(CONTEXT_KEY, str(context))
+        backend._learned = context
+    raise ContextShrank(f"The server at {backend.base_url} has a context of {context} tokens, less than monchat "
+                        "assumed; it remembers it and fits its requests to it.",
+                        "Ask again (a flush plans its requests again by itself). " + CONTEXT_HINT, context=context)
