@@ -52,11 +52,12 @@ from ..types import Coded, Turn, Usage
 from .addresses import DEFAULT_BASE_URL, resolve_base_url  # noqa: F401 (re-exported)
 from .base import Backend, Check, DoctorReport, Reply, parse_json_object
 from .model_size import ModelSize, listed_size
-from .stop_watch import close_on_stop
-from .openai_context import ASSUMED as DEFAULT_CONTEXT_LENGTH, CONTEXT_KEY, NO_KEY, filler, learn_context, server_context
+from .openai_context import ASSUMED as DEFAULT_CONTEXT_LENGTH
+from .openai_context import CONTEXT_KEY, NO_KEY, filler, learn_context, server_context
 from .openai_errors import (CONTEXT_HINT, error_text, rejects_schema, stream_cut_off, translate, usage_of)
 from .retry import RetryPolicy
 from .shape import outline, shape_problem
+from .stop_watch import close_on_stop
 
 log = logging.getLogger(__name__)
 
@@ -196,7 +197,7 @@ class OpenAICompatBackend(Backend):
         if self._context_setting > 0:
             return "set in openai.context_length"
         if (self._stored(CONTEXT_KEY) or "").isdigit():
-            return "learned from the server's refusal of a longer request"
+            return "learned from the server, asked once for this address"
         if self._server_context:
             return "as the server says"
         return (f"the server does not say; {DEFAULT_CONTEXT_LENGTH} assumed — set openai.context_length to the "

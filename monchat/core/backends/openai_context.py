@@ -12,8 +12,9 @@ Asked once per backend object, in this order (``OpenAICompatBackend.context_leng
 
 llama-cpp-python's ``llama_cpp.server`` states nothing (its ``/v1/models`` lists ids only; its own default
 n_ctx is 2,048), so its context is learned from its answers — once up front (its ``/openapi.json`` says which
-server it is; a request of 4,096 tokens, refused at once by a smaller context, names it), and by any server
-when a request meets it:
+server it is; a request of 4,096 tokens, refused at once by a smaller context, names it — a larger context
+evaluates it instead, once per address, the wait bounded by doctor's 5 s), and by any server when a request
+meets it:
 
 - a streamed request over its context gets 200 and an empty stream; the same request sent again without
   streaming (one token at most) is refused at once, before any prompt is evaluated, with a 400 naming the
