@@ -46,7 +46,7 @@ from typing import Callable, Iterator
 import openai
 
 from ..errors import KnownError, MalformedReply, ModelNotFound
-from ..privacy import is_local_url
+from ..privacy.cloud import is_local_url
 from ..tokens import count_turns
 from ..types import Coded, Turn, Usage
 from .addresses import DEFAULT_BASE_URL, resolve_base_url  # noqa: F401 (re-exported)
@@ -65,7 +65,7 @@ JSON_MODE_KEY = "openai.json_mode.{url}"
 ONE_AT_A_TIME_KEY = "openai.one_at_a_time.{url}"  # "1": the server cuts a running reply off when another arrives
 JSON_MODES = ("auto", "json_schema", "json_object")
 SMALL_CONTEXT = 2048  # at most this: the answer room is the small one (SMALL_ANSWER_RESERVE)
-SMALL_ANSWER_RESERVE = 640  # as the embedded model's: the flush asks for shorter texts (flush/ask.py)
+SMALL_ANSWER_RESERVE = 640  # as the embedded model's: the flush asks for shorter texts (asking/ask.py)
 SHORT_ANSWER = 0.75  # an answer cut at "length" before this share of max_tokens was cut by the context
 
 

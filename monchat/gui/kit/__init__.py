@@ -1,0 +1,1 @@
+"""Small shared pieces: workers, a never-blocking confirm, object lifetime."""
