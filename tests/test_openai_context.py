@@ -215,7 +215,7 @@ class _Rows:
 @pytest.mark.parametrize("context, pairs, reason_max", [(2048, 3, 100), (8192, 8, 200)])
 def test_lint_asks_about_fewer_pairs_with_shorter_reasons_on_a_small_answer_room(fake, context, pairs, reason_max):
     from monchat.core.background.lint import Lint
-    from monchat.core.flush.ask import TokenUsage
+    from monchat.core.asking.ask import TokenUsage
     from monchat.core.prompts import PromptLibrary
     fake.structured_content = '{"contradictions": []}'
     backend = OpenAICompatBackend(MODEL, base_url=fake.url, context_length=context)
@@ -233,7 +233,7 @@ def test_lint_asks_about_fewer_pairs_with_shorter_reasons_on_a_small_answer_room
 
 def test_a_diary_day_too_long_for_the_context_names_the_backends_setting():
     from monchat.core.background.diary import _ask_day
-    from monchat.core.flush.fit import RequestTooLarge
+    from monchat.core.asking.fit import RequestTooLarge
     from monchat.core.prompts import PromptLibrary
     backend = OpenAICompatBackend(MODEL, base_url="http://127.0.0.1:9/v1", context_length=400)
     messages = [{"id": "m1", "ts": "2026-11-16T08:00:00+00:00", "ts_epoch": 0.0, "text": "tea"}]

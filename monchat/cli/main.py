@@ -91,7 +91,7 @@ def cmd_status(app: App, args) -> int:
     gate_words = {"ok": "ok", "warn": "a flush is recommended", "stop": "chat is paused until a flush"}
     size = status["model_size"]
     stated = f", {size['label']} parameters" if size else ""
-    from .core.doctor import NO_MODEL_WORDS  # an empty openai.model is the server's first, never "()"
+    from ..core.doctor import NO_MODEL_WORDS  # an empty openai.model is the server's first, never "()"
     model = status["model"] or NO_MODEL_WORDS.get(status["backend"], "no model set")
     print(f"backend:   {status['backend']} ({model}{stated})")
     if size and size["small"]:

@@ -111,7 +111,7 @@ class ReplyCutOff(BackendError):
 class ContextShrank(ReplyCutOff):
     """A request was over the server's context, which is smaller than the one assumed; the smaller one is now
     known (learned from the server's answer) and remembered. The same request would fail again: the caller
-    plans its requests anew (a flush runs again, ``flush/ask.py`` ``planned_again``)."""
+    plans its requests anew (a flush runs again, ``asking/ask.py`` ``planned_again``)."""
 
     TRANSIENT = False
 

@@ -26,7 +26,7 @@ meets it:
 
 When the refusal names no number, the assumed context is lowered all the same (halved, or to what the cut
 answer showed). What is learned is remembered and raised as ``ContextShrank``: the same request would fail
-again, so the flush plans its requests anew (``flush/ask.py`` ``planned_again``).
+again, so the flush plans its requests anew (``asking/ask.py`` ``planned_again``).
 """
 
 from __future__ import annotations
