@@ -25,8 +25,9 @@ def answered_by(oracle: Oracle):
         messages = body["messages"]
         system = "\n".join(m["content"] for m in messages if m["role"] == "system")
         user = "\n".join(m["content"] for m in messages if m["role"] == "user")
-        schema = (body["response_format"].get("json_schema") or {}).get("schema")
-        if schema is None:  # json_object: the schema is stated in the system text, as a model reads it
+        schema = (body["response_format"].get("json_schema") or {}).get("schema") or body["response_format"].get(
+            "schema")  # json_object sends it too (llama.cpp servers constrain the answer to it)
+        if schema is None:  # else it is stated in the system text, as a model reads it
             stated = system.rsplit("matching this schema: ", 1)[-1]
             schema = json.JSONDecoder().raw_decode(stated)[0] if stated != system else {}
         return json.dumps(oracle.respond(system, user, schema), ensure_ascii=False)

@@ -3,7 +3,8 @@ with the bundled SmolLM2, defaults otherwise (it takes no JSON schema: a 500; it
 bare ``[DONE]`` when another request arrives; its own default context is 2,048).
 
 The issue's "done when": ``monchat --backend openai --model smollm2 flush`` exits 0 with every message archived
-and the gate open, at a server context of 4,096 (default settings) and 2,048 (``openai.context_length``); a
+and the gate open, at a server context of 4,096 and 2,048, default settings (the context learned from the
+server, the diary and lint on); a
 chat reply interrupted by another request is marked partial. Few messages keep it short; the faults a real
 server cannot be made to show on demand are in ``tests/test_openai_server_faults.py``.
 """
@@ -79,11 +80,13 @@ def test_a_flush_with_default_settings_archives_every_message_and_opens_the_gate
     assert report["usage"]["estimated"]  # this server reports no usage on a stream: the figure says so
 
 
-def test_a_flush_at_a_context_of_2048_works(home, server_2048):
-    # the diary's and lint's calls are left out to keep it short (reflect, sized for the small room, stays)
-    report, status = _flushed(home, server_2048, ("openai.context_length", "2048"), ("background.diary", "false"),
-                              ("background.lint_llm", "false"))
+def test_a_flush_with_default_settings_at_a_server_context_of_2048_learns_it_and_works(home, server_2048):
+    report, status = _flushed(home, server_2048)  # no openai.context_length; diary and lint on
     _every_message_archived(home, report, status)
+    state = json.loads(run(home, "--backend", "openai", "--model", MODEL_ALIAS, "doctor", "--json").stdout)
+    section = next(s for s in state["sections"] if s.get("backend") == "openai")
+    context = next(c for c in section["checks"] if c["name"] == "context")
+    assert context["detail"].startswith("2048 tokens (learned")  # asked once, remembered for the address
 
 
 def test_doctor_finds_the_server_takes_no_schema_with_one_tiny_request(server_4096):

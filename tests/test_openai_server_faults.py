@@ -209,6 +209,14 @@ def test_doctor_with_backend_openai_and_the_server_down_exits_1_and_names_no_emp
     assert "backend openai (no model set: the server's first)" in done.stdout and "openai ()" not in done.stdout
 
 
+def test_status_with_no_openai_model_set_names_the_servers_first_not_an_empty_model(home):
+    from tests.fakes.fake_ollama import dead_url
+    from tests.test_cli_backends import run
+    assert run(home, "settings", "set", "openai.base_url", dead_url() + "/v1").returncode == 0
+    done = run(home, "--backend", "openai", "status")
+    assert "backend:   openai (no model set: the server's first)" in done.stdout and "openai ()" not in done.stdout
+
+
 def test_doctor_learns_that_the_server_takes_no_schema_with_one_tiny_request(make, fake):
     fake.schema_support, fake.schema_error = False, LLAMA_CPP_500
     state = MemoryState()
@@ -249,5 +257,5 @@ def test_a_context_too_small_for_a_flush_names_openai_context_length(home, fake)
     assert run(home, "--backend", "openai", "--model", MODEL, "chat", "-m", "I drink green tea").returncode == 0
     done = run(home, "--backend", "openai", "--model", MODEL, "flush")
     assert done.returncode == 4
-    assert "Raise openai.context_length" in done.stderr and "2,048" in done.stderr
+    assert "set openai.context_length" in done.stderr and "2,048" in done.stderr
     assert "embedded.n_ctx" not in done.stderr

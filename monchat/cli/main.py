@@ -106,7 +106,9 @@ def cmd_status(app: App, args) -> int:
                   GateState.STOP: "chat is paused until a flush"}
     size = status["model_size"]
     stated = f", {size['label']} parameters" if size else ""
-    print(f"backend:   {status['backend']} ({status['model']}{stated})")
+    from ..core.doctor import NO_MODEL_WORDS  # an empty openai.model is the server's first, never "()"
+    model = status["model"] or NO_MODEL_WORDS.get(status["backend"], "no model set")
+    print(f"backend:   {status['backend']} ({model}{stated})")
     if size and size["small"]:
         from ..core.backends.model_size import SUGGESTION
         print(f"warning:   a small model: memory built with it will be unreliable, and a flush puts nothing into "

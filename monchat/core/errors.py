@@ -108,6 +108,18 @@ class ReplyCutOff(BackendError):
     TRANSIENT = True
 
 
+class ContextShrank(ReplyCutOff):
+    """A request was over the server's context, which is smaller than the one assumed; the smaller one is now
+    known (learned from the server's answer) and remembered. The same request would fail again: the caller
+    plans its requests anew (a flush runs again, ``asking/ask.py`` ``planned_again``)."""
+
+    TRANSIENT = False
+
+    def __init__(self, message: str, hint: str, *, context: int) -> None:
+        super().__init__(message, hint)
+        self.context = context
+
+
 class InputError(KnownError):
     """A file or argument the user gave us is not usable."""
 

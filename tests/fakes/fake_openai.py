@@ -44,6 +44,15 @@ Knobs on the server object (set them before the request):
                                ("status", CODE, MESSAGE), ("stall", SECONDS) or ("reset",)
     server.fault_for           f(request body) -> a fault as above or None, asked when ``faults`` is empty
                                (a server that fails one kind of request only)
+    server.n_ctx               0: no context; N: as llama_cpp.server loaded with N tokens (prompts counted with
+                               cl100k): a prompt of N or more gets 200 and an empty stream, or without
+                               streaming a 400 naming N ("This model's maximum context length is N tokens");
+                               an answer gets what the context has left (cut at "length", a piece a token)
+    server.context_error       that 400's message, "{n_ctx}" filled in (a server naming no number)
+    server.props               when set, ``GET /props`` answers it (llama-server: {"default_generation_settings":
+                               {"n_ctx": N}}); else a 404
+    server.openapi_title       when set, ``GET /openapi.json`` answers {"info": {"title": it}} (llama_cpp.server:
+                               "🦙 llama.cpp Python API")
 
 Records: ``server.requests`` (list of {"method", "path", "body", "headers" (lower-cased names)}) and
 ``server.disconnects`` (streams the client closed before they ended).
@@ -64,6 +73,12 @@ from tests.fakes.fake_ollama import ClientWentAway, reset_connection
 
 USAGE = {"prompt_tokens": 120, "completion_tokens": 3, "total_tokens": 123,
          "prompt_tokens_details": {"cached_tokens": 96}}
+
+
+def prompt_tokens(body: dict) -> int:
+    """A request's prompt as a server counts it: its messages' texts (cl100k) and a few tokens each."""
+    from monchat.core.tokens import count_tokens
+    return sum(count_tokens(str(m.get("content") or "")) + 4 for m in body.get("messages") or [])
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -105,6 +120,10 @@ class Handler(BaseHTTPRequestHandler):
         self._record("GET", None)
         if not self._authorised():
             return
+        if self.path == "/openapi.json" and self.server.openapi_title is not None:
+            return self._send_json(200, {"openapi": "3.1.0", "info": {"title": self.server.openapi_title}})
+        if self.path == "/props" and self.server.props is not None:
+            return self._send_json(200, self.server.props)
         if self.path.rstrip("/") == "/v1/models":
             data = [{"id": m, "object": "model", "owned_by": "organization_owner", **self.server.model_extra}
                     for m in self.server.models]
@@ -136,6 +155,11 @@ class Handler(BaseHTTPRequestHandler):
         response_format = body.get("response_format")
         if response_format and response_format.get("type") == "json_schema" and not srv.schema_support:
             return self._error(*srv.schema_error)
+        prompt = prompt_tokens(body)
+        if srv.n_ctx and prompt >= srv.n_ctx:  # llama_cpp.server: refused before any evaluation
+            if body.get("stream"):
+                return self._stream(model, [], body, None, end="empty")
+            return self._error(400, srv.context_error.format(n_ctx=srv.n_ctx), "context_length_exceeded")
         finish = srv.finish_reason
         if response_format:
             content = [srv.structured_reply(body) if srv.structured_reply else srv.structured_content]
@@ -146,6 +170,9 @@ class Handler(BaseHTTPRequestHandler):
                 content = [content[0][i:i + size] for i in range(0, len(content[0]), size)]
         else:
             content = list(srv.reply_chunks)
+        room = srv.n_ctx - prompt if srv.n_ctx else None
+        if room is not None and len(content) > room:  # the answer gets what the context has left
+            content, finish = content[:room], "length"
         if body.get("stream"):
             return self._stream(model, content, body, finish)
         self._send_json(200, {
@@ -154,7 +181,7 @@ class Handler(BaseHTTPRequestHandler):
                          "finish_reason": finish}],
             "usage": srv.usage})
 
-    def _stream(self, model, pieces, body, finish):
+    def _stream(self, model, pieces, body, finish, end=None):
         srv = self.server
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
@@ -169,7 +196,8 @@ class Handler(BaseHTTPRequestHandler):
             return f"data: {json.dumps(data)}\n\n"
 
         with srv.lock:
-            end = srv.stream_ends.pop(0) if srv.stream_ends else srv.stream_end
+            if end is None:
+                end = srv.stream_ends.pop(0) if srv.stream_ends else srv.stream_end
         events = [chunk({"role": "assistant", "content": ""})]
         events += [chunk({"content": piece}) for piece in pieces]
         if end == "empty":
@@ -233,6 +261,11 @@ class FakeOpenAIServer(ThreadingHTTPServer):
         self.chunk_delay_s = 0.05
         self.faults: list = []
         self.fault_for = None  # f(request body) -> a fault or None
+        self.n_ctx = 0
+        self.context_error = ("This model's maximum context length is {n_ctx} tokens. However, you requested more "
+                              "tokens. Please reduce the length of the messages or completion.")
+        self.props: dict | None = None
+        self.openapi_title: str | None = None
 
     def get_request(self):
         conn, address = super().get_request()

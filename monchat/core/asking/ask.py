@@ -10,12 +10,18 @@ now) is counted apart: estimated calls are counted with cl100k and flagged, neve
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import asdict, dataclass
+from typing import Callable, TypeVar
 
 from ..backends.base import Backend, TokenListener
+from ..errors import ContextShrank
 from ..tokens import count_tokens
 from ..types import Turn
 
+
+log = logging.getLogger(__name__)
+R = TypeVar("R")
 
 TEXT_MARGIN = 1.3  # a model's text may take more tokens a character than the sample it is sized by
 JSON_FRAME = 32  # tokens of an answer's braces, keys and quotes around its text
@@ -113,3 +119,25 @@ def ask_json(backend: Backend, system: str, user: str, schema: dict, usage: Toke
             usage.output_tokens += reported.output_tokens or 0
             usage.cached_tokens += reported.cached_tokens or 0
             usage.thinking_tokens += reported.thinking_tokens or 0
+
+
+def planned_again(run: Callable[[], R], attempts: int = 3) -> R:
+    """``run()`` (a flush), once more when a request was over the server's context and the backend learned a
+    smaller one (``ContextShrank``): every request is then planned for the context the server has. The run's
+    stages before the commit write nothing but kept answers, so a second run ends where one run would; the
+    report it returns says what was learned (a report's ``notes``)."""
+    learned: list[str] = []
+    for attempt in range(1, attempts + 1):
+        try:
+            report = run()
+        except ContextShrank as exc:
+            if attempt == attempts or exc.message in learned:  # planned for it already: the count is off
+                raise
+            log.warning("flush: %s; planning the requests again", exc.message)
+            learned.append(exc.message)
+            continue
+        notes = getattr(report, "notes", None)
+        if isinstance(notes, list):
+            notes[:0] = [f"{message} The flush planned its requests again." for message in learned]
+        return report
+    raise AssertionError("unreachable")

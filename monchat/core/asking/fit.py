@@ -27,7 +27,11 @@ class RequestTooLarge(BackendError):
 
 
 def context_hint(setting: str) -> str:
-    """How to give a request more room: the backend's own context setting when it has one."""
+    """How to give a request more room: the backend's own context setting when it has one (a server's
+    context is the one its model is loaded with: the setting only tells monchat what it is)."""
+    if setting == "openai.context_length":
+        return ("Load the model on the server with a larger context (llama_cpp.server --n_ctx, llama-server -c) "
+                "and set openai.context_length to it")
     return f"Raise {setting} in settings" if setting else "Raise the model's context in settings"
 
 

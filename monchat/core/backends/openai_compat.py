@@ -24,18 +24,13 @@ Design notes:
   context with 200 and an empty stream. The chat logs what arrived as partial; a flush call is asked again,
   and structured calls to that server then run one at a time (``PARALLEL_CALLS`` 1, state
   ``openai.one_at_a_time.<base url>``).
-- Streaming asks for usage (``stream_options.include_usage``): the last chunk carries
-  ``prompt_tokens``, ``completion_tokens`` and ``prompt_tokens_details.cached_tokens`` (the
-  prompt cache was hit) and, for reasoning models, ``completion_tokens_details.reasoning_tokens``; a
-  server ignoring it leaves the estimate (``Usage.counts`` logs it as ``estimated_prompt_tokens``).
-- A stop closes the stream at once, even before the first token (a watcher thread closes the response
-  the reading thread waits on, its socket shut down first), so the server stops and the user does not
-  wait out its prompt processing.
-- The context length is ``openai.context_length`` when set; else what the server's model
-  list says where it says it (vLLM ``max_model_len``, OpenRouter ``context_length``, LM
-  Studio ``loaded_context_length``/``max_context_length``); else 4096, LM Studio's default
-  for a loaded model. At 2,048 or less the answer room is the embedded model's 640 tokens, so a flush
-  still fits (its texts and chunks shrink, ``asking/ask.py``); below 2,048 its instructions do not.
+- Streaming asks for usage (``stream_options.include_usage``; cached and reasoning tokens too); a server
+  ignoring it leaves the estimate (``Usage.counts`` logs it as ``estimated_prompt_tokens``).
+- A stop closes the stream at once, even before the first token (``stop_watch.py``).
+- The context: ``openai.context_length``, else what the server taught or states, else 4096
+  (``openai_context.py``: llama_cpp.server states nothing and is learned from its refusal; the flush then
+  plans again). At 2,048 or less the answer room is 640 tokens and the schema is stated as a short example,
+  so a flush still fits (short filter instructions, shorter texts and chunks); below 2,048 it does not.
 - ``openai.model`` may be empty: the server's first chat model (not an embedding model) is
   used, which is what a user with one model loaded in LM Studio expects.
 """
@@ -45,7 +40,6 @@ from __future__ import annotations
 import json
 import logging
 import math
-import socket
 import threading
 from typing import Callable, Iterator
 
@@ -58,21 +52,21 @@ from ..types import Coded, Turn, Usage
 from .addresses import DEFAULT_BASE_URL, resolve_base_url  # noqa: F401 (re-exported)
 from .base import Backend, Check, DoctorReport, Reply, parse_json_object
 from .model_size import ModelSize, listed_size
+from .openai_context import ASSUMED as DEFAULT_CONTEXT_LENGTH
+from .openai_context import CONTEXT_KEY, NO_KEY, filler, learn_context, server_context
 from .openai_errors import (CONTEXT_HINT, error_text, rejects_schema, stream_cut_off, translate, usage_of)
 from .retry import RetryPolicy
-from .shape import shape_problem
+from .shape import outline, shape_problem
+from .stop_watch import close_on_stop
 
 log = logging.getLogger(__name__)
 
-DEFAULT_CONTEXT_LENGTH = 4096
-NO_KEY = "not-needed"  # local servers ignore the key; the client refuses to run without one
 JSON_MODE_KEY = "openai.json_mode.{url}"
 ONE_AT_A_TIME_KEY = "openai.one_at_a_time.{url}"  # "1": the server cuts a running reply off when another arrives
 JSON_MODES = ("auto", "json_schema", "json_object")
-CONTEXT_FIELDS = ("max_model_len", "context_length", "loaded_context_length", "max_context_length")
 SMALL_CONTEXT = 2048  # at most this: the answer room is the small one (SMALL_ANSWER_RESERVE)
 SMALL_ANSWER_RESERVE = 640  # as the embedded model's: the flush asks for shorter texts (asking/ask.py)
-STOP_POLL_S = 0.05  # how often a stream waiting for its first token looks at the stop event
+SHORT_ANSWER = 0.75  # an answer cut at "length" before this share of max_tokens was cut by the context
 
 
 class OpenAICompatBackend(Backend):
@@ -98,6 +92,7 @@ class OpenAICompatBackend(Backend):
         self._client_key: str | None = None
         self._server_context: int | None = None
         self._context_asked = False
+        self._learned: int | None = None  # the context this object learned from the server's refusal
         # "json_schema" | "json_object": forced by the setting, or once an answer showed it
         self._json_mode: str | None = None if self._json_setting == "auto" else self._json_setting
         self._detect_lock = threading.Lock()
@@ -182,8 +177,12 @@ class OpenAICompatBackend(Backend):
         return listed_size(self._model_entries(self.DOCTOR_TIMEOUT_S), self._model())
 
     def context_length(self) -> int:
+        """The setting; else what the server taught (remembered), what it states, or 4096 (``openai_context``)."""
         if self._context_setting > 0:
             return self._context_setting
+        learned = self._stored(CONTEXT_KEY)
+        if learned and learned.isdigit():
+            return int(learned)
         if not self._context_asked:
             self._context_asked = True
             try:
@@ -197,6 +196,8 @@ class OpenAICompatBackend(Backend):
         """Where ``context_length`` comes from, for doctor."""
         if self._context_setting > 0:
             return "set in openai.context_length"
+        if (self._stored(CONTEXT_KEY) or "").isdigit():
+            return "learned from the server, asked once for this address"
         if self._server_context:
             return "as the server says"
         return (f"the server does not say; {DEFAULT_CONTEXT_LENGTH} assumed — set openai.context_length to the "
@@ -210,17 +211,10 @@ class OpenAICompatBackend(Backend):
         return super().json_answer_reserve()
 
     def _context_from_server(self, entries: list) -> int | None:
-        for entry in entries:
-            if self.model and entry.id != self.model:
-                continue
-            extra = entry.model_extra or {}
-            for name in CONTEXT_FIELDS:
-                value = extra.get(name)
-                if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-                    return value
-            if self.model:
-                break
-        return None
+        return server_context(self, entries)
+
+    def _learn_context(self, messages: list[dict], estimate: int | None = None) -> None:
+        learn_context(self, messages, estimate)
 
     # ---- streaming ---------------------------------------------------------
     @staticmethod
@@ -239,7 +233,7 @@ class OpenAICompatBackend(Backend):
             chunks = self._client().chat.completions.create(
                 model=self._model(), messages=self._messages(system, turns), stream=True,
                 stream_options={"include_usage": True}, **extra)
-            _close_on_stop(chunks, reply.stop, watching)
+            close_on_stop(chunks, reply.stop, watching)
             for chunk in chunks:
                 anything = True
                 if chunk.usage is not None:  # the last chunk, after the one with finish_reason
@@ -262,6 +256,8 @@ class OpenAICompatBackend(Backend):
         if reply.stop.is_set():
             return
         if finish is None:  # a bare [DONE] or an empty stream: cut off, never a whole reply
+            if not anything:  # llama_cpp.server's answer to a request over its context
+                self._learn_context(self._messages(system, turns))
             raise stream_cut_off(self.base_url, anything)
         if finish == "length":
             reply.usage.warnings.append(Coded(f"The server at {self.base_url} cut the reply at its length limit.",
@@ -276,9 +272,13 @@ class OpenAICompatBackend(Backend):
         self._json_mode = mode
         self._store(JSON_MODE_KEY, mode)
 
-    @staticmethod
-    def _schema_system(system: str, schema: dict) -> str:
-        line = f"Answer with one JSON object matching this schema: {json.dumps(schema, ensure_ascii=False)}"
+    def _schema_system(self, system: str, schema: dict) -> str:
+        """The system text with the schema stated, for a server that only reads that; at a small context an
+        example of the answer's shape (``shape.outline``), a quarter of the schema's tokens."""
+        if self.context_length() <= SMALL_CONTEXT:
+            line = f"Answer with one JSON object like: {json.dumps(outline(schema), ensure_ascii=False)}"
+        else:
+            line = f"Answer with one JSON object matching this schema: {json.dumps(schema, ensure_ascii=False)}"
         return f"{system}\n\n{line}" if system else line
 
     def count_json_request(self, system: str, turns: list[Turn], schema: dict) -> int:
@@ -354,12 +354,18 @@ class OpenAICompatBackend(Backend):
             if chunks is not None:
                 chunks.close()
         if finish is None:
+            if not anything:  # llama_cpp.server's answer to a request over its context
+                self._learn_context(self._messages(system, turns))
             if anything and not self._one_at_a_time:
                 log.warning("openai: %s cut an answer off (no finish reason); asking it one call at a time "
                             "from now on", self.base_url)
                 self._one_at_a_time = True
                 self._store(ONE_AT_A_TIME_KEY, "1")
             raise stream_cut_off(self.base_url, anything)
+        answered = self.last_usage.output_tokens or len(pieces)  # a chunk is about a token
+        if finish == "length" and answered < self.json_answer_reserve() * SHORT_ANSWER:
+            # cut long before max_tokens: the server left the answer only what its context had left
+            self._learn_context(filler(self.context_length()), estimate + answered)
         if finish == "length":
             raise MalformedReply(f"The server at {self.base_url} cut the answer off at its length limit.",
                                  "Try again; a larger context (openai.context_length) leaves more room.")
@@ -419,27 +425,3 @@ class OpenAICompatBackend(Backend):
         except Exception:  # only a description
             return ""
 
-
-def _close_on_stop(chunks, stop: threading.Event, done: threading.Event) -> None:
-    """Close ``chunks`` as soon as ``stop`` is set, even before its first token (a server evaluating a long
-    prompt sends nothing for seconds): the read waiting on it ends at once. Ends with ``done``."""
-    def watch() -> None:
-        while not done.is_set():
-            if stop.wait(STOP_POLL_S):
-                if not done.is_set():
-                    _shut_down(chunks)
-                return
-    threading.Thread(target=watch, name="openai stop watch", daemon=True).start()
-
-
-def _shut_down(chunks) -> None:
-    """End the read another thread is blocked in: closing the response alone does not wake a ``recv`` already
-    waiting (it waits for the server or the read timeout), so the connection's socket is shut down first."""
-    stream = getattr(getattr(chunks, "response", None), "extensions", {}).get("network_stream")
-    sock = stream.get_extra_info("socket") if stream is not None else None
-    if sock is not None:
-        try:
-            sock.shutdown(socket.SHUT_RDWR)
-        except OSError:  # already closed: the read has ended anyway
-            pass
-    chunks.close()

@@ -36,3 +36,17 @@ def shape_problem(value, schema: dict, where: str = "the answer") -> str:
             if problem:
                 return problem
     return ""
+
+
+def outline(schema: dict):
+    """An example of the answer ``schema`` asks for, in few tokens: what a small context states in its system
+    text instead of the whole schema (``{"items": [{"kind": "fact|habit", "score": 0.0}]}``); the server is
+    still sent the schema itself."""
+    kind = schema.get("type")
+    if isinstance(schema.get("enum"), list):
+        return "|".join(str(value) for value in schema["enum"])
+    if kind == "object":
+        return {name: outline(sub) for name, sub in (schema.get("properties") or {}).items()}
+    if kind == "array":
+        return [outline(schema["items"])] if isinstance(schema.get("items"), dict) else []
+    return {"number": 0.0, "integer": 0, "boolean": True}.get(kind, "...")

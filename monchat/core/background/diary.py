@@ -123,7 +123,8 @@ def _ask_day(backend: Backend, prompts: PromptLibrary, day: str, messages: list[
                                                                            schema),
                   unit_cost=lambda line: backend.count_text(render([line])) - backend.count_text(render([])),
                   limit=backend.json_prompt_limit(),
-                  shorten=lambda line, over: {**line, "text": line["text"][:max(1, len(line["text"]) // 2)]})
+                  shorten=lambda line, over: {**line, "text": line["text"][:max(1, len(line["text"]) // 2)]},
+                  setting=backend.CONTEXT_SETTING)
     if len(groups) > 1:
         proposals.notes.append(f"the diary of {day} read {len(groups[0])} of {len(lines)} message(s) "
                                "to fit the model's context.")

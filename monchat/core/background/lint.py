@@ -31,20 +31,29 @@ log = logging.getLogger(__name__)
 
 PAIRS_MAX = 8  # candidate pairs one call reads
 REASON_MAX = 200
+# On a small answer room (the embedded model's 640 tokens, a server at 2,048) fewer pairs with shorter reasons,
+# so an answer naming every pair, each reason at its limit, is not cut off (SmolLM2 writes to each maxLength).
+SMALL_PAIRS, SMALL_REASON = 3, 100
 PAIRED = (State.CANDIDATE, State.ACTIVE)  # items the LLM step compares (a queued one already waits for the user)
 MARKED, CONFIRMED, APPLIED, RESOLVED = "marked", "confirmed", "applied", "resolved"  # a finding's status
 OPEN = (MARKED, CONFIRMED, APPLIED)
 
-LINT_SCHEMA = {
-    "type": "object",
-    "properties": {"contradictions": {"type": "array", "maxItems": PAIRS_MAX, "items": {
+
+
+def lint_schema(most: int = PAIRS_MAX, reason_max: int = REASON_MAX) -> dict:
+    return {
         "type": "object",
-        "properties": {"ids": {"type": "array", "minItems": 2, "maxItems": 2,
-                               "items": {"type": "string", "maxLength": 40}},
-                       "reason": {"type": "string", "maxLength": REASON_MAX}},
-        "required": ["ids", "reason"]}}},
-    "required": ["contradictions"],
-}
+        "properties": {"contradictions": {"type": "array", "maxItems": most, "items": {
+            "type": "object",
+            "properties": {"ids": {"type": "array", "minItems": 2, "maxItems": 2,
+                                   "items": {"type": "string", "maxLength": 40}},
+                           "reason": {"type": "string", "maxLength": reason_max}},
+            "required": ["ids", "reason"]}}},
+        "required": ["contradictions"],
+    }
+
+
+LINT_SCHEMA = lint_schema()
 
 
 @dataclass
@@ -110,14 +119,16 @@ class Lint:
         pairs = candidate_pairs(self.store.memories())
         if not pairs:
             return answer
-        if len(pairs) > PAIRS_MAX:
-            answer.notes.append(f"lint compared the first {PAIRS_MAX} of {len(pairs)} candidate pair(s).")
-            pairs = pairs[:PAIRS_MAX]
-        system = self.prompts.render("lint.md.j2", most=PAIRS_MAX)
+        small = backend.json_answer_reserve() < Backend.JSON_ANSWER_RESERVE
+        most, schema = (SMALL_PAIRS, lint_schema(SMALL_PAIRS, SMALL_REASON)) if small else (PAIRS_MAX, LINT_SCHEMA)
+        if len(pairs) > most:
+            answer.notes.append(f"lint compared the first {most} of {len(pairs)} candidate pair(s).")
+            pairs = pairs[:most]
+        system = self.prompts.render("lint.md.j2", most=most)
         while pairs:
             view = [{"a": {**a, "since": _since(a)}, "b": {**b, "since": _since(b)}} for a, b in pairs]
             user = self.prompts.render("lint_pairs.md.j2", pairs=view, check=check)
-            if backend.count_json_request(system, [Turn("user", user)], LINT_SCHEMA) <= backend.json_prompt_limit():
+            if backend.count_json_request(system, [Turn("user", user)], schema) <= backend.json_prompt_limit():
                 break
             pairs = pairs[:len(pairs) // 2]
         if not pairs:
@@ -125,7 +136,7 @@ class Lint:
             return answer
         answer.shown = [(a["id"], b["id"]) for a, b in pairs]
         try:
-            raw = ask_json(backend, system, user, LINT_SCHEMA, usage)
+            raw = ask_json(backend, system, user, schema, usage)
         except MalformedReply as exc:
             answer.errors.append(f"lint ({backend.describe()}): {exc.message}")
             return answer
@@ -136,7 +147,7 @@ class Lint:
         answer.ran = True
         shown = {frozenset(p): p for p in answer.shown}
         cut = 0
-        for entry in entries[:PAIRS_MAX]:
+        for entry in entries[:most]:
             ids = entry.get("ids") if isinstance(entry, dict) else None
             pair = shown.get(frozenset(ids)) if isinstance(ids, list) and len(ids) == 2 \
                 and all(isinstance(i, str) for i in ids) else None

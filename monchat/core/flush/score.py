@@ -43,6 +43,9 @@ ANSWER_LIMITS = {"reason": 80, "text": 120, "slot": 32, "evidence": 4}
 LOCAL_ID_WIDTH = 5  # letters of a line id: short for the model, 2^25 ways to guess
 CUT_MARK = " […]"  # ends a message cut to fit one request
 MIN_INJECTED_LENGTH = 8  # shorter memory texts are too generic to call a copy
+# The full instructions may take at most this share of a request; past it (a server loaded with 2,048 tokens)
+# the short ones (filter_short.md.j2) leave the log its room.
+FULL_INSTRUCTIONS_SHARE = 0.4
 
 
 def item_schema(max_items: int, user_ids: list[str] | None = None) -> dict:
@@ -115,7 +118,7 @@ def plan_chunks(backend: Backend, prompts: PromptLibrary, personas: list[FilterP
     part. Returns the chunks and notes on messages too long for any request,
     which are cut (with a visible mark) rather than left for a server to cut silently.
     """
-    system = prompts.render("filter.md.j2")
+    system = filter_system(backend, prompts)
     widest = max(personas, key=lambda persona: backend.count_text(
         prompts.render("filter_persona.md.j2", persona=persona)))
     max_items = shared_max_items(personas)
@@ -144,6 +147,15 @@ def plan_chunks(backend: Backend, prompts: PromptLibrary, personas: list[FilterP
     chunks = pack(lines, request_cost=request_cost, unit_cost=line_cost, limit=backend.json_prompt_limit(),
                   shorten=shorten, setting=backend.CONTEXT_SETTING)
     return chunks, list(notes.values())
+
+
+def filter_system(backend: Backend, prompts: PromptLibrary) -> str:
+    """The filters' system text: ``filter.md.j2``, or its short variant where the full one would take more than
+    ``FULL_INSTRUCTIONS_SHARE`` of a request (a small context: its examples and explanations are left out)."""
+    full = prompts.render("filter.md.j2")
+    if backend.count_text(full) <= backend.json_prompt_limit() * FULL_INSTRUCTIONS_SHARE:
+        return full
+    return prompts.render("filter_short.md.j2")
 
 
 def shared_max_items(personas: list[FilterPersona]) -> int:
@@ -315,7 +327,7 @@ def score_chunk(backend: Backend, prompts: PromptLibrary, persona: FilterPersona
     result = ChunkResult(persona.id, part)
     if cancel is not None and cancel.is_set():
         raise FlushCancelled()
-    system = prompts.render("filter.md.j2")
+    system = filter_system(backend, prompts)
     user = render_log(prompts, chunk, part, parts, persona)
     schema = item_schema(max_items, user_ids(chunk))
     instructions = instruction_texts(system, prompts.render("filter_persona.md.j2", persona=persona))

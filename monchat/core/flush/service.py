@@ -44,6 +44,7 @@ from ..store.messages import MessageArchive
 from ..types import Clock, Coded, Message, local_now
 from . import stages
 from ..asking.answers import AnswerCache
+from ..asking.ask import planned_again
 from .consolidate import Consolidator
 from .judge import JudgeOutcome
 from .orient import Orientation, orient, select_personas
@@ -141,8 +142,8 @@ class FlushService:
                 if not held:
                     raise FlushRunning("A flush is already running in another monchat window or terminal.",
                                        "Wait for it to finish; its summary shows what changed.")
-                return self._run(dry_run, progress or (lambda p: None), cancel or threading.Event(), seed,
-                                 accept_partial)
+                return planned_again(lambda: self._run(dry_run, progress or (lambda p: None),
+                                                       cancel or threading.Event(), seed, accept_partial))
         finally:
             self._lock.release()
 
