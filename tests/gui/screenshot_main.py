@@ -23,6 +23,7 @@ from monchat.app import build_app
 from monchat.core.types import Message, format_ts, local_now, new_message_id
 from monchat.gui.main import create_main_window, ensure_qapplication
 from tests.gui import memory_scenes as scenes
+from monchat.gui.kit.pages import tab_index
 from tests.gui.walker import openers
 from tests.support.oracle import Rule
 
@@ -221,7 +222,7 @@ def main(home: str, output: str, language: str = "ja") -> int:
               dialog_step("memory_superseded", window.open_memory, show_superseded),
               dialog_step("memory_preference", window.open_memory, show_preference),
               dialog_step("settings_memory", window.open_settings, lambda d: d.tabs.setCurrentIndex(2)),
-              dialog_step("settings_growing", window.open_settings, lambda d: d.tabs.setCurrentWidget(d.growing))]
+              dialog_step("settings_growing", window.open_settings, lambda d: d.tabs.setCurrentIndex(tab_index(d.tabs, d.growing)))]
     steps += [dialog_step(f"inbox_{tab}", window.open_inbox, lambda d, n=n: d.tabs.setCurrentIndex(n))
               for n, tab in enumerate(("insights", "diary", "interests", "graph", "lint"))]
     steps += [stop_step, dark_step]

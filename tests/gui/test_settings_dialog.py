@@ -65,8 +65,8 @@ def test_settings_are_saved_and_the_key_goes_to_the_keyring_only(window, app, us
     dialog.ask_layer1.setChecked(True)
     dialog.fixed.boxes[0].setCurrentIndex(dialog.fixed.boxes[0].findData("emotional"))
     dialog.fixed.boxes[1].setCurrentIndex(dialog.fixed.boxes[1].findData("project"))
-    dialog.language_box.setCurrentIndex(dialog.language_box.findData("ja"))
-    dialog.ctrl_enter.setChecked(True)
+    dialog.chat_page.language_box.setCurrentIndex(dialog.chat_page.language_box.findData("ja"))
+    dialog.chat_page.ctrl_enter.setChecked(True)
     with qtbot.waitSignal(dialog.saved, timeout=2000) as blocker:
         assert dialog.save()
     assert not dialog.isVisible()
@@ -167,7 +167,7 @@ def test_your_name_is_saved_and_used_for_user_in_imported_cards(window, app, tmp
 
     from tests.test_cards import v2_card
     dialog = window.open_settings()
-    dialog.user_name.setText("Kenji")
+    dialog.chat_page.user_name.setText("Kenji")
     assert dialog.save()
     assert app.settings.chat.user_name == "Kenji"
     assert 'user_name = "Kenji"' in app.paths.settings_path.read_text(encoding="utf-8")

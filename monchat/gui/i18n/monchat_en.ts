@@ -172,6 +172,37 @@ Settings folder: %2</source>
     </message>
 </context>
 <context>
+    <name>ChatPage</name>
+    <message>
+        <source>Follow the system</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What characters from imported cards call you</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ctrl+Enter sends (Enter adds a line)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A language change applies the next time monchat starts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your name</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ChatTurns</name>
     <message>
         <source>Stopped before the reply began.</source>
@@ -3090,26 +3121,6 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Follow the system</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Ctrl+Enter sends (Enter adds a line)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A language change applies the next time monchat starts.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Language</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sending</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Ask me before any change to lasting memory (Layer 1)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3130,19 +3141,11 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>What characters from imported cards call you</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Catalog model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Model (catalog name or GGUF file)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Your name</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

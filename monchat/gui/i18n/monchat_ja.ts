@@ -175,6 +175,37 @@ Settings folder: %2</source>
     </message>
 </context>
 <context>
+    <name>ChatPage</name>
+    <message>
+        <source>Follow the system</source>
+        <translation>システムに合わせる</translation>
+    </message>
+    <message>
+        <source>What characters from imported cards call you</source>
+        <translation>読み込んだキャラクターカードのキャラがあなたを呼ぶ名前</translation>
+    </message>
+    <message>
+        <source>Ctrl+Enter sends (Enter adds a line)</source>
+        <translation>Ctrl+Enter で送信（Enter で改行）</translation>
+    </message>
+    <message>
+        <source>A language change applies the next time monchat starts.</source>
+        <translation>言語の変更は次に monchat を起動したときに反映されます。</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>言語</translation>
+    </message>
+    <message>
+        <source>Sending</source>
+        <translation>送信</translation>
+    </message>
+    <message>
+        <source>Your name</source>
+        <translation>あなたの名前</translation>
+    </message>
+</context>
+<context>
     <name>ChatTurns</name>
     <message>
         <source>Stopped before the reply began.</source>
@@ -3101,26 +3132,6 @@ Open it in your browser?</source>
         <translation>バックエンド</translation>
     </message>
     <message>
-        <source>Follow the system</source>
-        <translation>システムに合わせる</translation>
-    </message>
-    <message>
-        <source>Ctrl+Enter sends (Enter adds a line)</source>
-        <translation>Ctrl+Enter で送信（Enter で改行）</translation>
-    </message>
-    <message>
-        <source>A language change applies the next time monchat starts.</source>
-        <translation>言語の変更は次に monchat を起動したときに反映されます。</translation>
-    </message>
-    <message>
-        <source>Language</source>
-        <translation>言語</translation>
-    </message>
-    <message>
-        <source>Sending</source>
-        <translation>送信</translation>
-    </message>
-    <message>
         <source>Ask me before any change to lasting memory (Layer 1)</source>
         <translation>長期の記憶（レイヤー1）を変える前に必ず確認する</translation>
     </message>
@@ -3141,20 +3152,12 @@ Open it in your browser?</source>
         <translation>固定のフィルターペルソナ</translation>
     </message>
     <message>
-        <source>What characters from imported cards call you</source>
-        <translation>読み込んだキャラクターカードのキャラがあなたを呼ぶ名前</translation>
-    </message>
-    <message>
         <source>Catalog model</source>
         <translation>カタログのモデル</translation>
     </message>
     <message>
         <source>Model (catalog name or GGUF file)</source>
         <translation>モデル（カタログ名または GGUF ファイル）</translation>
-    </message>
-    <message>
-        <source>Your name</source>
-        <translation>あなたの名前</translation>
     </message>
     <message>
         <source>Learned from your reviews</source>

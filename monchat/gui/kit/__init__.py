@@ -1,0 +1,1 @@
+"""Small widgets and helpers every window shares: scroll pages, colours checked for contrast, icons."""
