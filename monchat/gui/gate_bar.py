@@ -2,21 +2,20 @@
 
 Below "warn" the count row carries a small Flush button. At "warn" and "stop" that button goes and
 the banner carries the only Flush button of the bar; at "stop" the banner is louder (a red frame,
-bold words) and says why chat is paused. While a reply streams, the Flush button is disabled and
+bold words) and says why chat is paused. Its colours are a tint of the palette's window colour with
+text checked for contrast (``kit/colours.py``), taken again when the desktop switches light/dark. While a reply streams, the Flush button is disabled and
 its tooltip says why.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
-from PySide6.QtGui import QPalette
+from PySide6.QtCore import QEvent, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ..core.logs import FlushGate
+from .kit.colours import notice_style
 from .translation import arg
 
-# A red frame reads as "stopped" on light and dark themes alike; the fill stays the palette's.
-STOP_STYLE = "QFrame#gate_banner { border: 2px solid #c62828; border-radius: 4px; }"
 
 
 class GateBar(QWidget):
@@ -43,14 +42,9 @@ class GateBar(QWidget):
 
         self.banner = QFrame(self)
         self.banner.setObjectName("gate_banner")
-        self.banner.setFrameShape(QFrame.Shape.StyledPanel)
-        self.banner.setAutoFillBackground(True)
-        self.banner.setBackgroundRole(QPalette.ColorRole.ToolTipBase)
-        self.banner.setForegroundRole(QPalette.ColorRole.ToolTipText)
         self.banner_label = QLabel(self.banner)
         self.banner_label.setObjectName("gate_banner_text")
         self.banner_label.setWordWrap(True)
-        self.banner_label.setForegroundRole(QPalette.ColorRole.ToolTipText)
         self.banner_button = QPushButton(self.tr("Flush now…"), self.banner)
         self.banner_button.clicked.connect(self.flush_requested)
         banner_row = QHBoxLayout(self.banner)
@@ -77,13 +71,24 @@ class GateBar(QWidget):
         elif gate.state == "stop":
             self.banner_label.setText(self.stop_explanation(gate))
         stopped = gate.state == "stop"
-        self.banner.setStyleSheet(STOP_STYLE if stopped else "")
+        self._colour_banner()
         font = self.banner_label.font()
         font.setBold(stopped)
         self.banner_label.setFont(font)
         self.banner.setVisible(gate.state in ("warn", "stop"))
         self.flush_button.setVisible(gate.state not in ("warn", "stop"))  # the banner's button is the one
         self._show_blocked()
+
+    def _colour_banner(self) -> None:
+        """Fill, text and frame from the palette, the text checked for contrast (a red frame at "stop")."""
+        kind = "stop" if self.state == "stop" else "warn"
+        self.banner.setStyleSheet(notice_style(self.palette(), kind, "gate_banner", "gate_banner_text"))
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        """A desktop that switches between light and dark: the banner's colours are taken again."""
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+            self._colour_banner()
 
     def set_flush_blocked(self, reason: str) -> None:
         """Disable the Flush button with ``reason`` as its tooltip, or ("") enable it again."""
