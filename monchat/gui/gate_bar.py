@@ -70,6 +70,9 @@ class GateBar(QWidget):
                         "at %2 files chat pauses until you flush."), gate.unflushed_files, gate.stop_at))
         elif gate.state == "stop":
             self.banner_label.setText(self.stop_explanation(gate))
+        if gate.flushing and gate.unflushed_files >= gate.warn_at:  # chat is open while a flush runs
+            self.banner_label.setText(self.tr("A flush is running. You can keep chatting: what you send now is "
+                                              "kept for the next flush."))
         stopped = gate.state == "stop"
         self._colour_banner()
         font = self.banner_label.font()
@@ -77,6 +80,7 @@ class GateBar(QWidget):
         self.banner_label.setFont(font)
         self.banner.setVisible(gate.state in ("warn", "stop"))
         self.flush_button.setVisible(gate.state not in ("warn", "stop"))  # the banner's button is the one
+        self.banner_button.setVisible(not gate.flushing)  # the flush window is open already
         self._show_blocked()
 
     def _colour_banner(self) -> None:

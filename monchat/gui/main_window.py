@@ -16,7 +16,6 @@ from PySide6.QtWidgets import QComboBox, QLabel, QMainWindow, QMessageBox, QTool
 from ..core.chat import TurnResult
 from ..core.errors import KnownError
 from ..core.paths import resource_dir
-from ..core.warm import warm_task
 from .chat_turns import ChatTurns
 from .avatars import Avatars
 from .chat_view import ChatView
@@ -26,6 +25,7 @@ from .failures import backend_note, explanation, headline, show_failure
 from .first_start import welcome_text
 from .gate_bar import GateBar
 from .lifetime import alive as _alive
+from .memory_menu import MemoryMenu
 from .message_bubble import AVATAR_PX
 from .message_delete import MessageDeletions
 from .outbound import CloudQuestion, LinkOpener
@@ -77,6 +77,7 @@ class MainWindow(QMainWindow):
         self.composer = Composer(self)
         self.cloud = CloudQuestion(app.backends, app.store, app.settings, self)
         self.links = LinkOpener(self, lambda text: self.statusBar().showMessage(text, 15000))
+        self.memory_menu = MemoryMenu(self)  # the Memory menu's windows and the review count
         self.turns = ChatTurns(app.chat, self.runner, self.chat_view, self.composer, self.persona_id,
                                self.refresh_gate, self._may_send, self)
         central = QWidget(self)
@@ -105,6 +106,7 @@ class MainWindow(QMainWindow):
         self.refresh_gate()
         # Counted once the event loop runs, so the window is painted first (the count may load a tokenizer).
         QTimer.singleShot(0, self, self.refresh_meter)
+        QTimer.singleShot(0, self, self.memory_menu.refresh_review_count)
         self.gate_timer = QTimer(self, interval=GATE_POLL_MS, timeout=self.refresh_gate)
         self.gate_timer.start()
         self.composer.edit.setFocus()
@@ -337,13 +339,18 @@ class MainWindow(QMainWindow):
         self.chat_view.set_welcome(welcome_text("", "") if self.nothing_said else "")
 
     # ---- dialogs ---------------------------------------------------------
-    def _open(self, dialog):
+    def _open(self, dialog, modal: bool = True):
+        """Show ``dialog``: window-modal (``open()``), or (``modal=False``) as a window beside the chat."""
         for old in self.dialogs:  # closed dialogs are dropped the next time one opens
             if _alive(old) and not old.isVisible():
                 old.deleteLater()
         self.dialogs = [d for d in self.dialogs if _alive(d) and d.isVisible()]
         self.dialogs.append(dialog)
-        dialog.open()
+        if modal:
+            dialog.open()
+        else:
+            dialog.setModal(False)
+            dialog.show()
         return dialog
 
     def open_about(self):
@@ -387,42 +394,18 @@ class MainWindow(QMainWindow):
         return self._open(FilterPersonaDialog(app.personas, app.settings, app.paths.settings_path, app.flush,
                                               self.runner, self))
 
+    # The Memory menu's windows live in memory_menu.py (not modal: they sit beside the chat).
     def open_flush(self):
-        if self.turns.current is not None:
-            return None
-        if not self.cloud.allows(None, self.open_flush):
-            return None
-        from .flush_dialog import FlushDialog
-        dialog = FlushDialog(self.app.flush, self.app.personas, self.runner, self)
-        dialog.flush_finished.connect(self._flushed)
-        return self._open(dialog)
-
-    def _flushed(self, report) -> None:
-        self.reload_conversation()
-        self.refresh_gate()
-        self.refresh_meter()
-        if report.run_id is not None and self.app.settings.background.warm_start:  # core/warm.py
-            self.runner.start("warm start", warm_task(self.app.chat, self.app.store, self.persona_id()))
+        return None if self.turns.current is not None else self.memory_menu.open_flush()
 
     def open_memory(self):
-        from .memory_browser import MemoryBrowser
-        dialog = MemoryBrowser(self.app.memory, self.app.settings, self.app.personas, self.app.clock, self.runner,
-                               self)
-        dialog.memory_changed.connect(self.refresh_meter)
-        return self._open(dialog)
+        return self.memory_menu.open_memory()
 
     def open_review_queue(self):
-        from .review_queue import ReviewQueueDialog
-        dialog = ReviewQueueDialog(self.app.memory, self.app.settings, self.runner, self)
-        dialog.memory_changed.connect(self.refresh_meter)
-        return self._open(dialog)
+        return self.memory_menu.open_review_queue()
 
     def open_inbox(self):
-        from ..core.background.inbox import Inbox
-        from .inbox_dialog import InboxDialog
-        dialog = InboxDialog(Inbox(self.app.store, self.app.settings, self.app.memory), self, self.runner, self.app.lint)
-        dialog.memory_changed.connect(self.refresh_meter)
-        return self._open(dialog)
+        return self.memory_menu.open_inbox()
 
     # ---- closing ---------------------------------------------------------
     def shutdown(self, timeout_ms: int = 15000) -> bool:

@@ -1,12 +1,10 @@
 """FlushService: runs the six stages; the GUI and ``monchat flush`` both call it.
 
-The LLM stages (score, judge, and the background track's reflect and diary)
-write nothing. Archive, consolidate, prune, the background's writes and rebuild
-then run in one transaction, with the run recorded in it; memory.md is
-rewritten and the processed log files removed only after the commit. A kill
-at any point followed by a rerun ends in the same state: before the commit
-nothing changed; after it, every message of the old files is archived, so the
-rerun finds nothing new and only finishes the clean-up.
+The LLM stages (score, judge, and the background track's reflect and diary) write nothing. Archive,
+consolidate, prune, the background's writes and rebuild then run in one transaction, with the run recorded
+in it; memory.md is rewritten and the processed log files removed only after the commit. A kill at any
+point followed by a rerun ends in the same state: before the commit nothing changed; after it, every
+message of the old files is archived, so the rerun finds nothing new and only finishes the clean-up.
 """
 
 from __future__ import annotations
@@ -122,6 +120,8 @@ class FlushService:
                          last_run=runs[0] if runs else None, bad_lines=len(orientation.bad_lines),
                          already_archived=orientation.already_archived,
                          pool=[p.id for p in self.personas.pool()], small_model=small_model_info(self.backend()))
+
+    running = property(lambda self: self._lock.locked(), doc="A flush of this process runs (chat stays open).")
 
     def runs(self, limit: int = 20) -> list[dict]:
         return self.memories.runs(limit)

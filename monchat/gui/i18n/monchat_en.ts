@@ -1123,6 +1123,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Open review queue (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1 (%2 from the cache)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1188,6 +1192,17 @@ Send to it? monchat asks only once for this service.</source>
     </message>
 </context>
 <context>
+    <name>FlushTiming</name>
+    <message>
+        <source>Elapsed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Elapsed: %1 · about %2 left (from %3 of %4 parts read)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>GateBar</name>
     <message>
         <source>Flush…</source>
@@ -1203,6 +1218,10 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>%1 log files are waiting. A flush now turns them into memory; at %2 files chat pauses until you flush.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A flush is running. You can keep chatting: what you send now is kept for the next flush.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2375,6 +2394,20 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Delete this memory and its history for good? Its words leave memory and the prompt; the messages you wrote stay in the archive. This cannot be undone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MemoryMenu</name>
+    <message numerus="yes">
+        <source>Review queue (%n)…</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Review queue…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1130,6 +1130,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation>%1 件の項目について根拠を量っています。</translation>
     </message>
     <message>
+        <source>Open review queue (%1)</source>
+        <translation>確認待ちを開く（%1 件）</translation>
+    </message>
+    <message>
         <source>%1 (%2 from the cache)</source>
         <translation>%1（うちキャッシュから %2）</translation>
     </message>
@@ -1195,6 +1199,17 @@ Send to it? monchat asks only once for this service.</source>
     </message>
 </context>
 <context>
+    <name>FlushTiming</name>
+    <message>
+        <source>Elapsed: %1</source>
+        <translation>経過時間: %1</translation>
+    </message>
+    <message>
+        <source>Elapsed: %1 · about %2 left (from %3 of %4 parts read)</source>
+        <translation>経過時間: %1 · 残りおよそ %2（全 %4 区切りのうち %3 を読み終えた速さから）</translation>
+    </message>
+</context>
+<context>
     <name>GateBar</name>
     <message>
         <source>Flush…</source>
@@ -1211,6 +1226,10 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>%1 log files are waiting. A flush now turns them into memory; at %2 files chat pauses until you flush.</source>
         <translation>ログファイルが %1 個たまっています。今整理すると記憶になります。%2 個になると、整理するまでチャットが止まります。</translation>
+    </message>
+    <message>
+        <source>A flush is running. You can keep chatting: what you send now is kept for the next flush.</source>
+        <translation>整理を実行中です。このままチャットを続けられます。いま送るメッセージは次の整理で記憶にします。</translation>
     </message>
     <message>
         <source>Turn the waiting log files into memory</source>
@@ -2387,6 +2406,19 @@ Open it in your browser?</source>
     <message>
         <source>Delete this memory and its history for good? Its words leave memory and the prompt; the messages you wrote stay in the archive. This cannot be undone.</source>
         <translation>この記憶とその履歴を完全に削除しますか？ 言葉は記憶からもプロンプトからも消えます。あなたが書いたメッセージは保管庫に残ります。元には戻せません。</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryMenu</name>
+    <message numerus="yes">
+        <source>Review queue (%n)…</source>
+        <translation>
+            <numerusform>確認待ち（%n 件）…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Review queue…</source>
+        <translation>確認待ち…</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,67 @@
+"""Once a flush runs, chat is open again (even at the stop count); what is sent meanwhile is kept for the next flush.
+
+The flush read its files when it started and archives only what it read; a file that got a message meanwhile
+is kept (``LogBook.remove_flushed``), so the next flush archives that message. The chat and the flush share
+the one scripted backend (calls queue, none fails).
+"""
+
+from __future__ import annotations
+
+import threading
+
+from tests.gui.conftest import fill_log_files
+from tests.gui.flush_script import NO_ITEMS
+
+
+def held_answer(release: threading.Event, entered: threading.Event):
+    """The first filter call's answer: it waits until the test lets it go (the flush is then mid-way)."""
+    def answer(system, turns, schema):
+        entered.set()
+        assert release.wait(20), "the test never released the flush"
+        return NO_ITEMS(system, turns, schema)
+    return answer
+
+
+def test_chat_is_open_while_a_flush_runs_and_its_message_waits_for_the_next_flush(app, make_window, backend, qtbot):
+    fill_log_files(app, 5)  # the gate is at "stop"
+    window = make_window("en")
+    assert not window.composer.edit.isEnabled()
+    backend.default_reply = NO_ITEMS
+    release, entered = threading.Event(), threading.Event()
+    backend.enqueue(held_answer(release, entered))
+    dialog = window.open_flush()
+    qtbot.waitUntil(dialog.start_button.isEnabled, timeout=5000)
+    assert not dialog.isModal()
+    try:
+        with qtbot.waitSignal(dialog.flush_started, timeout=5000):
+            dialog.start_button.click()
+        qtbot.waitUntil(entered.is_set, timeout=5000)
+        # The flush is running: chat is open, the banner says why, no second Flush button.
+        assert window.composer.edit.isEnabled() and window.composer.send_button.isEnabled()
+        assert "A flush is running" in window.gate_bar.banner_label.text()
+        assert window.gate_bar.visible_flush_buttons() == []
+        assert dialog.timing.label.text().startswith("Elapsed: 0:0")
+        backend.enqueue("Still here.")
+        window.composer.edit.setPlainText("sent while the flush runs")
+        with qtbot.waitSignal(window.turn_finished, timeout=5000):
+            window.composer.submit()
+    finally:
+        release.set()
+    with qtbot.waitSignal(dialog.flush_finished, timeout=20000) as blocker:
+        pass
+    report = blocker.args[0]
+    during = [m for m in app.logbook.read_all().messages if m.text in ("sent while the flush runs", "Still here.")]
+    assert len(during) == 2, "the messages sent during the flush are still in the logs"
+    archived = app.archive.ids()
+    assert not {m.id for m in during} & archived and report.messages_archived == 5
+    # The gate is read again: one file waits; the next flush archives the message.
+    qtbot.waitUntil(lambda: "Unflushed log files: 1" in window.gate_bar.count_label.text(), timeout=2000)
+    second = app.flush.run()
+    assert {m.id for m in during} <= app.archive.ids() and second.messages_archived == 2
+    assert app.logbook.files() == []
+    dialog.close()
+
+
+def test_the_gate_pauses_chat_again_when_no_flush_runs(app):
+    fill_log_files(app, 5)
+    assert app.chat.gate().state == "stop" and not app.chat.gate().flushing
