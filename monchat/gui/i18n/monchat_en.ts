@@ -2785,12 +2785,34 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Select all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select every item, then approve or reject them all at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Evidence: what you said</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Decide (leaning: %1)</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Approve %n selected</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Reject %n selected</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
     </message>
     <message>
         <source>Why: %1</source>

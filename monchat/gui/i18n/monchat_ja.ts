@@ -2795,12 +2795,32 @@ Open it in your browser?</source>
         <translation>却下</translation>
     </message>
     <message>
+        <source>Select all</source>
+        <translation>すべて選ぶ</translation>
+    </message>
+    <message>
+        <source>Select every item, then approve or reject them all at once</source>
+        <translation>すべての項目を選び、まとめて承認または却下します</translation>
+    </message>
+    <message>
         <source>Evidence: what you said</source>
         <translation>根拠: あなたの発言</translation>
     </message>
     <message>
         <source>Decide (leaning: %1)</source>
         <translation>判断（傾き: %1）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Approve %n selected</source>
+        <translation>
+            <numerusform>選んだ %n 件を承認</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Reject %n selected</source>
+        <translation>
+            <numerusform>選んだ %n 件を却下</numerusform>
+        </translation>
     </message>
     <message>
         <source>Why: %1</source>
