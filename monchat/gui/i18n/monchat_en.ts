@@ -2412,6 +2412,21 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>MessageBody</name>
+    <message>
+        <source>Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>code</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>MessageBubble</name>
     <message>
         <source>Copy</source>
@@ -2430,23 +2445,15 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Copy code</source>
+        <source>Cut off: an error ended this reply before it was complete.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Copy code %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Copy this code block</source>
+        <source>(cut off)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>(stopped)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(incomplete)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

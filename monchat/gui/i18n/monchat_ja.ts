@@ -2422,6 +2422,21 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>MessageBody</name>
+    <message>
+        <source>Copy</source>
+        <translation>コピー</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>コピーしました</translation>
+    </message>
+    <message>
+        <source>code</source>
+        <translation>コード</translation>
+    </message>
+</context>
+<context>
     <name>MessageBubble</name>
     <message>
         <source>Copy</source>
@@ -2440,24 +2455,16 @@ Open it in your browser?</source>
         <translation>このメッセージを完全に削除します（先に確認します）</translation>
     </message>
     <message>
-        <source>Copy code</source>
-        <translation>コードをコピー</translation>
+        <source>Cut off: an error ended this reply before it was complete.</source>
+        <translation>途中で切れています: エラーのため、この返信は最後まで届きませんでした。</translation>
     </message>
     <message>
-        <source>Copy code %1</source>
-        <translation>コード %1 をコピー</translation>
-    </message>
-    <message>
-        <source>Copy this code block</source>
-        <translation>このコードブロックをコピーします</translation>
+        <source>(cut off)</source>
+        <translation>（途中で切れています）</translation>
     </message>
     <message>
         <source>(stopped)</source>
         <translation>（停止）</translation>
-    </message>
-    <message>
-        <source>(incomplete)</source>
-        <translation>（途中まで）</translation>
     </message>
     <message>
         <source>(writing…)</source>
