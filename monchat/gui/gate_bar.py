@@ -30,6 +30,7 @@ class GateBar(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.state = "ok"
+        self.files = -1  # unflushed log files (-1: not read yet)
         self._blocked_reason = ""
         self.count_label = QLabel(self)
         self.count_label.setObjectName("gate_count")
@@ -61,9 +62,15 @@ class GateBar(QWidget):
 
     def set_gate(self, gate: FlushGate) -> None:
         self.state = gate.state
-        self.count_label.setText(arg(
-            self.tr("Unflushed log files: %1 (flush recommended at %2, chat pauses at %3)"),
-            gate.unflushed_files, gate.warn_at, gate.stop_at))
+        self.files = gate.unflushed_files
+        limits = arg(self.tr("A flush is recommended at %1 files; chat pauses at %2."), gate.warn_at, gate.stop_at)
+        if gate.unflushed_files:
+            self.count_label.setText(arg(
+                self.tr("Unflushed log files: %1 (flush recommended at %2, chat pauses at %3)"),
+                gate.unflushed_files, gate.warn_at, gate.stop_at))
+        else:  # a first start, or just flushed: no limits to warn about yet
+            self.count_label.setText(self.tr("Unflushed log files: 0"))
+        self.count_label.setToolTip(limits)
         if gate.state == "warn":
             self.banner_label.setText(arg(
                 self.tr("%1 log files are waiting. A flush now turns them into memory; "

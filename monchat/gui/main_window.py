@@ -274,7 +274,8 @@ class MainWindow(QMainWindow):
         view = self.chat_view
         state = ChatState(streaming=self.turns.current is not None, paused=self.composer.is_gate_closed(),
                           last_role=view.bubbles[-1].role if view.bubbles else "",
-                          has_user_message=view.last_bubble("user") is not None)
+                          has_user_message=view.last_bubble("user") is not None,
+                          nothing_to_flush=self.gate_bar.files == 0)
         self._reasons.apply(state, self.regenerate_action, self.edit_action, self.flush_action, self.gate_bar)
         self.persona_box.setEnabled(not state.streaming)
 

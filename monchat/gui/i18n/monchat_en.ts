@@ -42,6 +42,10 @@ Settings folder: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Nothing to flush yet: chat first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Ask for the last reply again</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1213,7 +1217,15 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>A flush is recommended at %1 files; chat pauses at %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Unflushed log files: %1 (flush recommended at %2, chat pauses at %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unflushed log files: 0</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

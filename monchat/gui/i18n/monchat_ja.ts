@@ -45,6 +45,10 @@ Settings folder: %2</source>
         <translation>返信を書いている途中です。終わるのを待つか止めてから整理してください。</translation>
     </message>
     <message>
+        <source>Nothing to flush yet: chat first.</source>
+        <translation>まだ整理するものがありません。先にチャットしてください。</translation>
+    </message>
+    <message>
         <source>Ask for the last reply again</source>
         <translation>最後の返信をもう一度作ってもらう</translation>
     </message>
@@ -1220,8 +1224,16 @@ Send to it? monchat asks only once for this service.</source>
         <translation>今すぐ整理…</translation>
     </message>
     <message>
+        <source>A flush is recommended at %1 files; chat pauses at %2.</source>
+        <translation>ファイルが %1 個になったら整理をおすすめします。%2 個でチャットが止まります。</translation>
+    </message>
+    <message>
         <source>Unflushed log files: %1 (flush recommended at %2, chat pauses at %3)</source>
         <translation>未整理のログファイル: %1（%2 で整理をおすすめ、%3 でチャット停止）</translation>
+    </message>
+    <message>
+        <source>Unflushed log files: 0</source>
+        <translation>未整理のログファイル: 0</translation>
     </message>
     <message>
         <source>%1 log files are waiting. A flush now turns them into memory; at %2 files chat pauses until you flush.</source>
