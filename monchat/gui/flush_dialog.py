@@ -69,7 +69,7 @@ class FlushDialog(QDialog):
         self.small_model = QLabel(self)  # the backend's model is known to be small: said before the flush
         self.small_model.setWordWrap(True)
         self.small_model.hide()
-        self.dry_run = QCheckBox(self.tr("Preview only (dry run: show the changes, write nothing)"), self)
+        self.dry_run = QCheckBox(self.tr("Preview only (show the changes, write nothing)"), self)
 
         stages_box = QGroupBox(self.tr("Stages"), self)
         stage_grid = QGridLayout(stages_box)

@@ -28,7 +28,7 @@ class LayerRows(QTreeWidget):
     def layer_name(self, layer: str) -> str:
         return {"reflect": self.tr("Looking back"), "profile": self.tr("Interests"), "diary": self.tr("Diary"),
                 "gaps": self.tr("Knowledge gaps"), "skills": self.tr("Skills"), "preferences": self.tr("Preferences"),
-                "tiers": self.tr("Tiers"), "graph": self.tr("Graph"), "lint": self.tr("Lint")}.get(layer, layer)
+                "tiers": self.tr("How recently talked about"), "graph": self.tr("Graph"), "lint": self.tr("Check")}.get(layer, layer)
 
     def change_name(self, change: str) -> str:
         return {"new": self.tr("new"), "queued": self.tr("waits for review"), "superseded": self.tr("replaced"),
@@ -36,8 +36,8 @@ class LayerRows(QTreeWidget):
                 "reinforced": self.tr("reinforced")}.get(change, change)
 
     def tier_name(self, tier: str) -> str:
-        return {"hot": self.tr("hot"), "warm": self.tr("warm"), "cold": self.tr("cold"),
-                "frozen": self.tr("frozen")}.get(tier, tier)
+        return {"hot": self.tr("often"), "warm": self.tr("now and then"), "cold": self.tr("not lately"),
+                "frozen": self.tr("long ago")}.get(tier, tier)
 
     def gap_words(self, gap: dict) -> str:
         if gap["kind"] == "recall":

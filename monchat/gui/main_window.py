@@ -128,7 +128,7 @@ class MainWindow(QMainWindow):
         self.memory_action = action(self.tr("Memory…"), self.open_memory)
         self.queue_action = action(self.tr("Review queue…"), self.open_review_queue)
         self.inbox_action = action(self.tr("Inbox: insights, diary, interests…"), self.open_inbox)
-        self.surface_action = action(self.tr("Surface personas…"), self.open_surface_personas)
+        self.surface_action = action(self.tr("Chat personas…"), self.open_surface_personas)
         self.filter_action = action(self.tr("Filter personas…"), self.open_filter_personas)
         self.settings_action = action(self.tr("Settings…"), self.open_settings)
         self.settings_action.setShortcuts([QKeySequence("Ctrl+,"), QKeySequence(QKeySequence.StandardKey.Preferences)])

@@ -124,7 +124,7 @@ class SearchDialog(QDialog):
             item = QListWidgetItem(arg(self.tr("%1 (%2)"), day, count), self.days)
             item.setData(ID_ROLE, day)
             if day in tiers:  # the day's tier at the last flush (archive days age like memories)
-                item.setToolTip(arg(self.tr("Tier: %1"), tier_words.name(tiers[day])))
+                item.setToolTip(arg(self.tr("Talked about: %1"), tier_words.name(tiers[day])))
 
     def _day_chosen(self, item: QListWidgetItem) -> None:
         self.show_day(item.data(ID_ROLE))

@@ -220,7 +220,7 @@ class SettingsDialog(QDialog):
         self.stop_files = QSpinBox(page)
         self.stop_files.setRange(1, 100)
         self.stop_files.setValue(s.gate.stop_files)
-        self.ask_layer1 = QCheckBox(self.tr("Ask me before any change to lasting memory (Layer 1)"), page)
+        self.ask_layer1 = QCheckBox(self.tr("Ask me before any change to lasting memory"), page)
         self.ask_layer1.setChecked(s.flush.ask_before_layer1)
         self.fixed = FixedPersonaPicker(self.personas, page)
         self.fixed.reload(list(s.flush.fixed_personas))

@@ -69,7 +69,7 @@ def test_the_dialog_refuses_tiers_whose_idle_days_do_not_grow(window, app):
     page = growing_page(dialog)
     page.controls["tiers.hot_days"].setValue(90)  # above warm_days 60
     assert not dialog.save()
-    assert dialog.message.text().startswith("Not saved:") and "hot at most warm" in dialog.message.text()
+    assert dialog.message.text().startswith("Not saved:") and "“often” at most “now and then”" in dialog.message.text()
     assert dialog.isVisible() and not app.paths.settings_path.exists() and app.settings.tiers.hot_days == 14.0
     page.controls["tiers.warm_days"].setValue(90)
     assert dialog.save()

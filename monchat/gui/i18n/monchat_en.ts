@@ -789,11 +789,11 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Remove</source>
+        <source>The base persona is locked: it runs at every flush and picks only the skeleton of the day. Copy its ideas into a new persona to change them.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The base persona is locked: it runs at every flush and picks only the skeleton of the day. Copy its ideas into a new persona to change them.</source>
+        <source>Made from the name; it names the persona&apos;s file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -873,6 +873,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The fixed personas are saved.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -904,10 +908,6 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Reading the plan…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Preview only (dry run: show the changes, write nothing)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1159,6 +1159,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Preview only (show the changes, write nothing)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Starting…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1324,15 +1328,63 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>A never-mentioned neighbour after (messages)</source>
+        <source>Suggest a related topic not yet talked about after (messages)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Skill practice fades to half in (days)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A preference fades to half in (days)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How recently talked about</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“Often” for (days unused)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“Now and then” for (days unused)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Then “now and then”: in full, after the “often” ones when space is short.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“Not lately” for (days unused)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Then “not lately” (a topic&apos;s such memories become one summary); older ones are left out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each further day a memory was said on lengthens these limits by this share.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sum up topics not talked about lately</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The flush asks for a short summary of a topic&apos;s memories not talked about lately (one call a topic).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A topic is summed up only with at least this many such memories.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The days must grow: “often” at most “now and then”, “now and then” at most “not lately”.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>A topic with this many messages in 30 days suggests the ones next to it (0: off).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Skill practice half-life (days)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1352,19 +1404,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Preference half-life (days)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>A preference&apos;s confidence halves after this many days without new evidence.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tiers</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Hot for (idle days)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1372,27 +1412,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Warm for (idle days)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Then warm: in full, after the hot ones when space is short.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cold for (idle days)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Then cold (a slot&apos;s cold memories become one digest); later frozen, left out.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Stretch per day of evidence</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Each further day a memory was said on lengthens its idle limits by this share.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1404,19 +1424,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Digest cold slots</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The flush asks for a short digest of a slot&apos;s cold memories (one call a slot).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Cold memories a digest needs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A slot is digested only with at least this many cold memories.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1453,10 +1461,6 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>off</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The tiers&apos; idle days must grow: hot at most warm, warm at most cold.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1522,6 +1526,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>insight</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1555,10 +1563,6 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>new link</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Lint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1693,15 +1697,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Tiers</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Graph</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Lint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1733,22 +1729,6 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>hot</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>warm</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cold</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>frozen</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 (not known %2 times)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1770,6 +1750,30 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>This week: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How recently talked about</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>often</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>now and then</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not lately</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>long ago</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2002,7 +2006,7 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Surface personas…</source>
+        <source>Chat personas…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2097,10 +2101,6 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Tier</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Held from</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2157,14 +2157,6 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Lasting (Layer 1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Recent (Layer 2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>New from the last flush</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2205,7 +2197,19 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>superseded</source>
+        <source>Talked about</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lasting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>replaced</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2361,7 +2365,7 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Tier: %1</source>
+        <source>Talked about: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3032,7 +3036,7 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Tier: %1</source>
+        <source>Talked about: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3195,10 +3199,6 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Ask me before any change to lasting memory (Layer 1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Recommend a flush at (log files)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3220,6 +3220,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Model (catalog name or GGUF file)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask me before any change to lasting memory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3324,10 +3328,6 @@ Open it in your browser?</source>
 <context>
     <name>SurfacePersonaDialog</name>
     <message>
-        <source>Surface personas</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>New</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3341,6 +3341,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Delete…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Made from the name; it names the persona&apos;s file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3432,6 +3436,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Chat personas</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Import a character card</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3451,19 +3459,19 @@ Open it in your browser?</source>
 <context>
     <name>TierWords</name>
     <message>
-        <source>hot</source>
+        <source>often</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>warm</source>
+        <source>now and then</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>cold</source>
+        <source>not lately</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>frozen</source>
+        <source>long ago</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -77,7 +77,7 @@ Settings folder: %2</source>
     </message>
     <message>
         <source>How a flush asks the server for structured answers. Servers that refuse a JSON schema are found and remembered automatically.</source>
-        <translation>フラッシュのときにサーバーへ決まった形の答えをどう頼むかです。JSON スキーマを受け付けないサーバーは自動で見つけて覚えます。</translation>
+        <translation>整理のときにサーバーへ決まった形の答えをどう頼むかです。JSON スキーマを受け付けないサーバーは自動で見つけて覚えます。</translation>
     </message>
 </context>
 <context>
@@ -317,7 +317,7 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>%1 older messages of the recent window are not sent, so the reply has room. They stay in the log and reach memory at the next flush.</source>
-        <translation>返信の余地を残すため、最近のメッセージのうち古い %1 件は送信しません。ログには残り、次のフラッシュで記憶に届きます。</translation>
+        <translation>返信の余地を残すため、最近のメッセージのうち古い %1 件は送信しません。ログには残り、次の整理で記憶に届きます。</translation>
     </message>
     <message>
         <source>Context: unknown</source>
@@ -796,12 +796,12 @@ Send to it? monchat asks only once for this service.</source>
         <translation>新規</translation>
     </message>
     <message>
-        <source>Remove</source>
-        <translation>削除</translation>
-    </message>
-    <message>
         <source>The base persona is locked: it runs at every flush and picks only the skeleton of the day. Copy its ideas into a new persona to change them.</source>
         <translation>ベースペルソナはロックされています。毎回の整理で必ず動き、一日の骨組みだけを拾います。変えたいときは、その考え方を新しいペルソナに写してください。</translation>
+    </message>
+    <message>
+        <source>Made from the name; it names the persona&apos;s file</source>
+        <translation>名前から作られます。ペルソナのファイル名になります</translation>
     </message>
     <message>
         <source>One per line</source>
@@ -880,6 +880,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation>保存しました。</translation>
     </message>
     <message>
+        <source>Delete</source>
+        <translation>削除</translation>
+    </message>
+    <message>
         <source>The fixed personas are saved.</source>
         <translation>固定のペルソナを保存しました。</translation>
     </message>
@@ -912,10 +916,6 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>Reading the plan…</source>
         <translation>計画を読み込み中…</translation>
-    </message>
-    <message>
-        <source>Preview only (dry run: show the changes, write nothing)</source>
-        <translation>プレビューのみ（ドライラン: 変更を表示するだけで何も書き込みません）</translation>
     </message>
     <message>
         <source>Stages</source>
@@ -1166,6 +1166,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation>待機中</translation>
     </message>
     <message>
+        <source>Preview only (show the changes, write nothing)</source>
+        <translation>プレビューのみ（変更を表示するだけで、何も書き込みません）</translation>
+    </message>
+    <message>
         <source>Starting…</source>
         <translation>開始中…</translation>
     </message>
@@ -1331,16 +1335,64 @@ Send to it? monchat asks only once for this service.</source>
         <translation>会話のプロンプトに「話に出たら尋ねる」行をひとつ入れることがあります。</translation>
     </message>
     <message>
-        <source>A never-mentioned neighbour after (messages)</source>
-        <translation>話に出ない隣の話題を示すまで（メッセージ数）</translation>
+        <source>Suggest a related topic not yet talked about after (messages)</source>
+        <translation>まだ話していない関連の話題をすすめるまで（メッセージ数）</translation>
+    </message>
+    <message>
+        <source>Skill practice fades to half in (days)</source>
+        <translation>技能の経験が半分に薄れるまで（日）</translation>
+    </message>
+    <message>
+        <source>A preference fades to half in (days)</source>
+        <translation>好みが半分に薄れるまで（日）</translation>
+    </message>
+    <message>
+        <source>How recently talked about</source>
+        <translation>話題にした時期</translation>
+    </message>
+    <message>
+        <source>“Often” for (days unused)</source>
+        <translation>「よく話す」の間（使われない日数）</translation>
+    </message>
+    <message>
+        <source>“Now and then” for (days unused)</source>
+        <translation>「ときどき」の間（使われない日数）</translation>
+    </message>
+    <message>
+        <source>Then “now and then”: in full, after the “often” ones when space is short.</source>
+        <translation>次は「ときどき」: 全文で入り、余裕がないときは「よく話す」のあとに回ります。</translation>
+    </message>
+    <message>
+        <source>“Not lately” for (days unused)</source>
+        <translation>「最近は話さない」の間（使われない日数）</translation>
+    </message>
+    <message>
+        <source>Then “not lately” (a topic&apos;s such memories become one summary); older ones are left out.</source>
+        <translation>次は「最近は話さない」（話題ごとにひとつの要約になります）。それより古いものは入りません。</translation>
+    </message>
+    <message>
+        <source>Each further day a memory was said on lengthens these limits by this share.</source>
+        <translation>記憶が話された日が 1 日増えるごとに、これらの日数をこの割合だけ延ばします。</translation>
+    </message>
+    <message>
+        <source>Sum up topics not talked about lately</source>
+        <translation>最近話さない話題を要約する</translation>
+    </message>
+    <message>
+        <source>The flush asks for a short summary of a topic&apos;s memories not talked about lately (one call a topic).</source>
+        <translation>整理のとき、最近話さない話題ごとに記憶の短い要約を頼みます（話題ごとに 1 回の呼び出し）。</translation>
+    </message>
+    <message>
+        <source>A topic is summed up only with at least this many such memories.</source>
+        <translation>そうした記憶がこの数以上ある話題だけを要約します。</translation>
+    </message>
+    <message>
+        <source>The days must grow: “often” at most “now and then”, “now and then” at most “not lately”.</source>
+        <translation>日数は順に大きくしてください:「よく話す」は「ときどき」以下、「ときどき」は「最近は話さない」以下です。</translation>
     </message>
     <message>
         <source>A topic with this many messages in 30 days suggests the ones next to it (0: off).</source>
         <translation>30 日でこの数のメッセージがある話題は、その隣の話題をギャップとして示します（0: オフ）。</translation>
-    </message>
-    <message>
-        <source>Skill practice half-life (days)</source>
-        <translation>技能の経験の半減期（日）</translation>
     </message>
     <message>
         <source>A day of using a skill counts half as much after this many days.</source>
@@ -1359,48 +1411,16 @@ Send to it? monchat asks only once for this service.</source>
         <translation>整理が確信しているとき、好みの新しい版は確認待ちに入りません。</translation>
     </message>
     <message>
-        <source>Preference half-life (days)</source>
-        <translation>好みの半減期（日）</translation>
-    </message>
-    <message>
         <source>A preference&apos;s confidence halves after this many days without new evidence.</source>
         <translation>新しい根拠がないまま、この日数が過ぎると好みの確信度が半分になります。</translation>
-    </message>
-    <message>
-        <source>Tiers</source>
-        <translation>温度</translation>
-    </message>
-    <message>
-        <source>Hot for (idle days)</source>
-        <translation>ホットの期間（触れていない日数）</translation>
     </message>
     <message>
         <source>Memories touched this recently come first, in full.</source>
         <translation>この日数以内に触れた記憶は、全文で最初に入ります。</translation>
     </message>
     <message>
-        <source>Warm for (idle days)</source>
-        <translation>ウォームの期間（触れていない日数）</translation>
-    </message>
-    <message>
-        <source>Then warm: in full, after the hot ones when space is short.</source>
-        <translation>次はウォーム: 全文で入り、余裕がないときはホットのあとに回ります。</translation>
-    </message>
-    <message>
-        <source>Cold for (idle days)</source>
-        <translation>コールドの期間（触れていない日数）</translation>
-    </message>
-    <message>
-        <source>Then cold (a slot&apos;s cold memories become one digest); later frozen, left out.</source>
-        <translation>次はコールド（分類ごとのコールドな記憶はひとつの要約になります）。それより古いと凍結され、入りません。</translation>
-    </message>
-    <message>
         <source>Stretch per day of evidence</source>
         <translation>根拠の日 1 日ごとの延長</translation>
-    </message>
-    <message>
-        <source>Each further day a memory was said on lengthens its idle limits by this share.</source>
-        <translation>記憶が語られた日が 1 日増えるごとに、期間がこの割合だけ延びます。</translation>
     </message>
     <message>
         <source>Longest stretch (times)</source>
@@ -1411,20 +1431,8 @@ Send to it? monchat asks only once for this service.</source>
         <translation>根拠による延長は、最大でこの倍数までです。</translation>
     </message>
     <message>
-        <source>Digest cold slots</source>
-        <translation>コールドな分類を要約する</translation>
-    </message>
-    <message>
-        <source>The flush asks for a short digest of a slot&apos;s cold memories (one call a slot).</source>
-        <translation>整理のとき、分類ごとのコールドな記憶の短い要約を頼みます（分類ごとに 1 回の呼び出し）。</translation>
-    </message>
-    <message>
         <source>Cold memories a digest needs</source>
         <translation>要約に必要なコールドな記憶の数</translation>
-    </message>
-    <message>
-        <source>A slot is digested only with at least this many cold memories.</source>
-        <translation>コールドな記憶がこの数以上ある分類だけを要約します。</translation>
     </message>
     <message>
         <source>Digests per flush at most</source>
@@ -1461,10 +1469,6 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>off</source>
         <translation>オフ</translation>
-    </message>
-    <message>
-        <source>The tiers&apos; idle days must grow: hot at most warm, warm at most cold.</source>
-        <translation>温度の日数は順に大きくしてください: ホットはウォーム以下、ウォームはコールド以下です。</translation>
     </message>
 </context>
 <context>
@@ -1529,7 +1533,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation>グラフ</translation>
     </message>
     <message>
-        <source>Lint</source>
+        <source>Check</source>
         <translation>点検</translation>
     </message>
     <message>
@@ -1700,16 +1704,8 @@ Send to it? monchat asks only once for this service.</source>
         <translation>好み</translation>
     </message>
     <message>
-        <source>Tiers</source>
-        <translation>温度</translation>
-    </message>
-    <message>
         <source>Graph</source>
         <translation>グラフ</translation>
-    </message>
-    <message>
-        <source>Lint</source>
-        <translation>点検</translation>
     </message>
     <message>
         <source>new</source>
@@ -1740,22 +1736,6 @@ Send to it? monchat asks only once for this service.</source>
         <translation>補強</translation>
     </message>
     <message>
-        <source>hot</source>
-        <translation>ホット</translation>
-    </message>
-    <message>
-        <source>warm</source>
-        <translation>ウォーム</translation>
-    </message>
-    <message>
-        <source>cold</source>
-        <translation>コールド</translation>
-    </message>
-    <message>
-        <source>frozen</source>
-        <translation>凍結</translation>
-    </message>
-    <message>
         <source>%1 (not known %2 times)</source>
         <translation>%1（%2 回思い出せなかった）</translation>
     </message>
@@ -1778,6 +1758,30 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>This week: %1</source>
         <translation>今週：%1</translation>
+    </message>
+    <message>
+        <source>How recently talked about</source>
+        <translation>話題にした時期</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>点検</translation>
+    </message>
+    <message>
+        <source>often</source>
+        <translation>よく話す</translation>
+    </message>
+    <message>
+        <source>now and then</source>
+        <translation>ときどき</translation>
+    </message>
+    <message>
+        <source>not lately</source>
+        <translation>最近は話さない</translation>
+    </message>
+    <message>
+        <source>long ago</source>
+        <translation>ずっと話していない</translation>
     </message>
     <message>
         <source>No change this week</source>
@@ -2013,7 +2017,7 @@ Open it in your browser?</source>
         <translation>受信箱：気づき・日記・関心…</translation>
     </message>
     <message>
-        <source>Surface personas…</source>
+        <source>Chat personas…</source>
         <translation>会話ペルソナ…</translation>
     </message>
     <message>
@@ -2108,10 +2112,6 @@ Open it in your browser?</source>
         <translation>固定</translation>
     </message>
     <message>
-        <source>Tier</source>
-        <translation>温度</translation>
-    </message>
-    <message>
         <source>Held from</source>
         <translation>いつから</translation>
     </message>
@@ -2168,14 +2168,6 @@ Open it in your browser?</source>
         <translation>根拠: あなたの発言</translation>
     </message>
     <message>
-        <source>Lasting (Layer 1)</source>
-        <translation>長期（レイヤー1）</translation>
-    </message>
-    <message>
-        <source>Recent (Layer 2)</source>
-        <translation>最近（レイヤー2）</translation>
-    </message>
-    <message>
         <source>New from the last flush</source>
         <translation>前回の整理で新しく</translation>
     </message>
@@ -2216,7 +2208,19 @@ Open it in your browser?</source>
         <translation>休眠</translation>
     </message>
     <message>
-        <source>superseded</source>
+        <source>Talked about</source>
+        <translation>話題にした時期</translation>
+    </message>
+    <message>
+        <source>Lasting</source>
+        <translation>長期</translation>
+    </message>
+    <message>
+        <source>Recent</source>
+        <translation>最近</translation>
+    </message>
+    <message>
+        <source>replaced</source>
         <translation>置き換え済み</translation>
     </message>
     <message>
@@ -2372,8 +2376,8 @@ Open it in your browser?</source>
         <translation>好み: %1、版 %2/%3、重み %4</translation>
     </message>
     <message>
-        <source>Tier: %1</source>
-        <translation>温度: %1</translation>
+        <source>Talked about: %1</source>
+        <translation>話題にした時期: %1</translation>
     </message>
     <message>
         <source>In the digest “%1”, which covers: %2</source>
@@ -3040,8 +3044,8 @@ Open it in your browser?</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <source>Tier: %1</source>
-        <translation>温度: %1</translation>
+        <source>Talked about: %1</source>
+        <translation>話題にした時期: %1</translation>
     </message>
     <message>
         <source>%1: %2 message(s)</source>
@@ -3203,10 +3207,6 @@ Open it in your browser?</source>
         <translation>バックエンド</translation>
     </message>
     <message>
-        <source>Ask me before any change to lasting memory (Layer 1)</source>
-        <translation>長期の記憶（レイヤー1）を変える前に必ず確認する</translation>
-    </message>
-    <message>
         <source>Recommend a flush at (log files)</source>
         <translation>整理をおすすめするログファイル数</translation>
     </message>
@@ -3229,6 +3229,10 @@ Open it in your browser?</source>
     <message>
         <source>Model (catalog name or GGUF file)</source>
         <translation>モデル（カタログ名または GGUF ファイル）</translation>
+    </message>
+    <message>
+        <source>Ask me before any change to lasting memory</source>
+        <translation>長期の記憶を変える前に必ず確認する</translation>
     </message>
     <message>
         <source>Learned from your reviews</source>
@@ -3332,10 +3336,6 @@ Open it in your browser?</source>
 <context>
     <name>SurfacePersonaDialog</name>
     <message>
-        <source>Surface personas</source>
-        <translation>会話ペルソナ</translation>
-    </message>
-    <message>
         <source>New</source>
         <translation>新規</translation>
     </message>
@@ -3350,6 +3350,10 @@ Open it in your browser?</source>
     <message>
         <source>Delete…</source>
         <translation>削除…</translation>
+    </message>
+    <message>
+        <source>Made from the name; it names the persona&apos;s file</source>
+        <translation>名前から作られます。ペルソナのファイル名になります</translation>
     </message>
     <message>
         <source>Who the persona is and how it talks</source>
@@ -3440,6 +3444,10 @@ Open it in your browser?</source>
         <translation>（なし）</translation>
     </message>
     <message>
+        <source>Chat personas</source>
+        <translation>会話ペルソナ</translation>
+    </message>
+    <message>
         <source>Import a character card</source>
         <translation>キャラクターカードを読み込む</translation>
     </message>
@@ -3459,20 +3467,20 @@ Open it in your browser?</source>
 <context>
     <name>TierWords</name>
     <message>
-        <source>hot</source>
-        <translation>ホット</translation>
+        <source>often</source>
+        <translation>よく話す</translation>
     </message>
     <message>
-        <source>warm</source>
-        <translation>ウォーム</translation>
+        <source>now and then</source>
+        <translation>ときどき</translation>
     </message>
     <message>
-        <source>cold</source>
-        <translation>コールド</translation>
+        <source>not lately</source>
+        <translation>最近は話さない</translation>
     </message>
     <message>
-        <source>frozen</source>
-        <translation>凍結</translation>
+        <source>long ago</source>
+        <translation>ずっと話していない</translation>
     </message>
 </context>
 <context>
