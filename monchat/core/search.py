@@ -35,10 +35,11 @@ class Hit:
     persona: str
     text: str
     replaced: bool = False  # edited away or regenerated: taken back, never read by a flush
+    status: str = "ok"  # a reply the user stopped ("stopped") or an error cut off ("partial")
 
     @classmethod
     def of(cls, m: Message, replaced: bool = False) -> "Hit":
-        return cls(id=m.id, ts=m.ts, role=m.role, persona=m.persona, text=m.text, replaced=replaced)
+        return cls(id=m.id, ts=m.ts, role=m.role, persona=m.persona, text=m.text, replaced=replaced, status=m.status)
 
     @property
     def dt(self) -> datetime:

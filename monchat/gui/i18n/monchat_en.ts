@@ -2417,9 +2417,9 @@ Open it in your browser?</source>
     <name>MemoryMenu</name>
     <message numerus="yes">
         <source>Review queue (%n)…</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Review queue (%n)…</numerusform>
+            <numerusform>Review queue (%n)…</numerusform>
         </translation>
     </message>
     <message>
@@ -2825,16 +2825,16 @@ Open it in your browser?</source>
     </message>
     <message numerus="yes">
         <source>Approve %n selected</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Approve %n selected</numerusform>
+            <numerusform>Approve %n selected</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Reject %n selected</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Reject %n selected</numerusform>
+            <numerusform>Reject %n selected</numerusform>
         </translation>
     </message>
     <message>
@@ -3039,8 +3039,26 @@ Open it in your browser?</source>
         <source>Talked about: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <source>%1: %n message(s)</source>
+        <translation>
+            <numerusform>%1: %n message</numerusform>
+            <numerusform>%1: %n messages</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s) found, newest first.</source>
+        <translation>
+            <numerusform>%n message found, newest first.</numerusform>
+            <numerusform>%n messages found, newest first.</numerusform>
+        </translation>
+    </message>
     <message>
-        <source>%1: %2 message(s)</source>
+        <source>[stopped]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>[cut off]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3049,10 +3067,6 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>This SQLite has no full-text index for Japanese (FTS5 trigram); the archive was scanned instead.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 message(s) found, newest first.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

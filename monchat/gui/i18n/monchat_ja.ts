@@ -3047,9 +3047,25 @@ Open it in your browser?</source>
         <source>Talked about: %1</source>
         <translation>話題にした時期: %1</translation>
     </message>
+    <message numerus="yes">
+        <source>%1: %n message(s)</source>
+        <translation>
+            <numerusform>%1: %n 件のメッセージ</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s) found, newest first.</source>
+        <translation>
+            <numerusform>%n 件のメッセージが見つかりました（新しい順）。</numerusform>
+        </translation>
+    </message>
     <message>
-        <source>%1: %2 message(s)</source>
-        <translation>%1：メッセージ %2 件</translation>
+        <source>[stopped]</source>
+        <translation>［止めた返信］</translation>
+    </message>
+    <message>
+        <source>[cut off]</source>
+        <translation>［途中で切れた返信］</translation>
     </message>
     <message>
         <source>Type a word or part of a sentence to look for.</source>
@@ -3058,10 +3074,6 @@ Open it in your browser?</source>
     <message>
         <source>This SQLite has no full-text index for Japanese (FTS5 trigram); the archive was scanned instead.</source>
         <translation>この SQLite には日本語の全文索引（FTS5 trigram）がないため、アーカイブを順に調べました。</translation>
-    </message>
-    <message>
-        <source>%1 message(s) found, newest first.</source>
-        <translation>%1 件見つかりました（新しい順）。</translation>
     </message>
     <message>
         <source>[replaced]</source>
