@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_core import HISTORY_START, write_history  # noqa: E402
 from monchat.app import build_app  # noqa: E402
 from monchat.core.backends.ollama import OllamaBackend  # noqa: E402
-from monchat.core.transfer import import_jsonl  # noqa: E402
+from monchat.core.transfer.messages import import_jsonl  # noqa: E402
 from tests.fakes import fake_ollama  # noqa: E402
 
 MODEL = "llama3.2"

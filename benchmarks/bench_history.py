@@ -17,8 +17,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from monchat.app import build_app  # noqa: E402
-from monchat.core.backup import create_backup  # noqa: E402
-from monchat.core.search import SearchService  # noqa: E402
+from monchat.core.transfer.backup import create_backup  # noqa: E402
+from monchat.core.logs.search import SearchService  # noqa: E402
 from monchat.core.store.message_search import MessageSearch  # noqa: E402
 from monchat.core.types import Message, format_ts  # noqa: E402
 

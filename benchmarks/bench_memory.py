@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from monchat.app import build_app  # noqa: E402
-from monchat.core.flush.rebuild import compile_prompt, save_selection  # noqa: E402
+from monchat.core.memory.prompt import compile_prompt, save_selection  # noqa: E402
 from monchat.core.memory.record import MemoryRecord  # noqa: E402
 from monchat.core.memory.states import State  # noqa: E402
 from monchat.core.store.memories import MemoryStore  # noqa: E402

@@ -52,8 +52,8 @@ window.resize(860, 720)
 window.show()
 qapp.exec()
 """
-# monchat.cli is imported first, as ``monchat`` does: PySide6 slows every import after its own.
-MONCHAT_WINDOW = _WATCH.format(first="from monchat.cli import main") + """
+# monchat.cli.main is imported first, as ``monchat`` does: PySide6 slows every import after its own.
+MONCHAT_WINDOW = _WATCH.format(first="from monchat.cli.main import main") + """
 sys.exit(main([]))
 """
 

@@ -2,7 +2,7 @@
 
 import sys
 
-from .cli import main as _cli_main
+from .cli.main import main as _cli_main
 
 
 def main() -> None:

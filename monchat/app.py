@@ -16,27 +16,27 @@ from typing import TYPE_CHECKING, Callable
 
 from .core.backends.base import Backend
 from .core.backends.registry import BackendRegistry
-from .core.chat import ChatService
-from .core.logs import LogBook
+from .core.chat.service import ChatService
+from .core.logs.files import LogBook
 from .core.memory.learning import summary as learning_summary
 from .core.memory.service import MemoryService
 from .core.errors import FlushRunning
 from .core.paths import Paths, held_lock, resource_dir
-from .core.personas import PersonaRegistry
-from .core.privacy import CloudConsent, destination
+from .core.personas.library import PersonaRegistry
+from .core.privacy.cloud import CloudConsent, destination
 from .core.prompts import PromptLibrary
-from .core.redact import RedactingFormatter
-from .core.secrets import SecretStore
+from .core.privacy.redact import RedactingFormatter
+from .core.privacy.secrets import SecretStore
 from .core.settings import Settings, load_settings, save_settings
 from .core.store import Store
-from .core.swap import recover_interrupted
+from .core.transfer.swap import recover_interrupted
 from .core.store.messages import MessageArchive
 from .core.types import Clock, local_now
 
 if TYPE_CHECKING:  # the flush machinery is imported when it is first used, not at every start
     from .core.flush.service import FlushService
     from .core.memory.feedback import Feedback
-    from .core.takeback import MessageDeletion
+    from .core.logs.takeback import MessageDeletion
 
 log = logging.getLogger(__name__)
 
@@ -76,8 +76,8 @@ class App:
 
     @property
     def messages(self) -> "MessageDeletion":
-        """Delete message (``core/takeback.py``), for the window and ``monchat message delete``."""
-        from .core.takeback import MessageDeletion
+        """Delete message (``core/logs/takeback.py``), for the window and ``monchat message delete``."""
+        from .core.logs.takeback import MessageDeletion
         return MessageDeletion(self.logbook, self.archive, self.memory, self.paths)
 
     def lint(self, no_llm: bool = False, consented_only: bool = False) -> dict:

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from monchat.cli import main
+from monchat.cli.main import main
 from monchat.core.backends.embedded import EmbeddedBackend
 from monchat.core.backends.llama_support import answer_room
 from monchat.core.types import Turn

@@ -12,7 +12,7 @@ import pytest
 from monchat.core.backends.gemini import GeminiBackend
 from monchat.core.errors import (AuthFailed, BackendError, BackendUnreachable, ModelNotFound,
                                  RateLimited)
-from monchat.core.secrets import SecretStore
+from monchat.core.privacy.secrets import SecretStore
 from monchat.core.store import Store
 from monchat.core.types import Turn
 from tests.fakes.fake_gemini import start

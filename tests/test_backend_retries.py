@@ -14,7 +14,7 @@ from monchat.core.backends.ollama import OllamaBackend
 from monchat.core.backends.registry import BackendRegistry
 from monchat.core.backends.retry import RetryPolicy
 from monchat.core.errors import BackendError, BackendUnreachable, ModelNotFound, RateLimited
-from monchat.core.secrets import SecretStore
+from monchat.core.privacy.secrets import SecretStore
 from monchat.core.settings import Settings, settings_from_dict
 from monchat.core.types import Turn
 from tests.fakes.fake_gemini import start as start_gemini

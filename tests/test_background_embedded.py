@@ -16,8 +16,8 @@ import pytest
 from monchat.core.backends.embedded import EmbeddedBackend
 from monchat.core.backends.retry import RetryPolicy
 from monchat.core.background.lint import Lint, candidate_pairs
-from monchat.core.flush import digest as digest_stage
-from monchat.core.flush.ask import JSON_FRAME, TokenUsage, text_room
+from monchat.core.background import digest as digest_stage
+from monchat.core.asking.ask import JSON_FRAME, TokenUsage, text_room
 from monchat.core.paths import resource_dir
 from monchat.core.prompts import PromptLibrary
 from tests.flush.conftest import Oracle, Rule, World

@@ -10,10 +10,10 @@ from datetime import datetime, timezone
 
 import pytest
 
-from monchat import cli
+from monchat.cli import main as cli
 from monchat.app import build_app
-from monchat.core.backup import create_backup
-from monchat.core.restore import restore_backup
+from monchat.core.transfer.backup import create_backup
+from monchat.core.transfer.restore import restore_backup
 from monchat.core.errors import InputError
 from monchat.core.paths import Paths
 from monchat.core.store.db import Store
@@ -189,7 +189,7 @@ def test_a_backup_inside_the_data_folder_is_refused(filled, capsys):
 
 def test_a_backup_taken_during_a_flush_holds_every_message(home, tmp_path):
     """A flush moves messages from log files into the archive while backups are taken: none is ever missing."""
-    from monchat.core.search import SearchService
+    from monchat.core.logs.search import SearchService
     backend = ScriptedBackend(default_reply=NO_ITEMS, delay=0.01)
     app = build_app(str(home), pinned_backend=backend, tz=UTC)
     start = datetime(2026, 11, 28, 1, tzinfo=UTC)

@@ -25,8 +25,8 @@ REPO = Path(__file__).resolve().parents[1]
 
 KILL_AT_COUNTS = """
 import os, signal, sys
-from monchat import cli
-from monchat.core import backup
+from monchat.cli import main as cli
+from monchat.core.transfer import backup
 
 
 def counts(path):

@@ -14,10 +14,10 @@ import zipfile
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from monchat import cli
+from monchat.cli import main as cli
 from monchat.core.errors import KnownError
 from monchat.core.paths import Paths
-from monchat.core.restore import read_manifest, restore_backup
+from monchat.core.transfer.restore import read_manifest, restore_backup
 
 SCALAR = st.one_of(st.none(), st.booleans(), st.integers(), st.integers(min_value=10**18, max_value=10**40),
                    st.floats(), st.text(max_size=40), st.just("monchat-backup"), st.just(1))

@@ -9,10 +9,10 @@ import zlib
 
 import pytest
 
-from monchat.core.cards import (card_json_from_png, import_card, parse_card, png_text_chunks, read_card_json,
-                                suggest_id)
+from monchat.core.personas.cards import (
+    card_json_from_png, import_card, parse_card, png_text_chunks, read_card_json, suggest_id)
 from monchat.core.errors import InputError
-from monchat.core.personas import parse_surface
+from monchat.core.personas.library import parse_surface
 
 EXTENSIONS = {"depth_prompt": {"prompt": "stay in character", "depth": 4}, "talkativeness": "0.5",
               "x_custom": {"nested": [1, 2, 3]}}
@@ -76,7 +76,7 @@ def test_v2_json_maps_fields_and_keeps_extensions(tmp_path):
 
 def test_system_prompt_comes_first_when_present():
     card = parse_card(v2_card(system_prompt="You are {{char}}. Never break character."))
-    from monchat.core.cards import card_to_persona
+    from monchat.core.personas.cards import card_to_persona
     persona = card_to_persona(card, "aoi")
     assert persona.system.startswith("You are Aoi. Never break character.")
 
@@ -176,7 +176,7 @@ def test_user_in_a_card_becomes_the_users_name(tmp_path):
 
 
 def test_the_cli_imports_a_png_card_as_a_surface_persona(tmp_path, home, capsys):
-    from monchat import cli
+    from monchat.cli import main as cli
     from monchat.app import build_app
 
     card = v2_card(name="葵", extensions={**EXTENSIONS, "nullable": None})
@@ -193,7 +193,7 @@ def test_the_cli_imports_a_png_card_as_a_surface_persona(tmp_path, home, capsys)
 
 
 def test_the_cli_refuses_a_file_that_is_not_a_card(tmp_path, capsys):
-    from monchat import cli
+    from monchat.cli import main as cli
 
     path = tmp_path / "notes.json"
     path.write_text('{"hello": "world"}', encoding="utf-8")

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings as hsettings
 from hypothesis import strategies as st
 
-from monchat import cli, cli_chat
+from monchat.cli import main as cli, chat as cli_chat
 from monchat.app import build_app
 from monchat.core.errors import KnownError, SettingsError
 from monchat.core.settings import CHECKS, Settings, set_value, settings_from_dict
@@ -55,7 +55,7 @@ def test_a_message_is_logged_even_when_its_persona_is_gone(home):
 
 def run_chat(home: Path, args: list[str], stdin: bytes = b"") -> subprocess.CompletedProcess:
     """``monchat chat`` with invalid bytes where a user might type them, scripted backend replying "ok"."""
-    code = ("import sys; from monchat import cli; from tests.support.scripted import ScriptedBackend; "
+    code = ("import sys; from monchat.cli import main as cli; from tests.support.scripted import ScriptedBackend; "
             "sys.exit(cli.main(sys.argv[1:], pinned_backend=ScriptedBackend(default_reply='ok')))")
     env = {**os.environ, "MONCHAT_HOME": str(home), "TZ": "UTC", "LC_ALL": "C.UTF-8",
            "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
@@ -65,7 +65,7 @@ def run_chat(home: Path, args: list[str], stdin: bytes = b"") -> subprocess.Comp
 
 def test_invalid_utf8_in_an_argument_is_replaced_and_logged(home):
     bad = b"caf\xe9 au lait"
-    code = ("import sys; from monchat import cli; from tests.support.scripted import ScriptedBackend; "
+    code = ("import sys; from monchat.cli import main as cli; from tests.support.scripted import ScriptedBackend; "
             "sys.exit(cli.main(['chat', '-m', sys.argv[1]], pinned_backend=ScriptedBackend(default_reply='ok')))")
     env = {**os.environ, "MONCHAT_HOME": str(home), "TZ": "UTC", "LC_ALL": "C.UTF-8",
            "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
@@ -156,7 +156,7 @@ def test_any_accepted_numeric_setting_leaves_chat_working(home, name, value):
 MODES_SCRIPT = """
 import os, sys, json
 os.umask(0)
-from monchat import cli
+from monchat.cli import main as cli
 from tests.support.scripted import ScriptedBackend
 backend = ScriptedBackend(default_reply='{"items": []}')
 for argv in json.loads(sys.argv[1]):

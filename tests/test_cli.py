@@ -14,7 +14,7 @@ from datetime import timezone
 
 import pytest
 
-from monchat import cli
+from monchat.cli import main as cli
 from monchat.app import build_app
 from monchat.core.errors import BackendUnreachable
 from tests.support.scripted import FailingBackend, ScriptedBackend

@@ -20,5 +20,5 @@ def test_no_core_module_imports_qt():
     done = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.strip().splitlines()[-1])
-    assert "monchat.core.chat" in result["modules"] and "monchat.core.store.db" in result["modules"]
+    assert "monchat.core.chat.service" in result["modules"] and "monchat.core.store.db" in result["modules"]
     assert result["qt"] == []

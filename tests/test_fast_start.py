@@ -40,7 +40,7 @@ def run_python(code: str, home: Path) -> dict:
 def test_status_imports_no_sdk_and_no_flush(home):
     code = f"""
 import contextlib, io, json, sys
-from monchat.cli import main
+from monchat.cli.main import main
 out = io.StringIO()
 with contextlib.redirect_stdout(out):
     code = main(["status", "--json"])

@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parents[1]
 # answers "ok" (or $SCRIPTED_REPLY), then reports what happened.
 CLI_SCRIPT = """
 import json, os, sys
-from monchat import cli
+from monchat.cli import main as cli
 from tests.support.scripted import ScriptedBackend
 backend = ScriptedBackend(default_reply=os.environ.get("SCRIPTED_REPLY", "ok"))
 rc = cli.main(json.loads(sys.stdin.readline()), pinned_backend=backend)

@@ -15,7 +15,7 @@ import pytest
 
 from monchat.core.backends.embedded import EmbeddedBackend, _messages
 from monchat.core.flush.score import build_lines, item_schema, plan_chunks, render_log, user_ids
-from monchat.core.personas import PersonaRegistry
+from monchat.core.personas.library import PersonaRegistry
 from monchat.core.paths import resource_dir
 from monchat.core.prompts import PromptLibrary
 from monchat.core.types import Message, Turn, content_message_id, format_ts

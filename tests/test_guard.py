@@ -13,7 +13,7 @@ import pytest
 from monchat.core.flush.score import instruction_texts
 from monchat.core.memory.guard import (GuardRule, adds_words, bad_slot, check_item, echoes, is_statement,
                                        shares_nothing)
-from monchat.core.personas import PersonaRegistry
+from monchat.core.personas.library import PersonaRegistry
 from monchat.core.prompts import PromptLibrary
 
 ROOT = Path(__file__).resolve().parents[1]

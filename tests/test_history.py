@@ -7,8 +7,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from monchat.app import build_app
-from monchat.core.history import History, merge_history
-from monchat.core.transfer import export_records
+from monchat.core.logs.history import History, merge_history
+from monchat.core.transfer.messages import export_records
 from monchat.core.types import Message, format_ts, new_message_id
 from tests.support.scripted import ScriptedBackend
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from monchat import cli
+from monchat.cli import main as cli
 from monchat.app import build_app
-from monchat.core.importers import import_file
+from monchat.core.transfer.importers import import_file
 from monchat.core.types import Message, content_message_id
 from tests.test_cards import png_with_chunks, text_chunk, v2_card
 
@@ -305,7 +305,7 @@ def huge_history(tmp_path: Path, chars: int) -> Path:
 
 
 def test_a_huge_imported_message_is_kept_whole_and_a_turn_sends_it_cut_with_a_mark(home, tmp_path, capsys):
-    from monchat.core.chat import TURN_TEXT_CHARS
+    from monchat.core.chat.service import TURN_TEXT_CHARS
     source = huge_history(tmp_path, 3_000_000)
     assert cli.main(["import", str(source)]) == 0
     backend = CountingBackend.make("ok", context=1_000_000)  # a large cloud model's: the cut message fits

@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from monchat.app import build_app
-from monchat.core.cards import import_card, save_card
+from monchat.core.personas.cards import import_card, save_card
 from monchat.core.errors import KnownError
-from monchat.core.importers import import_file
+from monchat.core.transfer.importers import import_file
 from monchat.core.settings import CHECKS, load_settings
 from tests.test_cards import png_with_chunks
 
@@ -84,7 +84,7 @@ def test_a_hostile_export_imports_or_is_refused_with_exit_2(app, tmp_path_factor
 @given(values=SLOTS, as_png=st.booleans())
 def test_a_hostile_card_becomes_a_persona_or_is_refused_with_exit_2(tmp_path_factory, values, as_png):
     from monchat.core.paths import resource_dir
-    from monchat.core.personas import PersonaRegistry
+    from monchat.core.personas.library import PersonaRegistry
     folder = tmp_path_factory.mktemp("cards")
     text = fill(CARD, values)
     path = folder / ("card.png" if as_png else "card.json")

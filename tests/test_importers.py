@@ -8,10 +8,10 @@ from datetime import datetime, timezone
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from monchat import cli
+from monchat.cli import main as cli
 from monchat.app import build_app
 from monchat.core.errors import InputError
-from monchat.core.importers import detect, import_file, sillytavern_time
+from monchat.core.transfer.importers import detect, import_file, sillytavern_time
 
 UTC = timezone.utc
 T0 = datetime(2026, 11, 20, 9, 0, tzinfo=UTC).timestamp()

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from monchat.app import build_app
-from monchat.core.transfer import import_jsonl
+from monchat.core.transfer.messages import import_jsonl
 from tests.support.scripted import ScriptedBackend
 
 pytestmark = pytest.mark.slow
@@ -32,8 +32,8 @@ KILL_SCRIPT = """
 import os, signal, sys
 from datetime import datetime, timezone
 from monchat.app import build_app
-from monchat.core.logs import LogBook
-from monchat.core.transfer import import_jsonl
+from monchat.core.logs.files import LogBook
+from monchat.core.transfer.messages import import_jsonl
 from tests.support.scripted import ScriptedBackend
 
 mode, point, source = sys.argv[1], sys.argv[2], sys.argv[3]

@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from monchat.app import build_app
-from monchat.core.log_index import IndexStats
-from monchat.core.logs import LogBook
+from monchat.core.logs.index import IndexStats
+from monchat.core.logs.files import LogBook
 from monchat.core.types import Message, format_ts
 from tests.support.scripted import ScriptedBackend
 

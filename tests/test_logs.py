@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from monchat.app import build_app
-from monchat.core.logs import FlushGate, LogBook, slot_name
+from monchat.core.logs.files import FlushGate, LogBook, slot_name
 from monchat.core.types import Message, format_ts
 
 UTC = timezone.utc

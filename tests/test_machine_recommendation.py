@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from monchat.cli import main
+from monchat.cli.main import main
 from monchat.core.models.catalog import find_model
 from monchat.core.models.machine import (PROBE_FILE, Machine, Probe, estimate, probe_speed, recommend,
                                          remembered_probe)

@@ -14,7 +14,7 @@ import threading
 
 import pytest
 
-from monchat.cli import main
+from monchat.cli.main import main
 from monchat.core.models.catalog import find_model, installed_file, load_catalog
 from monchat.core.models.download import DownloadCancelled, DownloadError, NoDiskSpace, pull
 from tests.fakes.fake_hub import running_fake_hub

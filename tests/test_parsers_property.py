@@ -10,10 +10,10 @@ import tomllib
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from monchat.core.cards import card_to_persona, parse_card, suggest_id
+from monchat.core.personas.cards import card_to_persona, parse_card, suggest_id
 from monchat.core.errors import InputError, KnownError
 from monchat.core.paths import resource_dir
-from monchat.core.personas import PersonaRegistry, parse_filter, parse_surface
+from monchat.core.personas.library import PersonaRegistry, parse_filter, parse_surface
 from monchat.core.settings import CHECKS, Settings, settings_from_dict
 
 TEXT = st.one_of(st.text(max_size=30),
@@ -99,7 +99,7 @@ def test_any_settings_file_loads_to_values_that_pass_their_checks(raw):
 
 # ---- size limits ------------------------------------------------------------------------------
 def test_a_huge_card_is_refused_with_a_clear_error_and_leaves_no_persona(home, tmp_path, capsys):
-    from monchat import cli
+    from monchat.cli import main as cli
     from tests.support.scripted import ScriptedBackend
     card = tmp_path / "huge.json"
     card.write_text(json.dumps({"spec": "chara_card_v2", "data": {"name": "Huge", "description": "d" * 2_000_000}}))

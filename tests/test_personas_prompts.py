@@ -10,7 +10,7 @@ import pytest
 
 from monchat.core.errors import PersonaError
 from monchat.core.paths import resource_dir
-from monchat.core.personas import BASE_FILTER_ID, FilterPersona, PersonaRegistry, remove_filter_persona
+from monchat.core.personas.library import BASE_FILTER_ID, FilterPersona, PersonaRegistry, remove_filter_persona
 from monchat.core.prompts import PromptLibrary
 from monchat.core.settings import Settings
 
@@ -181,7 +181,7 @@ def test_the_shipped_filter_personas_are_valid(registry):
 
 
 def test_card_extensions_with_null_round_trip_through_a_saved_persona(tmp_path):
-    from monchat.core.personas import PersonaRegistry, SurfacePersona
+    from monchat.core.personas.library import PersonaRegistry, SurfacePersona
     from monchat.core.paths import resource_dir
 
     registry = PersonaRegistry(resource_dir("personas"), tmp_path / "surface", tmp_path / "filter")

@@ -15,10 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from monchat import cli
+from monchat.cli import main as cli
 from monchat.app import build_app
-from monchat.core.logs import LogBook, slot_name
-from monchat.core.transfer import import_jsonl, parse_import_line
+from monchat.core.logs.files import LogBook, slot_name
+from monchat.core.transfer.messages import import_jsonl, parse_import_line
 from monchat.core.types import Message
 from tests.support.scripted import ScriptedBackend
 

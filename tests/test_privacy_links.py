@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from monchat.app import build_app
-from monchat.core.links import openable_link
-from monchat.core.privacy import CloudConsent, Destination, is_local_url
+from monchat.core.chat.links import openable_link
+from monchat.core.privacy.cloud import CloudConsent, Destination, is_local_url
 from monchat.core.settings import set_value
 
 

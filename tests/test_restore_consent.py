@@ -15,9 +15,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from monchat import cli
+from monchat.cli import main as cli
 from monchat.app import build_app
-from monchat.core.privacy import CloudConsent
+from monchat.core.privacy.cloud import CloudConsent
 from tests.test_cli_backends import logged, run
 
 REPO = Path(__file__).resolve().parents[1]

@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from monchat import cli
+from monchat.cli import main as cli
 from monchat.app import build_app
-from monchat.core.backup import create_backup
+from monchat.core.transfer.backup import create_backup
 from monchat.core.paths import Paths
 from monchat.core.types import Message, format_ts
 
@@ -290,7 +290,7 @@ STREAM_SCRIPT = """
 import resource, sys
 from pathlib import Path
 from monchat.core.paths import Paths
-from monchat.core.restore import restore_backup
+from monchat.core.transfer.restore import restore_backup
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 restore_backup(Path(sys.argv[1]), Paths.from_env(sys.argv[2]))
 print(before, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)

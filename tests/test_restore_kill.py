@@ -1,7 +1,7 @@
 """A restore SIGKILLed between its two renames: the next command finishes it before using the folder.
 
 The restore runs in a subprocess that kills itself at the Nth rename of a checked copy into place
-(``core/swap.py``'s ``move``), so the data folder is gone and the old one sits aside. Then the user
+(``core/transfer/swap.py``'s ``move``), so the data folder is gone and the old one sits aside. Then the user
 runs ``monchat status`` (or any command): it must find the restored data — never an empty new
 folder beside the old data — and leave no copy, aside folder or journal behind.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from monchat import cli
+from monchat.cli import main as cli
 from monchat.app import build_app
 from monchat.core.paths import Paths
 from tests.test_restore_hostile import fill
@@ -25,8 +25,8 @@ REPO = Path(__file__).resolve().parents[1]
 
 KILL_SCRIPT = """
 import os, signal, sys
-from monchat import cli
-from monchat.core import swap
+from monchat.cli import main as cli
+from monchat.core.transfer import swap
 
 calls = [0]
 real_move = swap.move

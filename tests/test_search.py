@@ -8,10 +8,10 @@ from datetime import timezone
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from monchat import cli
+from monchat.cli.main import main as cli
 from monchat.app import build_app
 from monchat.core.errors import InputError, NotFound
-from monchat.core.search import SearchService
+from monchat.core.logs.search import SearchService
 from monchat.core.store.migrations import trigram_available
 from monchat.core.types import Message, format_ts
 from tests.support.scripted import ScriptedBackend

@@ -60,9 +60,9 @@ def test_the_check_sees_each_way_of_spelling_a_state():
 
 
 def test_the_gui_has_words_for_every_state_view_verdict_and_change():
-    from monchat.gui import review_words
-    from monchat.gui.flush_dialog import FlushDialog
-    from monchat.gui.memory_browser import MemoryBrowser
+    from monchat.gui.memory import review_words
+    from monchat.gui.flush.dialog import FlushDialog
+    from monchat.gui.memory.browser import MemoryBrowser
 
     # The label tables are keyed by the enums: a new member without words raises KeyError here.
     assert len({MemoryBrowser.state_name(_Tr(), s) for s in State}) == len(State)

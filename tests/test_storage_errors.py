@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from monchat import cli
+from monchat.cli import main as cli
 from monchat.app import build_app
 from monchat.core.errors import (FlushRunning, StorageCorrupt, StorageLocked, StorageNewerSchema,
                                  StorageReadOnly, storage_error)

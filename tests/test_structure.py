@@ -55,6 +55,6 @@ def test_the_gui_imports_no_flush_stage_module():
 
 def test_the_import_check_sees_relative_imports():
     """The check above must resolve ``from ..core.flush.judge import x`` in a gui module."""
-    sample = PACKAGE / "gui" / "flush_dialog.py"
+    sample = PACKAGE / "gui" / "flush" / "dialog.py"
     names = _imported(sample)
     assert "monchat.core.flush.service" in names and "monchat.core.flush.records" in names

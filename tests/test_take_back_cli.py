@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from monchat import cli
+from monchat.cli import main as cli
 from monchat.app import build_app
 from monchat.core.types import Message, format_ts, local_now, new_message_id
 from tests.fakes.fake_ollama import running_fake_ollama

@@ -9,7 +9,7 @@ import pytest
 
 from monchat.app import build_app
 from monchat.core.errors import InputError
-from monchat.core.transfer import export_records, import_jsonl
+from monchat.core.transfer.messages import export_records, import_jsonl
 
 UTC = timezone.utc
 

@@ -1,4 +1,4 @@
-"""Warm start after a flush (core/warm.py, Backend.warm): the backend is given the new system prompt
+"""Warm start after a flush (core/chat/warm.py, Backend.warm): the backend is given the new system prompt
 before the first turn, through the real clients and loopback servers (Ollama, Gemini) and the real
 embedded model; a failure is logged and never an error."""
 
@@ -13,9 +13,9 @@ from monchat.app import build_app
 from monchat.core.backends.embedded import EmbeddedBackend, _messages
 from monchat.core.backends.gemini import GeminiBackend
 from monchat.core.backends.ollama import OllamaBackend
-from monchat.core.privacy import CloudConsent, destination
+from monchat.core.privacy.cloud import CloudConsent, destination
 from monchat.core.types import Turn
-from monchat.core.warm import warm
+from monchat.core.chat.warm import warm
 from tests.fakes.fake_gemini import start as start_gemini
 from tests.fakes.fake_ollama import dead_url
 from tests.flush.conftest import ollama_world
@@ -65,7 +65,7 @@ def test_a_flush_without_warm_sends_no_warm_request(home, capsys):
 def test_a_failed_warm_up_is_logged_and_never_an_error(home, caplog):
     app = build_app(str(home), pinned_backend=OllamaBackend("llama3.2", host=dead_url(), timeout_s=2))
     try:
-        with caplog.at_level(logging.WARNING, logger="monchat.core.warm"):
+        with caplog.at_level(logging.WARNING, logger="monchat.core.chat.warm"):
             done = warm(app.chat, app.store)
     finally:
         app.close()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from monchat.core.types import Message, format_ts
-from monchat.core.window import fit_window, window_start
+from monchat.core.chat.window import fit_window, window_start
 from tests.fakes.fake_ollama import running_fake_ollama
 from tests.flush.conftest import JST, World, at
 

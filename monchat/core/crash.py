@@ -7,7 +7,7 @@ import os
 from datetime import datetime
 from pathlib import Path
 
-from .redact import redact
+from .privacy.redact import redact
 
 log = logging.getLogger(__name__)
 

@@ -9,8 +9,8 @@ from dataclasses import asdict
 from .backends.base import Check, DoctorReport
 from .backends.registry import BACKEND_NAMES
 from .errors import KnownError, StorageCorrupt, StorageError
-from .privacy import destination
-from .redact import redact_tree
+from .privacy.cloud import destination
+from .privacy.redact import redact_tree
 
 
 def _section(title: str, checks: list[Check], **extra) -> dict:

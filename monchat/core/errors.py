@@ -12,7 +12,7 @@ import errno
 import os
 import sqlite3
 
-from .redact import redact
+from .privacy.redact import redact
 
 
 class KnownError(Exception):

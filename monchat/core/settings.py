@@ -110,7 +110,7 @@ class BackgroundSettings:
     skill_half_life_days: float = 30.0  # a skill use's experience point halves in this many days
     lint: bool = True  # knowledge lint at each flush: structure and grounding rules (background/lint.py)
     lint_llm: bool = True  # and its one LLM call: which same-family pairs of memories contradict
-    warm_start: bool = True  # the window warms the backend after a flush (core/warm.py); the CLI with --warm
+    warm_start: bool = True  # the window warms the backend after a flush (core/chat/warm.py); the CLI with --warm
 
 
 @dataclass

@@ -171,7 +171,7 @@ class Message:
 
 
 def taken_back(messages: Iterable[Message]) -> set[str]:
-    """The ids these messages replace: each was edited away or regenerated (``core/takeback.py``)."""
+    """The ids these messages replace: each was edited away or regenerated (``core/logs/takeback.py``)."""
     return {m.replaces for m in messages if m.replaces}
 
 

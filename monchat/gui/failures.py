@@ -6,7 +6,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from .translation import arg, ui_is_english
-from .workers import Failure
+from .kit.workers import Failure
 
 
 def headline(failure: Failure) -> str:

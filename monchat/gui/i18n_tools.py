@@ -33,7 +33,8 @@ def tool(name: str) -> str:
 
 def sources() -> list[str]:
     """The GUI modules, relative to the i18n folder (so the .ts locations do not depend on the checkout)."""
-    return sorted(f"../{p.name}" for p in GUI_DIR.glob("*.py"))
+    return sorted(f"../{p.relative_to(GUI_DIR).as_posix()}" for p in GUI_DIR.rglob("*.py")
+                  if "__pycache__" not in p.parts)
 
 
 def ts_path(language: str) -> Path:

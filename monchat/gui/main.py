@@ -11,9 +11,9 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from ..core.errors import KnownError
 
-from .first_start import adopt_language
+from .chat.first_start import adopt_language
 from .translation import Translators, resolve_language, ui_is_english
-from .workers import Failure, write_crash_report
+from .kit.workers import Failure, write_crash_report
 
 log = logging.getLogger(__name__)
 
@@ -50,12 +50,12 @@ def create_main_window(app, translators: Translators | None = None):
     translators.install(language)
     first_start = adopt_language(app, language)
     window = MainWindow(app)
-    from .model_help import ModelHelp
+    from .settings.model_help import ModelHelp
     window.model_help = ModelHelp(window)  # Help → A model for this computer…
     if first_start:
         window.save_settings()  # chosen once: the next start finds settings.toml
         if app.backends.pinned is None:  # offered, never forced: the window works without it
-            from .model_offer import offer_model
+            from .settings.model_offer import offer_model
             QTimer.singleShot(0, lambda: offer_model(window))
     window.translators = translators  # kept alive as long as the window
     return window

@@ -1,7 +1,7 @@
 """The main window: persona picker, conversation, composer, flush gate and context meter.
 
 It is the only place that connects sibling widgets. Chat turns are started and settled by its
-``ChatTurns`` (``chat_turns.py``); every LLM call runs on the task runner's threads, results come back as signals.
+``ChatTurns`` (``chat/turns.py``); every LLM call runs on the task runner's threads, results come back as signals.
 """
 
 from __future__ import annotations
@@ -13,26 +13,26 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import QComboBox, QLabel, QMainWindow, QMessageBox, QToolBar, QVBoxLayout, QWidget
 
-from ..core.chat import TurnResult
+from ..core.chat.service import TurnResult
 from ..core.errors import KnownError
 from ..core.paths import resource_dir
-from .chat_turns import ChatTurns
-from .avatars import Avatars
-from .chat_view import ChatView
-from .composer import Composer
-from .context_meter import ContextMeterWidget
+from .chat.turns import ChatTurns
+from .personas.avatars import Avatars
+from .chat.view import ChatView
+from .chat.composer import Composer
+from .chat.context_meter import ContextMeterWidget
 from .failures import backend_note, explanation, headline, show_failure
-from .first_start import welcome_text
-from .gate_bar import GateBar
-from .lifetime import alive as _alive
-from .memory_menu import MemoryMenu
-from .message_bubble import AVATAR_PX
-from .message_delete import MessageDeletions
-from .outbound import CloudQuestion, LinkOpener
-from .reply_ratings import ReplyRatings
-from .turn_actions import ActionReasons, ChatState
+from .chat.first_start import welcome_text
+from .chat.gate_bar import GateBar
+from .kit.lifetime import alive as _alive
+from .memory.menu import MemoryMenu
+from .chat.bubble import AVATAR_PX
+from .chat.message_delete import MessageDeletions
+from .chat.outbound import CloudQuestion, LinkOpener
+from .chat.reply_ratings import ReplyRatings
+from .chat.turn_actions import ActionReasons, ChatState
 from .window_state import about_box, restore_geometry, save_geometry
-from .workers import Failure, TaskRunner
+from .kit.workers import Failure, TaskRunner
 
 log = logging.getLogger(__name__)
 
@@ -154,7 +154,7 @@ class MainWindow(QMainWindow):
         persona_menu.addActions([self.surface_action, self.filter_action])
         settings_menu = menu.addMenu(self.tr("&Settings"))
         settings_menu.addAction(self.settings_action)
-        from .history_menu import FileMenu
+        from .history.menu import FileMenu
         self.file_menu = FileMenu(self)  # File: search (Ctrl+F), import, export, back up and restore
 
         bar = QToolBar(self.tr("Main"), self)
@@ -360,7 +360,7 @@ class MainWindow(QMainWindow):
         return box
 
     def open_settings(self):
-        from .settings_dialog import SettingsDialog
+        from .settings.dialog import SettingsDialog
         app = self.app
         dialog = SettingsDialog(app.settings, app.paths.settings_path, app.personas, app.secrets, app.backends,
                                 app.store, self.runner, self)
@@ -377,7 +377,7 @@ class MainWindow(QMainWindow):
         self.refresh_meter()
 
     def open_surface_personas(self):
-        from .surface_editor import SurfacePersonaDialog
+        from .personas.surface_editor import SurfacePersonaDialog
         dialog = SurfacePersonaDialog(self.app.personas, self.app.settings.chat.persona, self,
                                       chat=self.app.settings.chat)
         dialog.personas_changed.connect(self._personas_changed)
@@ -390,12 +390,12 @@ class MainWindow(QMainWindow):
         self.refresh_meter()
 
     def open_filter_personas(self):
-        from .filter_editor import FilterPersonaDialog
+        from .personas.filter_editor import FilterPersonaDialog
         app = self.app
         return self._open(FilterPersonaDialog(app.personas, app.settings, app.paths.settings_path, app.flush,
                                               self.runner, self))
 
-    # The Memory menu's windows live in memory_menu.py (not modal: they sit beside the chat).
+    # The Memory menu's windows live in memory/menu.py (not modal: they sit beside the chat).
     def open_flush(self):
         return None if self.turns.current is not None else self.memory_menu.open_flush()
 

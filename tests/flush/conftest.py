@@ -15,7 +15,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from monchat.app import build_app
-from monchat.cli import build_parser
+from monchat.cli.main import build_parser
 from monchat.core.flush.score import local_line_id
 from monchat.core.flush.service import LINE_ID_KEY
 from monchat.core.paths import Paths
@@ -144,8 +144,8 @@ class World:
     # ---- the CLI words over the same services ----------------------------
     def cli(self, capsys, *argv: str) -> str:
         """Run ``monchat ARGV`` (flush/memory/export/status) against this app; return stdout."""
-        from monchat import cli as cli_module
-        from monchat.cli_memory import cmd_flush, cmd_memory
+        from monchat.cli import main as cli_module
+        from monchat.cli.memory import cmd_flush, cmd_memory
         args = build_parser().parse_args(list(argv))
         capsys.readouterr()
         command = {"flush": cmd_flush, "memory": cmd_memory}.get(args.command) or cli_module.COMMANDS[args.command]

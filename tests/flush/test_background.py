@@ -269,7 +269,7 @@ def test_the_prompt_may_ask_about_the_newest_gap_within_the_budget(world):
 
 
 def test_reflect_statistics_are_cut_to_fit_the_context_and_said_so(world):
-    from monchat.core.flush.reflect import REFLECT_SCHEMA, fitted
+    from monchat.core.background.reflect import REFLECT_SCHEMA, fitted
     from monchat.core.types import Turn
     from tests.support.oracle import Oracle
     small = Oracle(context=1200)

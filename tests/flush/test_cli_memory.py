@@ -7,8 +7,8 @@ import re
 import pytest
 
 from monchat.core.errors import InputError, NotFound
-from monchat.cli import build_parser
-from monchat.cli_memory import cmd_memory
+from monchat.cli.main import build_parser
+from monchat.cli.memory import cmd_memory
 from tests.flush.conftest import Judgement, Rule
 
 SENDAI, KANAZAWA, GUITAR = "仙台に住んでいる", "金沢に住んでいる", "ギターを練習する"

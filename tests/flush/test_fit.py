@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from monchat.core.flush.fit import RequestTooLarge, pack
+from monchat.core.asking.fit import RequestTooLarge, pack
 from tests.flush.conftest import JST, World
 from tests.flush.conftest import ollama_world as loopback_world
 

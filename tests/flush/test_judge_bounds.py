@@ -74,7 +74,7 @@ def test_on_a_small_answer_room_even_a_full_judge_answer_fits(world):
 
 
 def test_on_a_small_answer_room_reflect_asks_for_three_short_entries_of_each_and_a_server_for_five(world):
-    from monchat.core.flush.reflect import SLOT_TOKENS
+    from monchat.core.background.reflect import SLOT_TOKENS
     world.oracle.rules = [Rule("guitar", "I practise the guitar", "hobby/guitar", "habit", 0.9)]
     world.say("2026-11-23T21:00:00+09:00", "I practise the guitar every night")
     world.flush("2026-11-23T23:30:00+09:00")

@@ -40,8 +40,8 @@ def test_pinning_past_the_memory_budget_is_refused_and_changes_nothing(world, ca
 
 
 def test_the_cli_refuses_an_over_budget_pin_with_exit_2(world, capsys):
-    from monchat.cli import build_parser
-    from monchat.cli_memory import cmd_memory
+    from monchat.cli.main import build_parser
+    from monchat.cli.memory import cmd_memory
 
     world.app.settings.flush.memory_token_budget = 60
     [memory_id] = _memories(world, 1)

@@ -170,7 +170,7 @@ def test_the_users_edit_of_a_preference_is_its_next_version(world, capsys):
 
 
 def test_the_older_version_is_mentioned_only_when_the_budget_allows(world, capsys):
-    from monchat.core.flush.rebuild import SECTION_OVERHEAD, memory_line_tokens
+    from monchat.core.memory.prompt import SECTION_OVERHEAD, memory_line_tokens
     world.settings.auto_approve_preferences = True
     world.settings.memory_token_budget = SECTION_OVERHEAD + memory_line_tokens("コードについては詳しい説明が好き")
     two_versions(world, capsys)
@@ -180,7 +180,7 @@ def test_the_older_version_is_mentioned_only_when_the_budget_allows(world, capsy
 
 
 def test_the_flush_report_has_a_preference_layer_saying_what_changed(world, capsys):
-    from monchat.cli_background import layer_lines
+    from monchat.cli.background import layer_lines
     world.oracle.rules = [CONCISE, DETAIL]
     world.say("2026-11-01T20:00:00+09:00", "答えは簡潔なのが好き")
     first_layers = world.flush("2026-11-01T22:00:00+09:00").background["layers"]

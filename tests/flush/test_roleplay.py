@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from monchat.core.cards import import_card
-from monchat.core.personas import SurfacePersona
+from monchat.core.personas.cards import import_card
+from monchat.core.personas.library import SurfacePersona
 from tests.flush.conftest import Rule, World
 
 CARD = {"spec": "chara_card_v2", "spec_version": "2.0", "data": {

@@ -8,7 +8,7 @@ import pytest
 
 from monchat.core.errors import KnownError, MalformedReply
 from monchat.core.flush.records import FlushIncomplete
-from monchat.core.personas import FilterPersona
+from monchat.core.personas.library import FilterPersona
 from tests.flush.conftest import SEED, Rule
 
 

@@ -55,8 +55,8 @@ def test_a_backend_that_reports_nothing_gives_an_estimate_said_to_be_one(world, 
 
 
 def test_the_flush_dialog_says_about_for_an_estimate(qapp):
-    from monchat.core.flush.ask import TokenUsage
-    from monchat.gui.flush_dialog import FlushDialog
+    from monchat.core.asking.ask import TokenUsage
+    from monchat.gui.flush.dialog import FlushDialog
 
     class Words:
         tr = staticmethod(lambda text: text)

@@ -207,7 +207,7 @@ def test_reflect_reads_the_store_as_the_flush_leaves_it_so_what_it_sends_to_revi
 
 def test_an_insight_keeps_only_slots_shown_when_it_is_written():
     from monchat.core.background.track import resting
-    from monchat.core.flush.reflect import Reflection
+    from monchat.core.background.reflect import Reflection
     reflection = Reflection(insights=[{"text": "a", "slots": ["hobby/guitar", "role_id_1"]},
                                       {"text": "b", "slots": ["role_id_1"]}],
                             gaps=[{"text": "c", "slots": ["role_id_1"]}], dropped=1)

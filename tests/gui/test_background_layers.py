@@ -127,7 +127,7 @@ def test_a_gap_the_program_found_reads_in_the_windows_language(app, make_window)
 
 
 def test_a_layer_that_did_not_run_has_no_row_and_a_preference_change_is_named(qtbot):
-    from monchat.gui.flush_layers import LayerRows
+    from monchat.gui.flush.layers import LayerRows
     rows = LayerRows()
     qtbot.addWidget(rows)
     layers = {"reflect": None, "profile": {"changed": [], "rising": [], "cooling": []}, "diary": {"days": []},

@@ -7,8 +7,8 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QInputMethodEvent, QKeyEvent
 from PySide6.QtWidgets import QApplication
 
-from monchat.gui import composer as composer_module
-from monchat.gui.composer import Composer
+from monchat.gui.chat import composer as composer_module
+from monchat.gui.chat.composer import Composer
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import tomllib
 import pytest
 
 from monchat.app import build_app
-from monchat.gui.first_start import welcome_text
+from monchat.gui.chat.first_start import welcome_text
 from tests.gui.conftest import log_message
 from tests.gui.test_languages import first_window  # noqa: F401 (fixture)
 
@@ -29,7 +29,7 @@ def test_a_later_start_keeps_the_chosen_persona(home, backend, qtbot, translator
     first.store.close()
     app = build_app(str(home), pinned_backend=backend)
     try:
-        from monchat.gui.first_start import adopt_language
+        from monchat.gui.chat.first_start import adopt_language
         assert not adopt_language(app, "en") and app.settings.chat.persona == "ren"
     finally:
         app.store.close()

@@ -162,7 +162,7 @@ def test_a_resend_that_works_clears_the_old_error(window, backend, qtbot):
 
 
 def test_errors_the_user_must_mend_first_have_no_retry(window):
-    from monchat.gui.workers import Failure
+    from monchat.gui.kit.workers import Failure
     assert window.turns._retry_for(None, Failure("gate_closed", "")) is None
     assert window.turns._retry_for(None, Failure("storage_corrupt", "")) is None
     label = window.chat_view.add_notice("a plain note")

@@ -161,7 +161,7 @@ def known_error_codes() -> dict[str, type]:
 
 def test_every_error_code_has_words_in_both_languages(translators):
     from monchat.gui.failures import advice, explanation, headline
-    from monchat.gui.workers import Failure
+    from monchat.gui.kit.workers import Failure
     codes = known_error_codes()
     assert {"flush_cancelled", "gate_closed", "backend_unreachable", "error"} <= set(codes)
     translators.install("en")

@@ -111,7 +111,7 @@ def test_the_walker_notices_the_other_script():
 def test_the_walker_finds_dialogs_and_openers_generically(window):
     from PySide6.QtWidgets import QDialog
 
-    import monchat.gui.flush_dialog as module
+    import monchat.gui.flush.dialog as module
 
     class Helper:  # a menu object another part of the window may keep, as window.file_menu
         def __init__(self, owner):

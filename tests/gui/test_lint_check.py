@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from monchat.app import build_app
 from monchat.core.paths import held_lock
-from monchat.core.privacy import CloudConsent, destination
+from monchat.core.privacy.cloud import CloudConsent, destination
 from monchat.gui.main_window import MainWindow
 from tests.gui.conftest import log_message
 from tests.gui.flush_script import NO_ITEMS, item_answer, user_lines

@@ -28,7 +28,7 @@ def test_replies_have_the_personas_avatar_and_the_user_is_on_the_right(window, b
 
 
 def test_a_shipped_persona_shows_its_own_picture_and_an_unknown_one_its_initial(app):
-    from monchat.gui.avatars import Avatars, avatar_file
+    from monchat.gui.personas.avatars import Avatars, avatar_file
     assert avatar_file("hana.svg", app.paths.user_surface_dir) is not None
     avatars = Avatars(app.personas, 36)
     assert not avatars("hana").isNull() and avatars("hana").width() == 36
@@ -99,7 +99,7 @@ def test_single_line_breaks_in_a_reply_are_kept(window, backend, qtbot):
 
 
 def test_the_hard_breaks_stay_out_of_code():
-    from monchat.gui.chat_markdown import keep_line_breaks
+    from monchat.gui.chat.markdown import keep_line_breaks
     assert keep_line_breaks("a\nb\n\n```\nx\ny\n```\nTitle\n===") == "a  \nb\n\n```\nx\ny\n```\nTitle\n==="
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from monchat.core.errors import BackendUnreachable
-from monchat.core.log_index import IndexStats
+from monchat.core.logs.index import IndexStats
 from tests.gui.conftest import log_message
 from tests.gui.test_chat_window import send
 

@@ -10,7 +10,7 @@ import pytest
 
 from monchat.core.models.catalog import find_model, installed_file
 from monchat.core.models.machine import Machine
-from monchat.gui.model_offer import ModelOffer
+from monchat.gui.settings.model_offer import ModelOffer
 from tests.fakes.fake_hub import running_fake_hub
 from tests.support.gguf_files import bundled_gguf
 

@@ -7,7 +7,7 @@ import tomllib
 
 from PySide6.QtCore import Qt
 
-from monchat.core.personas import BASE_FILTER_ID
+from monchat.core.personas.library import BASE_FILTER_ID
 from tests.test_cards import png_with_chunks, text_chunk, v2_card
 
 
@@ -184,8 +184,8 @@ def test_a_surface_persona_of_yours_can_be_deleted_and_chat_falls_back(window, a
 
 
 def test_the_cli_deletes_a_surface_persona(app, capsys):
-    from monchat.cli import build_parser, cmd_personas
-    from monchat.core.personas import SurfacePersona
+    from monchat.cli.main import build_parser, cmd_personas
+    from monchat.core.personas.library import SurfacePersona
     app.personas.save_surface(SurfacePersona(id="sora", name="ソラ", system="あなたはソラ。"))
     assert cmd_personas(app, build_parser().parse_args(["personas", "delete", "sora"])) == 0
     assert "deleted surface persona sora" in capsys.readouterr().out and "sora" not in app.personas.surface

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from monchat.app import build_app
-from monchat.core.backup import create_backup
+from monchat.core.transfer.backup import create_backup
 from monchat.core.paths import Paths
-from monchat.core.privacy import CloudConsent
-from monchat.core.restore import restore_backup
+from monchat.core.privacy.cloud import CloudConsent
+from monchat.core.transfer.restore import restore_backup
 from tests.gui.test_outbound import CloudBackend, answer
 
 

@@ -3,7 +3,7 @@ menu, and a queue where eight junk items go with one selection and one click (on
 
 from __future__ import annotations
 
-from monchat.gui.review_queue import ReviewQueueDialog
+from monchat.gui.memory.review_queue import ReviewQueueDialog
 from tests.gui.conftest import log_message
 from tests.gui.flush_script import NO_ITEMS, user_lines
 
@@ -70,8 +70,8 @@ def test_the_cli_rejects_several_items_or_all_at_once(app, backend, capsys):
     """`monchat memory reject 1 2` and `monchat memory approve --all`: the same one transaction as the window."""
     import json
 
-    from monchat.cli import build_parser
-    from monchat.cli_memory import cmd_memory
+    from monchat.cli.main import build_parser
+    from monchat.cli.memory import cmd_memory
     app.settings.flush.ask_before_layer1 = True
     backend.default_reply = NO_ITEMS
     for n, text in enumerate(JUNK):

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from monchat.app import build_app
-from monchat.gui import review_words
+from monchat.gui.memory import review_words
 from tests.gui import memory_scenes as scenes
 
 JST = timezone(timedelta(hours=9))

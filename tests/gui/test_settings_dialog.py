@@ -9,7 +9,7 @@ import keyring.errors
 import pytest
 from keyring.backend import KeyringBackend
 
-from monchat.core.secrets import GEMINI_KEY_NAME, SERVICE
+from monchat.core.privacy.secrets import GEMINI_KEY_NAME, SERVICE
 from tests.fakes.fake_ollama import running_fake_ollama
 
 SECRET = "AIza-test-secret-key-1234567890"

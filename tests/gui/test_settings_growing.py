@@ -1,4 +1,4 @@
-"""Settings → Growing memory (gui/settings_growing.py): every control saves its setting, ranges are CHECKS',
+"""Settings → Growing memory (gui/settings/growing.py): every control saves its setting, ranges are CHECKS',
 the tiers' order is enforced, Japanese labels; ``background.warm_start`` off means no warm-up after a flush."""
 
 from __future__ import annotations

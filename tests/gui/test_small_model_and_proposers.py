@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from monchat.core.backends.model_size import ModelSize
-from monchat.gui.first_start import welcome_text
+from monchat.gui.chat.first_start import welcome_text
 from tests.gui.conftest import log_message
 from tests.gui.flush_script import NO_ITEMS, item_answer
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from monchat.core.errors import storage_error
-from monchat.core.logs import LogBook
+from monchat.core.logs.files import LogBook
 from tests.gui.conftest import fill_log_files
 from tests.gui.flush_script import NO_ITEMS
 

@@ -22,7 +22,7 @@ import monchat.gui
 def dialog_classes() -> set[type]:
     """Every concrete QDialog subclass defined in a monchat.gui module (a base others derive from is left out)."""
     found = set()
-    for module in pkgutil.iter_modules(monchat.gui.__path__, "monchat.gui."):
+    for module in pkgutil.walk_packages(monchat.gui.__path__, "monchat.gui."):
         mod = importlib.import_module(module.name)
         for _, cls in inspect.getmembers(mod, inspect.isclass):
             if issubclass(cls, QDialog) and cls.__module__ == mod.__name__:

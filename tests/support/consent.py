@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from monchat.app import build_app
-from monchat.core.privacy import CloudConsent
+from monchat.core.privacy.cloud import CloudConsent
 
 
 def agree_to_cloud(home: Path, backend: str, persona: str | None = None) -> None:

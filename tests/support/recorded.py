@@ -253,7 +253,7 @@ def proposals(answers: list[str]) -> int:
 
 def views(home: Path) -> dict:
     """Every view of ``VIEWS`` as ``monchat`` prints it (JSON), read from ``home``."""
-    from monchat import cli
+    from monchat.cli import main as cli
 
     shown = {}
     before = os.environ.get("MONCHAT_HOME")
@@ -297,9 +297,9 @@ def instructions() -> tuple[list[str], set[str]]:
     import tomllib
     from monchat.core.background.diary import diary_schema
     from monchat.core.background.lint import LINT_SCHEMA
-    from monchat.core.flush.digest import digest_schema
+    from monchat.core.background.digest import digest_schema
     from monchat.core.flush.judge import JUDGE_SCHEMA
-    from monchat.core.flush.reflect import reflect_schema
+    from monchat.core.background.reflect import reflect_schema
     from monchat.core.flush.score import item_schema
 
     texts = [re.sub(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}", "\n", path.read_text(encoding="utf-8"), flags=re.S)

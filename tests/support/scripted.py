@@ -25,7 +25,7 @@ class ScriptedBackend(Backend):
         self.history: list[tuple] = []
         self.delay = delay  # seconds per chunk / per structured call (for GUI responsiveness tests)
         self.default_reply = default_reply
-        self.warmed: list[str] = []  # the system prompts ``warm`` was given (core/warm.py)
+        self.warmed: list[str] = []  # the system prompts ``warm`` was given (core/chat/warm.py)
         self.size_label = ""  # the model size it states ("135M", "4.3B"), as a server would; "" states none
         self.size_asks = 0  # how often it was asked (a backend asks once per model)
         self._lock = threading.Lock()

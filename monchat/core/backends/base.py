@@ -229,7 +229,7 @@ class Backend(ABC):
         the turn does not pay for it; returns what was done, "" when there is nothing to warm (an
         OpenAI-compatible server: its prompt cache, where it has one, fills on the first turn).
 
-        Raises what a chat call raises; the caller (``core/warm.py``) logs it.
+        Raises what a chat call raises; the caller (``core/chat/warm.py``) logs it.
         """
         return ""
 

@@ -40,7 +40,7 @@ import httpx
 import ollama
 
 from ..errors import BackendError, BackendUnreachable, KnownError, MalformedReply, ModelNotFound, RateLimited
-from ..privacy import is_local_url
+from ..privacy.cloud import is_local_url
 from ..tokens import count_turns
 from ..types import Turn, Usage
 from .addresses import DEFAULT_HOST, DEFAULT_PORT, normalise_host, ollama_host  # noqa: F401 (re-exported)

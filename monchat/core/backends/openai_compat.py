@@ -35,7 +35,7 @@ Design notes:
   list says where it says it (vLLM ``max_model_len``, OpenRouter ``context_length``, LM
   Studio ``loaded_context_length``/``max_context_length``); else 4096, LM Studio's default
   for a loaded model. At 2,048 or less the answer room is the embedded model's 640 tokens, so a flush
-  still fits (its texts and chunks shrink, ``flush/ask.py``); below 2,048 its instructions do not.
+  still fits (its texts and chunks shrink, ``asking/ask.py``); below 2,048 its instructions do not.
 - ``openai.model`` may be empty: the server's first chat model (not an embedding model) is
   used, which is what a user with one model loaded in LM Studio expects.
 """
@@ -52,7 +52,7 @@ from typing import Callable, Iterator
 import openai
 
 from ..errors import KnownError, MalformedReply, ModelNotFound
-from ..privacy import is_local_url
+from ..privacy.cloud import is_local_url
 from ..tokens import count_turns
 from ..types import Coded, Turn, Usage
 from .addresses import DEFAULT_BASE_URL, resolve_base_url  # noqa: F401 (re-exported)
@@ -71,7 +71,7 @@ ONE_AT_A_TIME_KEY = "openai.one_at_a_time.{url}"  # "1": the server cuts a runni
 JSON_MODES = ("auto", "json_schema", "json_object")
 CONTEXT_FIELDS = ("max_model_len", "context_length", "loaded_context_length", "max_context_length")
 SMALL_CONTEXT = 2048  # at most this: the answer room is the small one (SMALL_ANSWER_RESERVE)
-SMALL_ANSWER_RESERVE = 640  # as the embedded model's: the flush asks for shorter texts (flush/ask.py)
+SMALL_ANSWER_RESERVE = 640  # as the embedded model's: the flush asks for shorter texts (asking/ask.py)
 STOP_POLL_S = 0.05  # how often a stream waiting for its first token looks at the stop event
 
 

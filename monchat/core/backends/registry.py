@@ -17,8 +17,8 @@ import logging
 import threading
 
 from ..errors import BackendUnavailable, KnownError
-from ..secrets import SecretStore
-from ..privacy import Destination, destination, is_local_url
+from ..privacy.secrets import SecretStore
+from ..privacy.cloud import Destination, destination, is_local_url
 from ..settings import Settings
 from . import autoprobe
 from .addresses import ollama_host, resolve_base_url

@@ -28,10 +28,10 @@ from ..errors import MalformedReply
 from ..paths import make_private_dir, write_private
 from ..prompts import PromptLibrary
 from ..types import Message, Turn, taken_back
-from ..flush.ask import ask_json, text_room
-from ..flush.fit import pack
+from ..asking.ask import ask_json, text_room
+from ..asking.fit import pack
 from ..flush.records import FlushCancelled, FlushProgress, Item
-from ..flush.reflect import language_of
+from .reflect import language_of
 from ..memory.guard import (KANJI_NUMERALS, NUMBER_WORDS, adds_words, content_words, copies_assistant,
                            is_statement)
 from . import profile
@@ -97,7 +97,7 @@ def _ask_day(backend: Backend, prompts: PromptLibrary, day: str, messages: list[
     a page in their words rather than the user's is refused), or None with an error said.
 
     ``again``: the day is owed (an earlier page was refused); the request says so, which also keeps it from
-    being answered with the refused page kept from that earlier call (``flush/answers.py``)."""
+    being answered with the refused page kept from that earlier call (``asking/answers.py``)."""
     lines = [{"id": f"d{n}", "when": datetime.fromisoformat(r["ts"]).strftime("%H:%M"),
               "text": r["text"][:LINE_MAX]} for n, r in enumerate(messages, start=1)]
     # A page in the day's script that fits the answer's allowance, with the ids it may cite.

@@ -104,7 +104,7 @@ class Lint:
         Raises:
             BackendError: the call failed (as a reflect call would).
         """
-        from ..flush.ask import ask_json
+        from ..asking.ask import ask_json
         from ..types import Turn
         answer = LintAnswer()
         pairs = candidate_pairs(self.store.memories())
@@ -237,10 +237,10 @@ class Lint:
 
 def run(store: Store, prompts, settings, backend: Backend | None, now: datetime) -> dict:
     """``monchat lint``: the LLM step (unless ``backend`` is None), then one transaction of its own."""
-    from ..flush.ask import TokenUsage
+    from ..asking.ask import TokenUsage
     from ..memory.transitions import Transitions
     from ..store.memories import MemoryStore
-    from ..flush.answers import AnswerCache
+    from ..asking.answers import AnswerCache
     from ..store.answers import AnswerStore
     lint = Lint(store, prompts)
     usage = TokenUsage()

@@ -5,14 +5,14 @@ the slots this flush's items are about (they are being talked about: not cold). 
 flush's transaction after consolidation and pruning, before the prompt is rebuilt: every memory's
 tier (``memory/tiers.py``), the accepted digests — each re-checked against memory as it is now (every
 memory it covers still live in Layer 1, cold and in no digest) — and every archive day's tier.
-``prompt_tiers`` is what the rebuild reads (``flush/rebuild.py``).
+``prompt_tiers`` is what the rebuild reads (``memory/prompt.py``).
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from ..flush import digest as digest_stage
+from . import digest as digest_stage
 from ..memory.record import MemoryRecord
 from ..memory.tiers import Tier, tier_of
 from ..store.db import Store

@@ -1,7 +1,7 @@
 """The background track inside a flush: what it asks before the commit, and what it writes in it.
 
-``ask`` runs after judging and writes nothing: the reflect call (``flush/reflect.py``), one digest
-call per cold slot (``flush/digest.py``, chosen by ``tiering.py``) and one diary call per local day
+``ask`` runs after judging and writes nothing: the reflect call (``background/reflect.py``), one digest
+call per cold slot (``background/digest.py``, chosen by ``tiering.py``) and one diary call per local day
 with new user messages (``diary.py``). ``commit`` runs inside the flush's one transaction, after
 consolidation and before the run's row: the day's profile snapshot, the insights, the diary pages,
 the recall failures and gap marks (from corrections and recall items, the reflect stage and the
@@ -28,8 +28,8 @@ from ..store.shown import ShownStore
 from ..types import Message
 from . import diary, gaps, graph, profile, skills, tiering, views
 from .summary import layers
-from ..flush import digest, reflect
-from ..flush.ask import TokenUsage
+from . import digest, reflect
+from ..asking.ask import TokenUsage
 from ..flush.judge import JudgeOutcome
 from ..flush.records import FlushProgress, Item
 from ..memory.states import Kind

@@ -21,9 +21,9 @@ from ..errors import MalformedReply
 from ..prompts import PromptLibrary
 from ..store.memories import MemoryStore
 from ..types import Coded, Turn
-from .fit import cut_text, pack
+from ..asking.fit import cut_text, pack
 from ..memory.states import Kind, Verdict
-from .ask import MIN_TEXT, TokenUsage, ask_json, shared_text_room, text_tokens
+from ..asking.ask import MIN_TEXT, TokenUsage, ask_json, shared_text_room, text_tokens
 from .records import NO_VERDICT, FlushCancelled, Item, Judgement
 
 log = logging.getLogger(__name__)

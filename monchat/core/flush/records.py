@@ -10,7 +10,7 @@ from ..errors import KnownError
 from ..memory.record import Change
 from ..memory.states import Verdict
 from ..types import Coded
-from .ask import TokenUsage
+from ..asking.ask import TokenUsage
 
 # "reflect" is the background track's calls (reflect, then the diary's pages: progress stage "diary").
 STAGES = ("orient", "score", "judge", "reflect", "consolidate", "prune", "rebuild")

@@ -22,15 +22,15 @@ from datetime import tzinfo
 
 from ..backends.base import Backend
 from ..errors import MalformedReply
-from ..personas import FilterPersona
+from ..personas.library import FilterPersona
 from ..memory import preferences
 from ..memory.guard import GuardRule, adds_words, check_item
 from ..memory.states import KINDS, Kind
 from ..prompts import PromptLibrary
 from ..types import Coded, Message, Turn
-from ..logs import slot_name
-from .ask import TokenUsage, ask_json
-from .fit import cut_text, pack
+from ..logs.files import slot_name
+from ..asking.ask import TokenUsage, ask_json
+from ..asking.fit import cut_text, pack
 from .records import Dropped, FlushCancelled, Item, LogLine
 
 log = logging.getLogger(__name__)

@@ -25,12 +25,12 @@ from ..background.track import BackgroundTrack, Basis, Proposals
 from ..backends.base import Backend
 from ..backends.model_size import small_model_info
 from ..errors import FlushRunning
-from ..logs import LogBook
+from ..logs.files import LogBook
 from ..memory.states import Kind
 from ..memory.transitions import Transitions
 from ..memory.withdraw import EDITED_AWAY, withdraw
 from ..paths import Paths, held_lock, write_private
-from ..personas import PersonaRegistry
+from ..personas.library import PersonaRegistry
 from ..prompts import PromptLibrary
 from ..settings import Settings
 from ..store.answers import AnswerStore
@@ -38,14 +38,14 @@ from ..store.db import Store
 from ..store.memories import MemoryStore
 from ..store.messages import MessageArchive
 from ..types import Clock, Coded, Message, local_now
-from .answers import AnswerCache
-from .ask import TokenUsage
+from ..asking.answers import AnswerCache
+from ..asking.ask import TokenUsage
 from .consolidate import Consolidator
 from .fold import fold_items, fold_notes
 from .judge import JudgeOutcome, build_pairs, judge
 from .orient import Orientation, orient, select_personas
 from .prune import prune
-from .rebuild import compile_prompt, load_selection, render_markdown, save_selection
+from ..memory.prompt import compile_prompt, load_selection, render_markdown, save_selection
 from .records import Dropped, small_model_note, FlushCancelled, FlushIncomplete, FlushProgress, FlushReport, Item
 from .score import build_lines, plan_chunks, score_all
 
@@ -221,7 +221,7 @@ class FlushService:
                                        f"{self.paths.quarantine_dir}", "unreadable_lines",
                                        len(orientation.bad_lines), str(self.paths.quarantine_dir)))
         unread = [m for m in orientation.messages if m.id in orientation.taken_back]
-        if unread:  # the user edited them away (or a reply was regenerated): never read (core/takeback.py)
+        if unread:  # the user edited them away (or a reply was regenerated): never read (core/logs/takeback.py)
             report.notes.append(Coded(f"{len(unread)} message(s) you edited away (or replies asked for again) were "
                                       f"archived unread.", "taken_back_unread", len(unread)))
         readable, report.skipped = self._readable([m for m in orientation.messages

@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from ..errors import InputError, NotFound
-from ..flush.rebuild import prompt_memory_ids
+from .prompt import prompt_memory_ids
 from ..settings import FlushSettings
 from ..store.feedback import FeedbackStore
 from ..store.memories import MemoryStore
@@ -34,7 +34,7 @@ from .record import MemoryRecord
 from .transitions import Transitions
 
 if TYPE_CHECKING:
-    from ..logs import LogBook
+    from ..logs.files import LogBook
     from .service import MemoryService
 
 RATINGS = ("up", "down", "none")

@@ -13,8 +13,9 @@ import json
 from datetime import tzinfo
 
 from ..errors import InputError, NotFound, PinOverBudget
-from ..flush.rebuild import (REVISION_KEY, SECTION_OVERHEAD, compile_prompt, load_selection, memory_line_tokens,
-                             render_markdown, save_selection)
+from .prompt import (
+    REVISION_KEY, SECTION_OVERHEAD, compile_prompt, load_selection, memory_line_tokens, render_markdown,
+    save_selection)
 from ..paths import Paths, write_private
 from ..settings import Settings
 from ..store.db import Store
@@ -173,7 +174,7 @@ class MemoryService:
         write_private(self.paths.memory_md, render_markdown(self.memories, now, selection))
 
     def rebuild(self) -> None:
-        """Rebuild the prompt and memory.md after a change made elsewhere (a message deleted: ``core/takeback.py``)."""
+        """Rebuild the prompt and memory.md after a change made elsewhere (a message deleted: ``core/logs/takeback.py``)."""
         self._after_change()
 
     def refresh_hint(self, hint: str) -> None:

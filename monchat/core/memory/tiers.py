@@ -9,7 +9,7 @@ prompt carries). The rule, with the thresholds from ``[tiers]`` in the settings:
 - hot ≤ ``hot_days`` < warm ≤ ``warm_days`` < cold ≤ ``cold_days`` < frozen; a pinned memory is hot.
 
 Hot and warm keep their full text in the prompt (warm after hot when the budget is tight); the cold
-memories of one slot are compressed into a digest at the flush (``flush/digest.py``); frozen keeps a
+memories of one slot are compressed into a digest at the flush (``background/digest.py``); frozen keeps a
 one-line headline. A digest is one-way: a covered memory whose tier rises again keeps its digest.
 Archive days get a tier by the same rule (their messages' day and the memories citing them).
 """

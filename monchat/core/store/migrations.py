@@ -188,7 +188,7 @@ def m010_message_search(db: Database) -> None:
     """A full-text index over the archive (FTS5, trigram: Japanese has no spaces between words).
 
     Filled for the rows already archived and kept in step by triggers. Where this SQLite has no
-    trigram tokenizer (before 3.34) no index is made and search scans instead (core/search.py says so).
+    trigram tokenizer (before 3.34) no index is made and search scans instead (core/logs/search.py says so).
     """
     if not trigram_available(db):
         return

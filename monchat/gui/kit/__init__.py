@@ -1,1 +1,2 @@
-"""Small widgets and helpers every window shares: scroll pages, colours checked for contrast, icons."""
+"""Small shared pieces: workers, a never-blocking confirm, object lifetime; scroll pages that fit a laptop screen,
+colours checked for contrast, notices, ids made from names."""

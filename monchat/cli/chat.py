@@ -1,0 +1,183 @@
+"""``monchat chat`` in a terminal: what is typed is logged before anything can fail.
+
+Terminal input is decoded with replacement characters (and the user told), piped
+lines one by one, so one undecodable line never stops the ones after it. Ctrl+C
+stops a reply the way the GUI's Stop button does: the reply runs on a worker
+thread, the main thread only sets the stop event, and the partial text is
+logged as ``stopped``. At the interactive prompt ``/regenerate`` and ``/edit`` make
+the same ChatService calls as the GUI's Regenerate and Edit (``/help`` lists them).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import threading
+
+from .main import print_error
+from .consent import ensure_cloud_consent
+from ..core.errors import InputError, KnownError
+from ..core.types import clean_text
+
+
+def chat_in_terminal(app, args) -> int:
+    """``monchat chat``: ``-m`` messages, piped lines, or an interactive prompt."""
+    chat = app.chat
+    from ..core.personas.library import terminal_persona
+    persona_id = args.persona or terminal_persona(app.personas, app.settings.chat)
+    ensure_cloud_consent(app, _persona_or_none(chat, persona_id))  # before anything is logged, as the window asks
+    if args.message:
+        lines = iter(args.message)
+    elif not sys.stdin.isatty():
+        lines = _stdin_lines()
+    else:
+        return interactive_chat(app, persona_id)
+    for line in lines:
+        line = _terminal_text(line)
+        if not line.strip():
+            continue
+        result = chat.send(line, persona_id=persona_id)
+        print(result.reply.text if result.reply else "", flush=True)
+        for warning in result.warnings:
+            print(f"monchat: warning: {warning}", file=sys.stderr)
+    return 0
+
+
+def _persona_or_none(chat, persona_id):
+    """The persona, or None when it cannot be found (the turn logs the message, then reports that)."""
+    try:
+        return chat.persona(persona_id)
+    except KnownError:
+        return None
+
+
+def _stdin_lines():
+    """Piped lines, decoded one by one: an undecodable line must not stop the ones after it."""
+    raw_stdin = getattr(sys.stdin, "buffer", None)
+    if raw_stdin is None:  # already text (an embedding program or a test replaced stdin)
+        yield from (line.rstrip("\r\n") for line in sys.stdin)
+        return
+    for raw in raw_stdin:
+        yield raw.decode("utf-8", "surrogateescape").rstrip("\r\n")
+
+
+def _terminal_text(text: str) -> str:
+    """Text typed at a terminal or given as an argument, undecodable bytes replaced (and said so)."""
+    cleaned, replaced = clean_text(text)
+    if replaced:
+        print("monchat: warning: the message was not valid UTF-8; the bytes that could not be read were "
+              "replaced with \ufffd", file=sys.stderr)
+    return cleaned
+
+
+HELP = """Commands:
+  /regenerate    ask again for the last reply; the new reply replaces it
+  /edit TEXT     replace your last message with TEXT and ask again (/edit alone asks for the text)
+  /help          this list
+  /quit, /exit   leave (Ctrl+D too)
+Ctrl+C stops a reply; what arrived is kept, marked stopped. Anything else is sent as a message."""
+
+
+def interactive_chat(app, persona_id: str) -> int:
+    """The prompt loop: each line is a message or a command (``/help`` lists them)."""
+    chat = app.chat
+    persona = chat.persona(persona_id)
+    backend = chat.backend_for(persona)
+    gate = chat.gate()
+    with contextlib.suppress(AttributeError, ValueError):
+        sys.stdin.reconfigure(errors="surrogateescape")  # undecodable bytes reach _terminal_text, not a crash
+    print(f"{persona.name} — {backend.describe()}   (/help for commands, /quit to leave, Ctrl+C stops a reply)")
+    if gate.state == "warn":
+        print(f"Note: {gate.unflushed_files} log files wait for a flush; run `monchat flush` soon.")
+    if persona.greeting:
+        print(f"{persona.name}: {persona.greeting}")
+    while True:
+        try:
+            line = input("> ")
+        except EOFError:
+            print()
+            return 0
+        except KeyboardInterrupt:
+            print()
+            return 130
+        line = _terminal_text(line)
+        command, _, rest = line.strip().partition(" ")
+        if command in ("/quit", "/exit") and not rest:
+            return 0
+        if command == "/help" and not rest:
+            print(HELP)
+            continue
+        if not line.strip():
+            continue
+        if command == "/regenerate" and not rest:
+            def turn(stop, on_chunk):
+                return chat.regenerate(persona_id=persona.id, stop=stop, on_chunk=on_chunk)
+        elif command == "/edit":
+            text = rest.strip() or _ask_edited_text(chat)
+            if not text:
+                continue
+
+            def turn(stop, on_chunk, text=text):
+                return chat.edit_last(text, persona_id=persona.id, stop=stop, on_chunk=on_chunk)
+        else:
+            def turn(stop, on_chunk, line=line):
+                return chat.send(line, persona_id=persona.id, stop=stop, on_chunk=on_chunk)
+        print(f"{persona.name}: ", end="", flush=True)
+        try:
+            result = _run_stoppable(turn)
+        except KnownError as exc:
+            print()
+            print_error(exc)
+            continue
+        print()
+        if result.stopped:
+            print("(stopped)")
+        for warning in result.warnings:
+            print(f"(warning: {warning})")
+
+
+def _ask_edited_text(chat) -> str:
+    """``/edit`` alone: show the last message and read its replacement ("" leaves it as it is)."""
+    last = next((m for m in reversed(chat.window()) if m.role == "user"), None)
+    if last is None:
+        print_error(InputError("There is no message to edit.", "Send a message first."))
+        return ""
+    print(f"Your last message: {last.text}")
+    print("Type the new text (an empty line leaves it as it is).")
+    try:
+        return _terminal_text(input("edit> ")).strip()
+    except (EOFError, KeyboardInterrupt):  # the edit is dropped; the chat goes on
+        print()
+        return ""
+
+
+def _run_stoppable(turn):
+    """Run one chat turn on a worker thread; Ctrl+C stops the reply, which is logged as ``stopped``.
+
+    Args:
+        turn: ``turn(stop, on_chunk)`` makes the ChatService call (send, regenerate or edit_last).
+
+    The worker is never interrupted mid-write: Ctrl+C only sets the stop event the backend checks
+    between chunks, as the GUI's Stop button does.
+    """
+    stop, done = threading.Event(), threading.Event()
+    outcome: dict = {}
+
+    def work():
+        try:
+            outcome["result"] = turn(stop, lambda piece: print(piece, end="", flush=True))
+        except BaseException as exc:  # handed to the main thread, which raises it
+            outcome["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=work, name="chat turn", daemon=True).start()
+    # Wait on an event, not Thread.join: a join interrupted by Ctrl+C can report the thread dead.
+    while not done.is_set():
+        try:
+            done.wait(0.1)
+        except KeyboardInterrupt:
+            stop.set()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["result"]

@@ -1,0 +1,128 @@
+"""History commands: search, import (from other assistants too), backup and restore."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from ..app import App
+from ..core.errors import InputError
+
+
+def add_history_commands(sub) -> None:
+    p = sub.add_parser("search", help="find messages (archived or not); browse by day")
+    p.add_argument("query", nargs="*", help="words to find (every one must occur)")
+    p.add_argument("--json", action="store_true", help="a list of {id, ts, role, persona, text, replaced}")
+    p.add_argument("--limit", type=int, default=200)
+    p.add_argument("--days", action="store_true", help="list the days that have messages")
+    p.add_argument("--day", metavar="YYYY-MM-DD", help="every message of one day")
+    p.add_argument("--around", metavar="ID", help="the conversation at the moment of this message")
+
+    p = sub.add_parser("import", help="import chat history: monchat JSONL, ChatGPT, Claude, SillyTavern")
+    p.add_argument("file", type=Path)
+    p.add_argument("--skip-bad", action="store_true", help="import the good lines when some are bad")
+    p.add_argument("--persona", help="whose conversation it was (default: a monchat line's own or the current "
+                                     "persona; chatgpt / claude; for SillyTavern the persona named like the character)")
+
+    p = sub.add_parser("backup", help="copy the whole data folder into one file (safe while monchat runs)")
+    p.add_argument("file", type=Path)
+
+    p = sub.add_parser("restore", help="restore a backup into an empty data folder")
+    p.add_argument("file", type=Path)
+    p.add_argument("--force", action="store_true", help="replace a data folder that is not empty")
+
+
+def _line(m, width: int = 100, replaced: bool = False) -> str:
+    text = " ".join(m.text.split())
+    text = text if len(text) <= width else text[:width - 1] + "…"
+    mark = REPLACED_MARK if replaced else ""
+    return f"{m.ts[:16].replace('T', ' ')}  {m.persona or '-':10} {m.role:9} {mark}{text}  [{m.id}]"
+
+
+REPLACED_MARK = "(replaced) "  # edited away or asked for again: taken back, never read by a flush
+
+
+def cmd_search(app: App, args) -> int:
+    from ..core.logs.search import Hit, SearchService, query_terms
+    search = SearchService(app.logbook, app.archive)
+    if args.days:
+        days = search.days()
+        tiers = search.day_tiers()  # the last flush's; an unflushed day has none yet
+        if args.json:
+            print(json.dumps([{"day": d, "messages": n, "tier": tiers.get(d)} for d, n in days.items()], indent=2))
+        else:
+            for day, n in days.items():
+                print(f"{day}  {n}  {tiers.get(day, '-')}")
+        return 0
+    if args.day or args.around:
+        found = search.on_day(_day(args.day)) if args.day else search.around(args.around)
+        replaced = search.replaced_ids()
+        hits = [Hit.of(m, m.id in replaced) for m in found]
+    else:
+        if args.limit < 1:
+            raise InputError("--limit must be 1 or more.", "Example: monchat search --limit 20 ramen")
+        query = " ".join(args.query)
+        query_terms(query)  # an empty query is an error before anything is read
+        hits = search.search(query, args.limit)
+        if not search.indexed():
+            print(f"note: {search.index_note()}", file=sys.stderr)
+    if args.json:
+        print(json.dumps([h.as_dict() for h in hits], ensure_ascii=False, indent=2))
+        return 0
+    for hit in hits:
+        print(_line(hit, replaced=hit.replaced))
+    if not args.day and not args.around:
+        print(f"{len(hits)} message(s)" + (" — see one in its conversation: monchat search --around ID"
+                                          if hits else ""), file=sys.stderr)
+    return 0 if hits or args.day or args.around else 1
+
+
+def _day(text: str) -> str:
+    from datetime import date
+    try:
+        return date.fromisoformat(text).isoformat()
+    except ValueError:
+        raise InputError(f"{text!r} is not a day.", "Write it as YYYY-MM-DD, e.g. 2026-11-29.") from None
+
+
+def cmd_import(app: App, args) -> int:
+    from ..core.transfer.importers import import_file, label
+    report = import_file(args.file, app.logbook, app.archive,
+                         default_persona=app.settings.chat.persona, persona=args.persona,
+                         persona_names={p.name: p.id for p in app.personas.surface.values()}, skip_bad=args.skip_bad,
+                         now=app.clock(), tz=app.logbook.tz)
+    print(f"{label(report.format)}: imported {report.imported} of {report.read} message(s)"
+          + (f"; {report.already_known} already known" if report.already_known else ""))
+    if report.skipped:
+        print("skipped " + ", ".join(f"{n} {why}" for why, n in sorted(report.skipped.items())) + " message(s)")
+    for bad in report.bad_lines:
+        print(f"skipped {bad}", file=sys.stderr)
+    gate = app.chat.gate()
+    print(f"{gate.unflushed_files} unflushed log file(s); gate: {gate.state}")
+    if gate.state != "ok":
+        print("run `monchat flush` (or press Flush): one flush reads every imported file, in parts that fit "
+              "the model" + ("; chat is paused until then" if gate.state == "stop" else ""))
+    return 1 if report.bad_lines else 0
+
+
+def cmd_backup(app: App, args) -> int:
+    from ..core.transfer.backup import create_backup
+    report = create_backup(app.paths, args.file, now=app.clock())
+    print(f"wrote {report.path}: {report.files} file(s), {report.counts.get('messages', 0)} archived "
+          f"message(s), {report.counts.get('memories', 0)} memories")
+    return 0
+
+
+def cmd_restore(args) -> int:
+    """Runs before the app is built: building it would create the folder that restore fills."""
+    from ..core.transfer.restore import restore_backup
+    from ..core.paths import Paths
+    paths = Paths.from_env()
+    report = restore_backup(args.file, paths, force=args.force)
+    print(f"restored {report.files} file(s) from {args.file} (made {report.created_at}) into {report.data_dir}: "
+          f"{report.counts.get('messages', 0)} archived message(s), {report.counts.get('memories', 0)} memories")
+    return 0
+
+
+COMMANDS = {"search": cmd_search, "import": cmd_import, "backup": cmd_backup}

@@ -1,0 +1,261 @@
+"""``monchat flush`` and ``monchat memory …``: thin words over FlushService and MemoryService."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from ..core.errors import InputError
+from ..core.memory import Verdict
+
+MEMORY_ACTIONS = ("list", "show", "history", "approve", "reject", "edit", "forget", "restore", "delete", "pin",
+                  "unpin", "queue", "budget", "rate")
+
+
+def add_memory_commands(sub) -> None:
+    p = sub.add_parser("flush", help="distil the unflushed logs into memory")
+    p.add_argument("--dry-run", action="store_true", help="show the proposed changes and write nothing")
+    p.add_argument("--accept-partial", action="store_true",
+                   help="go on when a filter could not read some messages (the run records which)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--seed", type=int, help="seed for the random filter persona (recorded either way)")
+    p.add_argument("--warm", action="store_true",
+                   help="then give the chat's backend the new system prompt (Gemini cache, Ollama load)")
+
+    p = sub.add_parser("memory", help="list, show and change memories")
+    p.add_argument("action", choices=MEMORY_ACTIONS)
+    p.add_argument("id", nargs="?", help="memory id (mem-…) or review item number")
+    p.add_argument("text", nargs="*", help="new text (edit); up, down or none (rate); more item numbers "
+                   "(approve, reject)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--all", action="store_true", help="list: every memory, history included; approve/reject: "
+                   "every item waiting for review")
+    p.add_argument("--as", dest="verdict", choices=[str(v) for v in Verdict],
+                   type=str.upper,
+                   help="approve: apply this verdict to an unsure judgement instead of the judge's leaning")
+
+
+def _tokens(usage) -> str:
+    """The run's tokens: as reported, with what is estimated said so."""
+    parts = [f"{usage.total:,} tokens"]
+    if usage.cached_tokens:
+        parts.append(f"{usage.cached_tokens:,} from the cache")
+    if usage.thinking_tokens:
+        parts.append(f"{usage.thinking_tokens:,} thinking")
+    if usage.estimated_calls:
+        parts.append(f"estimated for {usage.estimated_calls} call(s) whose backend reported none")
+    if usage.kept:
+        parts.append(f"{usage.kept} answer(s) kept from an earlier run")
+    return parts[0] + (f" ({', '.join(parts[1:])})" if len(parts) > 1 else "")
+
+
+def _print_progress(progress) -> None:
+    """One line a report; an answer's tokens as they arrive only on a terminal, on one rewritten line."""
+    who = f" {progress.persona}" if progress.persona else ""
+    line = f"[{progress.stage}{who}] {progress.message}"
+    if progress.tokens:
+        if sys.stderr.isatty():
+            print(f"\r{line}\033[K", end="", file=sys.stderr, flush=True)
+        return
+    print(f"\r{line}\033[K" if sys.stderr.isatty() else line, file=sys.stderr, flush=True)
+
+
+def cmd_flush(app, args) -> int:
+    from .consent import ensure_cloud_consent
+    ensure_cloud_consent(app)  # a flush sends the logs: asked, as the window asks, before it starts
+    flush = app.flush
+    report = flush.run(dry_run=args.dry_run, seed=args.seed, accept_partial=args.accept_partial,
+                       progress=None if args.json else _print_progress)
+    if args.json:
+        data = report.to_dict()
+        data["gate"] = app.chat.gate().state
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+        _warm(app, args, report)
+        return 0
+    if report.nothing_to_flush:
+        print("Nothing to flush: no new messages in the logs.")
+        return 0
+    title = "Dry run — nothing was written. Proposed changes:" if report.dry_run else f"Flush {report.run_id} done."
+    print(title)
+    for note in report.notes:  # first, before the changes it explains
+        if getattr(note, "code", "") == "small_model":
+            print(f"  warning: {note}")
+    personas = ", ".join(f"{p['id']} ({p['role']})" for p in report.personas)
+    print(f"  personas: {personas}; seed {report.seed}")
+    print(f"  {report.messages_archived} message(s) archived; {report.llm_calls} LLM call(s); "
+          f"{_tokens(report.usage)}; {report.duration_s:.1f}s")
+    print(f"  Layer 1 +{report.promoted['layer1']}, Layer 2 +{report.promoted['layer2']}, "
+          f"superseded {report.superseded}, queued for review {report.queued}, "
+          f"dropped {len(report.dropped_items)}")
+    for change in report.changes:
+        old = f"  (was: {change.old_text})" if change.old_text else ""
+        print(f"  {change.kind:12} {change.memory_id}  {change.text}{old}")
+        for ev in change.evidence:
+            print(f"               ← {ev['ts'][:16]} «{ev['text']}»")
+    for item in report.dropped_items:
+        rule = f" [{item['rule']}]" if item.get("rule") else ""  # the guard's rule (memory/guard.py)
+        print(f"  dropped ({item['persona']}){rule}: {item['text'] or '(empty)'} — {item['reason']}")
+    from .background import print_flush_background
+    print_flush_background(report)
+    from .lint import print_flush_lint
+    print_flush_lint(report)
+    for note in report.notes:
+        if getattr(note, "code", "") != "small_model":
+            print(f"  note: {note}")
+    for error in report.errors:
+        print(f"  warning: {error}", file=sys.stderr)
+    if report.queued:
+        print("  Review the queue with `monchat memory list` and `monchat memory approve|reject ID`.")
+    if not report.dry_run:
+        print(f"gate: {app.chat.gate().state}")
+    _warm(app, args, report)
+    return 0
+
+
+def _warm(app, args, report) -> None:
+    if args.warm and report.run_id is not None:
+        from ..core.chat.warm import warm
+        done = warm(app.chat, app.store)
+        print(f"warm start: {done}", file=sys.stderr if args.json else sys.stdout)
+
+
+def _proposed_by(row: dict) -> str:
+    """Which filter personas proposed a review row (one row, however many proposed the same change)."""
+    return f" (proposed by {', '.join(row['proposers'])})" if row.get("proposers") else ""
+
+
+def _memory_line(data: dict) -> str:
+    layer = {1: "L1", 2: "L2"}.get(data["layer"], "--")
+    pin = " pinned" if data["pinned"] else ""
+    return f"{data['id']}  {layer} {data['state']:10} {data['slot']:18} {data['text']}{pin}"
+
+
+def _need_id(args) -> str:
+    if not args.id:
+        raise InputError(f"memory {args.action} needs an id.", "See `monchat memory list --all` for ids.")
+    return args.id
+
+
+def cmd_memory(app, args) -> int:
+    memory = app.memory
+    action = args.action
+    out = None
+    if action == "list":
+        records = memory.to_dicts(memory.list(all=args.all))
+        queue = memory.queue()
+        if args.json:
+            out = records
+        else:
+            if not records:
+                print("No memories yet." if not args.all else "No memories at all yet.")
+            for data in records:
+                print(_memory_line(data))
+            if queue:
+                print("\nWaiting for your review (approve/reject by number or memory id):")
+                for row in queue:
+                    was = f" (replaces: {row['old_text']})" if row["old_text"] else ""
+                    print(f"  #{row['id']} {row['action']:9} {row['memory_id']}  {row['text']}{was} — {row['reason']}"
+                          f"{_proposed_by(row)}")
+            return 0
+    elif action == "queue":
+        out = memory.queue()
+        if not args.json:
+            for row in out:
+                print(f"#{row['id']} {row['action']:9} {row['memory_id']}  {row['text']} — {row['reason']}"
+                      f"{_proposed_by(row)}")
+            return 0
+    elif action == "budget":
+        out = memory.budget_report()
+        if not args.json:
+            print(f"{out.get('used_tokens', 0)} of {out.get('budget_tokens', '?')} tokens; "
+                  f"{out.get('included', 0)} memories in the prompt; pinned memories take "
+                  f"{out.get('pinned_tokens', 0)} tokens")
+            for left in out.get("left_out", []):
+                print(f"  left out: {left['id']} {left['text']} — {left['reason']}")
+            return 0
+    elif action == "show":
+        m = memory.get(_need_id(args))
+        out = memory.to_dict(m)
+        out["evidence_messages"] = memory.evidence(m.id)
+        out["rating"] = memory.rating(m.id)
+        out["events"] = memory.events(m.id)
+        if not args.json:
+            print(_memory_line(out))
+            print(f"  kind {out['kind']}, confidence {out['confidence']:.2f}, {out['days']} day(s) of evidence, "
+                  f"{out['contradictions']} contradiction(s); valid {out['valid_at'] or '?'}"
+                  + (f" until {out['invalid_at']}" if out["invalid_at"] else ""))
+            if out["superseded_by"]:
+                print(f"  superseded by {out['superseded_by']}")
+            digest = out["digest"]
+            print(f"  tier {out['tier']}" + (f"; in digest {digest['id']}: {digest['text']}" if digest else ""))
+            for ev in out["evidence_messages"]:
+                flag = " (contradicts)" if ev["contradicts"] else ""
+                print(f"  ← {ev['ts'][:16]} {ev['role']}: {ev['text']}{flag}")
+            return 0
+    elif action == "history":
+        chain = memory.history(_need_id(args))
+        out = memory.to_dicts(chain)
+        if not args.json:
+            for n, data in enumerate(out):
+                arrow = "   " if n == 0 else "→  "
+                until = f" until {data['invalid_at'][:16]}" if data["invalid_at"] else ""
+                version = (f" v{data['version']} weight {data['weight']:.2f}"
+                           if data["kind"] == "preference" else "")
+                print(f"{arrow}{data['id']} [{data['state']}{version}] {data['text']} "
+                      f"(from {(data['valid_at'] or '?')[:16]}{until})")
+                for why in _taken_back_because(memory, data["id"]):  # a message it rested on was deleted or edited
+                    print(f"     {why}")
+                if data["digest"]:  # one-way: the original row stays, the digest points to it
+                    digest = data["digest"]
+                    print(f"     in digest {digest['id']}: {digest['text']} (covers {', '.join(digest['covers'])})")
+            return 0
+    elif action in ("approve", "reject"):
+        refs = [str(r["id"]) for r in memory.queue()] if args.all else [_need_id(args), *args.text]
+        if len(refs) == 1 and not args.all:
+            rows = [memory.approve(refs[0], verdict=args.verdict) if action == "approve" else memory.reject(refs[0])]
+        else:  # several at once (`monchat memory reject 3 4 5`, or --all): one transaction
+            rows = memory.decide_many(refs, approve=action == "approve")
+        result = "approved" if action == "approve" else "rejected"
+        out = [{"queue": row["id"], "memory_id": row["memory_id"], "action": row["action"], "result": result}
+               for row in rows]
+        out = out[0] if len(out) == 1 and not args.all else out
+        if not args.json:
+            for row in rows:
+                print(f"{result}: #{row['id']} {row['action']} {row['memory_id']} {row['text']}")
+            return 0
+    elif action == "rate":
+        from .feedback import memory_rate
+        out = memory_rate(app, args)
+        if not args.json:
+            return 0
+    elif action == "edit":
+        text = " ".join(args.text)
+        new = memory.edit(_need_id(args), text)
+        out = memory.to_dict(new)
+        if not args.json:
+            print(f"{args.id} → {new.id}: {new.text}")
+            return 0
+    elif action == "delete":
+        deleted = memory.delete(_need_id(args))
+        out = {"deleted": deleted}
+        if not args.json:
+            print(f"deleted for good: {', '.join(deleted)} (the archived messages stay)")
+            return 0
+    elif action in ("forget", "restore", "pin", "unpin"):
+        m = getattr(memory, action)(_need_id(args))
+        out = memory.to_dict(m)
+        if not args.json:
+            print(f"{action}: {m.id} [{m.state}] {m.text}")
+            return 0
+    print(json.dumps(out, ensure_ascii=False, indent=2))
+    return 0
+
+
+def _taken_back_because(memory, memory_id: str) -> list[str]:
+    """Why the user's taking words back changed a memory: retracted, or one less evidence (``memory/withdraw.py``)."""
+    out = []
+    for event in memory.events(memory_id):
+        detail = json.loads(event["detail"] or "{}")
+        if detail.get("why") and event["action"] in ("retracted", "lost evidence"):
+            out.append(f"{event['action']} {event['at'][:16]}: {detail['why']}")
+    return out

@@ -1,0 +1,52 @@
+"""``monchat models list|pull NAME|remove NAME``: the embedded model catalog (core/models/)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+
+def add_models_commands(sub) -> None:
+    p = sub.add_parser("models", help="embedded models: list the catalog, download (pull) one, remove one")
+    p.add_argument("action", choices=("list", "pull", "remove"))
+    p.add_argument("name", nargs="?", help="a catalog model (see `monchat models list`)")
+    p.add_argument("--json", action="store_true")
+
+
+def cmd_models(app, args) -> int:
+    from ..core.errors import InputError
+    from ..core.models.service import model_rows, pull_and_select, remove_model
+    if args.action == "list":
+        rows = model_rows(app)
+        if args.json:
+            print(json.dumps(rows, ensure_ascii=False, indent=2))
+            return 0
+        for row in rows:
+            state = "selected" if row["selected"] else "installed" if row["installed"] else "not downloaded"
+            print(f"{row['name']:14} {row['size_text']:>8}  needs {row['ram_gb']:.1f} GB RAM  "
+                  f"context {row['context_length']:>6}  Japanese: {row['japanese']:8} {state}")
+            print(f"{'':14} {row['title']}; {row['licence']}. {row['purpose']}")
+        return 0
+    if not args.name:
+        raise InputError(f"models {args.action} needs a model name.", "See `monchat models list`.")
+    if args.action == "remove":
+        removed, was_selected = remove_model(app, args.name)
+        print(f"{args.name} removed." if removed else f"{args.name} was not downloaded.")
+        if was_selected:
+            print("The embedded backend uses the bundled SmolLM2 again.")
+        return 0
+    last = [0.0]
+
+    def show(progress) -> None:
+        import time
+        now = time.monotonic()
+        if now - last[0] >= 0.5 or progress.done == progress.total:
+            last[0] = now
+            print(f"\r{progress.text():70}", end="", file=sys.stderr, flush=True)
+
+    try:
+        model = pull_and_select(app, args.name, on_progress=show)
+    finally:
+        print(file=sys.stderr)
+    print(f"{model.name} is downloaded, verified (SHA-256) and selected for the embedded backend.")
+    return 0

@@ -1,0 +1,143 @@
+"""Taking words back: messages the user edited away, and Delete message.
+
+**Edited away.** An edit (Edit in the window, ``/edit`` in the terminal) logs a new message whose ``replaces``
+is the old one's id, and the new reply replaces the old reply; a regeneration logs a reply that replaces the
+last one. A message that another message replaces is *taken back* (``types.taken_back``), along the whole chain: an
+edit of an edit takes back both earlier versions. A taken-back message stays where it is — in its log file,
+then in the archive, so nothing the user wrote is lost without their word — but no filter persona reads it at
+a flush, nor do the diary and reflect that read what the filters read (``flush/orient.py``), and search shows
+it marked as replaced (``core/logs/search.py``). When the edited message had already been flushed, the flush that
+archives the edit takes its evidence back from memory (``memory/withdraw.py``, reason "edited away").
+
+**Deleted.** ``MessageDeletion.delete(id)`` removes a message — with the earlier versions it replaced — for
+good: from the log files (each rewritten atomically under its append lock, ``LogBook.remove_messages``) and
+from the archive (the row and its full-text entry). Memories that rested only on it are retracted, others lose
+it as evidence (``memory/withdraw.py``, reason "deleted"); a rating of it is cleared (its effects undone); a
+diary page that cites it goes and its day is owed to the next flush; the prompt is rebuilt. It runs under the
+flush lock, so no flush reads the message while it goes. The logs are rewritten before the database
+transaction: a kill between the two leaves the message in the archive only, and deleting it again finishes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import FlushRunning, NotFound
+from .files import LogBook
+from ..memory.feedback import Feedback
+from ..memory.service import MemoryService
+from ..memory.transitions import Transitions
+from ..memory.withdraw import DELETED, Withdrawn, withdraw
+from ..paths import Paths, held_lock
+from ..store.message_traces import MessageTraces
+from ..store.messages import MessageArchive
+from ..types import Message, taken_back
+
+__all__ = ["DeletionPlan", "Deleted", "MessageDeletion", "taken_back"]
+
+
+@dataclass
+class DeletionPlan:
+    """What deleting a message would do (the confirmation shows it)."""
+
+    message: Message
+    versions: list[Message]  # it first, then the earlier versions it replaced
+    retracted: list[dict] = field(default_factory=list)  # {id, text}: memories that rest only on it
+    weakened: list[dict] = field(default_factory=list)  # {id, text}: memories that rest on other lines too
+
+    @property
+    def ids(self) -> list[str]:
+        return [m.id for m in self.versions]
+
+
+@dataclass
+class Deleted:
+    """What a deletion did: ``monchat message delete --json`` prints it."""
+
+    id: str
+    role: str
+    ids: list[str]  # the message and its earlier versions
+    log_lines: int  # lines removed from the log files
+    archived: int  # rows removed from the archive
+    memory: Withdrawn
+    ratings_cleared: int = 0
+    diary_days: list[str] = field(default_factory=list)  # pages dropped (the next flush writes them again)
+
+    def as_dict(self) -> dict:
+        return {"id": self.id, "role": self.role, "ids": self.ids, "log_lines": self.log_lines,
+                "archived": self.archived, "memories_retracted": self.memory.retracted,
+                "memories_weakened": self.memory.weakened, "ratings_cleared": self.ratings_cleared,
+                "diary_days": self.diary_days}
+
+
+class MessageDeletion:
+    """Delete message, for the window and ``monchat message delete`` alike."""
+
+    def __init__(self, logbook: LogBook, archive: MessageArchive, memory: MemoryService, paths: Paths) -> None:
+        self.logbook = logbook
+        self.archive = archive
+        self.memory = memory
+        self.paths = paths
+
+    def plan(self, message_id: str) -> DeletionPlan:
+        """The message, its earlier versions, and the memories deleting it would retract or weaken.
+
+        Raises:
+            NotFound: no message (logged or archived) has that id.
+        """
+        logged = {m.id: m for m in self.logbook.read_all().messages}
+        versions: list[Message] = []
+        current: str = message_id
+        while current and current not in {m.id for m in versions}:
+            found = self.archive.get_many([current]).get(current)
+            message = logged.get(current) or (self._from_row(found) if found else None)
+            if message is None:
+                break
+            versions.append(message)
+            current = message.replaces
+        if not versions:
+            raise NotFound(f"There is no message {message_id!r}.",
+                           "Find a message's id with `monchat search WORDS --json`.")
+        plan = DeletionPlan(versions[0], versions)
+        memories = self.memory.memories
+        ids = set(plan.ids)
+        for memory_id, cited in memories.citing(plan.ids).items():
+            memory = memories.get(memory_id)
+            if memory is None or memory.history:
+                continue
+            rest = [r for r in memories.ledger_rows(memory_id) if r["message_id"] not in ids and not r["contradicts"]]
+            (plan.weakened if rest else plan.retracted).append({"id": memory.id, "text": memory.text})
+        return plan
+
+    @staticmethod
+    def _from_row(row: dict) -> Message:
+        return Message(id=row["id"], ts=row["ts"], role=row["role"], text=row["text"] or "",
+                       persona=row.get("persona") or "", replaces=row.get("replaces") or "")
+
+    def delete(self, message_id: str) -> Deleted:
+        """Delete a message and the earlier versions it replaced, for good (see the module's docstring).
+
+        Raises:
+            NotFound: no message has that id.
+            FlushRunning: a flush is running (it may be reading the message).
+            StorageError: a log file or the database could not be written.
+        """
+        with held_lock(self.paths.flush_lock) as held:
+            if not held:
+                raise FlushRunning("A flush is running in another monchat window or terminal.",
+                                   "Delete the message when it has finished.")
+            plan = self.plan(message_id)
+            ids = plan.ids
+            lines = self.logbook.remove_messages(set(ids))
+            store = self.memory.store
+            t = Transitions(self.memory.memories, self.memory.settings.flush, self.memory.clock())
+            feedback = Feedback(self.memory, self.logbook)
+            with store.atomic():
+                withdrawn = withdraw(self.memory.memories, t, ids, DELETED)
+                cleared = sum(feedback.drop_message_rating(t, i) for i in ids)
+                days = MessageTraces(store).remove(ids, [m.text for m in plan.versions])
+                archived = self.archive.delete(ids)
+            self.memory.rebuild()
+            for day in days:
+                (self.paths.data_dir / "diary" / f"{day}.md").unlink(missing_ok=True)
+        return Deleted(plan.message.id, plan.message.role, ids, lines, archived, withdrawn, cleared, days)

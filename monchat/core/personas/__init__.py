@@ -1,0 +1,1 @@
+"""Surface and filter personas: their records, the persona library, SillyTavern cards."""

@@ -1,0 +1,1 @@
+"""Where your words go: cloud consent, API keys, redaction."""

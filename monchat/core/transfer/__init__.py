@@ -1,0 +1,1 @@
+"""Bringing history in and out: imports, exports, backup and restore."""

@@ -1,0 +1,1 @@
+"""The conversation: bubbles, composer, the turn in flight, the gate bar."""

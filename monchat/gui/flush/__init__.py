@@ -1,0 +1,1 @@
+"""The flush dialog and its finished rows."""

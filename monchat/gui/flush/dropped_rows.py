@@ -1,0 +1,54 @@
+"""The finished flush dialog's rows for proposals a flush dropped, each with why in the window's language.
+
+``monchat flush`` prints every dropped proposal with its reason; the dialog shows the same, so a flush
+whose only proposal was, say, the assistant's words does not look as if nothing had been proposed. A drop
+by the guard (``core/memory/guard.py``) carries its rule's code, worded here.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
+
+from ...core.memory.guard import GuardRule
+
+
+class DroppedWords(QObject):
+    def kind(self) -> str:
+        return self.tr("Dropped")
+
+    def rule(self, rule: str) -> str:
+        """Why the guard dropped it, from its rule's code."""
+        return {
+            GuardRule.NO_STATEMENT: self.tr("Says nothing: only a number, a list marker, punctuation or one "
+                                            "repeated syllable"),
+            GuardRule.BAD_SLOT: self.tr("Its topic is not “subject/attribute” in words (a placeholder or a field "
+                                        "name of the request)"),
+            GuardRule.ASSISTANTS_WORDS: self.tr("The assistant's words, not yours"),
+            GuardRule.ECHOES_INSTRUCTIONS: self.tr("Repeats the filter's own instructions, not your words"),
+            GuardRule.NOT_THEIR_WORDS: self.tr("Shares nothing with your messages it cites"),
+            GuardRule.ADDS_WORDS: self.tr("Says something your messages it cites do not"),
+        }.get(rule, rule)
+
+    def reason(self, category: str) -> str:
+        """Why, from the drop's category (``core/flush/records.py`` ``Dropped.category``)."""
+        return {"evidence": self.tr("Not backed by your own messages"),
+                "words": self.tr("Not in your words (the assistant's, or none of the line it cites)"),
+                "invalid": self.tr("Not a well-formed proposal"),
+                "limit": self.tr("Over the persona's limit of proposals"),
+                "no_target": self.tr("Nothing kept to take back")}.get(category, category)
+
+
+def add_dropped_rows(tree: QTreeWidget, dropped: list[dict]) -> None:
+    """One row per dropped proposal (its text), with the reason (the guard's rule, if it dropped it) as its
+    child row."""
+    words = DroppedWords(tree)
+    for entry in dropped:
+        text = entry.get("text") or "—"
+        item = QTreeWidgetItem(tree, [words.kind(), text])
+        item.setToolTip(1, text)
+        rule = entry.get("rule") or ""
+        reason = words.rule(rule) if rule else words.reason(entry.get("category") or "evidence")
+        child = QTreeWidgetItem(item, ["", reason])
+        child.setToolTip(1, reason)
+        item.setExpanded(True)

@@ -1,0 +1,1 @@
+"""The File menu: search, import, export, backup and restore."""

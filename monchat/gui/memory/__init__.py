@@ -1,0 +1,1 @@
+"""Memory as the user sees it: browser, review queue, inbox, graph, lint."""

@@ -1,0 +1,260 @@
+"""The review queue: changes a flush would not make alone, waiting for a yes or a no.
+
+A queued item never confirms silently; unanswered past its deadline it goes back
+to being a candidate (the flush does that). Approve and reject run on a worker.
+Several rows can be selected (Shift/Ctrl-click, Select all): Approve and Reject then decide all of them
+in one transaction (``MemoryService.decide_many``), so eight junk items go with one selection and one click.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QHBoxLayout, QHeaderView, QLabel,
+                               QListWidget, QListWidgetItem, QMenu, QPushButton, QSplitter, QTreeWidget,
+                               QTreeWidgetItem, QVBoxLayout, QWidget)
+
+from ...core.errors import KnownError
+from ...core.memory import Verdict
+from ...core.memory.service import MemoryService
+from ...core.settings import Settings
+from . import review_words as words
+from ..failures import explanation, headline
+from ..kit.lifetime import alive
+from ..translation import arg
+from ..kit.workers import Failure, TaskRunner
+
+
+class ReviewQueueDialog(QDialog):
+    """Signals:
+        memory_changed(): an item was approved or rejected.
+        action_failed(Failure): the change was refused.
+    """
+
+    memory_changed = Signal()
+    action_failed = Signal(object)
+
+    def __init__(self, memory: MemoryService, settings: Settings, runner: TaskRunner,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.memory = memory
+        self.settings = settings
+        self.runner = runner
+        self.rows: list[dict] = []
+        self.busy = False
+        self.setWindowTitle(self.tr("Review queue"))
+        self.resize(860, 560)
+        self.intro = QLabel(self.tr("These changes to your lasting memory wait for your decision. "
+                                    "Nothing here is used until you approve it."), self)
+        self.intro.setWordWrap(True)
+        self.table = QTreeWidget(self)
+        self.table.setRootIsDecorated(False)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setHeaderLabels([self.tr("Proposal"), self.tr("Current memory"), self.tr("Action"),
+                                    self.tr("Confidence"), self.tr("Decide by")])
+        header = self.table.header()
+        header.setStretchLastSection(False)
+        for column, mode in enumerate((QHeaderView.ResizeMode.Stretch, QHeaderView.ResizeMode.Stretch,
+                                       QHeaderView.ResizeMode.ResizeToContents,
+                                       QHeaderView.ResizeMode.ResizeToContents,
+                                       QHeaderView.ResizeMode.ResizeToContents)):
+            header.setSectionResizeMode(column, mode)
+        self.table.currentItemChanged.connect(lambda *_: self.show_detail())
+        self.table.itemSelectionChanged.connect(self.show_detail)
+        self.reason = QLabel(self)
+        self.reason.setWordWrap(True)
+        self.reason.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.evidence = QListWidget(self)
+        self.evidence.setWordWrap(True)
+        self.approve_button = QPushButton(self.tr("Approve"), self)
+        self.approve_button.clicked.connect(self.approve_selected)
+        # For a judgement: approve as another verdict than the judge's leaning.
+        self.verdict_menu = QMenu(self)
+        self.verdict_actions: dict[str, QAction] = {}
+        for verdict in Verdict:
+            action = self.verdict_menu.addAction(arg(self.tr("%1 — %2"), words.verdict_name(verdict),
+                                                     words.verdict_effect(verdict)))
+            action.setData(str(verdict))
+            action.triggered.connect(lambda _checked=False, v=verdict: self.approve_selected(v))
+            self.verdict_actions[verdict] = action
+        self.other_verdict_button = QPushButton(self.tr("Approve as…"), self)
+        self.other_verdict_button.setToolTip(self.tr("Decide yourself how the two relate"))
+        self.other_verdict_button.setMenu(self.verdict_menu)
+        metrics = self.other_verdict_button.fontMetrics()  # room for the whole text and the menu arrow
+        self.other_verdict_button.setMinimumWidth(metrics.horizontalAdvance(self.other_verdict_button.text()) + 48)
+        self.reject_button = QPushButton(self.tr("Reject"), self)
+        self.reject_button.clicked.connect(self.reject_selected)
+        self.select_all_button = QPushButton(self.tr("Select all"), self)
+        self.select_all_button.setToolTip(self.tr("Select every item, then approve or reject them all at once"))
+        self.select_all_button.clicked.connect(self.table.selectAll)
+        self.effect = QLabel(self)  # what the Approve button will do (for a judgement)
+        self.effect.setWordWrap(True)
+        self.message = QLabel(self)
+        self.message.setWordWrap(True)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.approve_button)
+        buttons.addWidget(self.other_verdict_button)
+        buttons.addWidget(self.reject_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.select_all_button)
+        detail = QWidget(self)
+        col = QVBoxLayout(detail)
+        col.setContentsMargins(0, 0, 0, 0)
+        col.addWidget(self.reason)
+        col.addWidget(QLabel(self.tr("Evidence: what you said"), detail))
+        col.addWidget(self.evidence, 1)
+        col.addLayout(buttons)
+        col.addWidget(self.effect)
+        col.addWidget(self.message)
+        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        splitter.addWidget(self.table)
+        splitter.addWidget(detail)
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 1)
+        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        close.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.intro)
+        layout.addWidget(splitter, 1)
+        layout.addWidget(close)
+        self.refresh()
+
+    def action_name(self, row: dict) -> str:
+        action = row.get("action") or ""
+        if action == "judge":
+            return arg(self.tr("Decide (leaning: %1)"), words.verdict_name(words.leaning(row)))
+        return words.action_name(action)
+
+    def refresh(self) -> None:
+        self.rows = self.memory.queue()
+        self.table.clear()
+        for row in self.rows:
+            deadline = row.get("deadline_epoch")
+            when = datetime.fromtimestamp(deadline).strftime("%Y-%m-%d") if deadline else ""
+            item = QTreeWidgetItem(self.table, [
+                row.get("text") or "", row.get("old_text") or "", self.action_name(row),
+                words.confidence_text(row.get("confidence")) if row.get("confidence") is not None else "", when])
+            item.setData(0, Qt.ItemDataRole.UserRole, row["id"])
+            for column in (0, 1, 2):
+                item.setToolTip(column, item.text(column))
+        if self.table.topLevelItemCount():
+            self.table.setCurrentItem(self.table.topLevelItem(0))
+        if not self.rows:
+            self.reason.setText(self.tr("Nothing is waiting for review."))
+        self.show_detail()
+
+    def select(self, queue_id: int) -> None:
+        for i in range(self.table.topLevelItemCount()):
+            item = self.table.topLevelItem(i)
+            if item.data(0, Qt.ItemDataRole.UserRole) == queue_id:
+                self.table.setCurrentItem(item)
+                return
+
+    def current(self) -> dict | None:
+        item = self.table.currentItem()
+        if item is None:
+            return None
+        queue_id = item.data(0, Qt.ItemDataRole.UserRole)
+        return next((r for r in self.rows if r["id"] == queue_id), None)
+
+    def selected_rows(self) -> list[dict]:
+        """The selected rows, in the table's order."""
+        ids = {item.data(0, Qt.ItemDataRole.UserRole) for item in self.table.selectedItems()}
+        return [r for r in self.rows if r["id"] in ids]
+
+    def show_detail(self) -> None:
+        row = self.current()
+        self.evidence.clear()
+        many = len(self.selected_rows())
+        judge = row is not None and row.get("action") == "judge" and many <= 1
+        self.approve_button.setEnabled(row is not None and not self.busy)
+        self.reject_button.setEnabled(row is not None and not self.busy)
+        self.select_all_button.setEnabled(len(self.rows) > 1 and many < len(self.rows) and not self.busy)
+        self.other_verdict_button.setVisible(judge)
+        self.other_verdict_button.setEnabled(judge and not self.busy)
+        self.approve_button.setText(self.tr("Approve"))
+        self.reject_button.setText(self.tr("Reject"))
+        self.approve_button.setToolTip("")
+        self.effect.clear()
+        if many > 1:  # the buttons decide every selected item; the detail shows the current one
+            self.approve_button.setText(self.tr("Approve %n selected", "", many))
+            self.reject_button.setText(self.tr("Reject %n selected", "", many))
+        if row is None:
+            return
+        why = arg(self.tr("Why: %1"), words.reason(row, self.settings.flush.judge_confidence))
+        self.reason.setText("\n".join(t for t in (why, words.held(row), words.proposed_by(row)) if t))
+        if judge:
+            lean = words.leaning(row)
+            self.approve_button.setText(arg(self.tr("Approve: %1"), words.verdict_name(lean)))
+            self.approve_button.setToolTip(words.verdict_effect(lean))
+            self.effect.setText(words.verdict_effect(lean))
+            for verdict, action in self.verdict_actions.items():
+                action.setVisible(verdict != lean)
+        compare = bool(row.get("target_id")) and row.get("action") != "layer1"
+        if compare:  # both sides, so the user can see what each rests on
+            self._evidence_heading(arg(self.tr("Evidence for the proposal “%1”"), row.get("text") or ""))
+        self._evidence_lines(row["memory_id"])
+        if compare:
+            self._evidence_heading(arg(self.tr("Evidence for the current memory “%1”"), row.get("old_text") or ""))
+            self._evidence_lines(row["target_id"])
+
+    def _evidence_heading(self, text: str) -> None:
+        item = QListWidgetItem(text, self.evidence)
+        item.setFlags(Qt.ItemFlag.ItemIsEnabled)  # a heading: shown, never selected
+        font = item.font()
+        font.setBold(True)
+        item.setFont(font)
+
+    def _evidence_lines(self, memory_id: str) -> None:
+        try:
+            lines = self.memory.evidence(memory_id)
+        except KnownError:  # the memory went away meanwhile (a flush, the CLI): nothing to show
+            lines = []
+        for message in lines:
+            when = str(message.get("ts", ""))[:16].replace("T", " ")
+            self.evidence.addItem(f"{when}  {message.get('text', '')}")
+
+    def _apply(self, name: str, fn) -> None:
+        if self.busy:
+            return
+        self.busy = True
+        self.show_detail()
+        self.message.setText(self.tr("Saving…"))
+        self.runner.start(name, lambda _report: fn(), on_finished=self._applied, on_failed=self._failed)
+
+    def _applied(self, _result) -> None:
+        if not alive(self):
+            return
+        self.busy = False
+        self.message.setText(self.tr("Done."))
+        self.refresh()
+        self.memory_changed.emit()
+
+    def _failed(self, failure: Failure) -> None:
+        if not alive(self):
+            return
+        self.busy = False
+        self.message.setText(f"{headline(failure)}\n{explanation(failure)}")
+        self.show_detail()
+        self.action_failed.emit(failure)
+
+    def approve_selected(self, verdict: str | None = None) -> None:
+        """Approve the selected items; one judgement may be approved as another ``verdict`` than its leaning."""
+        row, memory, chosen = self.current(), self.memory, self.selected_rows()
+        if len(chosen) > 1:
+            self._apply("approve", lambda: memory.decide_many([str(r["id"]) for r in chosen], approve=True))
+            return
+        if row is None:
+            return
+        if row.get("action") != "judge" or not isinstance(verdict, str):
+            verdict = None
+        self._apply("approve", lambda: memory.approve(str(row["id"]), verdict=verdict))
+
+    def reject_selected(self) -> None:
+        row, memory, chosen = self.current(), self.memory, self.selected_rows()
+        if len(chosen) > 1:
+            self._apply("reject", lambda: memory.decide_many([str(r["id"]) for r in chosen], approve=False))
+        elif row is not None:
+            self._apply("reject", lambda: memory.reject(str(row["id"])))

@@ -1,0 +1,1 @@
+"""Persona editors and avatars."""

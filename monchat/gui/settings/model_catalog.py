@@ -1,0 +1,177 @@
+"""Settings → Model's embedded catalog: pick a model (its size, memory, languages shown), download it with
+progress (speed, time left) and Cancel. Core does the work (``core/models/``) on a worker thread through the
+task runner; these widgets only show it. The first start's offer (``gui/settings/model_offer.py``) reuses ``Download``.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Callable
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
+
+from ...core.models.catalog import CatalogModel, installed_file, load_catalog
+from ..failures import explanation, headline
+from ..kit.lifetime import alive
+from ..translation import arg, ui_language
+from ..kit.workers import Failure, TaskRunner
+
+
+
+def _gb(count: float) -> str:
+    return f"{count / 1e9:.1f} GB" if count >= 1e8 else f"{count / 1e6:.0f} MB"
+
+
+class Download(QWidget):
+    """A Download button, Cancel, a progress bar and a line saying how far (speed, time left)."""
+
+    finished = Signal(bool)  # True: downloaded and verified
+
+    def __init__(self, runner: TaskRunner, models_dir: Path, model: Callable[[], CatalogModel | None],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.runner, self.models_dir, self.model = runner, models_dir, model
+        self.button = QPushButton(self.tr("Download"), self)
+        self.button.clicked.connect(self.start)
+        self.cancel_button = QPushButton(self.tr("Cancel"), self)
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.bar = QProgressBar(self)
+        self.bar.setVisible(False)
+        self.bar.setRange(0, 1000)
+        self.state = QLabel(self)
+        self.state.setWordWrap(True)
+        self._stop: threading.Event | None = None
+        row = QHBoxLayout()
+        row.addWidget(self.button)
+        row.addWidget(self.cancel_button)
+        row.addWidget(self.bar, 1)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addLayout(row)
+        column.addWidget(self.state)
+
+    def start(self) -> None:
+        model = self.model()
+        if model is None or model.bundled or self._stop is not None:
+            return
+        from ...core.models.download import pull
+        stop = threading.Event()
+        self._stop = stop
+        self.button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.bar.setVisible(True)
+        self.bar.setValue(0)
+        self.state.setText(arg(self.tr("Downloading %1…"), model.title))
+        self.runner.start("model download", lambda report: pull(model, self.models_dir, on_progress=report,
+                                                                 cancel=stop),
+                          on_progress=self._progress, on_finished=lambda _path: self._ended(model, True, None),
+                          on_failed=lambda failure: self._ended(model, False, failure))
+
+    def cancel(self) -> None:
+        if self._stop is not None:
+            self._stop.set()
+            self.cancel_button.setEnabled(False)
+
+    def _progress(self, step) -> None:
+        if not alive(self) or not step.total:
+            return
+        self.bar.setValue(int(1000 * step.done / step.total))
+        if step.verifying:
+            self.state.setText(self.tr("Checking the file (SHA-256)…"))
+            return
+        left = "" if step.seconds_left is None else arg(self.tr(", about %1 s left"), int(step.seconds_left))
+        self.state.setText(arg(self.tr("%1 of %2, %3/s%4"), _gb(step.done), _gb(step.total),
+                               _gb(step.speed), left))
+
+    def _ended(self, model: CatalogModel, done: bool, failure: Failure | None) -> None:
+        if not alive(self):
+            return
+        self._stop = None
+        self.button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+        self.bar.setVisible(False)
+        if failure is not None:
+            cancelled = failure.code == "download_cancelled"
+            self.state.setText(arg(self.tr("The download of %1 was cancelled; nothing was installed."), model.title)
+                               if cancelled else f"{headline(failure)}\n{explanation(failure)}")
+        else:
+            self.state.setText(arg(self.tr("%1 is downloaded and verified."), model.title))
+        self.finished.emit(done)
+
+
+class CatalogPicker(QWidget):
+    """The catalog in a list, what the chosen model is, and its download. ``chosen`` says a model to use."""
+
+    chosen = Signal(str)  # a catalog name ("smollm2-135m" for the bundled model)
+
+    def __init__(self, runner: TaskRunner, models_dir: Path, current: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.models_dir = models_dir
+        self.models = load_catalog()
+        self.box = QComboBox(self)
+        self.details = QLabel(self)
+        self.details.setWordWrap(True)
+        self.use_button = QPushButton(self.tr("Use this model"), self)
+        self.use_button.clicked.connect(self._use)
+        self.download = Download(runner, models_dir, self.current_model, self)
+        self.download.finished.connect(self._downloaded)
+        row = QHBoxLayout()
+        row.addWidget(self.box, 1)
+        row.addWidget(self.use_button)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addLayout(row)
+        column.addWidget(self.details)
+        column.addWidget(self.download)
+        self._fill(current)
+        self.box.currentIndexChanged.connect(lambda _index: self._show())
+        self._show()
+
+    def current_model(self) -> CatalogModel | None:
+        index = self.box.currentIndex()
+        return self.models[index] if 0 <= index < len(self.models) else None
+
+    def installed(self, model: CatalogModel) -> bool:
+        return model.bundled or installed_file(self.models_dir, model) is not None
+
+    def _fill(self, current: str) -> None:
+        for model in self.models:
+            size = self.tr("included") if model.bundled else _gb(model.size_bytes)
+            mark = self.tr(" (downloaded)") if self.installed(model) and not model.bundled else ""
+            self.box.addItem(arg(self.tr("%1 — %2, needs %3 GB memory%4"), model.title, size,
+                                 f"{model.ram_gb:.1f}", mark))
+        names = [m.name for m in self.models]
+        self.box.setCurrentIndex(names.index(current) if current in names else 0)
+
+    def _show(self) -> None:
+        model = self.current_model()
+        if model is None:
+            return
+        japanese = {"good": self.tr("good"), "fair": self.tr("fair"), "limited": self.tr("limited"),
+                    "poor": self.tr("poor")}.get(model.japanese, model.japanese)
+        purpose = model.purpose_ja if ui_language() == "ja" and model.purpose_ja else model.purpose
+        self.details.setText(purpose + "\n" + arg(self.tr(
+            "Languages: %1 (Japanese: %2). Context: %3 tokens. Licence: %4."),
+            ", ".join(model.languages), japanese, model.context_length, model.licence))
+        ready = self.installed(model)
+        self.download.button.setEnabled(not ready)
+        self.use_button.setEnabled(ready)
+        if not ready:
+            self.download.state.setText(arg(self.tr("Not downloaded yet (%1)."), _gb(model.size_bytes)))
+        elif not model.bundled:
+            self.download.state.setText(self.tr("Downloaded and verified."))
+        else:
+            self.download.state.setText(self.tr("Built in: nothing to download."))
+
+    def _use(self) -> None:
+        model = self.current_model()
+        if model is not None and self.installed(model):
+            self.chosen.emit(model.name)
+
+    def _downloaded(self, done: bool) -> None:
+        if done:
+            self._show()
+            self._use()
