@@ -52,6 +52,8 @@ def create_main_window(app, translators: Translators | None = None):
     window = MainWindow(app)
     from .settings.model_help import ModelHelp
     window.model_help = ModelHelp(window)  # Help → A model for this computer…
+    from .user_guide import UserGuide
+    window.user_guide = UserGuide(window)  # Help → monchat Help… (the README's part for users)
     if first_start:
         window.save_settings()  # chosen once: the next start finds settings.toml
         if app.backends.pinned is None:  # offered, never forced: the window works without it

@@ -112,3 +112,17 @@ def test_a_first_start_offers_no_empty_flush_and_no_pause_warning(window):
     assert "chat pauses at 5" in bar.count_label.toolTip()
     assert not window.flush_action.isEnabled() and window.flush_action.toolTip() == "Nothing to flush yet: chat first."
     assert not bar.flush_button.isEnabled() and bar.flush_button.toolTip() == "Nothing to flush yet: chat first."
+
+
+def test_help_shows_the_readmes_part_for_users(app, qtbot, translators):
+    from monchat.gui.main import create_main_window
+    from monchat.gui.user_guide import UserGuideWindow
+    window = create_main_window(app, translators)
+    qtbot.addWidget(window)
+    guide = window.user_guide.open_help()
+    assert isinstance(guide, UserGuideWindow) and guide.isVisible() and not guide.isModal()
+    text = guide.text.toPlainText()
+    assert "The flush gate" in text and "Backends" in text and "Development" not in text
+    assert window.user_guide.open_help() is guide  # one window, raised again
+    guide.close()
+    assert window.shutdown(10000)

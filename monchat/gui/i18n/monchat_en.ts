@@ -3490,6 +3490,28 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>UserGuide</name>
+    <message>
+        <source>monchat Help…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>UserGuideWindow</name>
+    <message>
+        <source>monchat Help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This guide is written in English.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The guide is not installed; see https://pypi.org/project/monchat/.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Welcome</name>
     <message>
         <source>&lt;b&gt;Welcome to monchat.&lt;/b&gt; You talk with a &lt;b&gt;persona&lt;/b&gt; (choose one above; make your own under Personas). Everything you say is kept in &lt;b&gt;log files&lt;/b&gt; on this computer.</source>

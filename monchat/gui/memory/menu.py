@@ -84,7 +84,6 @@ class MemoryMenu:
         for old in w.dialogs:  # one queue window: "Open review queue" again shows the one already open
             if isinstance(old, ReviewQueueDialog) and alive(old) and old.isVisible():
                 old.refresh()
-                old.raise_()
                 old.activateWindow()
                 return old
         dialog = ReviewQueueDialog(w.app.memory, w.app.settings, w.runner, w)
