@@ -62,7 +62,7 @@ class FlushDialog(QDialog):
         self.role_labels: dict[str, QLabel] = {}
         self._announced = False
         self.setWindowTitle(self.tr("Flush"))
-        self.resize(720, 640)
+        self.resize(720, 420)  # grows to the results when the flush is done (no empty space before)
 
         self.plan_label = QLabel(self.tr("Reading the plan…"), self)
         self.plan_label.setWordWrap(True)
@@ -384,8 +384,8 @@ class FlushDialog(QDialog):
         queued = 0 if report.dry_run else report.queued
         self.review_button.setText(arg(self.tr("Open review queue (%1)"), queued))
         self.review_button.setVisible(bool(queued))
-        if queued:
-            self.review_button.setDefault(True)
+        self.review_button.setDefault(bool(queued))
+        self.resize(self.width(), max(self.height(), min(640, self.screen().availableGeometry().height() - 80)))
         self.flush_finished.emit(report)
         if self._close_when_done:
             self.accept()
