@@ -1292,15 +1292,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Knowledge lint</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Rules check your memory for broken links and values that do not fit.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Lint asks the model about contradictions</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1385,6 +1377,14 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>A topic with this many messages in 30 days suggests the ones next to it (0: off).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check memory for mistakes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The check asks the model about contradictions</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

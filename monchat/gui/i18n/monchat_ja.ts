@@ -1299,16 +1299,8 @@ Send to it? monchat asks only once for this service.</source>
         <translation>新しいメッセージのある日ごとに 1 回呼び出して、その日のページを書きます。</translation>
     </message>
     <message>
-        <source>Knowledge lint</source>
-        <translation>知識の点検</translation>
-    </message>
-    <message>
         <source>Rules check your memory for broken links and values that do not fit.</source>
         <translation>決まりに沿って、記憶の壊れたつながりや分類に合わない値を点検します。</translation>
-    </message>
-    <message>
-        <source>Lint asks the model about contradictions</source>
-        <translation>点検で食い違いをモデルに尋ねる</translation>
     </message>
     <message>
         <source>One more call: which memories of one kind contradict each other.</source>
@@ -1393,6 +1385,14 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>A topic with this many messages in 30 days suggests the ones next to it (0: off).</source>
         <translation>30 日でこの数のメッセージがある話題は、その隣の話題をギャップとして示します（0: オフ）。</translation>
+    </message>
+    <message>
+        <source>Check memory for mistakes</source>
+        <translation>記憶の間違いを点検する</translation>
+    </message>
+    <message>
+        <source>The check asks the model about contradictions</source>
+        <translation>点検で食い違いをモデルに尋ねる</translation>
     </message>
     <message>
         <source>A day of using a skill counts half as much after this many days.</source>
