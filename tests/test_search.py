@@ -8,7 +8,7 @@ from datetime import timezone
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from monchat.cli.main import main as cli
+from monchat.cli import main as cli
 from monchat.app import build_app
 from monchat.core.errors import InputError, NotFound
 from monchat.core.logs.search import SearchService
