@@ -1503,11 +1503,11 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>%1 log files now wait for a flush, so chat is paused: press Flush. One flush reads them all, in parts that fit the model.</source>
-        <translation>%1 個のログファイルが Flush を待っているため、チャットは止まっています。Flush を押してください。1回の Flush でモデルに収まる単位に分けてすべて読みます。</translation>
+        <translation>%1 個のログファイルが整理を待っているため、チャットは止まっています。「整理」を押してください。1 回の整理で、モデルに収まる大きさに分けてすべて読みます。</translation>
     </message>
     <message>
         <source>%1 log files now wait for a flush; a flush is recommended.</source>
-        <translation>%1 個のログファイルが Flush を待っています。Flush をおすすめします。</translation>
+        <translation>%1 個のログファイルが整理を待っています。整理をおすすめします。</translation>
     </message>
 </context>
 <context>
