@@ -92,8 +92,11 @@ class GateBar(QWidget):
 
     def _colour_banner(self) -> None:
         """Fill, text and frame from the palette, the text checked for contrast (a red frame at "stop")."""
-        kind = "stop" if self.state == "stop" else "warn"
-        self.banner.setStyleSheet(notice_style(self.palette(), kind, "gate_banner", "gate_banner_text"))
+        if self.state not in ("warn", "stop"):
+            return  # hidden: coloured when it shows (a stylesheet repolishes the banner; the gate is read every minute)
+        style = notice_style(self.palette(), "stop" if self.state == "stop" else "warn", "gate_banner", "gate_banner_text")
+        if style != self.banner.styleSheet():
+            self.banner.setStyleSheet(style)
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
         """A desktop that switches between light and dark: the banner's colours are taken again."""
