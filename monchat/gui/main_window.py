@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 
 OLDER_PAGE = 50
 GATE_POLL_MS = 60_000
+REVIEW_COUNT_DELAY_MS = 1500  # the Memory menu's count waits until the window is painted and the meter counted
 
 
 class MainWindow(QMainWindow):
@@ -106,7 +107,7 @@ class MainWindow(QMainWindow):
         self.refresh_gate()
         # Counted once the event loop runs, so the window is painted first (the count may load a tokenizer).
         QTimer.singleShot(0, self, self.refresh_meter)
-        QTimer.singleShot(0, self, self.memory_menu.refresh_review_count)
+        QTimer.singleShot(REVIEW_COUNT_DELAY_MS, self, self.memory_menu.refresh_review_count)  # after the first paint
         self.gate_timer = QTimer(self, interval=GATE_POLL_MS, timeout=self.refresh_gate)
         self.gate_timer.start()
         self.composer.edit.setFocus()
