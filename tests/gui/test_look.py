@@ -35,6 +35,21 @@ def test_a_shipped_persona_shows_its_own_picture_and_an_unknown_one_its_initial(
     assert not avatars("someone-gone").isNull()  # a circle with the first letter
 
 
+def link_colours(reply) -> set[str]:
+    """The colours the Copy links are drawn in."""
+    found = set()
+    block = reply.body.document().begin()
+    while block.isValid():
+        iterator = block.begin()
+        while not iterator.atEnd():
+            fmt = iterator.fragment().charFormat()
+            if fmt.isAnchor() and fmt.anchorHref().startswith("copy:"):
+                found.add(fmt.foreground().color().name())
+            iterator += 1
+        block = block.next()
+    return found
+
+
 def copy_links(reply) -> list[tuple[str, str]]:
     """The (href, text) of every Copy link in a reply's code block labels."""
     links = []
@@ -89,6 +104,7 @@ def test_code_is_coloured_by_its_language_readably_on_light_and_dark(window, bac
                 block = block.next()
             assert len(colours) >= 2, "print, the string: coloured apart"
             assert all(contrast(QColor(c), shade) >= 4.5 for c in colours)
+            assert all(contrast(QColor(c), shade) >= 4.5 for c in link_colours(reply)), "the Copy link reads"
     finally:
         qapp.setPalette(old)
 

@@ -143,7 +143,9 @@ def decorate_code(document: QTextDocument, palette: QPalette, copy_word: str, co
         link = QTextCharFormat(plain)
         link.setAnchor(True)
         link.setAnchorHref(f"{COPY_SCHEME}:{n}")
-        link.setForeground(palette.color(QPalette.ColorRole.Link))
+        link_colour = palette.color(QPalette.ColorRole.Link)  # a theme may leave it blue on a dark fill
+        link.setForeground(link_colour if contrast(link_colour, label_format.background().color()) >= AA_TEXT
+                           else palette.color(QPalette.ColorRole.Text))
         link.setFontUnderline(True)
         cursor.insertText(copied_word if n == copied else copy_word, link)
     return blocks
