@@ -65,3 +65,23 @@ def test_chat_is_open_while_a_flush_runs_and_its_message_waits_for_the_next_flus
 def test_the_gate_pauses_chat_again_when_no_flush_runs(app):
     fill_log_files(app, 5)
     assert app.chat.gate().state == "stop" and not app.chat.gate().flushing
+
+
+def test_the_flush_window_estimates_the_time_left_from_the_parts_read(qtbot):
+    from PySide6.QtWidgets import QWidget
+
+    from monchat.gui.flush.timing import FlushTiming, clock_text
+    host = QWidget()
+    qtbot.addWidget(host)
+    timing = FlushTiming(host)
+    timing.start()
+    assert timing.remaining() is None and timing.label.text() == "Elapsed: 0:00"  # nothing read yet: no guess
+    timing.part("base", 0, 4)
+    timing.reading_started -= 30  # the first part took 30 s
+    timing.part("base", 1, 4)
+    timing.part("lifestyle", 0, 4)
+    assert timing.remaining() is not None and 200 < timing.remaining() < 220  # 7 parts left at 30 s a part
+    assert "about 3:" in timing.label.text() and "1 of 8 parts read" in timing.label.text()
+    timing.stop()
+    assert "left" not in timing.label.text()
+    assert (clock_text(59), clock_text(61), clock_text(3725)) == ("0:59", "1:01", "1:02:05")
