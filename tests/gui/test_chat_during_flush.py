@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from tests.gui.conftest import fill_log_files
 from tests.gui.flush_script import NO_ITEMS
 
@@ -85,3 +87,18 @@ def test_the_flush_window_estimates_the_time_left_from_the_parts_read(qtbot):
     timing.stop()
     assert "left" not in timing.label.text()
     assert (clock_text(59), clock_text(61), clock_text(3725)) == ("0:59", "1:01", "1:02:05")
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_looking_back_notes_are_worded_in_the_windows_language(make_window, language):
+    from monchat.core.types import Coded
+    from tests.gui.walker import other_script
+    dialog = make_window(language).open_flush()
+    note = Coded("reflect: 2 entr(ies) left out: not of the schema's shape or resting on no slot it was shown.",
+                 "reflect_unshown", 2)
+    worded = dialog.report_words(note)
+    assert "schema" not in worded and "slot" not in worded and "2" in worded
+    assert other_script([worded], language) == []
+    if language == "en":
+        assert worded.startswith("Looking back: 2 findings left out")
+    dialog.close()

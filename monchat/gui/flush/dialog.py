@@ -1,10 +1,8 @@
 """The flush dialog: the plan, the stages and each persona's progress, Cancel, then the changes.
 
-``FlushService.run`` runs on a worker; its ``FlushProgress`` reports arrive as
-signals. Cancel sets the ``threading.Event`` the service checks; a cancelled
-flush writes nothing. The summary lists every change with the log lines it
-came from (``Change.evidence``).
-"""
+``FlushService.run`` runs on a worker; its ``FlushProgress`` reports arrive as signals. Cancel sets the
+``threading.Event`` the service checks; a cancelled flush writes nothing. The summary lists every change with
+the log lines it came from (``Change.evidence``)."""
 
 from __future__ import annotations
 
@@ -20,7 +18,7 @@ from ...core.memory import ChangeKind
 from ...core.flush.service import FlushService
 from ...core.personas.library import PersonaRegistry
 from ..failures import explanation, headline
-from .changes import fill_changes
+from .changes import REFLECT_NOTES, fill_changes, reflect_note
 from .layers import LayerRows
 from .timing import FlushTiming
 from ..kit.lifetime import alive
@@ -176,6 +174,8 @@ class FlushDialog(QDialog):
     def report_words(self, text: str) -> str:
         """A note or problem of the flush (``core.types.Coded``), worded from its code and values."""
         code, values = getattr(text, "code", ""), getattr(text, "args", ())
+        if code in REFLECT_NOTES:  # the looking-back stage's notes (gui/flush/changes.py)
+            return reflect_note(code, *values)
         words = {
             "unreadable_lines": self.tr("%1 unreadable log line(s) were set aside in %2."),
             "archived_unread": self.tr("%1 message(s) with %2 were archived unread (that persona's conversations "

@@ -1200,6 +1200,30 @@ Send to it? monchat asks only once for this service.</source>
     </message>
 </context>
 <context>
+    <name>FlushNotes</name>
+    <message numerus="yes">
+        <source>Looking back: %n finding(s) left out: not in the expected form, or about a topic it was not shown.</source>
+        <translation>
+            <numerusform>Looking back: %n finding left out: not in the expected form, or about a topic it was not shown.</numerusform>
+            <numerusform>Looking back: %n findings left out: not in the expected form, or about a topic it was not shown.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Looking back: %n finding(s) left out: they say nothing (only a number, a list marker, punctuation or one repeated syllable).</source>
+        <translation>
+            <numerusform>Looking back: %n finding left out: it says nothing (only a number, a list marker, punctuation or one repeated syllable).</numerusform>
+            <numerusform>Looking back: %n findings left out: they say nothing (only a number, a list marker, punctuation or one repeated syllable).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Looking back: %n finding(s) left out: they repeat the request&apos;s instructions, not what your conversations show.</source>
+        <translation>
+            <numerusform>Looking back: %n finding left out: it repeats the request&apos;s instructions, not what your conversations show.</numerusform>
+            <numerusform>Looking back: %n findings left out: they repeat the request&apos;s instructions, not what your conversations show.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>FlushTiming</name>
     <message>
         <source>Elapsed: %1</source>

@@ -1207,6 +1207,27 @@ Send to it? monchat asks only once for this service.</source>
     </message>
 </context>
 <context>
+    <name>FlushNotes</name>
+    <message numerus="yes">
+        <source>Looking back: %n finding(s) left out: not in the expected form, or about a topic it was not shown.</source>
+        <translation>
+            <numerusform>振り返り: %n 件の気づきを除外しました。決まった形になっていないか、見せていない話題についてのものでした。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Looking back: %n finding(s) left out: they say nothing (only a number, a list marker, punctuation or one repeated syllable).</source>
+        <translation>
+            <numerusform>振り返り: %n 件の気づきを除外しました。中身がありません（数字、箇条書きの記号、句読点、同じ音のくり返しだけ）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Looking back: %n finding(s) left out: they repeat the request&apos;s instructions, not what your conversations show.</source>
+        <translation>
+            <numerusform>振り返り: %n 件の気づきを除外しました。会話からわかることではなく、依頼の指示をくり返していました。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>FlushTiming</name>
     <message>
         <source>Elapsed: %1</source>
