@@ -75,6 +75,8 @@ def test_import_a_chatgpt_export_with_a_progress_bar(app, make_window, qtbot, tm
     assert "Imported 4 of 4 message(s)" in dialog.status.text()
     assert "Skipped 5 system, tool or empty message(s)." in dialog.status.text()
     assert dialog.choose_button.isEnabled()
+    label = dialog.status  # the result is shown whole: the label has the height its lines need
+    assert label.height() >= label.heightForWidth(label.width())
 
 
 def test_a_malformed_export_says_so_in_the_window(app, make_window, qtbot, tmp_path):
