@@ -20,8 +20,10 @@ DEVELOPER_PART = "\n## Development"
 
 
 def user_part(readme: str) -> str:
-    """The README up to its developers' part."""
-    return readme.split(DEVELOPER_PART, 1)[0].rstrip() + "\n"
+    """The README from its title (the setup lines above it are for a checkout) up to its developers' part."""
+    title = readme.find("\n# ")
+    start = title + 1 if title >= 0 and not readme.startswith("# ") else 0
+    return readme[start:].split(DEVELOPER_PART, 1)[0].rstrip() + "\n"
 
 
 def read_guide() -> str:
