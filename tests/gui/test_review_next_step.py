@@ -89,3 +89,20 @@ def test_the_cli_rejects_several_items_or_all_at_once(app, backend, capsys):
     approved = run("approve", "--all")
     assert len(approved) == 6 and app.memory.queue() == []
     assert {m.state for m in app.memory.list(all=True) if m.text in JUNK[2:]} == {"active"}
+
+
+def test_the_finished_flush_shows_each_change_kind_whole(app, make_window, backend, qtbot):
+    app.settings.flush.ask_before_layer1 = True
+    backend.default_reply = NO_ITEMS
+    for n, text in enumerate(JUNK[:3]):
+        log_message(app, 3 - n * 0.01, text)
+    backend.enqueue(lines_as_items(0))
+    dialog = make_window("en").open_flush()
+    qtbot.waitUntil(dialog.start_button.isEnabled, timeout=5000)
+    with qtbot.waitSignal(dialog.flush_finished, timeout=20000):
+        dialog.start_button.click()
+    tree = dialog.changes
+    kinds = [tree.topLevelItem(i).text(0) for i in range(tree.topLevelItemCount())]
+    widest = max(tree.fontMetrics().horizontalAdvance(k) for k in kinds)
+    assert tree.columnWidth(0) >= widest, kinds  # "New · Waiting for your review" is not cut to "New · Wai…"
+    dialog.close()

@@ -64,4 +64,6 @@ def fit_kind_column(tree: QTreeWidget) -> None:
     metrics = tree.fontMetrics()
     widest = max((metrics.horizontalAdvance(tree.topLevelItem(i).text(0)) for i in range(tree.topLevelItemCount())),
                  default=0)
-    tree.setColumnWidth(0, max(170, min(widest + tree.indentation() + 24, tree.width() // 2)))
+    # A tree shown for the first time has no width of its own yet: its window's tells the room there is.
+    room = tree.width() if tree.isVisible() or tree.parentWidget() is None else tree.parentWidget().width()
+    tree.setColumnWidth(0, max(170, min(widest + tree.indentation() + 24, room // 2)))
