@@ -239,12 +239,16 @@ def build_app(home: str | None = None, *, backend: str | None = None, model: str
         views.rebuild(store, settings, now, logbook.tz)
 
     memory = MemoryService(store, settings, paths, clock=clock, tz=logbook.tz, on_change=rebuild_views)
-    chat = ChatService(settings, logbook, archive, personas, prompts, backends, memory=memory, clock=clock)
+    built: list = []  # the flush service, once built: while it runs, chat stays open (its gate says so)
+    chat = ChatService(settings, logbook, archive, personas, prompts, backends, memory=memory, clock=clock,
+                       flush_running=lambda: bool(built) and built[0].running)
 
     def make_flush() -> "FlushService":
         from .core.flush.service import FlushService
-        return FlushService(settings, store, logbook, archive, personas, prompts, paths,
-                            backend=backends.default, escalation=backends.escalation, clock=clock, tz=logbook.tz)
+        built.append(FlushService(settings, store, logbook, archive, personas, prompts, paths,
+                                  backend=backends.default, escalation=backends.escalation, clock=clock,
+                                  tz=logbook.tz))
+        return built[-1]
 
     return App(paths, settings, warnings, store, logbook, archive, personas, prompts, secrets,
                backends, chat, memory, make_flush, clock)

@@ -41,7 +41,7 @@ def test_cli_finds_a_message_before_and_after_a_flush(home, capsys):
 
     before = search_json(capsys, "すき焼き")
     assert [(h["role"], h["text"]) for h in before] == [("user", "昨日は仙台ですき焼きを食べた")]
-    assert set(before[0]) == {"id", "ts", "role", "persona", "text", "replaced", "off_record"}
+    assert set(before[0]) == {"id", "ts", "role", "persona", "text", "replaced", "off_record", "status"}
     assert before[0]["persona"] == "hana"
 
     assert cli.main(["flush"], pinned_backend=backend) == 0

@@ -26,9 +26,11 @@ def add_memory_commands(sub) -> None:
     p.add_argument("action", choices=MEMORY_ACTIONS)
     p.add_argument("id", nargs="?", help="memory id (mem-…) or review item number; never: list, add, remove, "
                    "matches or forget")
-    p.add_argument("text", nargs="*", help="new text (edit); up, down or none (rate); never add|remove: the rule")
+    p.add_argument("text", nargs="*", help="new text (edit); up, down or none (rate); never add|remove: the rule; "
+                   "more item numbers (approve, reject)")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--all", action="store_true", help="list: every memory, history included")
+    p.add_argument("--all", action="store_true", help="list: every memory, history included; approve/reject: "
+                   "every item waiting for review")
     p.add_argument("--as", dest="verdict", choices=[str(v) for v in Verdict],
                    type=str.upper,
                    help="approve: apply this verdict to an unsure judgement instead of the judge's leaning")
@@ -215,14 +217,18 @@ def cmd_memory(app, args) -> int:
                     print(f"     in digest {digest['id']}: {digest['text']} (covers {', '.join(digest['covers'])})")
             return 0
     elif action in ("approve", "reject"):
-        if action == "approve":
-            row = memory.approve(_need_id(args), verdict=args.verdict)
-        else:
-            row = memory.reject(_need_id(args))
-        out = {"queue": row["id"], "memory_id": row["memory_id"], "action": row["action"],
-               "result": "approved" if action == "approve" else "rejected"}
+        refs = [str(r["id"]) for r in memory.queue()] if args.all else [_need_id(args), *args.text]
+        if len(refs) == 1 and not args.all:
+            rows = [memory.approve(refs[0], verdict=args.verdict) if action == "approve" else memory.reject(refs[0])]
+        else:  # several at once (`monchat memory reject 3 4 5`, or --all): one transaction
+            rows = memory.decide_many(refs, approve=action == "approve")
+        result = "approved" if action == "approve" else "rejected"
+        out = [{"queue": row["id"], "memory_id": row["memory_id"], "action": row["action"], "result": result}
+               for row in rows]
+        out = out[0] if len(out) == 1 and not args.all else out
         if not args.json:
-            print(f"{out['result']}: #{row['id']} {row['action']} {row['memory_id']} {row['text']}")
+            for row in rows:
+                print(f"{result}: #{row['id']} {row['action']} {row['memory_id']} {row['text']}")
             return 0
     elif action == "rate":
         from .feedback import memory_rate

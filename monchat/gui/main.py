@@ -54,6 +54,8 @@ def create_main_window(app, translators: Translators | None = None):
     window.model_help = ModelHelp(window)  # Help → A model for this computer…
     from .chat.long_message import LongMessages
     window.long_messages = LongMessages(window)  # "Show all" under a long message
+    from .user_guide import UserGuide
+    window.user_guide = UserGuide(window)  # Help → monchat Help… (the README's part for users)
     if first_start:
         window.save_settings()  # chosen once: the next start finds settings.toml
         if app.backends.pinned is None:  # offered, never forced: the window works without it

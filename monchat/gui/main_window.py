@@ -16,7 +16,6 @@ from PySide6.QtWidgets import QComboBox, QLabel, QMainWindow, QMessageBox, QTool
 from ..core.chat.service import TurnResult
 from ..core.errors import KnownError
 from ..core.paths import resource_dir
-from ..core.chat.warm import warm_task
 from .chat.turns import ChatTurns
 from .personas.avatars import Avatars
 from .chat.view import ChatView
@@ -26,6 +25,7 @@ from .failures import backend_note, explanation, headline, show_failure
 from .chat.first_start import welcome_text
 from .chat.gate_bar import GateBar
 from .kit.lifetime import alive as _alive
+from .memory.menu import MemoryMenu
 from .chat.bubble import AVATAR_PX
 from .chat.message_delete import MessageDeletions
 from .chat.outbound import CloudQuestion, LinkOpener
@@ -38,6 +38,7 @@ from .chat.your_controls import YourControls
 log = logging.getLogger(__name__)
 
 OLDER_PAGE, GATE_POLL_MS = 50, 60_000
+REVIEW_COUNT_DELAY_MS = 1500  # the Memory menu's count waits until the window is painted and the meter counted
 
 
 class MainWindow(QMainWindow):
@@ -77,6 +78,7 @@ class MainWindow(QMainWindow):
         self.composer = Composer(self)
         self.cloud = CloudQuestion(app.backends, app.store, app.settings, self)
         self.links = LinkOpener(self, lambda text: self.statusBar().showMessage(text, 15000))
+        self.memory_menu = MemoryMenu(self)  # the Memory menu's windows and the review count
         self.turns = ChatTurns(app.chat, self.runner, self.chat_view, self.composer, self.persona_id,
                                self.refresh_gate, self._may_send, self)
         central = QWidget(self)
@@ -105,6 +107,7 @@ class MainWindow(QMainWindow):
         self.refresh_gate()
         # Counted once the event loop runs, so the window is painted first (the count may load a tokenizer).
         QTimer.singleShot(0, self, self.refresh_meter)
+        QTimer.singleShot(REVIEW_COUNT_DELAY_MS, self, self.memory_menu.refresh_review_count)  # after the first paint
         self.gate_timer = QTimer(self, interval=GATE_POLL_MS, timeout=self.refresh_gate)
         self.gate_timer.start()
         self.composer.edit.setFocus()
@@ -126,7 +129,7 @@ class MainWindow(QMainWindow):
         self.memory_action = action(self.tr("Memory…"), self.open_memory)
         self.queue_action = action(self.tr("Review queue…"), self.open_review_queue)
         self.inbox_action = action(self.tr("Inbox: insights, diary, interests…"), self.open_inbox)
-        self.surface_action = action(self.tr("Surface personas…"), self.open_surface_personas)
+        self.surface_action = action(self.tr("Chat personas…"), self.open_surface_personas)
         self.filter_action = action(self.tr("Filter personas…"), self.open_filter_personas)
         self.settings_action = action(self.tr("Settings…"), self.open_settings)
         self.settings_action.setShortcuts([QKeySequence("Ctrl+,"), QKeySequence(QKeySequence.StandardKey.Preferences)])
@@ -273,7 +276,8 @@ class MainWindow(QMainWindow):
         view = self.chat_view
         state = ChatState(streaming=self.turns.current is not None, paused=self.composer.is_gate_closed(),
                           last_role=view.bubbles[-1].role if view.bubbles else "",
-                          has_user_message=view.last_bubble("user") is not None)
+                          has_user_message=view.last_bubble("user") is not None,
+                          nothing_to_flush=self.gate_bar.files == 0)
         self._reasons.apply(state, self.regenerate_action, self.edit_action, self.flush_action, self.gate_bar)
         self.persona_box.setEnabled(not state.streaming)
 
@@ -338,13 +342,18 @@ class MainWindow(QMainWindow):
         self.chat_view.set_welcome(welcome_text("", "") if self.nothing_said else "")
 
     # ---- dialogs ---------------------------------------------------------
-    def _open(self, dialog):
+    def _open(self, dialog, modal: bool = True):
+        """Show ``dialog``: window-modal (``open()``), or (``modal=False``) as a window beside the chat."""
         for old in self.dialogs:  # closed dialogs are dropped the next time one opens
             if _alive(old) and not old.isVisible():
                 old.deleteLater()
         self.dialogs = [d for d in self.dialogs if _alive(d) and d.isVisible()]
         self.dialogs.append(dialog)
-        dialog.open()
+        if modal:
+            dialog.open()
+        else:
+            dialog.setModal(False)
+            dialog.show()
         return dialog
 
     def open_about(self):
@@ -388,41 +397,18 @@ class MainWindow(QMainWindow):
         return self._open(FilterPersonaDialog(app.personas, app.settings, app.paths.settings_path, app.flush,
                                               self.runner, self))
 
+    # The Memory menu's windows live in memory/menu.py (not modal: they sit beside the chat).
     def open_flush(self):
-        if self.turns.current is not None:
-            return None
-        if not self.cloud.allows(None, self.open_flush):
-            return None
-        from .flush.dialog import FlushDialog
-        dialog = FlushDialog(self.app.flush, self.app.personas, self.runner, self)
-        dialog.flush_finished.connect(self._flushed)
-        return self._open(dialog)
-
-    def _flushed(self, report) -> None:
-        self.reload_conversation()
-        self.refresh_gate()
-        self.refresh_meter()
-        if report.run_id is not None and self.app.settings.background.warm_start:  # core/chat/warm.py
-            self.runner.start("warm start", warm_task(self.app.chat, self.app.store, self.persona_id()))
+        return None if self.turns.current is not None else self.memory_menu.open_flush()
 
     def open_memory(self):
-        from .memory.browser import MemoryBrowser
-        dialog = MemoryBrowser(self.app.memory, self.app.settings, self.app.personas, self.app.clock, self.runner, self)
-        dialog.memory_changed.connect(self.refresh_meter)
-        return self._open(dialog)
+        return self.memory_menu.open_memory()
 
     def open_review_queue(self):
-        from .memory.review_queue import ReviewQueueDialog
-        dialog = ReviewQueueDialog(self.app.memory, self.app.settings, self.runner, self)
-        dialog.memory_changed.connect(self.refresh_meter)
-        return self._open(dialog)
+        return self.memory_menu.open_review_queue()
 
     def open_inbox(self):
-        from ..core.background.inbox import Inbox
-        from .memory.inbox import InboxDialog
-        dialog = InboxDialog(Inbox(self.app.store, self.app.settings, self.app.memory), self, self.runner, self.app.lint)
-        dialog.memory_changed.connect(self.refresh_meter)
-        return self._open(dialog)
+        return self.memory_menu.open_inbox()
 
     # ---- closing ---------------------------------------------------------
     def shutdown(self, timeout_ms: int = 15000) -> bool:

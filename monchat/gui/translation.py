@@ -73,15 +73,15 @@ class Translators:
         self.remove()
         self.language = language
         QLocale.setDefault(QLocale(QLocale.Language.Japanese if language == "ja" else QLocale.Language.English))
-        if language == "en":
-            return True
         ok = True
-        own = QTranslator()
+        own = QTranslator()  # English too: its plural forms ("1 message", "3 messages")
         if own.load(str(qm_path(language))):
             self._add(own)
         else:
             log.warning("translation %s could not be loaded", qm_path(language))
             ok = False
+        if language == "en":
+            return ok
         qt = QTranslator()
         if qt.load(f"qtbase_{language}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
             self._add(qt)

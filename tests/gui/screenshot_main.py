@@ -1,8 +1,9 @@
 """Render the main window with a conversation, then each dialog, and save PNGs.
 
 Run by test_screenshot.py and ``scripts/screenshots``. Usage:
-``python -m tests.gui.screenshot_main HOME OUTPUT.png [ja|en] [first]`` (needs a real display: DISPLAY +
-xcb). The dialogs go next to OUTPUT as ``<name>_<language>.png``: every dialog an ``open_*`` method of the
+``python -m tests.gui.screenshot_main HOME OUTPUT.png [ja|en] [first] [dark]`` (needs a real display: DISPLAY +
+xcb). The window is laptop-sized (1366×768 less a panel); ``dark`` shoots everything in a dark palette,
+the files named ``…_dark_<language>.png``. The dialogs go next to OUTPUT as ``<name>_<language>.png``: every dialog an ``open_*`` method of the
 main window opens (so new dialogs are shot too), then particular states (a flush that ran, the verdict
 menu, a superseded memory, the gate at "stop", dark). ``first`` shoots an empty first start instead.
 Memory has a past (``memory_scenes``: flushes five and three days ago), so the memory
@@ -23,6 +24,7 @@ from monchat.app import build_app
 from monchat.core.types import Message, format_ts, local_now, new_message_id
 from monchat.gui.main import create_main_window, ensure_qapplication
 from tests.gui import memory_scenes as scenes
+from monchat.gui.kit.pages import tab_index
 from tests.gui.walker import openers
 from tests.support.oracle import Rule
 
@@ -61,17 +63,34 @@ def dark_palette() -> QPalette:
     return palette
 
 
-def first_start(home: str, output: str, language: str) -> int:
+SCREEN_W, SCREEN_H = 1366, 768
+WINDOW_W, WINDOW_H = 1366, 740  # the laptop screen less a desktop panel
+
+
+def fit_to_screen(widget) -> None:
+    """As large as it asks to be, but never beyond the laptop screen (a window manager would clip it)."""
+    wanted = widget.size().expandedTo(widget.sizeHint())
+    widget.resize(min(wanted.width(), SCREEN_W), min(wanted.height(), WINDOW_H))
+
+
+def use_dark(qapp) -> None:
+    qapp.setStyle("Fusion")
+    qapp.setPalette(dark_palette())
+
+
+def first_start(home: str, output: str, language: str, dark: bool = False) -> int:
     """An empty first start: the welcome, the persona of the language, no "Show older messages"."""
     qapp = ensure_qapplication()
+    if dark:
+        use_dark(qapp)
     app = build_app(home, pinned_backend=scenes.oracle())
     app.settings.chat.language = language
     window = create_main_window(app)
-    window.resize(900, 700)
+    window.resize(WINDOW_W, WINDOW_H)
     window.show()
 
     def grab():
-        path = Path(output).parent / f"first_start_{language}.png"
+        path = Path(output).parent / f"first_start{'_dark' if dark else ''}_{language}.png"
         print("saved" if window.grab().save(str(path), "PNG") else "not saved", path)
         window.shutdown()
         window.close()
@@ -80,8 +99,12 @@ def first_start(home: str, output: str, language: str) -> int:
     return qapp.exec()
 
 
-def main(home: str, output: str, language: str = "ja") -> int:
+def main(home: str, output: str, language: str = "ja", dark: bool = False) -> int:
     qapp = ensure_qapplication()
+    if dark:
+        use_dark(qapp)
+        output = str(Path(output).with_name(Path(output).name.replace(f"_{language}.png", f"_dark_{language}.png")))
+    theme = "_dark" if dark else ""
     backend = scenes.oracle()
     clock = scenes.Clock()
     app = build_app(home, pinned_backend=backend, clock=clock)
@@ -107,7 +130,7 @@ def main(home: str, output: str, language: str = "ja") -> int:
         app.logbook.append(Message(id=new_message_id(), ts=format_ts(when), role="user",
                                    text="おはよう" if language == "ja" else "morning", persona=persona))
     window = create_main_window(app)
-    window.resize(900, 760)
+    window.resize(WINDOW_W, WINDOW_H)
     window.show()
     window.composer.edit.setPlainText("明日の天気はどうかな？" if language == "ja" else "What about the weather?")
     families = QFontDatabase.families(QFontDatabase.WritingSystem.Japanese)
@@ -136,12 +159,12 @@ def main(home: str, output: str, language: str = "ja") -> int:
     def dialog_step(name, open_dialog, prepare=None):
         def step():
             dialog = open_dialog()
-            dialog.resize(dialog.size().expandedTo(dialog.sizeHint()))
+            fit_to_screen(dialog)
             if prepare is not None:
                 prepare(dialog)
 
             def grab():
-                save(dialog, folder / f"{name}_{language}.png")
+                save(dialog, folder / f"{name}{theme}_{language}.png")
                 dialog.close()
                 next_step()
             QTimer.singleShot(400, grab)
@@ -158,7 +181,7 @@ def main(home: str, output: str, language: str = "ja") -> int:
             dialog.start()
 
         def finish():
-            save(dialog, folder / f"flush_run_{language}.png")
+            save(dialog, folder / f"flush_run{theme}_{language}.png")
             dialog.close()
             next_step()
         QTimer.singleShot(300, start)
@@ -176,7 +199,7 @@ def main(home: str, output: str, language: str = "ja") -> int:
         def grab():
             frame = dialog.frameGeometry()
             shot = qapp.primaryScreen().grabWindow(0, frame.x(), frame.y(), frame.width(), frame.height())
-            path = folder / f"review_queue_menu_{language}.png"
+            path = folder / f"review_queue_menu{theme}_{language}.png"
             print("saved" if shot.save(str(path), "PNG") else "not saved", path)
             dialog.verdict_menu.close()
             dialog.close()
@@ -209,7 +232,7 @@ def main(home: str, output: str, language: str = "ja") -> int:
         window.refresh_gate()
 
         def grab():
-            save(window, folder / f"main_stop_{language}.png")
+            save(window, folder / f"main_stop{theme}_{language}.png")
             next_step()
         QTimer.singleShot(300, grab)
 
@@ -221,10 +244,10 @@ def main(home: str, output: str, language: str = "ja") -> int:
               dialog_step("memory_superseded", window.open_memory, show_superseded),
               dialog_step("memory_preference", window.open_memory, show_preference),
               dialog_step("settings_memory", window.open_settings, lambda d: d.tabs.setCurrentIndex(2)),
-              dialog_step("settings_growing", window.open_settings, lambda d: d.tabs.setCurrentWidget(d.growing))]
+              dialog_step("settings_growing", window.open_settings, lambda d: d.tabs.setCurrentIndex(tab_index(d.tabs, d.growing)))]
     steps += [dialog_step(f"inbox_{tab}", window.open_inbox, lambda d, n=n: d.tabs.setCurrentIndex(n))
               for n, tab in enumerate(("insights", "diary", "interests", "graph", "lint"))]
-    steps += [stop_step, dark_step]
+    steps += [stop_step] + ([] if dark else [dark_step])
     QTimer.singleShot(1500, capture_main)  # the context meter and the layout settle first
     return qapp.exec()
 
@@ -232,4 +255,6 @@ def main(home: str, output: str, language: str = "ja") -> int:
 if __name__ == "__main__":
     args = sys.argv[1:]
     lang = args[2] if len(args) > 2 else "ja"
-    sys.exit(first_start(args[0], args[1], lang) if "first" in args[3:] else main(args[0], args[1], lang))
+    dark_mode = "dark" in args[3:]
+    sys.exit(first_start(args[0], args[1], lang, dark_mode) if "first" in args[3:]
+             else main(args[0], args[1], lang, dark_mode))

@@ -47,9 +47,9 @@ def test_the_finished_flush_shows_a_row_per_layer_with_what_it_changed(app, back
                 ("Knowledge gaps", "new: pet/dog (not known 2 times)"),
                 ("Skills", "No level changed"),
                 ("Preferences", "No change"),
-                ("Tiers", "hot 1, warm 0, cold 0, frozen 0"),  # Sendai, just said
+                ("How recently talked about", "often 1, now and then 0, not lately 0, long ago 0"),  # Sendai, just said
                 ("Graph", "Names and topics: 2, links drawn: 1, discoveries: 0 (Inbox)"),  # topic home — Sendai
-                ("Lint", "0 new, 0 rechecked, 0 sent to review, 0 resolved")]
+                ("Check", "0 new, 0 rechecked, 0 sent to review, 0 resolved")]
     assert dialog.layers.isVisible() and dialog.layers.rows() == expected  # the preview shows it …
     assert app.flush.store.db["gaps"].count == 0  # … and writes none of it
 
@@ -69,7 +69,7 @@ def test_the_layer_rows_read_in_japanese(app, backend, make_window, qtbot):
     rows = dict(dialog.layers.rows())
     assert rows["知識のギャップ"] == "新規：pet/dog（2 回思い出せなかった）"
     assert rows["スキル"] == "レベルの変化なし"
-    assert rows["好み"] == "変化なし" and rows["温度"] == "ホット 1, ウォーム 0, コールド 0, 凍結 0"
+    assert rows["好み"] == "変化なし" and rows["話題にした時期"] == "よく話す 1, ときどき 0, 最近は話さない 0, ずっと話していない 0"
     assert rows["点検"] == "新規 0、再点検 0、確認へ 0、解消 0"
     dialog.close()
 

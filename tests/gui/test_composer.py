@@ -136,5 +136,5 @@ def test_the_send_key_is_the_setting_chat_ctrl_enter_sends(app, make_window, qtb
     qtbot.keyClick(window.composer.edit, Qt.Key.Key_Return)
     assert window.composer.text() == "line one\n" and window.turns.current is None  # Enter only added a line
     dialog = window.open_settings()
-    assert dialog.ctrl_enter.isChecked()
+    assert dialog.chat_page.ctrl_enter.isChecked()
     dialog.close()

@@ -98,3 +98,12 @@ def test_the_rating_words_are_japanese_in_the_japanese_window(kept, app, make_wi
     assert "まだ何も学んでいません" in dialog.learning.label.text()
     browser = window.open_memory()
     assert "頼りにした記憶" in browser.rating.down.toolTip()
+
+
+def test_the_rating_buttons_are_drawn_icons_not_a_font_fallback(qtbot):
+    from PySide6.QtCore import Qt
+    from monchat.gui.chat.rating_buttons import RatingButtons
+    buttons = RatingButtons()
+    qtbot.addWidget(buttons)
+    for button in (buttons.up, buttons.down):
+        assert not button.icon().isNull() and button.toolButtonStyle() == Qt.ToolButtonStyle.ToolButtonIconOnly

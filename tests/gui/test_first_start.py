@@ -13,7 +13,7 @@ from tests.gui.conftest import log_message
 from tests.gui.test_languages import first_window  # noqa: F401 (fixture)
 
 
-@pytest.mark.parametrize(("language", "persona", "greeting"), [("en", "mira", "Hey"), ("ja", "hana", "おかえり")])
+@pytest.mark.parametrize(("language", "persona", "greeting"), [("en", "mira", "Hey"), ("ja", "hana", "こんにちは")])
 def test_a_first_start_talks_with_a_persona_of_the_window_language(app, first_window, language,  # noqa: F811
                                                                    persona, greeting):
     window = first_window(language)
@@ -103,3 +103,27 @@ def test_settings_problems_at_start_speak_the_window_language(translators):
     [note] = startup_notes(["unknown setting chat.x ignored"])
     assert "monchat doctor" in note and "unknown" not in note
     assert startup_notes([]) == []
+
+
+def test_a_first_start_offers_no_empty_flush_and_no_pause_warning(window):
+    """Nothing logged yet: no limits to warn about, and Flush is disabled with the reason."""
+    bar = window.gate_bar
+    assert bar.count_label.text() == "Unflushed log files: 0" and "pauses" not in bar.count_label.text()
+    assert "chat pauses at 5" in bar.count_label.toolTip()
+    assert not window.flush_action.isEnabled() and window.flush_action.toolTip() == "Nothing to flush yet: chat first."
+    assert not bar.flush_button.isEnabled() and bar.flush_button.toolTip() == "Nothing to flush yet: chat first."
+
+
+def test_help_shows_the_readmes_part_for_users(app, qtbot, translators):
+    from monchat.gui.main import create_main_window
+    from monchat.gui.user_guide import UserGuideWindow
+    window = create_main_window(app, translators)
+    qtbot.addWidget(window)
+    guide = window.user_guide.open_help()
+    assert isinstance(guide, UserGuideWindow) and guide.isVisible() and not guide.isModal()
+    text = guide.text.toPlainText()
+    assert text.startswith("monchat") and "scripts/setup &&" not in text.split("Backends")[0]  # the title first
+    assert "The flush gate" in text and "Backends" in text and "Development" not in text
+    assert window.user_guide.open_help() is guide  # one window, raised again
+    guide.close()
+    assert window.shutdown(10000)

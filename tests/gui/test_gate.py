@@ -44,7 +44,7 @@ def test_at_five_files_the_banner_is_louder_and_the_composer_disabled_with_the_r
     window = make_window("en")
     bar, composer = window.gate_bar, window.composer
     assert bar.banner.isVisible() and "Chat is paused: 5 log files" in bar.banner_label.text()
-    assert bar.banner_label.font().bold() and "#c62828" in bar.banner.styleSheet()  # louder than "warn"
+    assert bar.banner_label.font().bold() and "2px solid #c62828" in bar.banner.styleSheet()  # louder than "warn"
     assert flush_buttons(window) == [bar.banner_button] and bar.banner_button.isEnabled()
     # The composer stays where it was, disabled, saying why (not replaced by a grey box).
     assert composer.edit.isVisible() and not composer.edit.isEnabled()

@@ -98,3 +98,17 @@ def test_a_discovery_dismissed_in_the_inbox_leaves_the_list(app, make_window):
     assert len(discoveries()) == before - 1
     assert sum(d["status"] == "dismissed" for d in dialog.inbox.discoveries()) == 1
     dialog.close()
+
+
+def test_a_long_name_is_cut_so_it_does_not_squeeze_the_graph(qtbot):
+    from monchat.gui.memory.graph_view import LABEL_PX, GraphView
+    view = GraphView()
+    qtbot.addWidget(view)
+    long_name = "a really long name of a place somebody once mentioned in passing " * 3
+    nodes = [{"id": f"n{i}", "label": label, "type": "topic", "cluster": 0, "sessions": 1}
+             for i, label in enumerate(("tea", long_name, "bike"))]
+    view.show_graph({"nodes": nodes, "edges": []})
+    shown = view.label_items["n1"].text()
+    assert shown.endswith("…") and len(shown) < len(long_name)
+    assert view.label_items["n1"].boundingRect().width() <= LABEL_PX + 2
+    assert view.node_items["n1"].toolTip() == long_name

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 from PySide6.QtGui import QKeySequence
 
 from monchat.core.paths import Paths
+from monchat.core.types import Message, format_ts, new_message_id
 from tests.gui.conftest import log_message
 from tests.gui.flush_script import NO_ITEMS
 from tests.test_importers import chatgpt_export, write
@@ -35,7 +37,7 @@ def test_ctrl_f_finds_a_message_before_and_after_a_flush_and_opens_it_in_its_con
     assert app.archive.count() == 0  # before: only in the log files
     rows = search_for(dialog, qtbot, "ラーメン")
     assert [(r[1], r[2], r[3]) for r in rows] == [(window.persona_name("hana"), "You", "昨日の夜は札幌で味噌ラーメン")]
-    assert "1 message(s) found" in dialog.status.text()
+    assert "1 message found, newest first." in dialog.status.text()  # Qt's plural forms, not "(s)"
     with qtbot.waitSignal(dialog.conversation_shown, timeout=5000):
         dialog.results.setCurrentItem(dialog.results.topLevelItem(0))
     shown = dialog.conversation.toPlainText()
@@ -73,6 +75,8 @@ def test_import_a_chatgpt_export_with_a_progress_bar(app, make_window, qtbot, tm
     assert "Imported 4 of 4 message(s)" in dialog.status.text()
     assert "Skipped 5 system, tool or empty message(s)." in dialog.status.text()
     assert dialog.choose_button.isEnabled()
+    label = dialog.status  # the result is shown whole: the label has the height its lines need
+    assert label.height() >= label.heightForWidth(label.width())
 
 
 def test_a_malformed_export_says_so_in_the_window(app, make_window, qtbot, tmp_path):
@@ -118,3 +122,26 @@ def test_the_file_menu_speaks_japanese(app, make_window, qtbot):
     titles = [window.file_menu.open_search().windowTitle(), window.file_menu.open_import().windowTitle(),
               window.file_menu.open_export().windowTitle(), window.file_menu.open_backup().windowTitle()]
     assert titles == ["会話を検索", "履歴をインポート", "エクスポート", "バックアップと復元"]
+
+
+def test_search_shows_plain_text_near_the_match_highlights_it_and_sets_stopped_replies_apart(
+        app, make_window, qtbot):
+    long_start = "x " * 80
+    log_message(app, 3, long_start + "where is the ramen shop?")
+    log_message(app, 2.9, "The **ramen** shop is near the station.\n\n```\nmap\n```", role="assistant")
+    stopped = Message(id=new_message_id(), ts=format_ts(app.clock() - timedelta(hours=2.8)), role="assistant",
+                      text="Ramen is a noodle", persona="hana", status="stopped")
+    app.logbook.append(stopped)
+    window = make_window("en")
+    dialog = window.file_menu.open_search()
+    rows = {r[3] for r in search_for(dialog, qtbot, "ramen")}
+    assert "The ramen shop is near the station. map" in rows  # no ** and no fence
+    assert "[stopped] Ramen is a noodle" in rows
+    assert any(r.startswith("…") and "ramen shop" in r for r in rows)  # starts near the match, not 80 x's before
+    assert "3 messages found, newest first." in dialog.status.text()
+    item = next(dialog.results.topLevelItem(i) for i in range(3)
+                if dialog.results.topLevelItem(i).text(3).startswith("The ramen"))
+    with qtbot.waitSignal(dialog.conversation_shown, timeout=5000):
+        dialog.results.setCurrentItem(item)
+    assert dialog.conversation.toHtml().count("font-weight:700") >= 2  # "ramen" in the other messages, marked
+    dialog.close()

@@ -105,7 +105,7 @@ def untranslated(texts: list[str]) -> list[str]:
 SCREENS = {
     "main window": (lambda w: w, "設定…", "Settings…"),
     "settings": (lambda w: w.open_settings(), "設定", "Settings"),
-    "surface personas": (lambda w: w.open_surface_personas(), "会話ペルソナ", "Surface personas"),
+    "surface personas": (lambda w: w.open_surface_personas(), "会話ペルソナ", "Chat personas"),
     "filter personas": (lambda w: w.open_filter_personas(), "フィルターペルソナ", "Filter personas"),
     "flush": (lambda w: w.open_flush(), "整理（フラッシュ）", "Flush"),
     "memory": (lambda w: w.open_memory(), "記憶", "Memory"),

@@ -3,6 +3,7 @@ a background and its own copy button, a readable column on a wide window, light 
 
 from __future__ import annotations
 
+from PySide6.QtCore import QUrl
 from PySide6.QtGui import QColor, QGuiApplication, QPalette, QTextFormat
 
 from tests.gui.screenshot_main import dark_palette
@@ -34,12 +35,44 @@ def test_a_shipped_persona_shows_its_own_picture_and_an_unknown_one_its_initial(
     assert not avatars("someone-gone").isNull()  # a circle with the first letter
 
 
-def test_code_has_a_background_and_each_block_a_copy_button(window, backend, qtbot):
+def link_colours(reply) -> set[str]:
+    """The colours the Copy links are drawn in."""
+    found = set()
+    block = reply.body.document().begin()
+    while block.isValid():
+        iterator = block.begin()
+        while not iterator.atEnd():
+            fmt = iterator.fragment().charFormat()
+            if fmt.isAnchor() and fmt.anchorHref().startswith("copy:"):
+                found.add(fmt.foreground().color().name())
+            iterator += 1
+        block = block.next()
+    return found
+
+
+def copy_links(reply) -> list[tuple[str, str]]:
+    """The (href, text) of every Copy link in a reply's code block labels."""
+    links = []
+    block = reply.body.document().begin()
+    while block.isValid():
+        iterator = block.begin()
+        while not iterator.atEnd():
+            fmt = iterator.fragment().charFormat()
+            if fmt.isAnchor() and fmt.anchorHref().startswith("copy:"):
+                links.append((fmt.anchorHref(), iterator.fragment().text()))
+            iterator += 1
+        block = block.next()
+    return links
+
+
+def test_code_has_a_background_a_language_label_and_a_copy_link_on_each_block(window, backend, qtbot):
     _, reply = talk(window, backend, qtbot)
-    assert [b.text() for b in reply.code_buttons] == ["Copy code 1", "Copy code 2"]
-    reply.code_buttons[0].click()
-    assert QGuiApplication.clipboard().text() == "print('hi')" and reply.code_buttons[0].text() == "Copied"
-    reply.code_buttons[1].click()
+    assert copy_links(reply) == [("copy:0", "Copy"), ("copy:1", "Copy")]
+    text = reply.body.toPlainText()
+    assert "python   Copy\nprint('hi')" in text and "code   Copy\nsecond block" in text
+    reply.body.anchorClicked.emit(QUrl("copy:0"))
+    assert QGuiApplication.clipboard().text() == "print('hi')" and copy_links(reply)[0][1] == "Copied"
+    reply.body.anchorClicked.emit(QUrl("copy:1"))
     assert QGuiApplication.clipboard().text() == "second block"
     block = reply.body.document().begin()
     shaded = []
@@ -51,9 +84,44 @@ def test_code_has_a_background_and_each_block_a_copy_button(window, backend, qtb
     assert shaded and all(c.isValid() and c != base and c != QColor(0, 0, 0) for c in shaded)
 
 
-def test_a_reply_without_code_has_no_code_buttons(window, backend, qtbot):
+def test_code_is_coloured_by_its_language_readably_on_light_and_dark(window, backend, qtbot, qapp):
+    from monchat.gui.kit.colours import contrast
+    _, reply = talk(window, backend, qtbot)
+    old = qapp.palette()
+    try:
+        for palette in (old, dark_palette()):
+            qapp.setPalette(palette)
+            qtbot.wait(20)
+            colours = set()
+            block = reply.body.document().begin()
+            while block.isValid():
+                if block.text() == "print('hi')":
+                    shade = block.blockFormat().background().color()
+                    iterator = block.begin()
+                    while not iterator.atEnd():
+                        colours.add(iterator.fragment().charFormat().foreground().color().name())
+                        iterator += 1
+                block = block.next()
+            assert len(colours) >= 2, "print, the string: coloured apart"
+            assert all(contrast(QColor(c), shade) >= 4.5 for c in colours)
+            assert all(contrast(QColor(c), shade) >= 4.5 for c in link_colours(reply)), "the Copy link reads"
+    finally:
+        qapp.setPalette(old)
+
+
+def test_single_line_breaks_in_a_reply_are_kept(window, backend, qtbot):
+    _, reply = talk(window, backend, qtbot, "first line\nsecond line\n\n- a\n- b")
+    assert reply.body.toPlainText().startswith("first line\nsecond line")  # a line break, not a space
+
+
+def test_the_hard_breaks_stay_out_of_code():
+    from monchat.gui.chat.markdown import keep_line_breaks
+    assert keep_line_breaks("a\nb\n\n```\nx\ny\n```\nTitle\n===") == "a  \nb\n\n```\nx\ny\n```\nTitle\n==="
+
+
+def test_a_reply_without_code_has_no_copy_links(window, backend, qtbot):
     _, reply = talk(window, backend, qtbot, "just words")
-    assert reply.code_buttons == []
+    assert copy_links(reply) == [] and reply.body.code == []
 
 
 def test_a_wide_window_keeps_a_readable_column(window, backend, qtbot):

@@ -41,8 +41,8 @@ def rows(browser) -> dict:
 
 
 @pytest.mark.parametrize("language, cold, hot, digest_words", [
-    ("en", "cold ▣", "hot", "In the digest “ラーメンと寿司が好き”, which covers: "),
-    ("ja", "コールド ▣", "ホット", "要約「ラーメンと寿司が好き」に含まれています: "),
+    ("en", "not lately ▣", "often", "In the digest “ラーメンと寿司が好き”, which covers: "),
+    ("ja", "最近は話さない ▣", "よく話す", "要約「ラーメンと寿司が好き」に含まれています: "),
 ])
 def test_the_browser_has_a_tier_column_and_shows_what_a_digest_covers(app, clock, make_window, language, cold,
                                                                        hot, digest_words):
@@ -50,7 +50,7 @@ def test_the_browser_has_a_tier_column_and_shows_what_a_digest_covers(app, clock
     window = make_window(language)
     browser = window.open_memory()
     browser.set_view("all")
-    assert browser.table.headerItem().text(TIER_COLUMN) == ("Tier" if language == "en" else "温度")
+    assert browser.table.headerItem().text(TIER_COLUMN) == ("Talked about" if language == "en" else "話題にした時期")
     shown = rows(browser)
     assert shown[scenes.RAMEN].text(TIER_COLUMN) == cold and shown[scenes.SUSHI].text(TIER_COLUMN) == cold
     assert shown["テニスを始めた"].text(TIER_COLUMN) == hot
@@ -65,7 +65,8 @@ def test_the_browser_has_a_tier_column_and_shows_what_a_digest_covers(app, clock
     browser.close()
 
 
-@pytest.mark.parametrize("language, hot, cold", [("en", "Tier: hot", "Tier: cold"), ("ja", "温度: ホット", "温度: コールド")])
+@pytest.mark.parametrize("language, hot, cold", [("en", "Talked about: often", "Talked about: not lately"),
+                                                  ("ja", "話題にした時期: よく話す", "話題にした時期: 最近は話さない")])
 def test_the_search_dialogs_days_carry_their_tier(app, clock, make_window, qtbot, language, hot, cold):
     scenes.cold_food(app, clock, DAY1)  # messages on 06-01 and, a hundred days later, 09-09
     window = make_window(language)

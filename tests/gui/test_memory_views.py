@@ -85,7 +85,7 @@ def test_memory_browser_views_history_evidence_and_actions(queued, window, qtbot
         browser.save_text_button.click()
     assert browser.current().text == "朝はブラックコーヒー（砂糖なし）"
     history = [browser.history.topLevelItem(i) for i in range(browser.history.topLevelItemCount())]
-    assert len(history) == 2 and history[0].text(1) == "superseded" and history[0].text(3)  # with its end
+    assert len(history) == 2 and history[0].text(1) == "replaced" and history[0].text(3)  # with its end
     assert history[1].text(0) == "▶ 朝はブラックコーヒー（砂糖なし）" and not history[1].text(3)
     browser.set_view("history")
     assert [browser.table.topLevelItem(i).text(0) for i in range(browser.table.topLevelItemCount())] \

@@ -201,3 +201,17 @@ def test_a_png_card_refused_in_the_editor_leaves_no_picture(window, app, tmp_pat
         assert "at most 1 MB" in dialog.message.text()
     assert sorted(p.name for p in app.paths.user_surface_dir.iterdir()) == []
     dialog.close()
+
+
+def test_a_new_personas_id_is_made_from_its_name(window, qtbot):
+    from monchat.gui.kit.ids import id_from_name
+    dialog = window.open_surface_personas()
+    dialog.new_persona()
+    assert dialog.id_edit.isReadOnly()
+    qtbot.keyClicks(dialog.name_edit, "Sora Blue")
+    assert dialog.id_edit.text() == "sora-blue"
+    assert id_from_name("ハナ", {"persona"}) == "persona-2" and id_from_name("Mira", {"mira"}) == "mira-2"
+    dialog.close()
+    filters = window.open_filter_personas()
+    assert filters.remove_button.text() == "Delete"  # one word, as in the other persona window
+    filters.close()

@@ -46,7 +46,7 @@ def test_the_browser_shows_the_category_and_the_version_chain(app, backend, wind
     assert "Preference: communication, version 2 of 2, weight 1.00" in facts
     chain = [browser.history.topLevelItem(i).text(0) for i in range(browser.history.topLevelItemCount())]
     assert chain == ["v1 ×0.50: Likes concise answers", "▶ v2 ×1.00: Likes detailed explanations for code"]
-    assert browser.history.topLevelItem(0).text(1) == "superseded"
+    assert browser.history.topLevelItem(0).text(1) == "replaced"
     select(browser, "concise")
     assert "version 1 of 2, weight 0.50" in browser.facts.text()
     browser.close()

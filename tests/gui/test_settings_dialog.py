@@ -65,8 +65,8 @@ def test_settings_are_saved_and_the_key_goes_to_the_keyring_only(window, app, us
     dialog.ask_layer1.setChecked(True)
     dialog.fixed.boxes[0].setCurrentIndex(dialog.fixed.boxes[0].findData("emotional"))
     dialog.fixed.boxes[1].setCurrentIndex(dialog.fixed.boxes[1].findData("project"))
-    dialog.language_box.setCurrentIndex(dialog.language_box.findData("ja"))
-    dialog.ctrl_enter.setChecked(True)
+    dialog.chat_page.language_box.setCurrentIndex(dialog.chat_page.language_box.findData("ja"))
+    dialog.chat_page.ctrl_enter.setChecked(True)
     with qtbot.waitSignal(dialog.saved, timeout=2000) as blocker:
         assert dialog.save()
     assert not dialog.isVisible()
@@ -93,7 +93,7 @@ def test_settings_are_saved_and_the_key_goes_to_the_keyring_only(window, app, us
     assert app.chat.gate().warn_at == 4 and window.composer.edit.ctrl_enter_sends
     assert app.settings.chat.ctrl_enter_sends and window.send_key_action.isChecked()
     assert app.store.get_state("gui.send_key") is None  # the old key/value preference is gone
-    assert "Unflushed log files: 0 (flush recommended at 4, chat pauses at 7)" in window.gate_bar.count_label.text()
+    assert window.gate_bar.count_label.toolTip() == "A flush is recommended at 4 files; chat pauses at 7."
 
 
 def test_a_keyring_that_cannot_store_shows_what_to_do(window, app, use_keyring):
@@ -114,8 +114,7 @@ def test_gate_changes_apply_at_once(window, app, qtbot):
     with qtbot.waitSignal(dialog.saved, timeout=2000) as blocker:
         assert dialog.save()
     assert blocker.args == [False]
-    assert "chat pauses at 5" in window.gate_bar.count_label.text() and "recommended at 2" in \
-        window.gate_bar.count_label.text()
+    assert window.gate_bar.count_label.toolTip() == "A flush is recommended at 2 files; chat pauses at 5."
 
 
 def test_invalid_values_are_not_saved(window, app):
@@ -167,7 +166,7 @@ def test_your_name_is_saved_and_used_for_user_in_imported_cards(window, app, tmp
 
     from tests.test_cards import v2_card
     dialog = window.open_settings()
-    dialog.user_name.setText("Kenji")
+    dialog.chat_page.user_name.setText("Kenji")
     assert dialog.save()
     assert app.settings.chat.user_name == "Kenji"
     assert 'user_name = "Kenji"' in app.paths.settings_path.read_text(encoding="utf-8")

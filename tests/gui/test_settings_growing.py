@@ -8,6 +8,7 @@ import tomllib
 from PySide6.QtWidgets import QCheckBox
 
 from monchat.core.settings import CHECKS, Settings
+from monchat.gui.kit.pages import tab_index
 from tests.gui.conftest import log_message
 from tests.gui.flush_script import NO_ITEMS, item_answer
 
@@ -21,7 +22,7 @@ LISTED = {"background.reflect", "background.diary", "background.gap_hint", "back
 
 
 def growing_page(dialog):
-    return dialog.tabs.widget(dialog.tabs.indexOf(dialog.growing))
+    return dialog.growing
 
 
 def test_every_control_writes_its_setting_to_settings_toml_and_the_running_settings(window, app, qtbot):
@@ -68,7 +69,7 @@ def test_the_dialog_refuses_tiers_whose_idle_days_do_not_grow(window, app):
     page = growing_page(dialog)
     page.controls["tiers.hot_days"].setValue(90)  # above warm_days 60
     assert not dialog.save()
-    assert dialog.message.text().startswith("Not saved:") and "hot at most warm" in dialog.message.text()
+    assert dialog.message.text().startswith("Not saved:") and "“often” at most “now and then”" in dialog.message.text()
     assert dialog.isVisible() and not app.paths.settings_path.exists() and app.settings.tiers.hot_days == 14.0
     page.controls["tiers.warm_days"].setValue(90)
     assert dialog.save()
@@ -78,7 +79,7 @@ def test_the_dialog_refuses_tiers_whose_idle_days_do_not_grow(window, app):
 def test_the_page_reads_in_japanese(make_window):
     dialog = make_window("ja").open_settings()
     page = growing_page(dialog)
-    assert dialog.tabs.tabText(dialog.tabs.indexOf(page)) == "育つ記憶"
+    assert dialog.tabs.tabText(tab_index(dialog.tabs, page)) == "育つ記憶"
     assert page.controls["background.warm_start"].text() == "モデルを温めておく"
     assert page.controls["background.reflect"].text() == "整理のあとに振り返る"
     dialog.close()

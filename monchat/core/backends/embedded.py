@@ -52,7 +52,7 @@ from typing import Any, Iterator
 
 from ..errors import BackendError, BackendUnavailable, MalformedReply
 from ..tokens import count_turns
-from ..types import Turn, Usage
+from ..types import Coded, Turn, Usage
 from .base import Backend, Check, DoctorReport, Reply
 from .gguf_meta import gguf_metadata, trained_context_of
 from .model_size import ModelSize, gguf_model_size, small_model_check
@@ -245,8 +245,9 @@ class EmbeddedBackend(Backend):
                         usage.cached_tokens = prompt_tokens - max(1, counter.prompt_evaluated())
                     choice = chunk["choices"][0]
                     if choice.get("finish_reason") == "length":
-                        usage.warnings.append(
-                            f"The reply reached embedded.max_tokens ({self.max_tokens}) and was cut off.")
+                        usage.warnings.append(Coded(
+                            f"The reply reached embedded.max_tokens ({self.max_tokens}) and was cut off.",
+                            "cut_at_length"))
                     piece = choice["delta"].get("content")
                     if piece:
                         usage.output_tokens += 1

@@ -20,7 +20,7 @@ from ..errors import MalformedReply
 from ..memory.guard import SCHEMA_WORDS as PLACEHOLDERS, content_words, echoes, is_statement
 from ..memory.states import Verdict
 from ..prompts import PromptLibrary
-from ..types import Turn
+from ..types import Coded, Turn
 from ..asking.ask import TokenUsage, ask_json, shared_text_room
 from ..memory.proposals import Item, JudgeOutcome
 
@@ -209,14 +209,15 @@ def reflect(backend: Backend, prompts: PromptLibrary, stats: dict, usage: TokenU
         log.info("reflect: %s entr(ies) left out (%s saying nothing, %s echoing the instructions)",
                  reflection.dropped, reflection.said_nothing, reflection.echoed)
     if unshown:
-        notes.append(f"reflect: {unshown} entr(ies) left out: not of the schema's shape or resting on "
-                     "no slot it was shown.")
+        notes.append(Coded(f"reflect: {unshown} entr(ies) left out: not of the schema's shape or resting on "
+                           "no slot it was shown.", "reflect_unshown", unshown))
     if reflection.said_nothing:
-        notes.append(f"reflect: {reflection.said_nothing} entr(ies) left out: they say nothing (a number, a list "
-                     "marker, punctuation or one repeated syllable).")
+        notes.append(Coded(f"reflect: {reflection.said_nothing} entr(ies) left out: they say nothing (a number, a "
+                           "list marker, punctuation or one repeated syllable).", "reflect_said_nothing",
+                           reflection.said_nothing))
     if reflection.echoed:
-        notes.append(f"reflect: {reflection.echoed} entr(ies) left out: they read the request's instructions back, "
-                     "not what the statistics show.")
+        notes.append(Coded(f"reflect: {reflection.echoed} entr(ies) left out: they read the request's instructions "
+                           "back, not what the statistics show.", "reflect_echoed", reflection.echoed))
     if cut:
         notes.append(f"reflect: {cut} entr(ies) longer than {TEXT_MAX} characters were cut to that length.")
     return reflection

@@ -11,6 +11,7 @@ a stop by the user logs it marked ``stopped``.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 from dataclasses import dataclass, field
@@ -90,7 +91,11 @@ def gate_error(gate: FlushGate) -> GateClosed:
 class ChatService:
     def __init__(self, settings: Settings, logbook: LogBook, archive: MessageArchive,
                  personas: PersonaRegistry, prompts: PromptLibrary, backends: BackendRegistry,
-                 memory: PromptMemory | None = None, clock: Clock = local_now) -> None:
+                 memory: PromptMemory | None = None, clock: Clock = local_now,
+                 flush_running: Callable[[], bool] = lambda: False) -> None:
+        """Args:
+            flush_running: whether a flush runs now (then the gate does not pause chat: ``FlushGate``).
+        """
         self.settings = settings
         self.logbook = logbook
         self.archive = archive
@@ -100,6 +105,7 @@ class ChatService:
         self.backends = backends
         self.memory = memory or NoMemory()
         self.clock = clock
+        self.flush_running = flush_running
         self._prompt_cache: dict[str, tuple[str, str]] = {}  # persona id -> (revision key, prompt)
         self._off_record: dict[str, bool] = {}  # persona id -> this session's choice (else the persona's default)
         self._token_counts: dict[tuple[str, str], dict[str, int]] = {}  # (backend, model) -> text -> tokens
@@ -107,7 +113,8 @@ class ChatService:
 
     # ---- pieces a turn is made of -------------------------------------
     def gate(self) -> FlushGate:
-        return self.logbook.gate(self.settings.gate.warn_files, self.settings.gate.stop_files)
+        gate = self.logbook.gate(self.settings.gate.warn_files, self.settings.gate.stop_files)
+        return dataclasses.replace(gate, flushing=True) if self.flush_running() else gate
 
     def persona(self, persona_id: str | None = None) -> SurfacePersona:
         return self.personas.surface_persona(persona_id or self.settings.chat.persona)

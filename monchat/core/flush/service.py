@@ -118,6 +118,8 @@ class FlushService:
                          already_archived=orientation.already_archived,
                          pool=[p.id for p in self.personas.pool()], small_model=small_model_info(self.backend()))
 
+    running = property(lambda self: self._lock.locked(), doc="A flush of this process runs (chat stays open).")
+
     def runs(self, limit: int = 20) -> list[dict]:
         return self.memories.runs(limit)
 

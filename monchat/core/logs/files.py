@@ -57,15 +57,21 @@ class LogRead:
 
 @dataclass(frozen=True)
 class FlushGate:
-    """How many log files wait for a flush, and what that means for chat."""
+    """How many log files wait for a flush, and what that means for chat.
+
+    While a flush runs (``flushing``) chat is open at any count: the flush read its files when it started,
+    archives only what it read, and keeps a file that got a message meanwhile (``remove_flushed``), so a
+    message sent now is archived by the next flush. The state is then at most "warn".
+    """
 
     unflushed_files: int
     warn_at: int
     stop_at: int
+    flushing: bool = False
 
     @property
     def state(self) -> GateState:
-        if self.unflushed_files >= self.stop_at:
+        if self.unflushed_files >= self.stop_at and not self.flushing:
             return GateState.STOP
         if self.unflushed_files >= self.warn_at:
             return GateState.WARN

@@ -37,11 +37,12 @@ class Hit:
     text: str
     replaced: bool = False  # edited away or regenerated: taken back, never read by a flush
     off_record: bool = False  # said off the record: found until it is removed, never archived (core/logs/off_record.py)
+    status: str = "ok"  # a reply the user stopped ("stopped") or an error cut off ("partial")
 
     @classmethod
     def of(cls, m: Message, replaced: bool = False) -> "Hit":
         return cls(id=m.id, ts=m.ts, role=m.role, persona=m.persona, text=m.text, replaced=replaced,
-                   off_record=m.off_record)
+                   off_record=m.off_record, status=m.status)
 
     @property
     def dt(self) -> datetime:

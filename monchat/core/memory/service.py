@@ -245,10 +245,34 @@ class MemoryService:
         """Refuse a queued change: the proposed memory is kept as rejected; a target stays as it was."""
         row = self._queue_row(ref)
         with self.change() as t:
-            t.reject(self.get(row["memory_id"]))
-            self.memories.queue_resolve(row["id"], "rejected", t.stamp)
-            t.event(row["memory_id"], "rejected", {"queue": row["id"], "action": row["action"]})
+            self._reject_row(t, row)
         return row
+
+    def _reject_row(self, t: Transitions, row: dict) -> None:
+        t.reject(self.get(row["memory_id"]))
+        self.memories.queue_resolve(row["id"], "rejected", t.stamp)
+        t.event(row["memory_id"], "rejected", {"queue": row["id"], "action": row["action"]})
+
+    def decide_many(self, refs: list[str], approve: bool) -> list[dict]:
+        """Approve (each as its proposal or the judge's leaning) or reject several review items at once: one
+        transaction, one rebuild. An item an earlier one of the batch closed is skipped; returns those decided.
+
+        Raises:
+            NotFound: a ref names no open item before any is decided (nothing changes).
+        """
+        rows = [self._queue_row(ref) for ref in refs]
+        done = []
+        with self.change() as t:
+            for row in rows:
+                fresh = self.memories.queue_get(row["id"])
+                if fresh is None or fresh["status"] != "open":
+                    continue  # approving an earlier one closed it (the same memory)
+                if approve:
+                    self._approve_row(t, row, None)
+                else:
+                    self._reject_row(t, row)
+                done.append(row)
+        return done
 
     def edit(self, memory_id: str, text: str) -> MemoryRecord:
         """Reword a memory: the user's word, kept as written.

@@ -1,6 +1,7 @@
 """One message in the conversation: the persona's avatar, a card with time and author, the text.
 
-Replies render as Markdown with a tinted background on code and a copy button per code block; the
+Replies render as Markdown with their line breaks kept and code blocks coloured, labelled and copyable
+(``chat/markdown.py``); a reply cut off (an error, the length limit) says so in its card; the
 user's own words stay plain text, on the right, in a card tinted with the highlight colour, so who
 said what is clear at a glance. Colours come from the palette (light and dark both work) and are
 taken again when the palette changes. A long message paints only its first part, with a note of how much
@@ -9,7 +10,6 @@ is left out and "Show all", which opens the reader (``long_message.py``): never 
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 
 from PySide6.QtCore import QDateTime, QEvent, QLocale, Qt, QTimer, Signal
@@ -19,25 +19,19 @@ from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QSizePolicy, QTextBr
 
 from ...core.types import Message
 from .long_message import hidden_note, shown_part
+from .markdown import copy_index, decorate_code, keep_line_breaks
 from .rating_buttons import RatingButtons
-from ..translation import arg
 
 RENDER_DELAY_MS = 40  # streamed text is re-rendered at most this often
 COPIED_MS = 1500  # how long a copy button says "Copied"
 AVATAR_PX = 36
 USER_INDENT_PX = 64  # the user's cards start this far right; replies leave as much room on the right
-CODE_BLOCK = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n(.*?)^ {0,3}\1[ \t]*$", re.S | re.M)
 
 
 def mix(a: QColor, b: QColor, share: float) -> QColor:
     """``a`` with ``share`` of ``b`` mixed in."""
     return QColor(*(round(x * (1 - share) + y * share) for x, y in
                     zip(a.getRgb()[:3], b.getRgb()[:3])))
-
-
-def code_blocks(markdown: str) -> list[str]:
-    """The fenced code blocks of a Markdown text, their contents as written."""
-    return [m.group(2).rstrip("\n") for m in CODE_BLOCK.finditer(markdown)]
 
 
 class MessageBody(QTextBrowser):
@@ -59,11 +53,17 @@ class MessageBody(QTextBrowser):
         self.viewport().setAutoFillBackground(False)  # the card's palette shows through
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.document().setDocumentMargin(2)
+        self.decorate = True  # colour and label code blocks (not while a reply streams)
+        self.copied = -1  # the code block whose Copy link says "Copied" for now
+        self.code = []  # the code blocks shown, what their Copy links copy
 
     def show_text(self, text: str) -> None:
         if self.markdown:
-            self.setMarkdown(text)
+            self.setMarkdown(keep_line_breaks(text))
             self._tint_code()
+            if self.decorate:
+                self.code = decorate_code(self.document(), self.palette(), self.tr("Copy"), self.tr("Copied"),
+                                          self.tr("code"), self.copied)
         else:
             self.setPlainText(text)
         self._fit()
@@ -175,10 +175,12 @@ class MessageBubble(QWidget):
         self.header.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.copy_button = CopyButton(self.tr("Copy"), self.tr("Copy this message"), self.text, self.card)
         self.body = MessageBody(markdown=role == "assistant", parent=self.card)
-        self.body.anchorClicked.connect(lambda url: self.link_clicked.emit(url.toString()))
-        self.code_row = QHBoxLayout()
-        self.code_row.setContentsMargins(0, 0, 0, 0)
-        self.code_buttons: list[CopyButton] = []
+        self.body.anchorClicked.connect(self._anchor_clicked)
+        self.copied_back = QTimer(self, singleShot=True, interval=COPIED_MS, timeout=self._uncopied)
+        self.cut_label = QLabel(self.card)  # "cut off": the reply ended early (an error, the length limit)
+        self.cut_label.setObjectName("cut_off")
+        self.cut_label.setWordWrap(True)
+        self.cut_label.hide()
         self.hidden_label = QLabel(self.card)  # how much of a long message is not painted
         self.hidden_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.show_all_button = QToolButton(self.card)
@@ -213,7 +215,7 @@ class MessageBubble(QWidget):
         inner.addLayout(top)
         inner.addWidget(self.body)
         inner.addLayout(hidden_row)
-        inner.addLayout(self.code_row)
+        inner.addWidget(self.cut_label)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(8)
@@ -284,32 +286,36 @@ class MessageBubble(QWidget):
     def _render(self) -> None:
         self._render_pending = False
         shown, hidden = shown_part(self._text)
+        self.body.decorate = self.status != "streaming"
         self.body.show_text(shown if shown else "…")
         self.hidden_label.setText(hidden_note(hidden) if hidden else "")
         self.hidden_label.setVisible(bool(hidden))
         self.show_all_button.setVisible(bool(hidden) and self.status != "streaming")
-        if self.role == "assistant" and self.status != "streaming":
-            self._show_code_buttons(code_blocks(shown))
+        if self.status == "partial":
+            self.mark_cut_off(self.tr("Cut off: an error ended this reply before it was complete."))
 
-    def _show_code_buttons(self, blocks: list[str]) -> None:
-        """One "Copy code" button per code block of the reply."""
-        if len(blocks) == len(self.code_buttons):
-            return
-        while self.code_row.count():
-            item = self.code_row.takeAt(0)
-            if item.widget() is not None:
-                item.widget().deleteLater()
-        self.code_buttons = []
-        for n, code in enumerate(blocks, start=1):
-            label = self.tr("Copy code") if len(blocks) == 1 else arg(self.tr("Copy code %1"), n)
-            button = CopyButton(label, self.tr("Copy this code block"), lambda code=code: code, self.card)
-            self.code_row.addWidget(button)
-            self.code_buttons.append(button)
-        if blocks:
-            self.code_row.addStretch(1)
+    def mark_cut_off(self, why: str) -> None:
+        """Say in the card that this reply is not whole, and why."""
+        self.cut_label.setText("✂ " + why)
+        self.cut_label.show()
+
+    def _anchor_clicked(self, url) -> None:
+        """A code block's Copy link copies the block; any other link goes to the window (which asks first)."""
+        index = copy_index(url.toString())
+        if index is None:
+            self.link_clicked.emit(url.toString())
+        elif index < len(self.body.code):
+            QGuiApplication.clipboard().setText(self.body.code[index].text)
+            self.body.copied = index
+            self._render()
+            self.copied_back.start()
+
+    def _uncopied(self) -> None:
+        self.body.copied = -1
+        self._render()
 
     def _update_header(self) -> None:
-        marks = {"stopped": self.tr("(stopped)"), "partial": self.tr("(incomplete)"),
+        marks = {"stopped": self.tr("(stopped)"), "partial": self.tr("(cut off)"),
                  "streaming": self.tr("(writing…)")}
         parts = [f"<b>{_escape(self._author)}</b>", _escape(self._when)]
         if self.status in marks:

@@ -2,22 +2,21 @@
 
 Below "warn" the count row carries a small Flush button. At "warn" and "stop" that button goes and
 the banner carries the only Flush button of the bar; at "stop" the banner is louder (a red frame,
-bold words) and says why chat is paused. While a reply streams, the Flush button is disabled and
+bold words) and says why chat is paused. Its colours are a tint of the palette's window colour with
+text checked for contrast (``kit/colours.py``), taken again when the desktop switches light/dark. While a reply streams, the Flush button is disabled and
 its tooltip says why.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
-from PySide6.QtGui import QPalette
+from PySide6.QtCore import QEvent, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ...core.logs.files import FlushGate
 from ...core.memory.states import GateState
+from ..kit.colours import notice_style
 from ..translation import arg
 
-# A red frame reads as "stopped" on light and dark themes alike; the fill stays the palette's.
-STOP_STYLE = "QFrame#gate_banner { border: 2px solid #c62828; border-radius: 4px; }"
 
 
 class GateBar(QWidget):
@@ -32,6 +31,7 @@ class GateBar(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.state = GateState.OK
+        self.files = -1  # unflushed log files (-1: not read yet)
         self._blocked_reason = ""
         self.count_label = QLabel(self)
         self.count_label.setObjectName("gate_count")
@@ -44,14 +44,9 @@ class GateBar(QWidget):
 
         self.banner = QFrame(self)
         self.banner.setObjectName("gate_banner")
-        self.banner.setFrameShape(QFrame.Shape.StyledPanel)
-        self.banner.setAutoFillBackground(True)
-        self.banner.setBackgroundRole(QPalette.ColorRole.ToolTipBase)
-        self.banner.setForegroundRole(QPalette.ColorRole.ToolTipText)
         self.banner_label = QLabel(self.banner)
         self.banner_label.setObjectName("gate_banner_text")
         self.banner_label.setWordWrap(True)
-        self.banner_label.setForegroundRole(QPalette.ColorRole.ToolTipText)
         self.banner_button = QPushButton(self.tr("Flush now…"), self.banner)
         self.banner_button.clicked.connect(self.flush_requested)
         banner_row = QHBoxLayout(self.banner)
@@ -68,24 +63,36 @@ class GateBar(QWidget):
 
     def set_gate(self, gate: FlushGate) -> None:
         self.state = gate.state
-        self.count_label.setText(arg(
-            self.tr("Unflushed log files: %1 (flush recommended at %2, chat pauses at %3)"),
-            gate.unflushed_files, gate.warn_at, gate.stop_at))
+        self.files = gate.unflushed_files
+        limits = arg(self.tr("A flush is recommended at %1 files; chat pauses at %2."), gate.warn_at, gate.stop_at)
+        if gate.unflushed_files:
+            self.count_label.setText(arg(
+                self.tr("Unflushed log files: %1 (flush recommended at %2, chat pauses at %3)"),
+                gate.unflushed_files, gate.warn_at, gate.stop_at))
+        else:  # a first start, or just flushed: no limits to warn about yet
+            self.count_label.setText(self.tr("Unflushed log files: 0"))
+        self.count_label.setToolTip(limits)
         if gate.state == GateState.WARN:
             self.banner_label.setText(arg(
                 self.tr("%1 log files are waiting. A flush now turns them into memory; "
                         "at %2 files chat pauses until you flush."), gate.unflushed_files, gate.stop_at))
         elif gate.state == GateState.STOP:
             self.banner_label.setText(self.stop_explanation(gate))
-        stopped = gate.state == GateState.STOP
-        self.banner.setStyleSheet(STOP_STYLE if stopped else "")
-        font = self.banner_label.font()
-        font.setBold(stopped)
-        self.banner_label.setFont(font)
-        self.banner.setVisible(gate.state in (GateState.WARN, GateState.STOP))
-        # the banner's button is the one
-        self.flush_button.setVisible(gate.state not in (GateState.WARN, GateState.STOP))
         self._show_blocked()
+
+    def _colour_banner(self) -> None:
+        """Fill, text and frame from the palette, the text checked for contrast (a red frame at "stop")."""
+        if self.state not in (GateState.WARN, GateState.STOP):
+            return  # hidden: coloured when it shows (a stylesheet repolishes the banner; the gate is read every minute)
+        style = notice_style(self.palette(), str(self.state), "gate_banner", "gate_banner_text")
+        if style != self.banner.styleSheet():
+            self.banner.setStyleSheet(style)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        """A desktop that switches between light and dark: the banner's colours are taken again."""
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+            self._colour_banner()
 
     def set_flush_blocked(self, reason: str) -> None:
         """Disable the Flush button with ``reason`` as its tooltip, or ("") enable it again."""

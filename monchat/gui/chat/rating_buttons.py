@@ -1,5 +1,8 @@
 """👍 / 👎 on a reply or a memory (issue 14's feedback loop): two toggles, one rating at a time.
 
+They are drawn as thumb icons (``assets/rate_up.svg``, ``rate_down.svg``), the same on every system; only where
+the icons cannot be read do they fall back to 👍/👎 or ▲/▼ text.
+
 Clicking the checked one again clears the rating. The widget only says what was asked (``rated``);
 the caller applies it through the core (``Feedback``) and shows the result with ``set_rating``.
 """
@@ -8,9 +11,11 @@ from __future__ import annotations
 
 from functools import cache
 
-from PySide6.QtCore import Signal
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtCore import QSize, Signal
+from PySide6.QtGui import QFontDatabase, QIcon
 from PySide6.QtWidgets import QHBoxLayout, QToolButton, QWidget
+
+from ...core.paths import resource_dir
 
 
 @cache
@@ -19,6 +24,13 @@ def labels() -> tuple[str, str]:
     if any("emoji" in family.lower() for family in QFontDatabase.families()):
         return "👍", "👎"
     return "▲", "▼"
+
+
+@cache
+def icons() -> tuple[QIcon, QIcon] | None:
+    """The thumb icons; None where they are missing or cannot be drawn."""
+    found = tuple(QIcon(str(resource_dir("assets") / f"rate_{name}.svg")) for name in ("up", "down"))
+    return found if all(not icon.pixmap(16, 16).isNull() for icon in found) else None
 
 
 class RatingButtons(QWidget):
@@ -32,7 +44,7 @@ class RatingButtons(QWidget):
         super().__init__(parent)
         up_label, down_label = labels()
         self.up = QToolButton(self)
-        self.up.setText(up_label)
+        self.up.setText(up_label)  # shown only where the icons cannot be drawn
         self.up.setObjectName("rate_up")
         self.up.setToolTip(self.tr("Good: what it relied on lasts longer (click again to clear)"))
         self.down = QToolButton(self)
@@ -42,7 +54,11 @@ class RatingButtons(QWidget):
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(2)
-        for button, rating in ((self.up, "up"), (self.down, "down")):
+        drawn = icons()
+        for n, (button, rating) in enumerate(((self.up, "up"), (self.down, "down"))):
+            if drawn is not None:
+                button.setIcon(drawn[n])
+                button.setIconSize(QSize(16, 16))
             button.setCheckable(True)
             button.setAutoRaise(True)
             button.clicked.connect(lambda checked, rating=rating: self._clicked(rating, checked))

@@ -21,6 +21,7 @@ class ChatState:
     paused: bool  # the gate is at "stop"
     last_role: str  # the role of the last shown message, "" when none
     has_user_message: bool  # a message of the user's is shown
+    nothing_to_flush: bool = False  # no log file waits (a first start)
 
 
 class ActionReasons(QObject):
@@ -43,7 +44,9 @@ class ActionReasons(QObject):
             "There is no message of yours to edit yet."))
 
     def flush(self, state: ChatState) -> str:
-        return self.tr("A reply is being written: wait for it or stop it, then flush.") if state.streaming else ""
+        if state.streaming:
+            return self.tr("A reply is being written: wait for it or stop it, then flush.")
+        return self.tr("Nothing to flush yet: chat first.") if state.nothing_to_flush else ""
 
     def apply(self, state: ChatState, regenerate: QAction, edit: QAction, flush: QAction, gate_bar) -> None:
         """Enable the actions that can act; the others disabled, their tooltip (and status tip) saying why."""

@@ -22,11 +22,12 @@ from ...core.memory.states import GateState
 from ...core.types import Message, format_ts, local_now
 from .view import ChatView, MessageBubble
 from .composer import Composer
-from ..failures import explanation, headline
+from ..failures import backend_note, explanation, headline
 from ..kit.workers import Failure, TaskRunner
 
 # Failures raised before the user's message was logged: the composer gets the text back. A full
 # disk is among them (the append was undone); other storage failures may come after it was logged.
+CUT_OFF = ("cut_at_length", "ended_early")  # a backend's notes that a reply is not whole
 NOTHING_LOGGED = ("gate_closed", "input", "storage_full", "storage_read_only")
 # Failures a second try cannot mend (the user must act first): no Retry button.
 NO_RETRY = ("gate_closed", "input", "storage_corrupt", "storage_newer_schema", "storage_read_only")
@@ -191,6 +192,9 @@ class ChatTurns(QObject):
             self.chat_view.add_notice(self.tr("Stopped before the reply began."))
         else:
             turn.reply.finish(result.reply, "stopped" if result.stopped else result.reply.status)
+            for warning in result.warnings:  # the backend ended it early: said in the card, not only the status bar
+                if getattr(warning, "code", "") in CUT_OFF:
+                    turn.reply.mark_cut_off(backend_note(warning))
         self.finished.emit(result)
 
     def _on_failed(self, failure: Failure) -> None:

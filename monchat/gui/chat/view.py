@@ -16,6 +16,7 @@ from PySide6.QtGui import QPalette, QPixmap
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from ...core.types import Message
+from ..kit.notice import colour_notice
 from .bubble import MessageBubble, format_time
 from ..translation import arg
 
@@ -175,13 +176,10 @@ class ChatView(QScrollArea):
         box = QFrame(self.container)
         box.setObjectName("notice_box")
         box.setFrameShape(QFrame.Shape.StyledPanel)
-        box.setAutoFillBackground(True)
-        box.setBackgroundRole(QPalette.ColorRole.Dark)
         label = QLabel(text, box)
         label.setObjectName("notice")
         label.setWordWrap(True)
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        label.setForegroundRole(QPalette.ColorRole.BrightText)
         row = QHBoxLayout(box)
         row.setContentsMargins(8, 4, 8, 4)
         row.addWidget(label, 1)
@@ -190,6 +188,7 @@ class ChatView(QScrollArea):
             button.setObjectName("notice_action")
             button.clicked.connect(action)
             row.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
+        colour_notice(box)  # a tinted frame with an icon, text checked for contrast (gui/kit/notice.py)
         self.column.addWidget(box)
         self.scroll_to_bottom()
         return label

@@ -1,10 +1,8 @@
 """The flush dialog: the plan, the stages and each persona's progress, Cancel, then the changes.
 
-``FlushService.run`` runs on a worker; its ``FlushProgress`` reports arrive as
-signals. Cancel sets the ``threading.Event`` the service checks; a cancelled
-flush writes nothing. The summary lists every change with the log lines it
-came from (``Change.evidence``).
-"""
+``FlushService.run`` runs on a worker; its ``FlushProgress`` reports arrive as signals. Cancel sets the
+``threading.Event`` the service checks; a cancelled flush writes nothing. The summary lists every change with the
+log lines it came from (``Change.evidence``)."""
 
 from __future__ import annotations
 
@@ -13,41 +11,38 @@ import threading
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (QCheckBox, QDialog, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QProgressBar,
-                               QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
+                               QPushButton, QTreeWidget, QVBoxLayout, QWidget)
 
 from ...core.flush.records import FlushIncomplete
-from ...core.memory.states import FLUSH_STEPS, ChangeKind, FlushStage
+from ...core.memory.states import FLUSH_STEPS as STAGES, ChangeKind, FlushStage  # the steps shown, in order
 from ...core.flush.service import FlushService
 from ...core.personas.library import PersonaRegistry
-from .dropped_rows import add_dropped_rows
 from ..failures import explanation, headline
+from .changes import REFLECT_NOTES, fill_changes, reflect_note
 from .layers import LayerRows
+from .timing import FlushTiming
 from ..kit.lifetime import alive
 from ..chat.small_model_words import small_model_note, small_model_warning
 from ..translation import arg, ui_is_english, ui_language
 from ..kit.workers import Failure, TaskRunner
 
-STAGES = FLUSH_STEPS
-
-
-def group_changes(changes: list) -> list[list]:
-    """Changes of the same memory together (a new memory is often also queued and in Layer 2), in order."""
-    groups: dict[str, list] = {}
-    for change in changes:
-        groups.setdefault(change.memory_id or f"#{len(groups)}", []).append(change)
-    return list(groups.values())
-
 
 class FlushDialog(QDialog):
-    """Signals:
+    """Not modal: while the flush runs, chat is open again (the window reads the gate at ``flush_started``).
+
+    Signals:
+        flush_started(): the flush holds its lock and reads (the first progress report).
         flush_finished(FlushReport): the flush ended (committed, dry run or nothing to do).
         flush_failed(Failure): it failed or was cancelled; nothing was written.
         plan_loaded(object): the plan is shown.
+        review_requested(): "Open review queue (N)" was pressed.
     """
 
+    flush_started = Signal()
     flush_finished = Signal(object)
     flush_failed = Signal(object)
     plan_loaded = Signal(object)
+    review_requested = Signal()
 
     def __init__(self, flush: FlushService, personas: PersonaRegistry, runner: TaskRunner,
                  parent: QWidget | None = None) -> None:
@@ -61,16 +56,16 @@ class FlushDialog(QDialog):
         self._close_when_done = False
         self.persona_rows: dict[str, tuple[QLabel, QProgressBar]] = {}
         self.role_labels: dict[str, QLabel] = {}
+        self._announced = False
         self.setWindowTitle(self.tr("Flush"))
-        self.setModal(True)
-        self.resize(720, 640)
+        self.resize(720, 420)  # grows to the results when the flush is done (no empty space before)
 
         self.plan_label = QLabel(self.tr("Reading the plan…"), self)
         self.plan_label.setWordWrap(True)
         self.small_model = QLabel(self)  # the backend's model is known to be small: said before the flush
         self.small_model.setWordWrap(True)
         self.small_model.hide()
-        self.dry_run = QCheckBox(self.tr("Preview only (dry run: show the changes, write nothing)"), self)
+        self.dry_run = QCheckBox(self.tr("Preview only (show the changes, write nothing)"), self)
 
         stages_box = QGroupBox(self.tr("Stages"), self)
         stage_grid = QGridLayout(stages_box)
@@ -84,10 +79,11 @@ class FlushDialog(QDialog):
             self.stage_marks[stage], self.stage_labels[stage] = mark, label
         stage_grid.setColumnStretch(1, 1)
         self.overall = QProgressBar(self)
-        self.overall.setRange(0, len(STAGES))
+        self.overall.setRange(0, len(STAGES) * 100)  # in hundredths of a stage: reading moves the bar
         self.overall.setValue(0)
         self.status = QLabel(self)
         self.status.setWordWrap(True)
+        self.timing = FlushTiming(self)  # elapsed, and the time left from the parts read
 
         self.personas_box = QGroupBox(self.tr("Filter personas"), self)
         self.persona_grid = QGridLayout(self.personas_box)
@@ -117,8 +113,12 @@ class FlushDialog(QDialog):
         self.cancel_button.clicked.connect(self.cancel)
         self.close_button = QPushButton(self.tr("Close"), self)
         self.close_button.clicked.connect(self.reject)
+        self.review_button = QPushButton(self)  # "Open review queue (N)": the next step after a flush
+        self.review_button.clicked.connect(self.review_requested)
+        self.review_button.hide()
         buttons = QHBoxLayout()
         buttons.addWidget(self.dry_run, 1)
+        buttons.addWidget(self.review_button)
         buttons.addWidget(self.partial_button)
         buttons.addWidget(self.start_button)
         buttons.addWidget(self.cancel_button)
@@ -127,15 +127,19 @@ class FlushDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.plan_label)
         layout.addWidget(self.small_model)
-        top = QHBoxLayout()
+        self.progress_area = QWidget(self)  # stages and personas; folded away once a flush is done
+        top = QHBoxLayout(self.progress_area)
+        top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(stages_box, 1)
         top.addWidget(self.personas_box, 1)
-        layout.addLayout(top)
+        layout.addWidget(self.progress_area)
         layout.addWidget(self.overall)
         layout.addWidget(self.status)
+        layout.addWidget(self.timing.label)
         layout.addWidget(self.summary)
-        layout.addWidget(self.layers)
-        layout.addWidget(self.changes, 1)
+        layout.addWidget(self.layers, 1)
+        layout.addWidget(self.changes, 3)
+        layout.addStretch(0)
         layout.addLayout(buttons)
         self.load_plan()
 
@@ -168,6 +172,8 @@ class FlushDialog(QDialog):
     def report_words(self, text: str) -> str:
         """A note or problem of the flush (``core.types.Coded``), worded from its code and values."""
         code, values = getattr(text, "code", ""), getattr(text, "args", ())
+        if code in REFLECT_NOTES:  # the looking-back stage's notes (gui/flush/changes.py)
+            return reflect_note(code, *values)
         words = {
             "unreadable_lines": self.tr("%1 unreadable log line(s) were set aside in %2."),
             "archived_unread": self.tr("%1 message(s) with %2 were archived unread (that persona's conversations "
@@ -262,7 +268,10 @@ class FlushDialog(QDialog):
         if self.running:
             return
         self.partial_button.hide()
+        self.review_button.hide()
+        self.progress_area.show()
         self.running = True
+        self._announced = False
         self.report = None
         self.cancel_event = threading.Event()
         flush, cancel, dry_run = self.flush, self.cancel_event, self.dry_run.isChecked()
@@ -282,6 +291,7 @@ class FlushDialog(QDialog):
             bar.setValue(0)
             bar.setFormat(self.tr("waiting"))
         self.status.setText(self.tr("Starting…"))
+        self.timing.start()
         self.runner.start("flush", lambda report: flush.run(dry_run=dry_run, progress=report, cancel=cancel,
                                                             accept_partial=accept_partial),
                           on_progress=self.show_progress, on_finished=self._finished, on_failed=self._failed)
@@ -294,18 +304,26 @@ class FlushDialog(QDialog):
             self.cancel_button.setText(self.tr("Cancelling…"))
 
     def show_progress(self, progress) -> None:
+        if not self._announced:  # the flush holds its lock now: the window opens chat again
+            self._announced = True
+            self.flush_started.emit()
         row = progress.stage  # the diary, digests and lint are asked beside the filters: they move no row's mark
         if row in STAGES:
             index = STAGES.index(row)
             for stage in STAGES[:index]:
                 self.stage_marks[stage].setText("✓")
             self.stage_marks[row].setText("●")
-            self.overall.setValue(index)
+            share = progress.done / progress.total if progress.total and progress.stage != FlushStage.SCORE else 0
+            self.overall.setValue(max(self.overall.value(), round((index + min(share, 1)) * 100)))
         if progress.stage == FlushStage.SCORE and progress.persona:
             # Personas read side by side; each reports as each part of the log is read.
             name, bar = self._persona_row(progress.persona, "")
             bar.setRange(0, max(1, progress.total))
             bar.setValue(progress.done)
+            self.timing.part(progress.persona, progress.done, progress.total)
+            parts = [(b.value(), b.maximum()) for _n, b in self.persona_rows.values()]
+            read = sum(d for d, _ in parts) / max(1, sum(t for _, t in parts))
+            self.overall.setValue(max(self.overall.value(), round((STAGES.index("score") + read) * 100)))
             if progress.unread:
                 bar.setFormat(arg(self.tr("%1 of %2 unread"), progress.unread, progress.total))
             elif progress.tokens:  # an answer arriving: a slow model moves here, not only per part
@@ -341,6 +359,7 @@ class FlushDialog(QDialog):
 
     def _end(self) -> None:
         self.running = False
+        self.timing.stop()
         for _name, bar in self.persona_rows.values():
             if bar.value() < bar.maximum():  # this persona never finished reading
                 bar.setFormat(self.tr("stopped"))
@@ -355,11 +374,17 @@ class FlushDialog(QDialog):
         self.report = report
         for stage in STAGES:
             self.stage_marks[stage].setText("✓")
-        self.overall.setValue(len(STAGES))
+        self.overall.setValue(len(STAGES) * 100)
         self.status.setText(self.tr("Preview finished: nothing was written.") if report.dry_run
                             else self.tr("Flush finished."))
         self.start_button.setEnabled(report.dry_run)
         self.show_summary(report)
+        self.progress_area.setVisible(report.nothing_to_flush)  # the changes get the room
+        queued = 0 if report.dry_run else report.queued
+        self.review_button.setText(arg(self.tr("Open review queue (%1)"), queued))
+        self.review_button.setVisible(bool(queued))
+        self.review_button.setDefault(bool(queued))
+        self.resize(self.width(), max(self.height(), min(640, self.screen().availableGeometry().height() - 80)))
         self.flush_finished.emit(report)
         if self._close_when_done:
             self.accept()
@@ -404,34 +429,8 @@ class FlushDialog(QDialog):
         for error in report.errors:
             lines.append(arg(self.tr("Problem: %1"), self.report_words(error)))
         self.summary.setText("\n".join(lines))
-        self.changes.clear()
-        for group in group_changes(report.changes):
-            last = group[-1]
-            old_text = next((c.old_text for c in group if c.old_text), "")
-            text = last.text if not old_text else f"{old_text}  →  {last.text}"
-            kinds = " · ".join(dict.fromkeys(self.change_name(c.kind) for c in group))
-            item = QTreeWidgetItem(self.changes, [kinds, text])
-            item.setToolTip(0, kinds)
-            item.setToolTip(1, text)
-            evidence = {e.get("id") or e.get("text"): e for c in group for e in c.evidence}
-            for line in evidence.values():
-                child = QTreeWidgetItem(item, [str(line.get("ts", ""))[:16].replace("T", " "),
-                                               str(line.get("text", ""))])
-                child.setToolTip(1, str(line.get("text", "")))
-            item.setExpanded(True)
-        add_dropped_rows(self.changes, report.dropped_items)  # as `monchat flush` lists them
-        if not report.changes and not report.dropped_items:
-            QTreeWidgetItem(self.changes, [self.tr("No changes"), ""])
-        self._fit_kind_column()
+        fill_changes(self.changes, report, self.change_name, self.tr("No changes"))
         self.changes.show()
-
-    def _fit_kind_column(self) -> None:
-        """The change kinds stay readable: the first column as wide as its longest entry, within limits."""
-        metrics = self.changes.fontMetrics()
-        widest = max((metrics.horizontalAdvance(self.changes.topLevelItem(i).text(0))
-                      for i in range(self.changes.topLevelItemCount())), default=0)
-        indent = self.changes.indentation() + 24
-        self.changes.setColumnWidth(0, max(170, min(widest + indent, self.width() // 2)))
 
     # ---- closing ---------------------------------------------------------
     def reject(self) -> None:

@@ -31,7 +31,7 @@ class LayerRows(QTreeWidget):
         L = BackgroundLayer
         return {L.REFLECT: self.tr("Looking back"), L.PROFILE: self.tr("Interests"), L.DIARY: self.tr("Diary"),
                 L.GAPS: self.tr("Knowledge gaps"), L.SKILLS: self.tr("Skills"), L.PREFERENCES: self.tr("Preferences"),
-                L.TIERS: self.tr("Tiers"), L.GRAPH: self.tr("Graph"), L.LINT: self.tr("Lint")}.get(layer, layer)
+                L.TIERS: self.tr("How recently talked about"), L.GRAPH: self.tr("Graph"), L.LINT: self.tr("Check")}.get(layer, layer)
 
     def change_name(self, change: str) -> str:
         return {ChangeKind.NEW: self.tr("new"), ChangeKind.QUEUED: self.tr("waits for review"),
@@ -40,8 +40,8 @@ class LayerRows(QTreeWidget):
                 ChangeKind.REINFORCED: self.tr("reinforced")}.get(change, change)
 
     def tier_name(self, tier: str) -> str:
-        return {"hot": self.tr("hot"), "warm": self.tr("warm"), "cold": self.tr("cold"),
-                "frozen": self.tr("frozen")}.get(tier, tier)
+        return {"hot": self.tr("often"), "warm": self.tr("now and then"), "cold": self.tr("not lately"),
+                "frozen": self.tr("long ago")}.get(tier, tier)
 
     def gap_words(self, gap: dict) -> str:
         if gap["kind"] == RECALL:

@@ -47,7 +47,8 @@ class FileMenu:
         from ...core.logs.search import SearchService
         from .search_dialog import SearchDialog
         w = self.window
-        return w._open(SearchDialog(SearchService(w.app.logbook, w.app.archive), w.persona_name, w.runner, w))
+        return w._open(SearchDialog(SearchService(w.app.logbook, w.app.archive), w.persona_name, w.runner, w),
+                       modal=False)  # beside the chat, as Memory is
 
     def open_import(self):
         from .transfer_dialogs import ImportDialog

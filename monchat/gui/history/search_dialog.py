@@ -1,16 +1,18 @@
 """Search and browse the history (Ctrl+F): words or a day, and the conversation at that moment.
 
-The list shows each message found with its date, persona and who spoke; choosing one shows the
-conversation around it, read-only, scrolled to it and marked. Searching runs on a worker (the
+The list shows each message found with its date, persona and who spoke, as plain text (a reply's
+Markdown is rendered away) starting near the match, replaced and stopped replies marked; choosing one
+shows the conversation around it, read-only, scrolled to it and marked, the words searched highlighted. Searching runs on a worker (the
 unflushed logs are read from disk); ``SearchService`` is what ``monchat search`` calls too.
 """
 
 from __future__ import annotations
 
 import html
+import re
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QPalette, QTextDocument
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget,
                                QListWidgetItem, QPushButton, QSplitter, QTextBrowser, QTreeWidget, QTreeWidgetItem,
                                QVBoxLayout, QWidget)
@@ -25,6 +27,46 @@ from ..translation import arg
 from ..kit.workers import Failure, TaskRunner
 
 ID_ROLE = Qt.ItemDataRole.UserRole
+SNIPPET_BEFORE = 40  # characters shown before the first match in the list
+
+
+def plain_text(message) -> str:
+    """What a message says, without a reply's Markdown marks (``**``, ``#``, fences), on one line."""
+    text = message.text[:4000]
+    if message.role == "assistant":
+        document = QTextDocument()
+        document.setMarkdown(text)
+        text = document.toPlainText()
+    return " ".join(text.split())
+
+
+def plain_text_lines(markdown: str) -> str:
+    """A reply's Markdown as plain text, its lines kept (the conversation pane)."""
+    document = QTextDocument()
+    document.setMarkdown(markdown)
+    return document.toPlainText()
+
+
+def snippet(text: str, words: list[str], width: int = 200) -> str:
+    """``text`` from a little before the first of ``words`` it holds (… where cut), at most ``width`` long."""
+    lowered = text.lower()
+    found = [i for i in (lowered.find(w.lower()) for w in words if w) if i >= 0]
+    start = max(0, min(found) - SNIPPET_BEFORE) if found else 0
+    piece = text[start:start + width]
+    return ("…" if start else "") + piece + ("…" if start + width < len(text) else "")
+
+
+def highlighted(text: str, words: list[str], style: str) -> str:
+    """``text`` escaped for HTML, each of ``words`` (any case) in a span with ``style``."""
+    words = [w for w in words if w]
+    if not words:
+        return html.escape(text)
+    pattern = re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)), re.I)
+    out, last = [], 0
+    for match in pattern.finditer(text):
+        out += [html.escape(text[last:match.start()]), f'<span style="{style}">{html.escape(match.group())}</span>']
+        last = match.end()
+    return "".join(out + [html.escape(text[last:])])
 
 
 class SearchDialog(QDialog):
@@ -43,6 +85,7 @@ class SearchDialog(QDialog):
         self.search = search
         self.persona_name = persona_name
         self.runner = runner
+        self.words: list[str] = []  # the words last searched for: highlighted in the conversation
         self.setWindowTitle(self.tr("Search the conversation"))
         self.resize(980, 660)
 
@@ -125,7 +168,7 @@ class SearchDialog(QDialog):
             item = QListWidgetItem(arg(self.tr("%1 (%2)"), day, count), self.days)
             item.setData(ID_ROLE, day)
             if day in tiers:  # the day's tier at the last flush (archive days age like memories)
-                item.setToolTip(arg(self.tr("Tier: %1"), tier_words.name(tiers[day])))
+                item.setToolTip(arg(self.tr("Talked about: %1"), tier_words.name(tiers[day])))
 
     def _day_chosen(self, item: QListWidgetItem) -> None:
         self.show_day(item.data(ID_ROLE))
@@ -133,8 +176,8 @@ class SearchDialog(QDialog):
     def show_day(self, day: str) -> None:
         search = self.search
         self.runner.start("search day", lambda _report: (search.on_day(day), search.replaced_ids()),
-                          on_finished=lambda found: self._show_results(found[0], arg(self.tr("%1: %2 message(s)"),
-                                                                                     day, len(found[0])), found[1]),
+                          on_finished=lambda found: self._show_results(
+                              found[0], arg(self.tr("%1: %n message(s)", "", len(found[0])), day), found[1]),
                           on_failed=self._failed)
 
     # ---- search ------------------------------------------------------------
@@ -144,6 +187,7 @@ class SearchDialog(QDialog):
             self.status.setText(self.tr("Type a word or part of a sentence to look for."))
             return
         self.search_button.setEnabled(False)
+        self.words = query.split()
         search = self.search
         self.runner.start("search", lambda _report: search.search(query), on_finished=self._searched,
                           on_failed=self._failed)
@@ -154,11 +198,18 @@ class SearchDialog(QDialog):
         self.search_button.setEnabled(True)
         note = "" if self.search.indexed() else "\n" + self.tr(
             "This SQLite has no full-text index for Japanese (FTS5 trigram); the archive was scanned instead.")
-        self._show_results(hits, arg(self.tr("%1 message(s) found, newest first."), len(hits)) + note)
+        self._show_results(hits, self.tr("%n message(s) found, newest first.", "", len(hits)) + note)
 
     def replaced_mark(self) -> str:
         """Before a message the user edited away (or a reply asked for again): no flush reads it."""
         return self.tr("[replaced]") + " "
+
+    def mark(self, message, replaced: set[str]) -> str:
+        """What sets a message apart in the list: replaced, stopped by the user, or cut off."""
+        if getattr(message, "replaced", False) or message.id in replaced:
+            return self.replaced_mark()
+        status = getattr(message, "status", "ok")
+        return {"stopped": self.tr("[stopped]") + " ", "partial": self.tr("[cut off]") + " "}.get(status, "")
 
     def _show_results(self, found, summary: str, replaced: set[str] = frozenset()) -> None:
         if not alive(self):
@@ -166,12 +217,13 @@ class SearchDialog(QDialog):
         self.results.clear()
         self.conversation.clear()
         for m in found:
-            text = " ".join(m.text[:1000].split())  # a line of a list: never a 50 MB split
-            if getattr(m, "replaced", False) or m.id in replaced:
-                text = self.replaced_mark() + text
+            text = plain_text(m)  # a line of a list: never a 50 MB split (plain_text reads the first part)
+            mark = self.mark(m, replaced)
             item = QTreeWidgetItem(self.results, [self.when(m), self.persona_name(m.persona), self.who(m),
-                                                  text[:200]])
-            item.setToolTip(3, m.text[:2000])
+                                                  mark + snippet(text, self.words)])
+            if mark:  # set apart: drawn dimmer, as text no flush reads or a reply that did not finish
+                item.setForeground(3, self.results.palette().color(QPalette.ColorRole.PlaceholderText))
+            item.setToolTip(3, text[:2000])
             item.setData(0, ID_ROLE, m.id)
         self.status.setText(summary)
         self.results_shown.emit(len(found))
@@ -191,12 +243,16 @@ class SearchDialog(QDialog):
         palette = self.conversation.palette()  # the theme's selection colours: readable light and dark
         mark_style = (f' style="background-color: {palette.color(QPalette.ColorRole.Highlight).name()}; '
                       f'color: {palette.color(QPalette.ColorRole.HighlightedText).name()};"')
+        found_style = (f"background-color: {palette.color(QPalette.ColorRole.Highlight).name()}; "
+                       f"color: {palette.color(QPalette.ColorRole.HighlightedText).name()}; font-weight: bold;")
         parts = []
         for m in messages:
             mark = mark_style if m.id == message_id else ""
             name = self.who(m) if m.role == "user" else self.persona_name(m.persona)
+            words = [] if mark else self.words  # the marked message is all highlight already
             shown, hidden = shown_part(m.text)  # a huge message: its first part and a note, never laid out whole
-            body = html.escape((self.replaced_mark() if m.id in replaced else "") + shown).replace("\n", "<br>")
+            text = shown if m.role == "user" else plain_text_lines(shown)
+            body = (html.escape(self.mark(m, replaced)) + highlighted(text, words, found_style)).replace("\n", "<br>")
             if hidden:
                 body += f"<br><i>{html.escape(hidden_note(hidden))}</i>"
             parts.append(f'<a name="{html.escape(m.id)}"></a><p{mark}><b>{html.escape(name)}</b> '

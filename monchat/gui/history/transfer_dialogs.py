@@ -123,6 +123,7 @@ class ImportDialog(_WorkDialog):
             lines.append(arg(self.tr("%1 log files now wait for a flush; a flush is recommended."),
                              gate.unflushed_files))
         self.status.setText("\n".join(lines))
+        self.resize(self.size().expandedTo(self.sizeHint()))  # the result's lines whole, not clipped top and bottom
         self.imported.emit(report)
 
 

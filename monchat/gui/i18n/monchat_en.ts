@@ -42,6 +42,10 @@ Settings folder: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Nothing to flush yet: chat first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Ask for the last reply again</source>
         <translation type="unfinished"></translation>
     </message>
@@ -168,6 +172,37 @@ Settings folder: %2</source>
     </message>
     <message>
         <source>Built in: nothing to download.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ChatPage</name>
+    <message>
+        <source>Follow the system</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What characters from imported cards call you</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ctrl+Enter sends (Enter adds a line)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A language change applies the next time monchat starts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your name</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -770,11 +805,11 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Remove</source>
+        <source>The base persona is locked: it runs at every flush and picks only the skeleton of the day. Copy its ideas into a new persona to change them.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The base persona is locked: it runs at every flush and picks only the skeleton of the day. Copy its ideas into a new persona to change them.</source>
+        <source>Made from the name; it names the persona&apos;s file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -854,6 +889,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The fixed personas are saved.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -885,10 +924,6 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Reading the plan…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Preview only (dry run: show the changes, write nothing)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1112,6 +1147,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Open review queue (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1 (%2 from the cache)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1137,6 +1176,10 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>waiting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preview only (show the changes, write nothing)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1177,6 +1220,41 @@ Send to it? monchat asks only once for this service.</source>
     </message>
 </context>
 <context>
+    <name>FlushNotes</name>
+    <message numerus="yes">
+        <source>Looking back: %n finding(s) left out: not in the expected form, or about a topic it was not shown.</source>
+        <translation>
+            <numerusform>Looking back: %n finding left out: not in the expected form, or about a topic it was not shown.</numerusform>
+            <numerusform>Looking back: %n findings left out: not in the expected form, or about a topic it was not shown.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Looking back: %n finding(s) left out: they say nothing (only a number, a list marker, punctuation or one repeated syllable).</source>
+        <translation>
+            <numerusform>Looking back: %n finding left out: it says nothing (only a number, a list marker, punctuation or one repeated syllable).</numerusform>
+            <numerusform>Looking back: %n findings left out: they say nothing (only a number, a list marker, punctuation or one repeated syllable).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Looking back: %n finding(s) left out: they repeat the request&apos;s instructions, not what your conversations show.</source>
+        <translation>
+            <numerusform>Looking back: %n finding left out: it repeats the request&apos;s instructions, not what your conversations show.</numerusform>
+            <numerusform>Looking back: %n findings left out: they repeat the request&apos;s instructions, not what your conversations show.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>FlushTiming</name>
+    <message>
+        <source>Elapsed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Elapsed: %1 · about %2 left (from %3 of %4 parts read)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>GateBar</name>
     <message>
         <source>Flush…</source>
@@ -1187,7 +1265,15 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>A flush is recommended at %1 files; chat pauses at %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Unflushed log files: %1 (flush recommended at %2, chat pauses at %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unflushed log files: 0</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1246,15 +1332,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Knowledge lint</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Rules check your memory for broken links and values that do not fit.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Lint asks the model about contradictions</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1282,7 +1360,59 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>A never-mentioned neighbour after (messages)</source>
+        <source>Suggest a related topic not yet talked about after (messages)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Skill practice fades to half in (days)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A preference fades to half in (days)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How recently talked about</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“Often” for (days unused)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“Now and then” for (days unused)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Then “now and then”: in full, after the “often” ones when space is short.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“Not lately” for (days unused)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Then “not lately” (a topic&apos;s such memories become one summary); older ones are left out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each further day a memory was said on lengthens these limits by this share.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sum up topics not talked about lately</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The flush asks for a short summary of a topic&apos;s memories not talked about lately (one call a topic).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A topic is summed up only with at least this many such memories.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The days must grow: “often” at most “now and then”, “now and then” at most “not lately”.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1290,7 +1420,11 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Skill practice half-life (days)</source>
+        <source>Check memory for mistakes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The check asks the model about contradictions</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1310,19 +1444,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Preference half-life (days)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>A preference&apos;s confidence halves after this many days without new evidence.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tiers</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Hot for (idle days)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1330,27 +1452,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Warm for (idle days)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Then warm: in full, after the hot ones when space is short.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cold for (idle days)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Then cold (a slot&apos;s cold memories become one digest); later frozen, left out.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Stretch per day of evidence</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Each further day a memory was said on lengthens its idle limits by this share.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1362,19 +1464,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Digest cold slots</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The flush asks for a short digest of a slot&apos;s cold memories (one call a slot).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Cold memories a digest needs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A slot is digested only with at least this many cold memories.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1411,10 +1501,6 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>off</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The tiers&apos; idle days must grow: hot at most warm, warm at most cold.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1480,6 +1566,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>insight</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1513,10 +1603,6 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>new link</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Lint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1651,15 +1737,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Tiers</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Graph</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Lint</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1691,22 +1769,6 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>hot</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>warm</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cold</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>frozen</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 (not known %2 times)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1728,6 +1790,30 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>This week: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How recently talked about</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>often</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>now and then</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not lately</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>long ago</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1991,7 +2077,7 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Surface personas…</source>
+        <source>Chat personas…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2109,10 +2195,6 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Tier</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Held from</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2169,14 +2251,6 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Lasting (Layer 1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Recent (Layer 2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>New from the last flush</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2217,7 +2291,19 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>superseded</source>
+        <source>Talked about</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lasting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>replaced</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2373,7 +2459,7 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Tier: %1</source>
+        <source>Talked about: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2509,6 +2595,35 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>MemoryMenu</name>
+    <message numerus="yes">
+        <source>Review queue (%n)…</source>
+        <translation>
+            <numerusform>Review queue (%n)…</numerusform>
+            <numerusform>Review queue (%n)…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Review queue…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MessageBody</name>
+    <message>
+        <source>Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>code</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>MessageBubble</name>
     <message>
         <source>Copy</source>
@@ -2535,23 +2650,15 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Copy code</source>
+        <source>Cut off: an error ended this reply before it was complete.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Copy code %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Copy this code block</source>
+        <source>(cut off)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>(stopped)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(incomplete)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2968,12 +3075,34 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Select all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select every item, then approve or reject them all at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Evidence: what you said</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Decide (leaning: %1)</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Approve %n selected</source>
+        <translation>
+            <numerusform>Approve %n selected</numerusform>
+            <numerusform>Approve %n selected</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Reject %n selected</source>
+        <translation>
+            <numerusform>Reject %n selected</numerusform>
+            <numerusform>Reject %n selected</numerusform>
+        </translation>
     </message>
     <message>
         <source>Why: %1</source>
@@ -3186,11 +3315,29 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Tier: %1</source>
+        <source>Talked about: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n message(s)</source>
+        <translation>
+            <numerusform>%1: %n message</numerusform>
+            <numerusform>%1: %n messages</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s) found, newest first.</source>
+        <translation>
+            <numerusform>%n message found, newest first.</numerusform>
+            <numerusform>%n messages found, newest first.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>[stopped]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1: %2 message(s)</source>
+        <source>[cut off]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3199,10 +3346,6 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>This SQLite has no full-text index for Japanese (FTS5 trigram); the archive was scanned instead.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 message(s) found, newest first.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3349,30 +3492,6 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Follow the system</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Ctrl+Enter sends (Enter adds a line)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A language change applies the next time monchat starts.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Language</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sending</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Ask me before any change to lasting memory (Layer 1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Recommend a flush at (log files)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3389,10 +3508,6 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>What characters from imported cards call you</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Catalog model</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3401,7 +3516,7 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Your name</source>
+        <source>Ask me before any change to lasting memory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3506,10 +3621,6 @@ Open it in your browser?</source>
 <context>
     <name>SurfacePersonaDialog</name>
     <message>
-        <source>Surface personas</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>New</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3523,6 +3634,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Delete…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Made from the name; it names the persona&apos;s file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3614,6 +3729,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Chat personas</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Import a character card</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3633,19 +3752,41 @@ Open it in your browser?</source>
 <context>
     <name>TierWords</name>
     <message>
-        <source>hot</source>
+        <source>often</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>warm</source>
+        <source>now and then</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>cold</source>
+        <source>not lately</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>frozen</source>
+        <source>long ago</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>UserGuide</name>
+    <message>
+        <source>monchat Help…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>UserGuideWindow</name>
+    <message>
+        <source>monchat Help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This guide is written in English.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The guide is not installed; see https://pypi.org/project/monchat/.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -45,6 +45,10 @@ Settings folder: %2</source>
         <translation>返信を書いている途中です。終わるのを待つか止めてから整理してください。</translation>
     </message>
     <message>
+        <source>Nothing to flush yet: chat first.</source>
+        <translation>まだ整理するものがありません。先にチャットしてください。</translation>
+    </message>
+    <message>
         <source>Ask for the last reply again</source>
         <translation>最後の返信をもう一度作ってもらう</translation>
     </message>
@@ -73,7 +77,7 @@ Settings folder: %2</source>
     </message>
     <message>
         <source>How a flush asks the server for structured answers. Servers that refuse a JSON schema are found and remembered automatically.</source>
-        <translation>フラッシュのときにサーバーへ決まった形の答えをどう頼むかです。JSON スキーマを受け付けないサーバーは自動で見つけて覚えます。</translation>
+        <translation>整理のときにサーバーへ決まった形の答えをどう頼むかです。JSON スキーマを受け付けないサーバーは自動で見つけて覚えます。</translation>
     </message>
 </context>
 <context>
@@ -172,6 +176,37 @@ Settings folder: %2</source>
     <message>
         <source>Built in: nothing to download.</source>
         <translation>内蔵モデルです。ダウンロードは不要です。</translation>
+    </message>
+</context>
+<context>
+    <name>ChatPage</name>
+    <message>
+        <source>Follow the system</source>
+        <translation>システムに合わせる</translation>
+    </message>
+    <message>
+        <source>What characters from imported cards call you</source>
+        <translation>読み込んだキャラクターカードのキャラがあなたを呼ぶ名前</translation>
+    </message>
+    <message>
+        <source>Ctrl+Enter sends (Enter adds a line)</source>
+        <translation>Ctrl+Enter で送信（Enter で改行）</translation>
+    </message>
+    <message>
+        <source>A language change applies the next time monchat starts.</source>
+        <translation>言語の変更は次に monchat を起動したときに反映されます。</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>言語</translation>
+    </message>
+    <message>
+        <source>Sending</source>
+        <translation>送信</translation>
+    </message>
+    <message>
+        <source>Your name</source>
+        <translation>あなたの名前</translation>
     </message>
 </context>
 <context>
@@ -286,7 +321,7 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>%1 older messages of the recent window are not sent, so the reply has room. They stay in the log and reach memory at the next flush.</source>
-        <translation>返信の余地を残すため、最近のメッセージのうち古い %1 件は送信しません。ログには残り、次のフラッシュで記憶に届きます。</translation>
+        <translation>返信の余地を残すため、最近のメッセージのうち古い %1 件は送信しません。ログには残り、次の整理で記憶に届きます。</translation>
     </message>
     <message>
         <source>Context: unknown</source>
@@ -777,12 +812,12 @@ Send to it? monchat asks only once for this service.</source>
         <translation>新規</translation>
     </message>
     <message>
-        <source>Remove</source>
-        <translation>削除</translation>
-    </message>
-    <message>
         <source>The base persona is locked: it runs at every flush and picks only the skeleton of the day. Copy its ideas into a new persona to change them.</source>
         <translation>ベースペルソナはロックされています。毎回の整理で必ず動き、一日の骨組みだけを拾います。変えたいときは、その考え方を新しいペルソナに写してください。</translation>
+    </message>
+    <message>
+        <source>Made from the name; it names the persona&apos;s file</source>
+        <translation>名前から作られます。ペルソナのファイル名になります</translation>
     </message>
     <message>
         <source>One per line</source>
@@ -861,6 +896,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation>保存しました。</translation>
     </message>
     <message>
+        <source>Delete</source>
+        <translation>削除</translation>
+    </message>
+    <message>
         <source>The fixed personas are saved.</source>
         <translation>固定のペルソナを保存しました。</translation>
     </message>
@@ -893,10 +932,6 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>Reading the plan…</source>
         <translation>計画を読み込み中…</translation>
-    </message>
-    <message>
-        <source>Preview only (dry run: show the changes, write nothing)</source>
-        <translation>プレビューのみ（ドライラン: 変更を表示するだけで何も書き込みません）</translation>
     </message>
     <message>
         <source>Stages</source>
@@ -1119,6 +1154,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation>%1 件の項目について根拠を量っています。</translation>
     </message>
     <message>
+        <source>Open review queue (%1)</source>
+        <translation>確認待ちを開く（%1 件）</translation>
+    </message>
+    <message>
         <source>%1 (%2 from the cache)</source>
         <translation>%1（うちキャッシュから %2）</translation>
     </message>
@@ -1145,6 +1184,10 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>waiting</source>
         <translation>待機中</translation>
+    </message>
+    <message>
+        <source>Preview only (show the changes, write nothing)</source>
+        <translation>プレビューのみ（変更を表示するだけで、何も書き込みません）</translation>
     </message>
     <message>
         <source>Starting…</source>
@@ -1184,6 +1227,38 @@ Send to it? monchat asks only once for this service.</source>
     </message>
 </context>
 <context>
+    <name>FlushNotes</name>
+    <message numerus="yes">
+        <source>Looking back: %n finding(s) left out: not in the expected form, or about a topic it was not shown.</source>
+        <translation>
+            <numerusform>振り返り: %n 件の気づきを除外しました。決まった形になっていないか、見せていない話題についてのものでした。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Looking back: %n finding(s) left out: they say nothing (only a number, a list marker, punctuation or one repeated syllable).</source>
+        <translation>
+            <numerusform>振り返り: %n 件の気づきを除外しました。中身がありません（数字、箇条書きの記号、句読点、同じ音のくり返しだけ）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Looking back: %n finding(s) left out: they repeat the request&apos;s instructions, not what your conversations show.</source>
+        <translation>
+            <numerusform>振り返り: %n 件の気づきを除外しました。会話からわかることではなく、依頼の指示をくり返していました。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>FlushTiming</name>
+    <message>
+        <source>Elapsed: %1</source>
+        <translation>経過時間: %1</translation>
+    </message>
+    <message>
+        <source>Elapsed: %1 · about %2 left (from %3 of %4 parts read)</source>
+        <translation>経過時間: %1 · 残りおよそ %2（全 %4 区切りのうち %3 を読み終えた速さから）</translation>
+    </message>
+</context>
+<context>
     <name>GateBar</name>
     <message>
         <source>Flush…</source>
@@ -1194,8 +1269,16 @@ Send to it? monchat asks only once for this service.</source>
         <translation>今すぐ整理…</translation>
     </message>
     <message>
+        <source>A flush is recommended at %1 files; chat pauses at %2.</source>
+        <translation>ファイルが %1 個になったら整理をおすすめします。%2 個でチャットが止まります。</translation>
+    </message>
+    <message>
         <source>Unflushed log files: %1 (flush recommended at %2, chat pauses at %3)</source>
         <translation>未整理のログファイル: %1（%2 で整理をおすすめ、%3 でチャット停止）</translation>
+    </message>
+    <message>
+        <source>Unflushed log files: 0</source>
+        <translation>未整理のログファイル: 0</translation>
     </message>
     <message>
         <source>%1 log files are waiting. A flush now turns them into memory; at %2 files chat pauses until you flush.</source>
@@ -1253,16 +1336,8 @@ Send to it? monchat asks only once for this service.</source>
         <translation>新しいメッセージのある日ごとに 1 回呼び出して、その日のページを書きます。</translation>
     </message>
     <message>
-        <source>Knowledge lint</source>
-        <translation>知識の点検</translation>
-    </message>
-    <message>
         <source>Rules check your memory for broken links and values that do not fit.</source>
         <translation>決まりに沿って、記憶の壊れたつながりや分類に合わない値を点検します。</translation>
-    </message>
-    <message>
-        <source>Lint asks the model about contradictions</source>
-        <translation>点検で食い違いをモデルに尋ねる</translation>
     </message>
     <message>
         <source>One more call: which memories of one kind contradict each other.</source>
@@ -1289,16 +1364,72 @@ Send to it? monchat asks only once for this service.</source>
         <translation>会話のプロンプトに「話に出たら尋ねる」行をひとつ入れることがあります。</translation>
     </message>
     <message>
-        <source>A never-mentioned neighbour after (messages)</source>
-        <translation>話に出ない隣の話題を示すまで（メッセージ数）</translation>
+        <source>Suggest a related topic not yet talked about after (messages)</source>
+        <translation>まだ話していない関連の話題をすすめるまで（メッセージ数）</translation>
+    </message>
+    <message>
+        <source>Skill practice fades to half in (days)</source>
+        <translation>技能の経験が半分に薄れるまで（日）</translation>
+    </message>
+    <message>
+        <source>A preference fades to half in (days)</source>
+        <translation>好みが半分に薄れるまで（日）</translation>
+    </message>
+    <message>
+        <source>How recently talked about</source>
+        <translation>話題にした時期</translation>
+    </message>
+    <message>
+        <source>“Often” for (days unused)</source>
+        <translation>「よく話す」の間（使われない日数）</translation>
+    </message>
+    <message>
+        <source>“Now and then” for (days unused)</source>
+        <translation>「ときどき」の間（使われない日数）</translation>
+    </message>
+    <message>
+        <source>Then “now and then”: in full, after the “often” ones when space is short.</source>
+        <translation>次は「ときどき」: 全文で入り、余裕がないときは「よく話す」のあとに回ります。</translation>
+    </message>
+    <message>
+        <source>“Not lately” for (days unused)</source>
+        <translation>「最近は話さない」の間（使われない日数）</translation>
+    </message>
+    <message>
+        <source>Then “not lately” (a topic&apos;s such memories become one summary); older ones are left out.</source>
+        <translation>次は「最近は話さない」（話題ごとにひとつの要約になります）。それより古いものは入りません。</translation>
+    </message>
+    <message>
+        <source>Each further day a memory was said on lengthens these limits by this share.</source>
+        <translation>記憶が話された日が 1 日増えるごとに、これらの日数をこの割合だけ延ばします。</translation>
+    </message>
+    <message>
+        <source>Sum up topics not talked about lately</source>
+        <translation>最近話さない話題を要約する</translation>
+    </message>
+    <message>
+        <source>The flush asks for a short summary of a topic&apos;s memories not talked about lately (one call a topic).</source>
+        <translation>整理のとき、最近話さない話題ごとに記憶の短い要約を頼みます（話題ごとに 1 回の呼び出し）。</translation>
+    </message>
+    <message>
+        <source>A topic is summed up only with at least this many such memories.</source>
+        <translation>そうした記憶がこの数以上ある話題だけを要約します。</translation>
+    </message>
+    <message>
+        <source>The days must grow: “often” at most “now and then”, “now and then” at most “not lately”.</source>
+        <translation>日数は順に大きくしてください:「よく話す」は「ときどき」以下、「ときどき」は「最近は話さない」以下です。</translation>
     </message>
     <message>
         <source>A topic with this many messages in 30 days suggests the ones next to it (0: off).</source>
         <translation>30 日でこの数のメッセージがある話題は、その隣の話題をギャップとして示します（0: オフ）。</translation>
     </message>
     <message>
-        <source>Skill practice half-life (days)</source>
-        <translation>技能の経験の半減期（日）</translation>
+        <source>Check memory for mistakes</source>
+        <translation>記憶の間違いを点検する</translation>
+    </message>
+    <message>
+        <source>The check asks the model about contradictions</source>
+        <translation>点検で食い違いをモデルに尋ねる</translation>
     </message>
     <message>
         <source>A day of using a skill counts half as much after this many days.</source>
@@ -1317,48 +1448,16 @@ Send to it? monchat asks only once for this service.</source>
         <translation>整理が確信しているとき、好みの新しい版は確認待ちに入りません。</translation>
     </message>
     <message>
-        <source>Preference half-life (days)</source>
-        <translation>好みの半減期（日）</translation>
-    </message>
-    <message>
         <source>A preference&apos;s confidence halves after this many days without new evidence.</source>
         <translation>新しい根拠がないまま、この日数が過ぎると好みの確信度が半分になります。</translation>
-    </message>
-    <message>
-        <source>Tiers</source>
-        <translation>温度</translation>
-    </message>
-    <message>
-        <source>Hot for (idle days)</source>
-        <translation>ホットの期間（触れていない日数）</translation>
     </message>
     <message>
         <source>Memories touched this recently come first, in full.</source>
         <translation>この日数以内に触れた記憶は、全文で最初に入ります。</translation>
     </message>
     <message>
-        <source>Warm for (idle days)</source>
-        <translation>ウォームの期間（触れていない日数）</translation>
-    </message>
-    <message>
-        <source>Then warm: in full, after the hot ones when space is short.</source>
-        <translation>次はウォーム: 全文で入り、余裕がないときはホットのあとに回ります。</translation>
-    </message>
-    <message>
-        <source>Cold for (idle days)</source>
-        <translation>コールドの期間（触れていない日数）</translation>
-    </message>
-    <message>
-        <source>Then cold (a slot&apos;s cold memories become one digest); later frozen, left out.</source>
-        <translation>次はコールド（分類ごとのコールドな記憶はひとつの要約になります）。それより古いと凍結され、入りません。</translation>
-    </message>
-    <message>
         <source>Stretch per day of evidence</source>
         <translation>根拠の日 1 日ごとの延長</translation>
-    </message>
-    <message>
-        <source>Each further day a memory was said on lengthens its idle limits by this share.</source>
-        <translation>記憶が語られた日が 1 日増えるごとに、期間がこの割合だけ延びます。</translation>
     </message>
     <message>
         <source>Longest stretch (times)</source>
@@ -1369,20 +1468,8 @@ Send to it? monchat asks only once for this service.</source>
         <translation>根拠による延長は、最大でこの倍数までです。</translation>
     </message>
     <message>
-        <source>Digest cold slots</source>
-        <translation>コールドな分類を要約する</translation>
-    </message>
-    <message>
-        <source>The flush asks for a short digest of a slot&apos;s cold memories (one call a slot).</source>
-        <translation>整理のとき、分類ごとのコールドな記憶の短い要約を頼みます（分類ごとに 1 回の呼び出し）。</translation>
-    </message>
-    <message>
         <source>Cold memories a digest needs</source>
         <translation>要約に必要なコールドな記憶の数</translation>
-    </message>
-    <message>
-        <source>A slot is digested only with at least this many cold memories.</source>
-        <translation>コールドな記憶がこの数以上ある分類だけを要約します。</translation>
     </message>
     <message>
         <source>Digests per flush at most</source>
@@ -1420,10 +1507,6 @@ Send to it? monchat asks only once for this service.</source>
         <source>off</source>
         <translation>オフ</translation>
     </message>
-    <message>
-        <source>The tiers&apos; idle days must grow: hot at most warm, warm at most cold.</source>
-        <translation>温度の日数は順に大きくしてください: ホットはウォーム以下、ウォームはコールド以下です。</translation>
-    </message>
 </context>
 <context>
     <name>ImportDialog</name>
@@ -1457,11 +1540,11 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>%1 log files now wait for a flush, so chat is paused: press Flush. One flush reads them all, in parts that fit the model.</source>
-        <translation>%1 個のログファイルが Flush を待っているため、チャットは止まっています。Flush を押してください。1回の Flush でモデルに収まる単位に分けてすべて読みます。</translation>
+        <translation>%1 個のログファイルが整理を待っているため、チャットは止まっています。「整理」を押してください。1 回の整理で、モデルに収まる大きさに分けてすべて読みます。</translation>
     </message>
     <message>
         <source>%1 log files now wait for a flush; a flush is recommended.</source>
-        <translation>%1 個のログファイルが Flush を待っています。Flush をおすすめします。</translation>
+        <translation>%1 個のログファイルが整理を待っています。整理をおすすめします。</translation>
     </message>
 </context>
 <context>
@@ -1487,7 +1570,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation>グラフ</translation>
     </message>
     <message>
-        <source>Lint</source>
+        <source>Check</source>
         <translation>点検</translation>
     </message>
     <message>
@@ -1658,16 +1741,8 @@ Send to it? monchat asks only once for this service.</source>
         <translation>好み</translation>
     </message>
     <message>
-        <source>Tiers</source>
-        <translation>温度</translation>
-    </message>
-    <message>
         <source>Graph</source>
         <translation>グラフ</translation>
-    </message>
-    <message>
-        <source>Lint</source>
-        <translation>点検</translation>
     </message>
     <message>
         <source>new</source>
@@ -1698,22 +1773,6 @@ Send to it? monchat asks only once for this service.</source>
         <translation>補強</translation>
     </message>
     <message>
-        <source>hot</source>
-        <translation>ホット</translation>
-    </message>
-    <message>
-        <source>warm</source>
-        <translation>ウォーム</translation>
-    </message>
-    <message>
-        <source>cold</source>
-        <translation>コールド</translation>
-    </message>
-    <message>
-        <source>frozen</source>
-        <translation>凍結</translation>
-    </message>
-    <message>
         <source>%1 (not known %2 times)</source>
         <translation>%1（%2 回思い出せなかった）</translation>
     </message>
@@ -1736,6 +1795,30 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>This week: %1</source>
         <translation>今週：%1</translation>
+    </message>
+    <message>
+        <source>How recently talked about</source>
+        <translation>話題にした時期</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>点検</translation>
+    </message>
+    <message>
+        <source>often</source>
+        <translation>よく話す</translation>
+    </message>
+    <message>
+        <source>now and then</source>
+        <translation>ときどき</translation>
+    </message>
+    <message>
+        <source>not lately</source>
+        <translation>最近は話さない</translation>
+    </message>
+    <message>
+        <source>long ago</source>
+        <translation>ずっと話していない</translation>
     </message>
     <message>
         <source>No change this week</source>
@@ -2002,7 +2085,7 @@ Open it in your browser?</source>
         <translation>受信箱：気づき・日記・関心…</translation>
     </message>
     <message>
-        <source>Surface personas…</source>
+        <source>Chat personas…</source>
         <translation>会話ペルソナ…</translation>
     </message>
     <message>
@@ -2120,10 +2203,6 @@ Open it in your browser?</source>
         <translation>固定</translation>
     </message>
     <message>
-        <source>Tier</source>
-        <translation>温度</translation>
-    </message>
-    <message>
         <source>Held from</source>
         <translation>いつから</translation>
     </message>
@@ -2180,14 +2259,6 @@ Open it in your browser?</source>
         <translation>根拠: あなたの発言</translation>
     </message>
     <message>
-        <source>Lasting (Layer 1)</source>
-        <translation>長期（レイヤー1）</translation>
-    </message>
-    <message>
-        <source>Recent (Layer 2)</source>
-        <translation>最近（レイヤー2）</translation>
-    </message>
-    <message>
         <source>New from the last flush</source>
         <translation>前回の整理で新しく</translation>
     </message>
@@ -2228,7 +2299,19 @@ Open it in your browser?</source>
         <translation>休眠</translation>
     </message>
     <message>
-        <source>superseded</source>
+        <source>Talked about</source>
+        <translation>話題にした時期</translation>
+    </message>
+    <message>
+        <source>Lasting</source>
+        <translation>長期</translation>
+    </message>
+    <message>
+        <source>Recent</source>
+        <translation>最近</translation>
+    </message>
+    <message>
+        <source>replaced</source>
         <translation>置き換え済み</translation>
     </message>
     <message>
@@ -2384,8 +2467,8 @@ Open it in your browser?</source>
         <translation>好み: %1、版 %2/%3、重み %4</translation>
     </message>
     <message>
-        <source>Tier: %1</source>
-        <translation>温度: %1</translation>
+        <source>Talked about: %1</source>
+        <translation>話題にした時期: %1</translation>
     </message>
     <message>
         <source>In the digest “%1”, which covers: %2</source>
@@ -2521,6 +2604,34 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>MemoryMenu</name>
+    <message numerus="yes">
+        <source>Review queue (%n)…</source>
+        <translation>
+            <numerusform>確認待ち（%n 件）…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Review queue…</source>
+        <translation>確認待ち…</translation>
+    </message>
+</context>
+<context>
+    <name>MessageBody</name>
+    <message>
+        <source>Copy</source>
+        <translation>コピー</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>コピーしました</translation>
+    </message>
+    <message>
+        <source>code</source>
+        <translation>コード</translation>
+    </message>
+</context>
+<context>
     <name>MessageBubble</name>
     <message>
         <source>Copy</source>
@@ -2547,24 +2658,16 @@ Open it in your browser?</source>
         <translation>このメッセージを完全に削除します（先に確認します）</translation>
     </message>
     <message>
-        <source>Copy code</source>
-        <translation>コードをコピー</translation>
+        <source>Cut off: an error ended this reply before it was complete.</source>
+        <translation>途中で切れています: エラーのため、この返信は最後まで届きませんでした。</translation>
     </message>
     <message>
-        <source>Copy code %1</source>
-        <translation>コード %1 をコピー</translation>
-    </message>
-    <message>
-        <source>Copy this code block</source>
-        <translation>このコードブロックをコピーします</translation>
+        <source>(cut off)</source>
+        <translation>（途中で切れています）</translation>
     </message>
     <message>
         <source>(stopped)</source>
         <translation>（停止）</translation>
-    </message>
-    <message>
-        <source>(incomplete)</source>
-        <translation>（途中まで）</translation>
     </message>
     <message>
         <source>(writing…)</source>
@@ -2980,12 +3083,32 @@ Open it in your browser?</source>
         <translation>却下</translation>
     </message>
     <message>
+        <source>Select all</source>
+        <translation>すべて選ぶ</translation>
+    </message>
+    <message>
+        <source>Select every item, then approve or reject them all at once</source>
+        <translation>すべての項目を選び、まとめて承認または却下します</translation>
+    </message>
+    <message>
         <source>Evidence: what you said</source>
         <translation>根拠: あなたの発言</translation>
     </message>
     <message>
         <source>Decide (leaning: %1)</source>
         <translation>判断（傾き: %1）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Approve %n selected</source>
+        <translation>
+            <numerusform>選んだ %n 件を承認</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Reject %n selected</source>
+        <translation>
+            <numerusform>選んだ %n 件を却下</numerusform>
+        </translation>
     </message>
     <message>
         <source>Why: %1</source>
@@ -3198,12 +3321,28 @@ Open it in your browser?</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <source>Tier: %1</source>
-        <translation>温度: %1</translation>
+        <source>Talked about: %1</source>
+        <translation>話題にした時期: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n message(s)</source>
+        <translation>
+            <numerusform>%1: %n 件のメッセージ</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s) found, newest first.</source>
+        <translation>
+            <numerusform>%n 件のメッセージが見つかりました（新しい順）。</numerusform>
+        </translation>
     </message>
     <message>
-        <source>%1: %2 message(s)</source>
-        <translation>%1：メッセージ %2 件</translation>
+        <source>[stopped]</source>
+        <translation>［止めた返信］</translation>
+    </message>
+    <message>
+        <source>[cut off]</source>
+        <translation>［途中で切れた返信］</translation>
     </message>
     <message>
         <source>Type a word or part of a sentence to look for.</source>
@@ -3212,10 +3351,6 @@ Open it in your browser?</source>
     <message>
         <source>This SQLite has no full-text index for Japanese (FTS5 trigram); the archive was scanned instead.</source>
         <translation>この SQLite には日本語の全文索引（FTS5 trigram）がないため、アーカイブを順に調べました。</translation>
-    </message>
-    <message>
-        <source>%1 message(s) found, newest first.</source>
-        <translation>%1 件見つかりました（新しい順）。</translation>
     </message>
     <message>
         <source>[replaced]</source>
@@ -3361,30 +3496,6 @@ Open it in your browser?</source>
         <translation>バックエンド</translation>
     </message>
     <message>
-        <source>Follow the system</source>
-        <translation>システムに合わせる</translation>
-    </message>
-    <message>
-        <source>Ctrl+Enter sends (Enter adds a line)</source>
-        <translation>Ctrl+Enter で送信（Enter で改行）</translation>
-    </message>
-    <message>
-        <source>A language change applies the next time monchat starts.</source>
-        <translation>言語の変更は次に monchat を起動したときに反映されます。</translation>
-    </message>
-    <message>
-        <source>Language</source>
-        <translation>言語</translation>
-    </message>
-    <message>
-        <source>Sending</source>
-        <translation>送信</translation>
-    </message>
-    <message>
-        <source>Ask me before any change to lasting memory (Layer 1)</source>
-        <translation>長期の記憶（レイヤー1）を変える前に必ず確認する</translation>
-    </message>
-    <message>
         <source>Recommend a flush at (log files)</source>
         <translation>整理をおすすめするログファイル数</translation>
     </message>
@@ -3401,10 +3512,6 @@ Open it in your browser?</source>
         <translation>固定のフィルターペルソナ</translation>
     </message>
     <message>
-        <source>What characters from imported cards call you</source>
-        <translation>読み込んだキャラクターカードのキャラがあなたを呼ぶ名前</translation>
-    </message>
-    <message>
         <source>Catalog model</source>
         <translation>カタログのモデル</translation>
     </message>
@@ -3413,8 +3520,8 @@ Open it in your browser?</source>
         <translation>モデル（カタログ名または GGUF ファイル）</translation>
     </message>
     <message>
-        <source>Your name</source>
-        <translation>あなたの名前</translation>
+        <source>Ask me before any change to lasting memory</source>
+        <translation>長期の記憶を変える前に必ず確認する</translation>
     </message>
     <message>
         <source>Learned from your reviews</source>
@@ -3518,10 +3625,6 @@ Open it in your browser?</source>
 <context>
     <name>SurfacePersonaDialog</name>
     <message>
-        <source>Surface personas</source>
-        <translation>会話ペルソナ</translation>
-    </message>
-    <message>
         <source>New</source>
         <translation>新規</translation>
     </message>
@@ -3536,6 +3639,10 @@ Open it in your browser?</source>
     <message>
         <source>Delete…</source>
         <translation>削除…</translation>
+    </message>
+    <message>
+        <source>Made from the name; it names the persona&apos;s file</source>
+        <translation>名前から作られます。ペルソナのファイル名になります</translation>
     </message>
     <message>
         <source>Who the persona is and how it talks</source>
@@ -3626,6 +3733,10 @@ Open it in your browser?</source>
         <translation>（なし）</translation>
     </message>
     <message>
+        <source>Chat personas</source>
+        <translation>会話ペルソナ</translation>
+    </message>
+    <message>
         <source>Import a character card</source>
         <translation>キャラクターカードを読み込む</translation>
     </message>
@@ -3645,20 +3756,42 @@ Open it in your browser?</source>
 <context>
     <name>TierWords</name>
     <message>
-        <source>hot</source>
-        <translation>ホット</translation>
+        <source>often</source>
+        <translation>よく話す</translation>
     </message>
     <message>
-        <source>warm</source>
-        <translation>ウォーム</translation>
+        <source>now and then</source>
+        <translation>ときどき</translation>
     </message>
     <message>
-        <source>cold</source>
-        <translation>コールド</translation>
+        <source>not lately</source>
+        <translation>最近は話さない</translation>
     </message>
     <message>
-        <source>frozen</source>
-        <translation>凍結</translation>
+        <source>long ago</source>
+        <translation>ずっと話していない</translation>
+    </message>
+</context>
+<context>
+    <name>UserGuide</name>
+    <message>
+        <source>monchat Help…</source>
+        <translation>monchat の使い方…</translation>
+    </message>
+</context>
+<context>
+    <name>UserGuideWindow</name>
+    <message>
+        <source>monchat Help</source>
+        <translation>monchat の使い方</translation>
+    </message>
+    <message>
+        <source>This guide is written in English.</source>
+        <translation>この説明は英語で書かれています。</translation>
+    </message>
+    <message>
+        <source>The guide is not installed; see https://pypi.org/project/monchat/.</source>
+        <translation>説明がインストールされていません。https://pypi.org/project/monchat/ をご覧ください。</translation>
     </message>
 </context>
 <context>

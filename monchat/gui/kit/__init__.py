@@ -1,1 +1,2 @@
-"""Small shared pieces: workers, a never-blocking confirm, object lifetime."""
+"""Small shared pieces: workers, a never-blocking confirm, object lifetime; scroll pages that fit a laptop screen,
+colours checked for contrast, notices, ids made from names."""

@@ -67,7 +67,7 @@ class MemoryBrowser(QDialog):
         self.table = QTreeWidget(self)
         self.table.setRootIsDecorated(False)
         self.table.setHeaderLabels([self.tr("Memory"), self.tr("Topic"), self.tr("State"),
-                                    self.tr("Confidence"), self.tr("Days"), self.tr("Pinned"), self.tr("Tier")])
+                                    self.tr("Confidence"), self.tr("Days"), self.tr("Pinned"), self.tr("Talked about")])
         header = self.table.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
@@ -148,14 +148,14 @@ class MemoryBrowser(QDialog):
 
     # ---- words -----------------------------------------------------------
     def view_name(self, view: View) -> str:
-        return {View.NEW: self.tr("New from the last flush"), View.LAYER1: self.tr("Lasting (Layer 1)"), View.LAYER2: self.tr("Recent (Layer 2)"),
+        return {View.NEW: self.tr("New from the last flush"), View.LAYER1: self.tr("Lasting"), View.LAYER2: self.tr("Recent"),
                 View.WAITING: self.tr("Pending"), View.DORMANT: self.tr("Dormant"),
                 View.HISTORY: self.tr("History"), View.ALL: self.tr("All")}[view]
 
     def state_name(self, state: State) -> str:
         return {State.ACTIVE: self.tr("active"), State.CANDIDATE: self.tr("candidate"),
                 State.QUEUED: self.tr("waiting for review"), State.PENDING: self.tr("pending"),
-                State.DORMANT: self.tr("dormant"), State.SUPERSEDED: self.tr("superseded"),
+                State.DORMANT: self.tr("dormant"), State.SUPERSEDED: self.tr("replaced"),
                 State.RETRACTED: self.tr("taken back"), State.FORGOTTEN: self.tr("forgotten"),
                 State.REJECTED: self.tr("rejected"), State.RETRACTION: self.tr("a taking back")}[state]
 
@@ -279,7 +279,7 @@ class MemoryBrowser(QDialog):
                              f"{pref['weight']:.2f}"))
             versions = preference_versions(self.memory.history(record.id))
         tier = self.tiers.get(record.id) or self.memory.tier(record)
-        facts.append(arg(self.tr("Tier: %1"), self.tier_name(tier["tier"])))
+        facts.append(arg(self.tr("Talked about: %1"), self.tier_name(tier["tier"])))
         lines = [" · ".join(facts)]
         if tier["digest"]:  # one-way: the digest stands for these memories; their rows stay as they were
             covered = "; ".join(self.memory.get(mid).text for mid in tier["digest"]["covers"])

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (QGraphicsEllipseItem, QGraphicsLineItem, QGraphic
 
 TOP_NODES = 20
 LINES_PER_NODE = 3  # at most this many lines per node shown, the heaviest: a dense graph stays legible
+LABEL_PX = 160  # the widest a node's name is drawn
 COLOURS = {"topic": "#4f7cc4", "person": "#d0704a", "place": "#4e9a5b", "thing": "#9a6cc0"}
 MARGIN = 24
 
@@ -72,7 +73,8 @@ class GraphView(QGraphicsView):
     def _label(self, text: str, node_id: str, point: QPointF, size: float, angle: float) -> None:
         """The node's name just outside the circle, on a plate so lines never run through it."""
         scene = self.scene()
-        label = QGraphicsSimpleTextItem(text)
+        # A long name is cut (its whole text is the dot's tooltip): one long name must not shrink the graph.
+        label = QGraphicsSimpleTextItem(self.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, LABEL_PX))
         label.setBrush(QBrush(self.palette().text().color()))
         box = label.boundingRect()
         gap = size + 6.0

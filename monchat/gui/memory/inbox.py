@@ -45,7 +45,7 @@ class InboxDialog(QDialog):
         self.tabs.addTab(self._profile_tab(), self.tr("Interests"))
         self.tabs.addTab(self._graph_tab(), self.tr("Graph"))
         self.lint_tab = LintTab(inbox.store.store, self, runner, lint)  # knowledge lint (gui/memory/lint_tab.py)
-        self.tabs.addTab(self.lint_tab, self.tr("Lint"))
+        self.tabs.addTab(self.lint_tab, self.tr("Check"))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

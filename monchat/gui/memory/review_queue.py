@@ -2,6 +2,8 @@
 
 A queued item never confirms silently; unanswered past its deadline it goes back
 to being a candidate (the flush does that). Approve and reject run on a worker.
+Several rows can be selected (Shift/Ctrl-click, Select all): Approve and Reject then decide all of them
+in one transaction (``MemoryService.decide_many``), so eight junk items go with one selection and one click.
 """
 
 from __future__ import annotations
@@ -10,9 +12,9 @@ from datetime import datetime
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QHeaderView, QLabel, QListWidget,
-                               QListWidgetItem, QMenu, QPushButton, QSplitter, QTreeWidget, QTreeWidgetItem,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QHBoxLayout, QHeaderView, QLabel,
+                               QListWidget, QListWidgetItem, QMenu, QPushButton, QSplitter, QTreeWidget,
+                               QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from ...core.errors import KnownError
 from ...core.memory import Action, Verdict
@@ -49,6 +51,7 @@ class ReviewQueueDialog(QDialog):
         self.intro.setWordWrap(True)
         self.table = QTreeWidget(self)
         self.table.setRootIsDecorated(False)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.setHeaderLabels([self.tr("Proposal"), self.tr("Current memory"), self.tr("Action"),
                                     self.tr("Confidence"), self.tr("Decide by")])
         header = self.table.header()
@@ -59,6 +62,7 @@ class ReviewQueueDialog(QDialog):
                                        QHeaderView.ResizeMode.ResizeToContents)):
             header.setSectionResizeMode(column, mode)
         self.table.currentItemChanged.connect(lambda *_: self.show_detail())
+        self.table.itemSelectionChanged.connect(self.show_detail)
         self.reason = QLabel(self)
         self.reason.setWordWrap(True)
         self.reason.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -82,6 +86,9 @@ class ReviewQueueDialog(QDialog):
         self.other_verdict_button.setMinimumWidth(metrics.horizontalAdvance(self.other_verdict_button.text()) + 48)
         self.reject_button = QPushButton(self.tr("Reject"), self)
         self.reject_button.clicked.connect(self.reject_selected)
+        self.select_all_button = QPushButton(self.tr("Select all"), self)
+        self.select_all_button.setToolTip(self.tr("Select every item, then approve or reject them all at once"))
+        self.select_all_button.clicked.connect(self.table.selectAll)
         self.effect = QLabel(self)  # what the Approve button will do (for a judgement)
         self.effect.setWordWrap(True)
         self.message = QLabel(self)
@@ -91,6 +98,7 @@ class ReviewQueueDialog(QDialog):
         buttons.addWidget(self.other_verdict_button)
         buttons.addWidget(self.reject_button)
         buttons.addStretch(1)
+        buttons.addWidget(self.select_all_button)
         detail = QWidget(self)
         col = QVBoxLayout(detail)
         col.setContentsMargins(0, 0, 0, 0)
@@ -151,16 +159,28 @@ class ReviewQueueDialog(QDialog):
         queue_id = item.data(0, Qt.ItemDataRole.UserRole)
         return next((r for r in self.rows if r["id"] == queue_id), None)
 
+    def selected_rows(self) -> list[dict]:
+        """The selected rows, in the table's order."""
+        ids = {item.data(0, Qt.ItemDataRole.UserRole) for item in self.table.selectedItems()}
+        return [r for r in self.rows if r["id"] in ids]
+
     def show_detail(self) -> None:
         row = self.current()
         self.evidence.clear()
-        judge = row is not None and row.get("action") == Action.JUDGE
+        many = len(self.selected_rows())
+        judge = row is not None and row.get("action") == Action.JUDGE and many <= 1
         self.approve_button.setEnabled(row is not None and not self.busy)
         self.reject_button.setEnabled(row is not None and not self.busy)
+        self.select_all_button.setEnabled(len(self.rows) > 1 and many < len(self.rows) and not self.busy)
         self.other_verdict_button.setVisible(judge)
         self.other_verdict_button.setEnabled(judge and not self.busy)
         self.approve_button.setText(self.tr("Approve"))
+        self.reject_button.setText(self.tr("Reject"))
+        self.approve_button.setToolTip("")
         self.effect.clear()
+        if many > 1:  # the buttons decide every selected item; the detail shows the current one
+            self.approve_button.setText(self.tr("Approve %n selected", "", many))
+            self.reject_button.setText(self.tr("Reject %n selected", "", many))
         if row is None:
             return
         why = arg(self.tr("Why: %1"), words.reason(row, self.settings.flush.judge_confidence))
@@ -223,8 +243,11 @@ class ReviewQueueDialog(QDialog):
         self.action_failed.emit(failure)
 
     def approve_selected(self, verdict: str | None = None) -> None:
-        """Approve the selected item; a judgement may be approved as another ``verdict`` than its leaning."""
-        row, memory = self.current(), self.memory
+        """Approve the selected items; one judgement may be approved as another ``verdict`` than its leaning."""
+        row, memory, chosen = self.current(), self.memory, self.selected_rows()
+        if len(chosen) > 1:
+            self._apply("approve", lambda: memory.decide_many([str(r["id"]) for r in chosen], approve=True))
+            return
         if row is None:
             return
         if row.get("action") != Action.JUDGE or not isinstance(verdict, str):
@@ -232,6 +255,8 @@ class ReviewQueueDialog(QDialog):
         self._apply("approve", lambda: memory.approve(str(row["id"]), verdict=verdict))
 
     def reject_selected(self) -> None:
-        row, memory = self.current(), self.memory
-        if row is not None:
+        row, memory, chosen = self.current(), self.memory, self.selected_rows()
+        if len(chosen) > 1:
+            self._apply("reject", lambda: memory.decide_many([str(r["id"]) for r in chosen], approve=False))
+        elif row is not None:
             self._apply("reject", lambda: memory.reject(str(row["id"])))

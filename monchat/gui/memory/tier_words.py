@@ -15,8 +15,8 @@ class TierWords:
         return QCoreApplication.translate("TierWords", text)
 
     def name(self, tier: str | None) -> str:
-        return {Tier.HOT: self.tr("hot"), Tier.WARM: self.tr("warm"), Tier.COLD: self.tr("cold"),
-                Tier.FROZEN: self.tr("frozen")}.get(tier or "", tier or "")
+        return {Tier.HOT: self.tr("often"), Tier.WARM: self.tr("now and then"),
+                Tier.COLD: self.tr("not lately"), Tier.FROZEN: self.tr("long ago")}.get(tier or "", tier or "")
 
 
 tier_words = TierWords()

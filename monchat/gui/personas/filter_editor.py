@@ -18,6 +18,7 @@ from ...core.flush.service import FlushService
 from ...core.personas.library import BASE_FILTER_ID, FilterPersona, FilterTexts, PersonaRegistry, remove_filter_persona
 from ...core.settings import Settings, save_settings
 from ..failures import explanation, headline
+from ..kit.ids import follow_name
 from ..kit.lifetime import alive as _alive
 from .words import persona_error_text
 from ..translation import arg, ui_language
@@ -95,7 +96,7 @@ class FilterPersonaDialog(QDialog):
         self.list.currentItemChanged.connect(self._selected)
         self.new_button = QPushButton(self.tr("New"), self)
         self.new_button.clicked.connect(self.new_persona)
-        self.remove_button = QPushButton(self.tr("Remove"), self)
+        self.remove_button = QPushButton(self.tr("Delete"), self)  # one word for it in every window
         self.remove_button.clicked.connect(self.remove_selected)
         left = QWidget(self)
         left_col = QVBoxLayout(left)
@@ -112,6 +113,8 @@ class FilterPersonaDialog(QDialog):
         self.locked_label.setWordWrap(True)
         self.id_edit = QLineEdit(self)
         self.name_edit = QLineEdit(self)
+        follow_name(self.name_edit, self.id_edit, lambda: self.personas.filters, lambda: bool(self._new))
+        self.id_edit.setToolTip(self.tr("Made from the name; it names the persona's file"))
         self.talent_edit = QLineEdit(self)
         self.picks_edit = QPlainTextEdit(self)
         self.ignores_edit = QPlainTextEdit(self)
@@ -205,7 +208,6 @@ class FilterPersonaDialog(QDialog):
         locked = bool(persona and persona.locked)
         self.locked_label.setVisible(locked)
         self.id_edit.setText(persona.id if persona else "")
-        self.id_edit.setReadOnly(not self._new)
         shown = persona.texts(ui_language()) if persona else None
         self.name_edit.setText(shown.name if shown else "")
         self.talent_edit.setText(shown.talent if shown else "")
@@ -229,8 +231,7 @@ class FilterPersonaDialog(QDialog):
         self._new = True
         self.list.clearSelection()
         self._fill(None)
-        self.id_edit.setReadOnly(False)
-        self.id_edit.setFocus()
+        self.name_edit.setFocus()  # the id follows the name (kit/ids.py)
 
     # ---- saving ----------------------------------------------------------
     def persona_from_form(self) -> FilterPersona:

@@ -17,6 +17,7 @@ from ...core.personas.library import PersonaRegistry, SurfacePersona, remove_sur
 from ...core.settings import ChatSettings
 from ..kit.confirm import ask_yes_no
 from ..failures import explanation, headline
+from ..kit.ids import follow_name
 from .words import persona_error_text
 from ..translation import arg
 from ..kit.workers import Failure
@@ -43,7 +44,7 @@ class SurfacePersonaDialog(QDialog):
         self.personas = personas
         self.chat = chat if chat is not None else ChatSettings(persona=current_persona)
         self._new: SurfacePersona | None = None  # an imported or new persona not saved yet
-        self.setWindowTitle(self.tr("Surface personas"))
+        self.setWindowTitle(self.tr("Chat personas"))
         self.resize(820, 620)
         self.list = QListWidget(self)
         self.list.currentItemChanged.connect(self._selected)
@@ -66,6 +67,8 @@ class SurfacePersonaDialog(QDialog):
 
         self.id_edit = QLineEdit(self)
         self.name_edit = QLineEdit(self)
+        follow_name(self.name_edit, self.id_edit, lambda: self.personas.surface, lambda: self._new is not None)
+        self.id_edit.setToolTip(self.tr("Made from the name; it names the persona's file"))
         self.description_edit = QLineEdit(self)
         self.system_edit = QPlainTextEdit(self)
         self.system_edit.setPlaceholderText(self.tr("Who the persona is and how it talks"))
@@ -145,7 +148,6 @@ class SurfacePersonaDialog(QDialog):
 
     def _fill(self, persona: SurfacePersona | None) -> None:
         self.id_edit.setText(persona.id if persona else "")
-        self.id_edit.setReadOnly(self._new is None)
         self.name_edit.setText(persona.name if persona else "")
         self.description_edit.setText(persona.description if persona else "")
         self.system_edit.setPlainText(persona.system if persona else "")
@@ -170,7 +172,7 @@ class SurfacePersonaDialog(QDialog):
         self._new = SurfacePersona(id="", name="", system="")
         self.list.clearSelection()
         self._fill(self._new)
-        self.id_edit.setFocus()
+        self.name_edit.setFocus()  # the id follows the name (kit/ids.py)
 
     # ---- cards -----------------------------------------------------------
     def choose_card(self) -> None:

@@ -26,9 +26,11 @@ from ...core.settings import Settings, empty_model_names, save_settings, setting
 from ...core.store import Store
 from ..failures import explanation, headline
 from ..personas.filter_editor import FixedPersonaPicker
+from ..kit.pages import scrolled
 from ..kit.lifetime import alive
 from .doctor_words import doctor_lines, doctor_results
 from .model_catalog import CatalogPicker
+from .chat import ChatPage
 from .model_tools import ModelField, PullControl, TypedKeys
 from .openai_fields import AnswerFormatBox, context_box
 from ..memory.review_learning import ReviewLearningView
@@ -70,11 +72,12 @@ class SettingsDialog(QDialog):
         self.setWindowTitle(self.tr("Settings"))
         self.resize(640, 620)
         tabs = QTabWidget(self)
-        tabs.addTab(self._backend_tab(s), self.tr("Model"))
-        tabs.addTab(self._chat_tab(s), self.tr("Chat"))
-        tabs.addTab(self._memory_tab(s), self.tr("Memory"))
+        tabs.addTab(scrolled(self._backend_tab(s)), self.tr("Model"))  # long pages scroll: the dialog fits 768 px
+        self.chat_page = ChatPage(s, self)  # language, send key, your name (gui/settings/chat.py)
+        tabs.addTab(scrolled(self.chat_page), self.tr("Chat"))
+        tabs.addTab(scrolled(self._memory_tab(s)), self.tr("Memory"))
         self.growing = GrowingMemoryPage(s, self)  # background, preferences, tiers, graph (gui/settings/growing.py)
-        tabs.addTab(self.growing, self.tr("Growing memory"))
+        tabs.addTab(scrolled(self.growing), self.tr("Growing memory"))
         self.tabs = tabs
         self.message = QLabel(self)
         self.message.setWordWrap(True)
@@ -206,33 +209,13 @@ class SettingsDialog(QDialog):
         layout.addStretch(1)
         return page
 
-    def _chat_tab(self, s: Settings) -> QWidget:
-        page = QWidget(self)
-        self.language_box = QComboBox(page)
-        self.language_box.addItem(self.tr("Follow the system"), "")
-        self.language_box.addItem("日本語", "ja")
-        self.language_box.addItem("English", "en")
-        self.language_box.setCurrentIndex(max(self.language_box.findData(s.chat.language), 0))
-        self.user_name = QLineEdit(s.chat.user_name, page)
-        self.user_name.setPlaceholderText(self.tr("What characters from imported cards call you"))
-        self.ctrl_enter = QCheckBox(self.tr("Ctrl+Enter sends (Enter adds a line)"), page)
-        self.ctrl_enter.setChecked(s.chat.ctrl_enter_sends)
-        note = QLabel(self.tr("A language change applies the next time monchat starts."), page)
-        note.setWordWrap(True)
-        form = QFormLayout(page)
-        form.addRow(self.tr("Language"), self.language_box)
-        form.addRow("", note)
-        form.addRow(self.tr("Sending"), self.ctrl_enter)
-        form.addRow(self.tr("Your name"), self.user_name)
-        return page
-
     def _memory_tab(self, s: Settings) -> QWidget:
         page = QWidget(self)
         self.warn_files, self.stop_files = QSpinBox(page), QSpinBox(page)
         for box, value in ((self.warn_files, s.gate.warn_files), (self.stop_files, s.gate.stop_files)):
             box.setRange(1, 100)
             box.setValue(value)
-        self.ask_layer1 = QCheckBox(self.tr("Ask me before any change to lasting memory (Layer 1)"), page)
+        self.ask_layer1 = QCheckBox(self.tr("Ask me before any change to lasting memory"), page)
         self.ask_layer1.setChecked(s.flush.ask_before_layer1)
         self.fixed = FixedPersonaPicker(self.personas, page)
         self.fixed.reload(list(s.flush.fixed_personas))
@@ -299,9 +282,7 @@ class SettingsDialog(QDialog):
         s.gate = dataclasses.replace(s.gate, warn_files=self.warn_files.value(), stop_files=self.stop_files.value())
         s.flush = dataclasses.replace(s.flush, ask_before_layer1=self.ask_layer1.isChecked(),
                                       fixed_personas=self.fixed.value())
-        s.chat = dataclasses.replace(s.chat, language=self.language_box.currentData(),
-                                     ctrl_enter_sends=self.ctrl_enter.isChecked(), user_name=self.user_name.text().strip())
-        for part in (self.growing, self.mcp_switch, self.controls):  # pages that write their own settings
+        for part in (self.chat_page, self.growing, self.mcp_switch, self.controls):  # pages that write their own
             part.apply(s)
         checked, warnings = settings_from_dict(s.to_dict())
         problems = list(warnings) + self.growing.problems(s)

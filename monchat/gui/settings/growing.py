@@ -74,9 +74,9 @@ class GrowingMemoryPage(QWidget):
                  self.tr("One call finds insights and suspected gaps for the inbox."), None),
                 ("background.diary", self.tr("Write the diary"),
                  self.tr("One call per day with new messages writes that day's page."), None),
-                ("background.lint", self.tr("Knowledge lint"),
+                ("background.lint", self.tr("Check memory for mistakes"),
                  self.tr("Rules check your memory for broken links and values that do not fit."), None),
-                ("background.lint_llm", self.tr("Lint asks the model about contradictions"),
+                ("background.lint_llm", self.tr("The check asks the model about contradictions"),
                  self.tr("One more call: which memories of one kind contradict each other."), None),
                 ("background.warm_start", self.tr("Warm up the model"),
                  self.tr("Give the backend the new system prompt at once, so the next reply starts sooner."), None),
@@ -84,35 +84,35 @@ class GrowingMemoryPage(QWidget):
             (self.tr("Gaps and skills"), [
                 ("background.gap_hint", self.tr("Chat may ask about a gap"),
                  self.tr("The chat prompt may carry one \"ask about this if it comes up\" line."), None),
-                ("background.structural_gap_after", self.tr("A never-mentioned neighbour after (messages)"),
+                ("background.structural_gap_after", self.tr("Suggest a related topic not yet talked about after (messages)"),
                  self.tr("A topic with this many messages in 30 days suggests the ones next to it (0: off)."),
                  Number(0, 10_000, 1, 0, off=True)),
-                ("background.skill_half_life_days", self.tr("Skill practice half-life (days)"),
+                ("background.skill_half_life_days", self.tr("Skill practice fades to half in (days)"),
                  self.tr("A day of using a skill counts half as much after this many days."), Number(1, 3650, 1.0, 1)),
             ]),
             (self.tr("Preferences"), [
                 ("flush.auto_approve_preferences", self.tr("Apply a changed preference without asking"),
                  self.tr("When the flush is sure, a new version of a preference needs no review."), None),
-                ("flush.preference_half_life_days", self.tr("Preference half-life (days)"),
+                ("flush.preference_half_life_days", self.tr("A preference fades to half in (days)"),
                  self.tr("A preference's confidence halves after this many days without new evidence."),
                  Number(1, 36_500, 1.0, 1)),
             ]),
-            (self.tr("Tiers"), [
-                ("tiers.hot_days", self.tr("Hot for (idle days)"),
+            (self.tr("How recently talked about"), [
+                ("tiers.hot_days", self.tr("“Often” for (days unused)"),
                  self.tr("Memories touched this recently come first, in full."), DAYS),
-                ("tiers.warm_days", self.tr("Warm for (idle days)"),
-                 self.tr("Then warm: in full, after the hot ones when space is short."), DAYS),
-                ("tiers.cold_days", self.tr("Cold for (idle days)"),
-                 self.tr("Then cold (a slot's cold memories become one digest); later frozen, left out."), DAYS),
+                ("tiers.warm_days", self.tr("“Now and then” for (days unused)"),
+                 self.tr("Then “now and then”: in full, after the “often” ones when space is short."), DAYS),
+                ("tiers.cold_days", self.tr("“Not lately” for (days unused)"),
+                 self.tr("Then “not lately” (a topic's such memories become one summary); older ones are left out."), DAYS),
                 ("tiers.evidence_stretch", self.tr("Stretch per day of evidence"),
-                 self.tr("Each further day a memory was said on lengthens its idle limits by this share."),
+                 self.tr("Each further day a memory was said on lengthens these limits by this share."),
                  Number(0, 10, 0.05, 2)),
                 ("tiers.max_stretch", self.tr("Longest stretch (times)"),
                  self.tr("Evidence lengthens the limits at most this many times."), Number(1, 100, 0.5, 1)),
-                ("tiers.digest", self.tr("Digest cold slots"),
-                 self.tr("The flush asks for a short digest of a slot's cold memories (one call a slot)."), None),
+                ("tiers.digest", self.tr("Sum up topics not talked about lately"),
+                 self.tr("The flush asks for a short summary of a topic's memories not talked about lately (one call a topic)."), None),
                 ("tiers.digest_min_items", self.tr("Cold memories a digest needs"),
-                 self.tr("A slot is digested only with at least this many cold memories."), Number(1, 50)),
+                 self.tr("A topic is summed up only with at least this many such memories."), Number(1, 50)),
                 ("tiers.digest_max_slots", self.tr("Digests per flush at most"),
                  self.tr("Digest calls one flush makes at most (0: none)."), Number(0, 50)),
             ]),
@@ -177,7 +177,7 @@ class GrowingMemoryPage(QWidget):
         """What ``CHECKS`` cannot see: the tiers' limits must grow from hot to cold."""
         t = settings.tiers
         if not t.hot_days <= t.warm_days <= t.cold_days:
-            return [self.tr("The tiers' idle days must grow: hot at most warm, warm at most cold.")]
+            return [self.tr("The days must grow: “often” at most “now and then”, “now and then” at most “not lately”.")]
         return []
 
 

@@ -1,0 +1,79 @@
+"""The gate's banners are readable on light and dark desktops: text/background contrast ≥ 4.5:1 (WCAG AA).
+
+The banner is rendered (``grab``) and measured: its background is the most common colour of the picture,
+its text the pixel of the label farthest from it — what a user sees, whatever the stylesheet or palette did.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from PySide6.QtCore import QPoint, QRect
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QApplication, QLabel
+
+from monchat.gui.kit.colours import contrast
+from tests.gui.conftest import fill_log_files
+from tests.gui.screenshot_main import dark_palette
+
+
+def light_palette() -> QPalette:
+    return QApplication.style().standardPalette()
+
+
+@pytest.fixture
+def themed(qapp):
+    """Set the application's palette for a test (as a desktop switching theme does), restored after."""
+    before = qapp.palette()
+    yield qapp.setPalette
+    qapp.setPalette(before)
+
+
+def measured_contrast(banner, label) -> float:
+    """Measured on the window's picture (a widget grabbed alone may paint otherwise than in its window)."""
+    top = banner.window()
+    image = top.grab(QRect(banner.mapTo(top, QPoint(0, 0)), banner.size())).toImage()
+    ratio = image.devicePixelRatio()
+    colours = Counter(image.pixel(x, y) for x in range(0, image.width(), 2) for y in range(0, image.height(), 2))
+    background = QColor.fromRgb(colours.most_common(1)[0][0])
+    area = label.geometry()
+    text = [QColor.fromRgb(image.pixel(int(x * ratio), int(y * ratio)))
+            for x in range(area.left(), area.right()) for y in range(area.top(), area.bottom())]
+    return max(contrast(colour, background) for colour in text)
+
+
+@pytest.mark.parametrize("files", [3, 5], ids=["warn", "stop"])
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_gate_banner_reads_on_light_and_dark(app, make_window, themed, qtbot, files, theme):
+    fill_log_files(app, files)
+    window = make_window("en")
+    themed(light_palette() if theme == "light" else dark_palette())
+    qtbot.wait(50)
+    bar = window.gate_bar
+    assert bar.banner.isVisible() and bar.state == ("warn" if files == 3 else "stop")
+    assert measured_contrast(bar.banner, bar.banner_label) >= 4.5
+
+
+def test_contrast_is_the_wcag_ratio():
+    assert contrast(QColor("black"), QColor("white")) == pytest.approx(21.0)
+    assert contrast(QColor("#777777"), QColor("white")) == pytest.approx(4.48, abs=0.01)
+    assert contrast(QColor("#2b2b2b"), QColor("#2b2b2b")) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_failed_reply_notice_reads_and_has_an_icon(app, make_window, backend, themed, qtbot, theme):
+    from monchat.core.errors import BackendUnreachable
+    window = make_window("en")
+    backend.enqueue(BackendUnreachable("Ollama is not running at http://127.0.0.1:11434.", "Start it."))
+    window.composer.edit.setPlainText("hello")
+    with qtbot.waitSignal(window.turn_failed, timeout=5000):
+        window.composer.submit()
+    themed(light_palette() if theme == "light" else dark_palette())
+    qtbot.waitUntil(lambda: bool(window.chat_view.notices()) and window.chat_view.notices()[0].isVisible(),
+                    timeout=2000)
+    box = window.chat_view.notices()[0]
+    window.chat_view.ensureWidgetVisible(box)
+    qtbot.wait(50)
+    assert not box.findChild(QLabel, "notice_icon").pixmap().isNull()
+    assert measured_contrast(box, box.findChild(QLabel, "notice")) >= 4.5
