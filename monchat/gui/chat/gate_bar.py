@@ -78,6 +78,17 @@ class GateBar(QWidget):
                         "at %2 files chat pauses until you flush."), gate.unflushed_files, gate.stop_at))
         elif gate.state == GateState.STOP:
             self.banner_label.setText(self.stop_explanation(gate))
+        if gate.flushing and gate.unflushed_files >= gate.warn_at:  # chat is open while a flush runs
+            self.banner_label.setText(self.tr("A flush is running. You can keep chatting: what you send now is "
+                                              "kept for the next flush."))
+        stopped = gate.state == GateState.STOP
+        self._colour_banner()
+        font = self.banner_label.font()
+        font.setBold(stopped)
+        self.banner_label.setFont(font)
+        self.banner.setVisible(gate.state in (GateState.WARN, GateState.STOP))
+        self.flush_button.setVisible(gate.state not in (GateState.WARN, GateState.STOP))  # the banner's button is the one
+        self.banner_button.setVisible(not gate.flushing)  # the flush window is open already
         self._show_blocked()
 
     def _colour_banner(self) -> None:
