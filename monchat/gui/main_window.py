@@ -71,11 +71,11 @@ class MainWindow(QMainWindow):
         self.gate_bar = GateBar(self)
         self.avatars = Avatars(app.personas, AVATAR_PX)
         self.chat_view = ChatView(self.persona_name, self, persona_avatar=self.avatars)
-        self.ratings = ReplyRatings(app, self.runner, self.chat_view, lambda t, ms: self.statusBar().showMessage(t, ms))
-        self.deletions = MessageDeletions(app, self.runner, self.chat_view, self.ratings.say, self.reload_conversation,
+        self.ratings = ReplyRatings(app.feedback, self.runner, self.chat_view, lambda t, ms: self.statusBar().showMessage(t, ms))
+        self.deletions = MessageDeletions(app.messages, self.runner, self.chat_view, self.ratings.say, self.reload_conversation,
                                           busy=lambda: self.turns.current is not None)  # a reply is being written
         self.composer = Composer(self)
-        self.cloud = CloudQuestion(app.backends, app.store, app.settings, self)
+        self.cloud = CloudQuestion(app.backends, app.consent, app.settings, self)
         self.links = LinkOpener(self, lambda text: self.statusBar().showMessage(text, 15000))
         self.turns = ChatTurns(app.chat, self.runner, self.chat_view, self.composer, self.persona_id,
                                self.refresh_gate, self._may_send, self)
@@ -355,7 +355,7 @@ class MainWindow(QMainWindow):
         from .settings.dialog import SettingsDialog
         app = self.app
         dialog = SettingsDialog(app.settings, app.paths.settings_path, app.personas, app.secrets, app.backends,
-                                app.store, self.runner, self)
+                                app.learning, self.runner, self)
         dialog.saved.connect(self._settings_saved)
         return self._open(dialog)
 
@@ -402,7 +402,7 @@ class MainWindow(QMainWindow):
         self.refresh_gate()
         self.refresh_meter()
         if report.run_id is not None and self.app.settings.background.warm_start:  # core/chat/warm.py
-            self.runner.start("warm start", warm_task(self.app.chat, self.app.store, self.persona_id()))
+            self.runner.start("warm start", warm_task(self.app.chat, self.app.consent, self.persona_id()))
 
     def open_memory(self):
         from .memory.browser import MemoryBrowser
@@ -418,9 +418,8 @@ class MainWindow(QMainWindow):
         return self._open(dialog)
 
     def open_inbox(self):
-        from ..core.background.inbox import Inbox
         from .memory.inbox import InboxDialog
-        dialog = InboxDialog(Inbox(self.app.store, self.app.settings, self.app.memory), self, self.runner, self.app.lint)
+        dialog = InboxDialog(self.app.inbox, self, self.runner, self.app.lint)
         dialog.memory_changed.connect(self.refresh_meter)
         return self._open(dialog)
 
