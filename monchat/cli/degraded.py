@@ -2,7 +2,7 @@
 
 With a damaged, locked or unreadable ``monchat.db`` the app cannot be built, but the log files are
 plain JSONL: what they hold can still be exported, doctor can still say what is wrong, and a message
-given with ``chat -m`` is still logged (unanswered) before the command fails, as the README promises.
+given with ``chat -m`` is still logged (unanswered) before the command fails, as docs/guarantees.md promises.
 """
 
 from __future__ import annotations

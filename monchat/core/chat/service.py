@@ -32,7 +32,7 @@ from .window import MESSAGE_FRAME, FittedWindow, fit_window, reply_room, window_
 log = logging.getLogger(__name__)
 
 TOKEN_MEMO = 4096  # texts whose token counts are remembered per model (a window or two)
-TURN_TEXT_CHARS = 100_000  # what a turn sends of one message (README: limits); the log and archive keep all
+TURN_TEXT_CHARS = 100_000  # what a turn sends of one message (docs/guarantees.md: limits); the log and archive keep all
 TURN_CUT_MARK = "\n[… {rest:,} more characters of this message are not shown here; the whole message is kept]"
 
 

@@ -40,7 +40,7 @@ from .messages import (
 from ..types import format_ts
 
 MAX_IMPORT_BYTES = 2_000_000_000  # a JSONL file (monchat, SillyTavern) is streamed: memory holds a batch
-MAX_JSON_EXPORT_BYTES = 400_000_000  # a conversations.json is one JSON document, read whole (README: limits)
+MAX_JSON_EXPORT_BYTES = 400_000_000  # a conversations.json is one JSON document, read whole (docs/guarantees.md: limits)
 ROLE_OF = {"user": "user", "human": "user", "assistant": "assistant"}
 FORMATS = ("monchat", "chatgpt", "claude", "sillytavern")
 _SHAPE_ERRORS = (ValueError, TypeError, KeyError, AttributeError, OverflowError, OSError)
