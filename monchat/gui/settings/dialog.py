@@ -54,12 +54,12 @@ class SettingsDialog(QDialog):
     pull_finished = Signal(bool)
 
     def __init__(self, settings: Settings, settings_path: Path, personas: PersonaRegistry, secrets: SecretStore,
-                 backends: BackendRegistry, learning: ReviewLearning, runner: TaskRunner, parent: QWidget | None = None) -> None:
+                 backends: BackendRegistry, learning: ReviewLearning, runner: TaskRunner,
+                 parent: QWidget | None = None) -> None:
         """Args:
             settings: the running settings, changed in place on Save (every service shares the object).
-            backends: told to forget built backends when a backend setting changed.
-            backends: also builds the throwaway registry "Test connection" and the model lists use.
-            learning: what review decisions taught (Memory page).
+            backends: told to forget built backends when a backend setting changed; builds the form's trials.
+            learning: what review decisions taught (the Memory page).
         """
         super().__init__(parent)
         self.settings = settings
@@ -67,7 +67,7 @@ class SettingsDialog(QDialog):
         self.personas = personas
         self.secrets = secrets
         self.backends = backends
-        self.learning = learning
+        self.review_learning = learning
         self.runner = runner
         s = settings
         self.setWindowTitle(self.tr("Settings"))
@@ -247,7 +247,7 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Pause chat at (log files)"), self.stop_files)
         form.addRow(self.tr("Approval"), self.ask_layer1)
         form.addRow(self.tr("Fixed filter personas"), self.fixed)
-        self.learning = ReviewLearningView(self.learning, self.runner, page)  # core/memory/learning.py
+        self.learning = ReviewLearningView(self.review_learning, self.runner, page)  # core/memory/learning.py
         form.addRow(self.tr("Learned from your reviews"), self.learning)
         return page
 
@@ -401,8 +401,7 @@ class SettingsDialog(QDialog):
 
     def _registry(self, settings: Settings) -> BackendRegistry:
         """Backends built from the form's values and typed keys (nothing is stored)."""
-        return self.backends.trial(settings, TypedKeys(self.gemini_key.text().strip(),
-                                                       self.openai_key.text().strip()))
+        return self.backends.trial(settings, TypedKeys(self.gemini_key.text().strip(), self.openai_key.text().strip()))
 
     # ---- models: list and pull (core does the work, on a worker thread) ------------
     def _ollama_for_pull(self, name: str):
