@@ -9,6 +9,7 @@ from pathlib import Path
 
 from monchat.cli import gui
 from monchat.cli.main import build_parser
+from tests.test_cli import in_process  # noqa: F401 (a fixture: cli.main in this process, no handler left behind)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -72,3 +73,14 @@ def test_the_tests_the_guarantees_name_exist():
     named = set(re.findall(r"`(tests/[\w/]+\.py)`", text))
     assert len(named) >= 10
     assert [n for n in named if not (ROOT / n).exists()] == []
+
+
+def test_monchat_alone_without_a_display_says_what_to_do_instead(in_process, monkeypatch, capsys):
+    main = in_process
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr("sys.platform", "linux")
+    for argv in ([], ["gui"]):
+        assert main(argv) == 1
+        err = capsys.readouterr().err
+        assert "There is no display" in err and "xvfb-run monchat" in err and "monchat chat" in err
