@@ -11,6 +11,7 @@ import logging.handlers
 import sys
 import threading
 from dataclasses import dataclass, field
+from functools import cached_property
 from datetime import tzinfo
 from typing import TYPE_CHECKING, Callable
 
@@ -19,24 +20,24 @@ from .core.backends.registry import BackendRegistry
 from .core.chat.service import ChatService
 from .core.logs.files import LogBook
 from .core.logs.off_record import OffRecordLog, expire_quietly
-from .core.memory.learning import summary as learning_summary
-from .core.memory.pause import paused_since
+from .core.background.inbox import Inbox
+from .core.memory.learning import ReviewLearning
 from .core.memory.service import MemoryService
-from .core.errors import FlushRunning
-from .core.paths import Paths, held_lock, resource_dir
+from .core.paths import Paths, resource_dir
 from .core.personas.library import PersonaRegistry
-from .core.privacy.cloud import CloudConsent, destination
+from .core.privacy.cloud import CloudConsent
 from .core.prompts import PromptLibrary
 from .core.privacy.redact import RedactingFormatter
 from .core.privacy.secrets import SecretStore
 from .core.settings import Settings, load_settings, save_settings
+from .core.status import StatusService
 from .core.store import Store
 from .core.transfer.swap import recover_interrupted
 from .core.store.messages import MessageArchive
-from .core.store.never import NeverStore
 from .core.types import Clock, local_now
 
 if TYPE_CHECKING:  # the flush machinery is imported when it is first used, not at every start
+    from .core.background.lint_service import LintService
     from .core.flush.service import FlushService
     from .core.memory.feedback import Feedback
     from .core.logs.takeback import MessageDeletion
@@ -72,6 +73,35 @@ class App:
                 self._flush = self.make_flush()
             return self._flush
 
+    @cached_property
+    def inbox(self) -> Inbox:
+        """The background track's inbox: insights, gaps, diary, profile, skills, lint findings, the graph."""
+        return Inbox(self.store, self.settings, self.memory)
+
+    @cached_property
+    def learning(self) -> ReviewLearning:
+        """What the user's review decisions taught the auto-approval (``core/memory/learning.py``)."""
+        return ReviewLearning(self.store, self.settings, self.clock)
+
+    @cached_property
+    def consent(self) -> CloudConsent:
+        """The user's yes to each cloud destination (asked before the first message or flush goes there)."""
+        return CloudConsent(self.store)
+
+    @cached_property
+    def status(self) -> StatusService:
+        """What ``monchat status`` shows (``core/status.py``)."""
+        return StatusService(settings=self.settings, settings_warnings=self.settings_warnings, paths=self.paths,
+                             chat=self.chat, logbook=self.logbook, archive=self.archive, backends=self.backends,
+                             memory=self.memory, learning=self.learning, store=self.store)
+
+    @cached_property
+    def lint(self) -> "LintService":
+        """Knowledge lint on demand (``monchat lint``, the inbox's Lint tab and Check now)."""
+        from .core.background.lint_service import LintService
+        return LintService(self.store, self.settings, self.prompts, self.paths, self.logbook, self.backends,
+                           self.clock)
+
     @property
     def feedback(self) -> "Feedback":
         """👍/👎 on replies and memories (``core/memory/feedback.py``), over ``memory`` and the logs."""
@@ -90,31 +120,6 @@ class App:
         from .core.memory.never import NeverRules
         return NeverRules(self.store, self.memory, self.clock)
 
-    def lint(self, no_llm: bool = False, consented_only: bool = False) -> dict:
-        """Knowledge lint on demand (``monchat lint``, the inbox's Check now), as a flush runs it.
-
-        Args:
-            no_llm: the program's rules only (the LLM step also needs ``background.lint_llm``).
-            consented_only: skip the LLM step when its backend is a cloud the user has not agreed to send
-                to yet (the GUI asks that only before a chat or a flush); ``skipped_cloud`` then names it.
-        Raises:
-            FlushRunning: a flush holds the flush lock (lint may queue reviews: not while a flush decides).
-        """
-        from .core.background import views
-        from .core.background.lint import run
-        backend = self.backends.default() if not no_llm and self.settings.background.lint_llm else None
-        skipped = ""
-        if backend is not None and consented_only and CloudConsent(self.store).needed(destination(backend)):
-            skipped, backend = backend.describe(), None
-        with held_lock(self.paths.flush_lock) as held:
-            if not held:
-                raise FlushRunning("A flush is running in another monchat window or terminal.",
-                                   "Check again (or run `monchat lint`) when it has finished.")
-            summary = run(self.store, self.prompts, self.settings, backend, self.clock())
-            views.rebuild(self.store, self.settings, self.clock(), self.logbook.tz)  # a memory sent to review
-        summary["skipped_cloud"] = skipped
-        return summary
-
     def close(self) -> None:
         """Release backends and this thread's database connection."""
         self.backends.close()
@@ -122,41 +127,6 @@ class App:
 
     def save_settings(self) -> None:
         save_settings(self.settings, self.paths.settings_path)
-
-    def status(self) -> dict:
-        """What ``monchat status`` shows (the GUI's status bar reads the backend and gate itself)."""
-        gate = self.chat.gate()
-        self.logbook.read_all()  # quarantines any unreadable line now, so the count below is current
-        name = self.backends.chosen_name()
-        counts = self.memory.counts()
-        backend = self.backends.default()
-        return {
-            "backend": name,
-            "model": backend.model,
-            # the model's parameters when the backend states them; "small" (< 1 B): memory built with it is unreliable
-            "model_size": size.to_dict() if (size := backend.model_size()) is not None else None,
-            # who is sent the persona, your memory and the recent conversation, and whether it is local
-            "memory_goes_to": destination(backend).to_dict(),
-            "unflushed_files": gate.unflushed_files,
-            "gate": gate.state,
-            "warn_at": gate.warn_at,
-            "stop_at": gate.stop_at,
-            "archived_messages": self.archive.count(),
-            "quarantined_lines": len(self.logbook.quarantined()),
-            "layers": counts["layers"],
-            "review_queue": counts["queue"],
-            # the auto-approve thresholds the user's review decisions taught (core/memory/learning.py)
-            "review_learning": learning_summary(self.store, self.settings.flush.auto_approve_confidence),
-            "persona": self.settings.chat.persona,
-            # your own controls: memory paused (since when), off the record, never-remember rules (core/memory/)
-            "memory_paused": paused_since(self.store),
-            "off_record": self.logbook.off_record.summary(self.settings.off_record.hours).to_dict(),
-            "never_rules": len(NeverStore(self.store).rules()),
-            "data_dir": str(self.paths.data_dir),
-            "settings_warnings": list(self.settings_warnings),
-            # "" or why the database is read-only here (it was written by a newer monchat)
-            "database_warning": self.store.newer_schema.message if self.store.newer_schema else "",
-        }
 
 
 class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):

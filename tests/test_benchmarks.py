@@ -2,7 +2,7 @@
 
 The smallest mode (``--smoke``) runs every group once (the embedded flush excepted, as with
 ``--quick``), so a benchmark that broke or a figure that went missing fails here, while what
-the figures say stays for people to read (README, Development).
+the figures say stays for people to read (docs/benchmarks.md).
 """
 
 from __future__ import annotations

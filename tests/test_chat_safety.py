@@ -147,7 +147,7 @@ def test_any_accepted_numeric_setting_leaves_chat_working(home, name, value):
     try:
         app.chat.window()
         app.chat.gate()
-        app.status()
+        app.status.report()
     finally:
         app.close()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import sys
 
-from monchat.cli.memory import _print_progress
+from monchat.cli.flush import _print_progress
 from monchat.core.flush.records import FlushProgress
 
 

@@ -59,7 +59,7 @@ LATER = [
 
 THIRD = [(1, "23:55", "user", "what's my dog's name, again? ミラとまたギターを弾いた")]
 
-NOT_FOUND = 2  # README: "2: a bad file or argument" (core/errors.py NotFound)
+NOT_FOUND = 2  # README and docs/cli.md: "2: a bad file or argument" (core/errors.py NotFound)
 
 
 def history_file(path: Path, lines) -> Path:

@@ -66,7 +66,7 @@ def test_a_failed_warm_up_is_logged_and_never_an_error(home, caplog):
     app = build_app(str(home), pinned_backend=OllamaBackend("llama3.2", host=dead_url(), timeout_s=2))
     try:
         with caplog.at_level(logging.WARNING, logger="monchat.core.chat.warm"):
-            done = warm(app.chat, app.store)
+            done = warm(app.chat, app.consent)
     finally:
         app.close()
     assert done.startswith("warm start failed:")
@@ -87,10 +87,10 @@ def test_gemini_warm_creates_the_cache_of_the_new_prompt_and_the_next_turn_uses_
     app = build_app(str(home), pinned_backend=backend)
     try:
         backend.cache._threshold_estimate = 1  # this test's small prompt is cached like a large one
-        assert warm(app.chat, app.store).startswith("not warmed:")  # no consent to this cloud yet
+        assert warm(app.chat, app.consent).startswith("not warmed:")  # no consent to this cloud yet
         assert gemini.calls("POST", "/cachedContents") == []
         CloudConsent(app.store).grant(destination(backend))
-        done = warm(app.chat, app.store)
+        done = warm(app.chat, app.consent)
         [create] = gemini.calls("POST", "/cachedContents")
         system = app.chat.system_prompt(app.chat.persona())
         assert create["body"]["systemInstruction"]["parts"][0]["text"] == system
@@ -107,7 +107,7 @@ def test_an_openai_compatible_server_has_nothing_to_warm(home):
     from monchat.core.backends.openai_compat import OpenAICompatBackend
     app = build_app(str(home), pinned_backend=OpenAICompatBackend("m", base_url=dead_url() + "/v1"))
     try:
-        assert warm(app.chat, app.store) == f"nothing to warm on {app.chat.backend_for(app.chat.persona()).describe()}"
+        assert warm(app.chat, app.consent) == f"nothing to warm on {app.chat.backend_for(app.chat.persona()).describe()}"
     finally:
         app.close()
 

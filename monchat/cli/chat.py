@@ -14,11 +14,37 @@ import contextlib
 import sys
 import threading
 
-from .output import print_error
 from .consent import ensure_cloud_consent
+from .output import print_error
+from .terminal import stdin_lines, terminal_text
 from ..core.errors import InputError, KnownError
 from ..core.memory.states import GateState
-from ..core.types import clean_text
+
+
+def register(sub) -> None:
+    p = sub.add_parser("chat", help="chat in the terminal (piped stdin: one message per line)")
+    p.add_argument("--persona", help="surface persona id")
+    p.add_argument("-m", "--message", action="append", help="send this message and exit (repeatable)")
+    record = p.add_mutually_exclusive_group()
+    record.add_argument("--off-record", dest="off_record", action="store_true", default=None,
+                        help="off the record: no flush reads it; removed after off_record.hours (24)")
+    record.add_argument("--on-record", dest="off_record", action="store_false",
+                        help="on the record, even with a persona that starts off it")
+    p.set_defaults(run=chat_in_terminal, logs_first=messages_given, without_database=_without_database)
+
+
+def messages_given(args) -> bool:
+    """``chat -m TEXT`` or lines piped to ``chat``: messages to log even when the database cannot be used."""
+    return bool(args.message or (sys.stdin is not None and not sys.stdin.isatty()))
+
+
+def _without_database(args, error) -> int | None:
+    """Given messages are logged (unanswered) before the command fails; an interactive chat has none."""
+    if not messages_given(args):
+        return None
+    from ..core.paths import Paths
+    from .degraded import log_without_database
+    return log_without_database(Paths.from_env(), error, args.message or stdin_lines(), args.persona)
 
 
 def chat_in_terminal(app, args) -> int:
@@ -32,11 +58,11 @@ def chat_in_terminal(app, args) -> int:
     if args.message:
         lines = iter(args.message)
     elif not sys.stdin.isatty():
-        lines = _stdin_lines()
+        lines = stdin_lines()
     else:
         return interactive_chat(app, persona_id)
     for line in lines:
-        line = _terminal_text(line)
+        line = terminal_text(line)
         if not line.strip():
             continue
         result = chat.send(line, persona_id=persona_id)
@@ -52,25 +78,6 @@ def _persona_or_none(chat, persona_id):
         return chat.persona(persona_id)
     except KnownError:
         return None
-
-
-def _stdin_lines():
-    """Piped lines, decoded one by one: an undecodable line must not stop the ones after it."""
-    raw_stdin = getattr(sys.stdin, "buffer", None)
-    if raw_stdin is None:  # already text (an embedding program or a test replaced stdin)
-        yield from (line.rstrip("\r\n") for line in sys.stdin)
-        return
-    for raw in raw_stdin:
-        yield raw.decode("utf-8", "surrogateescape").rstrip("\r\n")
-
-
-def _terminal_text(text: str) -> str:
-    """Text typed at a terminal or given as an argument, undecodable bytes replaced (and said so)."""
-    cleaned, replaced = clean_text(text)
-    if replaced:
-        print("monchat: warning: the message was not valid UTF-8; the bytes that could not be read were "
-              "replaced with \ufffd", file=sys.stderr)
-    return cleaned
 
 
 HELP = """Commands:
@@ -89,7 +96,7 @@ def interactive_chat(app, persona_id: str) -> int:
     backend = chat.backend_for(persona)
     gate = chat.gate()
     with contextlib.suppress(AttributeError, ValueError):
-        sys.stdin.reconfigure(errors="surrogateescape")  # undecodable bytes reach _terminal_text, not a crash
+        sys.stdin.reconfigure(errors="surrogateescape")  # undecodable bytes reach terminal_text, not a crash
     print(f"{persona.name} — {backend.describe()}   (/help for commands, /quit to leave, Ctrl+C stops a reply)")
     if chat.off_record(persona.id):
         print(f"Off the record: no flush reads this conversation; it is removed after "
@@ -107,7 +114,7 @@ def interactive_chat(app, persona_id: str) -> int:
         except KeyboardInterrupt:
             print()
             return 130
-        line = _terminal_text(line)
+        line = terminal_text(line)
         command, _, rest = line.strip().partition(" ")
         if command in ("/quit", "/exit") and not rest:
             return 0
@@ -157,7 +164,7 @@ def _ask_edited_text(chat) -> str:
     print(f"Your last message: {last.text}")
     print("Type the new text (an empty line leaves it as it is).")
     try:
-        return _terminal_text(input("edit> ")).strip()
+        return terminal_text(input("edit> ")).strip()
     except (EOFError, KeyboardInterrupt):  # the edit is dropped; the chat goes on
         print()
         return ""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 
 from ..core.errors import CloudConsentNeeded, KnownError
-from ..core.privacy.cloud import CloudConsent, Destination
+from ..core.privacy.cloud import Destination
 
 
 def question(dest: Destination, hours: int) -> str:
@@ -33,7 +33,7 @@ def ensure_cloud_consent(app, persona=None) -> None:
         dest = app.backends.planned_destination(persona)
     except KnownError:
         return  # the call itself reports the misconfiguration
-    consent = CloudConsent(app.store)
+    consent = app.consent
     if dest is None or not consent.needed(dest):
         return
     what = f"{dest.backend} at {dest.where}"

@@ -2,7 +2,7 @@
 
 With a damaged, locked or unreadable ``monchat.db`` the app cannot be built, but the log files are
 plain JSONL: what they hold can still be exported, doctor can still say what is wrong, and a message
-given with ``chat -m`` is still logged (unanswered) before the command fails, as the README promises.
+given with ``chat -m`` is still logged (unanswered) before the command fails, as docs/guarantees.md promises.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from ..core.memory.states import GateState
 from ..core.paths import Paths, write_private
 from ..core.transfer.messages import export_record
 from ..core.types import Message, format_ts, local_now, new_message_id
+from .output import print_error
+from .terminal import terminal_text
 
 
 def export_logs_only(paths: Paths, error: StorageError, output) -> int:
@@ -65,8 +67,6 @@ def log_without_database(paths: Paths, error: StorageError, texts, persona: str 
     Each message is appended and synced as a chat turn would; the user is told where it is, or that it
     could not be saved. The gate holds as in a turn: with chat paused for a flush nothing is logged.
     """
-    from .output import print_error
-    from .chat import _terminal_text
     from ..core.settings import load_settings
     print_error(error)
     try:
@@ -81,7 +81,7 @@ def log_without_database(paths: Paths, error: StorageError, texts, persona: str 
               file=sys.stderr)
         return error.exit_code
     for text in texts:
-        text = _terminal_text(text)
+        text = terminal_text(text)
         if not text.strip():
             continue
         message = Message(id=new_message_id(), ts=format_ts(local_now()), role="user", text=text,

@@ -1,8 +1,9 @@
-"""History commands: search, import (from other assistants too), backup and restore."""
+"""History commands: search, import (from other assistants too), export, backup and restore."""
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -11,7 +12,19 @@ from ..core.errors import InputError
 from ..core.memory.states import GateState
 
 
-def add_history_commands(sub) -> None:
+def register_export(sub) -> None:
+    p = sub.add_parser("export", help="export messages (JSONL) or memory (Markdown; --memory: portable)")
+    group = p.add_mutually_exclusive_group(required=True)
+    group.add_argument("--jsonl", action="store_true", help="every message, archived or not, once")
+    group.add_argument("--markdown", action="store_true", help="the readable memory file")
+    group.add_argument("--memory", choices=("json", "markdown"), help="every memory with its history and the words "
+                                                                     "it rests on (docs/memory-export.md)")
+    p.add_argument("file", nargs="?", type=Path, help="write to this file instead of stdout (as -o)")
+    p.add_argument("-o", "--output", type=Path, help="write to this file instead of stdout")
+    p.set_defaults(run=cmd_export, without_database=_export_without_database)
+
+
+def register(sub) -> None:
     p = sub.add_parser("search", help="find messages (archived or not); browse by day")
     p.add_argument("query", nargs="*", help="words to find (every one must occur)")
     p.add_argument("--json", action="store_true", help="a list of {id, ts, role, persona, text, replaced, off_record}")
@@ -19,6 +32,7 @@ def add_history_commands(sub) -> None:
     p.add_argument("--days", action="store_true", help="list the days that have messages")
     p.add_argument("--day", metavar="YYYY-MM-DD", help="every message of one day")
     p.add_argument("--around", metavar="ID", help="the conversation at the moment of this message")
+    p.set_defaults(run=cmd_search)
 
     p = sub.add_parser("import", help="import chat history: monchat JSONL, ChatGPT, Claude, SillyTavern; "
                                       "--memory: memories, into the review queue")
@@ -30,13 +44,16 @@ def add_history_commands(sub) -> None:
     p.add_argument("--skip-bad", action="store_true", help="import the good lines when some are bad")
     p.add_argument("--persona", help="whose conversation it was (default: a monchat line's own or the current "
                                      "persona; chatgpt / claude; for SillyTavern the persona named like the character)")
+    p.set_defaults(run=cmd_import)
 
     p = sub.add_parser("backup", help="copy the whole data folder into one file (safe while monchat runs)")
     p.add_argument("file", type=Path)
+    p.set_defaults(run=cmd_backup)
 
     p = sub.add_parser("restore", help="restore a backup into an empty data folder")
     p.add_argument("file", type=Path)
     p.add_argument("--force", action="store_true", help="replace a data folder that is not empty")
+    p.set_defaults(run=cmd_restore, builds_app=False)  # building the app would create the folder restore fills
 
 
 def _line(m, width: int = 100, replaced: bool = False) -> str:
@@ -115,6 +132,43 @@ def cmd_import(app: App, args) -> int:
     return 1 if report.bad_lines else 0
 
 
+def cmd_export(app: App, args) -> int:
+    if args.memory:
+        from .portable import export_memory
+        return export_memory(app, args.memory, args.output or args.file)
+    if args.file is not None and args.output is None:
+        args.output = args.file
+    if args.jsonl:
+        from ..core.errors import StorageError, storage_error
+        from ..core.transfer.messages import export_jsonl_text
+        try:
+            text = export_jsonl_text(app.logbook, app.archive)
+        except (StorageError, sqlite3.Error) as exc:  # the archive cannot be read: the log files still can
+            error = storage_error(exc, app.paths.db_path)
+            if error is None:
+                raise
+            from .degraded import export_logs_only
+            return export_logs_only(app.paths, error, args.output)
+    else:
+        text = app.memory.markdown()
+    if args.output:
+        from ..core.paths import write_private
+        write_private(args.output, text)  # whole or not at all, 0600 like everything monchat writes
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _export_without_database(args, error) -> int | None:
+    """``export --jsonl`` still exports what the log files hold; the memory needs the database."""
+    if not args.jsonl:
+        return None
+    from ..core.paths import Paths
+    from .degraded import export_logs_only
+    return export_logs_only(Paths.from_env(), error, args.output)
+
+
 def cmd_backup(app: App, args) -> int:
     from ..core.transfer.backup import create_backup
     report = create_backup(app.paths, args.file, now=app.clock())
@@ -123,7 +177,7 @@ def cmd_backup(app: App, args) -> int:
     return 0
 
 
-def cmd_restore(args) -> int:
+def cmd_restore(_app: None, args) -> int:
     """Runs before the app is built: building it would create the folder that restore fills."""
     from ..core.transfer.restore import restore_backup
     from ..core.paths import Paths
@@ -133,5 +187,3 @@ def cmd_restore(args) -> int:
           f"{report.counts.get('messages', 0)} archived message(s), {report.counts.get('memories', 0)} memories")
     return 0
 
-
-COMMANDS = {"search": cmd_search, "import": cmd_import, "backup": cmd_backup}

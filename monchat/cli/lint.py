@@ -2,32 +2,23 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
-LINT_COMMANDS = ("lint",)
+from .output import print_json
 
 
-def add_lint_commands(sub) -> None:
+def register(sub) -> None:
     p = sub.add_parser("lint", help="knowledge lint: structure, grounding, contradictions (marked, rechecked, "
                                     "then queued for review)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--no-llm", action="store_true", help="the program's rules only: no LLM call")
-
-
-def print_flush_lint(report) -> None:
-    """The flush summary's lint line (``monchat flush``)."""
-    lint = (report.background or {}).get("lint")
-    if lint and any(lint[key] for key in ("marked", "confirmed", "applied", "resolved")):
-        print(f"  lint: {lint['marked']} new, {lint['confirmed']} rechecked, {lint['applied']} queued for review, "
-              f"{lint['resolved']} resolved (`monchat lint` lists them)")
+    p.set_defaults(run=cmd_lint)
 
 
 def cmd_lint(app, args) -> int:
-    summary = app.lint(no_llm=args.no_llm)  # under the flush lock, as the inbox's Check now
+    summary = app.lint.run(no_llm=args.no_llm)  # under the flush lock, as the inbox's Check now
     if args.json:
-        print(json.dumps(summary, ensure_ascii=False, indent=2))
-        return 0
+        return print_json(summary)
     print(f"Lint ({', '.join(summary['steps'])}): {summary['marked']} new, {summary['confirmed']} rechecked, "
           f"{summary['applied']} queued for review, {summary['resolved']} resolved; "
           f"{summary['usage']['calls']} LLM call(s).")

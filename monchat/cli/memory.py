@@ -1,9 +1,8 @@
-"""``monchat flush`` and ``monchat memory …``: thin words over FlushService and MemoryService."""
+"""``monchat memory …``: list, show and change memories and the review queue (MemoryService)."""
 
 from __future__ import annotations
 
 import json
-import sys
 
 from ..core.errors import InputError
 from ..core.memory import Kind, Verdict
@@ -12,16 +11,7 @@ MEMORY_ACTIONS = ("list", "show", "history", "approve", "reject", "edit", "forge
                   "unpin", "queue", "budget", "rate", "pause", "resume", "never")
 
 
-def add_memory_commands(sub) -> None:
-    p = sub.add_parser("flush", help="distil the unflushed logs into memory")
-    p.add_argument("--dry-run", action="store_true", help="show the proposed changes and write nothing")
-    p.add_argument("--accept-partial", action="store_true",
-                   help="go on when a filter could not read some messages (the run records which)")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--seed", type=int, help="seed for the random filter persona (recorded either way)")
-    p.add_argument("--warm", action="store_true",
-                   help="then give the chat's backend the new system prompt (Gemini cache, Ollama load)")
-
+def register(sub) -> None:
     p = sub.add_parser("memory", help="list, show and change memories")
     p.add_argument("action", choices=MEMORY_ACTIONS)
     p.add_argument("id", nargs="?", help="memory id (mem-…) or review item number; never: list, add, remove, "
@@ -34,90 +24,7 @@ def add_memory_commands(sub) -> None:
     p.add_argument("--as", dest="verdict", choices=[str(v) for v in Verdict],
                    type=str.upper,
                    help="approve: apply this verdict to an unsure judgement instead of the judge's leaning")
-
-
-def _tokens(usage) -> str:
-    """The run's tokens: as reported, with what is estimated said so."""
-    parts = [f"{usage.total:,} tokens"]
-    if usage.cached_tokens:
-        parts.append(f"{usage.cached_tokens:,} from the cache")
-    if usage.thinking_tokens:
-        parts.append(f"{usage.thinking_tokens:,} thinking")
-    if usage.estimated_calls:
-        parts.append(f"estimated for {usage.estimated_calls} call(s) whose backend reported none")
-    if usage.kept:
-        parts.append(f"{usage.kept} answer(s) kept from an earlier run")
-    return parts[0] + (f" ({', '.join(parts[1:])})" if len(parts) > 1 else "")
-
-
-def _print_progress(progress) -> None:
-    """One line a report; an answer's tokens as they arrive only on a terminal, on one rewritten line."""
-    who = f" {progress.persona}" if progress.persona else ""
-    line = f"[{progress.stage}{who}] {progress.message}"
-    if progress.tokens:
-        if sys.stderr.isatty():
-            print(f"\r{line}\033[K", end="", file=sys.stderr, flush=True)
-        return
-    print(f"\r{line}\033[K" if sys.stderr.isatty() else line, file=sys.stderr, flush=True)
-
-
-def cmd_flush(app, args) -> int:
-    from .consent import ensure_cloud_consent
-    ensure_cloud_consent(app)  # a flush sends the logs: asked, as the window asks, before it starts
-    flush = app.flush
-    report = flush.run(dry_run=args.dry_run, seed=args.seed, accept_partial=args.accept_partial,
-                       progress=None if args.json else _print_progress)
-    if args.json:
-        data = report.to_dict()
-        data["gate"] = app.chat.gate().state
-        print(json.dumps(data, ensure_ascii=False, indent=2))
-        _warm(app, args, report)
-        return 0
-    if report.nothing_to_flush:
-        print("Nothing to flush: no new messages in the logs.")
-        return 0
-    title = "Dry run — nothing was written. Proposed changes:" if report.dry_run else f"Flush {report.run_id} done."
-    print(title)
-    for note in report.notes:  # first, before the changes it explains
-        if getattr(note, "code", "") == "small_model":
-            print(f"  warning: {note}")
-    personas = ", ".join(f"{p['id']} ({p['role']})" for p in report.personas)
-    print(f"  personas: {personas}; seed {report.seed}")
-    print(f"  {report.messages_archived} message(s) archived; {report.llm_calls} LLM call(s); "
-          f"{_tokens(report.usage)}; {report.duration_s:.1f}s")
-    print(f"  Layer 1 +{report.promoted['layer1']}, Layer 2 +{report.promoted['layer2']}, "
-          f"superseded {report.superseded}, queued for review {report.queued}, "
-          f"dropped {len(report.dropped_items)}")
-    for change in report.changes:
-        old = f"  (was: {change.old_text})" if change.old_text else ""
-        print(f"  {change.kind:12} {change.memory_id}  {change.text}{old}")
-        for ev in change.evidence:
-            print(f"               ← {ev['ts'][:16]} «{ev['text']}»")
-    for item in report.dropped_items:
-        rule = f" [{item['rule']}]" if item.get("rule") else ""  # the guard's rule (memory/guard.py)
-        print(f"  dropped ({item['persona']}){rule}: {item['text'] or '(empty)'} — {item['reason']}")
-    from .background import print_flush_background
-    print_flush_background(report)
-    from .lint import print_flush_lint
-    print_flush_lint(report)
-    for note in report.notes:
-        if getattr(note, "code", "") != "small_model":
-            print(f"  note: {note}")
-    for error in report.errors:
-        print(f"  warning: {error}", file=sys.stderr)
-    if report.queued:
-        print("  Review the queue with `monchat memory list` and `monchat memory approve|reject ID`.")
-    if not report.dry_run:
-        print(f"gate: {app.chat.gate().state}")
-    _warm(app, args, report)
-    return 0
-
-
-def _warm(app, args, report) -> None:
-    if args.warm and report.run_id is not None:
-        from ..core.chat.warm import warm
-        done = warm(app.chat, app.store)
-        print(f"warm start: {done}", file=sys.stderr if args.json else sys.stdout)
+    p.set_defaults(run=cmd_memory)
 
 
 def _proposed_by(row: dict) -> str:
@@ -232,7 +139,7 @@ def cmd_memory(app, args) -> int:
             return 0
     elif action == "rate":
         from .feedback import memory_rate
-        out = memory_rate(app, args)
+        out = memory_rate(memory, args)
         if not args.json:
             return 0
     elif action == "edit":

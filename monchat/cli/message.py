@@ -6,18 +6,19 @@ On a terminal it shows the message and what deleting it does to memory, and asks
 
 from __future__ import annotations
 
-import json
 import sys
 
 from ..core.errors import InputError
+from .output import print_json
 
 
-def add_message_commands(sub) -> None:
+def register(sub) -> None:
     p = sub.add_parser("message", help="delete a message for good (its id: `monchat search WORDS --json`)")
     p.add_argument("action", choices=("delete",))
     p.add_argument("id", help="the message's id")
     p.add_argument("--yes", "-y", action="store_true", help="delete without asking (for scripts)")
     p.add_argument("--json", action="store_true", help="print what was deleted and what it did to memory")
+    p.set_defaults(run=cmd_message)
 
 
 def _short(text: str, width: int = 100) -> str:
@@ -66,8 +67,7 @@ def cmd_message(app, args) -> int:
             return 1
     done = deletion.delete(args.id)
     if args.json:
-        print(json.dumps(done.as_dict(), ensure_ascii=False, indent=2))
-        return 0
+        return print_json(done.as_dict())
     versions = f" and {len(done.ids) - 1} earlier version(s)" if len(done.ids) > 1 else ""
     print(f"Deleted {done.id}{versions}: {done.log_lines} log line(s), {done.archived} archived message(s).")
     if done.memory.retracted:

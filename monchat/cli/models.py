@@ -1,16 +1,44 @@
-"""``monchat models list|pull NAME|remove NAME``: the embedded model catalog (core/models/)."""
+"""``monchat models list|pull NAME|remove NAME``: the embedded model catalog (core/models/);
+``monchat pull NAME``: an Ollama model."""
 
 from __future__ import annotations
 
-import json
 import sys
 
+from .output import print_json
 
-def add_models_commands(sub) -> None:
+
+def register_pull(sub) -> None:
+    p = sub.add_parser("pull", help="download an Ollama model (progress on stderr; Ctrl+C cancels)")
+    p.add_argument("name", help="the model, e.g. gemma3:4b")
+    p.set_defaults(run=cmd_pull)
+
+
+def register(sub) -> None:
     p = sub.add_parser("models", help="embedded models: list the catalog, download (pull) one, remove one")
     p.add_argument("action", choices=("list", "pull", "remove"))
     p.add_argument("name", nargs="?", help="a catalog model (see `monchat models list`)")
     p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_models)
+
+
+def cmd_pull(app, args) -> int:
+    """``ollama pull`` through monchat's Ollama settings; Ctrl+C stops the download."""
+    backend = app.backends.build("ollama", args.name)
+    last = [""]
+
+    def show(step) -> None:
+        line = step.status if step.fraction is None else f"{step.status}: {step.fraction:.0%}"
+        if line != last[0]:
+            print(line, file=sys.stderr, flush=True)
+            last[0] = line
+
+    try:
+        backend.pull(args.name, progress=show)
+    finally:
+        backend.close()
+    print(f"{args.name} is installed in Ollama at {backend.host}.")
+    return 0
 
 
 def cmd_models(app, args) -> int:
@@ -19,8 +47,7 @@ def cmd_models(app, args) -> int:
     if args.action == "list":
         rows = model_rows(app)
         if args.json:
-            print(json.dumps(rows, ensure_ascii=False, indent=2))
-            return 0
+            return print_json(rows)
         for row in rows:
             state = "selected" if row["selected"] else "installed" if row["installed"] else "not downloaded"
             print(f"{row['name']:14} {row['size_text']:>8}  needs {row['ram_gb']:.1f} GB RAM  "

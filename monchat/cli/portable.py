@@ -11,13 +11,13 @@ import json
 import sys
 from pathlib import Path
 
-MCP_COMMANDS = ("mcp",)
 
 
-def add_mcp_commands(sub) -> None:
+def register(sub) -> None:
     p = sub.add_parser("mcp", help="serve memory to other apps over MCP (stdio); `mcp log`: who connected")
     p.add_argument("action", nargs="?", choices=("serve", "log"), default="serve")
     p.add_argument("--json", action="store_true", help="log: the entries as JSON")
+    p.set_defaults(run=cmd_mcp)
 
 
 def cmd_mcp(app, args) -> int:

@@ -14,13 +14,14 @@ NEVER_ACTIONS = ("list", "add", "remove", "matches", "forget")
 OFF_RECORD_ACTIONS = ("status", "clear", "default")
 
 
-def add_privacy_commands(sub) -> None:
+def register(sub) -> None:
     p = sub.add_parser("offrecord", help="off-the-record chats: what is kept and until when; clear them now; "
                                          "a persona's default")
     p.add_argument("action", choices=OFF_RECORD_ACTIONS, nargs="?", default="status")
     p.add_argument("value", nargs="?", choices=("on", "off"), help="default: on or off (for --persona)")
     p.add_argument("--persona", help="default: the surface persona (else the chat persona)")
     p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_offrecord)
 
 
 def _print(data, as_json: bool, lines) -> int:

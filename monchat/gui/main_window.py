@@ -72,11 +72,11 @@ class MainWindow(QMainWindow):
         self.gate_bar = GateBar(self)
         self.avatars = Avatars(app.personas, AVATAR_PX)
         self.chat_view = ChatView(self.persona_name, self, persona_avatar=self.avatars)
-        self.ratings = ReplyRatings(app, self.runner, self.chat_view, lambda t, ms: self.statusBar().showMessage(t, ms))
-        self.deletions = MessageDeletions(app, self.runner, self.chat_view, self.ratings.say, self.reload_conversation,
+        self.ratings = ReplyRatings(app.feedback, self.runner, self.chat_view, lambda t, ms: self.statusBar().showMessage(t, ms))
+        self.deletions = MessageDeletions(app.messages, self.runner, self.chat_view, self.ratings.say, self.reload_conversation,
                                           busy=lambda: self.turns.current is not None)  # a reply is being written
         self.composer = Composer(self)
-        self.cloud = CloudQuestion(app.backends, app.store, app.settings, self)
+        self.cloud = CloudQuestion(app.backends, app.consent, app.settings, self)
         self.links = LinkOpener(self, lambda text: self.statusBar().showMessage(text, 15000))
         self.memory_menu = MemoryMenu(self)  # the Memory menu's windows and the review count
         self.turns = ChatTurns(app.chat, self.runner, self.chat_view, self.composer, self.persona_id,
@@ -365,7 +365,7 @@ class MainWindow(QMainWindow):
         from .settings.dialog import SettingsDialog
         app = self.app
         dialog = SettingsDialog(app.settings, app.paths.settings_path, app.personas, app.secrets, app.backends,
-                                app.store, self.runner, self)
+                                app.learning, self.runner, self)
         dialog.saved.connect(self._settings_saved)
         return self._open(dialog)
 

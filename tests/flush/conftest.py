@@ -144,12 +144,9 @@ class World:
     # ---- the CLI words over the same services ----------------------------
     def cli(self, capsys, *argv: str) -> str:
         """Run ``monchat ARGV`` (flush/memory/export/status) against this app; return stdout."""
-        from monchat.cli import main as cli_module
-        from monchat.cli.memory import cmd_flush, cmd_memory
         args = build_parser().parse_args(list(argv))
         capsys.readouterr()
-        command = {"flush": cmd_flush, "memory": cmd_memory}.get(args.command) or cli_module.COMMANDS[args.command]
-        code = command(self.app, args)
+        code = args.run(self.app, args)
         assert code == 0
         return capsys.readouterr().out
 

@@ -193,7 +193,7 @@ def test_approvals_lower_the_threshold_for_their_topic_within_bounds_and_reset_u
     [entry] = learning.summary(world.app.store, world.settings.auto_approve_confidence)
     assert (entry["topic"], entry["action"], entry["approved"], entry["rejected"]) == ("health", "layer1", 4, 0)
     assert entry["threshold"] == pytest.approx(0.8 - 0.15 * 4 / 6)  # 0.70
-    assert world.app.status()["review_learning"] == [entry]
+    assert world.app.status.report()["review_learning"] == [entry]
     assert "# learned from your reviews: health: 0.70 (setting 0.80; 4 approved, 0 rejected)" \
         in world.cli(capsys, "settings", "show").splitlines()  # a TOML comment: the output stays valid TOML
     assert "learned:   auto-approve health: 0.70" in world.cli(capsys, "status")

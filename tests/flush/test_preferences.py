@@ -180,7 +180,7 @@ def test_the_older_version_is_mentioned_only_when_the_budget_allows(world, capsy
 
 
 def test_the_flush_report_has_a_preference_layer_saying_what_changed(world, capsys):
-    from monchat.cli.background import layer_lines
+    from monchat.cli.flush import layer_lines
     world.oracle.rules = [CONCISE, DETAIL]
     world.say("2026-11-01T20:00:00+09:00", "答えは簡潔なのが好き")
     first_layers = world.flush("2026-11-01T22:00:00+09:00").background["layers"]

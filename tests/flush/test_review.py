@@ -29,7 +29,7 @@ def test_superseding_a_queued_memory_closes_its_review(world):
     world.flush("2026-11-29T20:00:00+09:00")
     assert world.mem(SENDAI).superseded_by == world.mem(KANAZAWA).id  # not Layer 1: applied directly
     assert world.queue() == []  # nothing left to approve about a memory that is history
-    assert world.app.status()["review_queue"] == 0
+    assert world.app.status.report()["review_queue"] == 0
     assert world.rows("review_queue")[0]["status"] != "open"
     assert world.mem(SENDAI).state == "superseded"
 

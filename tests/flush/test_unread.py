@@ -13,7 +13,7 @@ import pytest
 
 from monchat.core.flush.records import FlushIncomplete
 from monchat.cli.main import build_parser
-from monchat.cli.memory import cmd_flush
+from monchat.cli.flush import cmd_flush
 from tests.flush.conftest import World, ollama_world
 
 CUT_OFF = '{"items": [{"reason": "the user talked about'
@@ -87,7 +87,7 @@ def test_the_cli_says_which_and_accept_partial_records_it(world_and_server, caps
 
 
 def cmd_flush_exit(world: World, *argv: str) -> int:
-    from monchat.cli.main import print_error
+    from monchat.cli.output import print_error
     from monchat.core.errors import KnownError
     args = build_parser().parse_args(list(argv))
     try:

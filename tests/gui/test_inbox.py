@@ -72,7 +72,7 @@ def test_the_inbox_lists_lint_findings_in_both_languages(app, backend, make_wind
     app.flush.run()
     with app.store.atomic():  # damaged into a slot of one part (the guard drops one from a filter): malformed
         app.store.db.execute("UPDATE memories SET slot = 'tea' WHERE text = 'green tea'")
-    app.lint(no_llm=True)  # as the next flush (or Check now) would
+    app.lint.run(no_llm=True)  # as the next flush (or Check now) would
     window = make_window("en")
     dialog = window.open_inbox()
     tab = dialog.lint_tab

@@ -184,10 +184,11 @@ def test_a_surface_persona_of_yours_can_be_deleted_and_chat_falls_back(window, a
 
 
 def test_the_cli_deletes_a_surface_persona(app, capsys):
-    from monchat.cli.main import build_parser, cmd_personas
+    from monchat.cli.main import build_parser
     from monchat.core.personas.library import SurfacePersona
     app.personas.save_surface(SurfacePersona(id="sora", name="ソラ", system="あなたはソラ。"))
-    assert cmd_personas(app, build_parser().parse_args(["personas", "delete", "sora"])) == 0
+    args = build_parser().parse_args(["personas", "delete", "sora"])
+    assert args.run(app, args) == 0
     assert "deleted surface persona sora" in capsys.readouterr().out and "sora" not in app.personas.surface
 
 

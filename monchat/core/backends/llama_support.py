@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..errors import BackendUnavailable
 
-INSTALL_HINT = "Install monchat with the embedded extra (see README: the CMAKE_ARGS line)."
+INSTALL_HINT = "Install monchat with the embedded extra (see docs/development.md: the CMAKE_ARGS line)."
 
 
 def default_threads() -> int:
@@ -96,7 +96,7 @@ def import_llama_cpp():
         raise BackendUnavailable("The embedded model needs llama-cpp-python.", INSTALL_HINT) from exc
     except (OSError, RuntimeError) as exc:  # installed, but its shared library does not load
         raise BackendUnavailable(f"llama-cpp-python is installed but does not load ({exc}).",
-                                 "Rebuild it with the CMAKE_ARGS line from the README.") from exc
+                                 "Rebuild it with the CMAKE_ARGS line from docs/development.md.") from exc
     return llama_cpp
 
 

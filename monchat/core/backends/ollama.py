@@ -14,7 +14,7 @@ Design notes:
   of them to ``KnownError`` subclasses with a hint.
 - A stopped stream closes the client's generator, which closes the HTTP
   response, so Ollama stops generating.
-- ``doctor()`` and ``probe()`` use short timeouts of their own and never raise
+- ``doctor()`` (``ollama_doctor.py``) and ``probe()`` use short timeouts of their own and never raise
   for an unreachable server.
 - Structured (flush) calls send ``think: false``: a thinking model (qwen3,
   deepseek-r1) otherwise spends minutes reasoning silently before the JSON, or
@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import threading
 from dataclasses import dataclass
 from typing import Callable, Iterator
@@ -44,31 +43,15 @@ from ..privacy.cloud import is_local_url
 from ..tokens import count_turns
 from ..types import Turn, Usage
 from .addresses import DEFAULT_HOST, DEFAULT_PORT, normalise_host, ollama_host  # noqa: F401 (re-exported)
-from .base import Backend, Check, DoctorReport, Reply
-from .model_size import ModelSize, small_model_check
+from .base import Backend, DoctorReport, Reply
+from .model_size import ModelSize
+from .ollama_info import CLIENT_ERRORS, keep_alive_value, model_size_of
 from .retry import RetryPolicy
 
 log = logging.getLogger(__name__)
 
-# What the client can raise for one call; everything else is our bug.
-CLIENT_ERRORS = (ollama.ResponseError, ConnectionError, httpx.TransportError, json.JSONDecodeError)
-
 # Statuses that say "busy or restarting, ask again later" rather than "this request is wrong".
 TRANSIENT_STATUSES = {429, 500, 502, 503, 504}
-
-_NUMBER = re.compile(r"^[-+]?(\d+(\.\d*)?|\.\d+)$")
-# Go's time.ParseDuration, which Ollama uses for a string keep_alive ("30m", "1h30m", "-1s").
-_GO_DURATION = re.compile(r"^[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$")
-
-
-def keep_alive_value(text: str) -> float | str:
-    """Ollama reads a string keep_alive as a Go duration, so bare numbers go as seconds."""
-    text = text.strip()
-    if _NUMBER.match(text):
-        number = float(text)
-        return int(number) if number.is_integer() else number
-    return text
-
 
 class OllamaBackend(Backend):
     """Chat and structured output through a local (or remote) Ollama server."""
@@ -298,69 +281,10 @@ class OllamaBackend(Backend):
                 stream.close()
 
     # ---- health --------------------------------------------------------
-    def _server_version(self, timeout_s: float) -> str:
-        """GET /api/version (the client has no call for it). Raises httpx/ValueError/KeyError."""
-        response = httpx.get(f"{self.host}/api/version", timeout=timeout_s)
-        response.raise_for_status()
-        return str(response.json()["version"])
-
     def doctor(self) -> DoctorReport:
-        """Check the server, the model, num_ctx against the model's context and keep_alive."""
-        report = DoctorReport(self.name, self.model, context_length=self.num_ctx)
-        timeout_s = min(self.timeout_s, self.DOCTOR_TIMEOUT_S)
-        try:
-            version = self._server_version(timeout_s)
-        except httpx.TransportError as exc:
-            error = self._translate(exc, timeout_s)
-            report.checks.append(Check("server", False, error.message, error.hint, code=error.code))
-            report.checks.append(self._keep_alive_check())
-            return report
-        except (httpx.HTTPStatusError, ValueError, KeyError) as exc:
-            log.info("Ollama doctor: %s answered, but not like Ollama: %r", self.host, exc)
-            report.checks.append(Check("server", False, f"{self.host} answered, but not like Ollama.",
-                                       "Check ollama.host in settings / OLLAMA_HOST.", code="not_ollama"))
-            report.checks.append(self._keep_alive_check())
-            return report
-        report.checks.append(Check("server", True, f"Ollama {version} at {self.host}"))
-
-        client = ollama.Client(host=self.host, timeout=timeout_s)
-        try:
-            info = client.show(self.model)
-        except CLIENT_ERRORS as exc:
-            error = self._translate(exc, timeout_s)
-            report.checks.append(Check("model", False, error.message, error.hint, code=error.code))
-            info = None
-        finally:
-            client.close()
-        if info is not None:
-            report.checks.append(Check("model", True, f"{self.model} is installed{_size_note(info)}"))
-            size = model_size_of(info)
-            if size is not None and size.small:
-                report.checks.append(small_model_check(size))
-            trained = _trained_context(info)
-            report.checks.append(self._context_check(trained))
-            if trained is not None and trained < self.num_ctx:
-                report.context_length = trained  # Ollama clamps num_ctx to the trained length
-        report.checks.append(self._keep_alive_check())
-        return report
-
-    def _context_check(self, trained: int | None) -> Check:
-        if trained is None:
-            return Check("context", True,
-                         f"num_ctx={self.num_ctx} (the model does not state its trained context)")
-        if self.num_ctx > trained:
-            return Check("context", True,
-                         f"num_ctx={self.num_ctx} is more than {self.model}'s trained context ({trained}); "
-                         f"Ollama will use {trained}.",
-                         f"Set ollama.num_ctx to {trained} or less in settings.")
-        return Check("context", True, f"num_ctx={self.num_ctx} (the model was trained for {trained})")
-
-    def _keep_alive_check(self) -> Check:
-        text = self.keep_alive.strip()
-        if _NUMBER.match(text) or _GO_DURATION.match(text):
-            return Check("keep_alive", True, f"keep_alive={text} (how long the model stays loaded)")
-        return Check("keep_alive", False, f"keep_alive={text!r} is not a duration Ollama understands.",
-                     "Set ollama.keep_alive like 30m, 2h, or -1 to keep the model loaded.", code="bad_keep_alive")
+        """Check the server, the model, num_ctx against the model's context and keep_alive (``ollama_doctor.py``)."""
+        from .ollama_doctor import ollama_doctor
+        return ollama_doctor(self)
 
     def _model_size(self) -> ModelSize | None:
         """``/api/show``: ``details.parameter_size`` ("135M", "4.3B"), else ``general.parameter_count``."""
@@ -397,27 +321,3 @@ class PullProgress:
     @property
     def fraction(self) -> float | None:
         return self.completed / self.total if self.completed is not None and self.total else None
-
-
-def _trained_context(info: ollama.ShowResponse) -> int | None:
-    """The model's trained context: ``model_info["<arch>.context_length"]``."""
-    model_info = info.modelinfo or {}
-    arch = model_info.get("general.architecture")
-    trained = model_info.get(f"{arch}.context_length") if arch else None
-    return trained if isinstance(trained, int) else None
-
-
-def model_size_of(info: ollama.ShowResponse) -> ModelSize | None:
-    """What ``/api/show`` says of the model's size."""
-    stated = info.details.parameter_size if info.details else None
-    size = ModelSize.from_label(stated) if stated else None
-    count = (info.modelinfo or {}).get("general.parameter_count")
-    if size is None and isinstance(count, int) and count > 0:
-        size = ModelSize.of(count)
-    return size
-
-
-def _size_note(info: ollama.ShowResponse) -> str:
-    details = info.details
-    parts = [p for p in (details.parameter_size, details.quantization_level) if p] if details else []
-    return f" ({', '.join(parts)})" if parts else ""

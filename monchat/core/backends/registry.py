@@ -108,6 +108,10 @@ class BackendRegistry:
             self._instances.clear()
             self._auto = None
 
+    def trial(self, settings: Settings, secrets) -> "BackendRegistry":
+        """A throwaway registry for settings not saved yet (Settings → Test connection, the model lists)."""
+        return BackendRegistry(settings, secrets, self.state)
+
     def close(self) -> None:
         """Close every backend built so far (at exit)."""
         with self._lock:

@@ -19,7 +19,7 @@ from ..privacy.cloud import CloudConsent, destination
 log = logging.getLogger(__name__)
 
 
-def warm(chat, store, persona_id: str | None = None) -> str:
+def warm(chat, consent: CloudConsent, persona_id: str | None = None) -> str:
     """Warm the backend the next turn with ``persona_id`` (default: the current persona) goes to.
 
     Returns what happened, for the log and ``monchat flush --warm``.
@@ -27,7 +27,7 @@ def warm(chat, store, persona_id: str | None = None) -> str:
     try:
         persona = chat.persona(persona_id)
         backend = chat.backend_for(persona)
-        if CloudConsent(store).needed(destination(backend)):
+        if consent.needed(destination(backend)):
             done = f"not warmed: {backend.describe()} is a cloud you have not agreed to send to yet"
         else:
             done = backend.warm(chat.system_prompt(persona)) or f"nothing to warm on {backend.describe()}"
@@ -38,6 +38,6 @@ def warm(chat, store, persona_id: str | None = None) -> str:
     return done
 
 
-def warm_task(chat, store, persona_id: str | None):
+def warm_task(chat, consent: CloudConsent, persona_id: str | None):
     """``warm`` as a worker's task (it is given the runner's progress report, which it does not need)."""
-    return lambda _report: warm(chat, store, persona_id)
+    return lambda _report: warm(chat, consent, persona_id)

@@ -12,6 +12,7 @@ replacement of a lasting memory, an unsure judgement, a 👎) are never approved
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from ..store.db import Store
@@ -59,3 +60,24 @@ def summary(store: Store, base: float) -> list[dict]:
 def reset(store: Store, now: datetime) -> None:
     """Forget what the decisions made until now taught; the setting alone decides again."""
     store.set_state(LEARNING_SINCE_KEY, repr(now.timestamp()))
+
+
+class ReviewLearning:
+    """The service over review learning: what Settings → Memory, ``monchat status`` and ``settings`` show,
+    and forgetting it (``App.learning``)."""
+
+    def __init__(self, store: Store, settings, clock: Callable[[], datetime]) -> None:
+        self.store = store
+        self.settings = settings
+        self.clock = clock
+
+    @property
+    def base(self) -> float:
+        """The setting the decisions move: ``flush.auto_approve_confidence``."""
+        return self.settings.flush.auto_approve_confidence
+
+    def summary(self) -> list[dict]:
+        return summary(self.store, self.base)
+
+    def reset(self) -> None:
+        reset(self.store, self.clock())

@@ -42,7 +42,7 @@ from .messages import (
     ImportReport, Progress, import_jsonl, jsonl_lines, loads, message_from_record, place_messages, refuse_bad)
 from ..types import format_ts
 
-MAX_IMPORT_BYTES = 2_000_000_000  # any export is streamed: memory holds a batch or one conversation (README: limits)
+MAX_IMPORT_BYTES = 2_000_000_000  # any export is streamed: memory holds a batch or one conversation (docs/guarantees.md: limits)
 MAX_JSON_OBJECT_BYTES = MAX_ITEM_CHARS  # a file that is one JSON object (one conversation) is read whole
 ROLE_OF = {"user": "user", "human": "user", "assistant": "assistant"}
 FORMATS = ("monchat", "chatgpt", "claude", "sillytavern")

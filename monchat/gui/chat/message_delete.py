@@ -32,12 +32,12 @@ class MessageDeletions(QObject):
     deleted = Signal(object)
     failed = Signal(object)
 
-    def __init__(self, app, runner: TaskRunner, chat_view: ChatView, say: Callable[[str, int], None],
+    def __init__(self, deletion, runner: TaskRunner, chat_view: ChatView, say: Callable[[str, int], None],
                  reload: Callable[[], None], busy: Callable[[], bool] = lambda: False) -> None:
         """``busy``: whether a reply is being written (the conversation is not shown again under it)."""
         super().__init__(chat_view)
         self.busy = busy
-        self.app = app
+        self.deletion = deletion  # core/logs/takeback.py (App.messages)
         self.runner = runner
         self.chat_view = chat_view
         self.say = say
@@ -52,7 +52,7 @@ class MessageDeletions(QObject):
         if self.busy():
             self.say(self.tr("A reply is being written: wait for it or stop it first."), 10000)
             return
-        deletion = self.app.messages
+        deletion = self.deletion
         self.runner.start("plan deletion", lambda _report: deletion.plan(message_id),
                           on_finished=self._confirm, on_failed=self._failed)
 
@@ -85,7 +85,7 @@ class MessageDeletions(QObject):
         if self.busy():  # a message was sent while the question was open
             self.say(self.tr("A reply is being written: wait for it or stop it first."), 10000)
             return
-        deletion = self.app.messages
+        deletion = self.deletion
         self.runner.start("delete message", lambda _report: deletion.delete(message_id),
                           on_finished=self._deleted, on_failed=self._failed)
 

@@ -17,7 +17,6 @@ from ...core.errors import KnownError
 from ...core.chat.links import openable_link
 from ...core.privacy.cloud import CloudConsent, Destination
 from ...core.settings import Settings
-from ...core.store.db import Store
 from ..translation import arg
 
 
@@ -27,12 +26,12 @@ class CloudQuestion(QObject):
     ``self.box`` is the open question (None when none is open), for tests to answer.
     """
 
-    def __init__(self, backends: BackendRegistry, store: Store, settings: Settings, parent: QWidget) -> None:
+    def __init__(self, backends: BackendRegistry, consent: CloudConsent, settings: Settings, parent: QWidget) -> None:
         super().__init__(parent)
         self.backends = backends
         self.settings = settings
         self.window = parent
-        self.consent = CloudConsent(store)
+        self.consent = consent
         self.box: QMessageBox | None = None
 
     def allows(self, persona, then: Callable[[], None]) -> bool:

@@ -18,10 +18,10 @@ from ..kit.workers import Failure, TaskRunner
 
 
 class ReplyRatings(QObject):
-    def __init__(self, app, runner: TaskRunner, chat_view: ChatView, say: Callable[[str, int], None],
+    def __init__(self, feedback, runner: TaskRunner, chat_view: ChatView, say: Callable[[str, int], None],
                  parent: QObject | None = None) -> None:
         super().__init__(parent or chat_view)
-        self.app = app
+        self.feedback = feedback  # core/memory/feedback.py (App.feedback)
         self.runner = runner
         self.chat_view = chat_view
         self.say = say
@@ -30,10 +30,10 @@ class ReplyRatings(QObject):
         chat_view.rating_requested.connect(self.rate)
 
     def rating_of(self, message_id: str) -> str:
-        return self.app.feedback.rating("message", message_id)
+        return self.feedback.rating("message", message_id)
 
     def rate(self, message_id: str, rating: str) -> None:
-        feedback = self.app.feedback
+        feedback = self.feedback
         before = self.rating_of(message_id)
         number = self._latest[message_id] = self._latest.get(message_id, 0) + 1
         self.runner.start("rate reply", lambda _report: feedback.rate_message(message_id, rating),

@@ -33,7 +33,7 @@ class InboxDialog(QDialog):
 
     def __init__(self, inbox: Inbox, parent: QWidget | None = None, runner=None, lint=None) -> None:
         """Args:
-            runner, lint: for the Lint tab's Check now (a ``TaskRunner`` and ``App.lint``).
+            lint: the lint service (``App.lint``): the Lint tab's findings, and Check now with ``runner``.
         """
         super().__init__(parent)
         self.inbox = inbox
@@ -44,7 +44,7 @@ class InboxDialog(QDialog):
         self.tabs.addTab(self._diary_tab(), self.tr("Diary"))
         self.tabs.addTab(self._profile_tab(), self.tr("Interests"))
         self.tabs.addTab(self._graph_tab(), self.tr("Graph"))
-        self.lint_tab = LintTab(inbox.store.store, self, runner, lint)  # knowledge lint (gui/memory/lint_tab.py)
+        self.lint_tab = LintTab(lint, self, runner)  # knowledge lint (gui/memory/lint_tab.py)
         self.tabs.addTab(self.lint_tab, self.tr("Check"))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)

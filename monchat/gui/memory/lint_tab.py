@@ -7,13 +7,12 @@ own words. A contradiction reaches memory only through the review queue, never f
 
 from __future__ import annotations
 
-from typing import Callable
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QHBoxLayout, QHeaderView, QLabel, QPushButton, QTreeWidget, QTreeWidgetItem,
                                QVBoxLayout, QWidget)
 
-from ...core.background.lint import Lint
+from ...core.background.lint_service import LintService
 from ..failures import explanation, headline
 from ..kit.lifetime import alive
 from ..translation import arg
@@ -27,19 +26,18 @@ class LintTab(QWidget):
 
     checked = Signal(bool)
 
-    def __init__(self, store, parent: QWidget | None = None, runner: TaskRunner | None = None,
-                 check: Callable[..., dict] | None = None) -> None:
+    def __init__(self, lint: LintService, parent: QWidget | None = None, runner: TaskRunner | None = None) -> None:
         """Args:
-            runner, check: Check now's worker pool and lint service (``App.lint``); without them no button.
+            lint: the lint service (``App.lint``): the findings, and Check now.
+            runner: Check now's worker pool; without it no button.
         """
         super().__init__(parent)
-        self.lint = Lint(store)
+        self.lint = lint
         self.runner = runner
-        self.check = check
         self.check_button = QPushButton(self.tr("Check now"), self)
         self.check_button.setToolTip(self.tr("Run knowledge lint now, as each flush does (monchat lint)"))
         self.check_button.clicked.connect(self.check_now)
-        self.check_button.setVisible(check is not None and runner is not None)
+        self.check_button.setVisible(runner is not None)
         self.outcome = QLabel(self)
         self.outcome.setWordWrap(True)
         self.findings = QTreeWidget(self)
@@ -64,7 +62,7 @@ class LintTab(QWidget):
 
     def check_now(self) -> None:
         """Run lint on a worker; the list is refreshed when it ends, a failure is shown beside the button."""
-        check = self.check
+        check = self.lint.run
         self.check_button.setEnabled(False)
         self.outcome.setText(self.tr("Checking…"))
         self.runner.start("lint", lambda _report: check(consented_only=True),

@@ -64,7 +64,7 @@ class MemoryMenu:
         w.refresh_meter()
         self.refresh_review_count()
         if report.run_id is not None and w.app.settings.background.warm_start:  # core/chat/warm.py
-            w.runner.start("warm start", warm_task(w.app.chat, w.app.store, w.persona_id()))
+            w.runner.start("warm start", warm_task(w.app.chat, w.app.consent, w.persona_id()))
 
     def _after_turn(self, _result) -> None:
         if self._reload_after_turn:
@@ -91,10 +91,9 @@ class MemoryMenu:
         return w._open(dialog, modal=False)
 
     def open_inbox(self):
-        from ...core.background.inbox import Inbox
         from .inbox import InboxDialog
         w = self.window
-        dialog = InboxDialog(Inbox(w.app.store, w.app.settings, w.app.memory), w, w.runner, w.app.lint)
+        dialog = InboxDialog(w.app.inbox, w, w.runner, w.app.lint)
         dialog.memory_changed.connect(self._memory_changed)
         return w._open(dialog, modal=False)
 

@@ -8,10 +8,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
-from ...core.memory.learning import reset, summary
-from ...core.settings import Settings
-from ...core.store.db import Store
-from ...core.types import local_now
+from ...core.memory.learning import ReviewLearning
 from ..failures import headline
 from ..kit.lifetime import alive
 from ..translation import arg
@@ -19,10 +16,9 @@ from ..kit.workers import TaskRunner
 
 
 class ReviewLearningView(QWidget):
-    def __init__(self, store: Store, settings: Settings, runner: TaskRunner, parent: QWidget | None = None) -> None:
+    def __init__(self, learning: ReviewLearning, runner: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.store = store
-        self.settings = settings
+        self.learning = learning
         self.runner = runner
         self.label = QLabel(self)
         self.label.setWordWrap(True)
@@ -37,8 +33,8 @@ class ReviewLearningView(QWidget):
         self.refresh()
 
     def refresh(self) -> None:
-        base = self.settings.flush.auto_approve_confidence
-        entries = summary(self.store, base)
+        base = self.learning.base
+        entries = self.learning.summary()
         if not entries:
             self.label.setText(arg(self.tr("Nothing learned yet: every topic is approved by itself at confidence "
                                            "%1 or more."), f"{base:.2f}"))
@@ -49,8 +45,8 @@ class ReviewLearningView(QWidget):
         self.reset_button.setEnabled(bool(entries))
 
     def reset(self) -> None:
-        store = self.store
+        learning = self.learning
         self.reset_button.setEnabled(False)
-        self.runner.start("reset review learning", lambda _report: reset(store, local_now()),
+        self.runner.start("reset review learning", lambda _report: learning.reset(),
                           on_finished=lambda _result: alive(self) and self.refresh(),
                           on_failed=lambda failure: alive(self) and self.label.setText(headline(failure)))

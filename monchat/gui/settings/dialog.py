@@ -23,7 +23,7 @@ from ...core.errors import KnownError
 from ...core.personas.library import PersonaRegistry
 from ...core.privacy.secrets import SecretStore
 from ...core.settings import Settings, empty_model_names, save_settings, settings_from_dict
-from ...core.store import Store
+from ...core.memory.learning import ReviewLearning
 from ..failures import explanation, headline
 from ..personas.filter_editor import FixedPersonaPicker
 from ..kit.pages import scrolled
@@ -54,11 +54,12 @@ class SettingsDialog(QDialog):
     saved, tested, models_listed, pull_finished = Signal(bool), Signal(list), Signal(list), Signal(bool)
 
     def __init__(self, settings: Settings, settings_path: Path, personas: PersonaRegistry, secrets: SecretStore,
-                 backends: BackendRegistry, store: Store, runner: TaskRunner, parent: QWidget | None = None) -> None:
+                 backends: BackendRegistry, learning: ReviewLearning, runner: TaskRunner,
+                 parent: QWidget | None = None) -> None:
         """Args:
             settings: the running settings, changed in place on Save (every service shares the object).
-            backends: told to forget built backends when a backend setting changed.
-            store: for the throwaway registry "Test connection" and the model lists build from the form.
+            backends: told to forget built backends when a backend setting changed; builds the form's trials.
+            learning: what review decisions taught (the Memory page).
         """
         super().__init__(parent)
         self.settings = settings
@@ -66,7 +67,7 @@ class SettingsDialog(QDialog):
         self.personas = personas
         self.secrets = secrets
         self.backends = backends
-        self.store = store
+        self.review_learning = learning
         self.runner = runner
         s = settings
         self.setWindowTitle(self.tr("Settings"))
@@ -224,8 +225,8 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Pause chat at (log files)"), self.stop_files)
         form.addRow(self.tr("Approval"), self.ask_layer1)
         form.addRow(self.tr("Fixed filter personas"), self.fixed)
-        self.mcp_switch = McpSwitch.add_to(form, s, page, self.store.path.parent)  # monchat mcp (review only)
-        self.learning = ReviewLearningView(self.store, s, self.runner, page)  # core/memory/learning.py
+        self.mcp_switch = McpSwitch.add_to(form, s, page, self.review_learning.store.path.parent)  # the access log
+        self.learning = ReviewLearningView(self.review_learning, self.runner, page)  # core/memory/learning.py
         form.addRow(self.tr("Learned from your reviews"), self.learning)
         self.controls = YourControlsBox.added_to(form, s, self.personas)  # off the record, never remember
         return page
@@ -379,8 +380,7 @@ class SettingsDialog(QDialog):
 
     def _registry(self, settings: Settings) -> BackendRegistry:
         """Backends built from the form's values and typed keys (nothing is stored)."""
-        return BackendRegistry(settings, TypedKeys(self.gemini_key.text().strip(), self.openai_key.text().strip()),
-                               self.store)
+        return self.backends.trial(settings, TypedKeys(self.gemini_key.text().strip(), self.openai_key.text().strip()))
 
     # ---- models: list and pull (core does the work, on a worker thread) ------------
     def _ollama_for_pull(self, name: str):

@@ -1,0 +1,60 @@
+"""What ``monchat status`` shows (``App.status``): backend, gate, counts, warnings, as one dict.
+
+The window's status bar reads the backend and the gate itself (``ChatService``).
+"""
+
+from __future__ import annotations
+
+from .memory.pause import paused_since
+from .privacy.cloud import destination
+from .store.never import NeverStore
+
+
+class StatusService:
+    def __init__(self, *, settings, settings_warnings: list[str], paths, chat, logbook, archive, backends, memory,
+                 learning, store) -> None:
+        self.settings = settings
+        self.settings_warnings = settings_warnings
+        self.paths = paths
+        self.chat = chat
+        self.logbook = logbook
+        self.archive = archive
+        self.backends = backends
+        self.memory = memory
+        self.learning = learning
+        self._store = store  # whether the database is read-only here; the user's own controls
+
+    def report(self) -> dict:
+        """``monchat status --json``: every key below, always."""
+        gate = self.chat.gate()
+        self.logbook.read_all()  # quarantines any unreadable line now, so the count below is current
+        name = self.backends.chosen_name()
+        counts = self.memory.counts()
+        backend = self.backends.default()
+        return {
+            "backend": name,
+            "model": backend.model,
+            # the model's parameters when the backend states them; "small" (< 1 B): memory built with it is unreliable
+            "model_size": size.to_dict() if (size := backend.model_size()) is not None else None,
+            # who is sent the persona, your memory and the recent conversation, and whether it is local
+            "memory_goes_to": destination(backend).to_dict(),
+            "unflushed_files": gate.unflushed_files,
+            "gate": gate.state,
+            "warn_at": gate.warn_at,
+            "stop_at": gate.stop_at,
+            "archived_messages": self.archive.count(),
+            "quarantined_lines": len(self.logbook.quarantined()),
+            "layers": counts["layers"],
+            "review_queue": counts["queue"],
+            # the auto-approve thresholds the user's review decisions taught (core/memory/learning.py)
+            "review_learning": self.learning.summary(),
+            "persona": self.settings.chat.persona,
+            # your own controls: memory paused (since when), off the record, never-remember rules (core/memory/)
+            "memory_paused": paused_since(self._store),
+            "off_record": self.logbook.off_record.summary(self.settings.off_record.hours).to_dict(),
+            "never_rules": len(NeverStore(self._store).rules()),
+            "data_dir": str(self.paths.data_dir),
+            "settings_warnings": list(self.settings_warnings),
+            # "" or why the database is read-only here (it was written by a newer monchat)
+            "database_warning": self._store.newer_schema.message if self._store.newer_schema else "",
+        }
