@@ -85,7 +85,7 @@ def test_the_search_dialog_shows_a_huge_message_bounded(app, full_window, qtbot)
     log_message(app, 1, "needle " + words(3_000_000))
     dialog = full_window.file_menu.open_search()
     rows = search_for(dialog, qtbot, "needle")
-    assert len(rows) == 1 and len(rows[0][3]) <= 200
+    assert len(rows) == 1 and len(rows[0][3]) <= 201  # a snippet of 200 characters and its "…"
     with qtbot.waitSignal(dialog.conversation_shown, timeout=10000):
         dialog.results.setCurrentItem(dialog.results.topLevelItem(0))
     shown = dialog.conversation.toPlainText()

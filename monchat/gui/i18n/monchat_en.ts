@@ -1281,6 +1281,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>A flush is running. You can keep chatting: what you send now is kept for the next flush.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Turn the waiting log files into memory</source>
         <translation type="unfinished"></translation>
     </message>

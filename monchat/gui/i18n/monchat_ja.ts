@@ -1285,6 +1285,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation>ログファイルが %1 個たまっています。今整理すると記憶になります。%2 個になると、整理するまでチャットが止まります。</translation>
     </message>
     <message>
+        <source>A flush is running. You can keep chatting: what you send now is kept for the next flush.</source>
+        <translation>整理を実行中です。このままチャットを続けられます。いま送るメッセージは次の整理で記憶にします。</translation>
+    </message>
+    <message>
         <source>Turn the waiting log files into memory</source>
         <translation>待っているログファイルを記憶にまとめる</translation>
     </message>
