@@ -15,7 +15,7 @@ import pytest
 
 from monchat.core.backends.embedded import EmbeddedBackend
 from monchat.core.backends.retry import RetryPolicy
-from monchat.core.background.lint import Lint, candidate_pairs
+from monchat.core.background.lint import SMALL_PAIRS, Lint, candidate_pairs
 from monchat.core.background import digest as digest_stage
 from monchat.core.asking.ask import JSON_FRAME, TokenUsage, text_room
 from monchat.core.paths import resource_dir
@@ -101,7 +101,9 @@ def test_the_lint_stage_through_smollm2_names_only_pairs_it_was_shown(model, mem
 
     assert usage.calls == 1 and usage.prompt_tokens > 0
     assert model.waits == [] and answer.errors == [], answer.errors  # no cut-off, no malformed answer
-    assert answer.ran and sorted(answer.shown) == sorted((a["id"], b["id"]) for a, b in pairs)
+    candidates = {(a["id"], b["id"]) for a, b in pairs}
+    # a small model's answer room (SmolLM2: 640 tokens) is asked about SMALL_PAIRS of them (issue 26)
+    assert answer.ran and set(answer.shown) <= candidates and len(answer.shown) == min(len(pairs), SMALL_PAIRS)
     shown = {frozenset(p) for p in answer.shown}
     assert all(frozenset(c["ids"]) in shown and len(c["reason"]) <= 200 for c in answer.contradictions)
     assert (answer.dropped > 0) == any("left out" in n for n in answer.notes)

@@ -123,7 +123,7 @@ def test_help_shows_the_readmes_part_for_users(app, qtbot, translators):
     assert isinstance(guide, UserGuideWindow) and guide.isVisible() and not guide.isModal()
     text = guide.text.toPlainText()
     assert text.startswith("monchat") and "scripts/setup &&" not in text.split("Backends")[0]  # the title first
-    assert "The flush gate" in text and "Backends" in text and "Development" not in text
+    assert "The flush" in text and "Your own controls" in text and "Backends" in text and "Development" not in text
     assert window.user_guide.open_help() is guide  # one window, raised again
     guide.close()
     assert window.shutdown(10000)
