@@ -18,31 +18,11 @@ from monchat.core.errors import ContextShrank, ReplyCutOff
 from monchat.core.paths import resource_dir
 from monchat.core.prompts import PromptLibrary
 from monchat.core.types import Message, Turn
-from tests.fakes.fake_openai import prompt_tokens, running_fake_openai
+from tests.fakes.fake_openai import prompt_tokens
 from tests.test_backend_openai import MODEL, SCHEMA, SYSTEM, MemoryState
+from tests.test_openai_server_faults import fake, make  # noqa: F401 (the loopback server and its backends)
 
 
-@pytest.fixture
-def fake():
-    with running_fake_openai() as server:
-        yield server
-        assert server.errors == []
-
-
-@pytest.fixture
-def make(fake):
-    built = []
-
-    def build(**kwargs) -> OpenAICompatBackend:
-        kwargs.setdefault("base_url", fake.url)
-        kwargs.setdefault("timeout_s", 5.0)
-        backend = OpenAICompatBackend(MODEL, **kwargs)
-        built.append(backend)
-        return backend
-
-    yield build
-    for backend in built:
-        backend.close()
 
 
 def long_turns(tokens: int) -> list[Turn]:
