@@ -224,3 +224,16 @@ def test_off_the_record_words_and_never_remember_topics_never_reach_another_app(
     assert cli.main(["settings", "set", "mcp.allow_propose", "true"]) == 0
     with pytest.raises(InputError, match="keeps this topic out"):
         port.propose("Moved to Kanazawa again", "home/city")
+
+
+def test_the_access_log_keeps_its_newest_entries_within_its_bound(tmp_path):
+    """A client that asks all day long does not fill the disk: past its bound the log keeps its newest half."""
+    from monchat.core.transfer.mcp_server import AccessLog
+    log = AccessLog(tmp_path / "mcp-access.jsonl", max_bytes=2000)
+    for n in range(200):
+        log.write("busy-client", "search_memory", f"call {n}", n)
+    entries = log.read()
+    assert (tmp_path / "mcp-access.jsonl").stat().st_size <= 2000
+    assert entries[-1]["what"] == "call 199" and 0 < len(entries) < 200
+    assert [e["results"] for e in entries] == list(range(200 - len(entries), 200))  # the newest, in order
+    assert (tmp_path / "mcp-access.jsonl").stat().st_mode & 0o777 == 0o600

@@ -56,7 +56,10 @@ def visible_to_clients(app, kind: str, record: dict) -> bool:
 # ---- the access log ----------------------------------------------------------------
 @dataclass
 class AccessLog:
+    """Who asked what, newest last. Past ``max_bytes`` the oldest entries go: the newest half is kept."""
+
     path: Path
+    max_bytes: int = 1_000_000  # some 8,000 entries
 
     def write(self, client: str, event: str, what: str = "", results: int | None = None) -> None:
         entry = {"at": format_ts(local_now()), "client": client, "event": event, "what": what}
@@ -65,8 +68,23 @@ class AccessLog:
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
             os.write(fd, (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8"))
+            size = os.fstat(fd).st_size
         finally:
             os.close(fd)
+        if size > self.max_bytes:
+            self._keep_newest(self.max_bytes // 2)
+
+    def _keep_newest(self, budget: int) -> None:
+        """Rewrite the log (atomically) with its newest entries that fit in ``budget`` bytes."""
+        from ..paths import write_private
+        lines = self.path.read_bytes().splitlines(keepends=True)
+        kept, used = [], 0
+        for line in reversed(lines):
+            if used + len(line) > budget:
+                break
+            kept.append(line)
+            used += len(line)
+        write_private(self.path, b"".join(reversed(kept)))
 
     def read(self) -> list[dict]:
         """Every entry, oldest first (a line that cannot be read is skipped)."""
