@@ -38,6 +38,14 @@ class KnownError(Exception):
     def as_dict(self) -> dict:
         return {"code": self.code, "message": self.message, "hint": self.hint}
 
+    def __copy__(self) -> "KnownError":
+        """The same kind of error with the same words and fields, whatever its own constructor takes (a flush's
+        call slots raise a copy of one failure in every call still waiting: ``flush/runner.py``)."""
+        clone = self.__class__.__new__(self.__class__)
+        clone.__dict__.update(self.__dict__)
+        clone.args = self.args
+        return clone
+
 
 class SettingsError(KnownError):
     code = "settings"

@@ -245,3 +245,28 @@ def test_after_a_failed_call_no_call_starts_but_a_malformed_answer_stops_nothing
     with pytest.raises(BackendError, match="server busy"):
         with slots.hold(1):
             pytest.fail("a call started after one failed")
+
+
+def test_a_smaller_context_learned_by_one_call_stops_every_waiting_call_with_the_same_error():
+    """A server's context learned mid-flush (``ContextShrank``, whose constructor takes more than words) reaches
+    the calls still waiting for a slot as that error — the flush then plans again — never as a crash."""
+    from monchat.core.errors import ContextShrank
+    slots = CallSlots(1)
+    raised: list[BaseException] = []
+
+    def wait_for_a_slot() -> None:
+        try:
+            with slots.hold(1):
+                pass
+        except BaseException as exc:  # noqa: BLE001 (what reaches the waiting call is the point)
+            raised.append(exc)
+
+    with pytest.raises(ContextShrank):
+        with slots.hold():
+            waiting = threading.Thread(target=wait_for_a_slot)
+            waiting.start()
+            time.sleep(0.1)
+            raise ContextShrank("The server has a context of 2048 tokens.", "Run the flush again.", context=2048)
+    waiting.join(5)
+    assert len(raised) == 1 and type(raised[0]) is ContextShrank
+    assert raised[0].context == 2048 and raised[0].hint == "Run the flush again."
