@@ -8,19 +8,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
-                               QLineEdit, QListWidget, QListWidgetItem, QPlainTextEdit, QPushButton, QSpinBox,
-                               QSplitter, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
+                               QSpinBox, QVBoxLayout, QWidget)
 
 from ...core.errors import KnownError
 from ...core.flush.service import FlushService
 from ...core.personas.library import BASE_FILTER_ID, FilterPersona, FilterTexts, PersonaRegistry, remove_filter_persona
 from ...core.settings import Settings, save_settings
 from ..failures import explanation, headline
-from ..kit.ids import follow_name
 from ..kit.lifetime import alive as _alive
-from .words import persona_error_text
+from .editor import PersonaEditor
 from ..translation import arg, ui_language
 from ..kit.workers import Failure, TaskRunner
 
@@ -73,48 +70,29 @@ def last_random_persona(flush: FlushService) -> str:
     return str(last.get("random", "") or "")
 
 
-class FilterPersonaDialog(QDialog):
+class FilterPersonaDialog(PersonaEditor):
     """List, edit, add and remove filter personas; choose the fixed two.
 
     Signals:
         personas_changed(): a persona was saved or removed, or the fixed two changed.
     """
 
-    personas_changed = Signal()
-
     def __init__(self, personas: PersonaRegistry, settings: Settings, settings_path: Path, flush: FlushService,
                  runner: TaskRunner, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.personas = personas
+        super().__init__(personas, parent)
         self.settings = settings
         self.settings_path = settings_path
         self.flush = flush
         self.runner = runner
         self.setWindowTitle(self.tr("Filter personas"))
         self.resize(820, 600)
-        self.list = QListWidget(self)
-        self.list.currentItemChanged.connect(self._selected)
-        self.new_button = QPushButton(self.tr("New"), self)
-        self.new_button.clicked.connect(self.new_persona)
         self.remove_button = QPushButton(self.tr("Delete"), self)  # one word for it in every window
         self.remove_button.clicked.connect(self.remove_selected)
-        left = QWidget(self)
-        left_col = QVBoxLayout(left)
-        left_col.setContentsMargins(0, 0, 0, 0)
-        left_col.addWidget(self.list, 1)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.new_button)
-        buttons.addWidget(self.remove_button)
-        left_col.addLayout(buttons)
 
         self.locked_label = QLabel(self.tr("The base persona is locked: it runs at every flush and picks only "
                                            "the skeleton of the day. Copy its ideas into a new persona to change them."),
                                    self)
         self.locked_label.setWordWrap(True)
-        self.id_edit = QLineEdit(self)
-        self.name_edit = QLineEdit(self)
-        follow_name(self.name_edit, self.id_edit, lambda: self.personas.filters, lambda: bool(self._new))
-        self.id_edit.setToolTip(self.tr("Made from the name; it names the persona's file"))
         self.talent_edit = QLineEdit(self)
         self.picks_edit = QPlainTextEdit(self)
         self.ignores_edit = QPlainTextEdit(self)
@@ -128,32 +106,13 @@ class FilterPersonaDialog(QDialog):
         self.style_box.addItem(self.tr("reinforced (strengthens with repetition)"), "reinforced")
         self.instructions_edit = QPlainTextEdit(self)
         self.instructions_edit.setMaximumHeight(90)
-        form = QFormLayout()
-        form.addRow(self.tr("Id"), self.id_edit)
-        form.addRow(self.tr("Name"), self.name_edit)
+        form = self.form  # Id and Name come first (personas/editor.py)
         form.addRow(self.tr("Talent"), self.talent_edit)
         form.addRow(self.tr("Picks up"), self.picks_edit)
         form.addRow(self.tr("Ignores"), self.ignores_edit)
         form.addRow(self.tr("At most (items per flush)"), self.max_items)
         form.addRow(self.tr("Style"), self.style_box)
         form.addRow(self.tr("Extra instructions"), self.instructions_edit)
-        self.save_button = QPushButton(self.tr("Save persona"), self)
-        self.save_button.clicked.connect(self.save_current)
-        self.message = QLabel(self)
-        self.message.setWordWrap(True)
-        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        right = QWidget(self)
-        right_col = QVBoxLayout(right)
-        right_col.setContentsMargins(0, 0, 0, 0)
-        right_col.addWidget(self.locked_label)
-        right_col.addLayout(form)
-        right_col.addWidget(self.save_button, 0, Qt.AlignmentFlag.AlignRight)
-        right_col.addWidget(self.message)
-        right_col.addStretch(1)
-        splitter = QSplitter(self)
-        splitter.addWidget(left)
-        splitter.addWidget(right)
-        splitter.setStretchFactor(1, 1)
 
         fixed_group = QGroupBox(self.tr("Each flush runs base + these two + one drawn at random"), self)
         self.fixed = FixedPersonaPicker(personas, fixed_group)
@@ -166,43 +125,34 @@ class FilterPersonaDialog(QDialog):
         fixed_row.addWidget(self.fixed_save)
         fixed_col.addLayout(fixed_row)
         fixed_col.addWidget(self.last_random)
-
-        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        close.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(splitter, 1)
-        layout.addWidget(fixed_group)
-        layout.addWidget(close)
-        self._new = False
+        self.arrange([self.remove_button], above_form=self.locked_label, below=fixed_group)
         self.reload()
         self._load_last_random()
 
     # ---- list ------------------------------------------------------------
+    def known(self) -> dict:
+        return self.personas.filters
+
+    def blank(self) -> FilterPersona:
+        return FilterPersona(id="", name="", talent="", picks=[], ignores=[])
+
+    def taken_text(self, persona_id: str) -> str:
+        return arg(self.tr("There is already a filter persona with the id %1."), persona_id)
+
+    def store(self, persona: FilterPersona) -> None:
+        self.personas.save_filter(persona)  # the registry refuses the base persona even if Save were pressed
+
     def reload(self, select: str = "") -> None:
         registry = self.personas
-        select = select or (self.list.currentItem().data(Qt.ItemDataRole.UserRole)
-                            if self.list.currentItem() else BASE_FILTER_ID)
-        self.list.blockSignals(True)
-        self.list.clear()
+        select = select or (self.current_id() if self.list.currentItem() else BASE_FILTER_ID)
         ordered = ([registry.filters[BASE_FILTER_ID]] if BASE_FILTER_ID in registry.filters else []) + registry.pool()
-        for persona in ordered:
-            label = persona.texts(ui_language()).name + ("  " + self.tr("(locked)") if persona.locked else "")
-            item = QListWidgetItem(label, self.list)
-            item.setData(Qt.ItemDataRole.UserRole, persona.id)
-        self.list.blockSignals(False)
-        rows = [self.list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.list.count())]
-        self.list.setCurrentRow(rows.index(select) if select in rows else 0)
-        self._selected()
+        self.show_list([(persona.texts(ui_language()).name + ("  " + self.tr("(locked)") if persona.locked else ""),
+                         persona.id, "") for persona in ordered], select)
         self.fixed.reload(list(self.settings.flush.fixed_personas))
 
-    def current_id(self) -> str:
-        item = self.list.currentItem()
-        return item.data(Qt.ItemDataRole.UserRole) if item else ""
-
     def _selected(self, *_args) -> None:
-        self._new = False
-        persona = self.personas.filters.get(self.current_id())
-        self._fill(persona)
+        self._new = None
+        self._fill(self.personas.filters.get(self.current_id()))
 
     def _fill(self, persona: FilterPersona | None) -> None:
         locked = bool(persona and persona.locked)
@@ -227,12 +177,6 @@ class FilterPersonaDialog(QDialog):
         self.remove_button.setEnabled(persona is not None and self.personas.is_users_filter(persona.id))
         self.message.clear()
 
-    def new_persona(self) -> None:
-        self._new = True
-        self.list.clearSelection()
-        self._fill(None)
-        self.name_edit.setFocus()  # the id follows the name (kit/ids.py)
-
     # ---- saving ----------------------------------------------------------
     def persona_from_form(self) -> FilterPersona:
         """The form as a persona. Texts the user changed become the persona's own (what the model reads,
@@ -243,28 +187,11 @@ class FilterPersonaDialog(QDialog):
         persona = FilterPersona(id=self.id_edit.text().strip(), name=texts.name, talent=texts.talent,
                                 picks=texts.picks, ignores=texts.ignores, max_items=self.max_items.value(),
                                 style=self.style_box.currentData(), instructions=self.instructions_edit.toPlainText())
-        old = None if self._new else self.personas.filters.get(persona.id)
+        old = None if self._new is not None else self.personas.filters.get(persona.id)
         if old is not None and old.texts(ui_language()) == texts:
             persona.name, persona.talent, persona.picks, persona.ignores = old.name, old.talent, old.picks, old.ignores
             persona.translations = old.translations
         return persona
-
-    def save_current(self) -> bool:
-        """Save the form; the registry refuses the base persona even if this button were pressed."""
-        persona = self.persona_from_form()
-        if self._new and persona.id in self.personas.filters:
-            self._error(arg(self.tr("There is already a filter persona with the id %1."), persona.id))
-            return False
-        try:
-            self.personas.save_filter(persona)
-        except KnownError as exc:
-            self._error(persona_error_text(exc))
-            return False
-        self._new = False
-        self.reload(persona.id)
-        self.message.setText(self.tr("Saved."))
-        self.personas_changed.emit()
-        return True
 
     def remove_selected(self) -> bool:
         persona_id = self.current_id()

@@ -7,9 +7,8 @@ import dataclasses
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog, QFormLayout,
-                               QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QPlainTextEdit,
-                               QMessageBox, QPushButton, QSplitter, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QLabel, QLineEdit, QMessageBox,
+                               QPlainTextEdit, QPushButton, QWidget)
 
 from ...core.personas.cards import import_card, save_card
 from ...core.errors import KnownError
@@ -17,13 +16,13 @@ from ...core.personas.library import PersonaRegistry, SurfacePersona, remove_sur
 from ...core.settings import ChatSettings
 from ..kit.confirm import ask_yes_no
 from ..failures import explanation, headline
-from ..kit.ids import follow_name
+from .editor import PersonaEditor
 from .words import persona_error_text
 from ..translation import arg
 from ..kit.workers import Failure
 
 
-class SurfacePersonaDialog(QDialog):
+class SurfacePersonaDialog(PersonaEditor):
     """Edit the personas the user talks to.
 
     Signals:
@@ -32,7 +31,6 @@ class SurfacePersonaDialog(QDialog):
             one (the settings need saving).
     """
 
-    personas_changed = Signal()
     chat_persona_changed = Signal()
 
     def __init__(self, personas: PersonaRegistry, current_persona: str, parent: QWidget | None = None, *,
@@ -40,35 +38,16 @@ class SurfacePersonaDialog(QDialog):
         """Args:
             chat: the chat settings, so deleting the persona chat talks with falls back to the default.
         """
-        super().__init__(parent)
-        self.personas = personas
+        super().__init__(personas, parent)  # self._new: an imported or new persona not saved yet
         self.chat = chat if chat is not None else ChatSettings(persona=current_persona)
-        self._new: SurfacePersona | None = None  # an imported or new persona not saved yet
         self.setWindowTitle(self.tr("Chat personas"))
         self.resize(820, 620)
-        self.list = QListWidget(self)
-        self.list.currentItemChanged.connect(self._selected)
-        self.new_button = QPushButton(self.tr("New"), self)
-        self.new_button.clicked.connect(self.new_persona)
         self.import_button = QPushButton(self.tr("Import card…"), self)
         self.import_button.setToolTip(self.tr("A SillyTavern character card (V2/V3) as JSON or PNG"))
         self.import_button.clicked.connect(self.choose_card)
-        left = QWidget(self)
-        left_col = QVBoxLayout(left)
-        left_col.setContentsMargins(0, 0, 0, 0)
-        left_col.addWidget(self.list, 1)
-        row = QHBoxLayout()
         self.delete_button = QPushButton(self.tr("Delete…"), self)
         self.delete_button.clicked.connect(self.delete_selected)
-        row.addWidget(self.new_button)
-        row.addWidget(self.import_button)
-        row.addWidget(self.delete_button)
-        left_col.addLayout(row)
 
-        self.id_edit = QLineEdit(self)
-        self.name_edit = QLineEdit(self)
-        follow_name(self.name_edit, self.id_edit, lambda: self.personas.surface, lambda: self._new is not None)
-        self.id_edit.setToolTip(self.tr("Made from the name; it names the persona's file"))
         self.description_edit = QLineEdit(self)
         self.system_edit = QPlainTextEdit(self)
         self.system_edit.setPlaceholderText(self.tr("Who the persona is and how it talks"))
@@ -89,9 +68,7 @@ class SurfacePersonaDialog(QDialog):
         self.notes = QLabel(self)
         self.notes.setWordWrap(True)
         self.notes.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        form = QFormLayout()
-        form.addRow(self.tr("Id"), self.id_edit)
-        form.addRow(self.tr("Name"), self.name_edit)
+        form = self.form  # Id and Name come first (personas/editor.py)
         form.addRow(self.tr("Description"), self.description_edit)
         form.addRow(self.tr("System text"), self.system_edit)
         form.addRow("", self.template_note)
@@ -101,50 +78,25 @@ class SurfacePersonaDialog(QDialog):
         form.addRow(self.tr("Memory"), self.read_at_flush)
         form.addRow("", self.receives_memory)
         form.addRow(self.tr("Creator's notes"), self.notes)
-        self.save_button = QPushButton(self.tr("Save persona"), self)
-        self.save_button.clicked.connect(self.save_current)
-        self.message = QLabel(self)
-        self.message.setWordWrap(True)
-        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        right = QWidget(self)
-        right_col = QVBoxLayout(right)
-        right_col.setContentsMargins(0, 0, 0, 0)
-        right_col.addLayout(form, 1)
-        right_col.addWidget(self.save_button, 0, Qt.AlignmentFlag.AlignRight)
-        right_col.addWidget(self.message)
-        splitter = QSplitter(self)
-        splitter.addWidget(left)
-        splitter.addWidget(right)
-        splitter.setStretchFactor(1, 1)
-        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        close.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(splitter, 1)
-        layout.addWidget(close)
+        self.arrange([self.import_button, self.delete_button])
         self.reload(current_persona)
 
     # ---- list ------------------------------------------------------------
+    def known(self) -> dict:
+        return self.personas.surface
+
+    def blank(self) -> SurfacePersona:
+        return SurfacePersona(id="", name="", system="")
+
+    def taken_text(self, persona_id: str) -> str:
+        return arg(self.tr("There is already a persona with the id %1."), persona_id)
+
+    def store(self, persona: SurfacePersona) -> None:
+        self.personas.save_surface(persona)
+
     def reload(self, select: str = "") -> None:
-        self.list.blockSignals(True)
-        self.list.clear()
-        for persona in sorted(self.personas.surface.values(), key=lambda p: p.name):
-            item = QListWidgetItem(persona.name, self.list)
-            item.setData(Qt.ItemDataRole.UserRole, persona.id)
-            item.setToolTip(persona.description)
-        self.list.blockSignals(False)
-        ids = [self.list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.list.count())]
-        self.list.setCurrentRow(ids.index(select) if select in ids else 0)
-        self._selected()
-
-    def current_id(self) -> str:
-        item = self.list.currentItem()
-        return item.data(Qt.ItemDataRole.UserRole) if item else ""
-
-    def _selected(self, *_args) -> None:
-        if self.list.currentItem() is None:
-            return
-        self._new = None
-        self._fill(self.personas.surface.get(self.current_id()))
+        self.show_list([(persona.name, persona.id, persona.description)
+                        for persona in sorted(self.personas.surface.values(), key=lambda p: p.name)], select)
 
     def _fill(self, persona: SurfacePersona | None) -> None:
         self.id_edit.setText(persona.id if persona else "")
@@ -167,12 +119,6 @@ class SurfacePersonaDialog(QDialog):
         self.delete_button.setToolTip(self.tr("Delete this persona (its conversations stay)") if own else
                                       self.tr("Only personas you made or imported can be deleted."))
         self.message.clear()
-
-    def new_persona(self) -> None:
-        self._new = SurfacePersona(id="", name="", system="")
-        self.list.clearSelection()
-        self._fill(self._new)
-        self.name_edit.setFocus()  # the id follows the name (kit/ids.py)
 
     # ---- cards -----------------------------------------------------------
     def choose_card(self) -> None:
@@ -234,19 +180,3 @@ class SurfacePersonaDialog(QDialog):
             greeting=self.greeting_edit.toPlainText().strip(), temperature=round(self.temperature.value(), 2),
             language=self.language_box.currentData(), read_at_flush=self.read_at_flush.isChecked(),
             receives_memory=self.receives_memory.isChecked())
-
-    def save_current(self) -> bool:
-        persona = self.persona_from_form()
-        if self._new is not None and persona.id in self.personas.surface:
-            self.message.setText(arg(self.tr("There is already a persona with the id %1."), persona.id))
-            return False
-        try:
-            self.personas.save_surface(persona)
-        except KnownError as exc:
-            self.message.setText(persona_error_text(exc))
-            return False
-        self._new = None
-        self.reload(persona.id)
-        self.message.setText(self.tr("Saved."))
-        self.personas_changed.emit()
-        return True

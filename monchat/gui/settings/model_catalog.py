@@ -5,78 +5,46 @@ task runner; these widgets only show it. The first start's offer (``gui/settings
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 from typing import Callable
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ...core.models.catalog import CatalogModel, installed_file, load_catalog
 from ..failures import explanation, headline
-from ..kit.lifetime import alive
+from ..kit.download_row import DownloadRow
 from ..translation import arg, ui_language
 from ..kit.workers import Failure, TaskRunner
-
 
 
 def _gb(count: float) -> str:
     return f"{count / 1e9:.1f} GB" if count >= 1e8 else f"{count / 1e6:.0f} MB"
 
 
-class Download(QWidget):
-    """A Download button, Cancel, a progress bar and a line saying how far (speed, time left)."""
-
-    finished = Signal(bool)  # True: downloaded and verified
+class Download(DownloadRow):
+    """A catalog model's download (``kit/download_row.py``): its speed and time left while it runs."""
 
     def __init__(self, runner: TaskRunner, models_dir: Path, model: Callable[[], CatalogModel | None],
                  parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.runner, self.models_dir, self.model = runner, models_dir, model
-        self.button = QPushButton(self.tr("Download"), self)
+        super().__init__(runner, parent)
+        self.button.setText(self.tr("Download"))
+        self.models_dir, self.model = models_dir, model
         self.button.clicked.connect(self.start)
-        self.cancel_button = QPushButton(self.tr("Cancel"), self)
-        self.cancel_button.setEnabled(False)
-        self.cancel_button.clicked.connect(self.cancel)
-        self.bar = QProgressBar(self)
-        self.bar.setVisible(False)
         self.bar.setRange(0, 1000)
-        self.state = QLabel(self)
-        self.state.setWordWrap(True)
-        self._stop: threading.Event | None = None
-        row = QHBoxLayout()
-        row.addWidget(self.button)
-        row.addWidget(self.cancel_button)
-        row.addWidget(self.bar, 1)
-        column = QVBoxLayout(self)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.addLayout(row)
-        column.addWidget(self.state)
 
     def start(self) -> None:
         model = self.model()
-        if model is None or model.bundled or self._stop is not None:
+        if model is None or model.bundled or self.busy():
             return
         from ...core.models.download import pull
-        stop = threading.Event()
-        self._stop = stop
-        self.button.setEnabled(False)
-        self.cancel_button.setEnabled(True)
-        self.bar.setVisible(True)
         self.bar.setValue(0)
-        self.state.setText(arg(self.tr("Downloading %1…"), model.title))
-        self.runner.start("model download", lambda report: pull(model, self.models_dir, on_progress=report,
-                                                                 cancel=stop),
-                          on_progress=self._progress, on_finished=lambda _path: self._ended(model, True, None),
-                          on_failed=lambda failure: self._ended(model, False, failure))
-
-    def cancel(self) -> None:
-        if self._stop is not None:
-            self._stop.set()
-            self.cancel_button.setEnabled(False)
+        self.run("model download", lambda report, stop: pull(model, self.models_dir, on_progress=report, cancel=stop),
+                 arg(self.tr("Downloading %1…"), model.title), self._progress,
+                 lambda _done, failure: self._ended_text(model, failure))
 
     def _progress(self, step) -> None:
-        if not alive(self) or not step.total:
+        if not step.total:
             return
         self.bar.setValue(int(1000 * step.done / step.total))
         if step.verifying:
@@ -86,20 +54,12 @@ class Download(QWidget):
         self.state.setText(arg(self.tr("%1 of %2, %3/s%4"), _gb(step.done), _gb(step.total),
                                _gb(step.speed), left))
 
-    def _ended(self, model: CatalogModel, done: bool, failure: Failure | None) -> None:
-        if not alive(self):
-            return
-        self._stop = None
-        self.button.setEnabled(True)
-        self.cancel_button.setEnabled(False)
-        self.bar.setVisible(False)
-        if failure is not None:
-            cancelled = failure.code == "download_cancelled"
-            self.state.setText(arg(self.tr("The download of %1 was cancelled; nothing was installed."), model.title)
-                               if cancelled else f"{headline(failure)}\n{explanation(failure)}")
-        else:
-            self.state.setText(arg(self.tr("%1 is downloaded and verified."), model.title))
-        self.finished.emit(done)
+    def _ended_text(self, model: CatalogModel, failure: Failure | None) -> str:
+        if failure is None:
+            return arg(self.tr("%1 is downloaded and verified."), model.title)
+        if failure.code == "download_cancelled":
+            return arg(self.tr("The download of %1 was cancelled; nothing was installed."), model.title)
+        return f"{headline(failure)}\n{explanation(failure)}"
 
 
 class CatalogPicker(QWidget):

@@ -5,16 +5,14 @@ worker thread, through the task runner); these widgets only show it.
 
 from __future__ import annotations
 
-import threading
 from typing import TYPE_CHECKING, Callable
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QProgressBar, QPushButton, QSizePolicy, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QPushButton, QSizePolicy, QWidget
 
 from ...core.privacy.secrets import SecretStore
 from ..failures import explanation, headline
-from ..kit.lifetime import alive
+from ..kit.download_row import DownloadRow
 from ..translation import arg, ui_is_english
 from ..kit.workers import Failure, TaskRunner
 
@@ -75,14 +73,12 @@ class ModelField(QWidget):
         self.set_busy(False)
 
 
-class PullControl(QWidget):
-    """``ollama pull`` of the model the Ollama field names, with a progress bar and Cancel.
+class PullControl(DownloadRow):
+    """``ollama pull`` of the model the Ollama field names (``kit/download_row.py``).
 
     Signals:
         finished(bool): the pull ended; True when the model is installed (False: cancelled or failed).
     """
-
-    finished = Signal(bool)
 
     def __init__(self, runner: TaskRunner, model_name: Callable[[], str],
                  backend_for: Callable[[str], OllamaBackend], parent: QWidget | None = None) -> None:
@@ -90,60 +86,28 @@ class PullControl(QWidget):
             model_name: the name to pull (the form's Ollama model field).
             backend_for: an Ollama backend built from the form's values, for that name.
         """
-        super().__init__(parent)
-        self.runner = runner
+        super().__init__(runner, parent)
+        self.button.setText(self.tr("Pull this model"))
         self.model_name = model_name
         self.backend_for = backend_for
-        self.button = QPushButton(self.tr("Pull this model"), self)
         self.button.clicked.connect(self.pull)
-        self.cancel_button = QPushButton(self.tr("Cancel"), self)
-        self.cancel_button.setEnabled(False)
-        self.cancel_button.clicked.connect(self.cancel)
-        self.bar = QProgressBar(self)
-        self.bar.setVisible(False)
-        self.state = QLabel(self)
-        self.state.setWordWrap(True)
-        self._stop: threading.Event | None = None
-        row = QHBoxLayout()
-        row.addWidget(self.button)
-        row.addWidget(self.cancel_button)
-        row.addWidget(self.bar, 1)
-        column = QVBoxLayout(self)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.addLayout(row)
-        column.addWidget(self.state)
 
     def pull(self) -> None:
         name = self.model_name().strip()
-        if not name or self._stop is not None:
+        if not name or self.busy():
             return
         backend = self.backend_for(name)
-        stop = threading.Event()
-        self._stop = stop
-        self.button.setEnabled(False)
-        self.cancel_button.setEnabled(True)
-        self.bar.setVisible(True)
-        self.bar.setRange(0, 0)
-        self.state.setText(arg(self.tr("Pulling %1…"), name))
 
-        def work(report):
+        def work(report, stop):
             try:
                 return backend.pull(name, progress=report, cancel=stop)
             finally:
                 backend.close()
-
-        self.runner.start("ollama pull", work, on_progress=self._progress,
-                          on_finished=lambda done: self._ended(name, done, None),
-                          on_failed=lambda failure: self._ended(name, False, failure))
-
-    def cancel(self) -> None:
-        if self._stop is not None:
-            self._stop.set()
-            self.cancel_button.setEnabled(False)
+        self.bar.setRange(0, 0)
+        self.run("ollama pull", work, arg(self.tr("Pulling %1…"), name), self._progress,
+                 lambda done, failure: self._ended_text(name, done, failure))
 
     def _progress(self, step) -> None:
-        if not alive(self):
-            return
         if step.fraction is None:
             self.bar.setRange(0, 0)
         else:
@@ -156,17 +120,9 @@ class PullControl(QWidget):
         else:
             self.state.setText(arg(self.tr("Downloading: %1%"), int(step.fraction * 100)))
 
-    def _ended(self, name: str, done: bool, failure: Failure | None) -> None:
-        if not alive(self):
-            return
-        self._stop = None
-        self.button.setEnabled(True)
-        self.cancel_button.setEnabled(False)
-        self.bar.setVisible(False)
+    def _ended_text(self, name: str, done: bool, failure: Failure | None) -> str:
         if failure is not None:
-            self.state.setText(f"{headline(failure)}\n{explanation(failure)}")
-        elif done:
-            self.state.setText(arg(self.tr("%1 is installed."), name))
-        else:
-            self.state.setText(arg(self.tr("The download of %1 was cancelled."), name))
-        self.finished.emit(done)
+            return f"{headline(failure)}\n{explanation(failure)}"
+        if done:
+            return arg(self.tr("%1 is installed."), name)
+        return arg(self.tr("The download of %1 was cancelled."), name)
