@@ -11,39 +11,32 @@ TITLES = {"insights": "Insights", "gaps": "Gaps", "lint": "Lint findings", "disc
 
 
 def register(sub) -> None:
-    p = sub.add_parser("profile", help="interest profile over 7, 30 and 90 days (the last flush's snapshot)")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=cmd_profile)
-    p = sub.add_parser("insights", help="what the reflect stage noticed at each flush (the inbox); "
-                                        "`insights read|dismiss ID` marks one")
-    _add_marks(p, "insight", cmd_insights)
-    p = sub.add_parser("diary", help="the one-page diary per day (all days, or DATE)")
+    _add(sub, "profile", "interest profile over 7, 30 and 90 days (the last flush's snapshot)", cmd_profile)
+    _add(sub, "insights", "what the reflect stage noticed at each flush (the inbox); `insights read|dismiss ID` marks one",
+         cmd_insights, marks="insight")
+    p = _add(sub, "diary", "the one-page diary per day (all days, or DATE)", cmd_diary)
     p.add_argument("date", nargs="?", help="YYYY-MM-DD")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=cmd_diary)
-    p = sub.add_parser("gaps", help="knowledge gaps: not known twice, or a neighbour never mentioned; "
-                                    "`gaps read|dismiss ID` marks one (a dismissed gap is not hinted at)")
-    _add_marks(p, "gap", cmd_gaps)
-    p = sub.add_parser("skills", help="skills and the level the program gave them (L1 exposure … L3 generative)")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=cmd_skills)
-    p = sub.add_parser("inbox", help="the inbox: insights, gaps, lint findings and the graph's discoveries")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=cmd_inbox)
-    p = sub.add_parser("discoveries", help="what the graph turned up (bridges, two-hop links, missing members); "
-                                           "`discoveries read|dismiss ID` marks one")
-    _add_marks(p, "discovery", cmd_discoveries)
-    p = sub.add_parser("graph", help="the graph of what you talk about: nodes, edges and their five signals")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=cmd_graph)
+    _add(sub, "gaps", "knowledge gaps: not known twice, or a neighbour never mentioned; "
+                      "`gaps read|dismiss ID` marks one (a dismissed gap is not hinted at)", cmd_gaps, marks="gap")
+    _add(sub, "skills", "skills and the level the program gave them (L1 exposure … L3 generative)", cmd_skills)
+    _add(sub, "inbox", "the inbox: insights, gaps, lint findings and the graph's discoveries", cmd_inbox)
+    _add(sub, "discoveries", "what the graph turned up (bridges, two-hop links, missing members); "
+                             "`discoveries read|dismiss ID` marks one", cmd_discoveries, marks="discovery")
+    _add(sub, "graph", "the graph of what you talk about: nodes, edges and their five signals", cmd_graph)
 
 
-def _add_marks(p, what: str, listing) -> None:
-    """A section whose entries can be marked: ``COMMAND read|dismiss ID`` marks one, ``COMMAND`` lists them."""
-    p.add_argument("action", nargs="?", choices=sorted(MARKS), help="mark entry ID read, or dismiss it")
-    p.add_argument("id", nargs="?", type=int, help="the entry's number (#ID in the list)")
+def _add(sub, name: str, help_text: str, listing, marks: str = ""):
+    """A command with ``--json`` that runs ``listing``; with ``marks`` (what an entry is called) it also takes
+    ``COMMAND read|dismiss ID``, which marks that entry instead of listing."""
+    p = sub.add_parser(name, help=help_text)
+    if marks:
+        p.add_argument("action", nargs="?", choices=sorted(MARKS), help="mark entry ID read, or dismiss it")
+        p.add_argument("id", nargs="?", type=int, help="the entry's number (#ID in the list)")
+        p.set_defaults(run=lambda app, args: _mark(app.inbox, marks, args) if args.action else listing(app, args))
+    else:
+        p.set_defaults(run=listing)
     p.add_argument("--json", action="store_true")
-    p.set_defaults(run=lambda app, args: _mark(app.inbox, what, args) if args.action else listing(app, args))
+    return p
 
 
 def _mark(inbox, what: str, args) -> int:
