@@ -42,6 +42,8 @@ if TYPE_CHECKING:  # the flush machinery is imported when it is first used, not 
     from .core.memory.feedback import Feedback
     from .core.logs.takeback import MessageDeletion
     from .core.memory.never import NeverRules
+    from .core.models.service import Models
+    from .core.transfer.service import Transfer
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +121,18 @@ class App:
         """The user's never-remember rules and the memories they cover (``core/memory/never.py``)."""
         from .core.memory.never import NeverRules
         return NeverRules(self.store, self.memory, self.clock)
+
+    @property
+    def transfer(self) -> "Transfer":
+        """History and memory in and out (``core/transfer/service.py``): File → Import/Export, ``monchat import|export``."""
+        from .core.transfer.service import Transfer
+        return Transfer(self.logbook, self.archive, self.memory, self.settings, self.personas, self.paths, self.clock)
+
+    @property
+    def models(self) -> "Models":
+        """The embedded backend's catalog models (``core/models/service.py``): list, pull and select, remove."""
+        from .core.models.service import Models
+        return Models(self.settings, self.save_settings, self.backends, self.paths.models_dir)
 
     def close(self) -> None:
         """Release backends and this thread's database connection."""

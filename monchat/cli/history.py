@@ -113,11 +113,8 @@ def cmd_import(app: App, args) -> int:
     if args.memory:
         from .portable import import_memory
         return import_memory(app, args)
-    from ..core.transfer.importers import import_file, label
-    report = import_file(args.file, app.logbook, app.archive,
-                         default_persona=app.settings.chat.persona, persona=args.persona,
-                         persona_names={p.name: p.id for p in app.personas.surface.values()}, skip_bad=args.skip_bad,
-                         now=app.clock(), tz=app.logbook.tz)
+    from ..core.transfer.importers import label
+    report = app.transfer.import_history(args.file, persona=args.persona, skip_bad=args.skip_bad)
     print(f"{label(report.format)}: imported {report.imported} of {report.read} message(s)"
           + (f"; {report.already_known} already known" if report.already_known else ""))
     if report.skipped:
@@ -140,9 +137,8 @@ def cmd_export(app: App, args) -> int:
         args.output = args.file
     if args.jsonl:
         from ..core.errors import StorageError, storage_error
-        from ..core.transfer.messages import export_jsonl_text
         try:
-            text = export_jsonl_text(app.logbook, app.archive)
+            text = app.transfer.history_text("jsonl")
         except (StorageError, sqlite3.Error) as exc:  # the archive cannot be read: the log files still can
             error = storage_error(exc, app.paths.db_path)
             if error is None:
@@ -150,7 +146,7 @@ def cmd_export(app: App, args) -> int:
             from .degraded import export_logs_only
             return export_logs_only(app.paths, error, args.output)
     else:
-        text = app.memory.markdown()
+        text = app.transfer.history_text("markdown")
     if args.output:
         from ..core.paths import write_private
         write_private(args.output, text)  # whole or not at all, 0600 like everything monchat writes

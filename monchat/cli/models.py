@@ -43,9 +43,8 @@ def cmd_pull(app, args) -> int:
 
 def cmd_models(app, args) -> int:
     from ..core.errors import InputError
-    from ..core.models.service import model_rows, pull_and_select, remove_model
     if args.action == "list":
-        rows = model_rows(app)
+        rows = app.models.rows()
         if args.json:
             return print_json(rows)
         for row in rows:
@@ -57,7 +56,7 @@ def cmd_models(app, args) -> int:
     if not args.name:
         raise InputError(f"models {args.action} needs a model name.", "See `monchat models list`.")
     if args.action == "remove":
-        removed, was_selected = remove_model(app, args.name)
+        removed, was_selected = app.models.remove(args.name)
         print(f"{args.name} removed." if removed else f"{args.name} was not downloaded.")
         if was_selected:
             print("The embedded backend uses the bundled SmolLM2 again.")
@@ -72,7 +71,7 @@ def cmd_models(app, args) -> int:
             print(f"\r{progress.text():70}", end="", file=sys.stderr, flush=True)
 
     try:
-        model = pull_and_select(app, args.name, on_progress=show)
+        model = app.models.pull_and_select(args.name, on_progress=show)
     finally:
         print(file=sys.stderr)
     print(f"{model.name} is downloaded, verified (SHA-256) and selected for the embedded backend.")

@@ -42,9 +42,8 @@ def cmd_mcp(app, args) -> int:
 
 
 def export_memory(app, form: str, output: Path | None) -> int:
-    from ..core.transfer.memory_export import export_json, export_markdown
     from ..core.paths import write_private
-    text = (export_json if form == "json" else export_markdown)(app.memory.memories, app.clock())
+    text = app.transfer.memory_text(form)
     if output is not None:
         write_private(output, text)
         print(f"wrote {output}", file=sys.stderr)
@@ -54,8 +53,7 @@ def export_memory(app, form: str, output: Path | None) -> int:
 
 
 def import_memory(app, args) -> int:
-    from ..core.transfer.memory_import import import_memory as run
-    report = run(app, Path(args.file), source=args.source or "pasted")
+    report = app.transfer.import_memory(Path(args.file), source=args.source or "pasted")
     print(f"{report.format}: {report.queued} of {report.read} memories now wait for your review"
           + (f"; {report.already_known} already known" if report.already_known else "")
           + (f"; {report.left_out} earlier, refused or forgotten ones left out" if report.left_out else "")

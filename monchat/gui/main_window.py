@@ -364,7 +364,7 @@ class MainWindow(QMainWindow):
     def open_settings(self):
         from .settings.dialog import SettingsDialog
         app = self.app
-        dialog = SettingsDialog(app.settings, app.paths.settings_path, app.personas, app.secrets, app.backends,
+        dialog = SettingsDialog(app.settings, app.paths, app.personas, app.secrets, app.backends,
                                 app.learning, self.runner, self)
         dialog.saved.connect(self._settings_saved)
         return self._open(dialog)

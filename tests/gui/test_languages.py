@@ -73,11 +73,11 @@ def test_results_and_errors_speak_the_window_language(app, first_window, backend
     names = names_of(app)
     # Test connection against a server that is not running.
     settings = window.open_settings()
-    settings.backend_box.setCurrentIndex(settings.backend_box.findData("ollama"))
-    settings.ollama_host.setText(dead_url())
+    settings.model.backend_box.setCurrentIndex(settings.model.backend_box.findData("ollama"))
+    settings.model.ollama_host.setText(dead_url())
     with qtbot.waitSignal(settings.tested, timeout=10000):
-        settings.test_button.click()
-    tested = settings.test_output.toPlainText()
+        settings.model.test_button.click()
+    tested = settings.model.test_output.toPlainText()
     assert "✗" in tested
     found = {"test connection": other_script(tested.splitlines(), language, names)}
     settings.close()
@@ -142,19 +142,19 @@ def test_an_ollama_pull_speaks_the_window_language(make_window, qtbot):
     window = make_window("ja")
     with running_fake_ollama() as server:
         dialog = window.open_settings()
-        dialog.ollama_host.setText(server.url)
-        dialog.ollama_model.setText("llama3.2:1b")
+        dialog.model.ollama_host.setText(server.url)
+        dialog.model.ollama_model.setText("llama3.2:1b")
         seen = []
-        original = dialog.pull._progress
+        original = dialog.model.pull._progress
 
         def progress(step):
             original(step)
-            seen.append(dialog.pull.state.text())
-        dialog.pull.runner.start = _with_progress(dialog.pull.runner.start, original, progress)
+            seen.append(dialog.model.pull.state.text())
+        dialog.model.pull.runner.start = _with_progress(dialog.model.pull.runner.start, original, progress)
         with qtbot.waitSignal(dialog.pull_finished, timeout=5000):
-            dialog.pull.button.click()
+            dialog.model.pull.button.click()
         assert seen and all(other_script([text], "ja") == [] for text in seen), seen
-        assert other_script([dialog.pull.state.text()], "ja") == []
+        assert other_script([dialog.model.pull.state.text()], "ja") == []
         dialog.close()
 
 

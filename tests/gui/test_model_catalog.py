@@ -36,7 +36,7 @@ def hub(tmp_path, monkeypatch):
 
 def test_the_picker_shows_each_model_and_downloads_one_with_progress(window, app, hub, qtbot):
     dialog = window.open_settings()
-    picker = dialog.catalog
+    picker = dialog.model.catalog
     assert picker.box.count() == 2 and "needs 0.5 GB memory" in picker.box.itemText(1)
     picker.box.setCurrentIndex(1)
     assert "Japanese: poor" in picker.details.text() and "Apache-2.0" in picker.details.text()
@@ -48,15 +48,15 @@ def test_the_picker_shows_each_model_and_downloads_one_with_progress(window, app
     assert finished.args == [True]
     assert any("/s" in text for text in seen)  # speed (and time left) while it downloads
     assert "downloaded and verified" in picker.download.state.text().lower()
-    assert dialog.embedded_path.text() == "smol"  # selected in the form; Save keeps it
+    assert dialog.model.embedded_path.text() == "smol"  # selected in the form; Save keeps it
     assert installed_file(app.paths.models_dir, find_model("smol")) is not None
     picker.box.setCurrentIndex(0)
     picker.use_button.click()
-    assert dialog.embedded_path.text() == ""  # the built-in model
+    assert dialog.model.embedded_path.text() == ""  # the built-in model
 
 
 def test_cancel_stops_the_download_and_installs_nothing(window, app, hub, qtbot):
-    picker = window.open_settings().catalog
+    picker = window.open_settings().model.catalog
     picker.box.setCurrentIndex(1)
     picker.download.bar.valueChanged.connect(lambda _v: picker.download.cancel())
     with qtbot.waitSignal(picker.download.finished, timeout=60000) as finished:
@@ -67,7 +67,7 @@ def test_cancel_stops_the_download_and_installs_nothing(window, app, hub, qtbot)
 
 
 def test_the_first_start_offer_downloads_and_selects_or_lets_you_say_not_now(window, app, hub, qtbot):
-    offer = ModelOffer(app, window.runner, find_model("smol"), Machine(8 * 2**30, 2), window)
+    offer = ModelOffer(app.models, app.paths.data_dir, window.runner, find_model("smol"), Machine(8 * 2**30, 2), window)
     qtbot.addWidget(offer)
     assert "8 GB of memory" in offer.text.text() and "SmolLM2 (test)" in offer.text.text()
     assert "not measured yet" in offer.speed.text()  # nothing measured on its own: the Measure button does
@@ -78,7 +78,7 @@ def test_the_first_start_offer_downloads_and_selects_or_lets_you_say_not_now(win
 
 
 def test_not_now_downloads_nothing(window, app, hub, qtbot):
-    offer = ModelOffer(app, window.runner, find_model("smol"), Machine(8 * 2**30, 2), window)
+    offer = ModelOffer(app.models, app.paths.data_dir, window.runner, find_model("smol"), Machine(8 * 2**30, 2), window)
     qtbot.addWidget(offer)
     offer.show()
     offer.later.click()

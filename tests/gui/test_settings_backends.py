@@ -18,15 +18,15 @@ LISTING_GUARD_MS = 30_000
 
 def test_without_a_keyring_the_dialog_explains_gemini_api_key(window):
     dialog = window.open_settings()  # the tests' keyring is the "null" one: it keeps nothing
-    assert not dialog.gemini_key.isEnabled()
-    text = dialog.gemini_key_state.text()
+    assert not dialog.model.gemini_key.isEnabled()
+    text = dialog.model.gemini_key_state.text()
     assert "no OS keyring" in text and "GEMINI_API_KEY" in text
     dialog.close()
 
 
 def test_gemini_is_never_saved_as_the_backend_without_a_usable_key(window, app):
     dialog = window.open_settings()
-    dialog.backend_box.setCurrentIndex(dialog.backend_box.findData("gemini"))
+    dialog.model.backend_box.setCurrentIndex(dialog.model.backend_box.findData("gemini"))
     assert not dialog.save()
     assert "Gemini needs an API key" in dialog.message.text()
     assert not app.paths.settings_path.exists() and app.settings.backend.name == "auto"
@@ -36,8 +36,8 @@ def test_gemini_is_never_saved_as_the_backend_without_a_usable_key(window, app):
 def test_gemini_with_a_key_in_the_environment_is_saved(window, app, monkeypatch, qtbot):
     monkeypatch.setenv("GEMINI_API_KEY", "env-key")
     dialog = window.open_settings()
-    assert "GEMINI_API_KEY" in dialog.gemini_key_state.text()
-    dialog.backend_box.setCurrentIndex(dialog.backend_box.findData("gemini"))
+    assert "GEMINI_API_KEY" in dialog.model.gemini_key_state.text()
+    dialog.model.backend_box.setCurrentIndex(dialog.model.backend_box.findData("gemini"))
     with qtbot.waitSignal(dialog.saved, timeout=2000):
         assert dialog.save()
     assert tomllib.loads(app.paths.settings_path.read_text(encoding="utf-8"))["backend"]["name"] == "gemini"
@@ -47,8 +47,8 @@ def test_gemini_with_a_key_in_the_environment_is_saved(window, app, monkeypatch,
 def test_a_typed_gemini_key_the_keyring_keeps_lets_gemini_be_saved(window, app, use_keyring, qtbot):  # noqa: F811
     ring = use_keyring(MemoryKeyring())
     dialog = window.open_settings()
-    dialog.backend_box.setCurrentIndex(dialog.backend_box.findData("gemini"))
-    dialog.gemini_key.setText("typed-key")
+    dialog.model.backend_box.setCurrentIndex(dialog.model.backend_box.findData("gemini"))
+    dialog.model.gemini_key.setText("typed-key")
     with qtbot.waitSignal(dialog.saved, timeout=2000):
         assert dialog.save()
     assert ring.saved[("monchat", "gemini_api_key")] == "typed-key"
@@ -58,18 +58,18 @@ def test_the_openai_server_models_are_listed_and_the_choice_saved(window, app, q
     ring = use_keyring(MemoryKeyring())
     with running_fake_openai() as server:
         dialog = window.open_settings()
-        dialog.backend_box.setCurrentIndex(dialog.backend_box.findData("openai"))
-        assert dialog.openai_group.isEnabled() and not dialog.ollama_group.isEnabled()
-        dialog.openai_url.setText(server.url)
+        dialog.model.backend_box.setCurrentIndex(dialog.model.backend_box.findData("openai"))
+        assert dialog.model.openai_group.isEnabled() and not dialog.model.ollama_group.isEnabled()
+        dialog.model.openai_url.setText(server.url)
         with qtbot.waitSignal(dialog.models_listed, timeout=LISTING_GUARD_MS) as blocker:
-            dialog.openai_model.button.click()
+            dialog.model.openai_model.button.click()
         assert blocker.args == [server.models]
-        items = [dialog.openai_model.edit.itemText(i) for i in range(dialog.openai_model.edit.count())]
-        assert items == server.models and dialog.openai_model.text() == server.models[0]
-        dialog.openai_ctx.setValue(32768)
-        assert dialog.openai_format.value() == "auto"
-        dialog.openai_format.setCurrentIndex(dialog.openai_format.findData("json_object"))
-        dialog.openai_key.setText("sk-local")
+        items = [dialog.model.openai_model.edit.itemText(i) for i in range(dialog.model.openai_model.edit.count())]
+        assert items == server.models and dialog.model.openai_model.text() == server.models[0]
+        dialog.model.openai_ctx.setValue(32768)
+        assert dialog.model.openai_format.value() == "auto"
+        dialog.model.openai_format.setCurrentIndex(dialog.model.openai_format.findData("json_object"))
+        dialog.model.openai_key.setText("sk-local")
         with qtbot.waitSignal(dialog.saved, timeout=2000):
             assert dialog.save()
     text = app.paths.settings_path.read_text(encoding="utf-8")
@@ -83,11 +83,11 @@ def test_the_openai_server_models_are_listed_and_the_choice_saved(window, app, q
 def test_a_server_that_is_not_running_is_named_when_listing(window, qtbot):
     from tests.fakes.fake_ollama import dead_url
     dialog = window.open_settings()
-    dialog.openai_url.setText(dead_url() + "/v1")
+    dialog.model.openai_url.setText(dead_url() + "/v1")
     with qtbot.waitSignal(dialog.models_listed, timeout=LISTING_GUARD_MS) as blocker:
-        dialog.openai_model.button.click()
+        dialog.model.openai_model.button.click()
     assert blocker.args == [[]] and "LM Studio" in dialog.message.text()
-    assert dialog.openai_model.button.isEnabled()
+    assert dialog.model.openai_model.button.isEnabled()
     dialog.close()
 
 
@@ -95,17 +95,17 @@ def test_ollama_lists_installed_models_and_pulls_one_with_progress(window, qtbot
     with running_fake_ollama() as server:
         server.installed = {"gemma3:4b", "qwen3:8b"}
         dialog = window.open_settings()
-        dialog.ollama_host.setText(server.url)
+        dialog.model.ollama_host.setText(server.url)
         with qtbot.waitSignal(dialog.models_listed, timeout=LISTING_GUARD_MS) as blocker:
-            dialog.ollama_model.button.click()
+            dialog.model.ollama_model.button.click()
         assert blocker.args == [["gemma3:4b", "qwen3:8b"]]
 
-        dialog.ollama_model.setText("llama3.2:1b")
+        dialog.model.ollama_model.setText("llama3.2:1b")
         with qtbot.waitSignal(dialog.pull_finished, timeout=5000) as pulled:
-            dialog.pull.button.click()
+            dialog.model.pull.button.click()
         assert pulled.args == [True]
-        assert "llama3.2:1b is installed" in dialog.pull.state.text()
-        assert dialog.pull.button.isEnabled() and not dialog.pull.cancel_button.isEnabled()
+        assert "llama3.2:1b is installed" in dialog.model.pull.state.text()
+        assert dialog.model.pull.button.isEnabled() and not dialog.model.pull.cancel_button.isEnabled()
         assert [r["body"]["model"] for r in server.requests if r["path"] == "/api/pull"] == ["llama3.2:1b"]
         dialog.close()
 
@@ -114,15 +114,15 @@ def test_a_pull_can_be_cancelled(window, qtbot):
     with running_fake_ollama() as server:
         server.pull_delay_s = 0.2  # a download that takes a while
         dialog = window.open_settings()
-        dialog.ollama_host.setText(server.url)
-        dialog.ollama_model.setText("qwen3:8b")
-        dialog.pull.button.click()
-        qtbot.waitUntil(lambda: dialog.pull.state.text() == "pulling manifest", timeout=5000)
-        assert dialog.pull.cancel_button.isEnabled() and not dialog.pull.button.isEnabled()
+        dialog.model.ollama_host.setText(server.url)
+        dialog.model.ollama_model.setText("qwen3:8b")
+        dialog.model.pull.button.click()
+        qtbot.waitUntil(lambda: dialog.model.pull.state.text() == "pulling manifest", timeout=5000)
+        assert dialog.model.pull.cancel_button.isEnabled() and not dialog.model.pull.button.isEnabled()
         with qtbot.waitSignal(dialog.pull_finished, timeout=5000) as pulled:
-            dialog.pull.cancel_button.click()
+            dialog.model.pull.cancel_button.click()
         assert pulled.args == [False]
-        assert "cancelled" in dialog.pull.state.text() and dialog.pull.button.isEnabled()
+        assert "cancelled" in dialog.model.pull.state.text() and dialog.model.pull.button.isEnabled()
         dialog.close()
 
 

@@ -52,14 +52,14 @@ def test_settings_are_saved_and_the_key_goes_to_the_keyring_only(window, app, us
     ring = use_keyring(MemoryKeyring())
     dialog = window.open_settings()
     assert dialog.isVisible()
-    dialog.backend_box.setCurrentIndex(dialog.backend_box.findData("ollama"))
-    dialog.ollama_host.setText("http://127.0.0.1:5555")
-    dialog.ollama_model.setText("qwen3:8b")
-    dialog.ollama_ctx.setValue(16384)
-    dialog.ollama_keep.setText("2h")
-    dialog.gemini_model.setText("gemini-2.5-pro")
-    dialog.gemini_key.setText(SECRET)
-    dialog.embedded_ctx.setValue(2048)
+    dialog.model.backend_box.setCurrentIndex(dialog.model.backend_box.findData("ollama"))
+    dialog.model.ollama_host.setText("http://127.0.0.1:5555")
+    dialog.model.ollama_model.setText("qwen3:8b")
+    dialog.model.ollama_ctx.setValue(16384)
+    dialog.model.ollama_keep.setText("2h")
+    dialog.model.gemini_model.setText("gemini-2.5-pro")
+    dialog.model.gemini_key.setText(SECRET)
+    dialog.model.embedded_ctx.setValue(2048)
     dialog.warn_files.setValue(4)
     dialog.stop_files.setValue(7)
     dialog.ask_layer1.setChecked(True)
@@ -99,7 +99,7 @@ def test_settings_are_saved_and_the_key_goes_to_the_keyring_only(window, app, us
 def test_a_keyring_that_cannot_store_shows_what_to_do(window, app, use_keyring):
     use_keyring(LockedKeyring())
     dialog = window.open_settings()
-    dialog.gemini_key.setText(SECRET)
+    dialog.model.gemini_key.setText(SECRET)
     assert not dialog.save()
     assert dialog.isVisible()
     assert "the key was not" in dialog.message.text()
@@ -121,7 +121,7 @@ def test_invalid_values_are_not_saved(window, app):
     dialog = window.open_settings()
     dialog.warn_files.setValue(6)
     dialog.stop_files.setValue(5)
-    dialog.ollama_model.setText("")
+    dialog.model.ollama_model.setText("")
     assert not dialog.save()
     assert "Not saved" in dialog.message.text() and "Ollama model name is empty" in dialog.message.text()
     assert not app.paths.settings_path.exists()
@@ -133,30 +133,30 @@ def test_key_state_and_removal(window, app, use_keyring):
     ring = use_keyring(MemoryKeyring())
     ring.set_password(SERVICE, GEMINI_KEY_NAME, SECRET)
     dialog = window.open_settings()
-    assert "stored in the OS keyring" in dialog.gemini_key_state.text()
-    assert dialog.gemini_key.text() == ""  # the stored key is never shown
-    dialog.remove_key_button.click()
-    assert ring.saved == {} and "No key yet" in dialog.gemini_key_state.text()
+    assert "stored in the OS keyring" in dialog.model.gemini_key_state.text()
+    assert dialog.model.gemini_key.text() == ""  # the stored key is never shown
+    dialog.model.remove_key_button.click()
+    assert ring.saved == {} and "No key yet" in dialog.model.gemini_key_state.text()
     dialog.close()
 
 
 def test_test_connection_runs_doctor_off_thread(window, qtbot):
     dialog = window.open_settings()
     with running_fake_ollama() as server:
-        dialog.backend_box.setCurrentIndex(dialog.backend_box.findData("ollama"))
-        dialog.ollama_host.setText(server.url)
-        dialog.ollama_model.setText("llama3.2")
+        dialog.model.backend_box.setCurrentIndex(dialog.model.backend_box.findData("ollama"))
+        dialog.model.ollama_host.setText(server.url)
+        dialog.model.ollama_model.setText("llama3.2")
         with qtbot.waitSignal(dialog.tested, timeout=10000) as blocker:
-            dialog.test_button.click()
-            assert not dialog.test_button.isEnabled()
+            dialog.model.test_button.click()
+            assert not dialog.model.test_button.isEnabled()
         assert all(ok for ok, _ in blocker.args[0])
-        output = dialog.test_output.toPlainText()
+        output = dialog.model.test_output.toPlainText()
         assert output.startswith("Works.") and "✓ server" in output and "✓ model" in output
 
-        dialog.ollama_model.setText("not-pulled")
+        dialog.model.ollama_model.setText("not-pulled")
         with qtbot.waitSignal(dialog.tested, timeout=10000):
-            dialog.test_button.click()
-        output = dialog.test_output.toPlainText()
+            dialog.model.test_button.click()
+        output = dialog.model.test_output.toPlainText()
         assert output.startswith("Something needs fixing") and "✗ model" in output and "ollama pull" in output
     dialog.close()
 

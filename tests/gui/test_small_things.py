@@ -45,8 +45,8 @@ def test_the_window_comes_back_where_it_was(app, make_window, qtbot):
 
 def test_the_automatic_thread_count_says_how_many(window):
     dialog = window.open_settings()
-    dialog.embedded_threads.setValue(0)
-    assert dialog.embedded_threads.specialValueText() == f"automatic ({default_threads()}, the physical cores)"
+    dialog.model.embedded_threads.setValue(0)
+    assert dialog.model.embedded_threads.specialValueText() == f"automatic ({default_threads()}, the physical cores)"
     dialog.close()
 
 

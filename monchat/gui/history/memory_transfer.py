@@ -15,7 +15,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QButtonGroup, QComboBox, QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
                                QRadioButton, QWidget)
 
-from ...core.paths import write_private
+from ...core.transfer.service import Transfer
 from ..kit.lifetime import alive
 from .transfer_dialogs import _WorkDialog
 from ..translation import arg
@@ -29,9 +29,9 @@ class MemoryExportDialog(_WorkDialog):
 
     exported = Signal(str)
 
-    def __init__(self, app, runner: TaskRunner, parent: QWidget | None = None) -> None:
+    def __init__(self, transfer: Transfer, runner: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(runner, parent)
-        self.app = app
+        self.transfer = transfer
         self.setWindowTitle(self.tr("Export memory"))
         intro = QLabel(self.tr("Every memory with its state, its earlier versions and the messages it rests on, "
                                "to keep or to bring into another monchat (File → Import memory…)."), self)
@@ -59,14 +59,10 @@ class MemoryExportDialog(_WorkDialog):
             self.export_to(Path(path), form)
 
     def export_to(self, path: Path, form: str) -> None:
-        from ...core.transfer.memory_export import export_json, export_markdown
-        app = self.app
+        transfer = self.transfer
         self.set_busy(True)
-
-        def work(_report):
-            write_private(path, (export_json if form == "json" else export_markdown)(app.memory.memories, app.clock()))
-            return str(path)
-        self.runner.start("export memory", work, on_finished=self._done, on_failed=self._failed)
+        self.runner.start("export memory", lambda _report: str(transfer.export_memory(path, form)),
+                          on_finished=self._done, on_failed=self._failed)
 
     def _done(self, path: str) -> None:
         if alive(self):
@@ -82,9 +78,9 @@ class MemoryImportDialog(_WorkDialog):
 
     imported = Signal(object)
 
-    def __init__(self, app, runner: TaskRunner, parent: QWidget | None = None) -> None:
+    def __init__(self, transfer: Transfer, runner: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(runner, parent)
-        self.app = app
+        self.transfer = transfer
         self.setWindowTitle(self.tr("Import memory"))
         intro = QLabel(self.tr("Paste the memories another assistant keeps about you, one per line — ChatGPT: "
                                "Settings → Personalization → Manage memories; Claude: its memory export — or "
@@ -125,8 +121,7 @@ class MemoryImportDialog(_WorkDialog):
         self._start(lambda: self._run(path, None, source))
 
     def _run(self, path, text, source):
-        from ...core.transfer.memory_import import import_memory
-        return import_memory(self.app, path, text, source)
+        return self.transfer.import_memory(path, text, source)
 
     def _start(self, call) -> None:
         self.set_busy(True)

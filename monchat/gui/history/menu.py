@@ -53,26 +53,26 @@ class FileMenu:
     def open_import(self):
         from .transfer_dialogs import ImportDialog
         w = self.window
-        dialog = ImportDialog(w.app, w.runner, w)
+        dialog = ImportDialog(w.app.transfer, w.app.chat.gate, w.runner, w)
         dialog.imported.connect(lambda _report: (w.reload_conversation(), w.refresh_gate(), w.refresh_meter()))
         return w._open(dialog)
 
     def open_export(self):
         from .transfer_dialogs import ExportDialog
         w = self.window
-        return w._open(ExportDialog(w.app, w.runner, w))
+        return w._open(ExportDialog(w.app.transfer, w.runner, w))
 
     def open_memory_import(self):
         from .memory_transfer import MemoryImportDialog
         w = self.window
-        dialog = MemoryImportDialog(w.app, w.runner, w)
+        dialog = MemoryImportDialog(w.app.transfer, w.runner, w)
         dialog.imported.connect(lambda _report: w.refresh_meter())  # as the review queue does after a change
         return w._open(dialog)
 
     def open_memory_export(self):
         from .memory_transfer import MemoryExportDialog
         w = self.window
-        return w._open(MemoryExportDialog(w.app, w.runner, w))
+        return w._open(MemoryExportDialog(w.app.transfer, w.runner, w))
 
     def open_backup(self):
         from .transfer_dialogs import BackupDialog

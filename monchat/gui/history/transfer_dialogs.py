@@ -8,12 +8,15 @@ come from a file chooser; ``start(path)`` / ``export_to(path, kind)`` / ``back_u
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QButtonGroup, QDialog, QDialogButtonBox, QFileDialog, QGroupBox, QHBoxLayout, QLabel,
                                QProgressBar, QPushButton, QRadioButton, QVBoxLayout, QWidget)
 
-from ...core.paths import Paths, write_private
+from ...core.logs.files import FlushGate
+from ...core.paths import Paths
+from ...core.transfer.service import Transfer
 from ...core.memory.states import GateState
 from ..failures import explanation, headline
 from ..kit.lifetime import alive
@@ -64,9 +67,14 @@ class ImportDialog(_WorkDialog):
 
     imported = Signal(object)
 
-    def __init__(self, app, runner: TaskRunner, parent: QWidget | None = None) -> None:
+    def __init__(self, transfer: Transfer, gate: Callable[[], FlushGate], runner: TaskRunner,
+                 parent: QWidget | None = None) -> None:
+        """Args:
+            transfer: ``app.transfer`` (the import itself).
+            gate: the chat's gate (``ChatService.gate``), to say whether the imported files now wait for a flush.
+        """
         super().__init__(runner, parent)
-        self.app = app
+        self.transfer, self.gate = transfer, gate
         self.setWindowTitle(self.tr("Import history"))
         intro = QLabel(self.tr("Bring your conversations from another assistant: a ChatGPT or Claude export "
                                "(conversations.json), a SillyTavern chat (.jsonl) or monchat's own JSONL. "
@@ -85,17 +93,14 @@ class ImportDialog(_WorkDialog):
             self.start(Path(path))
 
     def start(self, path: Path) -> None:
-        from ...core.transfer.importers import import_file
-        app = self.app
+        transfer = self.transfer
         self.set_busy(True)
         self.progress.setRange(0, 0)
         self.progress.setVisible(True)
         self.status.setText(arg(self.tr("Reading %1…"), path.name))
 
         def work(report):
-            return import_file(path, app.logbook, app.archive, default_persona=app.settings.chat.persona,
-                               persona_names={p.name: p.id for p in app.personas.surface.values()},
-                               now=app.clock(), tz=app.logbook.tz, progress=lambda done, total: report((done, total)))
+            return transfer.import_history(path, progress=lambda done, total: report((done, total)))
         self.runner.start("import", work, on_progress=self._progress, on_finished=self._done, on_failed=self._failed)
 
     def _progress(self, step) -> None:
@@ -115,7 +120,7 @@ class ImportDialog(_WorkDialog):
         skipped = sum(report.skipped.values())
         if skipped:
             lines.append(arg(self.tr("Skipped %1 system, tool or empty message(s)."), skipped))
-        gate = self.app.chat.gate()
+        gate = self.gate()
         if gate.state == GateState.STOP:
             lines.append(arg(self.tr("%1 log files now wait for a flush, so chat is paused: press Flush. One flush "
                                      "reads them all, in parts that fit the model."), gate.unflushed_files))
@@ -134,9 +139,9 @@ class ExportDialog(_WorkDialog):
 
     exported = Signal(str)
 
-    def __init__(self, app, runner: TaskRunner, parent: QWidget | None = None) -> None:
+    def __init__(self, transfer: Transfer, runner: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(runner, parent)
-        self.app = app
+        self.transfer = transfer
         self.setWindowTitle(self.tr("Export"))
         self.messages_choice = QRadioButton(self.tr("Every message, archived or not (JSONL)"), self)
         self.memory_choice = QRadioButton(self.tr("The readable memory (Markdown)"), self)
@@ -161,15 +166,10 @@ class ExportDialog(_WorkDialog):
             self.export_to(Path(path), kind)
 
     def export_to(self, path: Path, kind: str) -> None:
-        from ...core.transfer.messages import export_jsonl_text
-        app = self.app
+        transfer = self.transfer
         self.set_busy(True)
-
-        def work(_report):
-            text = export_jsonl_text(app.logbook, app.archive) if kind == "jsonl" else app.memory.markdown()
-            write_private(path, text)
-            return str(path)
-        self.runner.start("export", work, on_finished=self._done, on_failed=self._failed)
+        self.runner.start("export", lambda _report: str(transfer.export_history(path, kind)), on_finished=self._done,
+                          on_failed=self._failed)
 
     def _done(self, path: str) -> None:
         if alive(self):

@@ -402,10 +402,6 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Cancel</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Downloading %1…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -427,6 +423,13 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>%1 is downloaded and verified.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>DownloadRow</name>
+    <message>
+        <source>Cancel</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -801,15 +804,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>New</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The base persona is locked: it runs at every flush and picks only the skeleton of the day. Copy its ideas into a new persona to change them.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Made from the name; it names the persona&apos;s file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -822,14 +817,6 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>reinforced (strengthens with repetition)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Id</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Name</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -857,10 +844,6 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Save persona</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Each flush runs base + these two + one drawn at random</source>
         <translation type="unfinished"></translation>
     </message>
@@ -882,10 +865,6 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Last flush drew at random: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Saved.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2760,6 +2739,197 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>ModelPage</name>
+    <message>
+        <source>Automatic (the first local one that works; never a cloud)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ollama</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible server (LM Studio, llama-server, vLLM, …)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gemini (Google, a cloud service)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Embedded (small model on this computer)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>List installed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How long Ollama keeps the model loaded, e.g. 30m or 24h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Context length (tokens)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep loaded for</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(OPENAI_BASE_URL, else LM Studio at http://127.0.0.1:1234/v1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>List models</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(the server&apos;s first model)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(a local server needs none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answer format</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gemini</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove stored key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Embedded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(the bundled SmolLM2-135M-Instruct)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>automatic (%1, the physical cores)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Catalog model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model (catalog name or GGUF file)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Longest reply (tokens)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checks the chosen backend with the values above.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Backend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This computer has no OS keyring, so monchat cannot store a key (it never writes keys to its files). Set the environment variable GEMINI_API_KEY to your key where monchat starts (for example a line `export GEMINI_API_KEY=…` in ~/.profile), then start monchat again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A key is stored in the OS keyring. Type a new one to replace it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key comes from the environment variable %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No key yet. It will be stored in the OS keyring, never in a file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a GGUF model file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The Ollama model name is empty.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The Gemini model name is empty.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gemini needs an API key: type one above, or set GEMINI_API_KEY where monchat starts. Gemini is not saved as the backend without one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 model(s) found.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server lists no models.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Works.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Something needs fixing:</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>NeverRulesDialog</name>
     <message>
         <source>Never remember</source>
@@ -2830,6 +3000,33 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>&lt;b&gt;Off the record.&lt;/b&gt; Nothing you say here is remembered: no flush reads it, and it is removed %1 hours after it is said. Your memory is still used for the replies.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>PersonaEditor</name>
+    <message>
+        <source>New</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Made from the name; it names the persona&apos;s file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save persona</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2964,10 +3161,6 @@ Open it in your browser?</source>
     <name>PullControl</name>
     <message>
         <source>Pull this model</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cancel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3376,123 +3569,7 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Ollama</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Embedded (small model on this computer)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>How long Ollama keeps the model loaded, e.g. 30m or 24h</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Host</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Context length (tokens)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Keep loaded for</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Gemini</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Remove stored key</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>API key</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Growing memory</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Automatic (the first local one that works; never a cloud)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>OpenAI-compatible server (LM Studio, llama-server, vLLM, …)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Gemini (Google, a cloud service)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>List installed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>OpenAI-compatible server</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(OPENAI_BASE_URL, else LM Studio at http://127.0.0.1:1234/v1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>List models</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(the server&apos;s first model)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(a local server needs none)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Base URL</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Answer format</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Embedded</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(the bundled SmolLM2-135M-Instruct)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>automatic (%1, the physical cores)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Threads</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Longest reply (tokens)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Test connection</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Checks the chosen backend with the values above.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Backend</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3512,59 +3589,11 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Catalog model</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Model (catalog name or GGUF file)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Ask me before any change to lasting memory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Learned from your reviews</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>This computer has no OS keyring, so monchat cannot store a key (it never writes keys to its files). Set the environment variable GEMINI_API_KEY to your key where monchat starts (for example a line `export GEMINI_API_KEY=…` in ~/.profile), then start monchat again.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A key is stored in the OS keyring. Type a new one to replace it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The key comes from the environment variable %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No key yet. It will be stored in the OS keyring, never in a file.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose a GGUF model file</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>GGUF models (*.gguf)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The Ollama model name is empty.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The Gemini model name is empty.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Gemini needs an API key: type one above, or set GEMINI_API_KEY where monchat starts. Gemini is not saved as the backend without one.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3577,26 +3606,6 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>The settings were saved, but the key was not:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Testing…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 model(s) found.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The server lists no models.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Works.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Something needs fixing:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3625,10 +3634,6 @@ Open it in your browser?</source>
 <context>
     <name>SurfacePersonaDialog</name>
     <message>
-        <source>New</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Import card…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3641,10 +3646,6 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Made from the name; it names the persona&apos;s file</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Who the persona is and how it talks</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3654,14 +3655,6 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Send it your memory (what monchat remembers about you)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Id</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Name</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3690,10 +3683,6 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Creator&apos;s notes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Save persona</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3746,10 +3735,6 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Saved.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

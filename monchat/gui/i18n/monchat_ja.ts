@@ -409,10 +409,6 @@ Send to it? monchat asks only once for this service.</source>
         <translation>ダウンロード</translation>
     </message>
     <message>
-        <source>Cancel</source>
-        <translation>キャンセル</translation>
-    </message>
-    <message>
         <source>Downloading %1…</source>
         <translation>%1 をダウンロードしています…</translation>
     </message>
@@ -435,6 +431,13 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>%1 is downloaded and verified.</source>
         <translation>%1 のダウンロードと検証が終わりました。</translation>
+    </message>
+</context>
+<context>
+    <name>DownloadRow</name>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
     </message>
 </context>
 <context>
@@ -808,16 +811,8 @@ Send to it? monchat asks only once for this service.</source>
         <translation>フィルターペルソナ</translation>
     </message>
     <message>
-        <source>New</source>
-        <translation>新規</translation>
-    </message>
-    <message>
         <source>The base persona is locked: it runs at every flush and picks only the skeleton of the day. Copy its ideas into a new persona to change them.</source>
         <translation>ベースペルソナはロックされています。毎回の整理で必ず動き、一日の骨組みだけを拾います。変えたいときは、その考え方を新しいペルソナに写してください。</translation>
-    </message>
-    <message>
-        <source>Made from the name; it names the persona&apos;s file</source>
-        <translation>名前から作られます。ペルソナのファイル名になります</translation>
     </message>
     <message>
         <source>One per line</source>
@@ -830,14 +825,6 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>reinforced (strengthens with repetition)</source>
         <translation>積み重ね（繰り返すほど強まる）</translation>
-    </message>
-    <message>
-        <source>Id</source>
-        <translation>ID</translation>
-    </message>
-    <message>
-        <source>Name</source>
-        <translation>名前</translation>
     </message>
     <message>
         <source>Talent</source>
@@ -864,10 +851,6 @@ Send to it? monchat asks only once for this service.</source>
         <translation>追加の指示</translation>
     </message>
     <message>
-        <source>Save persona</source>
-        <translation>ペルソナを保存</translation>
-    </message>
-    <message>
         <source>Each flush runs base + these two + one drawn at random</source>
         <translation>毎回の整理では、ベース + この 2 人 + ランダムに選ばれる 1 人が動きます</translation>
     </message>
@@ -890,10 +873,6 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>Last flush drew at random: %1</source>
         <translation>前回ランダムに選ばれたペルソナ: %1</translation>
-    </message>
-    <message>
-        <source>Saved.</source>
-        <translation>保存しました。</translation>
     </message>
     <message>
         <source>Delete</source>
@@ -2768,6 +2747,197 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>ModelPage</name>
+    <message>
+        <source>Automatic (the first local one that works; never a cloud)</source>
+        <translation>自動（使える手元のものから。クラウドは選びません）</translation>
+    </message>
+    <message>
+        <source>Ollama</source>
+        <translation>Ollama</translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible server (LM Studio, llama-server, vLLM, …)</source>
+        <translation>OpenAI 互換サーバー（LM Studio、llama-server、vLLM など）</translation>
+    </message>
+    <message>
+        <source>Gemini (Google, a cloud service)</source>
+        <translation>Gemini（Google のクラウドサービス）</translation>
+    </message>
+    <message>
+        <source>Embedded (small model on this computer)</source>
+        <translation>内蔵（このコンピューター上の小さなモデル）</translation>
+    </message>
+    <message>
+        <source>List installed</source>
+        <translation>インストール済みを表示</translation>
+    </message>
+    <message>
+        <source>How long Ollama keeps the model loaded, e.g. 30m or 24h</source>
+        <translation>Ollama がモデルを読み込んだままにしておく時間（例: 30m、24h）</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>ホスト</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>モデル</translation>
+    </message>
+    <message>
+        <source>Context length (tokens)</source>
+        <translation>コンテキスト長（トークン）</translation>
+    </message>
+    <message>
+        <source>Keep loaded for</source>
+        <translation>読み込んだままにする時間</translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible server</source>
+        <translation>OpenAI 互換サーバー</translation>
+    </message>
+    <message>
+        <source>(OPENAI_BASE_URL, else LM Studio at http://127.0.0.1:1234/v1)</source>
+        <translation>（OPENAI_BASE_URL、なければ LM Studio の http://127.0.0.1:1234/v1）</translation>
+    </message>
+    <message>
+        <source>List models</source>
+        <translation>モデル一覧</translation>
+    </message>
+    <message>
+        <source>(the server&apos;s first model)</source>
+        <translation>（サーバーの最初のモデル）</translation>
+    </message>
+    <message>
+        <source>(a local server needs none)</source>
+        <translation>（手元のサーバーなら不要）</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>ベース URL</translation>
+    </message>
+    <message>
+        <source>Answer format</source>
+        <translation>答えの形式</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API キー</translation>
+    </message>
+    <message>
+        <source>Gemini</source>
+        <translation>Gemini</translation>
+    </message>
+    <message>
+        <source>Remove stored key</source>
+        <translation>保存したキーを削除</translation>
+    </message>
+    <message>
+        <source>Embedded</source>
+        <translation>内蔵</translation>
+    </message>
+    <message>
+        <source>(the bundled SmolLM2-135M-Instruct)</source>
+        <translation>（同梱の SmolLM2-135M-Instruct）</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>選択…</translation>
+    </message>
+    <message>
+        <source>automatic (%1, the physical cores)</source>
+        <translation>自動（%1、物理コア数）</translation>
+    </message>
+    <message>
+        <source>Catalog model</source>
+        <translation>カタログのモデル</translation>
+    </message>
+    <message>
+        <source>Model (catalog name or GGUF file)</source>
+        <translation>モデル（カタログ名または GGUF ファイル）</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>スレッド数</translation>
+    </message>
+    <message>
+        <source>Longest reply (tokens)</source>
+        <translation>返事の最大長（トークン）</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>接続テスト</translation>
+    </message>
+    <message>
+        <source>Checks the chosen backend with the values above.</source>
+        <translation>上の値で、選んだバックエンドを確認します。</translation>
+    </message>
+    <message>
+        <source>Backend</source>
+        <translation>バックエンド</translation>
+    </message>
+    <message>
+        <source>This computer has no OS keyring, so monchat cannot store a key (it never writes keys to its files). Set the environment variable GEMINI_API_KEY to your key where monchat starts (for example a line `export GEMINI_API_KEY=…` in ~/.profile), then start monchat again.</source>
+        <translation>このコンピューターには OS のキーリングがないため、monchat はキーを保存できません（キーを自分のファイルに書くことはありません）。monchat を起動する環境で環境変数 GEMINI_API_KEY にキーを設定し（たとえば ~/.profile に「export GEMINI_API_KEY=…」の行を書く）、monchat を起動し直してください。</translation>
+    </message>
+    <message>
+        <source>A key is stored in the OS keyring. Type a new one to replace it.</source>
+        <translation>キーは OS のキーリングに保存されています。置き換えるには新しいキーを入力してください。</translation>
+    </message>
+    <message>
+        <source>The key comes from the environment variable %1.</source>
+        <translation>キーは環境変数 %1 から読み込まれています。</translation>
+    </message>
+    <message>
+        <source>No key yet. It will be stored in the OS keyring, never in a file.</source>
+        <translation>キーはまだありません。キーは OS のキーリングに保存され、ファイルには書かれません。</translation>
+    </message>
+    <message>
+        <source>Choose a GGUF model file</source>
+        <translation>GGUF モデルファイルを選ぶ</translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf)</source>
+        <translation>GGUF モデル (*.gguf)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>The Ollama model name is empty.</source>
+        <translation>Ollama のモデル名が空です。</translation>
+    </message>
+    <message>
+        <source>The Gemini model name is empty.</source>
+        <translation>Gemini のモデル名が空です。</translation>
+    </message>
+    <message>
+        <source>Gemini needs an API key: type one above, or set GEMINI_API_KEY where monchat starts. Gemini is not saved as the backend without one.</source>
+        <translation>Gemini には API キーが必要です。上に入力するか、monchat を起動する環境で GEMINI_API_KEY を設定してください。キーがないまま Gemini をバックエンドとして保存することはしません。</translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation>テスト中…</translation>
+    </message>
+    <message>
+        <source>%1 model(s) found.</source>
+        <translation>%1 個のモデルが見つかりました。</translation>
+    </message>
+    <message>
+        <source>The server lists no models.</source>
+        <translation>サーバーにモデルがありません。</translation>
+    </message>
+    <message>
+        <source>Works.</source>
+        <translation>使えます。</translation>
+    </message>
+    <message>
+        <source>Something needs fixing:</source>
+        <translation>直す必要があります:</translation>
+    </message>
+</context>
+<context>
     <name>NeverRulesDialog</name>
     <message>
         <source>Never remember</source>
@@ -2839,6 +3009,33 @@ Open it in your browser?</source>
     <message>
         <source>&lt;b&gt;Off the record.&lt;/b&gt; Nothing you say here is remembered: no flush reads it, and it is removed %1 hours after it is said. Your memory is still used for the replies.</source>
         <translation>&lt;b&gt;オフレコです。&lt;/b&gt;ここで話したことは記憶されません。整理では読まれず、話してから%1時間で消えます。返事にはこれまでの記憶を使います。</translation>
+    </message>
+</context>
+<context>
+    <name>PersonaEditor</name>
+    <message>
+        <source>New</source>
+        <translation>新規</translation>
+    </message>
+    <message>
+        <source>Made from the name; it names the persona&apos;s file</source>
+        <translation>名前から作られます。ペルソナのファイル名になります</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名前</translation>
+    </message>
+    <message>
+        <source>Save persona</source>
+        <translation>ペルソナを保存</translation>
+    </message>
+    <message>
+        <source>Saved.</source>
+        <translation>保存しました。</translation>
     </message>
 </context>
 <context>
@@ -2973,10 +3170,6 @@ Open it in your browser?</source>
     <message>
         <source>Pull this model</source>
         <translation>このモデルを取得</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>キャンセル</translation>
     </message>
     <message>
         <source>Pulling %1…</source>
@@ -3380,124 +3573,8 @@ Open it in your browser?</source>
         <translation>記憶</translation>
     </message>
     <message>
-        <source>Ollama</source>
-        <translation>Ollama</translation>
-    </message>
-    <message>
-        <source>Embedded (small model on this computer)</source>
-        <translation>内蔵（このコンピューター上の小さなモデル）</translation>
-    </message>
-    <message>
-        <source>How long Ollama keeps the model loaded, e.g. 30m or 24h</source>
-        <translation>Ollama がモデルを読み込んだままにしておく時間（例: 30m、24h）</translation>
-    </message>
-    <message>
-        <source>Host</source>
-        <translation>ホスト</translation>
-    </message>
-    <message>
-        <source>Context length (tokens)</source>
-        <translation>コンテキスト長（トークン）</translation>
-    </message>
-    <message>
-        <source>Keep loaded for</source>
-        <translation>読み込んだままにする時間</translation>
-    </message>
-    <message>
-        <source>Gemini</source>
-        <translation>Gemini</translation>
-    </message>
-    <message>
-        <source>Remove stored key</source>
-        <translation>保存したキーを削除</translation>
-    </message>
-    <message>
-        <source>API key</source>
-        <translation>API キー</translation>
-    </message>
-    <message>
         <source>Growing memory</source>
         <translation>育つ記憶</translation>
-    </message>
-    <message>
-        <source>Automatic (the first local one that works; never a cloud)</source>
-        <translation>自動（使える手元のものから。クラウドは選びません）</translation>
-    </message>
-    <message>
-        <source>OpenAI-compatible server (LM Studio, llama-server, vLLM, …)</source>
-        <translation>OpenAI 互換サーバー（LM Studio、llama-server、vLLM など）</translation>
-    </message>
-    <message>
-        <source>Gemini (Google, a cloud service)</source>
-        <translation>Gemini（Google のクラウドサービス）</translation>
-    </message>
-    <message>
-        <source>List installed</source>
-        <translation>インストール済みを表示</translation>
-    </message>
-    <message>
-        <source>OpenAI-compatible server</source>
-        <translation>OpenAI 互換サーバー</translation>
-    </message>
-    <message>
-        <source>(OPENAI_BASE_URL, else LM Studio at http://127.0.0.1:1234/v1)</source>
-        <translation>（OPENAI_BASE_URL、なければ LM Studio の http://127.0.0.1:1234/v1）</translation>
-    </message>
-    <message>
-        <source>List models</source>
-        <translation>モデル一覧</translation>
-    </message>
-    <message>
-        <source>(the server&apos;s first model)</source>
-        <translation>（サーバーの最初のモデル）</translation>
-    </message>
-    <message>
-        <source>(a local server needs none)</source>
-        <translation>（手元のサーバーなら不要）</translation>
-    </message>
-    <message>
-        <source>Base URL</source>
-        <translation>ベース URL</translation>
-    </message>
-    <message>
-        <source>Answer format</source>
-        <translation>答えの形式</translation>
-    </message>
-    <message>
-        <source>Embedded</source>
-        <translation>内蔵</translation>
-    </message>
-    <message>
-        <source>(the bundled SmolLM2-135M-Instruct)</source>
-        <translation>（同梱の SmolLM2-135M-Instruct）</translation>
-    </message>
-    <message>
-        <source>Choose…</source>
-        <translation>選択…</translation>
-    </message>
-    <message>
-        <source>automatic (%1, the physical cores)</source>
-        <translation>自動（%1、物理コア数）</translation>
-    </message>
-    <message>
-        <source>Threads</source>
-        <translation>スレッド数</translation>
-    </message>
-    <message>
-        <source>Longest reply (tokens)</source>
-        <translation>返事の最大長（トークン）</translation>
-    </message>
-    <message>
-        <source>Test connection</source>
-        <translation>接続テスト</translation>
-    </message>
-    <message>
-        <source>Checks the chosen backend with the values above.</source>
-        <translation>上の値で、選んだバックエンドを確認します。</translation>
-    </message>
-    <message>
-        <source>Backend</source>
-        <translation>バックエンド</translation>
     </message>
     <message>
         <source>Recommend a flush at (log files)</source>
@@ -3516,60 +3593,12 @@ Open it in your browser?</source>
         <translation>固定のフィルターペルソナ</translation>
     </message>
     <message>
-        <source>Catalog model</source>
-        <translation>カタログのモデル</translation>
-    </message>
-    <message>
-        <source>Model (catalog name or GGUF file)</source>
-        <translation>モデル（カタログ名または GGUF ファイル）</translation>
-    </message>
-    <message>
         <source>Ask me before any change to lasting memory</source>
         <translation>長期の記憶を変える前に必ず確認する</translation>
     </message>
     <message>
         <source>Learned from your reviews</source>
         <translation>確認から学んだこと</translation>
-    </message>
-    <message>
-        <source>This computer has no OS keyring, so monchat cannot store a key (it never writes keys to its files). Set the environment variable GEMINI_API_KEY to your key where monchat starts (for example a line `export GEMINI_API_KEY=…` in ~/.profile), then start monchat again.</source>
-        <translation>このコンピューターには OS のキーリングがないため、monchat はキーを保存できません（キーを自分のファイルに書くことはありません）。monchat を起動する環境で環境変数 GEMINI_API_KEY にキーを設定し（たとえば ~/.profile に「export GEMINI_API_KEY=…」の行を書く）、monchat を起動し直してください。</translation>
-    </message>
-    <message>
-        <source>A key is stored in the OS keyring. Type a new one to replace it.</source>
-        <translation>キーは OS のキーリングに保存されています。置き換えるには新しいキーを入力してください。</translation>
-    </message>
-    <message>
-        <source>The key comes from the environment variable %1.</source>
-        <translation>キーは環境変数 %1 から読み込まれています。</translation>
-    </message>
-    <message>
-        <source>No key yet. It will be stored in the OS keyring, never in a file.</source>
-        <translation>キーはまだありません。キーは OS のキーリングに保存され、ファイルには書かれません。</translation>
-    </message>
-    <message>
-        <source>Choose a GGUF model file</source>
-        <translation>GGUF モデルファイルを選ぶ</translation>
-    </message>
-    <message>
-        <source>GGUF models (*.gguf)</source>
-        <translation>GGUF モデル (*.gguf)</translation>
-    </message>
-    <message>
-        <source>All files (*)</source>
-        <translation>すべてのファイル (*)</translation>
-    </message>
-    <message>
-        <source>The Ollama model name is empty.</source>
-        <translation>Ollama のモデル名が空です。</translation>
-    </message>
-    <message>
-        <source>The Gemini model name is empty.</source>
-        <translation>Gemini のモデル名が空です。</translation>
-    </message>
-    <message>
-        <source>Gemini needs an API key: type one above, or set GEMINI_API_KEY where monchat starts. Gemini is not saved as the backend without one.</source>
-        <translation>Gemini には API キーが必要です。上に入力するか、monchat を起動する環境で GEMINI_API_KEY を設定してください。キーがないまま Gemini をバックエンドとして保存することはしません。</translation>
     </message>
     <message>
         <source>The flush recommendation must come before chat pauses (warn at most at the pause count).</source>
@@ -3582,26 +3611,6 @@ Open it in your browser?</source>
     <message>
         <source>The settings were saved, but the key was not:</source>
         <translation>設定は保存しましたが、キーは保存できませんでした:</translation>
-    </message>
-    <message>
-        <source>Testing…</source>
-        <translation>テスト中…</translation>
-    </message>
-    <message>
-        <source>%1 model(s) found.</source>
-        <translation>%1 個のモデルが見つかりました。</translation>
-    </message>
-    <message>
-        <source>The server lists no models.</source>
-        <translation>サーバーにモデルがありません。</translation>
-    </message>
-    <message>
-        <source>Works.</source>
-        <translation>使えます。</translation>
-    </message>
-    <message>
-        <source>Something needs fixing:</source>
-        <translation>直す必要があります:</translation>
     </message>
     <message>
         <source>as the server says (else 4096)</source>
@@ -3629,10 +3638,6 @@ Open it in your browser?</source>
 <context>
     <name>SurfacePersonaDialog</name>
     <message>
-        <source>New</source>
-        <translation>新規</translation>
-    </message>
-    <message>
         <source>Import card…</source>
         <translation>カードを読み込む…</translation>
     </message>
@@ -3645,10 +3650,6 @@ Open it in your browser?</source>
         <translation>削除…</translation>
     </message>
     <message>
-        <source>Made from the name; it names the persona&apos;s file</source>
-        <translation>名前から作られます。ペルソナのファイル名になります</translation>
-    </message>
-    <message>
         <source>Who the persona is and how it talks</source>
         <translation>どんな人物で、どう話すか</translation>
     </message>
@@ -3659,14 +3660,6 @@ Open it in your browser?</source>
     <message>
         <source>Send it your memory (what monchat remembers about you)</source>
         <translation>あなたの記憶（monchat が覚えているあなたのこと）をこのペルソナに送る</translation>
-    </message>
-    <message>
-        <source>Id</source>
-        <translation>ID</translation>
-    </message>
-    <message>
-        <source>Name</source>
-        <translation>名前</translation>
     </message>
     <message>
         <source>Description</source>
@@ -3695,10 +3688,6 @@ Open it in your browser?</source>
     <message>
         <source>Creator&apos;s notes</source>
         <translation>作者のメモ</translation>
-    </message>
-    <message>
-        <source>Save persona</source>
-        <translation>ペルソナを保存</translation>
     </message>
     <message>
         <source>This persona&apos;s text comes from the template %1; text written here replaces it.</source>
@@ -3751,10 +3740,6 @@ Open it in your browser?</source>
     <message>
         <source>All files (*)</source>
         <translation>すべてのファイル (*)</translation>
-    </message>
-    <message>
-        <source>Saved.</source>
-        <translation>保存しました。</translation>
     </message>
 </context>
 <context>

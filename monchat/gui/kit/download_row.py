@@ -50,14 +50,13 @@ class DownloadRow(QWidget):
     def busy(self) -> bool:
         return self._stop is not None
 
-    def run(self, task: str, work: Callable, text: str, on_progress: Callable,
-            ended: Callable[[bool, Failure | None], str]) -> bool:
+    def run(self, task: str, work: Callable, text: str, ended: Callable[[bool, Failure | None], str]) -> bool:
         """Start ``work(report, stop)`` on the runner unless a job runs already; False when one does.
-        ``work`` returns False when it was cancelled (anything else: done).
+        ``work`` returns False when it was cancelled (anything else: done); each step it reports goes to
+        ``show_progress`` while this row is alive.
 
         Args:
             text: the line while it starts.
-            on_progress: each step ``work`` reports (only while this row is alive).
             ended: ``(done, failure)`` → the line once it ended.
         """
         if self._stop is not None:
@@ -69,10 +68,17 @@ class DownloadRow(QWidget):
         self.bar.setVisible(True)
         self.state.setText(text)
         self.runner.start(task, lambda report: work(report, stop),
-                          on_progress=lambda step: on_progress(step) if alive(self) else None,
+                          on_progress=self._progress,
                           on_finished=lambda result: self._ended(result is not False, None, ended),
                           on_failed=lambda failure: self._ended(False, failure, ended))
         return True
+
+    def show_progress(self, step) -> None:
+        """One step the job reported: the subclass shows it on the bar and the line."""
+
+    def _progress(self, step) -> None:
+        if alive(self):
+            self.show_progress(step)
 
     def cancel(self) -> None:
         if self._stop is not None:

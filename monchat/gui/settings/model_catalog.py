@@ -39,11 +39,12 @@ class Download(DownloadRow):
             return
         from ...core.models.download import pull
         self.bar.setValue(0)
-        self.run("model download", lambda report, stop: pull(model, self.models_dir, on_progress=report, cancel=stop),
-                 arg(self.tr("Downloading %1…"), model.title), self._progress,
+        models_dir = self.models_dir
+        self.run("model download", lambda report, stop: pull(model, models_dir, on_progress=report, cancel=stop),
+                 arg(self.tr("Downloading %1…"), model.title),
                  lambda _done, failure: self._ended_text(model, failure))
 
-    def _progress(self, step) -> None:
+    def show_progress(self, step) -> None:
         if not step.total:
             return
         self.bar.setValue(int(1000 * step.done / step.total))

@@ -22,7 +22,8 @@ class ModelHelp:
         from ...core.models.machine import recommend, this_machine
         from .model_offer import ModelOffer
         machine = this_machine()
-        dialog = ModelOffer(self.window.app, self.window.runner, recommend(machine), machine, self.window)
+        app = self.window.app
+        dialog = ModelOffer(app.models, app.paths.data_dir, self.window.runner, recommend(machine), machine, self.window)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.window.dialogs.append(dialog)
         dialog.show()

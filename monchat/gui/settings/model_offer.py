@@ -7,12 +7,16 @@ window works without it. A download that finishes selects the model (``models/se
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from ...core.models.catalog import installed_file
+from ...core.models.catalog import CatalogModel
+from ...core.models.service import Models
 from ...core.models.machine import Machine, estimate, probe_speed, recommend, remembered_probe, this_machine
 from ..kit.lifetime import alive
+from ..kit.workers import TaskRunner
 from .model_catalog import Download, _gb
 from ..translation import arg, ui_language
 
@@ -20,9 +24,14 @@ from ..translation import arg, ui_language
 class ModelOffer(QDialog):
     """Offers ``model`` (a catalog model) for download; ``machine`` says why it fits."""
 
-    def __init__(self, app, runner, model, machine: Machine, parent: QWidget | None = None) -> None:
+    def __init__(self, models: Models, data_dir: Path, runner: TaskRunner, model: CatalogModel, machine: Machine,
+                 parent: QWidget | None = None) -> None:
+        """Args:
+            models: ``app.models`` (where downloads go; a finished one is selected through it).
+            data_dir: where the speed probe is remembered.
+        """
         super().__init__(parent)
-        self.app, self.model, self.machine, self.runner = app, model, machine, runner
+        self.models, self.data_dir, self.model, self.machine, self.runner = models, data_dir, model, machine, runner
         self.setWindowTitle(self.tr("A better model for this computer"))
         self.text = QLabel(self)
         self.text.setWordWrap(True)
@@ -37,7 +46,7 @@ class ModelOffer(QDialog):
         self.speed.setWordWrap(True)
         self.measure = QPushButton(self.tr("Measure (a few seconds)"), self)
         self.measure.clicked.connect(self.start_probe)
-        self.download = Download(runner, app.paths.models_dir, lambda: model, self)
+        self.download = Download(runner, models.models_dir, lambda: model, self)
         self.download.finished.connect(self._downloaded)
         self.buttons = QDialogButtonBox(self)
         self.later = self.buttons.addButton(self.tr("Not now"), QDialogButtonBox.ButtonRole.RejectRole)
@@ -45,14 +54,15 @@ class ModelOffer(QDialog):
         layout = QVBoxLayout(self)
         for widget in (self.text, self.speed, self.measure, self.download, self.buttons):
             layout.addWidget(widget)
-        known = remembered_probe(app.paths.data_dir, machine)
+        known = remembered_probe(data_dir, machine)
         if known is not None:
             self._measured(known)
 
     def start_probe(self) -> None:
         self.measure.setEnabled(False)
         self.speed.setText(self.tr("How fast it will be: measuring this computer (a few seconds)…"))
-        self.runner.start("machine probe", lambda _report: probe_speed(self.app.paths.data_dir, self.machine),
+        data_dir, machine = self.data_dir, self.machine
+        self.runner.start("machine probe", lambda _report: probe_speed(data_dir, machine),
                           on_finished=self._measured, on_failed=lambda _failure: self._measured(None))
 
     def _measured(self, probe) -> None:
@@ -69,19 +79,18 @@ class ModelOffer(QDialog):
 
     def _downloaded(self, done: bool) -> None:
         if done:
-            from ...core.models.service import select_model
-            select_model(self.app, self.model.name)
+            self.models.select(self.model.name)
             self.later.setText(self.tr("Close"))
 
 
 def offer_model(window) -> ModelOffer | None:
     """On a first start: offer the recommended catalog model, unless it is the built-in one or already here."""
-    app = window.app
+    models = window.app.models
     machine = this_machine()
     model = recommend(machine)
-    if model.bundled or installed_file(app.paths.models_dir, model) is not None:
+    if models.installed(model):
         return None
-    dialog = ModelOffer(app, window.runner, model, machine, window)
+    dialog = ModelOffer(models, window.app.paths.data_dir, window.runner, model, machine, window)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     window.dialogs.append(dialog)
     dialog.show()

@@ -104,10 +104,10 @@ class PullControl(DownloadRow):
             finally:
                 backend.close()
         self.bar.setRange(0, 0)
-        self.run("ollama pull", work, arg(self.tr("Pulling %1…"), name), self._progress,
+        self.run("ollama pull", work, arg(self.tr("Pulling %1…"), name),
                  lambda done, failure: self._ended_text(name, done, failure))
 
-    def _progress(self, step) -> None:
+    def show_progress(self, step) -> None:
         if step.fraction is None:
             self.bar.setRange(0, 0)
         else:
