@@ -216,3 +216,36 @@ def test_a_new_personas_id_is_made_from_its_name(window, qtbot):
     filters = window.open_filter_personas()
     assert filters.remove_button.text() == "Delete"  # one word, as in the other persona window
     filters.close()
+
+
+# ---- the one editor both are built on (gui/personas/editor.py) -----------------------------------------------
+def test_both_editors_save_a_new_persona_once_and_refuse_its_id_a_second_time(window, app, qtbot):
+    """New → a name → Save lists and selects it; a second new persona with the same id is refused in words,
+    nothing overwritten: the base editor's one save, in the chat personas and the filter personas alike."""
+    def surface_text(dialog):
+        dialog.system_edit.setPlainText("You are Kumo. You speak calmly.")
+
+    def filter_text(dialog):
+        dialog.talent_edit.setText("the weather the user lives in")
+        dialog.picks_edit.setPlainText("rain and sun\nseasons")
+        dialog.ignores_edit.setPlainText("everything that is not weather")
+
+    for open_editor, known, fill in ((window.open_surface_personas, lambda: app.personas.surface, surface_text),
+                                     (window.open_filter_personas, lambda: app.personas.filters, filter_text)):
+        dialog = open_editor()
+        dialog.new_persona()
+        qtbot.keyClicks(dialog.name_edit, "Kumo")  # the id follows the name
+        assert dialog.id_edit.text() == "kumo"
+        fill(dialog)
+        with qtbot.waitSignal(dialog.personas_changed, timeout=1000):
+            assert dialog.save_current()
+        assert dialog.current_id() == "kumo" and dialog.message.text() == "Saved."
+        first = known()["kumo"]
+        dialog.new_persona()
+        dialog.name_edit.setText("Kumo again")
+        dialog.id_edit.setText("kumo")
+        fill(dialog)
+        assert not dialog.save_current()
+        assert "already" in dialog.message.text() and "kumo" in dialog.message.text()
+        assert known()["kumo"].name == first.name == "Kumo"
+        dialog.close()

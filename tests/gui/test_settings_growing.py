@@ -109,3 +109,19 @@ def test_with_warm_start_on_the_same_flush_warms(app, make_window, backend, qtbo
     assert app.settings.background.warm_start  # the default
     flush_in_window(app, make_window, backend, qtbot)
     assert len(backend.warmed) == 1
+
+
+def test_every_number_on_the_page_starts_at_one_edge_in_both_languages(make_window, qtbot):
+    """Issue 24: the Growing memory page's fields were not aligned (each group's labels set its own column)."""
+    from PySide6.QtWidgets import QDoubleSpinBox, QSpinBox
+    for language in ("en", "ja"):
+        dialog = make_window(language).open_settings()
+        page = growing_page(dialog)
+        dialog.tabs.setCurrentIndex(tab_index(dialog.tabs, page))
+        qtbot.waitUntil(page.isVisible, timeout=2000)
+        numbers = [c for c in page.controls.values() if isinstance(c, (QSpinBox, QDoubleSpinBox))]
+        assert len(numbers) > 10
+        lefts = {number.mapTo(page, number.rect().topLeft()).x() for number in numbers}
+        assert len(lefts) == 1, lefts
+        assert len({number.width() for number in numbers}) == 1  # and as wide as each other
+        dialog.close()

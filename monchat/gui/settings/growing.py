@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QCheckBox, QDoubleSpinBox, QFormLayout, QGroupBox, QLabel, QScrollArea, QSpinBox,
                                QStyle, QVBoxLayout, QWidget)
 
@@ -31,6 +32,8 @@ class Number:
 DAYS = Number(0, 36_500, 1.0, 1)
 UNIT = Number(0.0, 1.0, 0.05, 2)
 WEIGHT = Number(0.0, 10.0, 0.05, 2)
+LABEL_WIDTH = 300  # px at the most for a number's label (1366×768: the field keeps room beside it)
+NUMBER_WIDTH = 110  # px: every number box as wide, whatever its value
 GRAPH_WEIGHTS = ("co_occurrence", "session_overlap", "adamic_adar", "type_affinity", "similarity")
 
 
@@ -45,6 +48,7 @@ class GrowingMemoryPage(QWidget):
     def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.controls: dict[str, QCheckBox | QSpinBox | QDoubleSpinBox] = {}
+        self.labels: list[QLabel] = []  # the number rows' labels: one width in every group, so the fields align
         body = QWidget(self)
         column = QVBoxLayout(body)
         for title, rows in self._groups():
@@ -54,6 +58,9 @@ class GrowingMemoryPage(QWidget):
                 self._add(form, group, settings, dotted, label, help_text, number)
             column.addWidget(group)
         column.addStretch(1)
+        width = min(max((label.sizeHint().width() for label in self.labels), default=0), LABEL_WIDTH)
+        for label in self.labels:  # a longer label wraps onto a second line
+            label.setFixedWidth(width)
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
         scroll.setWidget(body)
@@ -158,8 +165,20 @@ class GrowingMemoryPage(QWidget):
             if number.off:
                 control.setSpecialValueText(self.tr("off"))
             control.setValue(value)
-            form.addRow(label, control)
-            form.addRow("", note)
+            name = QLabel(label, group)
+            name.setWordWrap(True)
+            name.setBuddy(control)
+            name.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)  # level with the number box
+            name.setContentsMargins(0, max(0, (control.sizeHint().height() - name.fontMetrics().height()) // 2), 0, 0)
+            self.labels.append(name)
+            control.setMinimumWidth(NUMBER_WIDTH)
+            field = QWidget(group)  # the number with its line under it, as a check box has
+            column = QVBoxLayout(field)
+            column.setContentsMargins(0, 0, 0, 0)
+            column.setSpacing(2)
+            column.addWidget(control, 0, Qt.AlignmentFlag.AlignLeft)
+            column.addWidget(note)
+            form.addRow(name, field)
         control.setToolTip(help_text)
         self.controls[dotted] = control
 
