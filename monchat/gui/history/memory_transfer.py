@@ -12,63 +12,29 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import (QButtonGroup, QComboBox, QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
-                               QRadioButton, QWidget)
+from PySide6.QtWidgets import QComboBox, QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QWidget
 
 from ...core.transfer.service import Transfer
 from ..kit.lifetime import alive
-from .transfer_dialogs import _WorkDialog
+from .transfer_dialogs import _SaveAsDialog, _WorkDialog
 from ..translation import arg
 from ..kit.workers import TaskRunner
 
 
-class MemoryExportDialog(_WorkDialog):
-    """Signals:
-        exported(str): the file was written (its path).
-    """
-
-    exported = Signal(str)
+class MemoryExportDialog(_SaveAsDialog):
+    """File → Export memory…: JSON for another app or monchat, or Markdown to read."""
 
     def __init__(self, transfer: Transfer, runner: TaskRunner, parent: QWidget | None = None) -> None:
-        super().__init__(runner, parent)
-        self.transfer = transfer
-        self.setWindowTitle(self.tr("Export memory"))
-        intro = QLabel(self.tr("Every memory with its state, its earlier versions and the messages it rests on, "
-                               "to keep or to bring into another monchat (File → Import memory…)."), self)
-        intro.setWordWrap(True)
-        self.json_choice = QRadioButton(self.tr("For another app or monchat (JSON)"), self)
-        self.markdown_choice = QRadioButton(self.tr("To read (Markdown)"), self)
-        self.json_choice.setChecked(True)
-        group = QButtonGroup(self)
-        group.addButton(self.json_choice)
-        group.addButton(self.markdown_choice)
-        self.save_button = QPushButton(self.tr("Save as…"), self)
-        self.save_button.clicked.connect(self.choose)
-        for widget in (intro, self.json_choice, self.markdown_choice, self.save_button):
-            self.column.addWidget(widget)
-        self.finish_layout()
+        super().__init__(runner, self.tr("Export memory"), [
+            (self.tr("For another app or monchat (JSON)"), "json", "monchat-memory.json"),
+            (self.tr("To read (Markdown)"), "markdown", "monchat-memory-export.md")],
+            transfer.export_memory, parent,
+            intro=self.tr("Every memory with its state, its earlier versions and the messages it rests on, "
+                          "to keep or to bring into another monchat (File → Import memory…)."))
+        self.json_choice, self.markdown_choice = self.choices
 
     def form(self) -> str:
-        return "json" if self.json_choice.isChecked() else "markdown"
-
-    def choose(self) -> None:
-        form = self.form()
-        name = "monchat-memory.json" if form == "json" else "monchat-memory-export.md"
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export memory"), str(Path.home() / name))
-        if path:
-            self.export_to(Path(path), form)
-
-    def export_to(self, path: Path, form: str) -> None:
-        transfer = self.transfer
-        self.set_busy(True)
-        self.runner.start("export memory", lambda _report: str(transfer.export_memory(path, form)),
-                          on_finished=self._done, on_failed=self._failed)
-
-    def _done(self, path: str) -> None:
-        if alive(self):
-            self.set_busy(False)
-            self.status.setText(arg(self.tr("Saved %1."), path))
-            self.exported.emit(path)
+        return self.chosen()
 
 
 class MemoryImportDialog(_WorkDialog):

@@ -132,43 +132,53 @@ class ImportDialog(_WorkDialog):
         self.imported.emit(report)
 
 
-class ExportDialog(_WorkDialog):
-    """Signals:
+class _SaveAsDialog(_WorkDialog):
+    """Two forms to choose from and Save as…: the file is written on a worker, then "Saved PATH."
+
+    Signals:
         exported(str): the file was written (its path).
     """
 
     exported = Signal(str)
 
-    def __init__(self, transfer: Transfer, runner: TaskRunner, parent: QWidget | None = None) -> None:
+    def __init__(self, runner: TaskRunner, title: str, forms: list[tuple[str, str, str]],
+                 write: Callable[[Path, str], Path], parent: QWidget | None = None, intro: str = "") -> None:
+        """Args:
+            forms: ``(label, key, file name offered)``, the first chosen.
+            write: ``(path, key)`` → the path written (on the worker).
+        """
         super().__init__(runner, parent)
-        self.transfer = transfer
-        self.setWindowTitle(self.tr("Export"))
-        self.messages_choice = QRadioButton(self.tr("Every message, archived or not (JSONL)"), self)
-        self.memory_choice = QRadioButton(self.tr("The readable memory (Markdown)"), self)
-        self.messages_choice.setChecked(True)
+        self.title, self.forms, self.write = title, forms, write
+        self.setWindowTitle(title)
+        if intro:
+            label = QLabel(intro, self)
+            label.setWordWrap(True)
+            self.column.addWidget(label)
+        self.choices = [QRadioButton(label, self) for label, _key, _name in forms]
+        self.choices[0].setChecked(True)
         group = QButtonGroup(self)
-        group.addButton(self.messages_choice)
-        group.addButton(self.memory_choice)
+        for choice in self.choices:
+            group.addButton(choice)
+            self.column.addWidget(choice)
         self.save_button = QPushButton(self.tr("Save as…"), self)
         self.save_button.clicked.connect(self.choose)
-        for widget in (self.messages_choice, self.memory_choice, self.save_button):
-            self.column.addWidget(widget)
+        self.column.addWidget(self.save_button)
         self.finish_layout()
 
-    def kind(self) -> str:
-        return "jsonl" if self.messages_choice.isChecked() else "markdown"
+    def chosen(self) -> str:
+        return next(key for choice, (_label, key, _name) in zip(self.choices, self.forms) if choice.isChecked())
 
     def choose(self) -> None:
-        kind = self.kind()
-        name = "monchat-messages.jsonl" if kind == "jsonl" else "monchat-memory.md"
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export"), str(Path.home() / name))
+        key = self.chosen()
+        name = next(name for _label, k, name in self.forms if k == key)
+        path, _ = QFileDialog.getSaveFileName(self, self.title, str(Path.home() / name))
         if path:
-            self.export_to(Path(path), kind)
+            self.export_to(Path(path), key)
 
-    def export_to(self, path: Path, kind: str) -> None:
-        transfer = self.transfer
+    def export_to(self, path: Path, key: str) -> None:
+        write = self.write
         self.set_busy(True)
-        self.runner.start("export", lambda _report: str(transfer.export_history(path, kind)), on_finished=self._done,
+        self.runner.start(f"{self.title} {key}", lambda _report: str(write(path, key)), on_finished=self._done,
                           on_failed=self._failed)
 
     def _done(self, path: str) -> None:
@@ -176,6 +186,20 @@ class ExportDialog(_WorkDialog):
             self.set_busy(False)
             self.status.setText(arg(self.tr("Saved %1."), path))
             self.exported.emit(path)
+
+
+class ExportDialog(_SaveAsDialog):
+    """File → Export…: every message as JSONL, or the readable memory as Markdown."""
+
+    def __init__(self, transfer: Transfer, runner: TaskRunner, parent: QWidget | None = None) -> None:
+        super().__init__(runner, self.tr("Export"), [
+            (self.tr("Every message, archived or not (JSONL)"), "jsonl", "monchat-messages.jsonl"),
+            (self.tr("The readable memory (Markdown)"), "markdown", "monchat-memory.md")],
+            transfer.export_history, parent)
+        self.messages_choice, self.memory_choice = self.choices
+
+    def kind(self) -> str:
+        return self.chosen()
 
 
 class BackupDialog(_WorkDialog):

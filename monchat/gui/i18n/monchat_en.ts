@@ -502,14 +502,6 @@ Send to it? monchat asks only once for this service.</source>
         <source>The readable memory (Markdown)</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>Save as…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Saved %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
 </context>
 <context>
     <name>Failures</name>
@@ -2508,14 +2500,6 @@ Open it in your browser?</source>
         <source>To read (Markdown)</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>Save as…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Saved %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
 </context>
 <context>
     <name>MemoryImportDialog</name>
@@ -3885,6 +3869,17 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Never remember</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>_SaveAsDialog</name>
+    <message>
+        <source>Save as…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

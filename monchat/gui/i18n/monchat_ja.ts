@@ -509,14 +509,6 @@ Send to it? monchat asks only once for this service.</source>
         <source>The readable memory (Markdown)</source>
         <translation>読みやすい記憶（Markdown）</translation>
     </message>
-    <message>
-        <source>Save as…</source>
-        <translation>名前を付けて保存…</translation>
-    </message>
-    <message>
-        <source>Saved %1.</source>
-        <translation>%1 に保存しました。</translation>
-    </message>
 </context>
 <context>
     <name>Failures</name>
@@ -2516,14 +2508,6 @@ Open it in your browser?</source>
         <source>To read (Markdown)</source>
         <translation>読む用（Markdown）</translation>
     </message>
-    <message>
-        <source>Save as…</source>
-        <translation>名前を付けて保存…</translation>
-    </message>
-    <message>
-        <source>Saved %1.</source>
-        <translation>%1 に保存しました。</translation>
-    </message>
 </context>
 <context>
     <name>MemoryImportDialog</name>
@@ -3890,6 +3874,17 @@ Open it in your browser?</source>
     <message>
         <source>Never remember</source>
         <translation>記憶しないこと</translation>
+    </message>
+</context>
+<context>
+    <name>_SaveAsDialog</name>
+    <message>
+        <source>Save as…</source>
+        <translation>名前を付けて保存…</translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation>%1 に保存しました。</translation>
     </message>
 </context>
 </TS>
