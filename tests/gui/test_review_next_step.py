@@ -141,7 +141,9 @@ def test_near_duplicates_wait_as_one_row_and_one_reject_rejects_them_all(app, ma
     assert folded.text(0) == f"{JUNK[2]}  ×3"
     queue.table.setCurrentItem(folded)
     assert all(f"“{text}”" in queue.reason.text() for text in alike)  # each of them in the detail
-    assert queue.reject_button.text() == "Reject 3 selected"
+    [said] = queue.evidence.texts()  # the message all three rest on, once
+    assert said.endswith(JUNK[2])
+    assert queue.reject_button.text() == "Reject all 3"  # one row: all of its alike items
     with qtbot.waitSignal(queue.memory_changed, timeout=10000):
         queue.reject_button.click()
     assert queue.table.topLevelItemCount() == 5 and len(app.memory.queue()) == 5

@@ -3233,6 +3233,20 @@ Open it in your browser?</source>
         </translation>
     </message>
     <message numerus="yes">
+        <source>Approve all %n</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Reject all %n</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>Approve %n selected</source>
         <translation>
             <numerusform>Approve %n selected</numerusform>

@@ -3240,6 +3240,18 @@ Open it in your browser?</source>
         </translation>
     </message>
     <message numerus="yes">
+        <source>Approve all %n</source>
+        <translation>
+            <numerusform>%n 件すべて承認</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Reject all %n</source>
+        <translation>
+            <numerusform>%n 件すべて却下</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>Approve %n selected</source>
         <translation>
             <numerusform>選んだ %n 件を承認</numerusform>

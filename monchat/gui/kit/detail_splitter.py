@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QSplitter, QTreeWidget, QTreeWidgetItem, QWidget
 
 LIST_SHARE = 0.6  # of the splitter's height, for the list, when the window first shows
+EVIDENCE_LINES = 6  # the evidence list's least height, in lines (its header hidden): a few messages show
 
 
 class DetailSplitter(QSplitter):
@@ -64,6 +65,7 @@ class EvidenceList(QTreeWidget):
         self.setRootIsDecorated(False)
         self.setWordWrap(True)
         self.setUniformRowHeights(False)
+        self.setMinimumHeight(self.fontMetrics().height() * EVIDENCE_LINES)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         header = self.header()
         header.setStretchLastSection(True)

@@ -130,12 +130,13 @@ class MemoryBrowser(QDialog):
         col.addLayout(actions)
         col.addWidget(self.facts)
         sides = QHBoxLayout()  # the history and the evidence side by side: the list above keeps the height
-        for title, view in ((self.tr("History (oldest first)"), self.history),
-                            (self.tr("Evidence: what you said"), self.evidence)):
+        self.history.setMinimumHeight(self.history.fontMetrics().height() * 7)  # its header and a few versions
+        for title, view, share in ((self.tr("History (oldest first)"), self.history, 3),
+                                   (self.tr("Evidence: what you said"), self.evidence, 2)):
             side = QVBoxLayout()
             side.addWidget(QLabel(title, detail))
             side.addWidget(view, 1)
-            sides.addLayout(side, 1)
+            sides.addLayout(side, share)
         col.addLayout(sides, 1)
         col.addLayout(message_row)
         splitter = DetailSplitter(self.table, detail, self)

@@ -187,7 +187,10 @@ class ReviewQueueDialog(QDialog):
         self.reject_button.setText(self.tr("Reject"))
         self.approve_button.setToolTip("")
         self.effect.clear()
-        if many > 1:  # the buttons decide every selected item; the detail shows the current one
+        if many > 1 and len(self.table.selectedItems()) == 1:  # one row of alike items: all of them
+            self.approve_button.setText(self.tr("Approve all %n", "", many))
+            self.reject_button.setText(self.tr("Reject all %n", "", many))
+        elif many > 1:  # the buttons decide every selected item; the detail shows the current one
             self.approve_button.setText(self.tr("Approve %n selected", "", many))
             self.reject_button.setText(self.tr("Reject %n selected", "", many))
         if row is None:
@@ -207,8 +210,7 @@ class ReviewQueueDialog(QDialog):
         compare = bool(row.get("target_id")) and row.get("action") != Action.LAYER1
         if compare:  # both sides, so the user can see what each rests on
             self._evidence_heading(arg(self.tr("Evidence for the proposal “%1”"), row.get("text") or ""))
-        for member in self.groups.get(row["id"], [row]):  # an alike item's evidence too: what all of them rest on
-            self._evidence_lines(member["memory_id"])
+        self._evidence_lines(*[member["memory_id"] for member in self.groups.get(row["id"], [row])])  # alike too
         if compare:
             self._evidence_heading(arg(self.tr("Evidence for the current memory “%1”"), row.get("old_text") or ""))
             self._evidence_lines(row["target_id"])
@@ -226,12 +228,17 @@ class ReviewQueueDialog(QDialog):
     def _evidence_heading(self, text: str) -> None:
         self.evidence.add_heading(text)
 
-    def _evidence_lines(self, memory_id: str) -> None:
-        try:
-            lines = self.memory.evidence(memory_id)
-        except KnownError:  # the memory went away meanwhile (a flush, the CLI): nothing to show
-            lines = []
-        self.evidence.add_messages(lines)
+    def _evidence_lines(self, *memory_ids: str) -> None:
+        """What these memories rest on, each message once (alike items often rest on the same words)."""
+        lines: dict = {}
+        for memory_id in memory_ids:
+            try:
+                found = self.memory.evidence(memory_id)
+            except KnownError:  # the memory went away meanwhile (a flush, the CLI): nothing to show
+                found = []
+            for message in found:
+                lines.setdefault(message["id"], message)
+        self.evidence.add_messages(sorted(lines.values(), key=lambda m: str(m.get("ts") or "")))
 
     def _apply(self, name: str, fn) -> None:
         if self.busy:
