@@ -139,3 +139,14 @@ def test_a_layer_that_did_not_run_has_no_row_and_a_preference_change_is_named(qt
     names = [name for name, _ in rows.rows()]
     assert names == ["Looking back", "Interests", "Diary", "Knowledge gaps", "Skills", "Preferences"]
     assert dict(rows.rows())["Preferences"] == "waits for review: detail for code"
+
+
+def test_an_insight_names_its_topics_in_words(app, make_window):
+    from monchat.core.store.background import BackgroundStore
+    with app.store.atomic():
+        BackgroundStore(app.store).add_insight({"run_id": 2, "kind": "insight", "text": "drink/daily came up often",
+                                                "slots": ["drink/daily"], "created_at": "2026-12-01T22:00:00"})
+    dialog = make_window("ja").open_inbox()
+    top = dialog.insights.topLevelItem(0)
+    assert [top.text(c) for c in range(4)] == ["飲み物：daily came up often", "気づき", "飲み物：daily", "2"]
+    dialog.close()

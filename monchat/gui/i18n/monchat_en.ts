@@ -2627,6 +2627,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>food</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>hobbies</source>
         <translation type="unfinished"></translation>
     </message>

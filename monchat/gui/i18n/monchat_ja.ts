@@ -2635,6 +2635,10 @@ Open it in your browser?</source>
         <translation>飲み物</translation>
     </message>
     <message>
+        <source>food</source>
+        <translation>食べ物</translation>
+    </message>
+    <message>
         <source>hobbies</source>
         <translation>趣味</translation>
     </message>

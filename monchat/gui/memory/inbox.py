@@ -178,8 +178,8 @@ class InboxDialog(QDialog):
         self.insights.clear()
         graph = self.inbox.graph()
         names = {n["id"]: n["label"] for n in graph["nodes"]}  # a topic's node in words (graph_view.node_name)
-        rows = [{**r, "what": "insight", "slots": [memory_words.topic(slot) for slot in r["slots"]]}
-                for r in self.inbox.insights()]
+        rows = [{**r, "what": "insight", "slots": [memory_words.topic(slot) for slot in r["slots"]],
+                 "text": in_words(r["text"], r["slots"])} for r in self.inbox.insights()]
         rows += [{"what": "gap", "id": g["id"], "kind": g["kind"], "text": self.gap_text(g), "status": g["status"],
                   "slots": [memory_words.topic(g["slot"])] if g["slot"] else [], "run_id": g["run_id"]}
                  for g in self.inbox.gaps()]
@@ -189,7 +189,7 @@ class InboxDialog(QDialog):
                          "text": self.discovery_text(d["kind"], labels), "slots": labels[:2], "run_id": d["run_id"]})
         rows = [r for r in rows if r["status"] != DISMISSED]
         for r in rows:
-            item = QTreeWidgetItem([r["text"], self.kind_name(r["kind"]), ", ".join(r["slots"]), str(r["run_id"]),
+            item = QTreeWidgetItem([r["text"], self.kind_name(r["kind"]), ", ".join(r["slots"]), str(r["run_id"] or ""),
                                     self.status_name(r["status"])])
             item.setData(0, Qt.ItemDataRole.UserRole, (r["what"], r["id"], r["status"]))
             item.setToolTip(0, r["text"])  # the whole text where the column cuts it
@@ -265,3 +265,11 @@ class InboxDialog(QDialog):
                 for col, w in enumerate((name, bar, trend)):
                     grid.addWidget(w, n, col)
                 self.bars[days].append((name, bar, trend))
+
+
+def in_words(text: str, slots: list[str]) -> str:
+    """An insight's text with the slot keys it names (``communication/answer-length``) in words."""
+    for slot in sorted(slots, key=len, reverse=True):
+        if "/" in slot:
+            text = text.replace(slot, memory_words.topic(slot))
+    return text

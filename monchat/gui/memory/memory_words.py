@@ -50,7 +50,7 @@ class MemoryWords:
     def topic_name(self, topic: str) -> str:
         """A slot's first part (a topic of the interests and the graph) as a word of the window's language."""
         key = (topic or "").strip().casefold()
-        known = {"home": self.tr("home"), "drink": self.tr("drinks"), "food": self.tr("food and drink"),
+        known = {"home": self.tr("home"), "drink": self.tr("drinks"), "food": self.tr("food"),
                  "hobby": self.tr("hobbies"), "study": self.tr("studies"), "skill": self.tr("skills"),
                  "work": self.tr("work"), "job": self.tr("work"), "pet": self.tr("pets"),
                  "family": self.tr("family"), "friend": self.tr("friends"), "friends": self.tr("friends"),
