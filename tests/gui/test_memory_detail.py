@@ -61,3 +61,21 @@ def test_the_list_takes_the_room_and_the_detail_what_it_needs(app, make_window, 
     qtbot.waitUntil(lambda: dialog.table.viewport().height() > listing)
     assert dialog.table.viewport().height() - listing >= 30  # a taller window: the list grows, not the detail
     dialog.close()
+
+
+def test_a_long_message_wraps_in_the_evidence_instead_of_being_cut(qtbot):
+    from monchat.gui.kit.detail_splitter import EvidenceList
+    evidence = EvidenceList()
+    qtbot.addWidget(evidence)
+    evidence.resize(600, 300)
+    evidence.show()
+    long = "I had oden at the station and the kurumabu was great, " * 3
+    evidence.add_messages([{"ts": "2026-12-01T20:00:00+09:00", "text": long}])
+
+    def height() -> int:
+        return evidence.visualItemRect(evidence.topLevelItem(0)).height()
+    line = evidence.fontMetrics().height()
+    qtbot.waitUntil(lambda: height() >= 2 * line, timeout=2000)  # wrapped, not one line cut with "…"
+    wide = height()
+    evidence.resize(300, 300)  # a narrower window: more lines
+    qtbot.waitUntil(lambda: height() >= wide + line, timeout=2000)

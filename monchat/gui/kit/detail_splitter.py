@@ -11,8 +11,9 @@ with headings where a detail shows two memories' evidence.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QSplitter, QTreeWidget, QTreeWidgetItem, QWidget
+from PySide6.QtCore import QRect, Qt, QTimer
+from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QSplitter, QStyleOptionViewItem, QTreeWidget,
+                               QTreeWidgetItem, QWidget)
 
 LIST_SHARE = 0.6  # of the splitter's height, for the list, when the window first shows
 EVIDENCE_LINES = 6  # the evidence list's least height, in lines (its header hidden): a few messages show
@@ -67,9 +68,15 @@ class EvidenceList(QTreeWidget):
         self.setUniformRowHeights(False)
         self.setMinimumHeight(self.fontMetrics().height() * EVIDENCE_LINES)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setTextElideMode(Qt.TextElideMode.ElideNone)
         header = self.header()
         header.setStretchLastSection(True)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        self._refit = QTimer(self)  # once the header has settled (a stretched column resizes after the others)
+        self._refit.setSingleShot(True)
+        self._refit.setInterval(0)
+        self._refit.timeout.connect(self.fit_rows)
+        header.sectionResized.connect(lambda *_: self._refit.start())  # the words wrap again at the new width
 
     def count(self) -> int:
         return self.topLevelItemCount()
@@ -84,6 +91,7 @@ class EvidenceList(QTreeWidget):
         item = QTreeWidgetItem(self, [text])
         item.setFlags(Qt.ItemFlag.ItemIsEnabled)
         item.setFirstColumnSpanned(True)
+        item.setToolTip(0, text)
         font = self.font()
         font.setBold(True)
         item.setFont(0, font)
@@ -94,3 +102,19 @@ class EvidenceList(QTreeWidget):
             item = QTreeWidgetItem(self, [when, str(message.get("text", ""))])
             item.setToolTip(1, item.text(1))
             item.setTextAlignment(0, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.fit_rows()
+
+    def fit_rows(self) -> None:
+        """Each message's row as tall as its words wrapped at the words' column. A tree view asks its delegate for a
+        row's height with no width, which never wraps: here the delegate is asked with the column's width."""
+        option = QStyleOptionViewItem()
+        self.initViewItemOption(option)
+        option.features |= QStyleOptionViewItem.ViewItemFeature.WrapText
+        width = self.viewport().width() - self.columnWidth(0)  # the words' column stretches to the edge
+        option.rect = QRect(0, 0, max(width, 40), 1)  # a valid rect: the style wraps at its width
+        delegate = self.itemDelegate()
+        for i in range(self.topLevelItemCount()):
+            item = self.topLevelItem(i)
+            if not item.isFirstColumnSpanned():
+                item.setData(1, Qt.ItemDataRole.SizeHintRole, None)  # else the delegate answers the last hint
+                item.setSizeHint(1, delegate.sizeHint(option, self.indexFromItem(item, 1)))
