@@ -32,6 +32,20 @@ def _proposed_by(row: dict) -> str:
     return f" (proposed by {', '.join(row['proposers'])})" if row.get("proposers") else ""
 
 
+def _queue_lines(groups: list[list[dict]], replaces: bool = False) -> list[str]:
+    """One line per change waiting: near-duplicates (``MemoryService.queue_groups``) once, with how many and
+    every number, so `monchat memory reject 3 5 8` decides them together."""
+    lines = []
+    for group in groups:
+        row = group[0]
+        was = f" (replaces: {row['old_text']})" if replaces and row["old_text"] else ""
+        alike = (f" ×{len(group)} (alike: {' '.join('#' + str(r['id']) for r in group)})"
+                 if len(group) > 1 else "")
+        lines.append(f"#{row['id']} {row['action']:9} {row['memory_id']}  {row['text']}{was}{alike} — "
+                     f"{row['reason']}{_proposed_by(row)}")
+    return lines
+
+
 def _memory_line(data: dict) -> str:
     layer = {1: "L1", 2: "L2"}.get(data["layer"], "--")
     pin = " pinned" if data["pinned"] else ""
@@ -63,17 +77,15 @@ def cmd_memory(app, args) -> int:
                 print(_memory_line(data))
             if queue:
                 print("\nWaiting for your review (approve/reject by number or memory id):")
-                for row in queue:
-                    was = f" (replaces: {row['old_text']})" if row["old_text"] else ""
-                    print(f"  #{row['id']} {row['action']:9} {row['memory_id']}  {row['text']}{was} — {row['reason']}"
-                          f"{_proposed_by(row)}")
+                for line in _queue_lines(memory.queue_groups(), replaces=True):
+                    print(f"  {line}")
             return 0
     elif action == "queue":
-        out = memory.queue()
+        groups = memory.queue_groups()
+        out = [{**row, "alike": [r["id"] for r in group]} for group in groups for row in group]
         if not args.json:
-            for row in out:
-                print(f"#{row['id']} {row['action']:9} {row['memory_id']}  {row['text']} — {row['reason']}"
-                      f"{_proposed_by(row)}")
+            for line in _queue_lines(groups):
+                print(line)
             return 0
     elif action == "budget":
         out = memory.budget_report()

@@ -13,6 +13,7 @@ from ..core.errors import KnownError
 
 from .chat.first_start import adopt_language
 from .translation import Translators, resolve_language, ui_is_english
+from .kit.tab_style import install as install_tab_style
 from .kit.workers import Failure, write_crash_report
 
 log = logging.getLogger(__name__)
@@ -46,6 +47,7 @@ def create_main_window(app, translators: Translators | None = None):
     from .main_window import MainWindow
 
     translators = translators or Translators()
+    install_tab_style(QApplication.instance())  # every tab bar keeps the tails of its words (gui/kit/tab_style.py)
     language = resolve_language(app.settings.chat.language)
     translators.install(language)
     first_start = adopt_language(app, language)

@@ -42,9 +42,9 @@ def test_the_finished_flush_shows_a_row_per_layer_with_what_it_changed(app, back
         dialog.start_button.click()
     days = blocker.args[0].background["diary"]
     expected = [("Looking back", "Insights: 1, suspected gaps: 0 (Inbox)"),
-                ("Interests", "This week: home 1 (+1)"),
+                ("Interests", "This week: home: 1 (1 more than last time)"),  # words, not "home 1 (+1)"
                 ("Diary", f"Pages written: {', '.join(days)}"),
-                ("Knowledge gaps", "new: pet/dog (not known 2 times)"),
+                ("Knowledge gaps", "new: pets: dog (not known 2 times)"),  # the slot pet/dog in words
                 ("Skills", "No level changed"),
                 ("Preferences", "No change"),
                 ("How recently talked about", "often 1, now and then 0, not lately 0, long ago 0"),  # Sendai, just said
@@ -67,7 +67,8 @@ def test_the_layer_rows_read_in_japanese(app, backend, make_window, qtbot):
     with qtbot.waitSignal(dialog.flush_finished, timeout=10000):
         dialog.start_button.click()
     rows = dict(dialog.layers.rows())
-    assert rows["知識のギャップ"] == "新規：pet/dog（2 回思い出せなかった）"
+    assert rows["知識のギャップ"] == "新規：ペット：dog（2 回思い出せなかった）"  # pet/dog in words
+    assert rows["関心"] == "今週：住まい：1件（前回より 1 件多い）"  # not "home 1 (+1)"
     assert rows["スキル"] == "レベルの変化なし"
     assert rows["好み"] == "変化なし" and rows["話題にした時期"] == "よく話す 1, ときどき 0, 最近は話さない 0, ずっと話していない 0"
     assert rows["点検"] == "新規 0、再点検 0、確認へ 0、解消 0"
@@ -88,7 +89,7 @@ def rows(dialog) -> list[list[str]]:
 def test_the_inbox_marks_an_insight_read_and_dismisses_a_gap_and_its_hint(app, backend, make_window, qtbot):
     dialog = inbox_after_a_flush(app, backend, make_window)
     assert rows(dialog) == [["Settling into a new city", "insight", "new"],
-                            ["Memory did not know pet/dog (2 times); last: asked my dog's name",
+                            ["Memory did not know pets: dog (2 times); last: asked my dog's name",
                              "not known twice", "new"]]
     assert app.memory.prompt_hint() == "pet/dog"
     assert not dialog.read_button.isEnabled() and not dialog.dismiss_button.isEnabled()  # nothing chosen
@@ -111,7 +112,7 @@ def test_the_inbox_buttons_read_in_japanese(app, backend, make_window):
     dialog = inbox_after_a_flush(app, backend, make_window, "ja")
     assert (dialog.read_button.text(), dialog.dismiss_button.text()) == ("既読にする", "片づける")
     assert [r[1:] for r in rows(dialog)] == [["気づき", "未読"], ["2 回思い出せなかった", "未読"]]
-    assert rows(dialog)[1][0] == "pet/dog を 2 回思い出せなかった（最後：asked my dog's name）"
+    assert rows(dialog)[1][0] == "ペット：dog を 2 回思い出せなかった（最後：asked my dog's name）"
     dialog.close()
 
 
@@ -122,7 +123,7 @@ def test_a_gap_the_program_found_reads_in_the_windows_language(app, make_window)
                                             "text": "talks about family often (6 messages in 30 days), never about "
                                                     "family/partner", "failures": 0, "run_id": 1})
     dialog = make_window("ja").open_inbox()
-    assert rows(dialog) == [["family についてよく話すのに、family/partner は話に出ない", "話に出ない", "未読"]]
+    assert rows(dialog) == [["家族 についてよく話すのに、家族：partner は話に出ない", "話に出ない", "未読"]]
     dialog.close()
 
 
@@ -138,3 +139,14 @@ def test_a_layer_that_did_not_run_has_no_row_and_a_preference_change_is_named(qt
     names = [name for name, _ in rows.rows()]
     assert names == ["Looking back", "Interests", "Diary", "Knowledge gaps", "Skills", "Preferences"]
     assert dict(rows.rows())["Preferences"] == "waits for review: detail for code"
+
+
+def test_an_insight_names_its_topics_in_words(app, make_window):
+    from monchat.core.store.background import BackgroundStore
+    with app.store.atomic():
+        BackgroundStore(app.store).add_insight({"run_id": 2, "kind": "insight", "text": "drink/daily came up often",
+                                                "slots": ["drink/daily"], "created_at": "2026-12-01T22:00:00"})
+    dialog = make_window("ja").open_inbox()
+    top = dialog.insights.topLevelItem(0)
+    assert [top.text(c) for c in range(4)] == ["飲み物：daily came up often", "気づき", "飲み物：daily", "2"]
+    dialog.close()

@@ -50,7 +50,9 @@ def test_the_graph_tab_draws_the_top_nodes_their_labels_and_only_drawn_edges(app
     view = dialog.graph_view
     assert dialog.tabs.tabText(3) == "Graph" and not dialog.graph_empty.isVisible()
     assert set(view.node_items) == {n["id"] for n in graph["nodes"]}
-    assert {t.text() for t in view.label_items.values()} == {"hobby", "drink", "friend", "ギター", "Mira", "Sendai"}
+    # a topic in words (hobby → "hobbies"), its key only in the tooltip; a name as said
+    assert {t.text() for t in view.label_items.values()} == {"hobbies", "drinks", "friends", "ギター", "Mira", "Sendai"}
+    assert "“hobby”" in view.node_items["topic:hobby"].toolTip()
     assert set(view.edge_items) == drawn  # a held edge is stored, never a line
     assert painted_pixels(view) > 50
     line = view.edge_items[("entity:ギター", "topic:hobby")].line()

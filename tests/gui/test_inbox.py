@@ -24,9 +24,9 @@ def test_the_inbox_shows_insights_gaps_the_diary_and_the_profile(app, backend, m
     dialog = window.open_inbox()
     rows = [[dialog.insights.topLevelItem(i).text(c) for c in range(4)]
             for i in range(dialog.insights.topLevelItemCount())]
-    assert ["The user is settling into a new city", "insight", "home/city", "1"] in rows
-    assert ["Work never comes up", "suspected gap", "home/city", "1"] in rows
-    assert ["Work never comes up", "never mentioned", "home/city", "1"] in rows  # the gap mark it made
+    assert ["The user is settling into a new city", "insight", "home: city", "1"] in rows  # the slot home/city in words
+    assert ["Work never comes up", "suspected gap", "home: city", "1"] in rows
+    assert ["Work never comes up", "never mentioned", "home: city", "1"] in rows  # the gap mark it made
     assert not dialog.insights_empty.isVisible()
 
     dialog.tabs.setCurrentIndex(1)
@@ -39,6 +39,8 @@ def test_the_inbox_shows_insights_gaps_the_diary_and_the_profile(app, backend, m
     for days in ("7", "30", "90"):
         [(name, bar, trend)] = dialog.bars[days]
         assert name.text() == "home" and bar.value() == 100 and bar.format() == "1" and trend.text() == "→ steady"
+        assert name.toolTip() == "Filed by the program as “home”"
+        assert bar.toolTip() == "Messages about it in these days: 1 (1 more than last time)"
     dialog.close()
 
 
@@ -110,7 +112,8 @@ def test_the_inbox_fits_its_texts_and_all_three_profile_windows_in_japanese(app,
     dialog.tabs.setCurrentIndex(2)
     qtbot.waitUntil(dialog.profile_scroll.isVisible)
     body = dialog.profile_scroll.widget()
-    assert [name.text() for name, _bar, _trend in dialog.bars["90"]] == ["communication"]
+    [(name, _bar, _trend)] = dialog.bars["90"]
+    assert name.text() == "コミュニケーション" and "communication" in name.toolTip()  # a topic in words, its key a tip
     # At the dialog's own size the 90-day window is not cut off behind a scroll bar.
     assert body.minimumSizeHint().width() <= dialog.profile_scroll.viewport().width()
     assert not dialog.profile_scroll.horizontalScrollBar().isVisible()
@@ -137,7 +140,7 @@ def test_interests_and_the_graph_show_nothing_that_waits_for_review_until_it_is_
     assert {r["action"] for r in app.memory.queue()} == {"layer1"}  # the guard dropped the placeholder
     window = make_window("en")
     dialog = window.open_inbox()
-    assert [name.text() for name, _bar, _trend in dialog.bars["90"]] == ["hobby"]  # Interests
+    assert [name.text() for name, _bar, _trend in dialog.bars["90"]] == ["hobbies"]  # Interests
     assert "topic:role_id_1" not in dialog.graph_view.node_items and "topic:home" not in dialog.graph_view.node_items
     assert "topic:hobby" in dialog.graph_view.node_items
     dialog.close()
@@ -145,7 +148,7 @@ def test_interests_and_the_graph_show_nothing_that_waits_for_review_until_it_is_
     [sendai] = [r for r in app.memory.queue() if r["text"] == "Lives in Sendai"]
     app.memory.approve(str(sendai["id"]))
     dialog = window.open_inbox()
-    assert sorted(name.text() for name, _bar, _trend in dialog.bars["90"]) == ["hobby", "home"]
+    assert sorted(name.text() for name, _bar, _trend in dialog.bars["90"]) == ["hobbies", "home"]
     assert {"topic:home", "entity:sendai"} <= set(dialog.graph_view.node_items)
     assert "topic:role_id_1" not in dialog.graph_view.node_items
     dialog.close()

@@ -32,8 +32,7 @@ def test_review_queue_approve_and_reject_change_the_store(queued, window, qtbot)
     assert dialog.table.topLevelItem(0).text(2) == "Add to lasting memory"
 
     dialog.table.setCurrentItem(dialog.table.topLevelItem(texts["朝はブラックコーヒー"]))
-    assert "覚えておいて：朝はブラックコーヒーを飲む" in [dialog.evidence.item(i).text()[-20:].strip()
-                                                       for i in range(dialog.evidence.count())]
+    assert "覚えておいて：朝はブラックコーヒーを飲む" in [line[-20:].strip() for line in dialog.evidence.texts()]
     assert dialog.reason.text() == ("Why: Enough evidence has come together, so this becomes lasting memory "
                                     "(confidence 0.90).\nProposed by base.")
     assert not dialog.other_verdict_button.isVisible()  # only a judgement has other verdicts
@@ -71,7 +70,7 @@ def test_memory_browser_views_history_evidence_and_actions(queued, window, qtbot
             for i in range(browser.table.topLevelItemCount())}
     browser.table.setCurrentItem(rows["朝はブラックコーヒー"])
     assert browser.approve_button.isEnabled() and browser.reject_button.isEnabled()
-    assert browser.evidence.count() == 1 and "ブラックコーヒーを飲む" in browser.evidence.item(0).text()
+    assert browser.evidence.count() == 1 and "ブラックコーヒーを飲む" in browser.evidence.texts()[0]
     with qtbot.waitSignal(browser.memory_changed, timeout=5000):
         browser.approve_button.click()
     browser.set_view("layer1")

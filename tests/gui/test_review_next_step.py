@@ -106,3 +106,66 @@ def test_the_finished_flush_shows_each_change_kind_whole(app, make_window, backe
     widest = max(tree.fontMetrics().horizontalAdvance(k) for k in kinds)
     assert tree.columnWidth(0) >= widest, kinds  # "New · Waiting for your review" is not cut to "New · Wai…"
     dialog.close()
+
+
+def six_junk_and_two_alike(app, backend) -> list[str]:
+    """Eight items wait for review, three of them near-duplicates: a flush queues six junk items, then two more
+    proposals of the bicycle's change wait beside it (as later flushes leave them: the same slot, the same words
+    but for case and punctuation). Returns the three alike items' texts."""
+    from dataclasses import replace
+
+    from monchat.core.memory import Action, State
+    app.settings.flush.ask_before_layer1 = True
+    backend.default_reply = NO_ITEMS
+    for n, text in enumerate(JUNK[:6]):
+        log_message(app, 3 - n * 0.01, text)
+    backend.enqueue(lines_as_items(0), lines_as_items(3))
+    assert app.flush.run().queued == 6
+    bicycle = next(m for m in app.memory.list(all=True) if m.text == JUNK[2])
+    alike = ["I ride a bicycle to work.", "i ride a Bicycle to work!"]
+    with app.memory.change() as t:
+        for n, text in enumerate(alike):
+            copy = t.create(replace(bicycle, id=f"mem-alike-{n}", text=text, state=State.CANDIDATE),
+                            app.memory.memories.ledger_rows(bicycle.id))
+            t.hold_for_review(copy, Action.LAYER1, "enough evidence", 0.9)
+    return [JUNK[2], *alike]
+
+
+def test_near_duplicates_wait_as_one_row_and_one_reject_rejects_them_all(app, make_window, backend, qtbot):
+    alike = six_junk_and_two_alike(app, backend)
+    assert len(app.memory.queue()) == 8
+    queue = make_window("en").open_review_queue()
+    assert queue.table.topLevelItemCount() == 6  # 8 items, 3 of them alike: 6 rows
+    rows = [queue.table.topLevelItem(i) for i in range(6)]
+    [folded] = [row for row in rows if row.text(0).startswith(JUNK[2])]
+    assert folded.text(0) == f"{JUNK[2]}  ×3"
+    queue.table.setCurrentItem(folded)
+    assert all(f"“{text}”" in queue.reason.text() for text in alike)  # each of them in the detail
+    [said] = queue.evidence.texts()  # the message all three rest on, once
+    assert said.endswith(JUNK[2])
+    assert queue.reject_button.text() == "Reject all 3"  # one row: all of its alike items
+    with qtbot.waitSignal(queue.memory_changed, timeout=10000):
+        queue.reject_button.click()
+    assert queue.table.topLevelItemCount() == 5 and len(app.memory.queue()) == 5
+    assert {m.state for m in app.memory.list(all=True) if m.text in alike} == {"rejected"}
+    queue.close()
+
+
+def test_the_cli_lists_near_duplicates_once_with_their_numbers(app, backend, capsys):
+    import json
+
+    from monchat.cli.main import build_parser
+    from monchat.cli.memory import cmd_memory
+    alike = six_junk_and_two_alike(app, backend)
+    ids = {row["text"]: row["id"] for row in app.memory.queue()}
+    capsys.readouterr()
+    assert cmd_memory(app, build_parser().parse_args(["memory", "queue"])) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 6
+    [line] = [line for line in lines if JUNK[2] in line]
+    assert f"×3 (alike: {' '.join('#' + str(ids[t]) for t in alike)})" in line
+    assert cmd_memory(app, build_parser().parse_args(["memory", "list"])) == 0
+    assert capsys.readouterr().out.count("×3 (alike:") == 1
+    assert cmd_memory(app, build_parser().parse_args(["memory", "queue", "--json"])) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) == 8 and {r["text"]: r["alike"] for r in rows}[alike[1]] == [ids[t] for t in alike]

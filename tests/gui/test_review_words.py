@@ -99,7 +99,7 @@ def test_the_review_queue_words_a_judgement_in_japanese(app, clock, make_window)
     assert dialog.table.currentItem().text(2) == "判断（傾き: 置き換え）"
     assert dialog.effect.text() == "新しい発言で今ある記憶を置き換えます。古いほうは履歴に残ります。"
     assert dialog.other_verdict_button.text() == "別の判定で承認…"
-    evidence = [dialog.evidence.item(i).text() for i in range(dialog.evidence.count())]
+    evidence = dialog.evidence.texts()
     assert evidence[0] == "提案「最近は緑茶ばかり飲んでいる」の根拠" and evidence[1].endswith("最近も緑茶ばかり")
     assert evidence[2] == "今ある記憶「毎食、緑茶を飲む」の根拠"
     assert evidence[3].endswith("毎食、緑茶を飲んでる")  # both sides, to compare
@@ -159,7 +159,7 @@ def test_the_memory_browser_shows_history_evidence_and_reasons_in_japanese(app, 
     assert [row[:2] for row in history] == [[scenes.SENDAI, "置き換え済み"], [scenes.KANAZAWA, "置き換え済み"],
                                            ["▶ " + scenes.KANAZAWA_EDITED, "有効"]]
     assert history[0][2] < history[0][3] == history[1][2] and history[2][3] == ""  # when each held
-    evidence = [browser.evidence.item(i).text() for i in range(browser.evidence.count())]
+    evidence = browser.evidence.texts()
     assert any("金沢に引っ越したんだ" in line for line in evidence)
     assert "種類: 訂正" in browser.facts.text() and not LATIN.search(browser.facts.text())
 

@@ -6,10 +6,8 @@ about it once and the review queue shows it once. Several personas saying the sa
 more support ("repetition strengthens"), never more rows: the folded item has the best score of
 the group, the union of its evidence and, with mixed kinds, the loosest kind (``memory/rules.py``).
 
-What is near-identical: the same slot (case, width, spaces and ``-``/``_`` aside), the same kind
-family (a retraction only with retractions, a preference only with preferences) and the same words
-in the same order, where a word may differ in case, width, punctuation and ending (Latin words
-compare by the stem ``words.units`` uses) and a leading "the user" / 「ユーザーは」 is no word.
+What is near-identical is ``memory/alike.py``'s rule (the review queue shows alike items as one row by
+the same rule): the same slot, the same kind family and the same words in the same order.
 
 Deliberately not folded:
 - Texts that share their words in another order or with one word more. A bag of words (what
@@ -24,48 +22,16 @@ Deliberately not folded:
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from dataclasses import replace
 
-from ..memory.guard import units
+from ..memory.alike import change_key, group_alike
 from ..memory.rules import REQUIRED_DAYS
-from ..memory.states import Kind
 from ..types import Coded
 from .records import Item
 
-# A subject the filters put in front of a statement about the user; it adds nothing to compare.
-LEADING_SUBJECT = re.compile(r"^(?:the\s+user'?s?\b|user'?s?\b|ユーザーは|ユーザーが|ユーザーの)\s*")
-
-
-def slot_key(slot: str) -> str:
-    """A slot as folding compares it: ``Home / City`` and ``home/city`` are one slot."""
-    folded = unicodedata.normalize("NFKC", slot).casefold()
-    parts = [re.sub(r"[\s_\-]+", "_", part.strip()).strip("_") for part in folded.split("/")]
-    return "/".join(parts)
-
-
-def wording_key(text: str) -> tuple[str, ...]:
-    """The words of ``text`` in order, each as it is compared (a Latin word by its ``units`` stem)."""
-    folded = unicodedata.normalize("NFKC", text).casefold().strip()
-    folded = LEADING_SUBJECT.sub("", folded)
-    words = []
-    for run in re.findall(r"[a-z0-9']+|[^\W\da-z_]+", folded):
-        run = run.strip("'")
-        if not run:
-            continue
-        stem = units(run) if run.isascii() else set()
-        words.append(next(iter(stem)) if len(stem) == 1 else run)
-    return tuple(words)
-
-
-def family(kind: str) -> str:
-    """Kinds that may fold together: a retraction takes back, a preference versions, the rest state."""
-    return kind if kind in (Kind.RETRACTION, Kind.PREFERENCE) else "statement"
-
 
 def fold_key(item: Item) -> tuple:
-    return slot_key(item.slot), family(item.kind), wording_key(item.text)
+    return change_key(item.slot, item.kind, item.text)
 
 
 def fold_items(items: list[Item]) -> tuple[list[Item], list[dict]]:
@@ -75,14 +41,8 @@ def fold_items(items: list[Item]) -> tuple[list[Item], list[dict]]:
         The items, each with ``proposers`` set, and one record per fold of two or more proposals:
         ``{"text", "slot", "personas", "proposals"}`` (the report's ``folded``).
     """
-    groups: dict[tuple, list[Item]] = {}
-    for item in items:
-        key = fold_key(item)
-        if not key[2]:  # no words at all: nothing to call identical
-            key = (key, id(item))
-        groups.setdefault(key, []).append(item)
     folded, records = [], []
-    for group in groups.values():
+    for group in group_alike(items, fold_key):  # no words at all: nothing to call identical
         item = _fold(group)
         folded.append(item)
         if len(group) > 1:

@@ -23,6 +23,7 @@ from ..store.db import Store
 from ..store.memories import MemoryStore
 from ..types import Clock, local_now
 from . import preferences
+from .alike import change_key, group_alike
 from .rules import effective_confidence, half_life_for, leaning
 from .record import MemoryRecord
 from .tiers import memory_tier
@@ -160,6 +161,16 @@ class MemoryService:
         for row in rows:
             row["proposers"] = json.loads(row["proposers"]) if row.get("proposers") else []
         return rows
+
+    def queue_groups(self) -> list[list[dict]]:
+        """The open review rows with near-duplicates together (``alike.py``, the rule the flush folds by): the rows
+        of a group propose the same change (one action on one target, one slot, the same words) and are shown and
+        decided as one. Oldest first, in a group and among groups."""
+        def key(row: dict) -> tuple:
+            memory = self.memories.get(row["memory_id"])
+            return (row["action"], row.get("target_id") or "",
+                    *change_key(memory.slot if memory else "", memory.kind if memory else "", row.get("text") or ""))
+        return group_alike(self.queue(), key)
 
     # ---- changing ------------------------------------------------------
     @contextmanager

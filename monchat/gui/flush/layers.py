@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
 from ...core.background.gaps import RECALL
 from ...core.memory.states import BackgroundLayer, ChangeKind
+from ..memory.memory_words import memory_words
 from ..translation import arg
 
 LAYER_ORDER = ("reflect", "profile", "diary", "gaps", "skills", "preferences", "tiers", "graph", "lint")
@@ -45,8 +46,8 @@ class LayerRows(QTreeWidget):
 
     def gap_words(self, gap: dict) -> str:
         if gap["kind"] == RECALL:
-            return arg(self.tr("%1 (not known %2 times)"), gap["slot"], gap["failures"])
-        return arg(self.tr("%1 (never mentioned)"), gap["slot"])
+            return arg(self.tr("%1 (not known %2 times)"), memory_words.topic(gap["slot"]), gap["failures"])
+        return arg(self.tr("%1 (never mentioned)"), memory_words.topic(gap["slot"]))
 
     def describe(self, layer: str, data: dict | None) -> str:
         """One row's text: what the layer changed, or that it changed nothing."""
@@ -55,12 +56,13 @@ class LayerRows(QTreeWidget):
                 return self.tr("Did not run (nothing found, or turned off)")
             return arg(self.tr("Insights: %1, suspected gaps: %2 (Inbox)"), data["insights"], data["gaps"])
         if layer == BackgroundLayer.PROFILE:
-            changed = ", ".join(f"{e['topic']} {e['count']} ({e['delta']:+d})" for e in data["changed"])
+            changed = ", ".join(memory_words.topic_count(e["topic"], e["count"], e["delta"])  # not "food 1 (+1)"
+                                for e in data["changed"])
             text = arg(self.tr("This week: %1"), changed) if changed else self.tr("No change this week")
             if data["rising"]:
-                text += "; " + arg(self.tr("rising: %1"), ", ".join(data["rising"]))
+                text += "; " + arg(self.tr("rising: %1"), ", ".join(map(memory_words.topic_name, data["rising"])))
             if data["cooling"]:
-                text += "; " + arg(self.tr("cooling: %1"), ", ".join(data["cooling"]))
+                text += "; " + arg(self.tr("cooling: %1"), ", ".join(map(memory_words.topic_name, data["cooling"])))
             return text
         if layer == BackgroundLayer.DIARY:
             return arg(self.tr("Pages written: %1"), ", ".join(data["days"])) if data["days"] \

@@ -1676,6 +1676,10 @@ Send to it? monchat asks only once for this service.</source>
         <source>Topics you talked about, as of %1 (bars: share of the window).</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Messages about it in these days: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>LayerRows</name>
@@ -2226,139 +2230,7 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>New from the last flush</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Pending</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Dormant</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>All</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>History</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>active</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>candidate</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>waiting for review</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>pending</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>dormant</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Talked about</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Lasting</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Recent</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>replaced</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>taken back</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>forgotten</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>rejected</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>a taking back</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>said outright</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>a correction</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>a fact</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>a habit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>a skill</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>a preference</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>writing style</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>tech choice</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>design principle</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>pace</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>aesthetic</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>food and drink</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>communication</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>learning</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>money</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>social</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2572,6 +2444,265 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Review queue…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MemoryWords</name>
+    <message>
+        <source>New from the last flush</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lasting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dormant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>candidate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting for review</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>dormant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>replaced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>taken back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>forgotten</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a taking back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>said outright</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a correction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a fact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a habit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a skill</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a preference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>writing style</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tech choice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>design principle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>aesthetic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>food and drink</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>communication</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>learning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>money</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>social</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>home</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>drinks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>food</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>hobbies</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>studies</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skills</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>work</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pets</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>family</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>friends</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>partner</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>health</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>travel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>music</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sport</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>books</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>games</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>places</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>people</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>about you</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>projects</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>plans</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>school</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>languages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sleep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filed by the program as “%1”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2 more than last time)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2 fewer than last time)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (as last time)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3271,6 +3402,31 @@ Open it in your browser?</source>
         <source>Decide (leaning: %1)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1  ×%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n alike proposals of the same change: approving or rejecting this row decides all of them</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Approve all %n</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Reject all %n</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
     <message numerus="yes">
         <source>Approve %n selected</source>
         <translation>
@@ -3303,6 +3459,17 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Evidence for the current memory “%1”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>This row stands for %n alike proposals; Approve and Reject decide all of them:</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>#%1 (%2): “%3”</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

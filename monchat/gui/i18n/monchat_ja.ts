@@ -1680,6 +1680,10 @@ Send to it? monchat asks only once for this service.</source>
         <source>Topics you talked about, as of %1 (bars: share of the window).</source>
         <translation>%1 時点で話した話題（棒：期間内の割合）。</translation>
     </message>
+    <message>
+        <source>Messages about it in these days: %1</source>
+        <translation>この期間にこの話題が出た発言：%1</translation>
+    </message>
 </context>
 <context>
     <name>LayerRows</name>
@@ -2234,140 +2238,8 @@ Open it in your browser?</source>
         <translation>根拠: あなたの発言</translation>
     </message>
     <message>
-        <source>New from the last flush</source>
-        <translation>前回の整理で新しく</translation>
-    </message>
-    <message>
-        <source>Pending</source>
-        <translation>保留</translation>
-    </message>
-    <message>
-        <source>Dormant</source>
-        <translation>休眠</translation>
-    </message>
-    <message>
-        <source>All</source>
-        <translation>すべて</translation>
-    </message>
-    <message>
-        <source>History</source>
-        <translation>履歴</translation>
-    </message>
-    <message>
-        <source>active</source>
-        <translation>有効</translation>
-    </message>
-    <message>
-        <source>candidate</source>
-        <translation>候補</translation>
-    </message>
-    <message>
-        <source>waiting for review</source>
-        <translation>確認待ち</translation>
-    </message>
-    <message>
-        <source>pending</source>
-        <translation>保留</translation>
-    </message>
-    <message>
-        <source>dormant</source>
-        <translation>休眠</translation>
-    </message>
-    <message>
         <source>Talked about</source>
         <translation>話題にした時期</translation>
-    </message>
-    <message>
-        <source>Lasting</source>
-        <translation>長期</translation>
-    </message>
-    <message>
-        <source>Recent</source>
-        <translation>最近</translation>
-    </message>
-    <message>
-        <source>replaced</source>
-        <translation>置き換え済み</translation>
-    </message>
-    <message>
-        <source>taken back</source>
-        <translation>取り消し</translation>
-    </message>
-    <message>
-        <source>forgotten</source>
-        <translation>忘れた</translation>
-    </message>
-    <message>
-        <source>rejected</source>
-        <translation>却下</translation>
-    </message>
-    <message>
-        <source>a taking back</source>
-        <translation>取り消しの発言</translation>
-    </message>
-    <message>
-        <source>said outright</source>
-        <translation>はっきり言ったこと</translation>
-    </message>
-    <message>
-        <source>a correction</source>
-        <translation>訂正</translation>
-    </message>
-    <message>
-        <source>a fact</source>
-        <translation>事実</translation>
-    </message>
-    <message>
-        <source>a habit</source>
-        <translation>習慣</translation>
-    </message>
-    <message>
-        <source>a skill</source>
-        <translation>技能</translation>
-    </message>
-    <message>
-        <source>a preference</source>
-        <translation>好み</translation>
-    </message>
-    <message>
-        <source>writing style</source>
-        <translation>文体</translation>
-    </message>
-    <message>
-        <source>tech choice</source>
-        <translation>技術の選択</translation>
-    </message>
-    <message>
-        <source>design principle</source>
-        <translation>設計の原則</translation>
-    </message>
-    <message>
-        <source>pace</source>
-        <translation>ペース</translation>
-    </message>
-    <message>
-        <source>aesthetic</source>
-        <translation>美的感覚</translation>
-    </message>
-    <message>
-        <source>food and drink</source>
-        <translation>食べ物と飲み物</translation>
-    </message>
-    <message>
-        <source>communication</source>
-        <translation>コミュニケーション</translation>
-    </message>
-    <message>
-        <source>learning</source>
-        <translation>学び方</translation>
-    </message>
-    <message>
-        <source>money</source>
-        <translation>お金</translation>
-    </message>
-    <message>
-        <source>social</source>
-        <translation>人付き合い</translation>
     </message>
     <message>
         <source>▣ In a digest: the prompt carries the digest for it</source>
@@ -2581,6 +2453,265 @@ Open it in your browser?</source>
     <message>
         <source>Review queue…</source>
         <translation>確認待ち…</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryWords</name>
+    <message>
+        <source>New from the last flush</source>
+        <translation>前回の整理で新しく</translation>
+    </message>
+    <message>
+        <source>Lasting</source>
+        <translation>長期</translation>
+    </message>
+    <message>
+        <source>Recent</source>
+        <translation>最近</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <source>Dormant</source>
+        <translation>休眠</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>履歴</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>すべて</translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation>有効</translation>
+    </message>
+    <message>
+        <source>candidate</source>
+        <translation>候補</translation>
+    </message>
+    <message>
+        <source>waiting for review</source>
+        <translation>確認待ち</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <source>dormant</source>
+        <translation>休眠</translation>
+    </message>
+    <message>
+        <source>replaced</source>
+        <translation>置き換え済み</translation>
+    </message>
+    <message>
+        <source>taken back</source>
+        <translation>取り消し</translation>
+    </message>
+    <message>
+        <source>forgotten</source>
+        <translation>忘れた</translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <translation>却下</translation>
+    </message>
+    <message>
+        <source>a taking back</source>
+        <translation>取り消しの発言</translation>
+    </message>
+    <message>
+        <source>said outright</source>
+        <translation>はっきり言ったこと</translation>
+    </message>
+    <message>
+        <source>a correction</source>
+        <translation>訂正</translation>
+    </message>
+    <message>
+        <source>a fact</source>
+        <translation>事実</translation>
+    </message>
+    <message>
+        <source>a habit</source>
+        <translation>習慣</translation>
+    </message>
+    <message>
+        <source>a skill</source>
+        <translation>技能</translation>
+    </message>
+    <message>
+        <source>a preference</source>
+        <translation>好み</translation>
+    </message>
+    <message>
+        <source>writing style</source>
+        <translation>文体</translation>
+    </message>
+    <message>
+        <source>tech choice</source>
+        <translation>技術の選択</translation>
+    </message>
+    <message>
+        <source>design principle</source>
+        <translation>設計の原則</translation>
+    </message>
+    <message>
+        <source>pace</source>
+        <translation>ペース</translation>
+    </message>
+    <message>
+        <source>aesthetic</source>
+        <translation>美的感覚</translation>
+    </message>
+    <message>
+        <source>food and drink</source>
+        <translation>食べ物と飲み物</translation>
+    </message>
+    <message>
+        <source>communication</source>
+        <translation>コミュニケーション</translation>
+    </message>
+    <message>
+        <source>learning</source>
+        <translation>学び方</translation>
+    </message>
+    <message>
+        <source>money</source>
+        <translation>お金</translation>
+    </message>
+    <message>
+        <source>social</source>
+        <translation>人付き合い</translation>
+    </message>
+    <message>
+        <source>home</source>
+        <translation>住まい</translation>
+    </message>
+    <message>
+        <source>drinks</source>
+        <translation>飲み物</translation>
+    </message>
+    <message>
+        <source>food</source>
+        <translation>食べ物</translation>
+    </message>
+    <message>
+        <source>hobbies</source>
+        <translation>趣味</translation>
+    </message>
+    <message>
+        <source>studies</source>
+        <translation>勉強</translation>
+    </message>
+    <message>
+        <source>skills</source>
+        <translation>技能</translation>
+    </message>
+    <message>
+        <source>work</source>
+        <translation>仕事</translation>
+    </message>
+    <message>
+        <source>pets</source>
+        <translation>ペット</translation>
+    </message>
+    <message>
+        <source>family</source>
+        <translation>家族</translation>
+    </message>
+    <message>
+        <source>friends</source>
+        <translation>友人</translation>
+    </message>
+    <message>
+        <source>partner</source>
+        <translation>パートナー</translation>
+    </message>
+    <message>
+        <source>health</source>
+        <translation>健康</translation>
+    </message>
+    <message>
+        <source>travel</source>
+        <translation>旅行</translation>
+    </message>
+    <message>
+        <source>music</source>
+        <translation>音楽</translation>
+    </message>
+    <message>
+        <source>sport</source>
+        <translation>スポーツ</translation>
+    </message>
+    <message>
+        <source>books</source>
+        <translation>本</translation>
+    </message>
+    <message>
+        <source>games</source>
+        <translation>ゲーム</translation>
+    </message>
+    <message>
+        <source>places</source>
+        <translation>場所</translation>
+    </message>
+    <message>
+        <source>people</source>
+        <translation>人</translation>
+    </message>
+    <message>
+        <source>about you</source>
+        <translation>あなた自身のこと</translation>
+    </message>
+    <message>
+        <source>projects</source>
+        <translation>プロジェクト</translation>
+    </message>
+    <message>
+        <source>plans</source>
+        <translation>予定</translation>
+    </message>
+    <message>
+        <source>school</source>
+        <translation>学校</translation>
+    </message>
+    <message>
+        <source>languages</source>
+        <translation>言語</translation>
+    </message>
+    <message>
+        <source>sleep</source>
+        <translation>睡眠</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>その他</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Filed by the program as “%1”</source>
+        <translation>プログラム内の分類名：「%1」</translation>
+    </message>
+    <message>
+        <source>%1 (%2 more than last time)</source>
+        <translation>%1件（前回より %2 件多い）</translation>
+    </message>
+    <message>
+        <source>%1 (%2 fewer than last time)</source>
+        <translation>%1件（前回より %2 件少ない）</translation>
+    </message>
+    <message>
+        <source>%1 (as last time)</source>
+        <translation>%1件（前回と同じ）</translation>
     </message>
 </context>
 <context>
@@ -3279,6 +3410,28 @@ Open it in your browser?</source>
         <source>Decide (leaning: %1)</source>
         <translation>判断（傾き: %1）</translation>
     </message>
+    <message>
+        <source>%1  ×%2</source>
+        <translation>%1  ×%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n alike proposals of the same change: approving or rejecting this row decides all of them</source>
+        <translation>
+            <numerusform>同じ変更の似た提案が %n 件あります。この行を承認または却下すると、すべてに適用されます</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Approve all %n</source>
+        <translation>
+            <numerusform>%n 件すべて承認</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Reject all %n</source>
+        <translation>
+            <numerusform>%n 件すべて却下</numerusform>
+        </translation>
+    </message>
     <message numerus="yes">
         <source>Approve %n selected</source>
         <translation>
@@ -3310,6 +3463,16 @@ Open it in your browser?</source>
     <message>
         <source>Evidence for the current memory “%1”</source>
         <translation>今ある記憶「%1」の根拠</translation>
+    </message>
+    <message numerus="yes">
+        <source>This row stands for %n alike proposals; Approve and Reject decide all of them:</source>
+        <translation>
+            <numerusform>この行は似た提案 %n 件をまとめたものです。承認・却下はすべてに適用されます：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>#%1 (%2): “%3”</source>
+        <translation>#%1（%2）：「%3」</translation>
     </message>
     <message>
         <source>Saving…</source>

@@ -12,9 +12,9 @@ worker so a busy database never freezes the window.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QHeaderView, QLabel, QListWidget,
-                               QMessageBox, QPlainTextEdit, QPushButton, QSplitter, QTabBar, QTreeWidget,
-                               QTreeWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QHeaderView, QLabel, QMessageBox,
+                               QPlainTextEdit, QPushButton, QTabBar, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
+                               QWidget)
 
 from ...core.memory import Action, Kind, State, View
 from ...core.memory.preferences import versions as preference_versions
@@ -23,8 +23,10 @@ from ...core.personas.library import PersonaRegistry
 from ...core.settings import Settings
 from ...core.types import Clock
 from . import review_words as words
+from .memory_words import memory_words
 from .tier_words import tier_words
 from ..kit.confirm import ask_yes_no
+from ..kit.detail_splitter import DetailSplitter, EvidenceList
 from ..failures import explanation, headline
 from ..kit.lifetime import alive
 from ..chat.rating_buttons import RatingButtons
@@ -57,11 +59,11 @@ class MemoryBrowser(QDialog):
         self.review_row: dict | None = None  # the open review of the selected memory
         self.busy = False
         self.setWindowTitle(self.tr("Memory"))
-        self.resize(900, 640)
+        self.resize(900, 680)
 
         self.tabs = QTabBar(self)
         for view in FILTERS:
-            self.tabs.addTab(self.view_name(view))
+            self.tabs.addTab(memory_words.view_name(view))
         self.tabs.setCurrentIndex(FILTERS.index(View.NEW if memory.in_view(View.NEW) else View.LAYER1))
         self.tabs.currentChanged.connect(lambda _i: self.refresh())
         self.table = QTreeWidget(self)
@@ -76,7 +78,7 @@ class MemoryBrowser(QDialog):
         self.table.currentItemChanged.connect(lambda *_: self.show_detail())
 
         self.text_edit = QPlainTextEdit(self)
-        self.text_edit.setMaximumHeight(80)
+        self.text_edit.setMaximumHeight(64)
         self.facts = QLabel(self)
         self.facts.setWordWrap(True)
         self.facts.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -88,8 +90,7 @@ class MemoryBrowser(QDialog):
         history_header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for column in (1, 2, 3):
             history_header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
-        self.evidence = QListWidget(self)
-        self.evidence.setWordWrap(True)
+        self.evidence = EvidenceList(self)
         self.save_text_button = QPushButton(self.tr("Save wording"), self)
         self.save_text_button.setToolTip(self.tr("Your words are kept as written, as lasting memory"))
         self.save_text_button.clicked.connect(self.edit_selected)
@@ -128,16 +129,17 @@ class MemoryBrowser(QDialog):
         col.addWidget(self.text_edit)
         col.addLayout(actions)
         col.addWidget(self.facts)
-        col.addWidget(QLabel(self.tr("History (oldest first)"), detail))
-        col.addWidget(self.history, 1)
-        col.addWidget(QLabel(self.tr("Evidence: what you said"), detail))
-        col.addWidget(self.evidence, 1)
+        sides = QHBoxLayout()  # the history and the evidence side by side: the list above keeps the height
+        self.history.setMinimumHeight(self.history.fontMetrics().height() * 7)  # its header and a few versions
+        for title, view, share in ((self.tr("History (oldest first)"), self.history, 3),
+                                   (self.tr("Evidence: what you said"), self.evidence, 2)):
+            side = QVBoxLayout()
+            side.addWidget(QLabel(title, detail))
+            side.addWidget(view, 1)
+            sides.addLayout(side, share)
+        col.addLayout(sides, 1)
         col.addLayout(message_row)
-        splitter = QSplitter(Qt.Orientation.Vertical, self)
-        splitter.addWidget(self.table)
-        splitter.addWidget(detail)
-        splitter.setStretchFactor(0, 1)
-        splitter.setStretchFactor(1, 1)
+        splitter = DetailSplitter(self.table, detail, self)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         close.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -146,36 +148,7 @@ class MemoryBrowser(QDialog):
         layout.addWidget(close)
         self.refresh()
 
-    # ---- words -----------------------------------------------------------
-    def view_name(self, view: View) -> str:
-        return {View.NEW: self.tr("New from the last flush"), View.LAYER1: self.tr("Lasting"), View.LAYER2: self.tr("Recent"),
-                View.WAITING: self.tr("Pending"), View.DORMANT: self.tr("Dormant"),
-                View.HISTORY: self.tr("History"), View.ALL: self.tr("All")}[view]
-
-    def state_name(self, state: State) -> str:
-        return {State.ACTIVE: self.tr("active"), State.CANDIDATE: self.tr("candidate"),
-                State.QUEUED: self.tr("waiting for review"), State.PENDING: self.tr("pending"),
-                State.DORMANT: self.tr("dormant"), State.SUPERSEDED: self.tr("replaced"),
-                State.RETRACTED: self.tr("taken back"), State.FORGOTTEN: self.tr("forgotten"),
-                State.REJECTED: self.tr("rejected"), State.RETRACTION: self.tr("a taking back")}[state]
-
-    def kind_name(self, kind: str) -> str:
-        return {Kind.EXPLICIT: self.tr("said outright"), Kind.CORRECTION: self.tr("a correction"),
-                Kind.FACT: self.tr("a fact"), Kind.HABIT: self.tr("a habit"),
-                Kind.RETRACTION: self.tr("a taking back"), Kind.SKILL: self.tr("a skill"),
-                Kind.PREFERENCE: self.tr("a preference")}.get(kind, kind)
-
-    def category_name(self, category: str | None) -> str:
-        """A preference's category (core/memory/preferences.py CATEGORIES) in the window's language."""
-        return {"writing": self.tr("writing style"), "tech": self.tr("tech choice"),
-                "design": self.tr("design principle"), "pace": self.tr("pace"), "aesthetic": self.tr("aesthetic"),
-                "food": self.tr("food and drink"), "communication": self.tr("communication"),
-                "learning": self.tr("learning"), "money": self.tr("money"),
-                "social": self.tr("social")}.get(category or "", category or "")
-
-    def tier_name(self, tier: str) -> str:
-        return tier_words.name(tier)
-
+    # ---- words (the rest: gui/memory/memory_words.py) ---------------------------
     @staticmethod
     def when(stamp) -> str:
         return str(stamp or "")[:16].replace("T", " ")
@@ -196,12 +169,13 @@ class MemoryBrowser(QDialog):
         for record in self.records:
             tier = self.tiers[record.id]
             item = QTreeWidgetItem(self.table, [
-                record.text, record.slot, self.state_name(record.state),
+                record.text, memory_words.topic(record.slot), memory_words.state_name(record.state),
                 f"{record.confidence:.2f}" if record.confidence is not None else "", str(record.days),
                 "📌" if record.pinned else "",
-                self.tier_name(tier["tier"]) + (" ▣" if tier["digest"] else "")])
+                tier_words.name(tier["tier"]) + (" ▣" if tier["digest"] else "")])
             item.setData(0, Qt.ItemDataRole.UserRole, record.id)
             item.setToolTip(0, record.text)
+            item.setToolTip(1, memory_words.topic_tip(record.slot))
             if tier["digest"]:
                 item.setToolTip(TIER_COLUMN, self.tr("▣ In a digest: the prompt carries the digest for it"))
             if record.id == select:
@@ -259,8 +233,8 @@ class MemoryBrowser(QDialog):
         self.forget_button.setToolTip(self.tr("Put it back where it was") if forgotten else
                                       self.tr("Take it out of the prompt (you can undo it; its history is kept)"))
         self.forget_button.setEnabled((forgotten or not history_state) and not self.busy)
-        facts = [arg(self.tr("State: %1"), self.state_name(record.state)),
-                 arg(self.tr("Kind: %1"), self.kind_name(record.kind)),
+        facts = [arg(self.tr("State: %1"), memory_words.state_name(record.state)),
+                 arg(self.tr("Kind: %1"), memory_words.kind_name(record.kind)),
                  self.tr("Evidence on 1 day") if record.days == 1 else arg(self.tr("Evidence on %1 days"), record.days)]
         if record.valid_at:
             facts.append(arg(self.tr("Valid from %1"), self.when(record.valid_at)))
@@ -275,11 +249,11 @@ class MemoryBrowser(QDialog):
         if record.kind == Kind.PREFERENCE:  # its place in the version chain: newer versions weigh more
             pref = self.memory.to_dict(record)
             facts.append(arg(self.tr("Preference: %1, version %2 of %3, weight %4"),
-                             self.category_name(pref["category"]), pref["version"], pref["versions"],
+                             memory_words.category_name(pref["category"]), pref["version"], pref["versions"],
                              f"{pref['weight']:.2f}"))
             versions = preference_versions(self.memory.history(record.id))
         tier = self.tiers.get(record.id) or self.memory.tier(record)
-        facts.append(arg(self.tr("Talked about: %1"), self.tier_name(tier["tier"])))
+        facts.append(arg(self.tr("Talked about: %1"), tier_words.name(tier["tier"])))
         lines = [" · ".join(facts)]
         if tier["digest"]:  # one-way: the digest stands for these memories; their rows stay as they were
             covered = "; ".join(self.memory.get(mid).text for mid in tier["digest"]["covers"])
@@ -294,7 +268,7 @@ class MemoryBrowser(QDialog):
                                  words.reason(row, threshold)))
         self.facts.setText("\n".join(lines))
         for version in self.memory.history(record.id):
-            item = QTreeWidgetItem(self.history, [version.text, self.state_name(version.state),
+            item = QTreeWidgetItem(self.history, [version.text, memory_words.state_name(version.state),
                                                   self.when(version.valid_at), self.when(version.invalid_at)])
             item.setToolTip(0, version.text)
             item.setData(0, Qt.ItemDataRole.UserRole, version.id)
@@ -308,8 +282,7 @@ class MemoryBrowser(QDialog):
                     item.setFont(column, font)
                 item.setText(0, "▶ " + item.text(0))
         evidence = self.memory.evidence(record.id)
-        for row in evidence:
-            self.evidence.addItem(f"{self.when(row.get('ts'))}  {row.get('text', '')}")
+        self.evidence.add_messages(evidence)
         # Which surface personas' conversations it came from (role-play shows up here, if it was read).
         sources = sorted({self._persona_name(r.get("surface_persona") or "") for r in evidence} - {""})
         if sources:

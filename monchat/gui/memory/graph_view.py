@@ -15,9 +15,12 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPen
 from PySide6.QtWidgets import (QGraphicsEllipseItem, QGraphicsLineItem, QGraphicsRectItem, QGraphicsScene,
                                QGraphicsSimpleTextItem, QGraphicsView, QWidget)
 
+from .memory_words import memory_words
+
 TOP_NODES = 20
 LINES_PER_NODE = 3  # at most this many lines per node shown, the heaviest: a dense graph stays legible
 LABEL_PX = 160  # the widest a node's name is drawn
+TOPIC = "topic:"  # a topic node's id: "topic:" and the slot's first part (core/background/graph.py)
 COLOURS = {"topic": "#4f7cc4", "person": "#d0704a", "place": "#4e9a5b", "thing": "#9a6cc0"}
 MARGIN = 24
 
@@ -39,7 +42,7 @@ class GraphView(QGraphicsView):
         nodes = graph["nodes"][:top]  # already ordered by sessions, then memories
         if not nodes:
             return
-        ordered = sorted(nodes, key=lambda n: (n["cluster"], n["label"].casefold(), n["id"]))
+        ordered = sorted(nodes, key=lambda n: (n["cluster"], node_name(n).casefold(), n["id"]))
         radius = max(110.0, 14.0 * len(ordered))
         most = max(n["sessions"] for n in ordered) or 1
         centre: dict[str, QPointF] = {}
@@ -64,9 +67,10 @@ class GraphView(QGraphicsView):
                                    QPen(palette.base().color(), 2.0),
                                    QBrush(QColor(COLOURS.get(node["type"], COLOURS["thing"]))))
             dot.setZValue(2)
-            dot.setToolTip(node["label"])
+            name = node_name(node)
+            dot.setToolTip(name if name == node["label"] else f"{name}\n{memory_words.topic_tip(node['label'])}")
             self.node_items[node["id"]] = dot
-            self._label(node["label"], node["id"], point, size, 2 * math.pi * i / len(ordered) - math.pi / 2)
+            self._label(name, node["id"], point, size, 2 * math.pi * i / len(ordered) - math.pi / 2)
         scene.setSceneRect(scene.itemsBoundingRect().adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN))
         self._fit()
 
@@ -108,3 +112,8 @@ class GraphView(QGraphicsView):
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
         self._fit()
+
+
+def node_name(node: dict) -> str:
+    """A node's name as the window shows it: a topic in words (``food`` → "food and drink"), a name as said."""
+    return memory_words.topic_name(node["label"]) if node["id"].startswith(TOPIC) else node["label"]

@@ -15,8 +15,9 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QGridLayout, QGroupBox
 
 from ...core.background.inbox import Inbox
 from ...core.store.background import DISMISSED, OPEN
-from .graph_view import GraphView
+from .graph_view import GraphView, node_name
 from .lint_tab import LintTab
+from .memory_words import memory_words
 from ..translation import arg
 
 BAR_MIN_WIDTH = 40
@@ -63,10 +64,11 @@ class InboxDialog(QDialog):
     def gap_text(self, gap: dict) -> str:
         """A gap the program marked, in the window's language; one the reflect stage suspected, in its words."""
         if gap.get("source") == "failures":
-            return arg(self.tr("Memory did not know %1 (%2 times); last: %3"), gap["slot"], gap["failures"],
-                       gap["text"].split("): ", 1)[-1])
+            return arg(self.tr("Memory did not know %1 (%2 times); last: %3"), memory_words.topic(gap["slot"]),
+                       gap["failures"], gap["text"].split("): ", 1)[-1])
         if gap.get("source") == "neighbours":
-            return arg(self.tr("You often talk about %1, never about %2"), gap["slot"].split("/", 1)[0], gap["slot"])
+            return arg(self.tr("You often talk about %1, never about %2"),
+                       memory_words.topic_name(gap["slot"].split("/", 1)[0]), memory_words.topic(gap["slot"]))
         return gap["text"]
 
     def status_name(self, status: str) -> str:
@@ -175,17 +177,19 @@ class InboxDialog(QDialog):
     def reload(self) -> None:
         self.insights.clear()
         graph = self.inbox.graph()
-        names = {n["id"]: n["label"] for n in graph["nodes"]}
-        rows = [{**r, "what": "insight"} for r in self.inbox.insights()]
+        names = {n["id"]: n["label"] for n in graph["nodes"]}  # a topic's node in words (graph_view.node_name)
+        rows = [{**r, "what": "insight", "slots": [memory_words.topic(slot) for slot in r["slots"]],
+                 "text": in_words(r["text"], r["slots"])} for r in self.inbox.insights()]
         rows += [{"what": "gap", "id": g["id"], "kind": g["kind"], "text": self.gap_text(g), "status": g["status"],
-                  "slots": [g["slot"]] if g["slot"] else [], "run_id": g["run_id"]} for g in self.inbox.gaps()]
+                  "slots": [memory_words.topic(g["slot"])] if g["slot"] else [], "run_id": g["run_id"]}
+                 for g in self.inbox.gaps()]
         for d in self.inbox.discoveries():
-            labels = [names.get(n, n.partition(":")[2]) for n in d["nodes"]]
+            labels = [node_name({"id": n, "label": names.get(n, n.partition(":")[2])}) for n in d["nodes"]]
             rows.append({"what": "discovery", "id": d["id"], "kind": d["kind"], "status": d["status"],
                          "text": self.discovery_text(d["kind"], labels), "slots": labels[:2], "run_id": d["run_id"]})
         rows = [r for r in rows if r["status"] != DISMISSED]
         for r in rows:
-            item = QTreeWidgetItem([r["text"], self.kind_name(r["kind"]), ", ".join(r["slots"]), str(r["run_id"]),
+            item = QTreeWidgetItem([r["text"], self.kind_name(r["kind"]), ", ".join(r["slots"]), str(r["run_id"] or ""),
                                     self.status_name(r["status"])])
             item.setData(0, Qt.ItemDataRole.UserRole, (r["what"], r["id"], r["status"]))
             item.setToolTip(0, r["text"])  # the whole text where the column cuts it
@@ -230,7 +234,7 @@ class InboxDialog(QDialog):
         if current is None:
             return
         page = current.data(Qt.ItemDataRole.UserRole)
-        topics = ", ".join(page["topics"]) or "—"
+        topics = ", ".join(memory_words.topic(t) for t in page["topics"]) or "—"
         self.page.setPlainText(f"{page['text']}\n\n" + arg(self.tr("Topics: %1. Messages cited: %2."), topics,
                                                            str(len(page["messages"]))))
 
@@ -248,13 +252,24 @@ class InboxDialog(QDialog):
                     w.deleteLater()
             self.bars[days] = []
             for n, entry in enumerate(profile["windows"][days][:BARS_PER_WINDOW]):
-                name = QLabel(entry["topic"], box)
+                name = QLabel(memory_words.topic_name(entry["topic"]), box)
+                name.setToolTip(memory_words.topic_tip(entry["topic"]))
                 bar = QProgressBar(box)
                 bar.setRange(0, 100)
                 bar.setValue(round(entry["weight"] * 100))
                 bar.setFormat(str(entry["count"]))
+                bar.setToolTip(arg(self.tr("Messages about it in these days: %1"),
+                                   memory_words.count_change(entry["count"], entry["delta"])))
                 bar.setMinimumWidth(BAR_MIN_WIDTH)  # its own minimum is its full width: three windows must fit
                 trend = QLabel(self.trend_name(entry["trend"]), box)
                 for col, w in enumerate((name, bar, trend)):
                     grid.addWidget(w, n, col)
                 self.bars[days].append((name, bar, trend))
+
+
+def in_words(text: str, slots: list[str]) -> str:
+    """An insight's text with the slot keys it names (``communication/answer-length``) in words."""
+    for slot in sorted(slots, key=len, reverse=True):
+        if "/" in slot:
+            text = text.replace(slot, memory_words.topic(slot))
+    return text

@@ -4,6 +4,8 @@ A queued item never confirms silently; unanswered past its deadline it goes back
 to being a candidate (the flush does that). Approve and reject run on a worker.
 Several rows can be selected (Shift/Ctrl-click, Select all): Approve and Reject then decide all of them
 in one transaction (``MemoryService.decide_many``), so eight junk items go with one selection and one click.
+Items that propose the same change (near-duplicates, ``MemoryService.queue_groups``: the rule the flush folds by)
+are one row, "×3", with each of them in the detail; deciding the row decides all of them.
 """
 
 from __future__ import annotations
@@ -13,8 +15,7 @@ from datetime import datetime
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QHBoxLayout, QHeaderView, QLabel,
-                               QListWidget, QListWidgetItem, QMenu, QPushButton, QSplitter, QTreeWidget,
-                               QTreeWidgetItem, QVBoxLayout, QWidget)
+                               QMenu, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from ...core.errors import KnownError
 from ...core.memory import Action, Verdict
@@ -22,6 +23,7 @@ from ...core.memory.service import MemoryService
 from ...core.settings import Settings
 from . import review_words as words
 from ..failures import explanation, headline
+from ..kit.detail_splitter import DetailSplitter, EvidenceList
 from ..kit.lifetime import alive
 from ..translation import arg
 from ..kit.workers import Failure, TaskRunner
@@ -42,10 +44,11 @@ class ReviewQueueDialog(QDialog):
         self.memory = memory
         self.settings = settings
         self.runner = runner
-        self.rows: list[dict] = []
+        self.rows: list[dict] = []  # every open item
+        self.groups: dict[int, list[dict]] = {}  # a row's first item's number → the alike items it stands for
         self.busy = False
         self.setWindowTitle(self.tr("Review queue"))
-        self.resize(860, 560)
+        self.resize(860, 680)
         self.intro = QLabel(self.tr("These changes to your lasting memory wait for your decision. "
                                     "Nothing here is used until you approve it."), self)
         self.intro.setWordWrap(True)
@@ -66,8 +69,7 @@ class ReviewQueueDialog(QDialog):
         self.reason = QLabel(self)
         self.reason.setWordWrap(True)
         self.reason.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.evidence = QListWidget(self)
-        self.evidence.setWordWrap(True)
+        self.evidence = EvidenceList(self)
         self.approve_button = QPushButton(self.tr("Approve"), self)
         self.approve_button.clicked.connect(self.approve_selected)
         # For a judgement: approve as another verdict than the judge's leaning.
@@ -108,11 +110,7 @@ class ReviewQueueDialog(QDialog):
         col.addLayout(buttons)
         col.addWidget(self.effect)
         col.addWidget(self.message)
-        splitter = QSplitter(Qt.Orientation.Vertical, self)
-        splitter.addWidget(self.table)
-        splitter.addWidget(detail)
-        splitter.setStretchFactor(0, 1)
-        splitter.setStretchFactor(1, 1)
+        splitter = DetailSplitter(self.table, detail, self)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         close.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -128,17 +126,25 @@ class ReviewQueueDialog(QDialog):
         return words.action_name(action)
 
     def refresh(self) -> None:
-        self.rows = self.memory.queue()
+        groups = self.memory.queue_groups()
+        self.groups = {group[0]["id"]: group for group in groups}
+        self.rows = [row for group in groups for row in group]
         self.table.clear()
-        for row in self.rows:
-            deadline = row.get("deadline_epoch")
+        for group in groups:
+            row = group[0]
+            deadline = min((r["deadline_epoch"] for r in group if r.get("deadline_epoch")), default=None)
             when = datetime.fromtimestamp(deadline).strftime("%Y-%m-%d") if deadline else ""
+            text = row.get("text") or ""
             item = QTreeWidgetItem(self.table, [
-                row.get("text") or "", row.get("old_text") or "", self.action_name(row),
+                arg(self.tr("%1  ×%2"), text, len(group)) if len(group) > 1 else text,
+                row.get("old_text") or "", self.action_name(row),
                 words.confidence_text(row.get("confidence")) if row.get("confidence") is not None else "", when])
             item.setData(0, Qt.ItemDataRole.UserRole, row["id"])
             for column in (0, 1, 2):
                 item.setToolTip(column, item.text(column))
+            if len(group) > 1:
+                item.setToolTip(0, self.tr("%n alike proposals of the same change: approving or rejecting this row "
+                                           "decides all of them", "", len(group)))
         if self.table.topLevelItemCount():
             self.table.setCurrentItem(self.table.topLevelItem(0))
         if not self.rows:
@@ -146,9 +152,12 @@ class ReviewQueueDialog(QDialog):
         self.show_detail()
 
     def select(self, queue_id: int) -> None:
+        """Make current the row of item ``queue_id`` (the row of its group when it has alike items)."""
+        first = next((first for first, group in self.groups.items() if any(r["id"] == queue_id for r in group)),
+                     queue_id)
         for i in range(self.table.topLevelItemCount()):
             item = self.table.topLevelItem(i)
-            if item.data(0, Qt.ItemDataRole.UserRole) == queue_id:
+            if item.data(0, Qt.ItemDataRole.UserRole) == first:
                 self.table.setCurrentItem(item)
                 return
 
@@ -160,9 +169,9 @@ class ReviewQueueDialog(QDialog):
         return next((r for r in self.rows if r["id"] == queue_id), None)
 
     def selected_rows(self) -> list[dict]:
-        """The selected rows, in the table's order."""
+        """The items of the selected rows (every alike item of a row), in the table's order."""
         ids = {item.data(0, Qt.ItemDataRole.UserRole) for item in self.table.selectedItems()}
-        return [r for r in self.rows if r["id"] in ids]
+        return [r for first, group in self.groups.items() if first in ids for r in group]
 
     def show_detail(self) -> None:
         row = self.current()
@@ -178,13 +187,17 @@ class ReviewQueueDialog(QDialog):
         self.reject_button.setText(self.tr("Reject"))
         self.approve_button.setToolTip("")
         self.effect.clear()
-        if many > 1:  # the buttons decide every selected item; the detail shows the current one
+        if many > 1 and len(self.table.selectedItems()) == 1:  # one row of alike items: all of them
+            self.approve_button.setText(self.tr("Approve all %n", "", many))
+            self.reject_button.setText(self.tr("Reject all %n", "", many))
+        elif many > 1:  # the buttons decide every selected item; the detail shows the current one
             self.approve_button.setText(self.tr("Approve %n selected", "", many))
             self.reject_button.setText(self.tr("Reject %n selected", "", many))
         if row is None:
             return
         why = arg(self.tr("Why: %1"), words.reason(row, self.settings.flush.judge_confidence))
-        self.reason.setText("\n".join(t for t in (why, words.held(row), words.proposed_by(row)) if t))
+        self.reason.setText("\n".join(t for t in (why, words.held(row), words.proposed_by(row),
+                                                  self.alike_text(row)) if t))
         if judge:
             lean = words.leaning(row)
             self.approve_button.setText(arg(self.tr("Approve: %1"), words.verdict_name(lean)))
@@ -197,26 +210,35 @@ class ReviewQueueDialog(QDialog):
         compare = bool(row.get("target_id")) and row.get("action") != Action.LAYER1
         if compare:  # both sides, so the user can see what each rests on
             self._evidence_heading(arg(self.tr("Evidence for the proposal “%1”"), row.get("text") or ""))
-        self._evidence_lines(row["memory_id"])
+        self._evidence_lines(*[member["memory_id"] for member in self.groups.get(row["id"], [row])])  # alike too
         if compare:
             self._evidence_heading(arg(self.tr("Evidence for the current memory “%1”"), row.get("old_text") or ""))
             self._evidence_lines(row["target_id"])
 
-    def _evidence_heading(self, text: str) -> None:
-        item = QListWidgetItem(text, self.evidence)
-        item.setFlags(Qt.ItemFlag.ItemIsEnabled)  # a heading: shown, never selected
-        font = item.font()
-        font.setBold(True)
-        item.setFont(font)
+    def alike_text(self, row: dict) -> str:
+        """The alike items a row stands for, each with its number and words ("" for a row of one)."""
+        group = self.groups.get(row["id"], [])
+        if len(group) < 2:
+            return ""
+        return "\n".join([self.tr("This row stands for %n alike proposals; Approve and Reject decide all of them:",
+                                   "", len(group))]
+                         + [arg(self.tr("#%1 (%2): “%3”"), r["id"], str(r.get("created_at") or "")[:10],
+                                r.get("text") or "") for r in group])
 
-    def _evidence_lines(self, memory_id: str) -> None:
-        try:
-            lines = self.memory.evidence(memory_id)
-        except KnownError:  # the memory went away meanwhile (a flush, the CLI): nothing to show
-            lines = []
-        for message in lines:
-            when = str(message.get("ts", ""))[:16].replace("T", " ")
-            self.evidence.addItem(f"{when}  {message.get('text', '')}")
+    def _evidence_heading(self, text: str) -> None:
+        self.evidence.add_heading(text)
+
+    def _evidence_lines(self, *memory_ids: str) -> None:
+        """What these memories rest on, each message once (alike items often rest on the same words)."""
+        lines: dict = {}
+        for memory_id in memory_ids:
+            try:
+                found = self.memory.evidence(memory_id)
+            except KnownError:  # the memory went away meanwhile (a flush, the CLI): nothing to show
+                found = []
+            for message in found:
+                lines.setdefault(message["id"], message)
+        self.evidence.add_messages(sorted(lines.values(), key=lambda m: str(m.get("ts") or "")))
 
     def _apply(self, name: str, fn) -> None:
         if self.busy:
