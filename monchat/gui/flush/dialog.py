@@ -58,7 +58,7 @@ class FlushDialog(QDialog):
         self.role_labels: dict[str, QLabel] = {}
         self._announced = False
         self.setWindowTitle(self.tr("Flush"))
-        self.resize(720, 420)  # grows to the results when the flush is done (no empty space before)
+        self.resize(720, 300)  # as tall as the plan once it is read; grows to the results when the flush is done
 
         self.plan_label = QLabel(self.tr("Reading the plan…"), self)
         self.plan_label.setWordWrap(True)
@@ -83,6 +83,7 @@ class FlushDialog(QDialog):
         self.overall.setValue(0)
         self.status = QLabel(self)
         self.status.setWordWrap(True)
+        self.status.hide()  # shown from the start on: an empty label would still take a row
         self.timing = FlushTiming(self)  # elapsed, and the time left from the parts read
 
         self.personas_box = QGroupBox(self.tr("Filter personas"), self)
@@ -91,6 +92,7 @@ class FlushDialog(QDialog):
 
         self.summary = QLabel(self)
         self.summary.setWordWrap(True)
+        self.summary.hide()
         self.layers = LayerRows(self)  # what each background layer changed, once the flush is done
         self.changes = QTreeWidget(self)
         self.changes.setHeaderLabels([self.tr("Change"), self.tr("Memory / evidence")])
@@ -231,6 +233,8 @@ class FlushDialog(QDialog):
             self._persona_row(entry["id"], entry.get("role", ""), row)
         self.start_button.setEnabled(not self.running and bool(plan.files))
         self.start_button.setToolTip("" if plan.files else self.tr("Nothing to flush yet: chat first."))
+        self.layout().activate()  # the plan's rows are in: as tall as they need, no empty space below
+        self.resize(max(self.width(), self.sizeHint().width()), self.sizeHint().height())
         self.plan_loaded.emit(plan)
 
     def _plan_failed(self, failure: Failure) -> None:
@@ -283,6 +287,7 @@ class FlushDialog(QDialog):
         self.changes.clear()
         self.changes.hide()
         self.summary.clear()
+        self.summary.hide()
         self.overall.setValue(0)
         for stage in STAGES:
             self.stage_marks[stage].setText("○")
@@ -291,6 +296,7 @@ class FlushDialog(QDialog):
             bar.setValue(0)
             bar.setFormat(self.tr("waiting"))
         self.status.setText(self.tr("Starting…"))
+        self.status.show()
         self.timing.start()
         self.runner.start("flush", lambda report: flush.run(dry_run=dry_run, progress=report, cancel=cancel,
                                                             accept_partial=accept_partial),
@@ -397,6 +403,7 @@ class FlushDialog(QDialog):
             if self.stage_marks[stage].text() == "●":
                 self.stage_marks[stage].setText("✗")
         self.status.setText(f"{headline(failure)}\n{explanation(failure)}")
+        self.status.show()
         self.start_button.setEnabled(True)
         self.partial_button.setVisible(failure.code == FlushIncomplete.code)
         self.flush_failed.emit(failure)
@@ -414,6 +421,7 @@ class FlushDialog(QDialog):
     def show_summary(self, report) -> None:
         if report.nothing_to_flush:
             self.summary.setText(self.tr("There was nothing new to flush."))
+            self.summary.show()
             self.layers.show_layers(None)
             return
         self.layers.show_layers(report.background)
@@ -429,6 +437,7 @@ class FlushDialog(QDialog):
         for error in report.errors:
             lines.append(arg(self.tr("Problem: %1"), self.report_words(error)))
         self.summary.setText("\n".join(lines))
+        self.summary.show()
         fill_changes(self.changes, report, self.change_name, self.tr("No changes"))
         self.changes.show()
 

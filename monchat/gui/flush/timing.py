@@ -34,6 +34,7 @@ class FlushTiming(QObject):
         self.reading_started: float | None = None
         self.parts: dict[str, tuple[int, int]] = {}  # persona → (parts read, parts in all)
         self.timer = QTimer(self, interval=1000, timeout=self.show)
+        self.show()
 
     def start(self) -> None:
         self.started, self.reading_started, self.parts = time.monotonic(), None, {}
@@ -60,6 +61,7 @@ class FlushTiming(QObject):
         self.show()
 
     def show(self) -> None:
+        self.label.setVisible(self.started is not None)  # no empty row before a flush starts
         if self.started is None:
             self.label.clear()
             return
