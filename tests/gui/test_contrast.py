@@ -13,9 +13,13 @@ from PySide6.QtCore import QPoint, QRect
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QLabel
 
-from monchat.gui.kit.colours import contrast
+from monchat.gui.kit.colours import contrast, is_dark, luminance
 from tests.gui.conftest import fill_log_files
 from tests.gui.screenshot_main import dark_palette
+
+
+def qapp_palette() -> QPalette:
+    return QApplication.instance().palette()
 
 
 def light_palette() -> QPalette:
@@ -30,17 +34,27 @@ def themed(qapp):
     qapp.setPalette(before)
 
 
-def measured_contrast(banner, label) -> float:
-    """Measured on the window's picture (a widget grabbed alone may paint otherwise than in its window)."""
+def picture(banner):
+    """``banner`` as its window draws it (a widget grabbed alone may paint otherwise than in its window)."""
     top = banner.window()
-    image = top.grab(QRect(banner.mapTo(top, QPoint(0, 0)), banner.size())).toImage()
-    ratio = image.devicePixelRatio()
+    return top.grab(QRect(banner.mapTo(top, QPoint(0, 0)), banner.size())).toImage()
+
+
+def background(image) -> QColor:
+    """The most common colour of the picture."""
     colours = Counter(image.pixel(x, y) for x in range(0, image.width(), 2) for y in range(0, image.height(), 2))
-    background = QColor.fromRgb(colours.most_common(1)[0][0])
+    return QColor.fromRgb(colours.most_common(1)[0][0])
+
+
+def measured_contrast(banner, label) -> float:
+    """Measured on the window's picture: the label's pixel farthest from the background."""
+    image = picture(banner)
+    ratio = image.devicePixelRatio()
+    background_colour = background(image)
     area = label.geometry()
     text = [QColor.fromRgb(image.pixel(int(x * ratio), int(y * ratio)))
             for x in range(area.left(), area.right()) for y in range(area.top(), area.bottom())]
-    return max(contrast(colour, background) for colour in text)
+    return max(contrast(colour, background_colour) for colour in text)
 
 
 @pytest.mark.parametrize("files", [3, 5], ids=["warn", "stop"])
@@ -75,5 +89,9 @@ def test_a_failed_reply_notice_reads_and_has_an_icon(app, make_window, backend, 
     box = window.chat_view.notices()[0]
     window.chat_view.ensureWidgetVisible(box)
     qtbot.wait(50)
-    assert not box.findChild(QLabel, "notice_icon").pixmap().isNull()
-    assert measured_contrast(box, box.findChild(QLabel, "notice")) >= 4.5
+    icon, text = box.findChild(QLabel, "notice_icon"), box.findChild(QLabel, "notice")
+    assert not icon.pixmap().isNull() and icon.isVisible() and icon.geometry().right() < text.geometry().left()
+    assert measured_contrast(box, text) >= 4.5
+    # The notice follows the desktop's theme (made in the light one, it is recoloured for the dark one).
+    assert is_dark(qapp_palette()) == (theme == "dark") and (luminance(background(picture(box))) < 0.3) == is_dark(
+        qapp_palette())
