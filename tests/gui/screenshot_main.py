@@ -60,6 +60,15 @@ def dark_palette() -> QPalette:
                          (QPalette.ColorRole.Highlight, "#3d6fb4"), (QPalette.ColorRole.BrightText, "#ffffff"),
                          (QPalette.ColorRole.Dark, "#5a2a2a")):
         palette.setColor(role, QColor(colour))
+    # Disabled controls are drawn dimmer, as a real dark theme draws them (Qt's Fusion dark palette, Breeze Dark):
+    # grey text on the window's colour, no highlight colour.
+    disabled = QPalette.ColorGroup.Disabled
+    for role, colour in ((QPalette.ColorRole.WindowText, "#808080"), (QPalette.ColorRole.Text, "#808080"),
+                         (QPalette.ColorRole.ButtonText, "#808080"), (QPalette.ColorRole.Base, "#2b2b2b"),
+                         (QPalette.ColorRole.Button, "#333333"), (QPalette.ColorRole.Highlight, "#4a4a4a"),
+                         (QPalette.ColorRole.HighlightedText, "#a0a0a0"), (QPalette.ColorRole.PlaceholderText, "#6a6a6a"),
+                         (QPalette.ColorRole.Light, "#3a3a3a"), (QPalette.ColorRole.BrightText, "#a0a0a0")):
+        palette.setColor(disabled, role, QColor(colour))
     return palette
 
 

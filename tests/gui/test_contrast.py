@@ -95,3 +95,32 @@ def test_a_failed_reply_notice_reads_and_has_an_icon(app, make_window, backend, 
     # The notice follows the desktop's theme (made in the light one, it is recoloured for the dark one).
     assert is_dark(qapp_palette()) == (theme == "dark") and (luminance(background(picture(box))) < 0.3) == is_dark(
         qapp_palette())
+
+
+def measured_button(button) -> float:
+    """A button's text against its fill, inside its frame (the frame's outline is not its text)."""
+    image = picture(button)
+    fill = background(image)
+    return max(contrast(QColor.fromRgb(image.pixel(x, y)), fill)
+               for x in range(5, image.width() - 5) for y in range(5, image.height() - 5))
+
+
+DISABLED_VISIBLE = 1.5  # WCAG asks nothing of inactive controls; Qt's own light Fusion palette draws them at ~1.7
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_disabled_buttons_are_dimmed_yet_visible_and_the_flush_notes_read(app, make_window, themed, qtbot, theme):
+    """A disabled button (Cancel before a flush) is drawn dimmer than an enabled one yet not invisible; the
+    persona's role beside its name is information, not a disabled control: it reads at 4.5:1."""
+    fill_log_files(app, 1)
+    window = make_window("en")
+    themed(light_palette() if theme == "light" else dark_palette())
+    dialog = window.open_flush()
+    qtbot.waitUntil(dialog.start_button.isEnabled, timeout=5000)
+    qtbot.wait(50)
+    assert not dialog.cancel_button.isEnabled() and dialog.close_button.isEnabled()
+    disabled, enabled = measured_button(dialog.cancel_button), measured_button(dialog.close_button)
+    assert DISABLED_VISIBLE <= disabled and disabled < 0.8 * enabled, (disabled, enabled)
+    for role in dialog.role_labels.values():
+        assert role.text() and measured_contrast(role.parentWidget(), role) >= 4.5, role.text()
+    dialog.close()

@@ -249,7 +249,9 @@ class FlushDialog(QDialog):
         row = self.persona_grid.rowCount() if row is None else row
         name = QLabel(self.persona_name(persona_id), self.personas_box)
         role_label = QLabel(self.role_name(role), self.personas_box)
-        role_label.setEnabled(False)  # drawn dimmer: a note beside the name
+        font = role_label.font()
+        font.setItalic(True)  # a note beside the name, set apart by its shape: its colour reads as any text's
+        role_label.setFont(font)
         bar = QProgressBar(self.personas_box)
         bar.setRange(0, 1)
         bar.setValue(0)
