@@ -84,3 +84,18 @@ def test_the_window_shows_the_time_elapsed_and_left_from_the_parts_read(app, mak
     dialog.timing.stop()
     assert "left" not in label.text()
     dialog.close()
+
+
+def test_a_short_time_left_is_never_shown_as_none_left(qtbot):
+    from PySide6.QtWidgets import QWidget
+
+    from monchat.gui.flush.timing import FlushTiming
+    host = QWidget()
+    qtbot.addWidget(host)
+    timing = FlushTiming(host)
+    assert not timing.label.isVisibleTo(host)  # before a flush: no empty "Elapsed" row
+    timing.start()
+    timing.part("base", 0, 4)
+    timing.part("base", 1, 4)  # a part read in a moment: a fraction of a second left, still some time
+    assert timing.label.isVisibleTo(host) and "about 0:01 left" in timing.label.text()
+    timing.stop()

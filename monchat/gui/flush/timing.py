@@ -7,6 +7,7 @@ once a part is done; the other stages are short and only add to the elapsed time
 
 from __future__ import annotations
 
+import math
 import time
 
 from PySide6.QtCore import QObject, QTimer
@@ -73,4 +74,4 @@ class FlushTiming(QObject):
             done = sum(d for d, _ in self.parts.values())
             total = sum(t for _, t in self.parts.values())
             self.label.setText(arg(self.tr("Elapsed: %1 · about %2 left (from %3 of %4 parts read)"),
-                                   elapsed, clock_text(left), done, total))
+                                   elapsed, clock_text(math.ceil(left)), done, total))  # never "0:00 left"
