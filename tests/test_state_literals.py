@@ -137,13 +137,13 @@ def test_the_check_sees_each_way_of_spelling_a_state():
 
 def test_the_gui_has_words_for_every_state_view_verdict_and_change():
     from monchat.gui.memory import review_words
-    from monchat.gui.flush.dialog import FlushDialog
+    from monchat.gui.flush.words import FlushWords
     from monchat.gui.memory.memory_words import memory_words
 
     # The label tables are keyed by the enums: a new member without words raises KeyError here.
     assert len({memory_words.state_name(s) for s in State}) == len(State)
     assert len({memory_words.view_name(v) for v in View}) == len(View)
-    assert len({FlushDialog.change_name(_Tr(), k) for k in ChangeKind}) == len(ChangeKind)
+    assert len({FlushWords.change_name(_Tr(), k) for k in ChangeKind}) == len(ChangeKind)
     assert all(review_words.verdict_name(v) != str(v) and review_words.verdict_effect(v) for v in Verdict)
 
 

@@ -56,12 +56,12 @@ def test_a_backend_that_reports_nothing_gives_an_estimate_said_to_be_one(world, 
 
 def test_the_flush_dialog_says_about_for_an_estimate(qapp):
     from monchat.core.asking.ask import TokenUsage
-    from monchat.gui.flush.dialog import FlushDialog
+    from monchat.gui.flush.words import FlushWords
 
     class Words:
         tr = staticmethod(lambda text: text)
 
     reported = TokenUsage(calls=2, prompt_tokens=1200, output_tokens=34, cached_tokens=1000)
-    assert FlushDialog.tokens_text(Words(), reported) == "1,234 (1,000 from the cache)"
+    assert FlushWords.tokens_text(Words(), reported) == "1,234 (1,000 from the cache)"
     guessed = TokenUsage(calls=1, estimated_calls=1, estimated_tokens=500)
-    assert FlushDialog.tokens_text(Words(), guessed) == "about 500"
+    assert FlushWords.tokens_text(Words(), guessed) == "about 500"

@@ -14,6 +14,7 @@ review queue an unsure judgement.
 from __future__ import annotations
 
 import sys
+import threading
 from datetime import timedelta
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from monchat.core.types import Message, format_ts, local_now, new_message_id
 from monchat.gui.main import create_main_window, ensure_qapplication
 from tests.gui import memory_scenes as scenes
 from monchat.gui.kit.pages import tab_index
-from tests.gui.walker import openers
+from tests.gui.walker import dialog_classes, openers
 from tests.support.oracle import Rule
 
 CONVERSATION_EN = [
@@ -60,6 +61,15 @@ def dark_palette() -> QPalette:
                          (QPalette.ColorRole.Highlight, "#3d6fb4"), (QPalette.ColorRole.BrightText, "#ffffff"),
                          (QPalette.ColorRole.Dark, "#5a2a2a")):
         palette.setColor(role, QColor(colour))
+    # Disabled controls are drawn dimmer, as a real dark theme draws them (Qt's Fusion dark palette, Breeze Dark):
+    # grey text on the window's colour, no highlight colour.
+    disabled = QPalette.ColorGroup.Disabled
+    for role, colour in ((QPalette.ColorRole.WindowText, "#808080"), (QPalette.ColorRole.Text, "#808080"),
+                         (QPalette.ColorRole.ButtonText, "#808080"), (QPalette.ColorRole.Base, "#2b2b2b"),
+                         (QPalette.ColorRole.Button, "#333333"), (QPalette.ColorRole.Highlight, "#4a4a4a"),
+                         (QPalette.ColorRole.HighlightedText, "#a0a0a0"), (QPalette.ColorRole.PlaceholderText, "#6a6a6a"),
+                         (QPalette.ColorRole.Light, "#3a3a3a"), (QPalette.ColorRole.BrightText, "#a0a0a0")):
+        palette.setColor(disabled, role, QColor(colour))
     return palette
 
 
@@ -139,6 +149,7 @@ def main(home: str, output: str, language: str = "ja", dark: bool = False) -> in
     folder = Path(output).parent
     folder.mkdir(parents=True, exist_ok=True)
     steps = []
+    shot: set[type] = set()  # the dialog classes shot so far
 
     def save(widget, path) -> None:
         ok = widget.grab().save(str(path), "PNG")
@@ -159,6 +170,7 @@ def main(home: str, output: str, language: str = "ja", dark: bool = False) -> in
     def dialog_step(name, open_dialog, prepare=None):
         def step():
             dialog = open_dialog()
+            shot.add(type(dialog))
             fit_to_screen(dialog)
             if prepare is not None:
                 prepare(dialog)
@@ -171,14 +183,29 @@ def main(home: str, output: str, language: str = "ja", dark: bool = False) -> in
         return step
 
     def flush_step():
+        """The flush while it runs (one filter's first answer held back: the time left is estimated from the
+        others' parts), then when it is done."""
         dialog = window.open_flush()
+        release, held = threading.Event(), threading.Event()
+
+        def hold(_n, kind):  # the first filter call of this flush (the scenes' flushes made calls before)
+            if kind == "filter" and not held.is_set():
+                held.set()
+                release.wait(30)
 
         def start():
             if not dialog.start_button.isEnabled():
                 QTimer.singleShot(100, start)
                 return
             dialog.flush_finished.connect(lambda _report: QTimer.singleShot(300, finish))
+            backend.on_call = hold
             dialog.start()
+            QTimer.singleShot(2500, running)
+
+        def running():
+            save(dialog, folder / f"flush_running{theme}_{language}.png")
+            backend.on_call = None
+            release.set()
 
         def finish():
             save(dialog, folder / f"flush_run{theme}_{language}.png")
@@ -223,6 +250,12 @@ def main(home: str, output: str, language: str = "ja", dark: bool = False) -> in
             next_step()
         QTimer.singleShot(300, grab)
 
+    def unshot_step():
+        """Every dialog class of monchat.gui must have been opened (and so shot) by now: say which was not."""
+        for cls in sorted(dialog_classes() - shot, key=lambda c: c.__name__):
+            print("NOT SHOT: no open_* method opens", cls.__name__)
+        next_step()
+
     def stop_step():
         """Five unflushed files (the flush above emptied the logs): chat pauses, loudly, the composer disabled."""
         for hours in (0.05, 6.05, 12.05, 18.05, 24.05):
@@ -237,12 +270,14 @@ def main(home: str, output: str, language: str = "ja", dark: bool = False) -> in
         QTimer.singleShot(300, grab)
 
     steps += [dialog_step(name.removeprefix("open_"), opener) for name, opener in sorted(openers(window).items())]
+    steps += [unshot_step]
     steps += [flush_step,
               dialog_step("review_queue", window.open_review_queue, lambda d: d.select(made["judge"]["id"])),
               verdict_menu_step,
               dialog_step("memory", window.open_memory, lambda d: d.refresh(made["kanazawa"])),
               dialog_step("memory_superseded", window.open_memory, show_superseded),
               dialog_step("memory_preference", window.open_memory, show_preference),
+              dialog_step("settings_chat", window.open_settings, lambda d: d.tabs.setCurrentIndex(1)),
               dialog_step("settings_memory", window.open_settings, lambda d: d.tabs.setCurrentIndex(2)),
               dialog_step("settings_growing", window.open_settings, lambda d: d.tabs.setCurrentIndex(tab_index(d.tabs, d.growing)))]
     steps += [dialog_step(f"inbox_{tab}", window.open_inbox, lambda d, n=n: d.tabs.setCurrentIndex(n))

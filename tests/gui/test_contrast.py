@@ -13,9 +13,13 @@ from PySide6.QtCore import QPoint, QRect
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QLabel
 
-from monchat.gui.kit.colours import contrast
+from monchat.gui.kit.colours import contrast, is_dark, luminance
 from tests.gui.conftest import fill_log_files
 from tests.gui.screenshot_main import dark_palette
+
+
+def qapp_palette() -> QPalette:
+    return QApplication.instance().palette()
 
 
 def light_palette() -> QPalette:
@@ -30,17 +34,27 @@ def themed(qapp):
     qapp.setPalette(before)
 
 
-def measured_contrast(banner, label) -> float:
-    """Measured on the window's picture (a widget grabbed alone may paint otherwise than in its window)."""
+def picture(banner):
+    """``banner`` as its window draws it (a widget grabbed alone may paint otherwise than in its window)."""
     top = banner.window()
-    image = top.grab(QRect(banner.mapTo(top, QPoint(0, 0)), banner.size())).toImage()
-    ratio = image.devicePixelRatio()
+    return top.grab(QRect(banner.mapTo(top, QPoint(0, 0)), banner.size())).toImage()
+
+
+def background(image) -> QColor:
+    """The most common colour of the picture."""
     colours = Counter(image.pixel(x, y) for x in range(0, image.width(), 2) for y in range(0, image.height(), 2))
-    background = QColor.fromRgb(colours.most_common(1)[0][0])
+    return QColor.fromRgb(colours.most_common(1)[0][0])
+
+
+def measured_contrast(banner, label) -> float:
+    """Measured on the window's picture: the label's pixel farthest from the background."""
+    image = picture(banner)
+    ratio = image.devicePixelRatio()
+    background_colour = background(image)
     area = label.geometry()
     text = [QColor.fromRgb(image.pixel(int(x * ratio), int(y * ratio)))
             for x in range(area.left(), area.right()) for y in range(area.top(), area.bottom())]
-    return max(contrast(colour, background) for colour in text)
+    return max(contrast(colour, background_colour) for colour in text)
 
 
 @pytest.mark.parametrize("files", [3, 5], ids=["warn", "stop"])
@@ -75,5 +89,38 @@ def test_a_failed_reply_notice_reads_and_has_an_icon(app, make_window, backend, 
     box = window.chat_view.notices()[0]
     window.chat_view.ensureWidgetVisible(box)
     qtbot.wait(50)
-    assert not box.findChild(QLabel, "notice_icon").pixmap().isNull()
-    assert measured_contrast(box, box.findChild(QLabel, "notice")) >= 4.5
+    icon, text = box.findChild(QLabel, "notice_icon"), box.findChild(QLabel, "notice")
+    assert not icon.pixmap().isNull() and icon.isVisible() and icon.geometry().right() < text.geometry().left()
+    assert measured_contrast(box, text) >= 4.5
+    # The notice follows the desktop's theme (made in the light one, it is recoloured for the dark one).
+    assert is_dark(qapp_palette()) == (theme == "dark") and (luminance(background(picture(box))) < 0.3) == is_dark(
+        qapp_palette())
+
+
+def measured_button(button) -> float:
+    """A button's text against its fill, inside its frame (the frame's outline is not its text)."""
+    image = picture(button)
+    fill = background(image)
+    return max(contrast(QColor.fromRgb(image.pixel(x, y)), fill)
+               for x in range(5, image.width() - 5) for y in range(5, image.height() - 5))
+
+
+DISABLED_VISIBLE = 1.5  # WCAG asks nothing of inactive controls; Qt's own light Fusion palette draws them at ~1.7
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_disabled_buttons_are_dimmed_yet_visible_and_the_flush_notes_read(app, make_window, themed, qtbot, theme):
+    """A disabled button (Cancel before a flush) is drawn dimmer than an enabled one yet not invisible; the
+    persona's role beside its name is information, not a disabled control: it reads at 4.5:1."""
+    fill_log_files(app, 1)
+    window = make_window("en")
+    themed(light_palette() if theme == "light" else dark_palette())
+    dialog = window.open_flush()
+    qtbot.waitUntil(dialog.start_button.isEnabled, timeout=5000)
+    qtbot.wait(50)
+    assert not dialog.cancel_button.isEnabled() and dialog.close_button.isEnabled()
+    disabled, enabled = measured_button(dialog.cancel_button), measured_button(dialog.close_button)
+    assert DISABLED_VISIBLE <= disabled and disabled < 0.8 * enabled, (disabled, enabled)
+    for role in dialog.role_labels.values():
+        assert role.text() and measured_contrast(role.parentWidget(), role) >= 4.5, role.text()
+    dialog.close()

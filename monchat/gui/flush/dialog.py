@@ -14,16 +14,17 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QGridLayout, QGroupBox, QHBox
                                QPushButton, QTreeWidget, QVBoxLayout, QWidget)
 
 from ...core.flush.records import FlushIncomplete
-from ...core.memory.states import FLUSH_STEPS as STAGES, ChangeKind, FlushStage  # the steps shown, in order
+from ...core.memory.states import FLUSH_STEPS as STAGES, FlushStage  # the steps shown, in order
 from ...core.flush.service import FlushService
 from ...core.personas.library import PersonaRegistry
 from ..failures import explanation, headline
-from .changes import REFLECT_NOTES, fill_changes, reflect_note
+from .changes import fill_changes
 from .layers import LayerRows
 from .timing import FlushTiming
+from .words import FlushWords
 from ..kit.lifetime import alive
-from ..chat.small_model_words import small_model_note, small_model_warning
-from ..translation import arg, ui_is_english, ui_language
+from ..chat.small_model_words import small_model_warning
+from ..translation import arg
 from ..kit.workers import Failure, TaskRunner
 
 
@@ -57,8 +58,12 @@ class FlushDialog(QDialog):
         self.persona_rows: dict[str, tuple[QLabel, QProgressBar]] = {}
         self.role_labels: dict[str, QLabel] = {}
         self._announced = False
+        self.words = FlushWords(personas, self)  # every word the window shows for a code (gui/flush/words.py)
+        self.stage_name, self.role_name, self.change_name = (self.words.stage_name, self.words.role_name,
+                                                             self.words.change_name)
+        self.report_words, self.persona_name = self.words.report_words, self.words.persona_name
         self.setWindowTitle(self.tr("Flush"))
-        self.resize(720, 420)  # grows to the results when the flush is done (no empty space before)
+        self.resize(720, 300)  # as tall as the plan once it is read; grows to the results when the flush is done
 
         self.plan_label = QLabel(self.tr("Reading the plan…"), self)
         self.plan_label.setWordWrap(True)
@@ -83,6 +88,7 @@ class FlushDialog(QDialog):
         self.overall.setValue(0)
         self.status = QLabel(self)
         self.status.setWordWrap(True)
+        self.status.hide()  # shown from the start on: an empty label would still take a row
         self.timing = FlushTiming(self)  # elapsed, and the time left from the parts read
 
         self.personas_box = QGroupBox(self.tr("Filter personas"), self)
@@ -91,6 +97,7 @@ class FlushDialog(QDialog):
 
         self.summary = QLabel(self)
         self.summary.setWordWrap(True)
+        self.summary.hide()
         self.layers = LayerRows(self)  # what each background layer changed, once the flush is done
         self.changes = QTreeWidget(self)
         self.changes.setHeaderLabels([self.tr("Change"), self.tr("Memory / evidence")])
@@ -143,74 +150,6 @@ class FlushDialog(QDialog):
         layout.addLayout(buttons)
         self.load_plan()
 
-    # ---- words -----------------------------------------------------------
-    def stage_name(self, stage: str) -> str:
-        return {
-            FlushStage.ORIENT: self.tr("Reading the logs"),
-            FlushStage.SCORE: self.tr("Filter personas pick what matters"),
-            FlushStage.JUDGE: self.tr("Comparing with what is remembered"),
-            FlushStage.REFLECT: self.tr("Looking back: insights and the diary"),
-            FlushStage.CONSOLIDATE: self.tr("Weighing the evidence"),
-            FlushStage.PRUNE: self.tr("Tidying up (expiry, fading, the cap)"),
-            FlushStage.REBUILD: self.tr("Rebuilding the prompt"),
-        }.get(stage, stage)
-
-    def role_name(self, role: str) -> str:
-        return {"base": self.tr("base"), "fixed": self.tr("fixed"), "random": self.tr("random")}.get(role, role)
-
-    def change_name(self, kind: ChangeKind) -> str:
-        return {
-            ChangeKind.NEW: self.tr("New"), ChangeKind.REINFORCED: self.tr("Reinforced"),
-            ChangeKind.MERGED: self.tr("Merged"), ChangeKind.SUPERSEDED: self.tr("Replaced"),
-            ChangeKind.RETRACTED: self.tr("Taken back"), ChangeKind.QUEUED: self.tr("Waiting for your review"),
-            ChangeKind.LAYER1: self.tr("Into lasting memory"), ChangeKind.LAYER2: self.tr("Into recent memory"),
-            ChangeKind.PENDING: self.tr("Set aside (contradicted)"),
-            ChangeKind.DORMANT: self.tr("Dormant (over the cap)"),
-            ChangeKind.EXPIRED: self.tr("Expired from recent memory"), ChangeKind.CONTRADICTED: self.tr("Contradicted"),
-        }[ChangeKind(kind)]
-
-    def report_words(self, text: str) -> str:
-        """A note or problem of the flush (``core.types.Coded``), worded from its code and values."""
-        code, values = getattr(text, "code", ""), getattr(text, "args", ())
-        if code in REFLECT_NOTES:  # the looking-back stage's notes (gui/flush/changes.py)
-            return reflect_note(code, *values)
-        words = {
-            "unreadable_lines": self.tr("%1 unreadable log line(s) were set aside in %2."),
-            "archived_unread": self.tr("%1 message(s) with %2 were archived unread (that persona's conversations "
-                                       "are not read at a flush)."),
-            "memory_paused": self.tr("Memory is paused: %1 message(s) were kept and nothing new was remembered."),
-            "taken_back_unread": self.tr("%1 message(s) you edited away (or replies asked for again) were archived "
-                                         "unread."),
-            "partial_accepted": self.tr("A partial flush was accepted: %1 message(s) were archived without being "
-                                        "read by every filter."),
-            "read_in_halves": self.tr("%1 could not read part %2 of the log at once; it read it again in two "
-                                      "halves."),
-            "part_unread": self.tr("%1 could not read part %2 of the log."),
-            "judge_unreadable": self.tr("Some comparisons with what is remembered came back unreadable and were "
-                                        "skipped."),
-            "folded": self.tr("%1 proposed the same change; it is one item: “%2”."),
-            "repeated": self.tr("%1 proposed the same change %2 times; it is one item: “%3”."),
-        }
-        if code == "small_model":
-            return small_model_note(values[1])
-        if code not in words:  # no code: core's English, only in an English window
-            return text if ui_is_english() else self.tr("See monchat.log for the details.")
-        names = [self.persona_name(v) if code in ("read_in_halves", "part_unread") and n == 0 else v
-                 for n, v in enumerate(values)]
-        if code == "archived_unread":
-            names[1] = self.surface_name(values[1])
-        if code in ("folded", "repeated"):
-            names[0] = self.tr(", ").join(self.persona_name(p) for p in str(values[0]).split(", "))
-        return arg(words[code], *names)
-
-    def surface_name(self, persona_id: str) -> str:
-        persona = self.personas.surface.get(persona_id)
-        return persona.name if persona else persona_id
-
-    def persona_name(self, persona_id: str) -> str:
-        persona = self.personas.filters.get(persona_id)
-        return persona.texts(ui_language()).name if persona else persona_id
-
     # ---- plan ------------------------------------------------------------
     def load_plan(self) -> None:
         flush = self.flush
@@ -231,6 +170,8 @@ class FlushDialog(QDialog):
             self._persona_row(entry["id"], entry.get("role", ""), row)
         self.start_button.setEnabled(not self.running and bool(plan.files))
         self.start_button.setToolTip("" if plan.files else self.tr("Nothing to flush yet: chat first."))
+        self.layout().activate()  # the plan's rows are in: as tall as they need, no empty space below
+        self.resize(max(self.width(), self.sizeHint().width()), self.sizeHint().height())
         self.plan_loaded.emit(plan)
 
     def _plan_failed(self, failure: Failure) -> None:
@@ -245,7 +186,9 @@ class FlushDialog(QDialog):
         row = self.persona_grid.rowCount() if row is None else row
         name = QLabel(self.persona_name(persona_id), self.personas_box)
         role_label = QLabel(self.role_name(role), self.personas_box)
-        role_label.setEnabled(False)  # drawn dimmer: a note beside the name
+        font = role_label.font()
+        font.setItalic(True)  # a note beside the name, set apart by its shape: its colour reads as any text's
+        role_label.setFont(font)
         bar = QProgressBar(self.personas_box)
         bar.setRange(0, 1)
         bar.setValue(0)
@@ -283,6 +226,7 @@ class FlushDialog(QDialog):
         self.changes.clear()
         self.changes.hide()
         self.summary.clear()
+        self.summary.hide()
         self.overall.setValue(0)
         for stage in STAGES:
             self.stage_marks[stage].setText("○")
@@ -291,6 +235,7 @@ class FlushDialog(QDialog):
             bar.setValue(0)
             bar.setFormat(self.tr("waiting"))
         self.status.setText(self.tr("Starting…"))
+        self.status.show()
         self.timing.start()
         self.runner.start("flush", lambda report: flush.run(dry_run=dry_run, progress=report, cancel=cancel,
                                                             accept_partial=accept_partial),
@@ -397,6 +342,7 @@ class FlushDialog(QDialog):
             if self.stage_marks[stage].text() == "●":
                 self.stage_marks[stage].setText("✗")
         self.status.setText(f"{headline(failure)}\n{explanation(failure)}")
+        self.status.show()
         self.start_button.setEnabled(True)
         self.partial_button.setVisible(failure.code == FlushIncomplete.code)
         self.flush_failed.emit(failure)
@@ -404,16 +350,10 @@ class FlushDialog(QDialog):
             self.reject()
 
     # ---- summary ---------------------------------------------------------
-    def tokens_text(self, usage) -> str:
-        """The run's tokens as the backend reported them; "about" where some had to be estimated."""
-        figure = f"{usage.total:,}"
-        if usage.cached_tokens:
-            figure = arg(self.tr("%1 (%2 from the cache)"), figure, f"{usage.cached_tokens:,}")
-        return arg(self.tr("about %1"), figure) if usage.estimated else figure
-
     def show_summary(self, report) -> None:
         if report.nothing_to_flush:
             self.summary.setText(self.tr("There was nothing new to flush."))
+            self.summary.show()
             self.layers.show_layers(None)
             return
         self.layers.show_layers(report.background)
@@ -422,13 +362,14 @@ class FlushDialog(QDialog):
                 report.promoted.get("layer1", 0), report.promoted.get("layer2", 0), report.superseded,
                 report.queued),
             arg(self.tr("Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s"),
-                report.dropped, report.llm_calls, self.tokens_text(report.usage), f"{report.duration_s:.1f}"),
+                report.dropped, report.llm_calls, self.words.tokens_text(report.usage), f"{report.duration_s:.1f}"),
         ]
         for note in report.notes:
             lines.append(arg(self.tr("Note: %1"), self.report_words(note)))
         for error in report.errors:
             lines.append(arg(self.tr("Problem: %1"), self.report_words(error)))
         self.summary.setText("\n".join(lines))
+        self.summary.show()
         fill_changes(self.changes, report, self.change_name, self.tr("No changes"))
         self.changes.show()
 

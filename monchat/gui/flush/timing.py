@@ -7,6 +7,7 @@ once a part is done; the other stages are short and only add to the elapsed time
 
 from __future__ import annotations
 
+import math
 import time
 
 from PySide6.QtCore import QObject, QTimer
@@ -34,6 +35,7 @@ class FlushTiming(QObject):
         self.reading_started: float | None = None
         self.parts: dict[str, tuple[int, int]] = {}  # persona → (parts read, parts in all)
         self.timer = QTimer(self, interval=1000, timeout=self.show)
+        self.show()
 
     def start(self) -> None:
         self.started, self.reading_started, self.parts = time.monotonic(), None, {}
@@ -60,6 +62,7 @@ class FlushTiming(QObject):
         self.show()
 
     def show(self) -> None:
+        self.label.setVisible(self.started is not None)  # no empty row before a flush starts
         if self.started is None:
             self.label.clear()
             return
@@ -71,4 +74,4 @@ class FlushTiming(QObject):
             done = sum(d for d, _ in self.parts.values())
             total = sum(t for _, t in self.parts.values())
             self.label.setText(arg(self.tr("Elapsed: %1 · about %2 left (from %3 of %4 parts read)"),
-                                   elapsed, clock_text(left), done, total))
+                                   elapsed, clock_text(math.ceil(left)), done, total))  # never "0:00 left"

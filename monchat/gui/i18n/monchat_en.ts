@@ -934,6 +934,156 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>There are no log files to flush.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 log files with %2 messages will be read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing to flush yet: chat first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>part %1/%2 · %3 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 unread</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is reading part %2 of %3 · %4 tokens written</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing new resembles what is remembered; no comparisons needed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comparing %1 pairs, each a new item and a remembered one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compared %1 pairs with what is remembered.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Looking back over what this flush found…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writing the diary: %1 of %2 days.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weighing the evidence for %1 items.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open review queue (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Waiting for review: %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Problem: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preview only (show the changes, write nothing)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The filter personas are reading the logs (%1 of %2 parts read).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preview finished: nothing was written.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flush finished.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There was nothing new to flush.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>FlushNotes</name>
+    <message numerus="yes">
+        <source>Looking back: %n finding(s) left out: not in the expected form, or about a topic it was not shown.</source>
+        <translation>
+            <numerusform>Looking back: %n finding left out: not in the expected form, or about a topic it was not shown.</numerusform>
+            <numerusform>Looking back: %n findings left out: not in the expected form, or about a topic it was not shown.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Looking back: %n finding(s) left out: they say nothing (only a number, a list marker, punctuation or one repeated syllable).</source>
+        <translation>
+            <numerusform>Looking back: %n finding left out: it says nothing (only a number, a list marker, punctuation or one repeated syllable).</numerusform>
+            <numerusform>Looking back: %n findings left out: they say nothing (only a number, a list marker, punctuation or one repeated syllable).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Looking back: %n finding(s) left out: they repeat the request&apos;s instructions, not what your conversations show.</source>
+        <translation>
+            <numerusform>Looking back: %n finding left out: it repeats the request&apos;s instructions, not what your conversations show.</numerusform>
+            <numerusform>Looking back: %n findings left out: they repeat the request&apos;s instructions, not what your conversations show.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>FlushTiming</name>
+    <message>
+        <source>Elapsed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Elapsed: %1 · about %2 left (from %3 of %4 parts read)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>FlushWords</name>
+    <message>
         <source>Reading the logs</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1070,158 +1220,11 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>There are no log files to flush.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 log files with %2 messages will be read.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Nothing to flush yet: chat first.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>part %1/%2 · %3 tokens</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 of %2 unread</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is reading part %2 of %3 · %4 tokens written</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Nothing new resembles what is remembered; no comparisons needed.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Comparing %1 pairs, each a new item and a remembered one.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compared %1 pairs with what is remembered.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Looking back over what this flush found…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Writing the diary: %1 of %2 days.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Weighing the evidence for %1 items.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open review queue (%1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 (%2 from the cache)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>about %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Waiting for review: %4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Note: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Problem: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>waiting</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Preview only (show the changes, write nothing)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Starting…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cancelling…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>done</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The filter personas are reading the logs (%1 of %2 parts read).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>stopped</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Preview finished: nothing was written.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Flush finished.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>There was nothing new to flush.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No changes</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>FlushNotes</name>
-    <message numerus="yes">
-        <source>Looking back: %n finding(s) left out: not in the expected form, or about a topic it was not shown.</source>
-        <translation>
-            <numerusform>Looking back: %n finding left out: not in the expected form, or about a topic it was not shown.</numerusform>
-            <numerusform>Looking back: %n findings left out: not in the expected form, or about a topic it was not shown.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Looking back: %n finding(s) left out: they say nothing (only a number, a list marker, punctuation or one repeated syllable).</source>
-        <translation>
-            <numerusform>Looking back: %n finding left out: it says nothing (only a number, a list marker, punctuation or one repeated syllable).</numerusform>
-            <numerusform>Looking back: %n findings left out: they say nothing (only a number, a list marker, punctuation or one repeated syllable).</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Looking back: %n finding(s) left out: they repeat the request&apos;s instructions, not what your conversations show.</source>
-        <translation>
-            <numerusform>Looking back: %n finding left out: it repeats the request&apos;s instructions, not what your conversations show.</numerusform>
-            <numerusform>Looking back: %n findings left out: they repeat the request&apos;s instructions, not what your conversations show.</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>FlushTiming</name>
-    <message>
-        <source>Elapsed: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Elapsed: %1 · about %2 left (from %3 of %4 parts read)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

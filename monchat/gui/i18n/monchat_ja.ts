@@ -941,6 +941,153 @@ Send to it? monchat asks only once for this service.</source>
         <translation>閉じる</translation>
     </message>
     <message>
+        <source>There are no log files to flush.</source>
+        <translation>整理するログファイルはありません。</translation>
+    </message>
+    <message>
+        <source>%1 log files with %2 messages will be read.</source>
+        <translation>%1 個のログファイル（%2 件のメッセージ）を読みます。</translation>
+    </message>
+    <message>
+        <source>Nothing to flush yet: chat first.</source>
+        <translation>まだ整理するものがありません。先にチャットしてください。</translation>
+    </message>
+    <message>
+        <source>part %1/%2 · %3 tokens</source>
+        <translation>%1/%2 部 · %3 トークン</translation>
+    </message>
+    <message>
+        <source>%1 of %2 unread</source>
+        <translation>%2 部中 %1 部未読</translation>
+    </message>
+    <message>
+        <source>%1 is reading part %2 of %3 · %4 tokens written</source>
+        <translation>%1 が %3 部中 %2 部目を読んでいます（%4 トークン）</translation>
+    </message>
+    <message>
+        <source>Nothing new resembles what is remembered; no comparisons needed.</source>
+        <translation>覚えていることに似た新しい項目はないので、照らし合わせは不要です。</translation>
+    </message>
+    <message>
+        <source>Comparing %1 pairs, each a new item and a remembered one.</source>
+        <translation>新しい項目と覚えている記憶の組 %1 組を照らし合わせています。</translation>
+    </message>
+    <message>
+        <source>Compared %1 pairs with what is remembered.</source>
+        <translation>覚えている記憶と %1 組を照らし合わせました。</translation>
+    </message>
+    <message>
+        <source>Looking back over what this flush found…</source>
+        <translation>今回の整理で見つかったことを振り返っています…</translation>
+    </message>
+    <message>
+        <source>Writing the diary: %1 of %2 days.</source>
+        <translation>日記を書いています：%2 日のうち %1 日。</translation>
+    </message>
+    <message>
+        <source>Weighing the evidence for %1 items.</source>
+        <translation>%1 件の項目について根拠を量っています。</translation>
+    </message>
+    <message>
+        <source>Open review queue (%1)</source>
+        <translation>確認待ちを開く（%1 件）</translation>
+    </message>
+    <message>
+        <source>Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Waiting for review: %4</source>
+        <translation>長期の記憶: +%1&#x3000;最近の記憶: +%2&#x3000;置き換え: %3&#x3000;確認待ち: %4</translation>
+    </message>
+    <message>
+        <source>Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s</source>
+        <translation>根拠不足で除外: %1&#x3000;モデル呼び出し: %2&#x3000;トークン: %3&#x3000;時間: %4 秒</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>メモ: %1</translation>
+    </message>
+    <message>
+        <source>Problem: %1</source>
+        <translation>問題: %1</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>待機中</translation>
+    </message>
+    <message>
+        <source>Preview only (show the changes, write nothing)</source>
+        <translation>プレビューのみ（変更を表示するだけで、何も書き込みません）</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>開始中…</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>中止中…</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完了</translation>
+    </message>
+    <message>
+        <source>The filter personas are reading the logs (%1 of %2 parts read).</source>
+        <translation>フィルターペルソナがログを読んでいます（%2 部中 %1 部を読了）。</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>中断</translation>
+    </message>
+    <message>
+        <source>Preview finished: nothing was written.</source>
+        <translation>プレビューが終わりました。何も書き込んでいません。</translation>
+    </message>
+    <message>
+        <source>Flush finished.</source>
+        <translation>整理が終わりました。</translation>
+    </message>
+    <message>
+        <source>There was nothing new to flush.</source>
+        <translation>整理する新しい内容はありませんでした。</translation>
+    </message>
+    <message>
+        <source>No changes</source>
+        <translation>変更なし</translation>
+    </message>
+</context>
+<context>
+    <name>FlushNotes</name>
+    <message numerus="yes">
+        <source>Looking back: %n finding(s) left out: not in the expected form, or about a topic it was not shown.</source>
+        <translation>
+            <numerusform>振り返り: %n 件の気づきを除外しました。決まった形になっていないか、見せていない話題についてのものでした。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Looking back: %n finding(s) left out: they say nothing (only a number, a list marker, punctuation or one repeated syllable).</source>
+        <translation>
+            <numerusform>振り返り: %n 件の気づきを除外しました。中身がありません（数字、箇条書きの記号、句読点、同じ音のくり返しだけ）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Looking back: %n finding(s) left out: they repeat the request&apos;s instructions, not what your conversations show.</source>
+        <translation>
+            <numerusform>振り返り: %n 件の気づきを除外しました。会話からわかることではなく、依頼の指示をくり返していました。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>FlushTiming</name>
+    <message>
+        <source>Elapsed: %1</source>
+        <translation>経過時間: %1</translation>
+    </message>
+    <message>
+        <source>Elapsed: %1 · about %2 left (from %3 of %4 parts read)</source>
+        <translation>経過時間: %1 · 残りおよそ %2（全 %4 区切りのうち %3 を読み終えた速さから）</translation>
+    </message>
+</context>
+<context>
+    <name>FlushWords</name>
+    <message>
         <source>Reading the logs</source>
         <translation>ログを読む</translation>
     </message>
@@ -1077,156 +1224,12 @@ Send to it? monchat asks only once for this service.</source>
         <translation>、</translation>
     </message>
     <message>
-        <source>There are no log files to flush.</source>
-        <translation>整理するログファイルはありません。</translation>
-    </message>
-    <message>
-        <source>%1 log files with %2 messages will be read.</source>
-        <translation>%1 個のログファイル（%2 件のメッセージ）を読みます。</translation>
-    </message>
-    <message>
-        <source>Nothing to flush yet: chat first.</source>
-        <translation>まだ整理するものがありません。先にチャットしてください。</translation>
-    </message>
-    <message>
-        <source>part %1/%2 · %3 tokens</source>
-        <translation>%1/%2 部 · %3 トークン</translation>
-    </message>
-    <message>
-        <source>%1 of %2 unread</source>
-        <translation>%2 部中 %1 部未読</translation>
-    </message>
-    <message>
-        <source>%1 is reading part %2 of %3 · %4 tokens written</source>
-        <translation>%1 が %3 部中 %2 部目を読んでいます（%4 トークン）</translation>
-    </message>
-    <message>
-        <source>Nothing new resembles what is remembered; no comparisons needed.</source>
-        <translation>覚えていることに似た新しい項目はないので、照らし合わせは不要です。</translation>
-    </message>
-    <message>
-        <source>Comparing %1 pairs, each a new item and a remembered one.</source>
-        <translation>新しい項目と覚えている記憶の組 %1 組を照らし合わせています。</translation>
-    </message>
-    <message>
-        <source>Compared %1 pairs with what is remembered.</source>
-        <translation>覚えている記憶と %1 組を照らし合わせました。</translation>
-    </message>
-    <message>
-        <source>Looking back over what this flush found…</source>
-        <translation>今回の整理で見つかったことを振り返っています…</translation>
-    </message>
-    <message>
-        <source>Writing the diary: %1 of %2 days.</source>
-        <translation>日記を書いています：%2 日のうち %1 日。</translation>
-    </message>
-    <message>
-        <source>Weighing the evidence for %1 items.</source>
-        <translation>%1 件の項目について根拠を量っています。</translation>
-    </message>
-    <message>
-        <source>Open review queue (%1)</source>
-        <translation>確認待ちを開く（%1 件）</translation>
-    </message>
-    <message>
         <source>%1 (%2 from the cache)</source>
         <translation>%1（うちキャッシュから %2）</translation>
     </message>
     <message>
         <source>about %1</source>
         <translation>約 %1</translation>
-    </message>
-    <message>
-        <source>Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Waiting for review: %4</source>
-        <translation>長期の記憶: +%1&#x3000;最近の記憶: +%2&#x3000;置き換え: %3&#x3000;確認待ち: %4</translation>
-    </message>
-    <message>
-        <source>Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s</source>
-        <translation>根拠不足で除外: %1&#x3000;モデル呼び出し: %2&#x3000;トークン: %3&#x3000;時間: %4 秒</translation>
-    </message>
-    <message>
-        <source>Note: %1</source>
-        <translation>メモ: %1</translation>
-    </message>
-    <message>
-        <source>Problem: %1</source>
-        <translation>問題: %1</translation>
-    </message>
-    <message>
-        <source>waiting</source>
-        <translation>待機中</translation>
-    </message>
-    <message>
-        <source>Preview only (show the changes, write nothing)</source>
-        <translation>プレビューのみ（変更を表示するだけで、何も書き込みません）</translation>
-    </message>
-    <message>
-        <source>Starting…</source>
-        <translation>開始中…</translation>
-    </message>
-    <message>
-        <source>Cancelling…</source>
-        <translation>中止中…</translation>
-    </message>
-    <message>
-        <source>done</source>
-        <translation>完了</translation>
-    </message>
-    <message>
-        <source>The filter personas are reading the logs (%1 of %2 parts read).</source>
-        <translation>フィルターペルソナがログを読んでいます（%2 部中 %1 部を読了）。</translation>
-    </message>
-    <message>
-        <source>stopped</source>
-        <translation>中断</translation>
-    </message>
-    <message>
-        <source>Preview finished: nothing was written.</source>
-        <translation>プレビューが終わりました。何も書き込んでいません。</translation>
-    </message>
-    <message>
-        <source>Flush finished.</source>
-        <translation>整理が終わりました。</translation>
-    </message>
-    <message>
-        <source>There was nothing new to flush.</source>
-        <translation>整理する新しい内容はありませんでした。</translation>
-    </message>
-    <message>
-        <source>No changes</source>
-        <translation>変更なし</translation>
-    </message>
-</context>
-<context>
-    <name>FlushNotes</name>
-    <message numerus="yes">
-        <source>Looking back: %n finding(s) left out: not in the expected form, or about a topic it was not shown.</source>
-        <translation>
-            <numerusform>振り返り: %n 件の気づきを除外しました。決まった形になっていないか、見せていない話題についてのものでした。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Looking back: %n finding(s) left out: they say nothing (only a number, a list marker, punctuation or one repeated syllable).</source>
-        <translation>
-            <numerusform>振り返り: %n 件の気づきを除外しました。中身がありません（数字、箇条書きの記号、句読点、同じ音のくり返しだけ）。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Looking back: %n finding(s) left out: they repeat the request&apos;s instructions, not what your conversations show.</source>
-        <translation>
-            <numerusform>振り返り: %n 件の気づきを除外しました。会話からわかることではなく、依頼の指示をくり返していました。</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>FlushTiming</name>
-    <message>
-        <source>Elapsed: %1</source>
-        <translation>経過時間: %1</translation>
-    </message>
-    <message>
-        <source>Elapsed: %1 · about %2 left (from %3 of %4 parts read)</source>
-        <translation>経過時間: %1 · 残りおよそ %2（全 %4 区切りのうち %3 を読み終えた速さから）</translation>
     </message>
 </context>
 <context>

@@ -9,17 +9,19 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QFrame, QLabel, QStyle
 
 from .colours import notice_style
+from .lifetime import alive
 
 ICONS = {"stop": QStyle.StandardPixmap.SP_MessageBoxCritical, "warn": QStyle.StandardPixmap.SP_MessageBoxWarning,
          "info": QStyle.StandardPixmap.SP_MessageBoxInformation}
 
 
 class _Recolour(QObject):
-    """Applies the notice's stylesheet again on a palette change."""
+    """Applies the notice's stylesheet again on a palette change. Watched on the box's parent as well: a widget
+    with a stylesheet of its own is not told when the desktop switches light/dark, its parent is."""
 
     def __init__(self, box: QFrame, kind: str) -> None:
         super().__init__(box)
-        self.box, self.kind = box, kind
+        self.box, self.kind, self.owner = box, kind, box.parentWidget()
         self.apply()
 
     def apply(self) -> None:
@@ -29,7 +31,8 @@ class _Recolour(QObject):
             self.box.setStyleSheet(style)
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt override)
-        if watched is self.box and event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange) and (
+                watched is self.box or watched is self.owner) and alive(self.box):
             self.apply()
         return False
 
@@ -40,6 +43,8 @@ def colour_notice(box: QFrame, kind: str = "warn", icon_px: int = 20) -> QLabel:
     box.setAutoFillBackground(False)
     recolour = _Recolour(box, kind)
     box.installEventFilter(recolour)
+    if recolour.owner is not None:
+        recolour.owner.installEventFilter(recolour)
     icon = QLabel(box)
     icon.setObjectName("notice_icon")
     icon.setPixmap(box.style().standardIcon(ICONS[kind]).pixmap(icon_px, icon_px))

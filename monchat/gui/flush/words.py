@@ -1,0 +1,96 @@
+"""The flush window's words: its stages, the filter personas' roles, each change's kind, the run's notes and
+problems worded from their codes (``core.types.Coded``), and its token count.
+
+Apart from the window so that every word the flush shows is in one place (``FlushDialog`` keeps ``words``)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject
+
+from ...core.memory.states import ChangeKind, FlushStage
+from ...core.personas.library import PersonaRegistry
+from ..chat.small_model_words import small_model_note
+from ..translation import arg, ui_is_english, ui_language
+from .changes import REFLECT_NOTES, reflect_note
+
+
+class FlushWords(QObject):
+    def __init__(self, personas: PersonaRegistry, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.personas = personas
+
+    def stage_name(self, stage: str) -> str:
+        return {
+            FlushStage.ORIENT: self.tr("Reading the logs"),
+            FlushStage.SCORE: self.tr("Filter personas pick what matters"),
+            FlushStage.JUDGE: self.tr("Comparing with what is remembered"),
+            FlushStage.REFLECT: self.tr("Looking back: insights and the diary"),
+            FlushStage.CONSOLIDATE: self.tr("Weighing the evidence"),
+            FlushStage.PRUNE: self.tr("Tidying up (expiry, fading, the cap)"),
+            FlushStage.REBUILD: self.tr("Rebuilding the prompt"),
+        }.get(stage, stage)
+
+    def role_name(self, role: str) -> str:
+        return {"base": self.tr("base"), "fixed": self.tr("fixed"), "random": self.tr("random")}.get(role, role)
+
+    def change_name(self, kind: ChangeKind) -> str:
+        return {
+            ChangeKind.NEW: self.tr("New"), ChangeKind.REINFORCED: self.tr("Reinforced"),
+            ChangeKind.MERGED: self.tr("Merged"), ChangeKind.SUPERSEDED: self.tr("Replaced"),
+            ChangeKind.RETRACTED: self.tr("Taken back"), ChangeKind.QUEUED: self.tr("Waiting for your review"),
+            ChangeKind.LAYER1: self.tr("Into lasting memory"), ChangeKind.LAYER2: self.tr("Into recent memory"),
+            ChangeKind.PENDING: self.tr("Set aside (contradicted)"),
+            ChangeKind.DORMANT: self.tr("Dormant (over the cap)"),
+            ChangeKind.EXPIRED: self.tr("Expired from recent memory"), ChangeKind.CONTRADICTED: self.tr("Contradicted"),
+        }[ChangeKind(kind)]
+
+    def report_words(self, text: str) -> str:
+        """A note or problem of the flush (``core.types.Coded``), worded from its code and values."""
+        code, values = getattr(text, "code", ""), getattr(text, "args", ())
+        if code in REFLECT_NOTES:  # the looking-back stage's notes (gui/flush/changes.py)
+            return reflect_note(code, *values)
+        words = {
+            "unreadable_lines": self.tr("%1 unreadable log line(s) were set aside in %2."),
+            "archived_unread": self.tr("%1 message(s) with %2 were archived unread (that persona's conversations "
+                                       "are not read at a flush)."),
+            "memory_paused": self.tr("Memory is paused: %1 message(s) were kept and nothing new was remembered."),
+            "taken_back_unread": self.tr("%1 message(s) you edited away (or replies asked for again) were archived "
+                                         "unread."),
+            "partial_accepted": self.tr("A partial flush was accepted: %1 message(s) were archived without being "
+                                        "read by every filter."),
+            "read_in_halves": self.tr("%1 could not read part %2 of the log at once; it read it again in two "
+                                      "halves."),
+            "part_unread": self.tr("%1 could not read part %2 of the log."),
+            "judge_unreadable": self.tr("Some comparisons with what is remembered came back unreadable and were "
+                                        "skipped."),
+            "folded": self.tr("%1 proposed the same change; it is one item: “%2”."),
+            "repeated": self.tr("%1 proposed the same change %2 times; it is one item: “%3”."),
+        }
+        if code == "small_model":
+            return small_model_note(values[1])
+        if code not in words:  # no code: core's English, only in an English window
+            return text if ui_is_english() else self.tr("See monchat.log for the details.")
+        names = [self.persona_name(v) if code in ("read_in_halves", "part_unread") and n == 0 else v
+                 for n, v in enumerate(values)]
+        if code == "archived_unread":
+            names[1] = self.surface_name(values[1])
+        if code in ("folded", "repeated"):
+            names[0] = self.tr(", ").join(self.persona_name(p) for p in str(values[0]).split(", "))
+        return arg(words[code], *names)
+
+    def surface_name(self, persona_id: str) -> str:
+        persona = self.personas.surface.get(persona_id)
+        return persona.name if persona else persona_id
+
+    def persona_name(self, persona_id: str) -> str:
+        persona = self.personas.filters.get(persona_id)
+        return persona.texts(ui_language()).name if persona else persona_id
+
+
+    def tokens_text(self, usage) -> str:
+        """The run's tokens as the backend reported them; "about" where some had to be estimated."""
+        figure = f"{usage.total:,}"
+        if usage.cached_tokens:
+            figure = arg(self.tr("%1 (%2 from the cache)"), figure, f"{usage.cached_tokens:,}")
+        return arg(self.tr("about %1"), figure) if usage.estimated else figure
+
