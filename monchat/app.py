@@ -23,7 +23,7 @@ from .core.logs.off_record import OffRecordLog, expire_quietly
 from .core.background.inbox import Inbox
 from .core.memory.learning import ReviewLearning
 from .core.memory.service import MemoryService
-from .core.paths import Paths, resource_dir
+from .core.paths import Paths, is_marked, resource_dir
 from .core.personas.library import PersonaRegistry
 from .core.privacy.cloud import CloudConsent
 from .core.prompts import PromptLibrary
@@ -209,9 +209,9 @@ def build_app(home: str | None = None, *, backend: str | None = None, model: str
         views.rebuild(store, settings, now, logbook.tz)
 
     memory = MemoryService(store, settings, paths, clock=clock, tz=logbook.tz, on_change=rebuild_views)
-    built: list = []  # the flush service, once built: while it runs, chat stays open (its gate says so)
+    built: list = []  # the flush service, once built: while it (or one in another process) runs, chat stays open
     chat = ChatService(settings, logbook, archive, personas, prompts, backends, memory=memory, clock=clock,
-                       flush_running=lambda: bool(built) and built[0].running)
+                       flush_running=lambda: (bool(built) and built[0].running) or is_marked(paths.flush_running))
 
     def make_flush() -> "FlushService":
         from .core.flush.service import FlushService
