@@ -20,7 +20,6 @@ from .core.backends.registry import BackendRegistry
 from .core.chat.service import ChatService
 from .core.logs.files import LogBook
 from .core.logs.off_record import OffRecordLog, expire_quietly
-from .core.background.inbox import Inbox
 from .core.memory.learning import ReviewLearning
 from .core.memory.service import MemoryService
 from .core.paths import Paths, is_marked, resource_dir
@@ -37,6 +36,7 @@ from .core.store.messages import MessageArchive
 from .core.types import Clock, local_now
 
 if TYPE_CHECKING:  # the flush machinery is imported when it is first used, not at every start
+    from .core.background.inbox import Inbox  # the background's modules too (the graph's): not for the window
     from .core.background.lint_service import LintService
     from .core.flush.service import FlushService
     from .core.memory.feedback import Feedback
@@ -74,8 +74,9 @@ class App:
             return self._flush
 
     @cached_property
-    def inbox(self) -> Inbox:
+    def inbox(self) -> "Inbox":
         """The background track's inbox: insights, gaps, diary, profile, skills, lint findings, the graph."""
+        from .core.background.inbox import Inbox
         return Inbox(self.store, self.settings, self.memory)
 
     @cached_property
