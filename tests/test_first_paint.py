@@ -27,7 +27,7 @@ class Watch(QObject):
     def eventFilter(self, obj, event):
         if not seen and event.type() == QEvent.Type.Paint and isinstance(obj, QMainWindow):
             seen["loaded"] = [m for m in {NOT_BEFORE_FIRST_PAINT!r} if m in sys.modules]
-            seen["meter_started"] = obj._meter_generation > 0  # refresh_meter() counts each start
+            seen["meter_started"] = obj.meter_counter.generation > 0  # each count started adds one
             seen["meter_shown"] = obj.meter.meter is not None
             obj.meter_changed.connect(lambda _m: QTimer.singleShot(0, qapp.quit))
         return False

@@ -20,9 +20,8 @@ from .chat.turns import ChatTurns
 from .personas.avatars import Avatars
 from .chat.view import ChatView
 from .chat.composer import Composer
-from .chat.context_meter import ContextMeterWidget
-from .failures import backend_note, explanation, headline, show_failure
-from .chat.first_start import welcome_text
+from .chat.context_meter import ContextMeterWidget, MeterCounter
+from .failures import backend_note, show_failure
 from .chat.gate_bar import GateBar
 from .kit.lifetime import alive as _alive
 from .memory.menu import MemoryMenu
@@ -65,7 +64,6 @@ class MainWindow(QMainWindow):
         self.app = app
         self.runner = TaskRunner(app.paths.crash_dir, self)
         self.dialogs: list = []
-        self._meter_generation = 0
         self.closing = False
         self.setWindowTitle(self.tr("monchat"))
         icon = resource_dir("assets") / "monchat.svg"
@@ -97,6 +95,7 @@ class MainWindow(QMainWindow):
         self.persona_box = QComboBox(self)
         self.persona_box.setToolTip(self.tr("Who you are talking to"))
         self.meter = ContextMeterWidget(self)
+        self.meter_counter = MeterCounter(self)
         self.backend_label = QLabel(self)
         self.statusBar().addPermanentWidget(self.backend_label)
         self.statusBar().addPermanentWidget(self.meter)
@@ -249,8 +248,7 @@ class MainWindow(QMainWindow):
         if result.meter is None:
             self.refresh_meter()
         else:  # counted by the turn from the window it read: the logs are not read a second time
-            self._meter_generation += 1  # a count still running is older than this one
-            self._show_meter(result.meter)
+            self.meter_counter.counted(result.meter)
         self.turn_finished.emit(result)
 
     def _turn_failed(self, failure: Failure) -> None:
@@ -274,33 +272,8 @@ class MainWindow(QMainWindow):
         return gate
 
     def refresh_meter(self) -> None:
-        """Count the prompt's tokens off the GUI thread (choosing a backend may probe the network)."""
-        if self.closing:
-            return
-        self._meter_generation += 1
-        generation, chat, persona_id = self._meter_generation, self.app.chat, self.persona_id()
-
-        def work(_report):
-            meter = chat.context_meter(persona_id)
-            backend = chat.backend_for(chat.persona(persona_id))
-            return generation, meter, backend.describe(), backend.name, backend.model_size()  # asked once a model
-        self.runner.start("context meter", work, on_finished=self._meter_ready, on_failed=self._meter_failed)
-
-    def _meter_ready(self, result) -> None:
-        generation, meter, backend, backend_name, size = result
-        if generation != self._meter_generation:
-            return
-        self.backend_label.setText(backend)
-        self.chat_view.set_welcome(welcome_text(backend_name, backend, size) if self.nothing_said else "")
-        self._show_meter(meter)
-
-    def _show_meter(self, meter) -> None:
-        self.meter.set_meter(meter)
-        self.meter_changed.emit(meter)
-
-    def _meter_failed(self, failure: Failure) -> None:
-        self.meter.set_unknown(f"{headline(failure)}\n{explanation(failure)}")
-        self.chat_view.set_welcome(welcome_text("", "") if self.nothing_said else "")
+        """Count the context meter again (``chat/context_meter.py``: off the GUI thread, asks coalesced)."""
+        self.meter_counter.refresh()
 
     # ---- dialogs ---------------------------------------------------------
     def _open(self, dialog, modal: bool = True):
