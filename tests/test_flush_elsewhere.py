@@ -65,6 +65,22 @@ def test_the_terminal_chat_says_a_flush_is_running_and_answers(home, monkeypatch
         assert other.finish()["archived"] == 5
 
 
+def test_chat_m_without_a_database_logs_the_message_while_a_flush_runs_elsewhere(home, capsys):
+    """The database cannot be opened (here: damaged); the message is still logged at the stop count."""
+    from tests.test_storage_errors import corrupt_by_garbage
+    from tests.test_unlucky_machines import without_wal_files
+    five_files(home)
+    without_wal_files(home)
+    corrupt_by_garbage(home / "monchat.db")
+    paths = Paths.from_env(home)
+    assert cli(["chat", "-m", "paused?"]) != 0
+    assert "was not saved" in capsys.readouterr().err
+    with running_mark(paths.flush_running):  # as the flush in another process holds it
+        assert cli(["chat", "-m", "kept for later"]) != 0
+    assert "your message was saved in" in capsys.readouterr().err
+    assert len([p for p in paths.logs_dir.glob("*.jsonl") if "kept for later" in p.read_text()]) == 1
+
+
 def test_the_running_mark_is_seen_by_a_probe_that_never_takes_it(home):
     paths = Paths.from_env(home).ensure()
     assert not is_marked(paths.flush_running)  # never flushed: no file yet
