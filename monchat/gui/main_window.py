@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import time
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QIcon
 from PySide6.QtWidgets import QComboBox, QLabel, QMainWindow, QVBoxLayout, QWidget
 
@@ -42,6 +42,22 @@ OLDER_PAGE = 50
 GATE_POLL_MS, GATE_WATCH_MS = 60_000, 2_000
 REVIEW_COUNT_DELAY_MS = 1500  # the Memory menu's count waits until the window is painted and the meter counted
 LATE_START_MS = 1000  # what waits for the first paint starts by then anyway (a window that starts hidden)
+
+
+class _FirstPaint(QObject):
+    """Calls ``then`` in the pass of the event loop after the window's first paint, then stops watching (so later
+    paints cost no Python call)."""
+
+    def __init__(self, window: QWidget, then) -> None:
+        super().__init__(window)
+        self.then = then
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt override)
+        if event.type() == QEvent.Type.Paint:
+            watched.removeEventFilter(self)
+            QTimer.singleShot(0, watched, self.then)
+        return False
 
 
 class MainWindow(QMainWindow):
@@ -112,12 +128,8 @@ class MainWindow(QMainWindow):
         self.gate_timer.start()
         self.composer.edit.setFocus()
         self._started = False  # what the first paint does not need starts after it (``_start_late``)
+        self._first_paint = _FirstPaint(self, self._start_late)
         QTimer.singleShot(LATE_START_MS, self, self._start_late)
-
-    def paintEvent(self, event) -> None:  # noqa: N802 (Qt override)
-        super().paintEvent(event)
-        if not self._started:
-            QTimer.singleShot(0, self, self._start_late)
 
     def _start_late(self) -> None:
         """After the first paint: count the context meter (it may load a tokenizer on a worker, which would
