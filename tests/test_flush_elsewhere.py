@@ -87,3 +87,17 @@ def test_the_running_mark_is_seen_by_a_probe_that_never_takes_it(home):
     with running_mark(paths.flush_running):
         assert is_marked(paths.flush_running) and is_marked(paths.flush_running)  # probing twice keeps it held
     assert not is_marked(paths.flush_running)
+
+
+def test_a_backup_leaves_the_running_mark_out(home, tmp_path):
+    from zipfile import ZipFile
+
+    from monchat.core.transfer.backup import create_backup
+    five_files(home)
+    paths = Paths.from_env(home)
+    with running_mark(paths.flush_running):  # a flush ran here once: the mark's file stays behind, unlocked
+        pass
+    assert paths.flush_running.exists()
+    names = ZipFile(create_backup(paths, tmp_path / "backup.zip").path).namelist()
+    assert any(name.endswith(".jsonl") for name in names)
+    assert not any(name.endswith("flush.running") or name.endswith("flush.lock") for name in names)
