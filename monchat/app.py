@@ -20,10 +20,9 @@ from .core.backends.registry import BackendRegistry
 from .core.chat.service import ChatService
 from .core.logs.files import LogBook
 from .core.logs.off_record import OffRecordLog, expire_quietly
-from .core.background.inbox import Inbox
 from .core.memory.learning import ReviewLearning
 from .core.memory.service import MemoryService
-from .core.paths import Paths, resource_dir
+from .core.paths import Paths, is_marked, resource_dir
 from .core.personas.library import PersonaRegistry
 from .core.privacy.cloud import CloudConsent
 from .core.prompts import PromptLibrary
@@ -37,6 +36,7 @@ from .core.store.messages import MessageArchive
 from .core.types import Clock, local_now
 
 if TYPE_CHECKING:  # the flush machinery is imported when it is first used, not at every start
+    from .core.background.inbox import Inbox  # the background's modules too (the graph's): not for the window
     from .core.background.lint_service import LintService
     from .core.flush.service import FlushService
     from .core.memory.feedback import Feedback
@@ -76,8 +76,9 @@ class App:
             return self._flush
 
     @cached_property
-    def inbox(self) -> Inbox:
+    def inbox(self) -> "Inbox":
         """The background track's inbox: insights, gaps, diary, profile, skills, lint findings, the graph."""
+        from .core.background.inbox import Inbox
         return Inbox(self.store, self.settings, self.memory)
 
     @cached_property
@@ -223,9 +224,9 @@ def build_app(home: str | None = None, *, backend: str | None = None, model: str
         views.rebuild(store, settings, now, logbook.tz)
 
     memory = MemoryService(store, settings, paths, clock=clock, tz=logbook.tz, on_change=rebuild_views)
-    built: list = []  # the flush service, once built: while it runs, chat stays open (its gate says so)
+    built: list = []  # the flush service, once built: while it (or one in another process) runs, chat stays open
     chat = ChatService(settings, logbook, archive, personas, prompts, backends, memory=memory, clock=clock,
-                       flush_running=lambda: bool(built) and built[0].running)
+                       flush_running=lambda: (bool(built) and built[0].running) or is_marked(paths.flush_running))
 
     def make_flush() -> "FlushService":
         from .core.flush.service import FlushService

@@ -101,7 +101,9 @@ def interactive_chat(app, persona_id: str) -> int:
     if chat.off_record(persona.id):
         print(f"Off the record: no flush reads this conversation; it is removed after "
               f"{app.settings.off_record.hours} hours (`monchat offrecord clear` removes it now).")
-    if gate.state == GateState.WARN:
+    if gate.flushing and gate.state == GateState.WARN:  # chat is open at any count while a flush runs
+        print("Note: a flush is running; you can chat, and what you send now is kept for the next flush.")
+    elif gate.state == GateState.WARN:
         print(f"Note: {gate.unflushed_files} log files wait for a flush; run `monchat flush` soon.")
     if persona.greeting:
         print(f"{persona.name}: {persona.greeting}")

@@ -7,6 +7,7 @@ given with ``chat -m`` is still logged (unanswered) before the command fails, as
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 
@@ -14,7 +15,7 @@ from ..core.doctor import recovery_hint
 from ..core.errors import KnownError, StorageError
 from ..core.logs.files import LogBook
 from ..core.memory.states import GateState
-from ..core.paths import Paths, write_private
+from ..core.paths import Paths, is_marked, write_private
 from ..core.transfer.messages import export_record
 from ..core.types import Message, format_ts, local_now, new_message_id
 from .output import print_error
@@ -76,6 +77,8 @@ def log_without_database(paths: Paths, error: StorageError, texts, persona: str 
         settings = Settings()
     logbook = LogBook(paths.logs_dir, paths.quarantine_dir)
     gate = logbook.gate(settings.gate.warn_files, settings.gate.stop_files)
+    if is_marked(paths.flush_running):  # a flush runs in another process: chat is open, as with a database
+        gate = dataclasses.replace(gate, flushing=True)
     if gate.state == GateState.STOP:
         print(f"monchat: your message was not saved: {gate.unflushed_files} log files wait for a flush.",
               file=sys.stderr)

@@ -79,6 +79,11 @@ class Paths:
         return self.data_dir / "flush.lock"
 
     @property
+    def flush_running(self) -> Path:
+        """Locked by a flush for as long as it runs (``running_mark``); any process can probe it (``is_marked``)."""
+        return self.data_dir / "flush.running"
+
+    @property
     def models_dir(self) -> Path:
         """Downloaded embedded models (``monchat models pull``), one folder each."""
         return self.data_dir / "models"
@@ -121,6 +126,42 @@ def held_lock(path: Path) -> Iterator[bool]:
         yield True
     finally:
         os.close(fd)
+
+
+@contextlib.contextmanager
+def running_mark(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` for the block: "this runs now", for every process to see.
+
+    ``is_marked`` only tries a shared lock for an instant, so it never takes the mark from its holder, never
+    turns away anyone else (the flush lock beside it stays untouched by probes), and a process that dies lets go.
+    The wait here is at most a probe's instant.
+    """
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as exc:
+        raise _as_storage_error(exc, path) from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def is_marked(path: Path) -> bool:
+    """Whether some process holds ``running_mark(path)`` now (a missing file: nobody ever did)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise _as_storage_error(exc, path) from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # also lets go of the shared lock
+    return False
 
 
 def write_all(fd: int, data: bytes) -> None:

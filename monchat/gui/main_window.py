@@ -9,9 +9,9 @@ from __future__ import annotations
 import logging
 import time
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence
-from PySide6.QtWidgets import QComboBox, QLabel, QMainWindow, QMessageBox, QToolBar, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QIcon
+from PySide6.QtWidgets import QComboBox, QLabel, QMainWindow, QVBoxLayout, QWidget
 
 from ..core.chat.service import TurnResult
 from ..core.errors import KnownError
@@ -20,9 +20,8 @@ from .chat.turns import ChatTurns
 from .personas.avatars import Avatars
 from .chat.view import ChatView
 from .chat.composer import Composer
-from .chat.context_meter import ContextMeterWidget
-from .failures import backend_note, explanation, headline, show_failure
-from .chat.first_start import welcome_text
+from .chat.context_meter import ContextMeterWidget, MeterCounter
+from .failures import backend_note, show_failure
 from .chat.gate_bar import GateBar
 from .kit.lifetime import alive as _alive
 from .memory.menu import MemoryMenu
@@ -30,15 +29,35 @@ from .chat.bubble import AVATAR_PX
 from .chat.message_delete import MessageDeletions
 from .chat.outbound import CloudQuestion, LinkOpener
 from .chat.reply_ratings import ReplyRatings
-from .chat.turn_actions import ActionReasons, ChatState
+from .chat.turn_actions import ChatState
+from .window_menus import build_help_menu, build_menus
 from .window_state import about_box, restore_geometry, save_geometry
 from .kit.workers import Failure, TaskRunner
-from .chat.your_controls import YourControls
 
 log = logging.getLogger(__name__)
 
-OLDER_PAGE, GATE_POLL_MS = 50, 60_000
+OLDER_PAGE = 50
+# The gate is read again every minute; every 2 s while chat is paused or a flush runs, so a flush started or ended
+# in another process (``monchat flush``, a second window) opens or closes chat here within moments.
+GATE_POLL_MS, GATE_WATCH_MS = 60_000, 2_000
 REVIEW_COUNT_DELAY_MS = 1500  # the Memory menu's count waits until the window is painted and the meter counted
+LATE_START_MS = 1000  # what waits for the first paint starts by then anyway (a window that starts hidden)
+
+
+class _FirstPaint(QObject):
+    """Calls ``then`` in the pass of the event loop after the window's first paint, then stops watching (so later
+    paints cost no Python call)."""
+
+    def __init__(self, window: QWidget, then) -> None:
+        super().__init__(window)
+        self.then = then
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt override)
+        if event.type() == QEvent.Type.Paint:
+            watched.removeEventFilter(self)
+            QTimer.singleShot(0, watched, self.then)
+        return False
 
 
 class MainWindow(QMainWindow):
@@ -61,7 +80,6 @@ class MainWindow(QMainWindow):
         self.app = app
         self.runner = TaskRunner(app.paths.crash_dir, self)
         self.dialogs: list = []
-        self._meter_generation = 0
         self.closing = False
         self.setWindowTitle(self.tr("monchat"))
         icon = resource_dir("assets") / "monchat.svg"
@@ -93,89 +111,42 @@ class MainWindow(QMainWindow):
         self.persona_box = QComboBox(self)
         self.persona_box.setToolTip(self.tr("Who you are talking to"))
         self.meter = ContextMeterWidget(self)
+        self.meter_counter = MeterCounter(self)
         self.backend_label = QLabel(self)
         self.statusBar().addPermanentWidget(self.backend_label)
         self.statusBar().addPermanentWidget(self.meter)
-        self._build_actions()
-        self._build_help_menu()
+        build_menus(self)
+        build_help_menu(self)
         self._connect()
         restore_geometry(self, app.paths.config_dir)
 
+        self.gate_timer = QTimer(self, interval=GATE_POLL_MS, timeout=self.refresh_gate)
         self.show_send_key()
         self.reload_personas()
         self.reload_conversation()
         self.refresh_gate()
-        # Counted once the event loop runs, so the window is painted first (the count may load a tokenizer).
-        QTimer.singleShot(0, self, self.refresh_meter)
-        QTimer.singleShot(REVIEW_COUNT_DELAY_MS, self, self.memory_menu.refresh_review_count)  # after the first paint
-        self.gate_timer = QTimer(self, interval=GATE_POLL_MS, timeout=self.refresh_gate)
         self.gate_timer.start()
         self.composer.edit.setFocus()
+        self._started = False  # what the first paint does not need starts after it (``_start_late``)
+        self._first_paint = _FirstPaint(self, self._start_late)
+        QTimer.singleShot(LATE_START_MS, self, self._start_late)
+
+    def _start_late(self) -> None:
+        """After the first paint: count the context meter (it may load a tokenizer on a worker, which would
+        slow the paint) and, a little later, the review queue."""
+        if self._started or self.closing:
+            return
+        self._started = True
+        self.refresh_meter()
+        QTimer.singleShot(REVIEW_COUNT_DELAY_MS, self, self.memory_menu.refresh_review_count)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        """Back in the window (from a terminal that ran ``monchat flush``, say): the gate is read again."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow() and not self.closing:
+            self.refresh_gate()
 
     # ---- construction ----------------------------------------------------
-    def _build_actions(self) -> None:
-        def action(text: str, slot, shortcut: str | QKeySequence | None = None) -> QAction:
-            act = QAction(text, self)
-            act.triggered.connect(slot)
-            if shortcut:
-                act.setShortcut(QKeySequence(shortcut))
-            return act
-
-        self._reasons = ActionReasons(self)
-        self.regenerate_action = action(self.tr("Regenerate reply"), self.turns.regenerate, "Ctrl+R")
-        self.edit_action = action(self.tr("Edit last message"), self.turns.begin_edit_last, "Ctrl+E")
-        self.stop_action = action(self.tr("Stop"), self.turns.stop, "Esc")
-        self.flush_action = action(self.tr("Flush…"), self.open_flush)
-        self.memory_action = action(self.tr("Memory…"), self.open_memory)
-        self.queue_action = action(self.tr("Review queue…"), self.open_review_queue)
-        self.inbox_action = action(self.tr("Inbox: insights, diary, interests…"), self.open_inbox)
-        self.surface_action = action(self.tr("Chat personas…"), self.open_surface_personas)
-        self.filter_action = action(self.tr("Filter personas…"), self.open_filter_personas)
-        self.settings_action = action(self.tr("Settings…"), self.open_settings)
-        self.settings_action.setShortcuts([QKeySequence("Ctrl+,"), QKeySequence(QKeySequence.StandardKey.Preferences)])
-        self.quit_action = action(self.tr("Quit"), self.close, QKeySequence.StandardKey.Quit)
-        self.send_key_action = QAction(self.tr("Ctrl+Enter sends"), self)
-        self.send_key_action.setCheckable(True)
-        self.send_key_action.setToolTip(self.tr("On: Enter adds a line and Ctrl+Enter sends. "
-                                                "Off: Enter sends and Shift+Enter adds a line."))
-        self.send_key_action.toggled.connect(self.set_ctrl_enter_sends)
-
-        menu = self.menuBar()
-        chat_menu = menu.addMenu(self.tr("&Chat"))
-        for act in (self.regenerate_action, self.edit_action, self.stop_action):
-            chat_menu.addAction(act)
-        chat_menu.addSeparator()
-        chat_menu.addAction(self.send_key_action)
-        chat_menu.addSeparator()
-        chat_menu.addAction(self.quit_action)
-        memory_menu = menu.addMenu(self.tr("&Memory"))
-        for act in (self.flush_action, self.memory_action, self.queue_action, self.inbox_action):
-            memory_menu.addAction(act)
-        persona_menu = menu.addMenu(self.tr("&Personas"))
-        persona_menu.addActions([self.surface_action, self.filter_action])
-        settings_menu = menu.addMenu(self.tr("&Settings"))
-        settings_menu.addAction(self.settings_action)
-        from .history.menu import FileMenu
-        self.file_menu = FileMenu(self)  # File: search (Ctrl+F), import, export, back up and restore
-        self.controls = YourControls(self)  # off the record, pause memory, never remember (gui/chat/your_controls.py)
-
-        bar = QToolBar(self.tr("Main"), self)
-        bar.setObjectName("main_toolbar")
-        bar.setMovable(False)
-        bar.addWidget(QLabel(self.tr("Persona:") + " ", bar))
-        bar.addWidget(self.persona_box)
-        bar.addSeparator()
-        for act in (self.regenerate_action, self.edit_action, self.flush_action, self.memory_action,
-                    self.settings_action):
-            bar.addAction(act)
-        self.addToolBar(bar)
-
-    def _build_help_menu(self) -> None:
-        """Help, the last menu (after any another part adds)."""
-        self.about_action = QAction(self.tr("About monchat"), self)
-        self.about_action.triggered.connect(self.open_about)
-        self.menuBar().addMenu(self.tr("&Help")).addAction(self.about_action)
-
     def _connect(self) -> None:
         self.composer.send_requested.connect(self.turns.send)
         self.composer.stop_requested.connect(self.turns.stop)
@@ -277,7 +248,7 @@ class MainWindow(QMainWindow):
         state = ChatState(streaming=self.turns.current is not None, paused=self.composer.is_gate_closed(),
                           last_role=view.bubbles[-1].role if view.bubbles else "",
                           has_user_message=view.last_bubble("user") is not None,
-                          nothing_to_flush=self.gate_bar.files == 0)
+                          nothing_to_flush=self.gate_bar.files == 0, flushing=self.gate_bar.flushing)
         self._reasons.apply(state, self.regenerate_action, self.edit_action, self.flush_action, self.gate_bar)
         self.persona_box.setEnabled(not state.streaming)
 
@@ -289,8 +260,7 @@ class MainWindow(QMainWindow):
         if result.meter is None:
             self.refresh_meter()
         else:  # counted by the turn from the window it read: the logs are not read a second time
-            self._meter_generation += 1  # a count still running is older than this one
-            self._show_meter(result.meter)
+            self.meter_counter.counted(result.meter)
         self.turn_finished.emit(result)
 
     def _turn_failed(self, failure: Failure) -> None:
@@ -304,6 +274,7 @@ class MainWindow(QMainWindow):
     # ---- gate and meter --------------------------------------------------
     def refresh_gate(self):
         gate = self.app.chat.gate()
+        self.gate_timer.setInterval(GATE_WATCH_MS if gate.closed or gate.flushing else GATE_POLL_MS)
         self.gate_bar.set_gate(gate)
         self.composer.set_gate_closed(gate.closed)
         if gate.closed and self.turns.editing:
@@ -313,33 +284,8 @@ class MainWindow(QMainWindow):
         return gate
 
     def refresh_meter(self) -> None:
-        """Count the prompt's tokens off the GUI thread (choosing a backend may probe the network)."""
-        if self.closing:
-            return
-        self._meter_generation += 1
-        generation, chat, persona_id = self._meter_generation, self.app.chat, self.persona_id()
-
-        def work(_report):
-            meter = chat.context_meter(persona_id)
-            backend = chat.backend_for(chat.persona(persona_id))
-            return generation, meter, backend.describe(), backend.name, backend.model_size()  # asked once a model
-        self.runner.start("context meter", work, on_finished=self._meter_ready, on_failed=self._meter_failed)
-
-    def _meter_ready(self, result) -> None:
-        generation, meter, backend, backend_name, size = result
-        if generation != self._meter_generation:
-            return
-        self.backend_label.setText(backend)
-        self.chat_view.set_welcome(welcome_text(backend_name, backend, size) if self.nothing_said else "")
-        self._show_meter(meter)
-
-    def _show_meter(self, meter) -> None:
-        self.meter.set_meter(meter)
-        self.meter_changed.emit(meter)
-
-    def _meter_failed(self, failure: Failure) -> None:
-        self.meter.set_unknown(f"{headline(failure)}\n{explanation(failure)}")
-        self.chat_view.set_welcome(welcome_text("", "") if self.nothing_said else "")
+        """Count the context meter again (``chat/context_meter.py``: off the GUI thread, asks coalesced)."""
+        self.meter_counter.refresh()
 
     # ---- dialogs ---------------------------------------------------------
     def _open(self, dialog, modal: bool = True):
@@ -425,6 +371,7 @@ class MainWindow(QMainWindow):
         if not self.shutdown():
             self.closing = False
             self.gate_timer.start()
+            from PySide6.QtWidgets import QMessageBox
             box = QMessageBox(QMessageBox.Icon.Warning, self.tr("monchat"),
                               self.tr("A task is still running; monchat will close when it ends."),
                               QMessageBox.StandardButton.Ok, self)

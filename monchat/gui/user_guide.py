@@ -6,7 +6,6 @@ as its long description); it is written in English, which the window says in a J
 
 from __future__ import annotations
 
-from importlib import metadata
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QUrl
@@ -30,6 +29,7 @@ def read_guide() -> str:
     """The README's user part; "" when neither the checkout nor the package metadata has it."""
     if README.is_file():
         return user_part(README.read_text(encoding="utf-8"))
+    from importlib import metadata  # here, not at the top: some 30 ms of every window start
     try:
         return user_part(metadata.metadata("monchat").get("Description") or "")
     except metadata.PackageNotFoundError:

@@ -102,3 +102,29 @@ def test_the_looking_back_notes_are_worded_in_the_windows_language(make_window, 
     if language == "en":
         assert worded.startswith("Looking back: 2 findings left out")
     dialog.close()
+
+
+def test_a_flush_in_another_process_opens_chat_here_and_what_is_sent_waits_for_the_next_flush(
+        app, home, make_window, backend, qtbot):
+    """``monchat flush`` in a terminal (or a second window) runs: this window's chat opens by itself."""
+    from tests.support.other_flush import flush_in_another_process
+    fill_log_files(app, 5)
+    window = make_window("en")
+    assert not window.composer.edit.isEnabled()
+    with flush_in_another_process(home) as other:
+        qtbot.waitUntil(window.composer.edit.isEnabled, timeout=10000)  # the window reads the gate by itself
+        assert "A flush is running" in window.gate_bar.banner_label.text()
+        assert window.gate_bar.visible_flush_buttons() == [] and not window.flush_action.isEnabled()
+        backend.enqueue("Still here.")
+        window.composer.edit.setPlainText("sent while the other flush runs")
+        with qtbot.waitSignal(window.turn_finished, timeout=5000):
+            window.composer.submit()
+        report = other.finish()
+    assert report["archived"] == 5
+    during = [m for m in app.logbook.read_all().messages if m.text in ("sent while the other flush runs", "Still here.")]
+    assert len(during) == 2 and not {m.id for m in during} & app.archive.ids()
+    assert len(app.logbook.files()) == 1, "the file with the new message is kept for the next flush"
+    qtbot.waitUntil(lambda: "Unflushed log files: 1" in window.gate_bar.count_label.text(), timeout=10000)
+    assert window.flush_action.isEnabled() and not window.gate_bar.banner.isVisibleTo(window.gate_bar)
+    backend.default_reply = NO_ITEMS
+    assert app.flush.run().messages_archived == 2 and app.logbook.files() == []

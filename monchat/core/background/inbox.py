@@ -15,7 +15,7 @@ from ..errors import InputError, NotFound
 from ..store.background import DISMISSED, READ, BackgroundStore
 from ..store.db import Store
 from ..store.graph import GraphStore
-from . import gaps, graph, profile
+# gaps, graph and profile (their patterns and tables) are imported when asked: not at every start of the window
 
 MARKS = {"read": READ, "dismiss": DISMISSED}  # what the user may do to an entry → its new status
 
@@ -71,11 +71,13 @@ class Inbox:
 
     def graph(self) -> dict:
         """The last flush's graph: ``{"nodes": [...], "edges": [{source, target, weight, held, signals}]}``."""
+        from . import graph
         return graph.view(self.graph_store.nodes(), self.graph_store.edges())
 
     def profile(self) -> dict:
         """The latest snapshot: ``{"day", "windows": {"7": [...], "30": [...], "90": [...]}, "cooling": [...]}``."""
         day, rows = self.store.latest_snapshot()
+        from . import profile
         return profile.view(day, rows)
 
     def insights(self) -> list[dict]:
@@ -122,5 +124,6 @@ class Inbox:
             raise NotFound(f"There is no {what} {entry_id}.", f"See `monchat {command}` for the numbers.")
         if what == "gap" and self.memory is not None:
             on = self.settings is None or self.settings.background.gap_hint
+            from . import gaps
             self.memory.refresh_hint(gaps.hint(self.store) if on else "")
         return row

@@ -33,7 +33,7 @@ from ..logs.files import LogBook
 from ..memory.states import FlushStage
 from ..memory.transitions import Transitions
 from ..memory.withdraw import EDITED_AWAY, withdraw
-from ..paths import Paths, held_lock
+from ..paths import Paths, held_lock, running_mark
 from ..personas.library import PersonaRegistry
 from ..prompts import PromptLibrary
 from ..settings import Settings
@@ -144,8 +144,9 @@ class FlushService:
                 if not held:
                     raise FlushRunning("A flush is already running in another monchat window or terminal.",
                                        "Wait for it to finish; its summary shows what changed.")
-                return planned_again(lambda: self._run(dry_run, progress or (lambda p: None),
-                                                       cancel or threading.Event(), seed, accept_partial))
+                with running_mark(self.paths.flush_running):  # chat in any process stays open (ChatService.gate)
+                    return planned_again(lambda: self._run(dry_run, progress or (lambda p: None),
+                                                           cancel or threading.Event(), seed, accept_partial))
         finally:
             self._lock.release()
 

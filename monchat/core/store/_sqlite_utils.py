@@ -5,6 +5,11 @@ only to map numpy's number types to column types. monchat never stores a numpy
 value, and importing numpy costs a fifth of a second of every start (``status``,
 the window), so it is hidden while sqlite-utils loads and visible again after:
 the embedded backend still imports it when it loads its model.
+
+sqlite-utils also loads every installed package's "sqlite_utils" plugins when the first ``Database`` opens: it
+reads the entry points of the whole environment (some 80 ms of every start) and would let any package installed
+beside monchat run code inside monchat's database connection. monchat uses no such plugin, so the scan is
+marked done before any ``Database`` opens.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ def _load():
     try:
         import sqlite_utils
         import sqlite_utils.db  # noqa: F401
+        import sqlite_utils.plugins
+        sqlite_utils.plugins._plugins_loaded = True  # no entry-point scan: monchat loads no sqlite-utils plugin
     finally:
         for name in hidden:
             if sys.modules.get(name, 0) is None:

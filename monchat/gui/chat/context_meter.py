@@ -1,7 +1,13 @@
-"""The token/context meter: system prompt + Layer 3 window against the context length."""
+"""The token/context meter: system prompt + Layer 3 window against the context length.
+
+``MeterCounter`` counts it for the main window on a worker (choosing a backend may probe the network, the
+count may load a tokenizer). Asks made in one pass of the event loop (a flush's end asks from several places)
+start one count, in a pass of its own, so the count never lengthens the slice that asked for it.
+"""
 
 from __future__ import annotations
 
+from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QWidget
 
 from ...core.chat.service import ContextMeter
@@ -42,3 +48,60 @@ class ContextMeterWidget(QWidget):
         self.meter = None
         self.label.setText(self.tr("Context: unknown"))
         self.setToolTip(reason)
+
+
+class MeterCounter(QObject):
+    """Counts the main window's context meter off the GUI thread and shows it (and the first start's welcome)."""
+
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.window = window
+        self.generation = 0  # counts started; a result of an older one is dropped
+        self._asked = False
+
+    def refresh(self) -> None:
+        """Count again, once for every ask of this pass of the event loop."""
+        if self.window.closing or self._asked:
+            return
+        self._asked = True
+        QTimer.singleShot(0, self, self._count)
+
+    def _count(self) -> None:
+        self._asked = False
+        w = self.window
+        if w.closing:
+            return
+        self.generation += 1
+        generation, chat, persona_id = self.generation, w.app.chat, w.persona_id()
+
+        def work(_report):
+            meter = chat.context_meter(persona_id)
+            backend = chat.backend_for(chat.persona(persona_id))
+            return generation, meter, backend.describe(), backend.name, backend.model_size()  # asked once a model
+        w.runner.start("context meter", work, on_finished=self._ready, on_failed=self._failed)
+
+    def counted(self, meter: ContextMeter) -> None:
+        """A turn counted it from the window it read: shown, and any count still running is older."""
+        self.generation += 1
+        self.show(meter)
+
+    def show(self, meter: ContextMeter) -> None:
+        self.window.meter.set_meter(meter)
+        self.window.meter_changed.emit(meter)
+
+    def _ready(self, result) -> None:
+        from .first_start import welcome_text
+        generation, meter, backend, backend_name, size = result
+        if generation != self.generation:
+            return
+        w = self.window
+        w.backend_label.setText(backend)
+        w.chat_view.set_welcome(welcome_text(backend_name, backend, size) if w.nothing_said else "")
+        self.show(meter)
+
+    def _failed(self, failure) -> None:
+        from ..failures import explanation, headline
+        from .first_start import welcome_text
+        w = self.window
+        w.meter.set_unknown(f"{headline(failure)}\n{explanation(failure)}")
+        w.chat_view.set_welcome(welcome_text("", "") if w.nothing_said else "")

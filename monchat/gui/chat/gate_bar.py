@@ -32,6 +32,7 @@ class GateBar(QWidget):
         super().__init__(parent)
         self.state = GateState.OK
         self.files = -1  # unflushed log files (-1: not read yet)
+        self.flushing = False  # a flush runs now (here or in another process): chat is open at any count
         self._blocked_reason = ""
         self.count_label = QLabel(self)
         self.count_label.setObjectName("gate_count")
@@ -64,6 +65,7 @@ class GateBar(QWidget):
     def set_gate(self, gate: FlushGate) -> None:
         self.state = gate.state
         self.files = gate.unflushed_files
+        self.flushing = gate.flushing
         limits = arg(self.tr("A flush is recommended at %1 files; chat pauses at %2."), gate.warn_at, gate.stop_at)
         if gate.unflushed_files:
             self.count_label.setText(arg(
@@ -88,7 +90,7 @@ class GateBar(QWidget):
         self.banner_label.setFont(font)
         self.banner.setVisible(gate.state in (GateState.WARN, GateState.STOP))
         self.flush_button.setVisible(gate.state not in (GateState.WARN, GateState.STOP))  # the banner's button is the one
-        self.banner_button.setVisible(not gate.flushing)  # the flush window is open already
+        self.banner_button.setVisible(not gate.flushing)  # a flush runs already (its window shows how far)
         self._show_blocked()
 
     def _colour_banner(self) -> None:

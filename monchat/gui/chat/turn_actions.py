@@ -22,6 +22,7 @@ class ChatState:
     last_role: str  # the role of the last shown message, "" when none
     has_user_message: bool  # a message of the user's is shown
     nothing_to_flush: bool = False  # no log file waits (a first start)
+    flushing: bool = False  # a flush runs now, in this window or in another process
 
 
 class ActionReasons(QObject):
@@ -46,6 +47,9 @@ class ActionReasons(QObject):
     def flush(self, state: ChatState) -> str:
         if state.streaming:
             return self.tr("A reply is being written: wait for it or stop it, then flush.")
+        if state.flushing:
+            return self.tr("A flush is running now (here, in another monchat window or in a terminal): "
+                           "wait for it to finish.")
         return self.tr("Nothing to flush yet: chat first.") if state.nothing_to_flush else ""
 
     def apply(self, state: ChatState, regenerate: QAction, edit: QAction, flush: QAction, gate_bar) -> None:

@@ -16,7 +16,6 @@ from PySide6.QtGui import QPalette, QPixmap
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from ...core.types import Message
-from ..kit.notice import colour_notice
 from .bubble import MessageBubble, format_time
 from ..translation import arg
 
@@ -188,6 +187,7 @@ class ChatView(QScrollArea):
             button.setObjectName("notice_action")
             button.clicked.connect(action)
             row.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
+        from ..kit.notice import colour_notice  # imported at the first notice, not before the first paint
         colour_notice(box)  # a tinted frame with an icon, text checked for contrast (gui/kit/notice.py)
         self.column.addWidget(box)
         self.scroll_to_bottom()

@@ -42,6 +42,10 @@ Settings folder: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>A flush is running now (here, in another monchat window or in a terminal): wait for it to finish.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Nothing to flush yet: chat first.</source>
         <translation type="unfinished"></translation>
     </message>

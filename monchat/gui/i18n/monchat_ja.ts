@@ -45,6 +45,10 @@ Settings folder: %2</source>
         <translation>返信を書いている途中です。終わるのを待つか止めてから整理してください。</translation>
     </message>
     <message>
+        <source>A flush is running now (here, in another monchat window or in a terminal): wait for it to finish.</source>
+        <translation>いま整理を実行中です（このウィンドウ、別の monchat ウィンドウ、またはターミナルで）。終わるまでお待ちください。</translation>
+    </message>
+    <message>
         <source>Nothing to flush yet: chat first.</source>
         <translation>まだ整理するものがありません。先にチャットしてください。</translation>
     </message>
