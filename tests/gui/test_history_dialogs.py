@@ -151,8 +151,9 @@ def test_search_shows_plain_text_near_the_match_highlights_it_and_sets_stopped_r
 def test_an_import_of_one_message_says_message_in_english_and_counts_in_japanese(app, make_window, qtbot, tmp_path):
     """Qt's plural forms: "1 message", "2 messages" in English, one form in Japanese; never "message(s)"."""
     from monchat.core.transfer.messages import ImportReport
-    for language, one, already in (("en", "Imported 1 of 1 message.", "1 of them was already here."),
-                                   ("ja", "1 件中 1 件のメッセージを取り込みました。", "うち 1 件はすでにありました。")):
+    for language, one, already in (
+            ("en", "Imported 1 of 1 message.", "1 of them was already here."),
+            ("ja", "1 件中 1 件のメッセージを取り込みました。", "うち 1 件はすでにありました。")):
         window = make_window(language)
         dialog = window.file_menu.open_import()
         dialog._done(ImportReport(read=1, imported=1, already_known=1))  # what the worker hands the dialog

@@ -1,10 +1,11 @@
 """The one persona editor both persona windows are built on: a list of personas beside a form.
 
-Under the list: New and the editor's own buttons; the form starts with Name and, under it, a small note of the
-new persona's id (made from the name, ``kit/ids.py``: never a field to type in; an existing persona's id never
-changes and is not shown); under the form Save persona and a message line; Close at the bottom. ``save_current`` is the one save:
-the form as a persona, an id already taken refused for a new one, the registry's refusal said in words,
-then the list again with the saved persona chosen. A subclass adds its own rows and says what its
+Under the list: New, the editor's own buttons and Delete… (one word in both windows; it asks first); the form
+starts with Name and, under it, a small note of a new persona's id (made from the name, ``kit/ids.py``: never a
+field to type in; an existing persona's id never changes and is not shown); under the form Save persona and a
+message line; Close at the bottom. ``save_current`` is the one save: the form as a persona, an id already
+taken refused for a new one, the registry's refusal said in words, then the list again with the saved persona
+chosen. A subclass adds its own rows and says what its
 personas are (``known``), how an empty one looks (``blank``), how the form is filled and read, and
 how one is stored.
 """
