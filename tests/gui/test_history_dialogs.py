@@ -72,8 +72,8 @@ def test_import_a_chatgpt_export_with_a_progress_bar(app, make_window, qtbot, tm
     report = blocker.args[0]
     assert (report.format, report.imported) == ("chatgpt", 4)
     assert dialog.progress.value() == dialog.progress.maximum() and seen
-    assert "Imported 4 of 4 message(s)" in dialog.status.text()
-    assert "Skipped 5 system, tool or empty message(s)." in dialog.status.text()
+    assert "Imported 4 of 4 messages." in dialog.status.text()
+    assert "Skipped 5 system, tool or empty messages." in dialog.status.text()
     assert dialog.choose_button.isEnabled()
     label = dialog.status  # the result is shown whole: the label has the height its lines need
     assert label.height() >= label.heightForWidth(label.width())
@@ -107,9 +107,10 @@ def test_export_and_backup_from_the_window_use_the_cli_code(app, make_window, qt
     backup = window.file_menu.open_backup()
     with qtbot.waitSignal(backup.backed_up, timeout=10000):
         backup.back_up_to(tmp_path / "b.zip")
-    assert "Saved" in backup.status.text()
+    assert "Saved" in backup.status.text() and ": 2 files, 0 archived messages, 0 memories." in backup.status.text()
     with qtbot.waitSignal(backup.restored, timeout=10000) as blocker:
         backup.restore_from(tmp_path / "b.zip", tmp_path / "restored")
+    assert backup.status.text().startswith("Restored 0 archived messages and 0 memories into ")  # plural forms
     assert blocker.args[0].data_dir == Paths.from_env(tmp_path / "restored").data_dir
     assert [p.name for p in (tmp_path / "restored" / "logs").iterdir()] == [p.name for p in app.logbook.files()]
     with qtbot.waitSignal(backup.failed, timeout=10000):  # not empty any more
@@ -145,3 +146,16 @@ def test_search_shows_plain_text_near_the_match_highlights_it_and_sets_stopped_r
         dialog.results.setCurrentItem(item)
     assert dialog.conversation.toHtml().count("font-weight:700") >= 2  # "ramen" in the other messages, marked
     dialog.close()
+
+
+def test_an_import_of_one_message_says_message_in_english_and_counts_in_japanese(app, make_window, qtbot, tmp_path):
+    """Qt's plural forms: "1 message", "2 messages" in English, one form in Japanese; never "message(s)"."""
+    from monchat.core.transfer.messages import ImportReport
+    for language, one, already in (
+            ("en", "Imported 1 of 1 message.", "1 of them was already here."),
+            ("ja", "1 件中 1 件のメッセージを取り込みました。", "うち 1 件はすでにありました。")):
+        window = make_window(language)
+        dialog = window.file_menu.open_import()
+        dialog._done(ImportReport(read=1, imported=1, already_known=1))  # what the worker hands the dialog
+        assert dialog.status.text().splitlines()[:2] == [one, already]
+        dialog.close()

@@ -236,3 +236,40 @@ def test_every_change_kind_and_stage_has_japanese_words(make_window):
             assert KANA_KANJI.search(word) and not LATIN.search(word), (name, word)
         assert len(set(japanese.values())) == len(names), japanese  # one word per code, no catch-all
     dialog.close()
+
+
+# ---- plural forms (issue 24, second pass) ------------------------------------------------------------------------
+def test_no_window_words_say_s_in_brackets():
+    """Counts use Qt's plural forms (``tr("%n message(s)", "", n)`` with numerus entries), never "(s)" shown.
+    Only the main window's chat files, another engineer's at the time, are left (named here to be fixed)."""
+    import re
+    from pathlib import Path
+    gui = Path(__file__).resolve().parents[2] / "monchat" / "gui"
+    left = {"chat/your_controls.py", "chat/message_delete.py"}
+    found = set()
+    for path in gui.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        for call in re.finditer(r'tr\((?:"[^"]*"\s*)+(?P<rest>[,)])', text):
+            words = call.group(0)
+            if re.search(r"\w\((s|es|ies)\)", words) and not _numerus(text, call):
+                found.add(path.relative_to(gui).as_posix())
+    assert found <= left, sorted(found - left)
+
+
+def _numerus(text, call) -> bool:
+    """Whether the tr() call passes a count (its third argument), so Qt picks the plural form."""
+    after = text[call.end() - 1:call.end() + 60]
+    return after.startswith(",") and after[1:].lstrip().startswith('""')
+
+
+def test_every_english_plural_has_its_singular_and_plural_form():
+    """monchat_en.ts carries the English forms of every "%n … (s)" text: without them "1 message(s)" shows."""
+    import xml.etree.ElementTree as ET
+    from monchat.gui.i18n_tools import ts_path
+    missing = []
+    for message in ET.parse(ts_path("en")).getroot().iter("message"):
+        if message.get("numerus") == "yes":
+            forms = [form.text or "" for form in message.find("translation").findall("numerusform")]
+            if len(forms) != 2 or not all(forms) or any("(s)" in f or "(ies)" in f for f in forms):
+                missing.append(message.find("source").text)
+    assert missing == []

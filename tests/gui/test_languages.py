@@ -83,8 +83,7 @@ def test_results_and_errors_speak_the_window_language(app, first_window, backend
     settings.close()
     # A persona that cannot be saved.
     editor = window.open_surface_personas()
-    editor.new_persona()
-    editor.id_edit.setText("Bad Id")
+    editor.new_persona()  # no name, no instructions
     assert not editor.save_current()
     assert editor.message.text().count("•") >= 2  # each problem on its own line
     found["persona problems"] = other_script(shown_texts(editor), language, names)

@@ -34,7 +34,7 @@ def test_review_queue_approve_and_reject_change_the_store(queued, window, qtbot)
     dialog.table.setCurrentItem(dialog.table.topLevelItem(texts["朝はブラックコーヒー"]))
     assert "覚えておいて：朝はブラックコーヒーを飲む" in [line[-20:].strip() for line in dialog.evidence.texts()]
     assert dialog.reason.text() == ("Why: Enough evidence has come together, so this becomes lasting memory "
-                                    "(confidence 0.90).\nProposed by base.")
+                                    "(confidence 0.90).\nProposed by Base.")  # the persona by its name
     assert not dialog.other_verdict_button.isVisible()  # only a judgement has other verdicts
     with qtbot.waitSignal(dialog.memory_changed, timeout=5000):
         dialog.approve_button.click()

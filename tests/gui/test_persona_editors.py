@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import tomllib
 
+import pytest
+
 from PySide6.QtCore import Qt
 
 from monchat.core.personas.library import BASE_FILTER_ID
@@ -26,16 +28,14 @@ def test_surface_persona_edit_and_save(window, app, qtbot):
     dialog.close()
 
 
-def test_new_surface_persona_needs_valid_fields(window, app):
+def test_new_surface_persona_needs_valid_fields(window, app, qtbot):
     dialog = window.open_surface_personas()
     dialog.new_persona()
-    dialog.id_edit.setText("Bad Id")
     dialog.name_edit.setText("")
     assert not dialog.save_current()
-    assert "cannot be saved" in dialog.message.text() and "Id may hold only lowercase" in dialog.message.text()
-    assert "Name is required." in dialog.message.text()
-    dialog.id_edit.setText("sora")
-    dialog.name_edit.setText("ソラ")
+    assert "cannot be saved" in dialog.message.text() and "Name is required." in dialog.message.text()
+    assert "Id" not in dialog.message.text()  # the id is made from the name: only the name is asked for
+    qtbot.keyClicks(dialog.name_edit, "Sora")
     dialog.system_edit.setPlainText("あなたはソラ。静かに話します。")
     assert dialog.save_current()
     assert "sora" in app.personas.surface and window.persona_box.findData("sora") >= 0
@@ -84,7 +84,7 @@ def test_the_base_filter_persona_is_visible_but_locked(window, app):
     assert not dialog.save_button.isEnabled()
     assert dialog.locked_label.isVisible()
     assert dialog.name_edit.isReadOnly() and dialog.picks_edit.isReadOnly()
-    assert not dialog.remove_button.isEnabled()
+    assert not dialog.delete_button.isEnabled()
     # Even if the form were forced, the registry refuses it and nothing is written.
     dialog.name_edit.setReadOnly(False)
     dialog.name_edit.setText("my base")
@@ -105,11 +105,10 @@ def test_edit_add_and_remove_pool_personas(window, app, qtbot):
     assert dialog.save_current()
     assert app.personas.filters["lifestyle"].max_items == 2
     assert "weather" in app.personas.filters["lifestyle"].ignores
-    assert dialog.remove_button.isEnabled()  # the user's copy can go (the shipped one comes back)
+    assert dialog.delete_button.isEnabled()  # the user's copy can go (the shipped one comes back)
 
     dialog.new_persona()
-    dialog.id_edit.setText("music")
-    dialog.name_edit.setText("音楽係")
+    qtbot.keyClicks(dialog.name_edit, "Music")
     dialog.talent_edit.setText("music the user listens to and plays")
     dialog.picks_edit.setPlainText("songs and artists\ninstruments practised")
     dialog.ignores_edit.setPlainText("everything that is not music")
@@ -117,7 +116,7 @@ def test_edit_add_and_remove_pool_personas(window, app, qtbot):
     dialog.style_box.setCurrentIndex(dialog.style_box.findData("timeline"))
     assert dialog.save_current()
     assert app.personas.filters["music"].style == "timeline"
-    assert dialog.current_id() == "music" and dialog.remove_button.isEnabled()
+    assert dialog.current_id() == "music" and dialog.delete_button.isEnabled()
 
     dialog.fixed.boxes[0].setCurrentIndex(dialog.fixed.boxes[0].findData("music"))
     dialog.fixed.boxes[1].setCurrentIndex(dialog.fixed.boxes[1].findData("emotional"))
@@ -125,8 +124,10 @@ def test_edit_add_and_remove_pool_personas(window, app, qtbot):
     assert app.settings.flush.fixed_personas == ["music", "emotional"]
     assert tomllib.loads(app.paths.settings_path.read_text())["flush"]["fixed_personas"] == ["music", "emotional"]
 
-    assert dialog.remove_selected()
-    assert "music" not in app.personas.filters
+    box = dialog.delete_selected()  # asked first, as in the chat personas' window
+    assert "Music" in box.text() and "music" in app.personas.filters
+    box.button(box.StandardButton.Yes).click()
+    assert "music" not in app.personas.filters and dialog.message.text() == "Deleted Music."
     assert app.settings.flush.fixed_personas == ["emotional"]  # a removed persona cannot stay fixed
     dialog.close()
 
@@ -164,8 +165,7 @@ def test_a_surface_persona_of_yours_can_be_deleted_and_chat_falls_back(window, a
     from PySide6.QtWidgets import QMessageBox
     dialog = window.open_surface_personas()
     dialog.new_persona()
-    dialog.id_edit.setText("sora")
-    dialog.name_edit.setText("ソラ")
+    qtbot.keyClicks(dialog.name_edit, "Sora")
     dialog.system_edit.setPlainText("あなたはソラ。")
     assert dialog.save_current()
     window.persona_box.setCurrentIndex(window.persona_box.findData("sora"))
@@ -175,7 +175,7 @@ def test_a_surface_persona_of_yours_can_be_deleted_and_chat_falls_back(window, a
     dialog.reload("sora")
     assert dialog.delete_button.isEnabled()
     box = dialog.delete_selected()
-    assert isinstance(box, QMessageBox) and "ソラ" in box.text()
+    assert isinstance(box, QMessageBox) and "Sora" in box.text()
     box.button(QMessageBox.StandardButton.Yes).click()
     assert "sora" not in app.personas.surface and not (app.paths.user_surface_dir / "sora.toml").exists()
     assert app.settings.chat.persona == "hana" and window.persona_id() == "hana"
@@ -208,14 +208,10 @@ def test_a_new_personas_id_is_made_from_its_name(window, qtbot):
     from monchat.gui.kit.ids import id_from_name
     dialog = window.open_surface_personas()
     dialog.new_persona()
-    assert dialog.id_edit.isReadOnly()
     qtbot.keyClicks(dialog.name_edit, "Sora Blue")
-    assert dialog.id_edit.text() == "sora-blue"
+    assert dialog.persona_id() == "sora-blue" and dialog.id_note.text() == "Saved as: sora-blue"
     assert id_from_name("ハナ", {"persona"}) == "persona-2" and id_from_name("Mira", {"mira"}) == "mira-2"
     dialog.close()
-    filters = window.open_filter_personas()
-    assert filters.remove_button.text() == "Delete"  # one word, as in the other persona window
-    filters.close()
 
 
 # ---- the one editor both are built on (gui/personas/editor.py) -----------------------------------------------
@@ -235,7 +231,7 @@ def test_both_editors_save_a_new_persona_once_and_refuse_its_id_a_second_time(wi
         dialog = open_editor()
         dialog.new_persona()
         qtbot.keyClicks(dialog.name_edit, "Kumo")  # the id follows the name
-        assert dialog.id_edit.text() == "kumo"
+        assert dialog.persona_id() == "kumo"
         fill(dialog)
         with qtbot.waitSignal(dialog.personas_changed, timeout=1000):
             assert dialog.save_current()
@@ -243,9 +239,70 @@ def test_both_editors_save_a_new_persona_once_and_refuse_its_id_a_second_time(wi
         first = known()["kumo"]
         dialog.new_persona()
         dialog.name_edit.setText("Kumo again")
-        dialog.id_edit.setText("kumo")
+        dialog.set_persona_id("kumo")  # as if another window had saved a "kumo" meanwhile
         fill(dialog)
         assert not dialog.save_current()
         assert "already" in dialog.message.text() and "kumo" in dialog.message.text()
         assert known()["kumo"].name == first.name == "Kumo"
         dialog.close()
+
+
+# ---- issue 24, second pass: the id is no field, one word for Delete, a long text shows its start -------------------
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_id_is_a_note_made_from_the_name_never_a_field_and_never_changes(app, make_window, qtbot, language):
+    """A user never types an id: no line edit holds it; a new persona's follows its name, an existing one's
+    stays what it is when the name changes (its file keeps its name)."""
+    from PySide6.QtWidgets import QLineEdit
+    window = make_window(language)
+    for dialog in (window.open_surface_personas(), window.open_filter_personas()):
+        assert dialog.persona_id() and dialog.id_note.isHidden()  # an existing persona's id: nothing to see
+        assert [edit for edit in dialog.findChildren(QLineEdit) if edit.text() == dialog.persona_id()] == []
+        dialog.new_persona()
+        qtbot.keyClicks(dialog.name_edit, "Umi")
+        assert dialog.persona_id() == "umi" and "umi" in dialog.id_note.text() and not dialog.id_note.isHidden()
+        dialog.close()
+    dialog = window.open_filter_personas()
+    rows = {dialog.list.item(i).data(Qt.ItemDataRole.UserRole): i for i in range(dialog.list.count())}
+    dialog.list.setCurrentRow(rows["project"])
+    dialog.name_edit.clear()
+    qtbot.keyClicks(dialog.name_edit, "Work and study")
+    assert dialog.persona_id() == "project"  # an existing persona's id cannot change
+    assert dialog.save_current()
+    assert (app.paths.user_filter_dir / "project.toml").is_file() and "work-and-study" not in app.personas.filters
+    dialog.close()
+
+
+@pytest.mark.parametrize(("language", "word"), [("en", "Delete…"), ("ja", "削除…")])
+def test_both_persona_windows_say_delete_with_the_same_word_and_ask_first(app, make_window, language, word):
+    from PySide6.QtWidgets import QMessageBox
+    from monchat.core.personas.library import FilterPersona
+    app.personas.save_filter(FilterPersona(id="kumo", name="Kumo", talent="weather", picks=["rain"],
+                                           ignores=["the rest"]))
+    window = make_window(language)
+    surface, filters = window.open_surface_personas(), window.open_filter_personas()
+    assert surface.delete_button.text() == filters.delete_button.text() == word
+    filters.reload("kumo")
+    filters.delete_button.click()  # asks before it deletes, as the chat personas' window does
+    [box] = [w for w in filters.findChildren(QMessageBox) if w.isVisible()]
+    assert "Kumo" in box.text() and "kumo" in app.personas.filters
+    box.button(QMessageBox.StandardButton.No).click()
+    assert "kumo" in app.personas.filters
+    surface.close()
+    filters.close()
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_long_talent_shows_its_start_when_a_persona_is_chosen(app, make_window, qtbot, language):
+    """The English base persona's Talent opened scrolled to its end ("ay: what the user ate…")."""
+    window = make_window(language)
+    dialog = window.open_filter_personas()
+    dialog.resize(700, 600)
+    for row in range(dialog.list.count()):
+        dialog.list.setCurrentRow(row)
+        for edit in (dialog.name_edit, dialog.talent_edit):
+            assert edit.cursorPosition() == 0, (row, edit.text())
+    dialog.close()
+    surface = window.open_surface_personas()
+    for edit in (surface.name_edit, surface.description_edit):
+        assert edit.cursorPosition() == 0, edit.text()
+    surface.close()

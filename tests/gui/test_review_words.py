@@ -95,7 +95,7 @@ def test_the_review_queue_words_a_judgement_in_japanese(app, clock, make_window)
     window = make_window("ja")
     dialog = window.open_review_queue()
     assert dialog.reason.text() == ("理由: 「毎食、緑茶を飲む」との関係を判断できませんでした。判定の傾き: 置き換え（確信度 0.30）\n"
-                                    "提案したペルソナ: base。")  # who proposed it (tests/gui/test_small_model_and_proposers.py)
+                                    "提案したペルソナ: ベースペルソナ。")  # who proposed it, by name (tests/gui/test_small_model_and_proposers.py)
     assert dialog.table.currentItem().text(2) == "判断（傾き: 置き換え）"
     assert dialog.effect.text() == "新しい発言で今ある記憶を置き換えます。古いほうは履歴に残ります。"
     assert dialog.other_verdict_button.text() == "別の判定で承認…"

@@ -66,6 +66,8 @@ def test_the_openai_server_models_are_listed_and_the_choice_saved(window, app, q
         assert blocker.args == [server.models]
         items = [dialog.model.openai_model.edit.itemText(i) for i in range(dialog.model.openai_model.edit.count())]
         assert items == server.models and dialog.model.openai_model.text() == server.models[0]
+        found = len(server.models)  # Qt's plural form, not "model(s)"
+        assert dialog.model.message.text() == (f"{found} models found." if found > 1 else "1 model found.")
         dialog.model.openai_ctx.setValue(32768)
         assert dialog.model.openai_format.value() == "auto"
         dialog.model.openai_format.setCurrentIndex(dialog.model.openai_format.findData("json_object"))

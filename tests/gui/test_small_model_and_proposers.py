@@ -88,8 +88,8 @@ def test_the_embedded_model_is_called_unreliable_for_memory_in_the_welcome(trans
 
 
 @pytest.mark.parametrize(("language", "proposed", "held"), [
-    ("en", "Proposed by base, lifestyle, project.", "made with a small model"),
-    ("ja", "提案したペルソナ: base、lifestyle、project。", "小さなモデル")])
+    ("en", "Proposed by Base, Lifestyle, Project.", "made with a small model"),
+    ("ja", "提案したペルソナ: ベースペルソナ、ライフスタイルペルソナ、プロジェクトペルソナ。", "小さなモデル")])
 def test_the_review_queue_shows_one_row_with_who_proposed_it(app, make_window, backend, qtbot, language, proposed,
                                                             held):
     backend.size_label = "135M"
@@ -111,3 +111,7 @@ def test_the_review_queue_shows_one_row_with_who_proposed_it(app, make_window, b
                     "ひとつの項目にまとめています:「Lives in Sendai」"}[language]
     assert flush_dialog.report_words(note) == worded
     flush_dialog.close()
+    del app.personas.filters["project"]  # a persona since deleted: its id is all there is to show
+    dialog = window.open_review_queue()
+    assert proposed.replace({"en": "Project", "ja": "プロジェクトペルソナ"}[language], "project") in dialog.reason.text()
+    dialog.close()

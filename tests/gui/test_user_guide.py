@@ -49,3 +49,14 @@ def test_f1_and_the_help_menu_open_the_guide(app, qtbot, translators):
     assert len(guides) == 1 and "The flush" in guides[0].text.toPlainText()
     guides[0].close()
     assert window.shutdown(10000)
+
+
+def test_the_guide_names_only_files_a_user_has():
+    """The README's user part once sent readers to ``../shared/DESIGN.md``, outside the project (and Help showed it).
+    Every path it names is in the source folder."""
+    import re
+    from monchat.gui.user_guide import README as path, read_guide
+    guide = read_guide()
+    assert "../" not in guide and "shared/" not in guide
+    named = set(re.findall(r"`((?:docs|scripts|personas|prompts)/[^`\s]+)`", guide))
+    assert named and all((path.parent / name).exists() for name in named), named

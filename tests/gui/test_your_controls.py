@@ -137,7 +137,7 @@ def health_item(system, turns, schema):
 
 NEVER_ROW = {"en": "Matches one of your “never remember” rules",
              "ja": "あなたの「記憶しないこと」のルールに当てはまる"}
-PAUSED_NOTE = {"en": "Memory is paused: 1 message(s) were kept",
+PAUSED_NOTE = {"en": "Memory is paused: 1 message was kept",  # its plural form (Qt's %n)
                "ja": "記憶を一時停止中です：1件のメッセージを保存し"}
 
 

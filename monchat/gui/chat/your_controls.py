@@ -120,7 +120,7 @@ class YourControls(QObject):
 
     def open_never_remember(self, parent=None):
         from ..memory.never_dialog import NeverRulesDialog
-        dialog = NeverRulesDialog(self.app, self.window.runner, parent or self.window)
+        dialog = NeverRulesDialog(self.app.never, self.window.runner, parent or self.window)
         dialog.changed.connect(self.window.refresh_meter)  # a forgotten memory leaves the prompt
         return self.window._open(dialog)
 

@@ -14,6 +14,9 @@ from ..translation import arg, ui_is_english, ui_language
 from .changes import REFLECT_NOTES, reflect_note
 
 
+COUNTED = ("unreadable_lines", "archived_unread", "memory_paused", "taken_back_unread", "partial_accepted")
+
+
 class FlushWords(QObject):
     def __init__(self, personas: PersonaRegistry, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -49,15 +52,9 @@ class FlushWords(QObject):
         code, values = getattr(text, "code", ""), getattr(text, "args", ())
         if code in REFLECT_NOTES:  # the looking-back stage's notes (gui/flush/changes.py)
             return reflect_note(code, *values)
+        if code in COUNTED:  # a count first: the sentence in its plural form (Qt's %n), the rest as %1…
+            return self._counted(code, int(values[0]), *values[1:])
         words = {
-            "unreadable_lines": self.tr("%1 unreadable log line(s) were set aside in %2."),
-            "archived_unread": self.tr("%1 message(s) with %2 were archived unread (that persona's conversations "
-                                       "are not read at a flush)."),
-            "memory_paused": self.tr("Memory is paused: %1 message(s) were kept and nothing new was remembered."),
-            "taken_back_unread": self.tr("%1 message(s) you edited away (or replies asked for again) were archived "
-                                         "unread."),
-            "partial_accepted": self.tr("A partial flush was accepted: %1 message(s) were archived without being "
-                                        "read by every filter."),
             "read_in_halves": self.tr("%1 could not read part %2 of the log at once; it read it again in two "
                                       "halves."),
             "part_unread": self.tr("%1 could not read part %2 of the log."),
@@ -72,11 +69,24 @@ class FlushWords(QObject):
             return text if ui_is_english() else self.tr("See monchat.log for the details.")
         names = [self.persona_name(v) if code in ("read_in_halves", "part_unread") and n == 0 else v
                  for n, v in enumerate(values)]
-        if code == "archived_unread":
-            names[1] = self.surface_name(values[1])
         if code in ("folded", "repeated"):
             names[0] = self.tr(", ").join(self.persona_name(p) for p in str(values[0]).split(", "))
         return arg(words[code], *names)
+
+    def _counted(self, code: str, n: int, *rest) -> str:
+        if code == "archived_unread":
+            rest = (self.surface_name(rest[0]),)
+        return arg({
+            "unreadable_lines": self.tr("%n unreadable log line(s) were set aside in %1.", "", n),
+            "archived_unread": self.tr("%n message(s) with %1 were archived unread (that persona's conversations "
+                                       "are not read at a flush).", "", n),
+            "memory_paused": self.tr("Memory is paused: %n message(s) were kept and nothing new was remembered.", "",
+                                     n),
+            "taken_back_unread": self.tr("%n message(s) you edited away (or replies asked for again) were archived "
+                                         "unread.", "", n),
+            "partial_accepted": self.tr("A partial flush was accepted: %n message(s) were archived without being "
+                                        "read by every filter.", "", n),
+        }[code], *rest)
 
     def surface_name(self, persona_id: str) -> str:
         persona = self.personas.surface.get(persona_id)

@@ -115,11 +115,12 @@ class ImportDialog(_WorkDialog):
         self.set_busy(False)
         self.progress.setRange(0, 1)
         self.progress.setValue(1)
-        lines = [arg(self.tr("Imported %1 of %2 message(s); %3 were already here."), report.imported,
-                     report.read, report.already_known)]
+        lines = [arg(self.tr("Imported %1 of %n message(s).", "", report.read), report.imported)]
+        if report.already_known:
+            lines.append(self.tr("%n of them were already here.", "", report.already_known))
         skipped = sum(report.skipped.values())
         if skipped:
-            lines.append(arg(self.tr("Skipped %1 system, tool or empty message(s)."), skipped))
+            lines.append(self.tr("Skipped %n system, tool or empty message(s).", "", skipped))
         gate = self.gate()
         if gate.state == GateState.STOP:
             lines.append(arg(self.tr("%1 log files now wait for a flush, so chat is paused: press Flush. One flush "
@@ -255,9 +256,10 @@ class BackupDialog(_WorkDialog):
     def _backed_up(self, report) -> None:
         if alive(self):
             self.set_busy(False)
-            self.status.setText(arg(self.tr("Saved %1: %2 file(s), %3 archived message(s), %4 memories."),
-                                    report.path, report.files, report.counts.get("messages", 0),
-                                    report.counts.get("memories", 0)))
+            self.status.setText(arg(self.tr("Saved %1: %2, %3, %4."), report.path,
+                                    self.tr("%n file(s)", "", report.files),
+                                    self.tr("%n archived message(s)", "", report.counts.get("messages", 0)),
+                                    self.tr("%n memory(ies)", "", report.counts.get("memories", 0))))
             self.backed_up.emit(report)
 
     def choose_restore(self) -> None:
@@ -279,8 +281,9 @@ class BackupDialog(_WorkDialog):
     def _restored(self, report) -> None:
         if alive(self):
             self.set_busy(False)
-            self.status.setText(arg(self.tr("Restored %1 archived message(s) and %2 memories into %3. Start "
-                                            "monchat with MONCHAT_HOME=%3 to use them."),
-                                    report.counts.get("messages", 0), report.counts.get("memories", 0),
+            self.status.setText(arg(self.tr("Restored %1 and %2 into %3. Start monchat with MONCHAT_HOME=%3 to "
+                                            "use them."),
+                                    self.tr("%n archived message(s)", "", report.counts.get("messages", 0)),
+                                    self.tr("%n memory(ies)", "", report.counts.get("memories", 0)),
                                     report.data_dir))
             self.restored.emit(report)

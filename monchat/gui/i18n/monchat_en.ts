@@ -116,15 +116,36 @@ Settings folder: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Saved %1: %2 file(s), %3 archived message(s), %4 memories.</source>
+        <source>Saved %1: %2, %3, %4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s)</source>
+        <translation>
+            <numerusform>%n file</numerusform>
+            <numerusform>%n files</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n archived message(s)</source>
+        <translation>
+            <numerusform>%n archived message</numerusform>
+            <numerusform>%n archived messages</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n memory(ies)</source>
+        <translation>
+            <numerusform>%n memory</numerusform>
+            <numerusform>%n memories</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Restored %1 and %2 into %3. Start monchat with MONCHAT_HOME=%3 to use them.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>An empty folder to restore into</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Restored %1 archived message(s) and %2 memories into %3. Start monchat with MONCHAT_HOME=%3 to use them.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -868,6 +889,22 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Delete this filter persona (what it found stays in memory)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only filter personas you made or changed can be deleted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the filter persona %1? What it found stays in memory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deleted %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The fixed personas are saved.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1176,26 +1213,6 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 unreadable log line(s) were set aside in %2.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 message(s) with %2 were archived unread (that persona&apos;s conversations are not read at a flush).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Memory is paused: %1 message(s) were kept and nothing new was remembered.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 message(s) you edited away (or replies asked for again) were archived unread.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A partial flush was accepted: %1 message(s) were archived without being read by every filter.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 could not read part %2 of the log at once; it read it again in two halves.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1222,6 +1239,41 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>, </source>
         <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n unreadable log line(s) were set aside in %1.</source>
+        <translation>
+            <numerusform>%n unreadable log line was set aside in %1.</numerusform>
+            <numerusform>%n unreadable log lines were set aside in %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s) with %1 were archived unread (that persona&apos;s conversations are not read at a flush).</source>
+        <translation>
+            <numerusform>%n message with %1 was archived unread (that persona&apos;s conversations are not read at a flush).</numerusform>
+            <numerusform>%n messages with %1 were archived unread (that persona&apos;s conversations are not read at a flush).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Memory is paused: %n message(s) were kept and nothing new was remembered.</source>
+        <translation>
+            <numerusform>Memory is paused: %n message was kept and nothing new was remembered.</numerusform>
+            <numerusform>Memory is paused: %n messages were kept and nothing new was remembered.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s) you edited away (or replies asked for again) were archived unread.</source>
+        <translation>
+            <numerusform>%n message you edited away (or replies asked for again) was archived unread.</numerusform>
+            <numerusform>%n messages you edited away (or replies asked for again) were archived unread.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>A partial flush was accepted: %n message(s) were archived without being read by every filter.</source>
+        <translation>
+            <numerusform>A partial flush was accepted: %n message was archived without being read by every filter.</numerusform>
+            <numerusform>A partial flush was accepted: %n messages were archived without being read by every filter.</numerusform>
+        </translation>
     </message>
     <message>
         <source>%1 (%2 from the cache)</source>
@@ -1508,13 +1560,26 @@ Send to it? monchat asks only once for this service.</source>
         <source>Reading %1…</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>Imported %1 of %2 message(s); %3 were already here.</source>
-        <translation type="unfinished"></translation>
+    <message numerus="yes">
+        <source>Imported %1 of %n message(s).</source>
+        <translation>
+            <numerusform>Imported %1 of %n message.</numerusform>
+            <numerusform>Imported %1 of %n messages.</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>Skipped %1 system, tool or empty message(s).</source>
-        <translation type="unfinished"></translation>
+    <message numerus="yes">
+        <source>%n of them were already here.</source>
+        <translation>
+            <numerusform>%n of them was already here.</numerusform>
+            <numerusform>%n of them were already here.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Skipped %n system, tool or empty message(s).</source>
+        <translation>
+            <numerusform>Skipped %n system, tool or empty message.</numerusform>
+            <numerusform>Skipped %n system, tool or empty messages.</numerusform>
+        </translation>
     </message>
     <message>
         <source>%1 log files now wait for a flush, so chat is paused: press Flush. One flush reads them all, in parts that fit the model.</source>
@@ -3034,9 +3099,12 @@ Open it in your browser?</source>
         <source>Testing…</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>%1 model(s) found.</source>
-        <translation type="unfinished"></translation>
+    <message numerus="yes">
+        <source>%n model(s) found.</source>
+        <translation>
+            <numerusform>%n model found.</numerusform>
+            <numerusform>%n models found.</numerusform>
+        </translation>
     </message>
     <message>
         <source>The server lists no models.</source>
@@ -3081,9 +3149,26 @@ Open it in your browser?</source>
         <source>%1  (rule: %2)</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>%1 memory(ies) you already have match a rule:</source>
-        <translation type="unfinished"></translation>
+    <message numerus="yes">
+        <source>%n memory(ies) you already have match a rule:</source>
+        <translation>
+            <numerusform>%n memory you already have matches a rule:</numerusform>
+            <numerusform>%n memories you already have match a rule:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Forget the %n memory(ies) a never-remember rule covers? They leave the prompt for good (Memory… can restore one).</source>
+        <translation>
+            <numerusform>Forget the %n memory a never-remember rule covers? It leaves the prompt for good (Memory… can restore it).</numerusform>
+            <numerusform>Forget the %n memories a never-remember rule covers? They leave the prompt for good (Memory… can restore one).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n memory(ies) forgotten.</source>
+        <translation>
+            <numerusform>%n memory forgotten.</numerusform>
+            <numerusform>%n memories forgotten.</numerusform>
+        </translation>
     </message>
     <message>
         <source>No memory you have matches a rule.</source>
@@ -3105,14 +3190,6 @@ Open it in your browser?</source>
         <source>Forget memories</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>Forget the %1 memory(ies) a never-remember rule covers? They leave the prompt for good (Memory… can restore one).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 memory(ies) forgotten.</source>
-        <translation type="unfinished"></translation>
-    </message>
 </context>
 <context>
     <name>OffRecordBanner</name>
@@ -3132,11 +3209,11 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Made from the name; it names the persona&apos;s file</source>
+        <source>Delete…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Id</source>
+        <source>Made from the name when the persona is new; it names the persona&apos;s file and never changes.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3145,6 +3222,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Save persona</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved as: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3415,23 +3496,23 @@ Open it in your browser?</source>
     </message>
     <message numerus="yes">
         <source>%n alike proposals of the same change: approving or rejecting this row decides all of them</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n alike proposals of the same change: approving or rejecting this row decides all of them</numerusform>
+            <numerusform>%n alike proposals of the same change: approving or rejecting this row decides all of them</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Approve all %n</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Approve all %n</numerusform>
+            <numerusform>Approve all %n</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Reject all %n</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Reject all %n</numerusform>
+            <numerusform>Reject all %n</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -3470,9 +3551,9 @@ Open it in your browser?</source>
     </message>
     <message numerus="yes">
         <source>This row stands for %n alike proposals; Approve and Reject decide all of them:</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>This row stands for %n alike proposals; Approve and Reject decide all of them:</numerusform>
+            <numerusform>This row stands for %n alike proposals; Approve and Reject decide all of them:</numerusform>
         </translation>
     </message>
     <message>
@@ -3797,10 +3878,6 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>A SillyTavern character card (V2/V3) as JSON or PNG</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Delete…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

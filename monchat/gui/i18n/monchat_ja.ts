@@ -119,16 +119,34 @@ Settings folder: %2</source>
         <translation>monchat のバックアップ (*.zip)</translation>
     </message>
     <message>
-        <source>Saved %1: %2 file(s), %3 archived message(s), %4 memories.</source>
-        <translation>%1 に保存しました：ファイル %2 個、アーカイブ済みメッセージ %3 件、記憶 %4 件。</translation>
+        <source>Saved %1: %2, %3, %4.</source>
+        <translation>%1 に保存しました：%2、%3、%4。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s)</source>
+        <translation>
+            <numerusform>ファイル %n 個</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n archived message(s)</source>
+        <translation>
+            <numerusform>アーカイブ済みメッセージ %n 件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n memory(ies)</source>
+        <translation>
+            <numerusform>記憶 %n 件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Restored %1 and %2 into %3. Start monchat with MONCHAT_HOME=%3 to use them.</source>
+        <translation>%1と%2を %3 に復元しました。使うには MONCHAT_HOME=%3 で monchat を起動してください。</translation>
     </message>
     <message>
         <source>An empty folder to restore into</source>
         <translation>復元先の空のフォルダー</translation>
-    </message>
-    <message>
-        <source>Restored %1 archived message(s) and %2 memories into %3. Start monchat with MONCHAT_HOME=%3 to use them.</source>
-        <translation>アーカイブ済みメッセージ %1 件と記憶 %2 件を %3 に復元しました。使うには MONCHAT_HOME=%3 で monchat を起動してください。</translation>
     </message>
 </context>
 <context>
@@ -875,6 +893,22 @@ Send to it? monchat asks only once for this service.</source>
         <translation>削除</translation>
     </message>
     <message>
+        <source>Delete this filter persona (what it found stays in memory)</source>
+        <translation>このフィルターペルソナを削除します（見つけたことは記憶に残ります）</translation>
+    </message>
+    <message>
+        <source>Only filter personas you made or changed can be deleted.</source>
+        <translation>削除できるのは、あなたが作ったか変更したフィルターペルソナだけです。</translation>
+    </message>
+    <message>
+        <source>Delete the filter persona %1? What it found stays in memory.</source>
+        <translation>フィルターペルソナ %1 を削除しますか？ 見つけたことは記憶に残ります。</translation>
+    </message>
+    <message>
+        <source>Deleted %1.</source>
+        <translation>%1 を削除しました。</translation>
+    </message>
+    <message>
         <source>The fixed personas are saved.</source>
         <translation>固定のペルソナを保存しました。</translation>
     </message>
@@ -1180,26 +1214,6 @@ Send to it? monchat asks only once for this service.</source>
         <translation>矛盾</translation>
     </message>
     <message>
-        <source>%1 unreadable log line(s) were set aside in %2.</source>
-        <translation>読めないログの行 %1 行を %2 に取り分けました。</translation>
-    </message>
-    <message>
-        <source>%1 message(s) with %2 were archived unread (that persona&apos;s conversations are not read at a flush).</source>
-        <translation>%2 とのメッセージ %1 件は読まずに保管しました（このペルソナとの会話は整理で読みません）。</translation>
-    </message>
-    <message>
-        <source>Memory is paused: %1 message(s) were kept and nothing new was remembered.</source>
-        <translation>記憶を一時停止中です：%1件のメッセージを保存し、新しいことは何も記憶しませんでした。</translation>
-    </message>
-    <message>
-        <source>%1 message(s) you edited away (or replies asked for again) were archived unread.</source>
-        <translation>書き直して取り消したメッセージと、作り直して置き換えた返信 %1 件は、読まずにアーカイブしました。</translation>
-    </message>
-    <message>
-        <source>A partial flush was accepted: %1 message(s) were archived without being read by every filter.</source>
-        <translation>一部だけの整理を受け入れました: %1 件のメッセージは、すべてのフィルターには読まれないまま保管されました。</translation>
-    </message>
-    <message>
         <source>%1 could not read part %2 of the log at once; it read it again in two halves.</source>
         <translation>%1 はログの第 %2 部を一度に読めなかったため、半分ずつ読み直しました。</translation>
     </message>
@@ -1226,6 +1240,36 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>, </source>
         <translation>、</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n unreadable log line(s) were set aside in %1.</source>
+        <translation>
+            <numerusform>読めないログの行 %n 行を %1 に取り分けました。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s) with %1 were archived unread (that persona&apos;s conversations are not read at a flush).</source>
+        <translation>
+            <numerusform>%1 とのメッセージ %n 件は読まずに保管しました（このペルソナとの会話は整理で読みません）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Memory is paused: %n message(s) were kept and nothing new was remembered.</source>
+        <translation>
+            <numerusform>記憶を一時停止中です：%n件のメッセージを保存し、新しいことは何も記憶しませんでした。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s) you edited away (or replies asked for again) were archived unread.</source>
+        <translation>
+            <numerusform>書き直して取り消したメッセージと、作り直して置き換えた返信 %n 件は、読まずにアーカイブしました。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>A partial flush was accepted: %n message(s) were archived without being read by every filter.</source>
+        <translation>
+            <numerusform>一部だけの整理を受け入れました: %n 件のメッセージは、すべてのフィルターには読まれないまま保管されました。</numerusform>
+        </translation>
     </message>
     <message>
         <source>%1 (%2 from the cache)</source>
@@ -1512,13 +1556,23 @@ Send to it? monchat asks only once for this service.</source>
         <source>Reading %1…</source>
         <translation>%1 を読み込み中…</translation>
     </message>
-    <message>
-        <source>Imported %1 of %2 message(s); %3 were already here.</source>
-        <translation>%2 件中 %1 件のメッセージを取り込みました。%3 件はすでにありました。</translation>
+    <message numerus="yes">
+        <source>Imported %1 of %n message(s).</source>
+        <translation>
+            <numerusform>%n 件中 %1 件のメッセージを取り込みました。</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>Skipped %1 system, tool or empty message(s).</source>
-        <translation>システム・ツール・空のメッセージ %1 件は取り込みませんでした。</translation>
+    <message numerus="yes">
+        <source>%n of them were already here.</source>
+        <translation>
+            <numerusform>うち %n 件はすでにありました。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Skipped %n system, tool or empty message(s).</source>
+        <translation>
+            <numerusform>システム・ツール・空のメッセージ %n 件は取り込みませんでした。</numerusform>
+        </translation>
     </message>
     <message>
         <source>%1 log files now wait for a flush, so chat is paused: press Flush. One flush reads them all, in parts that fit the model.</source>
@@ -3042,9 +3096,11 @@ Open it in your browser?</source>
         <source>Testing…</source>
         <translation>テスト中…</translation>
     </message>
-    <message>
-        <source>%1 model(s) found.</source>
-        <translation>%1 個のモデルが見つかりました。</translation>
+    <message numerus="yes">
+        <source>%n model(s) found.</source>
+        <translation>
+            <numerusform>%n 個のモデルが見つかりました。</numerusform>
+        </translation>
     </message>
     <message>
         <source>The server lists no models.</source>
@@ -3089,9 +3145,23 @@ Open it in your browser?</source>
         <source>%1  (rule: %2)</source>
         <translation>%1  （ルール：%2）</translation>
     </message>
-    <message>
-        <source>%1 memory(ies) you already have match a rule:</source>
-        <translation>今ある記憶のうち%1件がルールに当てはまります：</translation>
+    <message numerus="yes">
+        <source>%n memory(ies) you already have match a rule:</source>
+        <translation>
+            <numerusform>今ある記憶のうち%n件がルールに当てはまります：</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Forget the %n memory(ies) a never-remember rule covers? They leave the prompt for good (Memory… can restore one).</source>
+        <translation>
+            <numerusform>「記憶しないこと」のルールに当てはまる%n件の記憶を忘れますか？もうプロンプトには入りません（「記憶…」から元に戻せます）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n memory(ies) forgotten.</source>
+        <translation>
+            <numerusform>%n件の記憶を忘れました。</numerusform>
+        </translation>
     </message>
     <message>
         <source>No memory you have matches a rule.</source>
@@ -3113,14 +3183,6 @@ Open it in your browser?</source>
         <source>Forget memories</source>
         <translation>記憶を忘れる</translation>
     </message>
-    <message>
-        <source>Forget the %1 memory(ies) a never-remember rule covers? They leave the prompt for good (Memory… can restore one).</source>
-        <translation>「記憶しないこと」のルールに当てはまる%1件の記憶を忘れますか？もうプロンプトには入りません（「記憶…」から元に戻せます）。</translation>
-    </message>
-    <message>
-        <source>%1 memory(ies) forgotten.</source>
-        <translation>%1件の記憶を忘れました。</translation>
-    </message>
 </context>
 <context>
     <name>OffRecordBanner</name>
@@ -3140,12 +3202,12 @@ Open it in your browser?</source>
         <translation>新規</translation>
     </message>
     <message>
-        <source>Made from the name; it names the persona&apos;s file</source>
-        <translation>名前から作られます。ペルソナのファイル名になります</translation>
+        <source>Delete…</source>
+        <translation>削除…</translation>
     </message>
     <message>
-        <source>Id</source>
-        <translation>ID</translation>
+        <source>Made from the name when the persona is new; it names the persona&apos;s file and never changes.</source>
+        <translation>新しいペルソナの名前から作られます。ペルソナのファイル名になり、あとから変わることはありません。</translation>
     </message>
     <message>
         <source>Name</source>
@@ -3154,6 +3216,10 @@ Open it in your browser?</source>
     <message>
         <source>Save persona</source>
         <translation>ペルソナを保存</translation>
+    </message>
+    <message>
+        <source>Saved as: %1</source>
+        <translation>保存名: %1</translation>
     </message>
     <message>
         <source>Saved.</source>
@@ -3798,10 +3864,6 @@ Open it in your browser?</source>
     <message>
         <source>A SillyTavern character card (V2/V3) as JSON or PNG</source>
         <translation>SillyTavern のキャラクターカード（V2/V3）、JSON または PNG</translation>
-    </message>
-    <message>
-        <source>Delete…</source>
-        <translation>削除…</translation>
     </message>
     <message>
         <source>Who the persona is and how it talks</source>

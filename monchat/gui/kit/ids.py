@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from collections.abc import Callable
+
 from PySide6.QtWidgets import QLineEdit
 
 
@@ -19,10 +21,10 @@ def id_from_name(name: str, taken: set[str] | frozenset[str] = frozenset()) -> s
     return candidate
 
 
-def follow_name(name_edit: QLineEdit, id_edit: QLineEdit, taken, is_new) -> None:
-    """While a new persona is edited, its id follows its name (``taken()``: ids in use; ``is_new()``)."""
+def follow_name(name_edit: QLineEdit, set_id: Callable[[str], None], taken, is_new) -> None:
+    """While a new persona is edited, its id follows its name (``taken()``: ids in use; ``is_new()``); the id is
+    never a field of its own: ``set_id`` shows it (an existing persona's id never changes)."""
     def update(text: str) -> None:
         if is_new():
-            id_edit.setText(id_from_name(text, set(taken())))
+            set_id(id_from_name(text, set(taken())))
     name_edit.textEdited.connect(update)
-    id_edit.setReadOnly(True)

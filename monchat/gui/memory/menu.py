@@ -86,7 +86,7 @@ class MemoryMenu:
                 old.refresh()
                 old.activateWindow()
                 return old
-        dialog = ReviewQueueDialog(w.app.memory, w.app.settings, w.runner, w)
+        dialog = ReviewQueueDialog(w.app.memory, w.app.personas, w.app.settings, w.runner, w)
         dialog.memory_changed.connect(self._memory_changed)
         return w._open(dialog, modal=False)
 

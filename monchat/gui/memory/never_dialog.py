@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, Q
                                QListWidgetItem, QMessageBox, QPushButton, QVBoxLayout, QWidget)
 
 from ...core.errors import KnownError
+from ...core.memory.never import NeverRules
 from ..kit.confirm import ask_yes_no
 from ..failures import explanation, headline
 from ..translation import arg
@@ -26,11 +27,13 @@ class NeverRulesDialog(QDialog):
 
     changed = Signal()
 
-    def __init__(self, app, runner: TaskRunner, parent: QWidget | None = None) -> None:
+    def __init__(self, never: NeverRules, runner: TaskRunner, parent: QWidget | None = None) -> None:
+        """Args:
+            never: ``app.never``, the rules and the memories they cover (a service, never the App).
+        """
         super().__init__(parent)
-        self.app = app
         self.runner = runner
-        self.never = app.never
+        self.never = never
         self.setWindowTitle(self.tr("Never remember"))
         self.resize(560, 480)
         intro = QLabel(self.tr("Topics, words or kinds of memory that monchat never remembers, whatever a model "
@@ -80,7 +83,7 @@ class NeverRulesDialog(QDialog):
         self.matches.clear()
         for memory, rule in found:
             QListWidgetItem(arg(self.tr("%1  (rule: %2)"), memory.text, rule), self.matches)
-        self.matches_label.setText(arg(self.tr("%1 memory(ies) you already have match a rule:"), len(found))
+        self.matches_label.setText(self.tr("%n memory(ies) you already have match a rule:", "", len(found))
                                    if found else self.tr("No memory you have matches a rule."))
         self.matches.setVisible(bool(found))
         self.forget_button.setEnabled(bool(found))
@@ -121,8 +124,8 @@ class NeverRulesDialog(QDialog):
         """Offer to forget every kept memory a rule covers."""
         count = len(self.never.matching())
         box = ask_yes_no(self, QMessageBox.Icon.Question, self.tr("Forget memories"),
-                         arg(self.tr("Forget the %1 memory(ies) a never-remember rule covers? They leave the "
-                                     "prompt for good (Memory… can restore one)."), count), self.forget)
+                         self.tr("Forget the %n memory(ies) a never-remember rule covers? They leave the "
+                                 "prompt for good (Memory… can restore one).", "", count), self.forget)
         self.dialogs.append(box)
         return box
 
@@ -136,7 +139,7 @@ class NeverRulesDialog(QDialog):
     def _forgotten(self, forgotten: list[str]) -> None:
         if not alive(self):
             return
-        self.message.setText(arg(self.tr("%1 memory(ies) forgotten."), len(forgotten)))
+        self.message.setText(self.tr("%n memory(ies) forgotten.", "", len(forgotten)))
         self.reload()
         self.changed.emit()
 

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QHB
 from ...core.errors import KnownError
 from ...core.memory import Action, Verdict
 from ...core.memory.service import MemoryService
+from ...core.personas.library import PersonaRegistry
 from ...core.settings import Settings
 from . import review_words as words
 from ..failures import explanation, headline
@@ -38,10 +39,14 @@ class ReviewQueueDialog(QDialog):
     memory_changed = Signal()
     action_failed = Signal(object)
 
-    def __init__(self, memory: MemoryService, settings: Settings, runner: TaskRunner,
+    def __init__(self, memory: MemoryService, personas: PersonaRegistry, settings: Settings, runner: TaskRunner,
                  parent: QWidget | None = None) -> None:
+        """Args:
+            personas: the persona registry, for the names of the filter personas that proposed an item.
+        """
         super().__init__(parent)
         self.memory = memory
+        self.personas = personas
         self.settings = settings
         self.runner = runner
         self.rows: list[dict] = []  # every open item
@@ -173,6 +178,9 @@ class ReviewQueueDialog(QDialog):
         ids = {item.data(0, Qt.ItemDataRole.UserRole) for item in self.table.selectedItems()}
         return [r for first, group in self.groups.items() if first in ids for r in group]
 
+    def proposer_name(self, proposer: str) -> str:
+        return words.persona_name(self.personas, proposer)
+
     def show_detail(self) -> None:
         row = self.current()
         self.evidence.clear()
@@ -196,7 +204,7 @@ class ReviewQueueDialog(QDialog):
         if row is None:
             return
         why = arg(self.tr("Why: %1"), words.reason(row, self.settings.flush.judge_confidence))
-        self.reason.setText("\n".join(t for t in (why, words.held(row), words.proposed_by(row),
+        self.reason.setText("\n".join(t for t in (why, words.held(row), words.proposed_by(row, self.proposer_name),
                                                   self.alike_text(row)) if t))
         if judge:
             lean = words.leaning(row)

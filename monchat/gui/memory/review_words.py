@@ -11,7 +11,7 @@ from PySide6.QtCore import QCoreApplication
 from ...core.memory import Action, Verdict
 from ...core.memory.states import FROM_OUTSIDE, Held
 from ...core.memory.rules import leaning  # noqa: F401 (the browser and the queue ask words.leaning)
-from ..translation import arg
+from ..translation import arg, ui_language
 
 
 def confidence_text(value) -> str:
@@ -102,10 +102,15 @@ class ReviewWords:
                                "(confidence %3)."), old, self.verdict_name(leaning(row)), sure)
         return self.action_name(action)
 
-    def proposed_by(self, row: dict) -> str:
-        """Which filter personas proposed the item: one row, however many proposed the same change."""
+    def proposed_by(self, row: dict, name=lambda proposer: proposer) -> str:
+        """Which filter personas proposed the item: one row, however many proposed the same change.
+
+        Args:
+            name: a proposer's shown name (``persona_name``: a filter persona's name; its id only when the
+                persona no longer exists, or the source's own words for an import or an MCP app).
+        """
         proposers = row.get("proposers") or []
-        return arg(self.tr("Proposed by %1."), self.tr(", ").join(proposers)) if proposers else ""
+        return arg(self.tr("Proposed by %1."), self.tr(", ").join(name(p) for p in proposers)) if proposers else ""
 
     def held(self, row: dict) -> str:
         """Why a flush held the item back when that is not its action (a model known to be small)."""
@@ -115,6 +120,12 @@ class ReviewWords:
             return ""
         return self.tr("It was made with a small model, whose memories are often wrong, so nothing from it "
                        "goes into lasting memory without your yes.")
+
+
+def persona_name(personas, proposer: str) -> str:
+    """A proposer as the user knows it: the filter persona's name in the window's language, else as given."""
+    persona = personas.filters.get(proposer) if personas is not None else None
+    return persona.texts(ui_language()).name if persona else proposer
 
 
 _words = ReviewWords()

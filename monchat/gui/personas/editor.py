@@ -1,9 +1,11 @@
 """The one persona editor both persona windows are built on: a list of personas beside a form.
 
-Under the list: New and the editor's own buttons; the form starts with Id (made from the name, ``kit/ids.py``)
-and Name; under it Save persona and a message line; Close at the bottom. ``save_current`` is the one save:
-the form as a persona, an id already taken refused for a new one, the registry's refusal said in words,
-then the list again with the saved persona chosen. A subclass adds its own rows and says what its
+Under the list: New, the editor's own buttons and Delete… (one word in both windows; it asks first); the form
+starts with Name and, under it, a small note of a new persona's id (made from the name, ``kit/ids.py``: never a
+field to type in; an existing persona's id never changes and is not shown); under the form Save persona and a
+message line; Close at the bottom. ``save_current`` is the one save: the form as a persona, an id already
+taken refused for a new one, the registry's refusal said in words, then the list again with the saved persona
+chosen. A subclass adds its own rows and says what its
 personas are (``known``), how an empty one looks (``blank``), how the form is filled and read, and
 how one is stored.
 """
@@ -16,7 +18,8 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QHBoxLayo
 
 from ...core.errors import KnownError
 from .words import persona_error_text
-from ..kit.ids import follow_name
+from ..kit.ids import follow_name, id_from_name
+from ..translation import arg
 
 
 class PersonaEditor(QDialog):
@@ -36,13 +39,21 @@ class PersonaEditor(QDialog):
         self.list.currentItemChanged.connect(self._selected)
         self.new_button = QPushButton(self.tr("New"), self)
         self.new_button.clicked.connect(self.new_persona)
-        self.id_edit = QLineEdit(self)
+        self.delete_button = QPushButton(self.tr("Delete…"), self)  # one word in both persona windows; it asks first
+        self.delete_button.clicked.connect(lambda: self.delete_selected())
+        self._id = ""  # the persona's id: made from the name for a new one, never typed
         self.name_edit = QLineEdit(self)
-        follow_name(self.name_edit, self.id_edit, self.known, lambda: self._new is not None)
-        self.id_edit.setToolTip(self.tr("Made from the name; it names the persona's file"))
+        self.id_note = QLabel(self)  # a new persona's id, as a small note under the name (it names its file)
+        self.id_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.id_note.setToolTip(self.tr("Made from the name when the persona is new; it names the persona's file "
+                                        "and never changes."))
+        font = self.id_note.font()
+        font.setPointSizeF(font.pointSizeF() * 0.9)
+        self.id_note.setFont(font)
+        follow_name(self.name_edit, self.set_persona_id, self.known, lambda: self._new is not None)
         self.form = QFormLayout()
-        self.form.addRow(self.tr("Id"), self.id_edit)
         self.form.addRow(self.tr("Name"), self.name_edit)
+        self.form.addRow("", self.id_note)
         self.save_button = QPushButton(self.tr("Save persona"), self)
         self.save_button.clicked.connect(self.save_current)
         self.message = QLabel(self)
@@ -54,7 +65,7 @@ class PersonaEditor(QDialog):
         """Lay the dialog out once the subclass's rows are in ``form``.
 
         Args:
-            buttons: under the list, after New.
+            buttons: under the list, between New and Delete….
             above_form: a note over the form (the form then keeps its height and the column ends in space);
                 without one the form takes the height.
             below: a widget between the list and form and the Close button.
@@ -64,7 +75,7 @@ class PersonaEditor(QDialog):
         left_col.setContentsMargins(0, 0, 0, 0)
         left_col.addWidget(self.list, 1)
         row = QHBoxLayout()
-        for button in (self.new_button, *buttons):
+        for button in (self.new_button, *buttons, self.delete_button):
             row.addWidget(button)
         left_col.addLayout(row)
         right = QWidget(self)
@@ -89,6 +100,25 @@ class PersonaEditor(QDialog):
             layout.addWidget(below)
         layout.addWidget(close)
 
+    # ---- the id ------------------------------------------------------------------
+    def set_persona_id(self, persona_id: str) -> None:
+        self._id = persona_id
+        new = self._new is not None  # an existing persona's id is its file's name, nothing a user needs to see
+        self.id_note.setText(arg(self.tr("Saved as: %1"), persona_id) if persona_id and new else "")
+        self.id_note.setVisible(new)
+
+    def persona_id(self) -> str:
+        """The persona's id; a new persona without a name yet gets one too, so only the name is asked for."""
+        if self._new is not None and not self._id:
+            return id_from_name(self.name_edit.text(), set(self.known()))
+        return self._id
+
+    @staticmethod
+    def show_start(*edits: QLineEdit) -> None:
+        """Filled one-line fields show their beginning (``setText`` leaves the cursor, and the view, at the end)."""
+        for edit in edits:
+            edit.setCursorPosition(0)
+
     # ---- what a subclass says -----------------------------------------------
     def known(self) -> dict:
         """The personas of this editor by id."""
@@ -106,6 +136,10 @@ class PersonaEditor(QDialog):
 
     def store(self, persona) -> None:
         """Save ``persona`` through the registry (raises ``KnownError`` when it refuses)."""
+        raise NotImplementedError
+
+    def delete_selected(self, confirmed: bool = False):
+        """Delete the chosen persona of the user's after a (non-blocking) question; returns the question box."""
         raise NotImplementedError
 
     def taken_text(self, persona_id: str) -> str:

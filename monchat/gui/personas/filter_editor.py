@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import (QComboBox, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
-                               QSpinBox, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QMessageBox, QPlainTextEdit,
+                               QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
 from ...core.errors import KnownError
 from ...core.flush.service import FlushService
 from ...core.personas.library import BASE_FILTER_ID, FilterPersona, FilterTexts, PersonaRegistry, remove_filter_persona
 from ...core.settings import Settings, save_settings
 from ..failures import explanation, headline
+from ..kit.confirm import ask_yes_no
 from ..kit.lifetime import alive as _alive
 from .editor import PersonaEditor
 from ..translation import arg, ui_language
@@ -86,8 +87,6 @@ class FilterPersonaDialog(PersonaEditor):
         self.runner = runner
         self.setWindowTitle(self.tr("Filter personas"))
         self.resize(820, 600)
-        self.remove_button = QPushButton(self.tr("Delete"), self)  # one word for it in every window
-        self.remove_button.clicked.connect(self.remove_selected)
 
         self.locked_label = QLabel(self.tr("The base persona is locked: it runs at every flush and picks only "
                                            "the skeleton of the day. Copy its ideas into a new persona to change them."),
@@ -125,7 +124,7 @@ class FilterPersonaDialog(PersonaEditor):
         fixed_row.addWidget(self.fixed_save)
         fixed_col.addLayout(fixed_row)
         fixed_col.addWidget(self.last_random)
-        self.arrange([self.remove_button], above_form=self.locked_label, below=fixed_group)
+        self.arrange([], above_form=self.locked_label, below=fixed_group)
         self.reload()
         self._load_last_random()
 
@@ -157,7 +156,7 @@ class FilterPersonaDialog(PersonaEditor):
     def _fill(self, persona: FilterPersona | None) -> None:
         locked = bool(persona and persona.locked)
         self.locked_label.setVisible(locked)
-        self.id_edit.setText(persona.id if persona else "")
+        self.set_persona_id(persona.id if persona else "")
         shown = persona.texts(ui_language()) if persona else None
         self.name_edit.setText(shown.name if shown else "")
         self.talent_edit.setText(shown.talent if shown else "")
@@ -174,7 +173,11 @@ class FilterPersonaDialog(PersonaEditor):
         self.style_box.setEnabled(not locked)
         self.save_button.setEnabled(not locked)
         self.save_button.setToolTip(self.tr("The base filter persona is locked.") if locked else "")
-        self.remove_button.setEnabled(persona is not None and self.personas.is_users_filter(persona.id))
+        own = persona is not None and self.personas.is_users_filter(persona.id)
+        self.delete_button.setEnabled(own)
+        self.delete_button.setToolTip(self.tr("Delete this filter persona (what it found stays in memory)") if own
+                                      else self.tr("Only filter personas you made or changed can be deleted."))
+        self.show_start(self.name_edit, self.talent_edit)
         self.message.clear()
 
     # ---- saving ----------------------------------------------------------
@@ -184,7 +187,7 @@ class FilterPersonaDialog(PersonaEditor):
         lines = lambda edit: [s.strip() for s in edit.toPlainText().splitlines() if s.strip()]  # noqa: E731
         texts = FilterTexts(self.name_edit.text().strip(), self.talent_edit.text().strip(),
                             lines(self.picks_edit), lines(self.ignores_edit))
-        persona = FilterPersona(id=self.id_edit.text().strip(), name=texts.name, talent=texts.talent,
+        persona = FilterPersona(id=self.persona_id(), name=texts.name, talent=texts.talent,
                                 picks=texts.picks, ignores=texts.ignores, max_items=self.max_items.value(),
                                 style=self.style_box.currentData(), instructions=self.instructions_edit.toPlainText())
         old = None if self._new is not None else self.personas.filters.get(persona.id)
@@ -193,8 +196,23 @@ class FilterPersonaDialog(PersonaEditor):
             persona.translations = old.translations
         return persona
 
-    def remove_selected(self) -> bool:
-        persona_id = self.current_id()
+    def delete_selected(self, confirmed: bool = False) -> QMessageBox | None:
+        """Delete the user's filter persona after a (non-blocking) question; returns the question box."""
+        persona = self.personas.filters.get(self.current_id())
+        if persona is None:
+            return None
+        if not confirmed:
+            return ask_yes_no(self, QMessageBox.Icon.Question, self.tr("Delete"),
+                              arg(self.tr("Delete the filter persona %1? What it found stays in memory."),
+                                  persona.texts(ui_language()).name),
+                              lambda: self.delete_selected(confirmed=True))
+        self.remove(persona.id)
+        return None
+
+    def remove(self, persona_id: str) -> bool:
+        """Delete the filter persona now (after the question); False when it is refused, said in words."""
+        persona = self.personas.filters.get(persona_id)
+        name = persona.texts(ui_language()).name if persona else persona_id
         try:
             fixed_changed = remove_filter_persona(self.personas, self.settings.flush, persona_id)
         except KnownError as exc:
@@ -203,6 +221,7 @@ class FilterPersonaDialog(PersonaEditor):
         if fixed_changed and not self._save_settings():
             return False
         self.reload(BASE_FILTER_ID)
+        self.message.setText(arg(self.tr("Deleted %1."), name))
         self.personas_changed.emit()
         return True
 

@@ -45,8 +45,6 @@ class SurfacePersonaDialog(PersonaEditor):
         self.import_button = QPushButton(self.tr("Import card…"), self)
         self.import_button.setToolTip(self.tr("A SillyTavern character card (V2/V3) as JSON or PNG"))
         self.import_button.clicked.connect(self.choose_card)
-        self.delete_button = QPushButton(self.tr("Delete…"), self)
-        self.delete_button.clicked.connect(self.delete_selected)
 
         self.description_edit = QLineEdit(self)
         self.system_edit = QPlainTextEdit(self)
@@ -78,7 +76,7 @@ class SurfacePersonaDialog(PersonaEditor):
         form.addRow(self.tr("Memory"), self.read_at_flush)
         form.addRow("", self.receives_memory)
         form.addRow(self.tr("Creator's notes"), self.notes)
-        self.arrange([self.import_button, self.delete_button])
+        self.arrange([self.import_button])
         self.reload(current_persona)
 
     # ---- list ------------------------------------------------------------
@@ -99,7 +97,7 @@ class SurfacePersonaDialog(PersonaEditor):
                         for persona in sorted(self.personas.surface.values(), key=lambda p: p.name)], select)
 
     def _fill(self, persona: SurfacePersona | None) -> None:
-        self.id_edit.setText(persona.id if persona else "")
+        self.set_persona_id(persona.id if persona else "")
         self.name_edit.setText(persona.name if persona else "")
         self.description_edit.setText(persona.description if persona else "")
         self.system_edit.setPlainText(persona.system if persona else "")
@@ -118,6 +116,7 @@ class SurfacePersonaDialog(PersonaEditor):
         self.delete_button.setEnabled(own)
         self.delete_button.setToolTip(self.tr("Delete this persona (its conversations stay)") if own else
                                       self.tr("Only personas you made or imported can be deleted."))
+        self.show_start(self.name_edit, self.description_edit)
         self.message.clear()
 
     # ---- cards -----------------------------------------------------------
@@ -174,7 +173,7 @@ class SurfacePersonaDialog(PersonaEditor):
         persona = copy.deepcopy(base)
         system = self.system_edit.toPlainText()
         return dataclasses.replace(
-            persona, id=self.id_edit.text().strip(), name=self.name_edit.text().strip(),
+            persona, id=self.persona_id(), name=self.name_edit.text().strip(),
             description=self.description_edit.text().strip(), system=system,
             template=persona.template if not system.strip() else "",
             greeting=self.greeting_edit.toPlainText().strip(), temperature=round(self.temperature.value(), 2),

@@ -278,7 +278,7 @@ class ModelPage(QWidget):
         if not alive(self):
             return
         field.set_models(models)
-        self.message.setText(arg(self.tr("%1 model(s) found."), str(len(models))) if models else
+        self.message.setText(self.tr("%n model(s) found.", "", len(models)) if models else
                              self.tr("The server lists no models."))
         self.models_listed.emit(models)
 
