@@ -21,6 +21,7 @@ from .core.chat.service import ChatService
 from .core.logs.files import LogBook
 from .core.logs.off_record import OffRecordLog, expire_quietly
 from .core.memory.learning import ReviewLearning
+from .core.memory.pause import MemoryPause
 from .core.memory.service import MemoryService
 from .core.paths import Paths, is_marked, resource_dir
 from .core.personas.library import PersonaRegistry
@@ -116,6 +117,11 @@ class App:
         """Delete message (``core/logs/takeback.py``), for the window and ``monchat message delete``."""
         from .core.logs.takeback import MessageDeletion
         return MessageDeletion(self.logbook, self.archive, self.memory, self.paths)
+
+    @property
+    def pause(self) -> MemoryPause:
+        """Pause memory (``core/memory/pause.py``): the Memory menu's switch and ``monchat memory pause|resume``."""
+        return MemoryPause(self.store, self.clock)
 
     @property
     def never(self) -> "NeverRules":

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 
 from ..core.errors import InputError
-from ..core.memory.pause import pause, resume
 
 PRIVACY_ACTIONS = ("pause", "resume", "never")
 NEVER_ACTIONS = ("list", "add", "remove", "matches", "forget")
@@ -36,12 +35,12 @@ def _print(data, as_json: bool, lines) -> int:
 def cmd_memory_privacy(app, args) -> int:
     """``monchat memory pause|resume|never …``."""
     if args.action == "pause":
-        since = pause(app.store, app.clock())
+        since = app.pause.pause()
         return _print({"paused": True, "since": since}, args.json,
                       [f"Memory is paused (since {since}): flushes archive your messages and propose nothing. "
                        "`monchat memory resume` turns it back on."])
     if args.action == "resume":
-        was = resume(app.store)
+        was = app.pause.resume()
         return _print({"paused": False, "was_paused": was}, args.json,
                       ["Memory is on again: the next flush reads the new messages." if was else
                        "Memory was not paused."])

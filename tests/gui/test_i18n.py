@@ -240,12 +240,11 @@ def test_every_change_kind_and_stage_has_japanese_words(make_window):
 
 # ---- plural forms (issue 24, second pass) ------------------------------------------------------------------------
 def test_no_window_words_say_s_in_brackets():
-    """Counts use Qt's plural forms (``tr("%n message(s)", "", n)`` with numerus entries), never "(s)" shown.
-    Only the main window's chat files, another engineer's at the time, are left (named here to be fixed)."""
+    """Counts use Qt's plural forms (``tr("%n message(s)", "", n)`` with numerus entries), never "(s)" shown."""
     import re
     from pathlib import Path
     gui = Path(__file__).resolve().parents[2] / "monchat" / "gui"
-    left = {"chat/your_controls.py", "chat/message_delete.py"}
+    left: set[str] = set()
     found = set()
     for path in gui.rglob("*.py"):
         text = path.read_text(encoding="utf-8")

@@ -109,7 +109,7 @@ def test_delete_in_the_window_of_a_flushed_message_retracts_its_memory(window, a
     window.reload_conversation()
     bubble = next(b for b in window.chat_view.bubbles if b.text() == SECRET)
     question, done = delete_from_window(window, qtbot, bubble)
-    assert "1 memory(ies) that rest only on it will be taken back" in question
+    assert "1 memory that rests only on it will be taken back" in question
     assert (done.log_lines, done.archived, done.memory.retracted) == (0, 1, [memory.id])
     assert app.memory.memories.get(memory.id).state is State.RETRACTED
     assert "hunter2" not in app.chat.system_prompt(app.chat.persona())

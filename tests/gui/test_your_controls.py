@@ -73,7 +73,7 @@ def test_clear_removes_the_off_record_messages_after_asking(app, make_window, ba
     click_yes(box)
     assert list(app.paths.off_record_dir.glob("*.jsonl")) == []
     assert SearchService(app.logbook, app.archive).search("secret") == []
-    assert "2 off-the-record message(s) removed" in window.statusBar().currentMessage()
+    assert "2 off-the-record messages removed" in window.statusBar().currentMessage()
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])

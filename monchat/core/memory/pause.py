@@ -10,6 +10,7 @@ one data folder sees the same.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Callable
 
 from ..store.db import Store
 
@@ -39,3 +40,21 @@ def resume(store: Store) -> bool:
     was = is_paused(store)
     store.set_state(PAUSED_KEY, None)
     return was
+
+
+class MemoryPause:
+    """The switch as a service (``app.pause``): the window's Memory menu and ``monchat memory pause|resume``."""
+
+    def __init__(self, store: Store, clock: Callable[[], datetime]) -> None:
+        self._store = store
+        self._clock = clock
+
+    def is_on(self) -> bool:
+        """Whether memory is paused."""
+        return is_paused(self._store)
+
+    def pause(self) -> str:
+        return pause(self._store, self._clock())
+
+    def resume(self) -> bool:
+        return resume(self._store)

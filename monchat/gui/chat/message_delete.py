@@ -65,13 +65,13 @@ class MessageDeletions(QObject):
             text = self.tr("Delete this message for good? It leaves the logs and the archive, and no flush will "
                            "read it.")
             if plan.retracted:
-                text += " " + arg(self.tr("%1 memory(ies) that rest only on it will be taken back."),
-                                  len(plan.retracted))
+                text += " " + self.tr("%n memory(ies) that rest only on it will be taken back.", "",
+                                     len(plan.retracted))
             if plan.weakened:
-                text += " " + arg(self.tr("%1 memory(ies) that rest on other messages too will lose it as "
-                                          "evidence."), len(plan.weakened))
+                text += " " + self.tr("%n memory(ies) that rest on other messages too will lose it as evidence.", "",
+                                     len(plan.weakened))
         if len(plan.versions) > 1:
-            text += " " + arg(self.tr("The %1 earlier version(s) it replaced go too."), len(plan.versions) - 1)
+            text += " " + self.tr("The %n earlier version(s) it replaced go too.", "", len(plan.versions) - 1)
         return text + " " + self.tr("This cannot be undone.")
 
     def _confirm(self, plan) -> None:

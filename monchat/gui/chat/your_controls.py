@@ -15,7 +15,6 @@ from PySide6.QtGui import QAction, QKeySequence, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMessageBox, QPushButton
 
 from ...core.errors import KnownError
-from ...core.memory.pause import is_paused, pause, resume
 from ..kit.confirm import ask_yes_no
 from ..failures import show_failure
 from ..translation import arg
@@ -73,7 +72,7 @@ class YourControls(QObject):
     def refresh(self) -> None:
         """Show what is true now: this persona off the record or not, memory paused or not."""
         off = self.app.chat.off_record(self.window.persona_id())
-        for action, value in ((self.off_record_action, off), (self.pause_action, is_paused(self.app.store))):
+        for action, value in ((self.off_record_action, off), (self.pause_action, self.app.pause.is_on())):
             action.blockSignals(True)
             action.setChecked(value)
             action.blockSignals(False)
@@ -93,7 +92,7 @@ class YourControls(QObject):
 
     def set_paused(self, value: bool) -> None:
         try:
-            pause(self.app.store, self.app.clock()) if value else resume(self.app.store)
+            self.app.pause.pause() if value else self.app.pause.resume()
         except KnownError as exc:
             self.window.dialogs.append(show_failure(self.window, Failure.from_known(exc)))
         self.refresh()
@@ -113,7 +112,7 @@ class YourControls(QObject):
         except KnownError as exc:
             self.window.dialogs.append(show_failure(self.window, Failure.from_known(exc)))
             return 0
-        self.window.statusBar().showMessage(arg(self.tr("%1 off-the-record message(s) removed."), removed), 15000)
+        self.window.statusBar().showMessage(self.tr("%n off-the-record message(s) removed.", "", removed), 15000)
         self.window.reload_conversation()
         self.window.refresh_meter()
         return removed

@@ -2854,17 +2854,26 @@ Open it in your browser?</source>
         <source>Delete this message for good? It leaves the logs and the archive, and no flush will read it.</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>%1 memory(ies) that rest only on it will be taken back.</source>
-        <translation type="unfinished"></translation>
+    <message numerus="yes">
+        <source>%n memory(ies) that rest only on it will be taken back.</source>
+        <translation>
+            <numerusform>%n memory that rests only on it will be taken back.</numerusform>
+            <numerusform>%n memories that rest only on it will be taken back.</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>%1 memory(ies) that rest on other messages too will lose it as evidence.</source>
-        <translation type="unfinished"></translation>
+    <message numerus="yes">
+        <source>%n memory(ies) that rest on other messages too will lose it as evidence.</source>
+        <translation>
+            <numerusform>%n memory that rests on other messages too will lose it as evidence.</numerusform>
+            <numerusform>%n memories that rest on other messages too will lose it as evidence.</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>The %1 earlier version(s) it replaced go too.</source>
-        <translation type="unfinished"></translation>
+    <message numerus="yes">
+        <source>The %n earlier version(s) it replaced go too.</source>
+        <translation>
+            <numerusform>The earlier version it replaced goes too.</numerusform>
+            <numerusform>The %n earlier versions it replaced go too.</numerusform>
+        </translation>
     </message>
     <message>
         <source>This cannot be undone.</source>
@@ -4079,9 +4088,12 @@ Open it in your browser?</source>
         <source>Remove every message said off the record now? They cannot be brought back.</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>%1 off-the-record message(s) removed.</source>
-        <translation type="unfinished"></translation>
+    <message numerus="yes">
+        <source>%n off-the-record message(s) removed.</source>
+        <translation>
+            <numerusform>%n off-the-record message removed.</numerusform>
+            <numerusform>%n off-the-record messages removed.</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -2851,17 +2851,23 @@ Open it in your browser?</source>
         <source>Delete this message for good? It leaves the logs and the archive, and no flush will read it.</source>
         <translation>このメッセージを完全に削除しますか？ ログとアーカイブから消え、整理で読まれることもありません。</translation>
     </message>
-    <message>
-        <source>%1 memory(ies) that rest only on it will be taken back.</source>
-        <translation>このメッセージだけを根拠にしている記憶 %1 件は取り消されます。</translation>
+    <message numerus="yes">
+        <source>%n memory(ies) that rest only on it will be taken back.</source>
+        <translation>
+            <numerusform>このメッセージだけを根拠にしている記憶 %n 件は取り消されます。</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>%1 memory(ies) that rest on other messages too will lose it as evidence.</source>
-        <translation>ほかのメッセージも根拠にしている記憶 %1 件は、このメッセージを根拠から外します。</translation>
+    <message numerus="yes">
+        <source>%n memory(ies) that rest on other messages too will lose it as evidence.</source>
+        <translation>
+            <numerusform>ほかのメッセージも根拠にしている記憶 %n 件は、このメッセージを根拠から外します。</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>The %1 earlier version(s) it replaced go too.</source>
-        <translation>このメッセージで置き換えた前の版 %1 件も一緒に削除されます。</translation>
+    <message numerus="yes">
+        <source>The %n earlier version(s) it replaced go too.</source>
+        <translation>
+            <numerusform>このメッセージで置き換えた前の版 %n 件も一緒に削除されます。</numerusform>
+        </translation>
     </message>
     <message>
         <source>This cannot be undone.</source>
@@ -4064,9 +4070,11 @@ Open it in your browser?</source>
         <source>Remove every message said off the record now? They cannot be brought back.</source>
         <translation>オフレコで話したメッセージを今すべて消しますか？元には戻せません。</translation>
     </message>
-    <message>
-        <source>%1 off-the-record message(s) removed.</source>
-        <translation>オフレコのメッセージを%1件消しました。</translation>
+    <message numerus="yes">
+        <source>%n off-the-record message(s) removed.</source>
+        <translation>
+            <numerusform>オフレコのメッセージを%n件消しました。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
