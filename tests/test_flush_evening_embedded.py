@@ -14,7 +14,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from monchat.core.backends.embedded import EmbeddedBackend, _messages
-from monchat.core.flush.score import build_lines, item_schema, plan_chunks, render_log, user_ids
+from monchat.core.flush.answer import item_schema
+from monchat.core.flush.score import build_lines, plan_chunks, render_log, user_ids
 from monchat.core.personas.library import PersonaRegistry
 from monchat.core.paths import resource_dir
 from monchat.core.prompts import PromptLibrary

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from monchat.core.flush.score import instruction_texts
+from monchat.core.flush.answer import instruction_texts
 from monchat.core.memory.guard import (GuardRule, adds_words, bad_slot, check_item, echoes, is_statement,
                                        shares_nothing)
 from monchat.core.personas.library import PersonaRegistry

@@ -41,6 +41,7 @@ class PromptLibrary:
             undefined=jinja2.StrictUndefined,
             autoescape=False,
             keep_trailing_newline=False,
+            auto_reload=False,
             trim_blocks=True,
             lstrip_blocks=True,
         )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from monchat.core.flush.judge import JUDGE_SCHEMA
-from monchat.core.flush.score import item_schema
+from monchat.core.flush.answer import item_schema
 from monchat.core.paths import resource_dir
 from monchat.core.prompts import PromptLibrary
 from tests.support.oracle import Judgement, Oracle, Rule, parse_log, parse_pairs, persona_of

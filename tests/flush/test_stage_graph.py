@@ -14,6 +14,7 @@ import time
 import pytest
 
 from monchat.core.errors import BackendError
+from monchat.core.flush import stages
 from monchat.core.flush.records import FlushCancelled
 from monchat.core.flush.runner import CallSlots, Stage, run_stages
 from monchat.core.memory import FlushStage
@@ -84,6 +85,23 @@ def test_the_setting_bounds_the_calls_of_every_stage_together(home):
     world, timed, _ = three_days(home, parallel=2)
     world.flush("2026-11-23T09:00:00+09:00")
     assert len(timed.calls) == 8 and timed.most_at_once() == 2
+
+
+def test_the_filters_calls_are_expected_once_sized_and_no_longer_once_they_ended(home, monkeypatch):
+    """The score stage tells the flush's slots how many filter calls will ask (so a diary page never takes a
+    slot between two of them) once the parts are sized, and that none are left when it ends."""
+    told: list[tuple[int, int]] = []  # (calls expected, filter calls made so far)
+    world, timed, _ = three_days(home, parallel=2)
+
+    class Told(stages.CallSlots):
+        def expect(self, calls: int) -> None:
+            told.append((calls, len(timed.of("filter"))))
+            super().expect(calls)
+
+    monkeypatch.setattr(stages, "CallSlots", Told)
+    world.flush("2026-11-23T09:00:00+09:00")
+
+    assert told == [(4, 0), (0, 4)]  # 4 personas read one part: expected before the first call, none after
 
 
 def test_with_one_call_at_a_time_the_stages_run_one_after_another_in_their_order(home):
@@ -229,6 +247,31 @@ def test_a_call_that_can_wait_leaves_the_kept_slot_to_the_commits_path_until_it_
         assert got == ["urgent", "later"]  # released: anyone's
     later.join(5)
     urgent.join(5)
+
+
+def test_a_call_that_can_wait_leaves_the_slots_expected_filter_calls_will_ask_for():
+    """The filters' calls run back to back: a slot given back between two of them is not a diary page's."""
+    slots = CallSlots(2)
+    got: list[str] = []
+
+    def take(name: str, urgency: int) -> None:
+        with slots.hold(urgency):
+            got.append(name)
+
+    slots.expect(3)  # the filters sized their requests: three calls will ask
+    with slots.hold(0):  # the first runs; one slot is free
+        later = threading.Thread(target=take, args=("diary", 1))
+        later.start()
+        time.sleep(0.2)
+        assert got == []  # the free slot is the next filter call's, though it has not asked yet
+        second = threading.Thread(target=take, args=("filter 2", 0))
+        second.start()
+        second.join(5)
+        time.sleep(0.2)
+        assert got == ["filter 2"]  # its slot is free again, and the third filter call has not asked yet
+        slots.expect(0)  # the stage ended (an answer kept from an earlier run asks for no slot)
+        later.join(5)
+        assert got == ["filter 2", "diary"]
 
 
 def test_after_a_failed_call_no_call_starts_but_a_malformed_answer_stops_nothing():

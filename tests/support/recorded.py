@@ -300,7 +300,7 @@ def instructions() -> tuple[list[str], set[str]]:
     from monchat.core.background.digest import digest_schema
     from monchat.core.flush.judge import JUDGE_SCHEMA
     from monchat.core.background.reflect import reflect_schema
-    from monchat.core.flush.score import item_schema
+    from monchat.core.flush.answer import item_schema
 
     texts = [re.sub(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}", "\n", path.read_text(encoding="utf-8"), flags=re.S)
              for path in sorted((ROOT / "prompts").glob("*.j2"))]

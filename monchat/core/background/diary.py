@@ -34,7 +34,7 @@ from ..paths import make_private_dir, write_private
 from ..prompts import PromptLibrary
 from ..types import Message, Turn, taken_back
 from ..asking.ask import TokenUsage, ask_json, text_room
-from ..asking.fit import pack
+from ..asking.fit import SLACK, pack
 from ..asking.records import FlushCancelled, FlushProgress
 from ..memory.states import FlushStage
 from .reflect import language_of
@@ -119,12 +119,18 @@ def _ask_day(backend: Backend, prompts: PromptLibrary, day: str, messages: list[
     def render(group: list[dict]) -> str:
         return prompts.render("diary_day.md.j2", day=day, topics=topics, moving=moving, lines=group, again=again)
 
-    groups = pack(lines, request_cost=lambda g: backend.count_json_request(system, [Turn("user", render(g))],
-                                                                           schema),
-                  unit_cost=lambda line: backend.count_text(render([line])) - backend.count_text(render([])),
-                  limit=backend.json_prompt_limit(),
-                  shorten=lambda line, over: {**line, "text": line["text"][:max(1, len(line["text"]) // 2)]},
-                  setting=backend.CONTEXT_SETTING)
+    def request_cost(group: list[dict]) -> int:
+        return backend.count_json_request(system, [Turn("user", render(group))], schema)
+
+    if request_cost(lines) <= backend.json_prompt_limit() - SLACK:  # the whole day fits (a day usually does):
+        groups = [lines]  # one count, not one a line as packing needs
+    else:
+        frame = backend.count_text(render([]))  # the request without a line, counted once (not once a line)
+        groups = pack(lines, request_cost=request_cost,
+                      unit_cost=lambda line: backend.count_text(render([line])) - frame,
+                      limit=backend.json_prompt_limit(),
+                      shorten=lambda line, over: {**line, "text": line["text"][:max(1, len(line["text"]) // 2)]},
+                      setting=backend.CONTEXT_SETTING)
     if len(groups) > 1:
         proposals.notes.append(f"the diary of {day} read {len(groups[0])} of {len(lines)} message(s) "
                                "to fit the model's context.")

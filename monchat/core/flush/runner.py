@@ -5,7 +5,10 @@ whose needs are all given (by the caller or by a stage that ended), each on a th
 for them. Model calls are bounded apart from the stages: every call a flush makes holds one of its
 ``CallSlots`` (``flush.parallel`` of them), and a call of a more urgent stage (the filters, the judge,
 reflect: what the commit waits for) is given a free slot before one of a stage that can wait (the diary,
-lint, digests), and one slot is kept for that path until reflect asked. A call keeps its slot through its
+lint, digests), and one slot is kept for that path until reflect asked. Once the filters know how many calls
+they will make (``expect``), a call that can wait does not take a slot one of them is about to ask for: the
+slowest reader's calls, the longest path of the graph, run back to back, and the calls that can wait fill
+the time before them (while the requests are sized) and after them (the judge, the trial, reflect). A call keeps its slot through its
 retries (a busy server is sent nothing more meanwhile); a call that fails (not a malformed answer, which its
 stage handles) ends the flush: no call starts after it. With one slot the stages run one after another, in
 the order given, on the caller's thread: a backend that answers one call at a time is asked in the same order
@@ -58,6 +61,7 @@ class CallSlots:
         self._waiting: list[tuple[int, int]] = []  # (urgency, ticket), a heap
         self._tickets = itertools.count()
         self._changed = threading.Condition()
+        self.expected = 0  # urgent calls announced (``expect``) that have not asked for a slot yet
         self.failed: BackendError | None = None  # a call's error that ends the flush: no call starts after it
         self.in_use = 0  # calls holding a slot now
         self.most_in_use = 0  # the most that ever held one at once
@@ -66,6 +70,15 @@ class CallSlots:
         """The commit's path asked its last call: every slot is for anyone now."""
         with self._changed:
             self.reserved = 0
+            self._changed.notify_all()
+
+    def expect(self, calls: int) -> None:
+        """``calls`` urgent calls will ask soon, one after another as slots come free (the filters' calls,
+        once their requests are sized; 0 when they all asked or their stage ended). Until each asked, a call
+        that can wait takes a slot only where every one of them would still find one: a slot given back
+        between two filter calls goes to the next filter call, not to a diary page."""
+        with self._changed:
+            self.expected = max(0, calls)
             self._changed.notify_all()
 
     @contextmanager
@@ -93,7 +106,9 @@ class CallSlots:
         with self._changed:
             ticket = (urgency, next(self._tickets))
             heapq.heappush(self._waiting, ticket)
-            while not (self._free > (self.reserved if urgency else 0) and self._waiting[0] == ticket):
+            if not urgency and self.expected:
+                self.expected -= 1  # an expected call asked: it waits in line, ahead of every call that can wait
+            while not (self._free > self._kept(urgency) and self._waiting[0] == ticket):
                 if self.failed is not None:
                     break
                 self._changed.wait()
@@ -107,6 +122,11 @@ class CallSlots:
             self.in_use += 1
             self.most_in_use = max(self.most_in_use, self.in_use)
             self._changed.notify_all()  # the next in line may take another free slot
+
+    def _kept(self, urgency: int) -> int:
+        """Free slots a call of this urgency must leave to others: none for an urgent one; for one that can
+        wait, the slot kept for the commit's path and one for each expected call (never every slot)."""
+        return max(self.reserved, min(self.expected, self.size - 1)) if urgency else 0
 
     def _give(self) -> None:
         with self._changed:

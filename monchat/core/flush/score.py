@@ -2,9 +2,9 @@
 
 Input: new messages, the personas, a backend. Output: validated ``Item``s and
 ``Dropped`` proposals. The LLM sees short local ids (m1, m2, …), mapped back
-here. The program validates every item: evidence must exist, must be a user
-message, and must not merely repeat memory that was injected into the prompt.
-Logs are chunked to fit the model's context.
+here. Logs are chunked to fit the model's context. Every item is checked by
+``answer.py`` (the reply's schema and the item checks): evidence must exist, must be
+a user message, and must not merely repeat memory that was injected into the prompt.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import base64
 import hashlib
 import hmac
 import logging
-import re
 import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
@@ -23,62 +22,23 @@ from datetime import tzinfo
 from ..backends.base import Backend
 from ..errors import MalformedReply
 from ..personas.library import FilterPersona
-from ..memory import preferences
-from ..memory.guard import GuardRule, adds_words, check_item
-from ..memory.never import NEVER_RULE, matches_never
-from ..memory.states import KINDS, Kind
 from ..prompts import PromptLibrary
 from ..types import Coded, Message, Turn
 from ..logs.files import slot_name
 from ..asking.ask import TokenUsage, ask_json
 from ..asking.fit import cut_text, pack
+from .answer import instruction_texts, item_schema, validate_item
 from .records import Dropped, FlushCancelled, Item, LogLine
 
 log = logging.getLogger(__name__)
 
 PLAN_PART = 999  # the widest part number, while chunks are planned
 PLAN_DAY = "2000-01-01"
-# Bounds of a filter answer's strings (characters) and evidence list.
-ANSWER_LIMITS = {"reason": 80, "text": 120, "slot": 32, "evidence": 4}
 LOCAL_ID_WIDTH = 5  # letters of a line id: short for the model, 2^25 ways to guess
 CUT_MARK = " […]"  # ends a message cut to fit one request
-MIN_INJECTED_LENGTH = 8  # shorter memory texts are too generic to call a copy
 # The full instructions may take at most this share of a request; past it (a server loaded with 2,048 tokens)
 # the short ones (filter_short.md.j2) leave the log its room.
 FULL_INSTRUCTIONS_SHARE = 0.4
-
-
-def item_schema(max_items: int, user_ids: list[str] | None = None) -> dict:
-    """The JSON schema of a filter answer; evidence is limited to this chunk's user line ids.
-
-    Strings and lists are bounded: a grammar-constrained model (llama.cpp,
-    Ollama's ``format``) cannot ramble past them, so an answer of ``max_items``
-    short items fits the room a backend keeps for it (``json_answer_reserve``).
-    """
-    evidence_item = {"type": "string", "enum": user_ids} if user_ids else {"type": "string"}
-    return {
-        "type": "object",
-        "properties": {
-            "items": {
-                "type": "array",
-                "maxItems": max_items,
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "reason": {"type": "string", "maxLength": ANSWER_LIMITS["reason"]},
-                        "text": {"type": "string", "maxLength": ANSWER_LIMITS["text"]},
-                        "slot": {"type": "string", "maxLength": ANSWER_LIMITS["slot"]},
-                        "kind": {"type": "string", "enum": list(KINDS)},
-                        "score": {"type": "number"},
-                        "evidence": {"type": "array", "items": evidence_item,
-                                     "maxItems": ANSWER_LIMITS["evidence"]},
-                    },
-                    "required": ["reason", "text", "slot", "kind", "score", "evidence"],
-                },
-            }
-        },
-        "required": ["items"],
-    }
 
 
 def build_lines(messages: list[Message], tz: tzinfo | None = None, id_key: bytes = b"") -> list[LogLine]:
@@ -176,37 +136,6 @@ def user_ids(lines: list[LogLine]) -> list[str]:
     return [line.local_id for line in lines if line.role == "user"]
 
 
-# Small models copy a line's role and time into the item text ("user 2026-11-16 Mon 08:10: …"; logs read
-# before line ids were keyed also had an "[m3]" in front).
-LINE_PREFIX = re.compile(r"^\s*(\[?m\d+\b\]?\s*)?((user|assistant)\b\s*:?\s*)?"
-                         r"(\d{4}-\d{2}-\d{2}(\s+\w{3})?(\s+\d{1,2}:\d{2})?\s*:?\s*)?")
-
-
-def normalise_text(text: str) -> str:
-    """Strip a copied log-line prefix and squeeze whitespace; the words stay the user's."""
-    return " ".join(LINE_PREFIX.sub("", text, count=1).split())
-
-
-def normalise_slot(slot: str) -> str:
-    """Lowercase, spaces as "_", one "/" between parts. An empty slot stays empty: the guard drops it
-    (a made-up "misc" would claim a subject the model never named)."""
-    slot = re.sub(r"\s*/[\s/]*", "/", slot.strip().lower())  # "Home / City" is home/city
-    slot = re.sub(r"\s+", "_", slot).strip("/")
-    return slot[:60]
-
-
-def instruction_texts(system: str, persona_part: str) -> list[str]:
-    """What a filter request told the model, which an item must not read back (``GuardRule.ECHOES_INSTRUCTIONS``):
-    the system text, the persona's part (name, talent, picks, ignores) and the schema's words."""
-    return [system, persona_part, SCHEMA_TEXT]
-
-
-SCHEMA_TEXT = " ".join([*item_schema(1)["properties"]["items"]["items"]["properties"], "items",
-                         "id of a user line", "subject attribute"])
-# A drop by the guard is about the words ("words") or about the item's shape ("invalid").
-GUARD_CATEGORY = {GuardRule.NO_STATEMENT: "invalid", GuardRule.BAD_SLOT: "invalid"}
-
-
 @dataclass
 class PersonaResult:
     persona: str
@@ -216,77 +145,6 @@ class PersonaResult:
     notes: list[str] = field(default_factory=list)
     unread: list[LogLine] = field(default_factory=list)
     usage: TokenUsage = field(default_factory=TokenUsage)
-
-
-def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine],
-                  injected: list[str], instructions: list[str] = ()) -> Item | Dropped:
-    """Check one raw item from the LLM; return an Item or the reason it is dropped.
-
-    Evidence ids must name user lines of this request; then the guard (``memory/guard.py``) decides
-    whether the text is the user's words: a statement, with a ``subject/attribute`` slot, not the
-    assistant's words nor the request's ``instructions`` read back, sharing words with the lines it
-    cites and adding nothing they do not say. An item that breaks a rule is dropped with the rule,
-    never queued.
-    """
-    if not isinstance(raw, dict):
-        return Dropped(persona.id, str(raw)[:200], "not an object", category="invalid")
-    text = normalise_text(str(raw.get("text") or ""))
-    if not text:
-        return Dropped(persona.id, "", "empty text", category="invalid")
-    kind = str(raw.get("kind") or "").strip().lower()
-    if kind not in KINDS:
-        return Dropped(persona.id, text, f"unknown kind {kind!r}", category="invalid")
-    try:
-        score = min(1.0, max(0.0, float(raw.get("score", 0))))
-    except (TypeError, ValueError):
-        return Dropped(persona.id, text, "score is not a number", category="invalid")
-    local_ids = raw.get("evidence") or []
-    if isinstance(local_ids, str):
-        local_ids = [local_ids]
-    evidence, problems = [], []
-    for local in local_ids:
-        key = str(local).strip().strip("[]")
-        line = lines_by_local.get(key)
-        if line is None:
-            problems.append(f"{key}: no such line")
-        elif line.role != "user":
-            problems.append(f"{key}: an assistant line is not evidence about the user")
-        elif any(len(t) >= MIN_INJECTED_LENGTH and t in line.text for t in injected):
-            problems.append(f"{key}: repeats memory that was injected into the prompt")
-        elif line.message_id not in [e.message_id for e in evidence]:
-            evidence.append(line)
-    if not evidence:
-        reason = "; ".join(problems) if problems else "no evidence"
-        return Dropped(persona.id, text, reason, [str(x) for x in local_ids])
-    slot = normalise_slot(str(raw.get("slot") or ""))
-    cited = [line.text for line in evidence]
-    never = matches_never(text, slot, persona.never) or matches_never(" \n ".join(cited), "", persona.never)
-    if never is not None:  # the user's own rule, whatever the model says (memory/never.py): its lines too
-        return Dropped(persona.id, text, f"matches your never-remember rule {never!r}",
-                       [line.message_id for line in evidence], category="never", rule=NEVER_RULE)
-    rule = check_item(text, slot, cited, [line.text for line in lines_by_local.values() if line.role != "user"],
-                      instructions, injected)
-    if rule is not None:
-        return Dropped(persona.id, text, guard_reason(rule, kind, text, slot, [*cited, *injected]),
-                       [line.message_id for line in evidence], category=GUARD_CATEGORY.get(rule, "words"), rule=rule)
-    evidence.sort(key=lambda line: (line.epoch, line.message_id))
-    if kind == Kind.PREFERENCE:  # its slot names one of the ten categories; outside them it is a fact
-        slot, kind = (preferences.canonical_slot(slot), kind) if preferences.category_of(slot) else (slot, Kind.FACT)
-    return Item(persona=persona.id, style=persona.style, text=text,
-                slot=slot, kind=kind, score=score,
-                evidence=[line.message_id for line in evidence], reason=str(raw.get("reason") or "")[:500],
-                first_epoch=evidence[0].epoch, first_ts=evidence[0].when)
-
-
-def guard_reason(rule: GuardRule, kind: str, text: str, slot: str, cited: list[str]) -> str:
-    """The English line a drop by the guard carries (the CLI's and the log's; the GUI words the rule)."""
-    if rule is GuardRule.NOT_THEIR_WORDS and kind == Kind.RECALL:
-        return "a recall failure shares no words with the line it cites"
-    if rule is GuardRule.ADDS_WORDS:
-        return f"{rule.description}: {', '.join(adds_words(text, cited)[:6])}"
-    if rule is GuardRule.BAD_SLOT:
-        return f"{rule.description}: {slot or '(none)'!s}"
-    return rule.description
 
 
 @dataclass

@@ -12,7 +12,8 @@ The diary needs only each day's messages and the profile before this flush, and 
 kept before it: both are asked beside the filters. The judge needs the filters' items; the digests the
 slots those items touch; the trial (the flush's state changes tried and rolled back) the judge's
 verdicts; reflect the trial. Every model call holds one of ``flush.parallel`` ``CallSlots``; the filters,
-judge and reflect (what the commit waits for) go first when calls wait for one. Answers are kept as they
+judge and reflect (what the commit waits for) go first when calls wait for one, and once the filters' parts are
+sized their calls are expected: a diary page never takes a slot between two of them. Answers are kept as they
 arrive (``asking/answers.py``), so a run that fails, is cancelled or killed pays again only for what it never
 got. What each stage reports is merged into the report in the order of the stages, whatever order they
 ended in.
@@ -99,7 +100,7 @@ def ask(service: "FlushService", report: FlushReport, orientation: Orientation, 
     small_model = (report.small_model or {}).get("model", "")
     stages = [
         Stage(FlushStage.SCORE, (), "read", lambda halt: score(service, report, readable, chosen, urgent, dry_run,
-                                                               progress, halt, accept_partial, parallel)),
+                                                               progress, halt, accept_partial, slots)),
         Stage(FlushStage.JUDGE, ("read",), "outcome",
               lambda halt, read: judge_items(service, report, read.items, urgent, escalation, progress, halt)),
         Stage(FlushStage.TRIAL, ("read", "outcome"), "basis",
@@ -135,9 +136,10 @@ def reflected(track: BackgroundTrack, backend: Backend, basis: Basis, progress: 
 
 
 def score(service: "FlushService", report: FlushReport, readable: list[Message], chosen: list, backend: Backend,
-          dry_run: bool, progress: Progress, cancel: threading.Event, accept_partial: bool, parallel: int) -> Read:
+          dry_run: bool, progress: Progress, cancel: threading.Event, accept_partial: bool, slots: CallSlots) -> Read:
     """The filters: every chosen persona reads every part; returns the items in order, the recall items
-    (questions memory could not answer: counted as failures, never memories), and the dropped.
+    (questions memory could not answer: counted as failures, never memories), and the dropped. Once the parts
+    are sized, their calls are ``expected`` by ``slots``: the slowest reader's calls run back to back.
 
     Raises:
         FlushIncomplete: a persona could not read some messages and a partial flush was not accepted.
@@ -165,8 +167,12 @@ def score(service: "FlushService", report: FlushReport, readable: list[Message],
                                f"{names[persona_id]} is reading part {part} of {len(chunks)}: "
                                f"{tokens} tokens", unread, part=part, tokens=tokens))
 
-    results = score_all(backend, service.prompts, personas, chunks, injected, parallel, cancel, on_part,
-                        service.chunk_major, on_tokens)
+    slots.expect(len(chunks) * sum(1 for persona in personas if persona.max_items > 0))
+    try:
+        results = score_all(backend, service.prompts, personas, chunks, injected, slots.size, cancel, on_part,
+                            service.chunk_major, on_tokens)
+    finally:
+        slots.expect(0)  # answers kept from an earlier run asked for no slot
     unread = {r.persona: r.unread for r in results if r.unread}
     if unread:
         what = "; ".join(f"{names[pid]} could not read {len(missed)} message(s) from {missed[0].when} "

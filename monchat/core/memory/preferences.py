@@ -3,7 +3,7 @@
 A preference is a memory of kind ``preference``: how the user likes things ("I prefer concise
 answers"), not a fact about their life. Its slot is ``<category>/<what>``, the category one of
 ``CATEGORIES`` (a few common other words are read as one of them, ``ALIASES``); a filter's
-preference outside the ten is kept as a fact (``score.validate_item``).
+preference outside the ten is kept as a fact (``flush/answer.validate_item``).
 
 **Versions.** A preference is not a fact that is replaced: when a newer one supersedes it (the
 judge's SUPERSEDE or MERGE, or a new preference in the same slot that the judge did not tie to
