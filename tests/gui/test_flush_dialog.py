@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from tests.gui.conftest import fill_log_files, log_message
@@ -15,10 +17,18 @@ def open_flush(window, qtbot):
     return dialog
 
 
+def _past_block_end(app, hours_ago: float) -> float:
+    """Hours to go back further so that a time ``hours_ago`` and 0.1 h later share a 6-hour log file."""
+    when = app.clock() - timedelta(hours=hours_ago)
+    into_block = (when.hour % 6) + when.minute / 60 + when.second / 3600
+    return 0.5 if into_block > 5.8 else 0.0
+
+
 def test_flush_shows_stages_personas_and_the_changes_with_evidence(app, make_window, backend, qtbot):
     backend.default_reply = NO_ITEMS
-    log_message(app, 30, "覚えておいて、私は仙台に住んでいます。")
-    log_message(app, 29.9, "そうなんだ！", role="assistant")
+    asked = 30 + _past_block_end(app, 30)  # the reply 6 minutes later stays in the same 6-hour file
+    log_message(app, asked, "覚えておいて、私は仙台に住んでいます。")
+    log_message(app, asked - 0.1, "そうなんだ！", role="assistant")
     log_message(app, 2, "今日はすき焼きを食べた")
     window = make_window("en")
     backend.enqueue(item_answer("仙台に住んでいる", "home/city"))  # base persona, first call
