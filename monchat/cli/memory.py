@@ -32,6 +32,12 @@ def _proposed_by(row: dict) -> str:
     return f" (proposed by {', '.join(row['proposers'])})" if row.get("proposers") else ""
 
 
+def _review_line(row: dict, *, replaced: bool = False) -> str:
+    """An open review row: number, action, memory, text (``replaced``: and the text it replaces), reason, proposers."""
+    was = f" (replaces: {row['old_text']})" if replaced and row["old_text"] else ""
+    return f"#{row['id']} {row['action']:9} {row['memory_id']}  {row['text']}{was} — {row['reason']}{_proposed_by(row)}"
+
+
 def _memory_line(data: dict) -> str:
     layer = {1: "L1", 2: "L2"}.get(data["layer"], "--")
     pin = " pinned" if data["pinned"] else ""
@@ -64,16 +70,13 @@ def cmd_memory(app, args) -> int:
             if queue:
                 print("\nWaiting for your review (approve/reject by number or memory id):")
                 for row in queue:
-                    was = f" (replaces: {row['old_text']})" if row["old_text"] else ""
-                    print(f"  #{row['id']} {row['action']:9} {row['memory_id']}  {row['text']}{was} — {row['reason']}"
-                          f"{_proposed_by(row)}")
+                    print(f"  {_review_line(row, replaced=True)}")
             return 0
     elif action == "queue":
         out = memory.queue()
         if not args.json:
             for row in out:
-                print(f"#{row['id']} {row['action']:9} {row['memory_id']}  {row['text']} — {row['reason']}"
-                      f"{_proposed_by(row)}")
+                print(_review_line(row))
             return 0
     elif action == "budget":
         out = memory.budget_report()
