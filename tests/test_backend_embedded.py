@@ -14,7 +14,8 @@ import textwrap
 
 import pytest
 
-from monchat.core.backends.embedded import EmbeddedBackend, _messages
+from monchat.core.backends.base import chat_messages
+from monchat.core.backends.embedded import EmbeddedBackend
 from monchat.core.backends.llama_support import default_threads
 from monchat.core.errors import BackendError, BackendUnavailable
 from monchat.core.types import Turn
@@ -209,8 +210,8 @@ def test_a_turn_after_a_turn_evaluates_only_the_new_messages(backend):
     first, _ = chat(backend)
     second_turns = HELLO + [Turn("assistant", first.text), Turn("user", "And a good name for a dog?")]
     llama = backend.load()
-    new_tokens = (backend._count(llama, _messages(SYSTEM, second_turns))
-                  - backend._count(llama, _messages(SYSTEM, HELLO)))
+    new_tokens = (backend._count(llama, chat_messages(SYSTEM, second_turns))
+                  - backend._count(llama, chat_messages(SYSTEM, HELLO)))
 
     second, _ = chat(backend, second_turns)
 

@@ -6,8 +6,9 @@ import threading
 
 import pytest
 
-from monchat.core.backends.openai_compat import (DEFAULT_BASE_URL, DEFAULT_CONTEXT_LENGTH, JSON_MODE_KEY,
-                                                 OpenAICompatBackend, resolve_base_url)
+from monchat.core.backends.openai_compat import (DEFAULT_BASE_URL, DEFAULT_CONTEXT_LENGTH, OpenAICompatBackend,
+                                                 resolve_base_url)
+from monchat.core.backends.openai_json import JSON_MODE_KEY
 from monchat.core.backends.retry import RetryPolicy
 from monchat.core.errors import AuthFailed, BackendError, BackendUnreachable, MalformedReply, ModelNotFound
 from monchat.core.types import Turn

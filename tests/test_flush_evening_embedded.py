@@ -13,7 +13,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from monchat.core.backends.embedded import EmbeddedBackend, _messages
+from monchat.core.backends.base import chat_messages
+from monchat.core.backends.embedded import EmbeddedBackend
 from monchat.core.flush.answer import item_schema
 from monchat.core.flush.score import build_lines, plan_chunks, render_log, user_ids
 from monchat.core.personas.library import PersonaRegistry
@@ -95,7 +96,7 @@ def test_the_count_is_what_the_model_reads(backend, prompts, filters):
     schema = item_schema(3, user_ids(lines))
 
     counted = backend.count_json_request(system, turns, schema)
-    read = backend.load().create_chat_completion(messages=_messages(system, turns), max_tokens=1,
+    read = backend.load().create_chat_completion(messages=chat_messages(system, turns), max_tokens=1,
                                                  temperature=0.0)["usage"]["prompt_tokens"]
 
     assert counted == read

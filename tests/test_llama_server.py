@@ -22,7 +22,8 @@ import openai
 import pytest
 
 from monchat.app import build_app
-from monchat.core.backends.openai_compat import JSON_MODE_KEY, OpenAICompatBackend
+from monchat.core.backends.openai_compat import OpenAICompatBackend
+from monchat.core.backends.openai_json import JSON_MODE_KEY
 from monchat.core.errors import ReplyCutOff
 from tests.support.llama_server import MODEL_ALIAS, running_llama_server
 from tests.test_cli_backends import logged, run

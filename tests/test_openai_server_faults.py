@@ -12,7 +12,8 @@ import threading
 import pytest
 
 from monchat.core.backends.base import parse_json_object
-from monchat.core.backends.openai_compat import JSON_MODE_KEY, ONE_AT_A_TIME_KEY, OpenAICompatBackend
+from monchat.core.backends.openai_compat import ONE_AT_A_TIME_KEY, OpenAICompatBackend
+from monchat.core.backends.openai_json import JSON_MODE_KEY
 from monchat.core.backends.retry import RetryPolicy
 from monchat.core.errors import BackendError, ReplyCutOff
 from tests.fakes.fake_openai import running_fake_openai

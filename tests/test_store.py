@@ -11,7 +11,8 @@ from sqlite_utils import Database
 
 from monchat.core.store import Store
 from monchat.core.store.messages import MessageArchive
-from monchat.core.store.migrations import migrations
+from monchat.core.store import early_migrations
+from monchat.core.store.migrations import known_names, migrations, schema_version
 from monchat.core.types import Message, format_ts
 
 UTC = timezone.utc
@@ -29,6 +30,16 @@ def migration_rows(path) -> list[tuple]:
         return conn.execute("SELECT migration_set, name, applied_at FROM _sqlite_migrations ORDER BY rowid").fetchall()
     finally:
         conn.close()
+
+
+def test_the_first_era_runs_first_and_every_later_migration_after_it():
+    """m001–m016 live in early_migrations.py, which holds the registry; migrations.py imports it before adding
+    its own, and a new migration goes at the end of migrations.py — never into the first era's file."""
+    early = [name for name, value in vars(early_migrations).items() if callable(value) and name[:1] == "m"
+             and name[1:4].isdigit()]
+    names = known_names()
+    assert names[:len(early)] == early
+    assert schema_version(early) < min(schema_version([name]) for name in names[len(early):])
 
 
 def test_a_blank_database_is_migrated_and_recorded(tmp_path):

@@ -10,7 +10,8 @@ import logging
 import pytest
 
 from monchat.app import build_app
-from monchat.core.backends.embedded import EmbeddedBackend, _messages
+from monchat.core.backends.base import chat_messages
+from monchat.core.backends.embedded import EmbeddedBackend
 from monchat.core.backends.gemini import GeminiBackend
 from monchat.core.backends.ollama import OllamaBackend
 from monchat.core.privacy.cloud import CloudConsent, destination
@@ -120,7 +121,7 @@ def test_the_embedded_turn_after_a_warm_up_reuses_the_prefix():
         cold = "You are Hana, a calm companion. What you know about the user: they play the guitar."
         turns = [Turn("user", "Hello!")]
         llama = backend.load()
-        system_tokens = backend._count(llama, _messages(warmed, []))
+        system_tokens = backend._count(llama, chat_messages(warmed, []))
         assert backend.warm(warmed).startswith("evaluated ")
         after_warm = backend.stream(warmed, turns, temperature=0.0)
         list(after_warm)

@@ -261,3 +261,19 @@ def parse_json_object(raw: str) -> dict:
     if not isinstance(value, dict):
         raise MalformedReply("The model's answer was JSON but not an object.", "Try again.")
     return value
+
+
+def chat_messages(system: str, turns: list[Turn]) -> list[dict]:
+    """The system text (when there is one) and the turns, as the chat APIs take them (Ollama, OpenAI, llama.cpp)."""
+    head = [{"role": "system", "content": system}] if system else []
+    return head + [{"role": t.role, "content": t.content} for t in turns]
+
+
+def key_source_of(api_key: Callable[[], str | None], describe: str) -> str:
+    """Where a key comes from ("OPENAI_API_KEY", "keyring"), asked of the object whose bound method ``api_key``
+    is (``SecretStore``) by its method ``describe``; "" when nothing can say."""
+    source = getattr(getattr(api_key, "__self__", None), describe, None)
+    try:
+        return source() if callable(source) else ""
+    except Exception:  # only a description; the key itself was found
+        return ""

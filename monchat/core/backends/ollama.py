@@ -43,7 +43,7 @@ from ..privacy.cloud import is_local_url
 from ..tokens import count_turns
 from ..types import Turn, Usage
 from .addresses import DEFAULT_HOST, DEFAULT_PORT, normalise_host, ollama_host  # noqa: F401 (re-exported)
-from .base import Backend, DoctorReport, Reply
+from .base import Backend, DoctorReport, Reply, chat_messages
 from .model_size import ModelSize
 from .ollama_info import CLIENT_ERRORS, keep_alive_value, model_size_of
 from .retry import RetryPolicy
@@ -87,10 +87,6 @@ class OllamaBackend(Backend):
         self._client.close()
 
     # ---- calls ---------------------------------------------------------
-    def _messages(self, system: str, turns: list[Turn]) -> list[dict]:
-        head = [{"role": "system", "content": system}] if system else []
-        return head + [{"role": t.role, "content": t.content} for t in turns]
-
     def _options(self, temperature: float | None) -> dict:
         options: dict = {"num_ctx": self.num_ctx}
         if temperature is not None:
@@ -104,7 +100,7 @@ class OllamaBackend(Backend):
         chunks = None
         try:
             # The request is sent on the first next(), so errors surface in the loop.
-            chunks = self._client.chat(self.model, messages=self._messages(system, turns), stream=True,
+            chunks = self._client.chat(self.model, messages=chat_messages(system, turns), stream=True,
                                        options=self._options(temperature),
                                        keep_alive=keep_alive_value(self.keep_alive))
             for chunk in chunks:
@@ -124,7 +120,7 @@ class OllamaBackend(Backend):
         into its cache: one chat call of the system message alone, bounded to one answer token."""
         options = {**self._options(None), "num_predict": 1}  # Ollama's runner bounds only num_predict > 0
         try:
-            self._client.chat(self.model, messages=self._messages(system, []), stream=False, options=options,
+            self._client.chat(self.model, messages=chat_messages(system, []), stream=False, options=options,
                               keep_alive=keep_alive_value(self.keep_alive))
         except CLIENT_ERRORS as exc:
             raise self._translate(exc) from exc
@@ -145,7 +141,7 @@ class OllamaBackend(Backend):
         pieces, final, chunks = [], None, None
         try:
             # Streamed (one token a chunk), so a flush shows the answer's tokens as they arrive.
-            chunks = self._client.chat(self.model, messages=self._messages(system, turns), stream=True,
+            chunks = self._client.chat(self.model, messages=chat_messages(system, turns), stream=True,
                                        format=schema, options=self._options(temperature), think=False,
                                        keep_alive=keep_alive_value(self.keep_alive))
             for chunk in chunks:

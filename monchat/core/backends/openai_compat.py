@@ -11,21 +11,12 @@ Design notes:
   faults are transient (``openai_errors.translate`` marks 429, 500/502/503/504, timeouts, dropped
   connections).
 - Structured output asks for ``response_format: json_schema`` with ``max_tokens`` set to the answer room
-  (``json_answer_reserve``). A server without schema support refuses it with an error whose text names
-  ``response_format``/``json_schema`` — LM Studio a 400, a strict validator a 422, llama-cpp-python's
-  ``llama_cpp.server`` a 500 with a pydantic traceback — whatever the status, the same request goes once as
-  ``{"type": "json_object", "schema": …}`` (llama.cpp servers constrain the answer to the schema; others
-  ignore the key) with the schema also stated in the system text, and the mode is remembered (state
-  ``openai.json_mode.<base url>``); such a refusal is never retried as transient. ``openai.json_mode``
-  forces ``json_object`` (or ``json_schema``, never falling back). In both modes the answer's shape is
-  checked (``shape.shape_problem``): a wrong shape is a ``MalformedReply`` the flush reads again in halves.
-- A stream that ends without a ``finish_reason`` was cut off (``ReplyCutOff``, transient): llama_cpp.server
-  ends a running reply with a bare ``[DONE]`` when another request arrives, and answers a request over its
-  context with 200 and an empty stream. The chat logs what arrived as partial; a flush call is asked again,
-  and structured calls to that server then run one at a time (``PARALLEL_CALLS`` 1, state
-  ``openai.one_at_a_time.<base url>``).
-- Streaming asks for usage (``stream_options.include_usage``; cached and reasoning tokens too); a server
-  ignoring it leaves the estimate (``Usage.counts`` logs it as ``estimated_prompt_tokens``).
+  (``json_answer_reserve``), falling back once to ``json_object`` for a server that takes no schema
+  (``openai_json.py``); the answer's shape is checked either way.
+- Replies and answers stream and are read one way (``openai_stream.py``: text, finish reason, usage). A
+  stream that ends without a ``finish_reason`` was cut off (``ReplyCutOff``, transient): the chat logs what
+  arrived as partial; a flush call is asked again, and structured calls to that server then run one at a
+  time (``PARALLEL_CALLS`` 1, state ``openai.one_at_a_time.<base url>``).
 - A stop closes the stream at once, even before the first token (``stop_watch.py``).
 - The context: ``openai.context_length``, else what the server taught or states, else 4096
   (``openai_context.py``: llama_cpp.server states nothing and is learned from its refusal; the flush then
@@ -37,7 +28,6 @@ Design notes:
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import threading
@@ -48,22 +38,21 @@ import openai
 from ..errors import KnownError, MalformedReply, ModelNotFound
 from ..privacy.cloud import is_local_url
 from ..tokens import count_turns
-from ..types import Coded, Turn, Usage
+from ..types import Coded, Turn
 from .addresses import DEFAULT_BASE_URL, resolve_base_url  # noqa: F401 (re-exported)
-from .base import Backend, Check, DoctorReport, Reply, parse_json_object
+from .base import Backend, DoctorReport, Reply, chat_messages, key_source_of
 from .model_size import ModelSize, listed_size
 from .openai_context import ASSUMED as DEFAULT_CONTEXT_LENGTH
 from .openai_context import CONTEXT_KEY, NO_KEY, filler, learn_context, server_context
-from .openai_errors import (CONTEXT_HINT, error_text, rejects_schema, stream_cut_off, translate, usage_of)
+from .openai_errors import no_api, stream_cut_off, translate
+from .openai_json import SCHEMA, JsonMode, checked, response_format, schema_in_system
+from .openai_stream import StreamEnd, texts
 from .retry import RetryPolicy
-from .shape import outline, shape_problem
 from .stop_watch import close_on_stop
 
 log = logging.getLogger(__name__)
 
-JSON_MODE_KEY = "openai.json_mode.{url}"
 ONE_AT_A_TIME_KEY = "openai.one_at_a_time.{url}"  # "1": the server cuts a running reply off when another arrives
-JSON_MODES = ("auto", "json_schema", "json_object")
 SMALL_CONTEXT = 2048  # at most this: the answer room is the small one (SMALL_ANSWER_RESERVE)
 SMALL_ANSWER_RESERVE = 640  # as the embedded model's: the flush asks for shorter texts (asking/ask.py)
 SHORT_ANSWER = 0.75  # an answer cut at "length" before this share of max_tokens was cut by the context
@@ -86,16 +75,13 @@ class OpenAICompatBackend(Backend):
         self._context_setting = context_length
         self.timeout_s = timeout_s
         self._state = state
-        self._json_setting = json_mode if json_mode in JSON_MODES else "auto"
+        self.json_mode = JsonMode(json_mode, state, self.base_url)  # the response_format this server takes
         self._lock = threading.Lock()
         self._client_obj: openai.OpenAI | None = None
         self._client_key: str | None = None
         self._server_context: int | None = None
         self._context_asked = False
         self._learned: int | None = None  # the context this object learned from the server's refusal
-        # "json_schema" | "json_object": forced by the setting, or once an answer showed it
-        self._json_mode: str | None = None if self._json_setting == "auto" else self._json_setting
-        self._detect_lock = threading.Lock()
         self._one_at_a_time = self._stored(ONE_AT_A_TIME_KEY) == "1"
         self._one_lock = threading.Lock()  # held by each structured call once the server interrupts
 
@@ -153,7 +139,7 @@ class OpenAICompatBackend(Backend):
         try:
             return list(client.models.list())
         except openai.NotFoundError as exc:
-            raise self._no_api(exc) from exc
+            raise no_api(self.base_url, exc) from exc
         except openai.OpenAIError as exc:
             raise translate(exc, self.base_url, self.timeout_s) from exc
         finally:
@@ -217,32 +203,19 @@ class OpenAICompatBackend(Backend):
         learn_context(self, messages, estimate)
 
     # ---- streaming ---------------------------------------------------------
-    @staticmethod
-    def _messages(system: str, turns: list[Turn]) -> list[dict]:
-        head = [{"role": "system", "content": system}] if system else []
-        return head + [{"role": t.role, "content": t.content} for t in turns]
-
     def _stream(self, system: str, turns: list[Turn], temperature: float | None,
                 reply: Reply) -> Iterator[str]:
-        estimate = count_turns(system, turns)
-        reply.usage = Usage(estimated_prompt_tokens=estimate)
+        end = StreamEnd(count_turns(system, turns))
+        reply.usage = end.usage
         extra = {"temperature": temperature} if temperature is not None else {}
-        chunks, finish, anything = None, None, False
+        chunks = None
         watching = threading.Event()
         try:
             chunks = self._client().chat.completions.create(
-                model=self._model(), messages=self._messages(system, turns), stream=True,
+                model=self._model(), messages=chat_messages(system, turns), stream=True,
                 stream_options={"include_usage": True}, **extra)
             close_on_stop(chunks, reply.stop, watching)
-            for chunk in chunks:
-                anything = True
-                if chunk.usage is not None:  # the last chunk, after the one with finish_reason
-                    reply.usage = usage_of(chunk.usage, estimate)
-                for choice in chunk.choices or []:
-                    finish = choice.finish_reason or finish
-                    text = choice.delta.content if choice.delta else None
-                    if text:
-                        yield text
+            yield from texts(chunks, end)
         except Exception as exc:
             if reply.stop.is_set():  # the stream closed at the user's stop, before its first token
                 return
@@ -250,36 +223,24 @@ class OpenAICompatBackend(Backend):
                 raise self._translate(exc) from exc
             raise
         finally:
+            reply.usage = end.usage  # the server's count once its last chunk came
             watching.set()
             if chunks is not None:
                 chunks.close()  # a stopped reply closes the HTTP stream, so the server stops generating
         if reply.stop.is_set():
             return
-        if finish is None:  # a bare [DONE] or an empty stream: cut off, never a whole reply
-            if not anything:  # llama_cpp.server's answer to a request over its context
-                self._learn_context(self._messages(system, turns))
-            raise stream_cut_off(self.base_url, anything)
-        if finish == "length":
+        if end.finish is None:  # a bare [DONE] or an empty stream: cut off, never a whole reply
+            if not end.anything:  # llama_cpp.server's answer to a request over its context
+                self._learn_context(chat_messages(system, turns))
+            raise stream_cut_off(self.base_url, end.anything)
+        if end.finish == "length":
             reply.usage.warnings.append(Coded(f"The server at {self.base_url} cut the reply at its length limit.",
                                               "cut_at_length"))
 
     # ---- structured output --------------------------------------------------
-    def _json_mode_now(self) -> str:
-        """The mode to try: what this server was found to need before, else a JSON schema."""
-        return "json_object" if self._stored(JSON_MODE_KEY) == "json_object" else "json_schema"
-
-    def _remember_json_mode(self, mode: str) -> None:
-        self._json_mode = mode
-        self._store(JSON_MODE_KEY, mode)
-
     def _schema_system(self, system: str, schema: dict) -> str:
-        """The system text with the schema stated, for a server that only reads that; at a small context an
-        example of the answer's shape (``shape.outline``), a quarter of the schema's tokens."""
-        if self.context_length() <= SMALL_CONTEXT:
-            line = f"Answer with one JSON object like: {json.dumps(outline(schema), ensure_ascii=False)}"
-        else:
-            line = f"Answer with one JSON object matching this schema: {json.dumps(schema, ensure_ascii=False)}"
-        return f"{system}\n\n{line}" if system else line
+        """The system text with the schema stated (``openai_json.schema_in_system``), short at a small context."""
+        return schema_in_system(system, schema, small=self.context_length() <= SMALL_CONTEXT)
 
     def count_json_request(self, system: str, turns: list[Turn], schema: dict) -> int:
         """Counted as the json_object request (the schema in the system text): the larger of the two."""
@@ -292,93 +253,51 @@ class OpenAICompatBackend(Backend):
         return self._complete_json_once(system, turns, schema, temperature)
 
     def _complete_json_once(self, system: str, turns: list[Turn], schema: dict, temperature: float) -> str:
-        if self._json_mode is None:
-            # Until one answer told us whether the server takes a schema, calls ask one at a time
-            # (a flush runs several side by side), so the fallback is found once, not per call.
-            with self._detect_lock:
-                if self._json_mode is None:
-                    return self._complete_json_as(self._json_mode_now(), system, turns, schema, temperature,
-                                                  learning=True)
-        return self._complete_json_as(self._json_mode, system, turns, schema, temperature, learning=False)
-
-    def _complete_json_as(self, mode: str, system: str, turns: list[Turn], schema: dict, temperature: float,
-                          learning: bool) -> str:
-        if mode == "json_schema":
-            try:
-                raw = self._ask_json(system, turns, temperature,
-                                     {"type": "json_schema",
-                                      "json_schema": {"name": "answer", "schema": schema, "strict": False}})
-            except openai.OpenAIError as exc:
-                if not rejects_schema(exc) or self._json_setting == "json_schema":
-                    raise self._translate(exc) from exc
-                log.warning("openai: %s does not take a JSON schema (%s); asking for json_object from now on",
-                            self.base_url, error_text(exc))
-                self._remember_json_mode("json_object")
-            else:
-                if learning:
-                    self._json_mode = "json_schema"  # it answered a schema request: no need to ask again
-                return self._checked(raw, schema)
-        # json_object with the schema as well (llama_cpp.server and llama-server constrain the answer to it;
-        # others ignore it) and in the system text, for a server that only reads that.
+        def ask(mode: str) -> str:
+            # json_object also states the schema in the system text, for a server that only reads that
+            stated = system if mode == SCHEMA else self._schema_system(system, schema)
+            return self._ask_json(stated, turns, temperature, response_format(mode, schema))
         try:
-            raw = self._ask_json(self._schema_system(system, schema), turns, temperature,
-                                 {"type": "json_object", "schema": schema})
+            raw = self.json_mode.answer(ask)
         except openai.OpenAIError as exc:
             raise self._translate(exc) from exc
-        if learning:
-            self._json_mode = "json_object"
-        return self._checked(raw, schema)
+        return checked(raw, schema)
 
-    def _ask_json(self, system: str, turns: list[Turn], temperature: float, response_format: dict) -> str:
+    def _ask_json(self, system: str, turns: list[Turn], temperature: float, answer_format: dict) -> str:
         """Streamed, so a flush shows the answer's tokens as they arrive (a chunk is about a token).
         ``max_tokens`` is the answer room the flush sized its request for."""
-        estimate = count_turns(system, turns)
-        self.last_usage = Usage(estimated_prompt_tokens=estimate)
-        pieces, finish, chunks, anything = [], None, None, False
+        end = StreamEnd(count_turns(system, turns))
+        self.last_usage = end.usage
+        pieces, chunks = [], None
         try:
             chunks = self._client().chat.completions.create(
-                model=self._model(), messages=self._messages(system, turns), stream=True,
-                stream_options={"include_usage": True}, temperature=temperature, response_format=response_format,
+                model=self._model(), messages=chat_messages(system, turns), stream=True,
+                stream_options={"include_usage": True}, temperature=temperature, response_format=answer_format,
                 max_tokens=self.json_answer_reserve())
-            for chunk in chunks:
-                anything = True
-                if chunk.usage is not None:
-                    self.last_usage = usage_of(chunk.usage, estimate)
-                for choice in chunk.choices or []:
-                    finish = choice.finish_reason or finish
-                    text = choice.delta.content if choice.delta else None
-                    if text:
-                        pieces.append(text)
-                        self._tokens_arrived()
+            for text in texts(chunks, end):
+                pieces.append(text)
+                self._tokens_arrived()
         finally:
+            self.last_usage = end.usage
             if chunks is not None:
                 chunks.close()
-        if finish is None:
-            if not anything:  # llama_cpp.server's answer to a request over its context
-                self._learn_context(self._messages(system, turns))
-            if anything and not self._one_at_a_time:
+        if end.finish is None:
+            if not end.anything:  # llama_cpp.server's answer to a request over its context
+                self._learn_context(chat_messages(system, turns))
+            if end.anything and not self._one_at_a_time:
                 log.warning("openai: %s cut an answer off (no finish reason); asking it one call at a time "
                             "from now on", self.base_url)
                 self._one_at_a_time = True
                 self._store(ONE_AT_A_TIME_KEY, "1")
-            raise stream_cut_off(self.base_url, anything)
+            raise stream_cut_off(self.base_url, end.anything)
         answered = self.last_usage.output_tokens or len(pieces)  # a chunk is about a token
-        if finish == "length" and answered < self.json_answer_reserve() * SHORT_ANSWER:
+        if end.finish == "length" and answered < self.json_answer_reserve() * SHORT_ANSWER:
             # cut long before max_tokens: the server left the answer only what its context had left
-            self._learn_context(filler(self.context_length()), estimate + answered)
-        if finish == "length":
+            self._learn_context(filler(self.context_length()), end.estimate + answered)
+        if end.finish == "length":
             raise MalformedReply(f"The server at {self.base_url} cut the answer off at its length limit.",
                                  "Try again; a larger context (openai.context_length) leaves more room.")
         return "".join(pieces)
-
-    @staticmethod
-    def _checked(raw: str, schema: dict) -> str:
-        """``raw`` when it is a JSON object of the schema's shape. Raises MalformedReply."""
-        problem = shape_problem(parse_json_object(raw), schema)
-        if problem:
-            raise MalformedReply(f"The model's answer did not follow the schema ({problem}).",
-                                 "Try again; a larger model follows the format more reliably.")
-        return raw
 
     # ---- errors --------------------------------------------------------------
     def _translate(self, exc: Exception) -> KnownError:
@@ -387,17 +306,12 @@ class OpenAICompatBackend(Backend):
             return self._not_found(exc)
         return translate(exc, self.base_url, self.timeout_s)
 
-    def _no_api(self, exc: Exception) -> KnownError:
-        from ..errors import BackendError
-        return BackendError(f"{self.base_url} has no OpenAI-compatible API ({error_text(exc)}).",
-                            "Check openai.base_url: it usually ends in /v1 (LM Studio: http://127.0.0.1:1234/v1).")
-
     def _not_found(self, exc: Exception) -> KnownError:
         """A 404 on a chat: usually the model; say which models the server has."""
         try:
             models = self.list_models(self.DOCTOR_TIMEOUT_S)
         except KnownError:
-            return self._no_api(exc)
+            return no_api(self.base_url, exc)
         have = ", ".join(models) if models else "none"
         return ModelNotFound(f"The server at {self.base_url} has no model {self.model!r} (it has: {have}).",
                              "Choose one of those with --model or openai.model, or load the model in LM Studio.")
@@ -418,10 +332,6 @@ class OpenAICompatBackend(Backend):
         return self.model in ids if self.model else any("embed" not in m.lower() for m in ids)
 
     def key_source(self) -> str:
-        owner = getattr(self._api_key, "__self__", None)
-        source = getattr(owner, "openai_key_source", None)
-        try:
-            return source() if callable(source) else ""
-        except Exception:  # only a description
-            return ""
+        """Where the key comes from (``SecretStore.openai_key_source``), for doctor; "" when nothing says."""
+        return key_source_of(self._api_key, "openai_key_source")
 

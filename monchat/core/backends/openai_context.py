@@ -73,16 +73,25 @@ def listed_context(entries: list, model: str) -> int | None:
     return None
 
 
+def root_json(base_url: str, path: str, api_key: str, timeout_s: float):
+    """What ``GET`` of ``path`` at the server's root (beside ``/v1``) answers, read as JSON; None unless a 200.
+
+    Raises:
+        httpx.HTTPError: no answer. ValueError: an answer that is not JSON.
+    """
+    root = base_url.rstrip("/")
+    root = root[:-3] if root.endswith("/v1") else root
+    answer = httpx.get(f"{root}/{path}", headers={"Authorization": f"Bearer {api_key}"}, timeout=timeout_s)
+    return answer.json() if answer.status_code == 200 else None
+
+
 def props_context(base_url: str, api_key: str, timeout_s: float) -> int | None:
     """llama-server's ``GET /props`` (at the server's root, beside ``/v1``): the context of one slot, or None
     for a server without it (a 404, anything not of its shape, no answer)."""
-    root = base_url.rstrip("/")
-    root = root[:-3] if root.endswith("/v1") else root
     try:
-        answer = httpx.get(f"{root}/props", headers={"Authorization": f"Bearer {api_key}"}, timeout=timeout_s)
-        body = answer.json() if answer.status_code == 200 else None
+        body = root_json(base_url, "props", api_key, timeout_s)
     except (httpx.HTTPError, ValueError) as exc:
-        log.info("openai: %s/props could not be read (%s)", root, exc)
+        log.info("openai: the /props beside %s could not be read (%s)", base_url, exc)
         return None
     settings = body.get("default_generation_settings") if isinstance(body, dict) else None
     value = settings.get("n_ctx") if isinstance(settings, dict) else None
@@ -93,11 +102,9 @@ def is_llama_cpp_python(base_url: str, api_key: str, timeout_s: float) -> bool:
     """Whether the server is llama-cpp-python's ``llama_cpp.server`` (its ``/openapi.json`` title), which states
     no context: it is then asked with one request of the assumed context's size (``filler``), refused at once
     when its context is smaller (its own default is 2,048) — once per address, remembered."""
-    root = base_url.rstrip("/")
-    root = root[:-3] if root.endswith("/v1") else root
     try:
-        answer = httpx.get(f"{root}/openapi.json", headers={"Authorization": f"Bearer {api_key}"}, timeout=timeout_s)
-        info = answer.json().get("info") if answer.status_code == 200 else None
+        body = root_json(base_url, "openapi.json", api_key, timeout_s)
+        info = body.get("info") if body is not None else None
     except (httpx.HTTPError, ValueError, AttributeError):
         return False
     return isinstance(info, dict) and "llama.cpp python" in str(info.get("title", "")).lower()

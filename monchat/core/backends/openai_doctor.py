@@ -10,6 +10,7 @@ import openai
 from ..errors import AuthFailed, KnownError
 from .base import Check, DoctorReport
 from .openai_errors import error_text, rejects_schema, translate
+from .openai_json import AUTO, OBJECT, SCHEMA, response_format
 
 PROBE_SCHEMA = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
 
@@ -53,21 +54,20 @@ def doctor(backend) -> DoctorReport:
 
 def _format_check(backend, model: str) -> Check:
     """How structured answers are asked for: the setting, what was learned, or one tiny request now."""
-    setting = backend._json_setting
-    if setting != "auto":
+    setting = backend.json_mode.setting
+    if setting != AUTO:
         return Check("answer format", True, f"{setting} (set in openai.json_mode)")
-    if backend._json_mode_now() == "json_object":
+    if backend.json_mode.remembered() == OBJECT:
         return Check("answer format", True, "json_object with the schema (the server takes no JSON schema; "
                                             "learned earlier)")
     client = backend._client(backend.DOCTOR_TIMEOUT_S)
     try:
         client.chat.completions.create(
             model=model, messages=[{"role": "user", "content": "ok?"}], max_tokens=1,
-            response_format={"type": "json_schema",
-                             "json_schema": {"name": "answer", "schema": PROBE_SCHEMA, "strict": False}})
+            response_format=response_format(SCHEMA, PROBE_SCHEMA))
     except openai.OpenAIError as exc:
         if rejects_schema(exc):
-            backend._remember_json_mode("json_object")
+            backend.json_mode.remember(OBJECT)
             return Check("answer format", True, "json_object with the schema (the server refused a JSON schema: "
                                                 f"{error_text(exc)[:80]})")
         failed = translate(exc, backend.base_url, backend.DOCTOR_TIMEOUT_S)

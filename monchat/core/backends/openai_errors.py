@@ -3,8 +3,8 @@
 ``translate`` maps the client's exceptions to ``KnownError``s with a hint (transient where asking
 again may help); ``rejects_schema`` recognises a server refusing ``response_format`` whatever status
 it uses for it (LM Studio 400, vLLM 400/422, llama-cpp-python's ``llama_cpp.server`` 500 with a
-pydantic traceback); ``usage_of`` reads a usage object; ``stream_cut_off`` words a stream that ended
-without a ``finish_reason``.
+pydantic traceback); ``stream_cut_off`` words a stream that ended without a ``finish_reason``; ``no_api``
+an address that is no OpenAI-compatible API.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import logging
 import openai
 
 from ..errors import (AuthFailed, BackendError, BackendUnreachable, KnownError, RateLimited, ReplyCutOff)
-from ..types import Usage
 
 log = logging.getLogger(__name__)
 
@@ -77,13 +76,10 @@ def stream_cut_off(base_url: str, anything: bool) -> ReplyCutOff:
                        "request arrives (monchat's flush then asks it one call at a time).")
 
 
-def usage_of(usage, estimate: int) -> Usage:
-    prompt_details = getattr(usage, "prompt_tokens_details", None)
-    output_details = getattr(usage, "completion_tokens_details", None)
-    return Usage(prompt_tokens=usage.prompt_tokens, output_tokens=usage.completion_tokens,
-                 cached_tokens=getattr(prompt_details, "cached_tokens", None),
-                 thinking_tokens=getattr(output_details, "reasoning_tokens", None),
-                 estimated_prompt_tokens=estimate)
+def no_api(base_url: str, exc: Exception) -> BackendError:
+    """What answers at ``base_url`` is no OpenAI-compatible API (its model list is a 404)."""
+    return BackendError(f"{base_url} has no OpenAI-compatible API ({error_text(exc)}).",
+                        "Check openai.base_url: it usually ends in /v1 (LM Studio: http://127.0.0.1:1234/v1).")
 
 
 def error_text(exc: Exception) -> str:
