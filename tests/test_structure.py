@@ -11,7 +11,7 @@ from pathlib import Path
 import monchat
 
 PACKAGE = Path(monchat.__file__).parent
-MAX_LINES = 450
+MAX_LINES = 400
 # What the GUI may import from the flush: the service it calls and the types it shows.
 GUI_FLUSH_IMPORTS = {"monchat.core.flush.service", "monchat.core.flush.records"}
 
