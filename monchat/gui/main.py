@@ -5,17 +5,20 @@ from __future__ import annotations
 import logging
 import sys
 import traceback
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 
-from ..core.errors import KnownError
 from ..core.paths import Paths
 
 from .translation import Translators, resolve_language, ui_is_english
-from .kit.tab_style import install as install_tab_style
-from .kit.workers import Failure, write_crash_report
 from .window_frame import FirstPaint, settings_language
+
+if TYPE_CHECKING:  # what the frame's first paint does not need is imported after it (``open_window``)
+    from PySide6.QtWidgets import QMessageBox
+
+    from ..core.errors import KnownError
 
 log = logging.getLogger(__name__)
 
@@ -44,12 +47,19 @@ def ensure_qapplication() -> QApplication:
     return qapp
 
 
+def install_tab_style(qapp: QApplication) -> None:
+    """Every tab bar keeps the tails of its words (``gui/kit/tab_style.py``). Installed when the window is filled:
+    from then on every style query of every widget calls Python, which the frame's paint does without."""
+    from .kit.tab_style import install
+    install(qapp)
+
+
 def create_main_window(app, translators: Translators | None = None):
     """Install the translations for the configured language and build the window, filled (not shown)."""
     from .main_window import MainWindow
 
     translators = translators or Translators()
-    install_tab_style(QApplication.instance())  # every tab bar keeps the tails of its words (gui/kit/tab_style.py)
+    install_tab_style(QApplication.instance())
     language = resolve_language(app.settings.chat.language)
     translators.install(language)
     window = MainWindow(config_dir=app.paths.config_dir)
@@ -79,6 +89,8 @@ def fill_window(window, app, language: str) -> None:
 
 def install_excepthook(window) -> None:
     """An exception escaping a slot is our bug: log it, write a crash report, show it."""
+    from .kit.workers import Failure, write_crash_report
+
     def hook(kind, value, tb):
         details = "".join(traceback.format_exception(kind, value, tb))
         log.error("unhandled exception in the GUI:\n%s", details)
@@ -115,7 +127,6 @@ def open_window(build) -> int:
     previous_interval = tune_interpreter_for_gui()
     paths = Paths.from_env()
     translators = Translators()
-    install_tab_style(qapp)  # every tab bar keeps the tails of its words (gui/kit/tab_style.py)
     language = resolve_language(settings_language(paths.settings_path))
     translators.install(language)
     from .main_window import MainWindow
@@ -128,6 +139,7 @@ def open_window(build) -> int:
             return
         try:
             app = build()
+            install_tab_style(qapp)
             wanted = resolve_language(app.settings.chat.language)
             if wanted != translators.language:
                 translators.install(wanted)
@@ -163,6 +175,7 @@ def startup_error_box(exc: KnownError) -> QMessageBox:
     Opened with ``open()`` and returned, so tests never block; ``show_startup_error`` runs it.
     """
     from .failures import show_failure
+    from .kit.workers import Failure
     return show_failure(None, Failure.from_known(exc))
 
 

@@ -10,21 +10,19 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QIcon
-from PySide6.QtWidgets import QComboBox, QLabel, QMainWindow, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QTimer, Signal
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QMainWindow, QWidget
 
-from ..core.errors import KnownError
 from ..core.paths import resource_dir
-from .failures import backend_note, show_failure
-from .kit.lifetime import alive as _alive
-from .chat.turn_actions import ChatState
 from .window_frame import FirstPaint, Frame
 from .window_state import about_box, restore_geometry, save_geometry
-from .kit.workers import Failure, TaskRunner
 
 if TYPE_CHECKING:  # the chat's parts (and the app's core under them) are imported by ``attach``, after the frame paints
+    from PySide6.QtGui import QCloseEvent
+
     from ..core.chat.service import TurnResult
+    from .kit.workers import Failure
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +82,9 @@ class MainWindow(QMainWindow):
         from .chat.view import ChatView
         from .memory.menu import MemoryMenu
         from .personas.avatars import Avatars
+        from .kit.workers import TaskRunner
         from .window_menus import build_help_menu, build_menus
+        from PySide6.QtWidgets import QComboBox, QLabel, QVBoxLayout
 
         self.setUpdatesEnabled(False)
         self.frame.remove()
@@ -181,6 +181,9 @@ class MainWindow(QMainWindow):
 
     def save_settings(self) -> bool:
         """Save settings.toml; a disk that refuses is shown, not a crash (the choice holds until exit)."""
+        from ..core.errors import KnownError
+        from .failures import show_failure
+        from .kit.workers import Failure
         try:
             self.app.save_settings()
         except KnownError as exc:
@@ -197,6 +200,7 @@ class MainWindow(QMainWindow):
         return self.persona_box.currentData() or self.app.settings.chat.persona
 
     def reload_personas(self) -> None:
+        from PySide6.QtCore import Qt
         current = self.persona_box.currentData()
         if current not in self.app.personas.surface:  # none yet, or the one shown was deleted
             current = self.app.settings.chat.persona
@@ -248,6 +252,7 @@ class MainWindow(QMainWindow):
 
     def update_actions(self, *_args) -> None:
         """Enable what can act now; what cannot is disabled and its tooltip says why."""
+        from .chat.turn_actions import ChatState
         view = self.chat_view
         state = ChatState(streaming=self.turns.current is not None, paused=self.composer.is_gate_closed(),
                           last_role=view.bubbles[-1].role if view.bubbles else "",
@@ -257,6 +262,7 @@ class MainWindow(QMainWindow):
         self.persona_box.setEnabled(not state.streaming)
 
     def _turn_finished(self, result: TurnResult) -> None:
+        from .failures import backend_note
         for warning in result.warnings:
             self.statusBar().showMessage(backend_note(warning), 15000)
         self.refresh_gate()
@@ -268,6 +274,7 @@ class MainWindow(QMainWindow):
         self.turn_finished.emit(result)
 
     def _turn_failed(self, failure: Failure) -> None:
+        from .failures import show_failure
         if not failure.known:
             self.dialogs.append(show_failure(self, failure))
         self.refresh_gate()
@@ -294,6 +301,7 @@ class MainWindow(QMainWindow):
     # ---- dialogs ---------------------------------------------------------
     def _open(self, dialog, modal: bool = True):
         """Show ``dialog``: window-modal (``open()``), or (``modal=False``) as a window beside the chat."""
+        from .kit.lifetime import alive as _alive
         for old in self.dialogs:  # closed dialogs are dropped the next time one opens
             if _alive(old) and not old.isVisible():
                 old.deleteLater()
@@ -363,6 +371,7 @@ class MainWindow(QMainWindow):
     # ---- closing ---------------------------------------------------------
     def shutdown(self, timeout_ms: int = 15000) -> bool:
         """Stop a streaming reply and any flush, and wait for the workers."""
+        from .kit.lifetime import alive as _alive
         self.closing = True
         self.turns.stop()
         for dialog in self.dialogs:

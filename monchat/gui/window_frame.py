@@ -13,9 +13,8 @@ import tomllib
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
-from PySide6.QtWidgets import QComboBox, QLabel, QMainWindow, QScrollArea, QToolBar, QVBoxLayout, QWidget
-
-from .chat.composer import Composer
+from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QMainWindow, QPlainTextEdit, QPushButton,
+                               QToolBar, QVBoxLayout, QWidget)
 
 # The menus the filled window has, in its order (File first, Help last), with the words' translation contexts.
 MENU_TITLES = (("FileMenu", "&File"), ("MainWindow", "&Chat"), ("MainWindow", "&Memory"),
@@ -58,12 +57,11 @@ class Frame:
 
     def __init__(self, window: QMainWindow) -> None:
         self.window = window
-        tr = QCoreApplication.translate
         for context, title in MENU_TITLES:
-            window.menuBar().addMenu(tr(context, title)).setEnabled(False)
-        self.toolbar = QToolBar(tr("MainWindow", "Main"), window)
+            window.menuBar().addMenu(QCoreApplication.translate(context, title)).setEnabled(False)
+        self.toolbar = QToolBar(QCoreApplication.translate("MainWindow", "Main"), window)
         self.toolbar.setMovable(False)
-        self.toolbar.addWidget(QLabel(tr("MainWindow", "Persona:") + " ", self.toolbar))
+        self.toolbar.addWidget(QLabel(QCoreApplication.translate("MainWindow", "Persona:") + " ", self.toolbar))
         box = QComboBox(self.toolbar)
         box.setEnabled(False)
         self.toolbar.addWidget(box)
@@ -72,15 +70,39 @@ class Frame:
         column = QVBoxLayout(central)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
-        column.addWidget(QScrollArea(central), 1)  # the chat, empty until the messages are read
-        self.composer = Composer(central)
-        self.composer.edit.setPlaceholderText(tr("MainWindow", "Opening…"))
-        self.composer.setEnabled(False)
+        chat = QFrame(central)  # the chat (a scroll area's frame), empty until the messages are read
+        chat.setFrameShape(QFrame.Shape.StyledPanel)
+        chat.setFrameShadow(QFrame.Shadow.Sunken)
+        column.addWidget(chat, 1)
+        self.composer = _composer(central)
         column.addWidget(self.composer)
         window.setCentralWidget(central)
+        window.statusBar()  # empty until filled (the filled window keeps it): the composer stays where it is
 
     def remove(self) -> None:
         """Empty the menu bar and take the toolbar out (the filled window's central widget replaces the frame's)."""
         self.window.menuBar().clear()
         self.window.removeToolBar(self.toolbar)
         self.toolbar.deleteLater()
+
+
+def _composer(parent: QWidget) -> QWidget:
+    """The composer's look (``chat/composer.py``: a two-line box, Send beside it), disabled, saying it opens.
+
+    Plain Qt widgets: a Python subclass of a Qt widget costs its first paint tens of milliseconds more.
+    """
+    composer = QWidget(parent)
+    row = QHBoxLayout(composer)
+    row.setContentsMargins(8, 4, 8, 8)
+    edit = QPlainTextEdit(composer)
+    edit.setPlaceholderText(QCoreApplication.translate("MainWindow", "Opening…"))
+    margins = edit.contentsMargins().top() + edit.contentsMargins().bottom()
+    edit.setFixedHeight(int(2 * edit.fontMetrics().lineSpacing() + 2 * edit.document().documentMargin() + margins + 2))
+    row.addWidget(edit, 1)
+    send = QPushButton(QCoreApplication.translate("Composer", "Send"), composer)
+    column = QVBoxLayout()
+    column.addWidget(send)
+    column.addStretch(1)
+    row.addLayout(column)
+    composer.setEnabled(False)
+    return composer
