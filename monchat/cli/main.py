@@ -30,8 +30,7 @@ import traceback
 from ..core.crash import write_crash_report
 from ..core.errors import KnownError, StorageError, storage_error
 from ..core.privacy.redact import redact, redact_last_resort
-from . import (chat, feedback, flush, gui, history, inbox, lint, memory, message, models, personas, portable,
-               privacy, settings, status)
+from . import gui
 from .output import print_error
 
 log = logging.getLogger(__name__)
@@ -57,12 +56,19 @@ class CommandParser(argparse.ArgumentParser):
         self.set_defaults(**COMMON)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(commands: bool = True) -> argparse.ArgumentParser:
+    """The parser; with ``commands`` False only its options and defaults (``monchat`` alone: the window, whose
+    first paint does not wait for every command's parser to be made)."""
     parser = argparse.ArgumentParser(prog="monchat", description="A chat companion that remembers what changed.")
     parser.add_argument("--backend", choices=("ollama", "openai", "gemini", "embedded"),
                         help="backend for this run (else settings, else the first local one that works)")
     parser.add_argument("--model", help="model name for this run")
     parser.add_argument("--verbose", action="store_true", help="debug logging to monchat.log")
+    if not commands:
+        parser.set_defaults(command="gui", **{**COMMON, **gui.DEFAULTS})
+        return parser
+    from . import (chat, feedback, flush, history, inbox, lint, memory, message, models, personas, portable, privacy,
+                   settings, status)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
     parser.set_defaults(command="gui", **{**COMMON, **gui.DEFAULTS})  # `monchat` alone opens the window
     # in the order `monchat --help` lists them
@@ -95,7 +101,8 @@ def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
         pinned_backend: one backend object for every call (tests, benchmarks).
     """
     redact_last_resort()  # warnings logged before monchat.log is set up go to stderr, keys hidden
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser(commands=bool(argv)).parse_args(argv)
     built: list = []  # the app, once built (the window builds it after its first paint)
 
     def build():
