@@ -35,6 +35,11 @@ def test_monchat_alone_opens_the_window_and_only_the_window_shows_errors_in_one(
         assert parse(argv).on_startup_error is None, argv  # the window's default must not leak into a command
 
 
+def test_monchat_alone_parses_to_what_the_whole_parser_gives():
+    """``main([])`` makes the parser without its commands (the window's first paint waits for less)."""
+    assert vars(build_parser(commands=False).parse_args([])) == vars(build_parser().parse_args([]))
+
+
 def test_only_restore_runs_before_the_app_is_built():
     parse = build_parser().parse_args
     assert parse(["restore", "b.zip"]).builds_app is False

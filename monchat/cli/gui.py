@@ -13,10 +13,11 @@ def register(sub) -> None:
     p.set_defaults(**DEFAULTS)
 
 
-def run(app, args) -> int:
+def run(build, args) -> int:
+    """``build()`` is called once the window's frame is painted (``paints_first``)."""
     _require_display()
-    from ..gui.main import run_gui
-    return run_gui(app)
+    from ..gui.main import open_window
+    return open_window(build)
 
 
 def _has_display() -> bool:
@@ -39,4 +40,4 @@ def show_error_in_window(exc: KnownError) -> None:
         show_startup_error(exc)
 
 
-DEFAULTS = {"run": run, "on_startup_error": show_error_in_window}
+DEFAULTS = {"run": run, "on_startup_error": show_error_in_window, "paints_first": True}

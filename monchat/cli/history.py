@@ -6,10 +6,13 @@ import json
 import sqlite3
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..app import App
 from ..core.errors import InputError
 from ..core.memory.states import GateState
+
+if TYPE_CHECKING:  # the app's core is imported when a command builds it, not when the parser is made
+    from ..app import App
 
 
 def register_export(sub) -> None:

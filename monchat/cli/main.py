@@ -10,7 +10,10 @@ A family may also set, for a subcommand that needs it:
   (``chat -m``): the app then waits at most ``CHAT_OPEN_TIMEOUT`` seconds for the database;
 - ``without_database(args, error)``: what the command still does when the database cannot be
   opened (an exit code), or None when there is nothing it can do;
-- ``on_startup_error(error)``: how else to tell the user the app could not start (the window).
+- ``on_startup_error(error)``: how else to tell the user the app could not start (the window);
+- ``paints_first=True``: ``run(build, args)`` gets a function that builds the app, not the app, and calls it
+  when it is ready (the window: it paints its frame first, ``gui/window_frame.py``); errors it raises are
+  reported as if the app had failed to build here.
 
 Registering a subcommand imports nothing heavy: a family imports what its command needs
 inside ``run`` (``tests/test_fast_start.py``).
@@ -24,12 +27,10 @@ import sqlite3
 import sys
 import traceback
 
-from ..app import build_app, setup_logging
 from ..core.crash import write_crash_report
 from ..core.errors import KnownError, StorageError, storage_error
 from ..core.privacy.redact import redact, redact_last_resort
-from . import (chat, feedback, flush, gui, history, inbox, lint, memory, message, models, personas, portable,
-               privacy, settings, status)
+from . import gui
 from .output import print_error
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,8 @@ def _never(args) -> bool:
 
 
 # What a subcommand does not set itself (the module docstring says what each means).
-COMMON = {"builds_app": True, "logs_first": _never, "without_database": None, "on_startup_error": None}
+COMMON = {"builds_app": True, "logs_first": _never, "without_database": None, "on_startup_error": None,
+          "paints_first": False}
 
 
 class CommandParser(argparse.ArgumentParser):
@@ -54,12 +56,19 @@ class CommandParser(argparse.ArgumentParser):
         self.set_defaults(**COMMON)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(commands: bool = True) -> argparse.ArgumentParser:
+    """The parser; with ``commands`` False only its options and defaults (``monchat`` alone: the window, whose
+    first paint does not wait for every command's parser to be made)."""
     parser = argparse.ArgumentParser(prog="monchat", description="A chat companion that remembers what changed.")
     parser.add_argument("--backend", choices=("ollama", "openai", "gemini", "embedded"),
                         help="backend for this run (else settings, else the first local one that works)")
     parser.add_argument("--model", help="model name for this run")
     parser.add_argument("--verbose", action="store_true", help="debug logging to monchat.log")
+    if not commands:
+        parser.set_defaults(command="gui", **{**COMMON, **gui.DEFAULTS})
+        return parser
+    from . import (chat, feedback, flush, history, inbox, lint, memory, message, models, personas, portable, privacy,
+                   settings, status)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
     parser.set_defaults(command="gui", **{**COMMON, **gui.DEFAULTS})  # `monchat` alone opens the window
     # in the order `monchat --help` lists them
@@ -92,20 +101,27 @@ def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
         pinned_backend: one backend object for every call (tests, benchmarks).
     """
     redact_last_resort()  # warnings logged before monchat.log is set up go to stderr, keys hidden
-    args = build_parser().parse_args(argv)
-    app = None
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser(commands=bool(argv)).parse_args(argv)
+    built: list = []  # the app, once built (the window builds it after its first paint)
+
+    def build():
+        from ..app import build_app, setup_logging  # the app's core: imported when it is built
+        built.append(build_app(backend=args.backend, model=args.model, pinned_backend=pinned_backend,
+                               open_timeout=CHAT_OPEN_TIMEOUT if args.logs_first(args) else None))
+        setup_logging(built[0].paths, args.verbose)
+        return built[0]
+
     try:
         if not args.builds_app:
             return args.run(None, args)
-        app = build_app(backend=args.backend, model=args.model, pinned_backend=pinned_backend,
-                        open_timeout=CHAT_OPEN_TIMEOUT if args.logs_first(args) else None)
-        setup_logging(app.paths, args.verbose)
-        return args.run(app, args)
+        return args.run(build, args) if args.paints_first else args.run(build(), args)
     except StorageError as exc:
+        app = built[0] if built else None
         done = args.without_database(args, exc) if app is None and args.without_database else None
         return _report(exc, args, app) if done is None else done
     except KnownError as exc:
-        return _report(exc, args, app)
+        return _report(exc, args, built[0] if built else None)
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
@@ -114,14 +130,14 @@ def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
     except (sqlite3.Error, OSError) as exc:
         mapped = storage_error(exc)  # the one place that words disk and database errors
         if mapped is None:
-            return _crash(app, args.command, exc)
+            return _crash(built[0] if built else None, args.command, exc)
         log.info("%s: %s", args.command, exc)
-        return _report(mapped, args, app)
+        return _report(mapped, args, built[0] if built else None)
     except Exception as exc:  # our bug: a crash report, never silence
-        return _crash(app, args.command, exc)
+        return _crash(built[0] if built else None, args.command, exc)
     finally:
-        if app is not None:
-            app.close()
+        if built:
+            built[0].close()
 
 
 def _report(exc: KnownError, args, app) -> int:

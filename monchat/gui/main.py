@@ -5,16 +5,20 @@ from __future__ import annotations
 import logging
 import sys
 import traceback
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 
-from ..core.errors import KnownError
+from ..core.paths import Paths
 
-from .chat.first_start import adopt_language
 from .translation import Translators, resolve_language, ui_is_english
-from .kit.tab_style import install as install_tab_style
-from .kit.workers import Failure, write_crash_report
+from .window_frame import FirstPaint, settings_language
+
+if TYPE_CHECKING:  # what the frame's first paint does not need is imported after it (``open_window``)
+    from PySide6.QtWidgets import QMessageBox
+
+    from ..core.errors import KnownError
 
 log = logging.getLogger(__name__)
 
@@ -22,6 +26,7 @@ log = logging.getLogger(__name__)
 # each slot, timer and event override. With the default 5 ms hand-over interval a busy
 # worker held the event loop for up to ~80 ms; at 1 ms it stays far under 50 ms.
 GUI_SWITCH_INTERVAL_S = 0.001
+LATE_FILL_MS = 1000  # the window is filled after its frame's first paint, or by then
 
 
 def tune_interpreter_for_gui() -> float:
@@ -42,16 +47,33 @@ def ensure_qapplication() -> QApplication:
     return qapp
 
 
+def install_tab_style(qapp: QApplication) -> None:
+    """Every tab bar keeps the tails of its words (``gui/kit/tab_style.py``). Installed when the window is filled:
+    from then on every style query of every widget calls Python, which the frame's paint does without."""
+    from .kit.tab_style import install
+    install(qapp)
+
+
 def create_main_window(app, translators: Translators | None = None):
-    """Install the translations for the configured language and build the window (not shown)."""
+    """Install the translations for the configured language and build the window, filled (not shown)."""
     from .main_window import MainWindow
 
     translators = translators or Translators()
-    install_tab_style(QApplication.instance())  # every tab bar keeps the tails of its words (gui/kit/tab_style.py)
+    install_tab_style(QApplication.instance())
     language = resolve_language(app.settings.chat.language)
     translators.install(language)
+    window = MainWindow(config_dir=app.paths.config_dir)
+    window.translators = translators  # kept alive as long as the window
+    fill_window(window, app, language)
+    return window
+
+
+def fill_window(window, app, language: str) -> None:
+    """Attach ``app`` to the window's frame, with the helpers the filled window carries."""
+    from .chat.first_start import adopt_language
+
     first_start = adopt_language(app, language)
-    window = MainWindow(app)
+    window.attach(app)
     from .settings.model_help import ModelHelp
     window.model_help = ModelHelp(window)  # Help → A model for this computer…
     from .chat.long_message import LongMessages
@@ -63,12 +85,12 @@ def create_main_window(app, translators: Translators | None = None):
         if app.backends.pinned is None:  # offered, never forced: the window works without it
             from .settings.model_offer import offer_model
             QTimer.singleShot(0, lambda: offer_model(window))
-    window.translators = translators  # kept alive as long as the window
-    return window
 
 
 def install_excepthook(window) -> None:
     """An exception escaping a slot is our bug: log it, write a crash report, show it."""
+    from .kit.workers import Failure, write_crash_report
+
     def hook(kind, value, tb):
         details = "".join(traceback.format_exception(kind, value, tb))
         log.error("unhandled exception in the GUI:\n%s", details)
@@ -90,22 +112,61 @@ def startup_notes(settings_warnings: list[str]) -> list[str]:
 
 
 def run_gui(app) -> int:
-    """Open the window and run the event loop; returns the exit code."""
+    """Open the window for an app already built and run the event loop; returns the exit code."""
+    return open_window(lambda: app)
+
+
+def open_window(build) -> int:
+    """Paint the window's frame, then ``build()`` the app and fill the window; run the event loop.
+
+    The frame imports only PySide6 (``window_frame.py``), so the window is on the screen before the app's core is
+    imported. An exception from ``build`` (a locked or damaged database…) or from filling the window closes the
+    frame, ends the loop and is raised here, for the caller to show as before (``cli/gui.py``).
+    """
     qapp = ensure_qapplication()
     previous_interval = tune_interpreter_for_gui()
-    window = create_main_window(app)
-    install_excepthook(window)
+    paths = Paths.from_env()
+    translators = Translators()
+    language = resolve_language(settings_language(paths.settings_path))
+    translators.install(language)
+    from .main_window import MainWindow
+    window = MainWindow(config_dir=paths.config_dir)
+    window.translators = translators  # kept alive as long as the window
+    failed: list[BaseException] = []
+
+    def fill() -> None:
+        if window.closing or window.app is not None or failed:
+            return
+        try:
+            app = build()
+            install_tab_style(qapp)
+            wanted = resolve_language(app.settings.chat.language)
+            if wanted != translators.language:
+                translators.install(wanted)
+            fill_window(window, app, wanted)
+            install_excepthook(window)
+            for warning in startup_notes(app.settings_warnings):
+                window.statusBar().showMessage(warning, 20000)
+        except BaseException as exc:  # noqa: BLE001 (raised again below, after the loop)
+            failed.append(exc)
+            window.hide()
+            qapp.quit()
+
+    window.fill_after_paint = FirstPaint(window, fill)
+    QTimer.singleShot(LATE_FILL_MS, window, fill)  # a window that is not painted (minimised) fills anyway
     window.show()
-    for warning in startup_notes(app.settings_warnings):
-        window.statusBar().showMessage(warning, 20000)
     try:
-        return qapp.exec()
+        code = qapp.exec()
     finally:
-        window.shutdown()
+        if window.app is not None:
+            window.shutdown()
         window.close()
-        window.translators.remove()
+        translators.remove()
         sys.excepthook = sys.__excepthook__
         sys.setswitchinterval(previous_interval)
+    if failed:
+        raise failed[0]
+    return code
 
 
 def startup_error_box(exc: KnownError) -> QMessageBox:
@@ -114,6 +175,7 @@ def startup_error_box(exc: KnownError) -> QMessageBox:
     Opened with ``open()`` and returned, so tests never block; ``show_startup_error`` runs it.
     """
     from .failures import show_failure
+    from .kit.workers import Failure
     return show_failure(None, Failure.from_known(exc))
 
 

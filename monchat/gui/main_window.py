@@ -8,31 +8,21 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QIcon
-from PySide6.QtWidgets import QComboBox, QLabel, QMainWindow, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QTimer, Signal
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QMainWindow, QWidget
 
-from ..core.chat.service import TurnResult
-from ..core.errors import KnownError
 from ..core.paths import resource_dir
-from .chat.turns import ChatTurns
-from .personas.avatars import Avatars
-from .chat.view import ChatView
-from .chat.composer import Composer
-from .chat.context_meter import ContextMeterWidget, MeterCounter
-from .failures import backend_note, show_failure
-from .chat.gate_bar import GateBar
-from .kit.lifetime import alive as _alive
-from .memory.menu import MemoryMenu
-from .chat.bubble import AVATAR_PX
-from .chat.message_delete import MessageDeletions
-from .chat.outbound import CloudQuestion, LinkOpener
-from .chat.reply_ratings import ReplyRatings
-from .chat.turn_actions import ChatState
-from .window_menus import build_help_menu, build_menus
+from .window_frame import FirstPaint, Frame
 from .window_state import about_box, restore_geometry, save_geometry
-from .kit.workers import Failure, TaskRunner
+
+if TYPE_CHECKING:  # the chat's parts (and the app's core under them) are imported by ``attach``, after the frame paints
+    from PySide6.QtGui import QCloseEvent
+
+    from ..core.chat.service import TurnResult
+    from .kit.workers import Failure
 
 log = logging.getLogger(__name__)
 
@@ -42,22 +32,6 @@ OLDER_PAGE = 50
 GATE_POLL_MS, GATE_WATCH_MS = 60_000, 2_000
 REVIEW_COUNT_DELAY_MS = 1500  # the Memory menu's count waits until the window is painted and the meter counted
 LATE_START_MS = 1000  # what waits for the first paint starts by then anyway (a window that starts hidden)
-
-
-class _FirstPaint(QObject):
-    """Calls ``then`` in the pass of the event loop after the window's first paint, then stops watching (so later
-    paints cost no Python call)."""
-
-    def __init__(self, window: QWidget, then) -> None:
-        super().__init__(window)
-        self.then = then
-        window.installEventFilter(self)
-
-    def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt override)
-        if event.type() == QEvent.Type.Paint:
-            watched.removeEventFilter(self)
-            QTimer.singleShot(0, watched, self.then)
-        return False
 
 
 class MainWindow(QMainWindow):
@@ -75,10 +49,14 @@ class MainWindow(QMainWindow):
     gate_changed = Signal(object)
     meter_changed = Signal(object)
 
-    def __init__(self, app, parent: QWidget | None = None) -> None:
+    def __init__(self, app=None, parent: QWidget | None = None, *, config_dir=None) -> None:
+        """The frame (``window_frame.py``) at once; with ``app`` the window is filled too (else ``attach`` fills it).
+
+        Args:
+            config_dir: where ``window.ini`` is (default: the app's config folder).
+        """
         super().__init__(parent)
-        self.app = app
-        self.runner = TaskRunner(app.paths.crash_dir, self)
+        self.app = None
         self.dialogs: list = []
         self.closing = False
         self.setWindowTitle(self.tr("monchat"))
@@ -86,7 +64,32 @@ class MainWindow(QMainWindow):
         if icon.exists():
             self.setWindowIcon(QIcon(str(icon)))
         self.resize(860, 720)
+        self.frame = Frame(self)
+        restore_geometry(self, config_dir if config_dir is not None else app.paths.config_dir)
+        if app is not None:
+            self.attach(app)
 
+    def attach(self, app) -> None:
+        """Fill the frame with the chat for ``app``: its parts replace the frame's in one pass (no paint between)."""
+        from .chat.bubble import AVATAR_PX
+        from .chat.context_meter import ContextMeterWidget, MeterCounter
+        from .chat.composer import Composer
+        from .chat.gate_bar import GateBar
+        from .chat.message_delete import MessageDeletions
+        from .chat.outbound import CloudQuestion, LinkOpener
+        from .chat.reply_ratings import ReplyRatings
+        from .chat.turns import ChatTurns
+        from .chat.view import ChatView
+        from .memory.menu import MemoryMenu
+        from .personas.avatars import Avatars
+        from .kit.workers import TaskRunner
+        from .window_menus import build_help_menu, build_menus
+        from PySide6.QtWidgets import QComboBox, QLabel, QVBoxLayout
+
+        self.setUpdatesEnabled(False)
+        self.frame.remove()
+        self.app = app
+        self.runner = TaskRunner(app.paths.crash_dir, self)
         self.gate_bar = GateBar(self)
         self.avatars = Avatars(app.personas, AVATAR_PX)
         self.chat_view = ChatView(self.persona_name, self, persona_avatar=self.avatars)
@@ -118,7 +121,6 @@ class MainWindow(QMainWindow):
         build_menus(self)
         build_help_menu(self)
         self._connect()
-        restore_geometry(self, app.paths.config_dir)
 
         self.gate_timer = QTimer(self, interval=GATE_POLL_MS, timeout=self.refresh_gate)
         self.show_send_key()
@@ -126,9 +128,10 @@ class MainWindow(QMainWindow):
         self.reload_conversation()
         self.refresh_gate()
         self.gate_timer.start()
+        self.setUpdatesEnabled(True)
         self.composer.edit.setFocus()
-        self._started = False  # what the first paint does not need starts after it (``_start_late``)
-        self._first_paint = _FirstPaint(self, self._start_late)
+        self._started = False  # what the first filled paint does not need starts after it (``_start_late``)
+        self._first_paint = FirstPaint(self, self._start_late)
         QTimer.singleShot(LATE_START_MS, self, self._start_late)
 
     def _start_late(self) -> None:
@@ -143,7 +146,8 @@ class MainWindow(QMainWindow):
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
         """Back in the window (from a terminal that ran ``monchat flush``, say): the gate is read again."""
         super().changeEvent(event)
-        if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow() and not self.closing:
+        if (event.type() == QEvent.Type.ActivationChange and self.isActiveWindow() and not self.closing
+                and self.app is not None):
             self.refresh_gate()
 
     # ---- construction ----------------------------------------------------
@@ -177,6 +181,9 @@ class MainWindow(QMainWindow):
 
     def save_settings(self) -> bool:
         """Save settings.toml; a disk that refuses is shown, not a crash (the choice holds until exit)."""
+        from ..core.errors import KnownError
+        from .failures import show_failure
+        from .kit.workers import Failure
         try:
             self.app.save_settings()
         except KnownError as exc:
@@ -193,6 +200,7 @@ class MainWindow(QMainWindow):
         return self.persona_box.currentData() or self.app.settings.chat.persona
 
     def reload_personas(self) -> None:
+        from PySide6.QtCore import Qt
         current = self.persona_box.currentData()
         if current not in self.app.personas.surface:  # none yet, or the one shown was deleted
             current = self.app.settings.chat.persona
@@ -244,6 +252,7 @@ class MainWindow(QMainWindow):
 
     def update_actions(self, *_args) -> None:
         """Enable what can act now; what cannot is disabled and its tooltip says why."""
+        from .chat.turn_actions import ChatState
         view = self.chat_view
         state = ChatState(streaming=self.turns.current is not None, paused=self.composer.is_gate_closed(),
                           last_role=view.bubbles[-1].role if view.bubbles else "",
@@ -253,6 +262,7 @@ class MainWindow(QMainWindow):
         self.persona_box.setEnabled(not state.streaming)
 
     def _turn_finished(self, result: TurnResult) -> None:
+        from .failures import backend_note
         for warning in result.warnings:
             self.statusBar().showMessage(backend_note(warning), 15000)
         self.refresh_gate()
@@ -264,6 +274,7 @@ class MainWindow(QMainWindow):
         self.turn_finished.emit(result)
 
     def _turn_failed(self, failure: Failure) -> None:
+        from .failures import show_failure
         if not failure.known:
             self.dialogs.append(show_failure(self, failure))
         self.refresh_gate()
@@ -290,6 +301,7 @@ class MainWindow(QMainWindow):
     # ---- dialogs ---------------------------------------------------------
     def _open(self, dialog, modal: bool = True):
         """Show ``dialog``: window-modal (``open()``), or (``modal=False``) as a window beside the chat."""
+        from .kit.lifetime import alive as _alive
         for old in self.dialogs:  # closed dialogs are dropped the next time one opens
             if _alive(old) and not old.isVisible():
                 old.deleteLater()
@@ -359,6 +371,7 @@ class MainWindow(QMainWindow):
     # ---- closing ---------------------------------------------------------
     def shutdown(self, timeout_ms: int = 15000) -> bool:
         """Stop a streaming reply and any flush, and wait for the workers."""
+        from .kit.lifetime import alive as _alive
         self.closing = True
         self.turns.stop()
         for dialog in self.dialogs:
@@ -368,6 +381,10 @@ class MainWindow(QMainWindow):
         return self.runner.drain(timeout_ms)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
+        if self.app is None:  # closed before it was filled: nothing runs yet
+            self.closing = True
+            event.accept()
+            return
         if not self.shutdown():
             self.closing = False
             self.gate_timer.start()

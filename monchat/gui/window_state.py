@@ -8,8 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QByteArray, QCoreApplication, QSettings
-from PySide6.QtWidgets import QMessageBox, QWidget
+
+if TYPE_CHECKING:  # the window's frame restores its geometry before any of these is used
+    from PySide6.QtWidgets import QMessageBox, QWidget
 
 from .. import __version__
 from .translation import arg
@@ -35,6 +39,7 @@ def save_geometry(window: QWidget, config_dir: Path) -> None:
 
 def about_box(parent: QWidget, data_dir: Path, config_dir: Path) -> QMessageBox:
     """Help → About: the version and where the data lives (opened with ``open()``, never blocking)."""
+    from PySide6.QtWidgets import QMessageBox
     box = QMessageBox(QMessageBox.Icon.Information, QCoreApplication.translate("About", "About monchat"),
                       arg(QCoreApplication.translate("About", "monchat %1"), __version__),
                       QMessageBox.StandardButton.Close, parent)

@@ -10,9 +10,10 @@ one data folder sees the same.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from ..store.db import Store
+if TYPE_CHECKING:  # `monchat`'s parser imports this module; the store is imported when the app is built
+    from ..store.db import Store
 
 PAUSED_KEY = "memory.paused"
 

@@ -2176,6 +2176,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Opening…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>About monchat</source>
         <translation type="unfinished"></translation>
     </message>

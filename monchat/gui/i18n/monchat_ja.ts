@@ -2173,6 +2173,10 @@ Open it in your browser?</source>
         <translation>ペルソナ:</translation>
     </message>
     <message>
+        <source>Opening…</source>
+        <translation>開いています…</translation>
+    </message>
+    <message>
         <source>About monchat</source>
         <translation>monchat について</translation>
     </message>
