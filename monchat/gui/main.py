@@ -48,8 +48,8 @@ def ensure_qapplication() -> QApplication:
 
 
 def install_tab_style(qapp: QApplication) -> None:
-    """Every tab bar keeps the tails of its words (``gui/kit/tab_style.py``). Installed when the window is filled:
-    from then on every style query of every widget calls Python, which the frame's paint does without."""
+    """The dark-theme style while the palette is dark (``gui/kit/tab_style.py``), when the window is filled: a
+    Python style makes every style query of every widget a Python call, which the frame's paint does without."""
     from .kit.tab_style import install
     install(qapp)
 

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (QApplication, QCheckBox, QListWidget, QListWidget
                                QStyleOptionButton, QVBoxLayout, QWidget)
 
 from monchat.gui.kit.colours import contrast
-from monchat.gui.kit.tab_style import TabStyle  # the application's style, a ThemeStyle
 from monchat.gui.kit.theme import ThemeStyle
 from tests.gui.screenshot_main import dark_palette
 
@@ -27,7 +26,7 @@ def holder(qtbot, palette: QPalette, *children) -> QWidget:
     """A window with ``children`` in the app's style (over Fusion) and ``palette``, shown."""
     widget = QWidget()
     qtbot.addWidget(widget)
-    style = TabStyle("Fusion")
+    style = ThemeStyle("Fusion")
     widget._style = style  # kept alive as long as the widget
     layout = QVBoxLayout(widget)
     for child in children:
@@ -63,7 +62,7 @@ def test_an_unchecked_check_box_has_a_frame_that_reads_in_the_dark(qtbot):
 
 def test_in_a_light_palette_the_check_box_is_drawn_as_fusion_draws_it(qtbot):
     pictures = []
-    for style in (TabStyle("Fusion"), QStyleFactory.create("Fusion")):
+    for style in (ThemeStyle("Fusion"), QStyleFactory.create("Fusion")):
         box = QCheckBox("Mira")
         qtbot.addWidget(box)
         box.setStyle(style)
@@ -105,11 +104,21 @@ def test_the_close_icon_reads_on_a_dark_button(qtbot):
     assert contrast(mean, button) >= 3, (mean.name(), button.name())
 
 
-def test_the_app_installs_its_style_at_start(app, translators, qtbot):
+def test_the_app_installs_its_style_at_start_while_the_palette_is_dark(app, translators, qtbot):
     from monchat.gui.main import create_main_window
     qapp = QApplication.instance()
     qapp.setStyle("Fusion")
+    before = qapp.palette()
     window = create_main_window(app, translators)
     qtbot.addWidget(window)
-    assert isinstance(qapp.style(), ThemeStyle) and qapp.style().baseStyle().name().lower() == "fusion"
+    assert not isinstance(qapp.style(), ThemeStyle)  # light: Qt's own style, no Python call per style query
     assert window.shutdown(10000)
+    qapp.setPalette(dark_palette())
+    try:
+        window = create_main_window(app, translators)
+        qtbot.addWidget(window)
+        assert isinstance(qapp.style(), ThemeStyle) and qapp.style().baseStyle().name().lower() == "fusion"
+        assert window.shutdown(10000)
+    finally:
+        qapp.setStyle("Fusion")
+        qapp.setPalette(before)

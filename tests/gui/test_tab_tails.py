@@ -34,10 +34,16 @@ def test_an_inactive_tab_draws_its_words_whole(qtbot, words):
     assert inactive_bottom < bar.tabRect(1).bottom() - 1  # the tails stay above the tab's edge
 
 
-def test_the_app_puts_the_tab_style_on_every_window(app, translators, qtbot):
+def test_the_windows_with_tabs_put_the_tab_style_on_their_bars_not_on_the_app(app, translators, qtbot):
+    """Settings, Inbox and Memory keep their tabs' tails; the application's style stays Qt's own (a Python style
+    on every widget stalled the window while a flush ran)."""
     qapp = QApplication.instance()
     qapp.setStyle("Fusion")
     window = create_main_window(app, translators)
     qtbot.addWidget(window)
-    assert isinstance(qapp.style(), TabStyle)
+    assert not isinstance(qapp.style(), TabStyle)
+    bars = [window.open_settings().tabs.tabBar(), window.open_inbox().tabs.tabBar(), window.open_memory().tabs]
+    assert all(isinstance(bar.style(), TabStyle) for bar in bars)
+    for bar in bars:
+        bar.window().close()
     assert window.shutdown(10000)

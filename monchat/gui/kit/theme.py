@@ -5,8 +5,9 @@ the palette's Mid, Dark or Shadow say: on a dark desktop an unchecked box (in Se
 list) was a frame of #222 on a field of #1e1e1e, nearly invisible. Its dialog icons (the Close button's ✕) are
 black drawings, invisible on a dark button. ``ThemeStyle`` draws those indicators with a window colour whose
 darker shade reads on the field at least 3:1 (WCAG's non-text contrast), and gives a dark monochrome icon the
-button's text colour. With a light palette, or another style than Fusion, it changes nothing. The application's
-style ``kit/tab_style.py`` ``TabStyle`` is a ``ThemeStyle``: ``gui/main.py`` installs it once for every window.
+button's text colour. With a light palette, or another style than Fusion, it changes nothing, so
+``kit/tab_style.py`` ``install`` (called from ``gui/main.py``) puts it on the application only while its palette
+is dark.
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ from ..kit.lifetime import alive
 from ..chat.rating_buttons import RatingButtons
 from ..translation import arg
 from ..kit.workers import Failure, TaskRunner
+from ..kit.tab_style import keep_tails
 
 FILTERS = tuple(View)
 TIER_COLUMN = 6
@@ -62,6 +63,7 @@ class MemoryBrowser(QDialog):
         self.resize(900, 680)
 
         self.tabs = QTabBar(self)
+        keep_tails(self.tabs)
         for view in FILTERS:
             self.tabs.addTab(memory_words.view_name(view))
         self.tabs.setCurrentIndex(FILTERS.index(View.NEW if memory.in_view(View.NEW) else View.LAYER1))

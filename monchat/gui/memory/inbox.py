@@ -19,6 +19,7 @@ from .graph_view import GraphView, node_name
 from .lint_tab import LintTab
 from .memory_words import memory_words
 from ..translation import arg
+from ..kit.tab_style import keep_tails
 
 BAR_MIN_WIDTH = 40
 
@@ -41,6 +42,7 @@ class InboxDialog(QDialog):
         self.setWindowTitle(self.tr("Inbox"))
         self.resize(820, 600)
         self.tabs = QTabWidget(self)
+        keep_tails(self.tabs.tabBar())
         self.tabs.addTab(self._insights_tab(), self.tr("Insights and gaps"))
         self.tabs.addTab(self._diary_tab(), self.tr("Diary"))
         self.tabs.addTab(self._profile_tab(), self.tr("Interests"))

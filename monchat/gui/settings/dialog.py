@@ -27,6 +27,7 @@ from ..kit.pages import scrolled
 from ..kit.workers import Failure, TaskRunner
 from ..memory.review_learning import ReviewLearningView
 from ..personas.filter_editor import FixedPersonaPicker
+from ..kit.tab_style import keep_tails
 from .chat import ChatPage
 from .controls import YourControlsBox
 from .growing import GrowingMemoryPage, McpSwitch
@@ -81,6 +82,7 @@ class SettingsDialog(QDialog):
         self.growing = GrowingMemoryPage(s, self)  # background, preferences, tiers, graph (gui/settings/growing.py)
         tabs.addTab(scrolled(self.growing), self.tr("Growing memory"))
         self.tabs = tabs
+        keep_tails(tabs.tabBar())
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self)
         self.buttons.accepted.connect(self.save)
         self.buttons.rejected.connect(self.reject)
