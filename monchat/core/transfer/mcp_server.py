@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..paths import write_all, write_private
 from ..types import format_ts, local_now
 
 ACCESS_LOG = "mcp-access.jsonl"
@@ -67,7 +68,7 @@ class AccessLog:
             entry["results"] = results
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
-            os.write(fd, (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8"))
+            write_all(fd, (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8"))
             size = os.fstat(fd).st_size
         finally:
             os.close(fd)
@@ -76,7 +77,6 @@ class AccessLog:
 
     def _keep_newest(self, budget: int) -> None:
         """Rewrite the log (atomically) with its newest entries that fit in ``budget`` bytes."""
-        from ..paths import write_private
         lines = self.path.read_bytes().splitlines(keepends=True)
         kept, used = [], 0
         for line in reversed(lines):
