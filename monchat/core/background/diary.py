@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import re
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -34,6 +33,7 @@ from ..paths import make_private_dir, write_private
 from ..prompts import PromptLibrary
 from ..types import Message, Turn, taken_back
 from ..asking.ask import TokenUsage, ask_json, text_room
+from ..asking.baton import BATON
 from ..asking.fit import SLACK, pack
 from ..asking.records import FlushCancelled, FlushProgress
 from ..memory.states import FlushStage
@@ -248,10 +248,10 @@ def write_pages(backend: Backend, prompts: PromptLibrary, store, readable: list[
     if days:
         progress(FlushProgress(FlushStage.DIARY, None, 0, len(days), f"writing the diary of {len(days)} day(s)"))
     if parallel > 1 and len(days) > 1:
-        with ThreadPoolExecutor(max_workers=min(parallel, len(days)), thread_name_prefix="diary") as pool:
+        with BATON.pool(min(parallel, len(days)), "diary") as pool:
             futures = [pool.submit(one, day) for day in days]
             try:
-                pages = [future.result() for future in futures]
+                pages = BATON.results(futures)  # one of the pool's threads runs meanwhile
             except BaseException:
                 for future in futures:
                     future.cancel()

@@ -26,11 +26,12 @@ import copy
 import heapq
 import itertools
 import threading
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
+from ..asking.baton import BATON
 from ..errors import BackendError, MalformedReply
 from ..memory.states import FlushStage
 from .records import FlushCancelled
@@ -90,17 +91,18 @@ class CallSlots:
             BackendError: a call failed before (not a malformed answer, which its stage handles): that
                 error ends the flush, so no other call is started.
         """
-        self._take(urgency)
-        try:
-            yield
-        except BackendError as exc:
-            if not isinstance(exc, MalformedReply):
-                with self._changed:
-                    self.failed = self.failed or exc
-                    self._changed.notify_all()
-            raise
-        finally:
-            self._give()
+        with BATON.lent():  # while this call waits for its slot and for the model, another stage runs Python
+            self._take(urgency)
+            try:
+                yield
+            except BackendError as exc:
+                if not isinstance(exc, MalformedReply):
+                    with self._changed:
+                        self.failed = self.failed or exc
+                        self._changed.notify_all()
+                raise
+            finally:
+                self._give()
 
     def _take(self, urgency: int) -> None:
         with self._changed:
@@ -180,7 +182,7 @@ def run_stages(stages: list[Stage], given: dict[str, Any], cancel: threading.Eve
     waiting = list(stages)
     running: dict[Future, Stage] = {}
     failures: list[BaseException] = []
-    with ThreadPoolExecutor(max_workers=len(stages) or 1, thread_name_prefix="stage") as pool:
+    with BATON.pool(len(stages) or 1, "stage") as pool:
         while waiting or running:
             if cancel.is_set():
                 halt.set()

@@ -14,7 +14,7 @@ import hashlib
 import hmac
 import logging
 import threading
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass, field, replace
 from typing import Callable
 from datetime import tzinfo
@@ -26,6 +26,7 @@ from ..prompts import PromptLibrary
 from ..types import Coded, Message, Turn
 from ..logs.files import slot_name
 from ..asking.ask import TokenUsage, ask_json
+from ..asking.baton import BATON
 from ..asking.fit import cut_text, pack
 from .answer import instruction_texts, item_schema, validate_item
 from .records import Dropped, FlushCancelled, Item, LogLine
@@ -261,7 +262,7 @@ def score_all(backend: Backend, prompts: PromptLibrary, personas: list[FilterPer
     for persona in personas:
         if persona not in readers:  # asked for nothing: done before it starts
             on_part(persona.id, len(chunks), len(chunks), 0)
-    with ThreadPoolExecutor(max_workers=max(1, parallel), thread_name_prefix="filter") as pool:
+    with BATON.pool(max(1, parallel), "filter") as pool:
         calls = [(persona, n, chunk) for n, chunk in enumerate(chunks, start=1) for persona in readers]
         if not chunk_major:
             calls.sort(key=lambda call: readers.index(call[0]))
@@ -271,7 +272,7 @@ def score_all(backend: Backend, prompts: PromptLibrary, personas: list[FilterPer
         futures = [pool.submit(score_chunk, backend, prompts, persona, chunk, n, len(chunks), max_items,
                                injected, cancel, on_tokens=listener(persona.id, n)) for persona, n, chunk in calls]
         try:
-            for future in as_completed(futures):
+            for future in BATON.waiting(as_completed(futures)):  # one of the pool's threads runs meanwhile
                 part = future.result()
                 parts[part.persona].append(part)
                 done = parts[part.persona]
