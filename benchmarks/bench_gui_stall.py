@@ -1,10 +1,12 @@
 """How long the window's event loop goes unanswered while a reply streams and while a flush runs.
 
-Run: .venv/bin/python benchmarks/bench_gui_stall.py [--quick|--smoke]   (prints one JSON object)
+Run: .venv/bin/python benchmarks/bench_gui_stall.py [--quick|--smoke] [--server-here]   (prints one JSON object)
 
 The real window (offscreen) talks through the real Ollama adapter to a loopback fake
 Ollama (TCP_NODELAY) that streams a long reply chunk by chunk and takes a fixed time per
-flush call. A 2 ms timer notes the longest gap between its ticks; the baseline is the
+flush call. The fake runs in a process of its own, as Ollama does: in the window's process
+its threads (counting each prompt, writing each answer) would take the GIL from the window
+too, which a real server never does (``--server-here`` measures it that way). A 2 ms timer notes the longest gap between its ticks; the baseline is the
 same timer with the window idle, in the same run. The flush runs from the Flush dialog
 as a user starts it. Nothing here asserts a time.
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -70,8 +73,7 @@ class StallMeter:
         return round(max(self.worst, 0.0), 1)
 
 
-def measure(size: str = "full") -> dict:
-    chunks, days = {"smoke": (20, 1), "quick": (60, 2), "full": (300, 5)}[size]
+def fake_server(chunks: int):
     server = fake_ollama.start()
     server.mode = "slow"  # the reply streams one chunk every chunk_delay_s
     server.chunk_delay_s = 0.01
@@ -79,6 +81,40 @@ def measure(size: str = "full") -> dict:
     server.latency_s = 0.05
     server.structured_reply = answer
     server.count_prompts = True
+    return server
+
+
+def serve(chunks: int) -> None:
+    """The child process: the fake server until standard input closes (the benchmark ended)."""
+    server = fake_server(chunks)
+    print(server.url, flush=True)
+    sys.stdin.read()
+    server.shutdown()
+    server.server_close()
+
+
+class ServerElsewhere:
+    """The fake server in a process of its own; ``shutdown`` ends it."""
+
+    def __init__(self, chunks: int) -> None:
+        self.process = subprocess.Popen([sys.executable, __file__, "--serve", str(chunks)], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True)
+        self.url = self.process.stdout.readline().strip()
+        if not self.url:
+            raise RuntimeError(f"the fake server did not start (exit {self.process.wait()})")
+
+    def shutdown(self) -> None:
+        self.process.stdin.close()
+        self.process.wait(timeout=30)
+        self.process.stdout.close()
+
+    def server_close(self) -> None:
+        pass
+
+
+def measure(size: str = "full", server_here: bool = False) -> dict:
+    chunks, days = {"smoke": (20, 1), "quick": (60, 2), "full": (300, 5)}[size]
+    server = fake_server(chunks) if server_here else ServerElsewhere(chunks)
     os.environ["OLLAMA_HOST"] = server.url
     qapp = ensure_qapplication()
     previous = tune_interpreter_for_gui()  # as run_gui does
@@ -117,8 +153,13 @@ def measure(size: str = "full") -> dict:
     return {"gui_max_stall_ms": {"reply_streaming": reply, "flush_running": flush},
             "gui_max_stall_baseline_idle_ms": idle, "gui_reply_s": round(reply_s, 2),
             "gui_reply_chunks": chunks, "gui_flush_s": round(flush_s, 2),
-            "gui_flush_archived": report.messages_archived if report else 0}
+            "gui_flush_archived": report.messages_archived if report else 0,
+            "gui_fake_server": "this process" if server_here else "own process"}
 
 
 if __name__ == "__main__":
-    print(json.dumps(measure(sys.argv[1].lstrip("-") if len(sys.argv) > 1 else "full")))
+    if sys.argv[1:2] == ["--serve"]:
+        serve(int(sys.argv[2]))
+    else:
+        sizes = [a.lstrip("-") for a in sys.argv[1:] if a in ("--smoke", "--quick", "--full")]
+        print(json.dumps(measure(sizes[0] if sizes else "full", server_here="--server-here" in sys.argv)))
