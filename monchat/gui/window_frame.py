@@ -8,8 +8,8 @@ menus are empty and disabled until the window is filled.
 
 The frame takes the room the filled window's parts take, so nothing moves when it fills: the gate bar's row (a
 disabled Flush button and no words: how many files wait is not read yet, and a first start has none), the
-toolbar's buttons (disabled), the persona box's width and the context meter's words in the status bar
-(``tests/gui/test_frame_layout.py`` compares the places before and after).
+toolbar's buttons (disabled), the persona box's width and the context meter's look in the status bar (its first
+words, an empty bar). ``tests/gui/test_frame_layout.py`` compares the places before and after.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import tomllib
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
-from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QMainWindow, QPlainTextEdit, QPushButton,
-                               QToolBar, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QMainWindow, QPlainTextEdit, QProgressBar,
+                               QPushButton, QToolBar, QVBoxLayout, QWidget)
 
 # The toolbar's actions of the filled window (``window_menus.py``), in its order, disabled in the frame.
 TOOLBAR_ACTIONS = ("Regenerate reply", "Edit last message", "Flush…", "Memory…", "Settings…")
@@ -28,6 +28,8 @@ TOOLBAR_ACTIONS = ("Regenerate reply", "Edit last message", "Flush…", "Memory�
 PERSONA_BOX_CHARS = 10
 # The gate bar's margins and spacing (``chat/gate_bar.py``): its row is held in the frame by one of the same height.
 GATE_MARGINS, GATE_SPACING = (8, 4, 8, 0), 4
+# The context meter's bar (``chat/context_meter.py``), at most this wide and high, in the frame and filled.
+METER_BAR_WIDTH, METER_BAR_HEIGHT = 140, 12
 
 # The menus the filled window has, in its order (File first, Help last), with the words' translation contexts.
 MENU_TITLES = (("FileMenu", "&File"), ("MainWindow", "&Chat"), ("MainWindow", "&Memory"),
@@ -87,18 +89,22 @@ class Frame:
         self.composer = _composer(central)
         column.addWidget(self.composer)
         window.setCentralWidget(central)
-        # The filled window keeps the status bar; the context meter's first words hold its height meanwhile.
-        self.meter = QLabel(QCoreApplication.translate("ContextMeterWidget", "Context: counting…"))
-        window.statusBar().addPermanentWidget(self.meter)
+        # The status bar (the filled window keeps it) holds the places of its parts meanwhile: the backend's name
+        # (empty until the meter is counted), the context meter, "Memory paused" (empty unless it is).
+        meter, self.meter_words = _meter(window)
+        self.status_parts = (QLabel(window), meter, QLabel(window))
+        for part in self.status_parts:
+            window.statusBar().addPermanentWidget(part)
 
     def remove(self) -> None:
-        """Empty the menu bar and take the toolbar and the meter's words out (the filled window's central widget
-        replaces the frame's)."""
+        """Empty the menu bar and take the toolbar and the status bar's parts out (the filled window's central
+        widget replaces the frame's)."""
         self.window.menuBar().clear()
         self.window.removeToolBar(self.toolbar)
         self.toolbar.deleteLater()
-        self.window.statusBar().removeWidget(self.meter)
-        self.meter.deleteLater()
+        for part in self.status_parts:
+            self.window.statusBar().removeWidget(part)
+            part.deleteLater()
 
 
 def size_persona_box(box: QComboBox) -> None:
@@ -119,6 +125,21 @@ def _toolbar(window: QMainWindow) -> QToolBar:
     for text in TOOLBAR_ACTIONS:
         bar.addAction(QCoreApplication.translate("MainWindow", text)).setEnabled(False)
     return bar
+
+
+def _meter(parent: QWidget) -> tuple[QWidget, QLabel]:
+    """The context meter's look (``chat/context_meter.py``: its first words, an empty bar beside them)."""
+    meter = QWidget(parent)
+    words = QLabel(QCoreApplication.translate("ContextMeterWidget", "Context: counting…"), meter)
+    bar = QProgressBar(meter)
+    bar.setTextVisible(False)
+    bar.setMaximumWidth(METER_BAR_WIDTH)
+    bar.setMaximumHeight(METER_BAR_HEIGHT)
+    row = QHBoxLayout(meter)
+    row.setContentsMargins(0, 0, 0, 0)
+    row.addWidget(words)
+    row.addWidget(bar)
+    return meter, words
 
 
 def _gate_row(parent: QWidget) -> QWidget:

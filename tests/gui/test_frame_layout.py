@@ -2,11 +2,11 @@
 
 ``open_window`` is run as ``monchat`` runs it: the places of the window's parts are read at the frame's first paint
 and at the filled window's first paint, and must be the same within a pixel — the chat, the composer, the gate
-bar's row, the toolbar and each of its buttons, the persona box, the status bar (held by the context meter's first
-words). In English at a first start (no
-log files) and in Japanese with one file waiting (its glyphs are taller, its count row has words). The frame's gate
-row has no words: before the gate is read it cannot know how many files wait, and a first start has none, so it
-says nothing of limits or of chat pausing (issue 24's first start).
+bar's row, the toolbar and each of its buttons, the persona box, the status bar and the context meter's words in
+it. In English at a first start (no log files) and in Japanese with one file waiting (its glyphs are taller, its
+count row has words). The frame's gate row has no words: before the gate is read it cannot know how many files
+wait, and a first start has none, so it says nothing of limits or of chat pausing (issue 24's first start). What
+the gate says at "warn" or "stop" (a banner) comes with the gate, at the fill.
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ def _frame_places(window: MainWindow) -> dict:
             "gate row": _place(frame.gate_row, window), "toolbar": _place(frame.toolbar, window),
             "toolbar items": _toolbar_places(frame.toolbar, window), "status bar": _place(window.statusBar(), window),
             "gate words": [label.text() for label in frame.gate_row.findChildren(QLabel)],
-            "meter words": frame.meter.text() if frame.meter.isVisible() else "",
+            "meter words": frame.meter_words.text() if frame.meter_words.isVisible() else "",
+            "meter": _place(frame.meter_words, window),
             "gate buttons": [(b.text(), b.isEnabled()) for b in frame.gate_row.findChildren(QPushButton)]}
 
 
@@ -46,7 +47,7 @@ def _filled_places(window: MainWindow) -> dict:
             "gate row": _place(window.gate_bar, window), "toolbar": _place(bar, window),
             "toolbar items": _toolbar_places(bar, window), "status bar": _place(window.statusBar(), window),
             "gate text": window.gate_bar.count_label.text(), "gate button": window.gate_bar.flush_button.text(),
-            "meter words": window.meter.label.text()}
+            "meter words": window.meter.label.text(), "meter": _place(window.meter.label, window)}
 
 
 class _Places(QObject):
@@ -86,7 +87,7 @@ def test_nothing_moves_when_the_frame_is_filled(app, qapp, language, files):
     finally:
         qapp.removeEventFilter(places)
     frame, filled = places.seen["frame"], places.seen["filled"]
-    for part in ("chat", "composer", "gate row", "toolbar", "toolbar items", "status bar"):
+    for part in ("chat", "composer", "gate row", "toolbar", "toolbar items", "status bar", "meter"):
         assert _near(frame[part], filled[part]), (part, frame[part], filled[part])
     # The status bar's height: the meter's first words hold it (a Japanese line is a pixel taller than none).
     assert frame["meter words"] == filled["meter words"] != ""
