@@ -14,6 +14,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QToolBar
 
 from .chat.turn_actions import ActionReasons
+from .window_frame import size_persona_box
 
 
 def _action(window, text: str, slot, shortcut: str | QKeySequence | None = None) -> QAction:
@@ -76,6 +77,7 @@ def build_menus(window) -> None:
     bar.setObjectName("main_toolbar")
     bar.setMovable(False)
     bar.addWidget(QLabel(QCoreApplication.translate("MainWindow", "Persona:") + " ", bar))
+    size_persona_box(w.persona_box)  # as wide as the frame's (window_frame.py): the buttons stay where they were
     bar.addWidget(w.persona_box)
     bar.addSeparator()
     for act in (w.regenerate_action, w.edit_action, w.flush_action, w.memory_action, w.settings_action):

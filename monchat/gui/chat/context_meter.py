@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QWidget
 
 from ...core.chat.service import ContextMeter
 from ..translation import arg
+from ..window_frame import METER_BAR_HEIGHT, METER_BAR_WIDTH
 
 
 class ContextMeterWidget(QWidget):
@@ -20,8 +21,8 @@ class ContextMeterWidget(QWidget):
         self.label = QLabel(self)
         self.bar = QProgressBar(self)
         self.bar.setTextVisible(False)
-        self.bar.setMaximumWidth(140)
-        self.bar.setMaximumHeight(12)
+        self.bar.setMaximumWidth(METER_BAR_WIDTH)  # the window's frame shows the same (window_frame.py)
+        self.bar.setMaximumHeight(METER_BAR_HEIGHT)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.label)

@@ -16,6 +16,7 @@ from ...core.logs.files import FlushGate
 from ...core.memory.states import GateState
 from ..kit.colours import notice_style
 from ..translation import arg
+from ..window_frame import GATE_MARGINS, GATE_SPACING
 
 
 
@@ -57,8 +58,8 @@ class GateBar(QWidget):
         self.banner.hide()
 
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 4, 8, 0)
-        layout.setSpacing(4)
+        layout.setContentsMargins(*GATE_MARGINS)  # the window's frame holds this row's room (window_frame.py)
+        layout.setSpacing(GATE_SPACING)
         layout.addLayout(row)
         layout.addWidget(self.banner)
 
