@@ -821,10 +821,6 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The base persona is locked: it runs at every flush and picks only the skeleton of the day. Copy its ideas into a new persona to change them.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>One per line</source>
         <translation type="unfinished"></translation>
     </message>
@@ -861,7 +857,11 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Each flush runs base + these two + one drawn at random</source>
+        <source>Your two personas are saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Picked at the last flush: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -873,15 +873,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The base filter persona is locked.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>There is already a filter persona with the id %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Last flush drew at random: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -890,6 +882,22 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Delete this filter persona (what it found stays in memory)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Base is locked: it reads at every flush and picks only the skeleton of the day. Copy its ideas into a new persona to change them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At each flush Base always reads, these two you chose read, and one more is picked that time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The two you choose are the “fixed” personas (flush.fixed_personas); the one picked each time is the “random” one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Base is locked.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -902,10 +910,6 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Deleted %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The fixed personas are saved.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -924,7 +928,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Choose two different fixed personas.</source>
+        <source>Choose two different personas.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1153,15 +1157,27 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>base</source>
+        <source>always reads</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>fixed</source>
+        <source>you chose</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>random</source>
+        <source>picked this time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reads at every flush and cannot be changed (the program calls it the “base” persona).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One of the two you chose under Personas → Filter personas (a “fixed” persona: flush.fixed_personas).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Picked at random from the others for this flush only (the “random” persona; the flush&apos;s seed decides which).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3361,7 +3377,7 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The base filter persona is locked; copy its ideas into a new persona to change them.</source>
+        <source>Base is locked; copy its ideas into a new persona to change them.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3837,11 +3853,15 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Fixed filter personas</source>
+        <source>Ask me before any change to lasting memory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Ask me before any change to lasting memory</source>
+        <source>Filter personas you chose</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>They read at every flush, besides Base, which always reads, and one more picked each time (the “fixed” personas: flush.fixed_personas).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -825,10 +825,6 @@ Send to it? monchat asks only once for this service.</source>
         <translation>フィルターペルソナ</translation>
     </message>
     <message>
-        <source>The base persona is locked: it runs at every flush and picks only the skeleton of the day. Copy its ideas into a new persona to change them.</source>
-        <translation>ベースペルソナはロックされています。毎回の整理で必ず動き、一日の骨組みだけを拾います。変えたいときは、その考え方を新しいペルソナに写してください。</translation>
-    </message>
-    <message>
         <source>One per line</source>
         <translation>1 行に 1 つ</translation>
     </message>
@@ -865,8 +861,12 @@ Send to it? monchat asks only once for this service.</source>
         <translation>追加の指示</translation>
     </message>
     <message>
-        <source>Each flush runs base + these two + one drawn at random</source>
-        <translation>毎回の整理では、ベース + この 2 人 + ランダムに選ばれる 1 人が動きます</translation>
+        <source>Your two personas are saved.</source>
+        <translation>選んだ 2 人を保存しました。</translation>
+    </message>
+    <message>
+        <source>Picked at the last flush: %1</source>
+        <translation>前回の整理で選ばれたペルソナ: %1</translation>
     </message>
     <message>
         <source>Use these two</source>
@@ -877,16 +877,8 @@ Send to it? monchat asks only once for this service.</source>
         <translation>（ロック）</translation>
     </message>
     <message>
-        <source>The base filter persona is locked.</source>
-        <translation>ベースのフィルターペルソナはロックされています。</translation>
-    </message>
-    <message>
         <source>There is already a filter persona with the id %1.</source>
         <translation>ID が %1 のフィルターペルソナはすでにあります。</translation>
-    </message>
-    <message>
-        <source>Last flush drew at random: %1</source>
-        <translation>前回ランダムに選ばれたペルソナ: %1</translation>
     </message>
     <message>
         <source>Delete</source>
@@ -895,6 +887,22 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>Delete this filter persona (what it found stays in memory)</source>
         <translation>このフィルターペルソナを削除します（見つけたことは記憶に残ります）</translation>
+    </message>
+    <message>
+        <source>Base is locked: it reads at every flush and picks only the skeleton of the day. Copy its ideas into a new persona to change them.</source>
+        <translation>ベースペルソナはロックされています。毎回の整理で必ず読み、一日の骨組みだけを拾います。変えたいときは、その考え方を新しいペルソナに写してください。</translation>
+    </message>
+    <message>
+        <source>At each flush Base always reads, these two you chose read, and one more is picked that time</source>
+        <translation>毎回の整理では、ベースペルソナが必ず読み、ここで選んだ 2 人と、そのつど選ばれる 1 人も読みます</translation>
+    </message>
+    <message>
+        <source>The two you choose are the “fixed” personas (flush.fixed_personas); the one picked each time is the “random” one.</source>
+        <translation>ここで選ぶ 2 人はプログラム上「固定」ペルソナ（設定の flush.fixed_personas）、そのつど選ばれる 1 人は「ランダム」ペルソナと呼ばれます。</translation>
+    </message>
+    <message>
+        <source>Base is locked.</source>
+        <translation>ベースペルソナはロックされています。</translation>
     </message>
     <message>
         <source>Only filter personas you made or changed can be deleted.</source>
@@ -907,10 +915,6 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>Deleted %1.</source>
         <translation>%1 を削除しました。</translation>
-    </message>
-    <message>
-        <source>The fixed personas are saved.</source>
-        <translation>固定のペルソナを保存しました。</translation>
     </message>
     <message>
         <source>No flush has run yet.</source>
@@ -928,8 +932,8 @@ Send to it? monchat asks only once for this service.</source>
         <translation>（なし）</translation>
     </message>
     <message>
-        <source>Choose two different fixed personas.</source>
-        <translation>固定のペルソナには別々の 2 人を選んでください。</translation>
+        <source>Choose two different personas.</source>
+        <translation>別々の 2 人を選んでください。</translation>
     </message>
 </context>
 <context>
@@ -1154,16 +1158,28 @@ Send to it? monchat asks only once for this service.</source>
         <translation>プロンプトを作り直す</translation>
     </message>
     <message>
-        <source>base</source>
-        <translation>ベース</translation>
+        <source>always reads</source>
+        <translation>毎回読む</translation>
     </message>
     <message>
-        <source>fixed</source>
-        <translation>固定</translation>
+        <source>you chose</source>
+        <translation>あなたが選んだ</translation>
     </message>
     <message>
-        <source>random</source>
-        <translation>ランダム</translation>
+        <source>picked this time</source>
+        <translation>今回選ばれた</translation>
+    </message>
+    <message>
+        <source>Reads at every flush and cannot be changed (the program calls it the “base” persona).</source>
+        <translation>毎回の整理で必ず読みます。変えることはできません（プログラム上の呼び名は「ベース」ペルソナ）。</translation>
+    </message>
+    <message>
+        <source>One of the two you chose under Personas → Filter personas (a “fixed” persona: flush.fixed_personas).</source>
+        <translation>ペルソナ → フィルターペルソナ で選んだ 2 人のうちの 1 人です（プログラム上の呼び名は「固定」ペルソナ。設定の flush.fixed_personas）。</translation>
+    </message>
+    <message>
+        <source>Picked at random from the others for this flush only (the “random” persona; the flush&apos;s seed decides which).</source>
+        <translation>ほかのペルソナから、この整理のためだけに選ばれました（プログラム上の呼び名は「ランダム」ペルソナ。どれになるかは整理のシードで決まります）。</translation>
     </message>
     <message>
         <source>New</source>
@@ -3351,8 +3367,8 @@ Open it in your browser?</source>
         <translation>ペルソナが 1 MB を超えています。文章を短くしてください。</translation>
     </message>
     <message>
-        <source>The base filter persona is locked; copy its ideas into a new persona to change them.</source>
-        <translation>ベースのフィルターペルソナはロックされています。変えたいときは、その考え方を新しいペルソナに写してください。</translation>
+        <source>Base is locked; copy its ideas into a new persona to change them.</source>
+        <translation>ベースペルソナはロックされています。変えたいときは、その考え方を新しいペルソナに写してください。</translation>
     </message>
     <message>
         <source>A field is not valid.</source>
@@ -3819,12 +3835,16 @@ Open it in your browser?</source>
         <translation>承認</translation>
     </message>
     <message>
-        <source>Fixed filter personas</source>
-        <translation>固定のフィルターペルソナ</translation>
-    </message>
-    <message>
         <source>Ask me before any change to lasting memory</source>
         <translation>長期の記憶を変える前に必ず確認する</translation>
+    </message>
+    <message>
+        <source>Filter personas you chose</source>
+        <translation>あなたが選んだフィルターペルソナ</translation>
+    </message>
+    <message>
+        <source>They read at every flush, besides Base, which always reads, and one more picked each time (the “fixed” personas: flush.fixed_personas).</source>
+        <translation>毎回の整理で、必ず読むベースペルソナと、そのつど選ばれる 1 人に加えて読みます（プログラム上の呼び名は「固定」ペルソナ。設定の flush.fixed_personas）。</translation>
     </message>
     <message>
         <source>Learned from your reviews</source>
