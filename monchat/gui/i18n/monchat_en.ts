@@ -73,7 +73,7 @@ Settings folder: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>JSON object with the schema (llama_cpp.server)</source>
+        <source>JSON object with its JSON schema (llama_cpp.server)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1458,7 +1458,19 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Memories a topic needs to be summed up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>A topic is summed up only with at least this many such memories.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Topics summed up per flush at most</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Summaries one flush asks the model for at most (0: none).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1511,18 +1523,6 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Evidence lengthens the limits at most this many times.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cold memories a digest needs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Digests per flush at most</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Digest calls one flush makes at most (0: none).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1772,11 +1772,11 @@ Send to it? monchat asks only once for this service.</source>
 <context>
     <name>LayerRows</name>
     <message>
-        <source>Layer</source>
+        <source>What this flush changed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>What this flush changed</source>
+        <source>Part</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1852,6 +1852,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>topics summed up: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Names and topics: %1, links drawn: %2, discoveries: %3 (Inbox)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1924,10 +1928,6 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>digests written: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 new, %2 rechecked, %3 sent to review, %4 resolved</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1994,10 +1994,6 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Nothing found: each flush checks your memory for broken links, values that do not fit their slot and contradictions. A fix is only ever proposed in the review queue, after a second check.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Checking…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2007,22 +2003,6 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>The model check was left out: %1 is a cloud service you have not agreed to send to yet (a chat or a flush asks).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The slot %1 is usually called %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A date slot whose text names no date</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A place slot whose text is only a date or a number</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>An age slot without one age</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2038,7 +2018,27 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Malformed: empty text, a slot not shaped subject/attribute, or a value out of range</source>
+        <source>Nothing found: each flush checks your memory for broken links, values that do not fit their topic and contradictions. A fix is only ever proposed in the review queue, after a second check.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filed under %1, usually filed as %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filed as a date, but names no date</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filed as a place, but is only a date or a number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filed as an age, but gives no one age</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Malformed: empty text, filed under no topic and detail, or a value out of range</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2322,11 +2322,15 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Talked about</source>
+        <source>▣ Summed up: the prompt carries its topic&apos;s summary instead</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>▣ In a digest: the prompt carries the digest for it</source>
+        <source>Summed up as “%1”, with: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Talked about</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2399,10 +2403,6 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Talked about: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>In the digest “%1”, which covers: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3705,7 +3705,7 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Could not decide how this relates to “%1”. The judge leans to: %2 (confidence %3).</source>
+        <source>Could not decide how this relates to “%1”. The model leans to: %2 (confidence %3).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -76,7 +76,7 @@ Settings folder: %2</source>
         <translation>JSON スキーマだけ</translation>
     </message>
     <message>
-        <source>JSON object with the schema (llama_cpp.server)</source>
+        <source>JSON object with its JSON schema (llama_cpp.server)</source>
         <translation>スキーマ付きの JSON オブジェクト（llama_cpp.server）</translation>
     </message>
     <message>
@@ -1454,8 +1454,20 @@ Send to it? monchat asks only once for this service.</source>
         <translation>整理のとき、最近話さない話題ごとに記憶の短い要約を頼みます（話題ごとに 1 回の呼び出し）。</translation>
     </message>
     <message>
+        <source>Memories a topic needs to be summed up</source>
+        <translation>要約に必要な、最近は話さない記憶の数</translation>
+    </message>
+    <message>
         <source>A topic is summed up only with at least this many such memories.</source>
         <translation>そうした記憶がこの数以上ある話題だけを要約します。</translation>
+    </message>
+    <message>
+        <source>Topics summed up per flush at most</source>
+        <translation>1 回の整理で要約する話題の上限</translation>
+    </message>
+    <message>
+        <source>Summaries one flush asks the model for at most (0: none).</source>
+        <translation>1 回の整理でモデルに頼む要約の上限です（0: しない）。</translation>
     </message>
     <message>
         <source>The days must grow: “often” at most “now and then”, “now and then” at most “not lately”.</source>
@@ -1508,18 +1520,6 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>Evidence lengthens the limits at most this many times.</source>
         <translation>根拠による延長は、最大でこの倍数までです。</translation>
-    </message>
-    <message>
-        <source>Cold memories a digest needs</source>
-        <translation>要約に必要なコールドな記憶の数</translation>
-    </message>
-    <message>
-        <source>Digests per flush at most</source>
-        <translation>1 回の整理での要約の上限</translation>
-    </message>
-    <message>
-        <source>Digest calls one flush makes at most (0: none).</source>
-        <translation>1 回の整理で行う要約の呼び出しの上限です（0: しない）。</translation>
     </message>
     <message>
         <source>Graph</source>
@@ -1765,12 +1765,12 @@ Send to it? monchat asks only once for this service.</source>
 <context>
     <name>LayerRows</name>
     <message>
-        <source>Layer</source>
-        <translation>層</translation>
-    </message>
-    <message>
         <source>What this flush changed</source>
         <translation>この整理で変わったこと</translation>
+    </message>
+    <message>
+        <source>Part</source>
+        <translation>項目</translation>
     </message>
     <message>
         <source>Looking back</source>
@@ -1845,6 +1845,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation>気づき %1 件、ギャップの疑い %2 件（受信箱）</translation>
     </message>
     <message>
+        <source>topics summed up: %1</source>
+        <translation>要約した話題: %1</translation>
+    </message>
+    <message>
         <source>Names and topics: %1, links drawn: %2, discoveries: %3 (Inbox)</source>
         <translation>名前と話題 %1、描いたつながり %2、発見 %3（受信箱）</translation>
     </message>
@@ -1917,10 +1921,6 @@ Send to it? monchat asks only once for this service.</source>
         <translation>変化なし</translation>
     </message>
     <message>
-        <source>digests written: %1</source>
-        <translation>要約を作成: %1</translation>
-    </message>
-    <message>
         <source>%1 new, %2 rechecked, %3 sent to review, %4 resolved</source>
         <translation>新規 %1、再点検 %2、確認へ %3、解消 %4</translation>
     </message>
@@ -1991,10 +1991,6 @@ Open it in your browser?</source>
         <translation>状態</translation>
     </message>
     <message>
-        <source>Nothing found: each flush checks your memory for broken links, values that do not fit their slot and contradictions. A fix is only ever proposed in the review queue, after a second check.</source>
-        <translation>何も見つかっていません。整理のたびに、記憶の壊れたつながり、分類に合わない値、食い違いを点検します。直し方は二度目の点検のあとに、確認待ちで提案するだけです。</translation>
-    </message>
-    <message>
         <source>Checking…</source>
         <translation>点検しています…</translation>
     </message>
@@ -2005,22 +2001,6 @@ Open it in your browser?</source>
     <message>
         <source>The model check was left out: %1 is a cloud service you have not agreed to send to yet (a chat or a flush asks).</source>
         <translation>モデルによる点検は行いませんでした: %1 は、まだ送信に同意していないクラウドサービスです（会話か整理のときに確認します）。</translation>
-    </message>
-    <message>
-        <source>The slot %1 is usually called %2</source>
-        <translation>分類 %1 は通常 %2 と呼ばれます</translation>
-    </message>
-    <message>
-        <source>A date slot whose text names no date</source>
-        <translation>日付の分類なのに、日付が書かれていません</translation>
-    </message>
-    <message>
-        <source>A place slot whose text is only a date or a number</source>
-        <translation>場所の分類なのに、日付か数字しか書かれていません</translation>
-    </message>
-    <message>
-        <source>An age slot without one age</source>
-        <translation>年齢の分類なのに、年齢がひとつに決まりません</translation>
     </message>
     <message>
         <source>Replaced by a memory that does not exist</source>
@@ -2035,8 +2015,28 @@ Open it in your browser?</source>
         <translation>置き換えの連なりが最初に戻っています</translation>
     </message>
     <message>
-        <source>Malformed: empty text, a slot not shaped subject/attribute, or a value out of range</source>
-        <translation>形が崩れています: 本文が空、分類が「主題/属性」の形でない、または値が範囲外</translation>
+        <source>Nothing found: each flush checks your memory for broken links, values that do not fit their topic and contradictions. A fix is only ever proposed in the review queue, after a second check.</source>
+        <translation>何も見つかっていません。整理のたびに、記憶の壊れたつながり、分類に合わない値、食い違いを点検します。直し方は二度目の点検のあとに、確認待ちで提案するだけです。</translation>
+    </message>
+    <message>
+        <source>Filed under %1, usually filed as %2</source>
+        <translation>%1 に分類されていますが、ふつうは %2 です</translation>
+    </message>
+    <message>
+        <source>Filed as a date, but names no date</source>
+        <translation>日付の分類なのに、日付が書かれていません</translation>
+    </message>
+    <message>
+        <source>Filed as a place, but is only a date or a number</source>
+        <translation>場所の分類なのに、日付か数字しか書かれていません</translation>
+    </message>
+    <message>
+        <source>Filed as an age, but gives no one age</source>
+        <translation>年齢の分類なのに、年齢がひとつに決まりません</translation>
+    </message>
+    <message>
+        <source>Malformed: empty text, filed under no topic and detail, or a value out of range</source>
+        <translation>形が崩れています: 本文が空、分類が「話題/内容」の形でない、または値が範囲外</translation>
     </message>
     <message>
         <source>These may contradict each other</source>
@@ -2260,7 +2260,7 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Pinned</source>
-        <translation>固定</translation>
+        <translation>ピン留め</translation>
     </message>
     <message>
         <source>Held from</source>
@@ -2319,12 +2319,16 @@ Open it in your browser?</source>
         <translation>根拠: あなたの発言</translation>
     </message>
     <message>
-        <source>Talked about</source>
-        <translation>話題にした時期</translation>
+        <source>▣ Summed up: the prompt carries its topic&apos;s summary instead</source>
+        <translation>▣ 要約に含まれています: プロンプトにはこの記憶の代わりに話題の要約が入ります</translation>
     </message>
     <message>
-        <source>▣ In a digest: the prompt carries the digest for it</source>
-        <translation>▣ 要約に含まれています: プロンプトにはこの記憶の代わりに要約が入ります</translation>
+        <source>Summed up as “%1”, with: %2</source>
+        <translation>要約「%1」に含まれています: %2</translation>
+    </message>
+    <message>
+        <source>Talked about</source>
+        <translation>話題にした時期</translation>
     </message>
     <message>
         <source>No memory here yet.</source>
@@ -2397,10 +2401,6 @@ Open it in your browser?</source>
     <message>
         <source>Talked about: %1</source>
         <translation>話題にした時期: %1</translation>
-    </message>
-    <message>
-        <source>In the digest “%1”, which covers: %2</source>
-        <translation>要約「%1」に含まれています: %2</translation>
     </message>
     <message>
         <source>Waiting for your review: %1</source>
@@ -3689,7 +3689,7 @@ Open it in your browser?</source>
         <translation>「%1」との関係について、モデルから使える答えがありませんでした。あなたが決めてください</translation>
     </message>
     <message>
-        <source>Could not decide how this relates to “%1”. The judge leans to: %2 (confidence %3).</source>
+        <source>Could not decide how this relates to “%1”. The model leans to: %2 (confidence %3).</source>
         <translation>「%1」との関係を判断できませんでした。判定の傾き: %2（確信度 %3）</translation>
     </message>
     <message>
