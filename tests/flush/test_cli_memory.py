@@ -50,7 +50,7 @@ def test_flush_in_words(week, capsys):
     assert out.startswith("Flush 1 done.")
     assert ("personas: base (always reads), lifestyle (you chose), project (you chose), emotional (picked this time); "
             "seed 3") in out
-    assert "lasting memory +1, recent memory +1, replaced 0, waiting for review 0, dropped 1" in out
+    assert "lasting memory +1, recent memory +1, replaced 0, sent to review 0, dropped 1" in out
     assert "← 2026-11-23T21:10 «覚えておいて：仙台に住んでる»" in out
     assert "dropped (base): 犬を飼っている" in out
     assert out.rstrip().endswith("gate: ok")
@@ -175,7 +175,7 @@ def test_flush_status_and_show_say_it_in_plain_words(week, capsys):
     week.say("2026-11-29T19:00:00+09:00", "先週引っ越して、今は金沢にいる")
     week.clock.now = week.clock.now.replace(day=29, hour=20)
     second = week.cli(capsys, "flush", "--seed", "3")
-    assert "waiting for review 1" in second
+    assert "sent to review 1" in second
     assert "1 waiting for your review: see them with `monchat memory queue`" in second
     status = week.cli(capsys, "status")
     assert "memory:    1 lasting, 1 recent, 1 waiting for your review\n" in status

@@ -364,7 +364,7 @@ class FlushDialog(QDialog):
             return
         self.layers.show_layers(report.background)
         lines = [
-            arg(self.tr("Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Waiting for review: %4"),
+            arg(self.tr("Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Sent to review: %4"),
                 report.promoted.get("layer1", 0), report.promoted.get("layer2", 0), report.superseded,
                 report.queued),
             arg(self.tr("Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s"),

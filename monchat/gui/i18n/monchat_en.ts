@@ -1031,10 +1031,6 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Waiting for review: %4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1084,6 +1080,10 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>There was nothing new to flush.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Sent to review: %4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -1035,10 +1035,6 @@ Send to it? monchat asks only once for this service.</source>
         <translation>確認待ちを開く（%1 件）</translation>
     </message>
     <message>
-        <source>Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Waiting for review: %4</source>
-        <translation>長期の記憶: +%1&#x3000;最近の記憶: +%2&#x3000;置き換え: %3&#x3000;確認待ち: %4</translation>
-    </message>
-    <message>
         <source>Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s</source>
         <translation>根拠不足で除外: %1&#x3000;モデル呼び出し: %2&#x3000;トークン: %3&#x3000;時間: %4 秒</translation>
     </message>
@@ -1089,6 +1085,10 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>There was nothing new to flush.</source>
         <translation>整理する新しい内容はありませんでした。</translation>
+    </message>
+    <message>
+        <source>Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Sent to review: %4</source>
+        <translation>長期の記憶: +%1&#x3000;最近の記憶: +%2&#x3000;置き換え: %3&#x3000;確認待ちへ: %4</translation>
     </message>
     <message>
         <source>No changes</source>
