@@ -857,6 +857,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>At each flush: Base always reads, the two you choose here read, and one more is picked for that flush</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Your two personas are saved.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -886,10 +890,6 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Base is locked: it reads at every flush and picks only the skeleton of the day. Copy its ideas into a new persona to change them.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>At each flush Base always reads, these two you chose read, and one more is picked that time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -861,6 +861,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation>追加の指示</translation>
     </message>
     <message>
+        <source>At each flush: Base always reads, the two you choose here read, and one more is picked for that flush</source>
+        <translation>毎回の整理では、ベースペルソナが必ず読み、ここで選んだ 2 人と、そのつど選ばれる 1 人も読みます</translation>
+    </message>
+    <message>
         <source>Your two personas are saved.</source>
         <translation>選んだ 2 人を保存しました。</translation>
     </message>
@@ -891,10 +895,6 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>Base is locked: it reads at every flush and picks only the skeleton of the day. Copy its ideas into a new persona to change them.</source>
         <translation>ベースペルソナはロックされています。毎回の整理で必ず読み、一日の骨組みだけを拾います。変えたいときは、その考え方を新しいペルソナに写してください。</translation>
-    </message>
-    <message>
-        <source>At each flush Base always reads, these two you chose read, and one more is picked that time</source>
-        <translation>毎回の整理では、ベースペルソナが必ず読み、ここで選んだ 2 人と、そのつど選ばれる 1 人も読みます</translation>
     </message>
     <message>
         <source>The two you choose are the “fixed” personas (flush.fixed_personas); the one picked each time is the “random” one.</source>

@@ -114,8 +114,8 @@ class FilterPersonaDialog(PersonaEditor):
         form.addRow(self.tr("Style"), self.style_box)
         form.addRow(self.tr("Extra instructions"), self.instructions_edit)
 
-        fixed_group = QGroupBox(self.tr("At each flush Base always reads, these two you chose read, and one more is picked "
-                                      "that time"), self)
+        fixed_group = QGroupBox(self.tr("At each flush: Base always reads, the two you choose here read, and one more "
+                                      "is picked for that flush"), self)
         fixed_group.setToolTip(self.tr("The two you choose are the “fixed” personas (flush.fixed_personas); the "
                                        "one picked each time is the “random” one."))
         self.fixed = FixedPersonaPicker(personas, fixed_group)
