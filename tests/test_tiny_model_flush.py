@@ -154,7 +154,7 @@ def test_every_junk_proposal_is_dropped_with_its_rule(flushed):
     assert {(d["text"], d["rule"]) for d in report["dropped_items"]} == expected
     for text, rule in expected:  # the dry run says the same, in words
         assert f"[{rule}]: {text} — " in dry
-    assert "Layer 1 +0, Layer 2 +0, superseded 0, queued for review 0" in dry
+    assert "lasting memory +0, recent memory +0, replaced 0, sent to review 0" in dry
 
 
 @pytest.mark.parametrize("view", sorted(VIEWS))

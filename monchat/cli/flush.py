@@ -4,7 +4,19 @@ from __future__ import annotations
 
 import sys
 
+from ..core.memory.states import ChangeKind
+from ..core.memory.tiers import Tier
 from .output import print_json
+
+# A change's kind in the window's plain words (gui/flush/words.py ``change_name``), short for the terminal's column;
+# ``--json`` keeps the kinds as they are (``ChangeKind``).
+CHANGE_WORDS = {
+    ChangeKind.NEW: "new", ChangeKind.REINFORCED: "reinforced", ChangeKind.MERGED: "merged",
+    ChangeKind.SUPERSEDED: "replaced", ChangeKind.RETRACTED: "taken back", ChangeKind.CONTRADICTED: "contradicted",
+    ChangeKind.QUEUED: "for review", ChangeKind.LAYER1: "to lasting", ChangeKind.LAYER2: "to recent",
+    ChangeKind.PENDING: "set aside", ChangeKind.DORMANT: "dormant", ChangeKind.EXPIRED: "expired"}
+# How often a memory comes up (its tier), as the window says it (gui/memory/tier_words.py).
+TIER_WORDS = {Tier.HOT: "often", Tier.WARM: "now and then", Tier.COLD: "not lately", Tier.FROZEN: "long ago"}
 
 
 def register(sub) -> None:
@@ -45,6 +57,7 @@ def _print_progress(progress) -> None:
 
 
 def cmd_flush(app, args) -> int:
+    from ..core.flush.orient import ROLE_WORDS
     from .consent import ensure_cloud_consent
     ensure_cloud_consent(app)  # a flush sends the logs: asked, as the window asks, before it starts
     flush = app.flush
@@ -64,16 +77,16 @@ def cmd_flush(app, args) -> int:
     for note in report.notes:  # first, before the changes it explains
         if getattr(note, "code", "") == "small_model":
             print(f"  warning: {note}")
-    personas = ", ".join(f"{p['id']} ({p['role']})" for p in report.personas)
+    personas = ", ".join(f"{p['id']} ({ROLE_WORDS.get(p['role'], p['role'])})" for p in report.personas)
     print(f"  personas: {personas}; seed {report.seed}")
     print(f"  {report.messages_archived} message(s) archived; {report.llm_calls} LLM call(s); "
           f"{_tokens(report.usage)}; {report.duration_s:.1f}s")
-    print(f"  Layer 1 +{report.promoted['layer1']}, Layer 2 +{report.promoted['layer2']}, "
-          f"superseded {report.superseded}, queued for review {report.queued}, "
+    print(f"  lasting memory +{report.promoted['layer1']}, recent memory +{report.promoted['layer2']}, "
+          f"replaced {report.superseded}, sent to review {report.queued}, "
           f"dropped {len(report.dropped_items)}")
     for change in report.changes:
         old = f"  (was: {change.old_text})" if change.old_text else ""
-        print(f"  {change.kind:12} {change.memory_id}  {change.text}{old}")
+        print(f"  {CHANGE_WORDS.get(change.kind, change.kind):12} {change.memory_id}  {change.text}{old}")
         for ev in change.evidence:
             print(f"               ← {ev['ts'][:16]} «{ev['text']}»")
     for item in report.dropped_items:
@@ -86,8 +99,9 @@ def cmd_flush(app, args) -> int:
             print(f"  note: {note}")
     for error in report.errors:
         print(f"  warning: {error}", file=sys.stderr)
-    if report.queued:
-        print("  Review the queue with `monchat memory list` and `monchat memory approve|reject ID`.")
+    if report.review_rows and not report.dry_run:  # the rows the queue shows (near-duplicates as one)
+        print(f"  {report.review_rows} waiting for your review: see them with `monchat memory queue`, decide with "
+              f"`monchat memory approve|reject NUMBER`.")
     if not report.dry_run:
         print(f"gate: {app.chat.gate().state}")
     _warm(app, args, report)
@@ -147,7 +161,8 @@ def layer_lines(data: dict) -> list[str]:
         lines.append("skills: no level changed")
     tiers = data.get("tiers")
     if tiers:
-        lines.append("tiers: " + ", ".join(f"{n} {tier}" for tier, n in tiers["counts"].items()))
+        lines.append("talked about: " + ", ".join(f"{n} {TIER_WORDS.get(tier, tier)}"
+                                                  for tier, n in tiers["counts"].items()))
         lines += [f"  digest {d['id']} of {d['slot']}: covers {', '.join(d['covers'])}" for d in tiers["digests"]]
     preferences = (layers.get("preferences") or {}).get("changes") or []
     lines.append("preferences: " + ("; ".join(f"{c['change']} {c['text']}" + (f" (was: {c['old_text']})"

@@ -5,7 +5,18 @@ from __future__ import annotations
 import json
 
 from ..core.errors import InputError
-from ..core.memory import Kind, Verdict
+from ..core.memory import Kind, State, Verdict
+from .flush import TIER_WORDS
+
+# A state in the window's plain words (gui/memory/memory_words.py ``state_name``) where the program's name is not
+# one; ``--json`` keeps the states as they are.
+STATE_WORDS = {State.QUEUED: "for review", State.SUPERSEDED: "replaced", State.RETRACTED: "taken back",
+               State.RETRACTION: "taking back"}
+LAYER_WORDS = {1: "lasting", 2: "recent"}
+
+
+def state_words(state: str) -> str:
+    return STATE_WORDS.get(state, state)
 
 MEMORY_ACTIONS = ("list", "show", "history", "approve", "reject", "edit", "forget", "restore", "delete", "pin",
                   "unpin", "queue", "budget", "rate", "pause", "resume", "never")
@@ -47,9 +58,9 @@ def _queue_lines(groups: list[list[dict]], replaces: bool = False) -> list[str]:
 
 
 def _memory_line(data: dict) -> str:
-    layer = {1: "L1", 2: "L2"}.get(data["layer"], "--")
+    layer = LAYER_WORDS.get(data["layer"], "-")
     pin = " pinned" if data["pinned"] else ""
-    return f"{data['id']}  {layer} {data['state']:10} {data['slot']:18} {data['text']}{pin}"
+    return f"{data['id']}  {layer:7} {state_words(data['state']):11} {data['slot']:18} {data['text']}{pin}"
 
 
 def _need_id(args) -> str:
@@ -111,9 +122,10 @@ def cmd_memory(app, args) -> int:
                   f"{out['contradictions']} contradiction(s); valid {out['valid_at'] or '?'}"
                   + (f" until {out['invalid_at']}" if out["invalid_at"] else ""))
             if out["superseded_by"]:
-                print(f"  superseded by {out['superseded_by']}")
+                print(f"  replaced by {out['superseded_by']}")
             digest = out["digest"]
-            print(f"  tier {out['tier']}" + (f"; in digest {digest['id']}: {digest['text']}" if digest else ""))
+            print(f"  talked about: {TIER_WORDS.get(out['tier'], out['tier'])}"
+                  + (f"; summed up in {digest['id']}: {digest['text']}" if digest else ""))
             for ev in out["evidence_messages"]:
                 flag = " (contradicts)" if ev["contradicts"] else ""
                 print(f"  ← {ev['ts'][:16]} {ev['role']}: {ev['text']}{flag}")
@@ -127,7 +139,7 @@ def cmd_memory(app, args) -> int:
                 until = f" until {data['invalid_at'][:16]}" if data["invalid_at"] else ""
                 version = (f" v{data['version']} weight {data['weight']:.2f}"
                            if data["kind"] == Kind.PREFERENCE else "")
-                print(f"{arrow}{data['id']} [{data['state']}{version}] {data['text']} "
+                print(f"{arrow}{data['id']} [{state_words(data['state'])}{version}] {data['text']} "
                       f"(from {(data['valid_at'] or '?')[:16]}{until})")
                 for why in _taken_back_because(memory, data["id"]):  # a message it rested on was deleted or edited
                     print(f"     {why}")
@@ -171,7 +183,7 @@ def cmd_memory(app, args) -> int:
         m = getattr(memory, action)(_need_id(args))
         out = memory.to_dict(m)
         if not args.json:
-            print(f"{action}: {m.id} [{m.state}] {m.text}")
+            print(f"{action}: {m.id} [{state_words(m.state)}] {m.text}")
             return 0
     print(json.dumps(out, ensure_ascii=False, indent=2))
     return 0

@@ -41,8 +41,10 @@ def cmd_status(app, args) -> int:
     print(f"logs:      {status['unflushed_files']} unflushed file(s) — {GATE_WORDS[status['gate']]}"
           f" (warn at {status['warn_at']}, stop at {status['stop_at']})")
     print(f"archive:   {status['archived_messages']} message(s)")
-    print(f"memory:    Layer 1 {status['layers'].get('layer1', 0)}, Layer 2 {status['layers'].get('layer2', 0)},"
-          f" review queue {status['review_queue']}")
+    rows, items = status["review_rows"], status["review_queue"]
+    alike = f" ({items} items, near-duplicates as one)" if items != rows else ""
+    print(f"memory:    {status['layers'].get('layer1', 0)} lasting, {status['layers'].get('layer2', 0)} recent,"
+          f" {rows} waiting for your review{alike}")
     from .feedback import learning_lines
     for line in learning_lines(app.learning):
         print(f"learned:   auto-approve {line}")

@@ -45,7 +45,8 @@ class StatusService:
             "archived_messages": self.archive.count(),
             "quarantined_lines": len(self.logbook.quarantined()),
             "layers": counts["layers"],
-            "review_queue": counts["queue"],
+            "review_queue": counts["queue"],  # the items waiting for review
+            "review_rows": self.memory.review_rows(),  # the rows they make in the queue (near-duplicates as one)
             # the auto-approve thresholds the user's review decisions taught (core/memory/learning.py)
             "review_learning": self.learning.summary(),
             "persona": self.settings.chat.persona,

@@ -142,7 +142,7 @@ def test_a_new_users_week_through_the_cli_and_ollama(monchat, server, home, tmp_
     approved = monchat("memory", "approve", kanazawa["id"]).stdout
     assert approved.startswith("approved:") and "supersede" in approved
     history = monchat("memory", "history", kanazawa["id"]).stdout.splitlines()
-    assert re.match(rf"^   mem-\w+ \[superseded\] {SENDAI} ", history[0])
+    assert re.match(rf"^   mem-\w+ \[replaced\] {SENDAI} ", history[0])
     assert re.match(rf"^→  {kanazawa['id']} \[active\] {KANAZAWA} ", history[1])
 
     markdown = monchat("export", "--markdown").stdout

@@ -48,8 +48,9 @@ def test_flush_json_has_the_promised_keys(week, capsys):
 def test_flush_in_words(week, capsys):
     out = week.cli(capsys, "flush", "--seed", "3")
     assert out.startswith("Flush 1 done.")
-    assert "personas: base (base), lifestyle (fixed), project (fixed), emotional (random); seed 3" in out
-    assert "Layer 1 +1, Layer 2 +1, superseded 0, queued for review 0, dropped 1" in out
+    assert ("personas: base (always reads), lifestyle (you chose), project (you chose), emotional (picked this time); "
+            "seed 3") in out
+    assert "lasting memory +1, recent memory +1, replaced 0, sent to review 0, dropped 1" in out
     assert "← 2026-11-23T21:10 «覚えておいて：仙台に住んでる»" in out
     assert "dropped (base): 犬を飼っている" in out
     assert out.rstrip().endswith("gate: ok")
@@ -86,7 +87,7 @@ def test_memory_list_show_history_approve(week, capsys):
     assert history[0]["superseded_by"] == history[1]["id"]
     assert history[0]["invalid_at"] == history[1]["valid_at"]
     words = week.cli(capsys, "memory", "history", queued.id)
-    assert re.search(rf"^   mem-\w+ \[superseded\] {SENDAI} \(from 2026-11-23T21:10 until 2026-11-29T19:00\)$",
+    assert re.search(rf"^   mem-\w+ \[replaced\] {SENDAI} \(from 2026-11-23T21:10 until 2026-11-29T19:00\)$",
                      words, re.M)
     assert re.search(rf"^→  {queued.id} \[active\] {KANAZAWA}", words, re.M)
     everything = {m["text"]: m for m in week.cli_json(capsys, "memory", "list", "--all")}
@@ -162,3 +163,25 @@ def test_export_markdown_is_one_readable_entry_per_memory(week, capsys):
     assert entries[week.mem(KANAZAWA).id].group(1) == "active"
     assert text.index("## Layer 1 — lasting") < text.index(KANAZAWA) < text.index("## History")
     assert week.app.paths.memory_md.read_text(encoding="utf-8") == text
+
+
+# The program's vocabulary the terminal's words must not show (``--json`` keeps its keys: they are an API).
+PROGRAM_WORDS = re.compile(r"layer ?[12]|supersed|\b(?:hot|warm|cold|frozen)\b|\((?:fixed|random)\)", re.I)
+
+
+def test_flush_status_and_show_say_it_in_plain_words(week, capsys):
+    first = week.cli(capsys, "flush", "--seed", "3")
+    assert "to lasting" in first and "to recent" in first
+    week.say("2026-11-29T19:00:00+09:00", "先週引っ越して、今は金沢にいる")
+    week.clock.now = week.clock.now.replace(day=29, hour=20)
+    second = week.cli(capsys, "flush", "--seed", "3")
+    assert "sent to review 1" in second
+    assert "1 waiting for your review: see them with `monchat memory queue`" in second
+    status = week.cli(capsys, "status")
+    assert "memory:    1 lasting, 1 recent, 1 waiting for your review\n" in status
+    [row] = week.queue()
+    week.cli_json(capsys, "memory", "approve", str(row["id"]))
+    shown = week.cli(capsys, "memory", "show", week.mem(SENDAI).id)
+    assert f"replaced by {week.mem(KANAZAWA).id}" in shown
+    for text in (first, second, status, shown):
+        assert not PROGRAM_WORDS.search(text), PROGRAM_WORDS.search(text)

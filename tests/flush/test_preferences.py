@@ -51,7 +51,7 @@ def test_a_new_version_waits_for_review_and_then_both_versions_coexist(world, ca
     assert [(h["id"], h["version"]) for h in history] == [(old.id, 1), (new.id, 2)]
     assert "- now: コードについては詳しい説明が好き; before: 簡潔な答えが好き" in world.prompt()
     out = world.cli(capsys, "memory", "history", new.id)
-    assert f"   {old.id} [superseded v1 weight 0.50] 簡潔な答えが好き" in out
+    assert f"   {old.id} [replaced v1 weight 0.50] 簡潔な答えが好き" in out
     assert f"→  {new.id} [active v2 weight 1.00] コードについては詳しい説明が好き" in out
 
 

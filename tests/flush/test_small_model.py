@@ -38,7 +38,7 @@ def test_a_flush_with_a_small_model_says_so_and_queues_what_would_have_gone_into
     assert "made with a small model (oracle:oracle-1)" in row["reason"]
     assert "warning: oracle:oracle-1 is a small model (135M parameters): memory built with it will be " \
            "unreliable" in out
-    assert "ollama pull gemma3:4b" in out and "Layer 1 +0," in out
+    assert "ollama pull gemma3:4b" in out and "lasting memory +0," in out
     assert out.count("is a small model") == 1  # said once, at the top, not again among the notes
 
     world.memory.approve(str(row["id"]))  # the user's yes puts it where the rules would have
@@ -82,7 +82,7 @@ def test_a_model_of_4_3b_auto_approves_as_before(world, capsys):
     world.clock.now = world.clock.now.replace(hour=22)
     out = world.cli(capsys, "flush", "--seed", "7")
     assert world.layer(SENDAI) == 1 and world.queue() == []
-    assert "small model" not in out and "Layer 1 +1," in out
+    assert "small model" not in out and "lasting memory +1," in out
 
 
 def test_an_ollama_model_stating_135m_is_small_and_asked_once(home, capsys):

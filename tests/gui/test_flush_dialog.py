@@ -37,7 +37,9 @@ def test_flush_shows_stages_personas_and_the_changes_with_evidence(app, make_win
     names = [label.text() for label, _ in dialog.persona_rows.values()]
     roles = [label.text() for label in dialog.role_labels.values()]
     assert len(names) == 4 and names[0] == "Base"
-    assert roles[0] == "base" and roles.count("fixed") == 2 and roles.count("random") == 1
+    assert roles[0] == "always reads" and roles.count("you chose") == 2 and roles.count("picked this time") == 1
+    tips = [label.toolTip() for label in dialog.role_labels.values()]  # the program's name only in the tooltip
+    assert "“base”" in tips[0] and "“fixed”" in tips[1] and "“random”" in tips[3]
 
     with qtbot.waitSignal(dialog.flush_finished, timeout=10000) as blocker:
         dialog.start_button.click()

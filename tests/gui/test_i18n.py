@@ -207,7 +207,7 @@ def test_flush_progress_and_summary_read_in_japanese(app, make_window, backend, 
             status = status.replace(name, "")
         assert not LATIN.search(status), status
     assert not any(m and m in s for m in messages for s in statuses)  # core's English progress text
-    assert [label.text() for label in dialog.role_labels.values()].count("固定") == 2
+    assert [label.text() for label in dialog.role_labels.values()].count("あなたが選んだ") == 2
     assert "長期の記憶: +1" in dialog.summary.text() and not LATIN.search(dialog.summary.text())
     kinds = dialog.changes.topLevelItem(0).text(0)
     assert "長期の記憶へ" in kinds and not LATIN.search(kinds)

@@ -80,7 +80,7 @@ def test_the_inbox_lists_lint_findings_in_both_languages(app, backend, make_wind
     tab = dialog.lint_tab
     assert dialog.tabs.tabText(dialog.tabs.indexOf(tab)) == "Check" and not tab.empty.isVisible()
     row = [tab.findings.topLevelItem(0).text(c) for c in range(4)]
-    assert row == ["Malformed: empty text, a slot not shaped subject/attribute, or a value out of range", "green tea",
+    assert row == ["Malformed: empty text, filed under no topic and detail, or a value out of range", "green tea",
                    "structure", "marked: checked again at the next flush"]
     dialog.close()
     dialog = make_window("ja").open_inbox()

@@ -34,7 +34,7 @@ def test_check_now_runs_lint_and_shows_the_finding(app, backend, make_window, qt
         assert not tab.check_button.isEnabled()
     assert blocker.args == [True] and tab.check_button.isEnabled()
     row = [tab.findings.topLevelItem(0).text(c) for c in range(4)]
-    assert row == ["Malformed: empty text, a slot not shaped subject/attribute, or a value out of range", "green tea",
+    assert row == ["Malformed: empty text, filed under no topic and detail, or a value out of range", "green tea",
                    "structure", "marked: checked again at the next flush"]
     assert not tab.empty.isVisible()
     assert tab.outcome.text() == "Checked: 1 new, 0 rechecked, 0 queued for review, 0 resolved."

@@ -41,7 +41,7 @@ def rows(browser) -> dict:
 
 
 @pytest.mark.parametrize("language, cold, hot, digest_words", [
-    ("en", "not lately ▣", "often", "In the digest “ラーメンと寿司が好き”, which covers: "),
+    ("en", "not lately ▣", "often", "Summed up as “ラーメンと寿司が好き”, with: "),
     ("ja", "最近は話さない ▣", "よく話す", "要約「ラーメンと寿司が好き」に含まれています: "),
 ])
 def test_the_browser_has_a_tier_column_and_shows_what_a_digest_covers(app, clock, make_window, language, cold,

@@ -151,7 +151,7 @@ def test_the_random_persona_of_the_last_flush_is_shown(app, window, backend, qtb
     dialog = window.open_filter_personas()
     name = app.personas.filters[random_id].name
     qtbot.waitUntil(lambda: name in dialog.last_random.text(), timeout=5000)
-    assert dialog.last_random.text() == f"Last flush drew at random: {name}"
+    assert dialog.last_random.text() == f"Picked at the last flush: {name}"
     dialog.close()
 
 

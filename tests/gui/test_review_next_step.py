@@ -169,3 +169,41 @@ def test_the_cli_lists_near_duplicates_once_with_their_numbers(app, backend, cap
     assert cmd_memory(app, build_parser().parse_args(["memory", "queue", "--json"])) == 0
     rows = json.loads(capsys.readouterr().out)
     assert len(rows) == 8 and {r["text"]: r["alike"] for r in rows}[alike[1]] == [ids[t] for t in alike]
+
+
+def test_the_menu_the_flush_button_status_and_the_queue_count_the_same_rows(app, make_window, backend, qtbot,
+                                                                            capsys):
+    """Eight items wait in six rows (three are near-duplicates); a flush in the window adds a ninth: every count a
+    user sees is the seven rows the queue shows, not the nine items."""
+    from monchat.cli.main import build_parser
+    from monchat.cli.memory import cmd_memory
+    from monchat.cli.status import cmd_status
+    from tests.gui.flush_script import item_answer
+    six_junk_and_two_alike(app, backend)
+    log_message(app, 1, JUNK[6])
+    backend.enqueue(item_answer(JUNK[6], "teapot/thing"))
+    window = make_window("en")
+    dialog = window.open_flush()
+    qtbot.waitUntil(dialog.start_button.isEnabled, timeout=5000)
+    with qtbot.waitSignal(dialog.flush_finished, timeout=20000) as blocker:
+        dialog.start_button.click()
+    assert blocker.args[0].queued == 1 and len(app.memory.queue()) == 9
+    assert dialog.review_button.isVisible() and dialog.review_button.text() == "Open review queue (7)"
+    qtbot.waitUntil(lambda: window.queue_action.text() == "Review queue (7)…", timeout=5000)
+    dialog.review_button.click()
+    queue = next(d for d in window.dialogs if isinstance(d, ReviewQueueDialog) and d.isVisible())
+    assert queue.table.topLevelItemCount() == 7
+    capsys.readouterr()
+    assert cmd_memory(app, build_parser().parse_args(["memory", "queue"])) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 7
+    assert cmd_status(app, build_parser().parse_args(["status"])) == 0
+    assert "7 waiting for your review (9 items, near-duplicates as one)" in capsys.readouterr().out
+
+    queue.table.setCurrentItem(queue.table.topLevelItem(0))  # one row decided: every count goes down by one
+    with qtbot.waitSignal(queue.memory_changed, timeout=10000):
+        queue.reject_button.click()
+    assert queue.table.topLevelItemCount() == 6
+    qtbot.waitUntil(lambda: window.queue_action.text() == "Review queue (6)…", timeout=5000)
+    assert dialog.review_button.text() == "Open review queue (6)"
+    queue.close()
+    dialog.close()

@@ -63,17 +63,19 @@ def _items(widget: QWidget) -> list[str]:
     return []
 
 
-def shown_texts(top: QWidget, include_data: bool = False) -> list[str]:
+def shown_texts(top: QWidget, include_data: bool = False, tooltips: bool = True) -> list[str]:
     """The texts a user sees on ``top`` and its visible children (labels, buttons, tooltips, lists …).
 
     Args:
         include_data: also the contents of text boxes (what the user typed or a record holds).
+        tooltips: also the tooltips (where the program's own terms may stand beside the plain words).
     """
     texts = [top.windowTitle()]
     for child in [top] + top.findChildren(QWidget):
         if child is not top and not child.isVisibleTo(top):
             continue
-        texts.append(child.toolTip())
+        if tooltips:
+            texts.append(child.toolTip())
         if isinstance(child, QLabel):
             texts.append(child.text())
         elif isinstance(child, QAbstractButton):
@@ -83,7 +85,7 @@ def shown_texts(top: QWidget, include_data: bool = False) -> list[str]:
         elif isinstance(child, QAbstractSpinBox):
             texts += [getattr(child, "suffix", lambda: "")(), getattr(child, "prefix", lambda: "")()]
         elif isinstance(child, (QMenu, QToolBar)):
-            texts += [a.text() for a in child.actions()] + [a.toolTip() for a in child.actions()]
+            texts += [a.text() for a in child.actions()] + ([a.toolTip() for a in child.actions()] if tooltips else [])
         elif isinstance(child, (QLineEdit, QPlainTextEdit, QTextEdit)):
             texts.append(child.placeholderText())
             if include_data:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..errors import PersonaError
 from ..logs.files import BadLine, LogBook
+from ..memory.states import FilterRole
 from ..personas.library import BASE_FILTER_ID, FilterPersona, PersonaRegistry
 from ..store.messages import MessageArchive
 from ..types import Message, taken_back
@@ -35,11 +36,15 @@ class Orientation:
         return sorted(taken_back(self.messages))
 
 
+# Why each persona reads, in the terminal's plain words (the window words them in its language: gui/flush/words.py).
+ROLE_WORDS = {FilterRole.BASE: "always reads", FilterRole.FIXED: "you chose", FilterRole.RANDOM: "picked this time"}
+
+
 def select_personas(registry: PersonaRegistry, fixed_ids: list[str], seed: int) -> list[tuple[FilterPersona, str]]:
     """base + the two fixed personas + one drawn from the rest of the pool with ``seed``."""
     if BASE_FILTER_ID not in registry.filters:
         raise PersonaError("The base filter persona is missing.", "Reinstall monchat; base ships with it.")
-    chosen: list[tuple[FilterPersona, str]] = [(registry.filters[BASE_FILTER_ID], "base")]
+    chosen: list[tuple[FilterPersona, str]] = [(registry.filters[BASE_FILTER_ID], FilterRole.BASE)]
     pool = registry.pool()
     pool_ids = [p.id for p in pool]
     for pid in fixed_ids:
@@ -48,10 +53,10 @@ def select_personas(registry: PersonaRegistry, fixed_ids: list[str], seed: int) 
         if pid not in pool_ids:
             raise PersonaError(f"The fixed filter persona {pid!r} does not exist.",
                                f"Choose two of: {', '.join(pool_ids)} (settings flush.fixed_personas).")
-        chosen.append((registry.filters[pid], "fixed"))
+        chosen.append((registry.filters[pid], FilterRole.FIXED))
     rest = [p for p in pool if p.id not in {c.id for c, _ in chosen}]
     if rest:
-        chosen.append((random.Random(seed).choice(rest), "random"))
+        chosen.append((random.Random(seed).choice(rest), FilterRole.RANDOM))
     return chosen
 
 

@@ -35,7 +35,7 @@ from ..asking.answers import AnswerCache
 from ..asking.ask import TokenUsage
 from .fold import fold_items, fold_notes
 from .judge import JudgeOutcome, build_pairs, judge
-from .orient import Orientation
+from .orient import ROLE_WORDS, Orientation
 from ..memory.never import never_rules, told
 from ..memory.prompt import load_selection
 from .records import Dropped, FlushIncomplete, FlushProgress, FlushReport, Item
@@ -150,7 +150,7 @@ def score(service: "FlushService", report: FlushReport, readable: list[Message],
     personas = told([p for p, _ in chosen], never_rules(service.store))  # the user's never-remember rules
     chunks, chunk_notes = plan_chunks(backend, service.prompts, personas, lines)
     report.notes.extend(chunk_notes)
-    names = {persona.id: f"{persona.name} ({role})" for persona, role in chosen}
+    names = {persona.id: f"{persona.name} ({ROLE_WORDS[role]})" for persona, role in chosen}
     for persona in personas:
         progress(FlushProgress(FlushStage.SCORE, persona.id, 0, len(chunks), f"{names[persona.id]} is reading"))
 

@@ -1,8 +1,9 @@
 """Near-duplicates: when two proposed changes are the same change (the one rule, for the flush and the queue).
 
 A flush folds the proposals several personas make alike into one item (``flush/fold.py``); the review
-queue shows the items waiting for review that are alike as one row, decided together
-(``MemoryService.queue_groups``). Both ask this module, so "alike" means the same thing everywhere.
+queue shows the items waiting for review that are alike as one row, decided together (``review_groups``:
+``MemoryService.queue_groups``, and the row count every "waiting for review (N)" shows). Both ask this module,
+so "alike" means the same thing everywhere.
 
 What is near-identical: the same slot (case, width, spaces and ``-``/``_`` aside), the same kind
 family (a retraction only with retractions, a preference only with preferences) and the same words
@@ -66,3 +67,17 @@ def group_alike(things: Iterable[T], key: Callable[[T], tuple]) -> list[list[T]]
         k = key(thing)
         groups.setdefault(k if k and k[-1] else (k, n), []).append(thing)
     return list(groups.values())
+
+
+def review_groups(rows: Iterable[dict], memory_of: Callable[[str], object | None]) -> list[list[dict]]:
+    """The open review rows (``review_queue``) as the review queue shows them: the rows proposing the same change
+    (one action on one target, one slot, the same words) in one group, shown and decided as one; oldest first.
+
+    The one place a review count comes from: the queue window's rows, the Memory menu's "Review queue (N)", the
+    flush window's "Open review queue (N)", ``monchat memory queue`` and ``monchat status`` all count these groups,
+    never the items in them. ``memory_of`` finds a row's memory (its slot and kind)."""
+    def key(row: dict) -> tuple:
+        memory = memory_of(row["memory_id"])
+        return (row["action"], row.get("target_id") or "",
+                *change_key(getattr(memory, "slot", ""), getattr(memory, "kind", ""), row.get("text") or ""))
+    return group_alike(rows, key)

@@ -23,7 +23,7 @@ from ..store.db import Store
 from ..store.memories import MemoryStore
 from ..types import Clock, local_now
 from . import preferences
-from .alike import change_key, group_alike
+from .alike import review_groups
 from .rules import effective_confidence, half_life_for, leaning
 from .record import MemoryRecord
 from .tiers import memory_tier
@@ -163,14 +163,14 @@ class MemoryService:
         return rows
 
     def queue_groups(self) -> list[list[dict]]:
-        """The open review rows with near-duplicates together (``alike.py``, the rule the flush folds by): the rows
-        of a group propose the same change (one action on one target, one slot, the same words) and are shown and
-        decided as one. Oldest first, in a group and among groups."""
-        def key(row: dict) -> tuple:
-            memory = self.memories.get(row["memory_id"])
-            return (row["action"], row.get("target_id") or "",
-                    *change_key(memory.slot if memory else "", memory.kind if memory else "", row.get("text") or ""))
-        return group_alike(self.queue(), key)
+        """The open review rows with near-duplicates together (``alike.review_groups``, the rule the flush folds
+        by): the rows of a group propose the same change and are shown and decided as one. Oldest first, in a group
+        and among groups. Every review count a user sees is the number of these groups (``review_rows``)."""
+        return review_groups(self.queue(), self.memories.get)
+
+    def review_rows(self) -> int:
+        """How many rows the review queue shows (near-duplicates as one): the Memory menu's and status's count."""
+        return len(self.queue_groups())
 
     # ---- changing ------------------------------------------------------
     @contextmanager

@@ -165,6 +165,15 @@ class FlushStage(StrEnum):
     REBUILD = "rebuild"  # the prompt and memory.md, then the commit
 
 
+class FilterRole(StrEnum):
+    """Why a filter persona reads at a flush (``flush/orient.select_personas``; a report's ``personas[].role``).
+    The window and the terminal say it in plain words ("always reads", "you chose", "picked this time")."""
+
+    BASE = "base"  # the locked base persona: reads at every flush
+    FIXED = "fixed"  # one of the two the user chose (settings ``flush.fixed_personas``)
+    RANDOM = "random"  # drawn from the rest of the pool for this flush, with the run's seed
+
+
 class BackgroundLayer(StrEnum):
     """What the background track keeps, one row each in a flush's report (``background/summary.py``)."""
 

@@ -186,6 +186,7 @@ class FlushDialog(QDialog):
         row = self.persona_grid.rowCount() if row is None else row
         name = QLabel(self.persona_name(persona_id), self.personas_box)
         role_label = QLabel(self.role_name(role), self.personas_box)
+        role_label.setToolTip(self.words.role_tip(role))
         font = role_label.font()
         font.setItalic(True)  # a note beside the name, set apart by its shape: its colour reads as any text's
         role_label.setFont(font)
@@ -325,14 +326,19 @@ class FlushDialog(QDialog):
         self.start_button.setEnabled(report.dry_run)
         self.show_summary(report)
         self.progress_area.setVisible(report.nothing_to_flush)  # the changes get the room
-        queued = 0 if report.dry_run else report.queued
-        self.review_button.setText(arg(self.tr("Open review queue (%1)"), queued))
-        self.review_button.setVisible(bool(queued))
-        self.review_button.setDefault(bool(queued))
+        self.show_review_rows(report.review_rows)
         self.resize(self.width(), max(self.height(), min(640, self.screen().availableGeometry().height() - 80)))
         self.flush_finished.emit(report)
         if self._close_when_done:
             self.accept()
+
+    def show_review_rows(self, rows: int) -> None:
+        """After a flush (not a preview): "Open review queue (N)" with the rows the queue shows (near-duplicates as
+        one), as the Memory menu counts them; hidden when none wait."""
+        rows = rows if self.report is not None and not self.report.dry_run else 0
+        self.review_button.setText(arg(self.tr("Open review queue (%1)"), rows))
+        self.review_button.setVisible(bool(rows))
+        self.review_button.setDefault(bool(rows))
 
     def _failed(self, failure: Failure) -> None:
         if not alive(self):
@@ -358,7 +364,7 @@ class FlushDialog(QDialog):
             return
         self.layers.show_layers(report.background)
         lines = [
-            arg(self.tr("Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Waiting for review: %4"),
+            arg(self.tr("Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Sent to review: %4"),
                 report.promoted.get("layer1", 0), report.promoted.get("layer2", 0), report.superseded,
                 report.queued),
             arg(self.tr("Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s"),

@@ -20,7 +20,7 @@ OPTIONAL = ("tiers", "graph", "lint")  # rows shown only when the layer ran (its
 class LayerRows(QTreeWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setHeaderLabels([self.tr("Layer"), self.tr("What this flush changed")])
+        self.setHeaderLabels([self.tr("Part"), self.tr("What this flush changed")])
         self.setRootIsDecorated(False)
         self.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         self.header().setStretchLastSection(True)
@@ -76,7 +76,7 @@ class LayerRows(QTreeWidget):
             return "; ".join(parts) if parts else self.tr("No change")
         if layer == BackgroundLayer.TIERS:
             text = ", ".join(f"{self.tier_name(t)} {n}" for t, n in data["counts"].items())
-            return text + ("; " + arg(self.tr("digests written: %1"), len(data["digests"])) if data["digests"] else "")
+            return text + ("; " + arg(self.tr("topics summed up: %1"), len(data["digests"])) if data["digests"] else "")
         if layer == BackgroundLayer.GRAPH:
             found = sum(data["discoveries"].values())
             return arg(self.tr("Names and topics: %1, links drawn: %2, discoveries: %3 (Inbox)"), data["nodes"],

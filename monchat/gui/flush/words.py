@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject
 
-from ...core.memory.states import ChangeKind, FlushStage
+from ...core.memory.states import ChangeKind, FilterRole, FlushStage
 from ...core.personas.library import PersonaRegistry
 from ..chat.small_model_words import small_model_note
 from ..translation import arg, ui_is_english, ui_language
@@ -34,7 +34,19 @@ class FlushWords(QObject):
         }.get(stage, stage)
 
     def role_name(self, role: str) -> str:
-        return {"base": self.tr("base"), "fixed": self.tr("fixed"), "random": self.tr("random")}.get(role, role)
+        """Why a filter persona reads at this flush, in plain words (``FilterRole``; the program's name is in
+        ``role_tip``)."""
+        return {FilterRole.BASE: self.tr("always reads"), FilterRole.FIXED: self.tr("you chose"),
+                FilterRole.RANDOM: self.tr("picked this time")}.get(role, "")
+
+    def role_tip(self, role: str) -> str:
+        """What ``role_name`` means, with the program's own name for it (the settings and ``--json`` use it)."""
+        return {FilterRole.BASE: self.tr("Reads at every flush and cannot be changed (the program calls it the "
+                                         "“base” persona)."),
+                FilterRole.FIXED: self.tr("One of the two you chose under Personas → Filter personas (a “fixed” "
+                                          "persona: flush.fixed_personas)."),
+                FilterRole.RANDOM: self.tr("Picked at random from the others for this flush only (the “random” "
+                                           "persona; the flush's seed decides which).")}.get(role, "")
 
     def change_name(self, kind: ChangeKind) -> str:
         return {

@@ -73,7 +73,7 @@ Settings folder: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>JSON object with the schema (llama_cpp.server)</source>
+        <source>JSON object with its JSON schema (llama_cpp.server)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -821,10 +821,6 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The base persona is locked: it runs at every flush and picks only the skeleton of the day. Copy its ideas into a new persona to change them.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>One per line</source>
         <translation type="unfinished"></translation>
     </message>
@@ -861,7 +857,15 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Each flush runs base + these two + one drawn at random</source>
+        <source>At each flush: Base always reads, the two you choose here read, and one more is picked for that flush</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your two personas are saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Picked at the last flush: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -873,15 +877,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The base filter persona is locked.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>There is already a filter persona with the id %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Last flush drew at random: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -890,6 +886,18 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Delete this filter persona (what it found stays in memory)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Base is locked: it reads at every flush and picks only the skeleton of the day. Copy its ideas into a new persona to change them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The two you choose are the “fixed” personas (flush.fixed_personas); the one picked each time is the “random” one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Base is locked.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -902,10 +910,6 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Deleted %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The fixed personas are saved.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -924,7 +928,7 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Choose two different fixed personas.</source>
+        <source>Choose two different personas.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1027,10 +1031,6 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Waiting for review: %4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1080,6 +1080,10 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>There was nothing new to flush.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Sent to review: %4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1153,15 +1157,27 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>base</source>
+        <source>always reads</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>fixed</source>
+        <source>you chose</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>random</source>
+        <source>picked this time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reads at every flush and cannot be changed (the program calls it the “base” persona).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One of the two you chose under Personas → Filter personas (a “fixed” persona: flush.fixed_personas).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Picked at random from the others for this flush only (the “random” persona; the flush&apos;s seed decides which).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1442,7 +1458,19 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Memories a topic needs to be summed up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>A topic is summed up only with at least this many such memories.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Topics summed up per flush at most</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Summaries one flush asks the model for at most (0: none).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1495,18 +1523,6 @@ Send to it? monchat asks only once for this service.</source>
     </message>
     <message>
         <source>Evidence lengthens the limits at most this many times.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cold memories a digest needs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Digests per flush at most</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Digest calls one flush makes at most (0: none).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1756,11 +1772,11 @@ Send to it? monchat asks only once for this service.</source>
 <context>
     <name>LayerRows</name>
     <message>
-        <source>Layer</source>
+        <source>What this flush changed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>What this flush changed</source>
+        <source>Part</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1836,6 +1852,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>topics summed up: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Names and topics: %1, links drawn: %2, discoveries: %3 (Inbox)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1908,10 +1928,6 @@ Send to it? monchat asks only once for this service.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>digests written: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 new, %2 rechecked, %3 sent to review, %4 resolved</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1978,10 +1994,6 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Nothing found: each flush checks your memory for broken links, values that do not fit their slot and contradictions. A fix is only ever proposed in the review queue, after a second check.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Checking…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1991,22 +2003,6 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>The model check was left out: %1 is a cloud service you have not agreed to send to yet (a chat or a flush asks).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The slot %1 is usually called %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A date slot whose text names no date</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A place slot whose text is only a date or a number</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>An age slot without one age</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2022,7 +2018,27 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Malformed: empty text, a slot not shaped subject/attribute, or a value out of range</source>
+        <source>Nothing found: each flush checks your memory for broken links, values that do not fit their topic and contradictions. A fix is only ever proposed in the review queue, after a second check.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filed under %1, usually filed as %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filed as a date, but names no date</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filed as a place, but is only a date or a number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filed as an age, but gives no one age</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Malformed: empty text, filed under no topic and detail, or a value out of range</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2306,11 +2322,15 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Talked about</source>
+        <source>▣ Summed up: the prompt carries its topic&apos;s summary instead</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>▣ In a digest: the prompt carries the digest for it</source>
+        <source>Summed up as “%1”, with: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Talked about</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2383,10 +2403,6 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Talked about: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>In the digest “%1”, which covers: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3361,7 +3377,7 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The base filter persona is locked; copy its ideas into a new persona to change them.</source>
+        <source>Base is locked; copy its ideas into a new persona to change them.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3689,7 +3705,7 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Could not decide how this relates to “%1”. The judge leans to: %2 (confidence %3).</source>
+        <source>Could not decide how this relates to “%1”. The model leans to: %2 (confidence %3).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3837,11 +3853,15 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Fixed filter personas</source>
+        <source>Ask me before any change to lasting memory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Ask me before any change to lasting memory</source>
+        <source>Filter personas you chose</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>They read at every flush, besides Base, which always reads, and one more picked each time (the “fixed” personas: flush.fixed_personas).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -76,7 +76,7 @@ Settings folder: %2</source>
         <translation>JSON スキーマだけ</translation>
     </message>
     <message>
-        <source>JSON object with the schema (llama_cpp.server)</source>
+        <source>JSON object with its JSON schema (llama_cpp.server)</source>
         <translation>スキーマ付きの JSON オブジェクト（llama_cpp.server）</translation>
     </message>
     <message>
@@ -825,10 +825,6 @@ Send to it? monchat asks only once for this service.</source>
         <translation>フィルターペルソナ</translation>
     </message>
     <message>
-        <source>The base persona is locked: it runs at every flush and picks only the skeleton of the day. Copy its ideas into a new persona to change them.</source>
-        <translation>ベースペルソナはロックされています。毎回の整理で必ず動き、一日の骨組みだけを拾います。変えたいときは、その考え方を新しいペルソナに写してください。</translation>
-    </message>
-    <message>
         <source>One per line</source>
         <translation>1 行に 1 つ</translation>
     </message>
@@ -865,8 +861,16 @@ Send to it? monchat asks only once for this service.</source>
         <translation>追加の指示</translation>
     </message>
     <message>
-        <source>Each flush runs base + these two + one drawn at random</source>
-        <translation>毎回の整理では、ベース + この 2 人 + ランダムに選ばれる 1 人が動きます</translation>
+        <source>At each flush: Base always reads, the two you choose here read, and one more is picked for that flush</source>
+        <translation>毎回の整理では、ベースペルソナが必ず読み、ここで選んだ 2 人と、そのつど選ばれる 1 人も読みます</translation>
+    </message>
+    <message>
+        <source>Your two personas are saved.</source>
+        <translation>選んだ 2 人を保存しました。</translation>
+    </message>
+    <message>
+        <source>Picked at the last flush: %1</source>
+        <translation>前回の整理で選ばれたペルソナ: %1</translation>
     </message>
     <message>
         <source>Use these two</source>
@@ -877,16 +881,8 @@ Send to it? monchat asks only once for this service.</source>
         <translation>（ロック）</translation>
     </message>
     <message>
-        <source>The base filter persona is locked.</source>
-        <translation>ベースのフィルターペルソナはロックされています。</translation>
-    </message>
-    <message>
         <source>There is already a filter persona with the id %1.</source>
         <translation>ID が %1 のフィルターペルソナはすでにあります。</translation>
-    </message>
-    <message>
-        <source>Last flush drew at random: %1</source>
-        <translation>前回ランダムに選ばれたペルソナ: %1</translation>
     </message>
     <message>
         <source>Delete</source>
@@ -895,6 +891,18 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>Delete this filter persona (what it found stays in memory)</source>
         <translation>このフィルターペルソナを削除します（見つけたことは記憶に残ります）</translation>
+    </message>
+    <message>
+        <source>Base is locked: it reads at every flush and picks only the skeleton of the day. Copy its ideas into a new persona to change them.</source>
+        <translation>ベースペルソナはロックされています。毎回の整理で必ず読み、一日の骨組みだけを拾います。変えたいときは、その考え方を新しいペルソナに写してください。</translation>
+    </message>
+    <message>
+        <source>The two you choose are the “fixed” personas (flush.fixed_personas); the one picked each time is the “random” one.</source>
+        <translation>ここで選ぶ 2 人はプログラム上「固定」ペルソナ（設定の flush.fixed_personas）、そのつど選ばれる 1 人は「ランダム」ペルソナと呼ばれます。</translation>
+    </message>
+    <message>
+        <source>Base is locked.</source>
+        <translation>ベースペルソナはロックされています。</translation>
     </message>
     <message>
         <source>Only filter personas you made or changed can be deleted.</source>
@@ -907,10 +915,6 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>Deleted %1.</source>
         <translation>%1 を削除しました。</translation>
-    </message>
-    <message>
-        <source>The fixed personas are saved.</source>
-        <translation>固定のペルソナを保存しました。</translation>
     </message>
     <message>
         <source>No flush has run yet.</source>
@@ -928,8 +932,8 @@ Send to it? monchat asks only once for this service.</source>
         <translation>（なし）</translation>
     </message>
     <message>
-        <source>Choose two different fixed personas.</source>
-        <translation>固定のペルソナには別々の 2 人を選んでください。</translation>
+        <source>Choose two different personas.</source>
+        <translation>別々の 2 人を選んでください。</translation>
     </message>
 </context>
 <context>
@@ -1031,10 +1035,6 @@ Send to it? monchat asks only once for this service.</source>
         <translation>確認待ちを開く（%1 件）</translation>
     </message>
     <message>
-        <source>Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Waiting for review: %4</source>
-        <translation>長期の記憶: +%1&#x3000;最近の記憶: +%2&#x3000;置き換え: %3&#x3000;確認待ち: %4</translation>
-    </message>
-    <message>
         <source>Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s</source>
         <translation>根拠不足で除外: %1&#x3000;モデル呼び出し: %2&#x3000;トークン: %3&#x3000;時間: %4 秒</translation>
     </message>
@@ -1085,6 +1085,10 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>There was nothing new to flush.</source>
         <translation>整理する新しい内容はありませんでした。</translation>
+    </message>
+    <message>
+        <source>Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Sent to review: %4</source>
+        <translation>長期の記憶: +%1&#x3000;最近の記憶: +%2&#x3000;置き換え: %3&#x3000;確認待ちへ: %4</translation>
     </message>
     <message>
         <source>No changes</source>
@@ -1154,16 +1158,28 @@ Send to it? monchat asks only once for this service.</source>
         <translation>プロンプトを作り直す</translation>
     </message>
     <message>
-        <source>base</source>
-        <translation>ベース</translation>
+        <source>always reads</source>
+        <translation>毎回読む</translation>
     </message>
     <message>
-        <source>fixed</source>
-        <translation>固定</translation>
+        <source>you chose</source>
+        <translation>あなたが選んだ</translation>
     </message>
     <message>
-        <source>random</source>
-        <translation>ランダム</translation>
+        <source>picked this time</source>
+        <translation>今回選ばれた</translation>
+    </message>
+    <message>
+        <source>Reads at every flush and cannot be changed (the program calls it the “base” persona).</source>
+        <translation>毎回の整理で必ず読みます。変えることはできません（プログラム上の呼び名は「ベース」ペルソナ）。</translation>
+    </message>
+    <message>
+        <source>One of the two you chose under Personas → Filter personas (a “fixed” persona: flush.fixed_personas).</source>
+        <translation>ペルソナ → フィルターペルソナ で選んだ 2 人のうちの 1 人です（プログラム上の呼び名は「固定」ペルソナ。設定の flush.fixed_personas）。</translation>
+    </message>
+    <message>
+        <source>Picked at random from the others for this flush only (the “random” persona; the flush&apos;s seed decides which).</source>
+        <translation>ほかのペルソナから、この整理のためだけに選ばれました（プログラム上の呼び名は「ランダム」ペルソナ。どれになるかは整理のシードで決まります）。</translation>
     </message>
     <message>
         <source>New</source>
@@ -1438,8 +1454,20 @@ Send to it? monchat asks only once for this service.</source>
         <translation>整理のとき、最近話さない話題ごとに記憶の短い要約を頼みます（話題ごとに 1 回の呼び出し）。</translation>
     </message>
     <message>
+        <source>Memories a topic needs to be summed up</source>
+        <translation>要約に必要な、最近は話さない記憶の数</translation>
+    </message>
+    <message>
         <source>A topic is summed up only with at least this many such memories.</source>
         <translation>そうした記憶がこの数以上ある話題だけを要約します。</translation>
+    </message>
+    <message>
+        <source>Topics summed up per flush at most</source>
+        <translation>1 回の整理で要約する話題の上限</translation>
+    </message>
+    <message>
+        <source>Summaries one flush asks the model for at most (0: none).</source>
+        <translation>1 回の整理でモデルに頼む要約の上限です（0: しない）。</translation>
     </message>
     <message>
         <source>The days must grow: “often” at most “now and then”, “now and then” at most “not lately”.</source>
@@ -1492,18 +1520,6 @@ Send to it? monchat asks only once for this service.</source>
     <message>
         <source>Evidence lengthens the limits at most this many times.</source>
         <translation>根拠による延長は、最大でこの倍数までです。</translation>
-    </message>
-    <message>
-        <source>Cold memories a digest needs</source>
-        <translation>要約に必要なコールドな記憶の数</translation>
-    </message>
-    <message>
-        <source>Digests per flush at most</source>
-        <translation>1 回の整理での要約の上限</translation>
-    </message>
-    <message>
-        <source>Digest calls one flush makes at most (0: none).</source>
-        <translation>1 回の整理で行う要約の呼び出しの上限です（0: しない）。</translation>
     </message>
     <message>
         <source>Graph</source>
@@ -1749,12 +1765,12 @@ Send to it? monchat asks only once for this service.</source>
 <context>
     <name>LayerRows</name>
     <message>
-        <source>Layer</source>
-        <translation>層</translation>
-    </message>
-    <message>
         <source>What this flush changed</source>
         <translation>この整理で変わったこと</translation>
+    </message>
+    <message>
+        <source>Part</source>
+        <translation>項目</translation>
     </message>
     <message>
         <source>Looking back</source>
@@ -1829,6 +1845,10 @@ Send to it? monchat asks only once for this service.</source>
         <translation>気づき %1 件、ギャップの疑い %2 件（受信箱）</translation>
     </message>
     <message>
+        <source>topics summed up: %1</source>
+        <translation>要約した話題: %1</translation>
+    </message>
+    <message>
         <source>Names and topics: %1, links drawn: %2, discoveries: %3 (Inbox)</source>
         <translation>名前と話題 %1、描いたつながり %2、発見 %3（受信箱）</translation>
     </message>
@@ -1901,10 +1921,6 @@ Send to it? monchat asks only once for this service.</source>
         <translation>変化なし</translation>
     </message>
     <message>
-        <source>digests written: %1</source>
-        <translation>要約を作成: %1</translation>
-    </message>
-    <message>
         <source>%1 new, %2 rechecked, %3 sent to review, %4 resolved</source>
         <translation>新規 %1、再点検 %2、確認へ %3、解消 %4</translation>
     </message>
@@ -1975,10 +1991,6 @@ Open it in your browser?</source>
         <translation>状態</translation>
     </message>
     <message>
-        <source>Nothing found: each flush checks your memory for broken links, values that do not fit their slot and contradictions. A fix is only ever proposed in the review queue, after a second check.</source>
-        <translation>何も見つかっていません。整理のたびに、記憶の壊れたつながり、分類に合わない値、食い違いを点検します。直し方は二度目の点検のあとに、確認待ちで提案するだけです。</translation>
-    </message>
-    <message>
         <source>Checking…</source>
         <translation>点検しています…</translation>
     </message>
@@ -1989,22 +2001,6 @@ Open it in your browser?</source>
     <message>
         <source>The model check was left out: %1 is a cloud service you have not agreed to send to yet (a chat or a flush asks).</source>
         <translation>モデルによる点検は行いませんでした: %1 は、まだ送信に同意していないクラウドサービスです（会話か整理のときに確認します）。</translation>
-    </message>
-    <message>
-        <source>The slot %1 is usually called %2</source>
-        <translation>分類 %1 は通常 %2 と呼ばれます</translation>
-    </message>
-    <message>
-        <source>A date slot whose text names no date</source>
-        <translation>日付の分類なのに、日付が書かれていません</translation>
-    </message>
-    <message>
-        <source>A place slot whose text is only a date or a number</source>
-        <translation>場所の分類なのに、日付か数字しか書かれていません</translation>
-    </message>
-    <message>
-        <source>An age slot without one age</source>
-        <translation>年齢の分類なのに、年齢がひとつに決まりません</translation>
     </message>
     <message>
         <source>Replaced by a memory that does not exist</source>
@@ -2019,8 +2015,28 @@ Open it in your browser?</source>
         <translation>置き換えの連なりが最初に戻っています</translation>
     </message>
     <message>
-        <source>Malformed: empty text, a slot not shaped subject/attribute, or a value out of range</source>
-        <translation>形が崩れています: 本文が空、分類が「主題/属性」の形でない、または値が範囲外</translation>
+        <source>Nothing found: each flush checks your memory for broken links, values that do not fit their topic and contradictions. A fix is only ever proposed in the review queue, after a second check.</source>
+        <translation>何も見つかっていません。整理のたびに、記憶の壊れたつながり、分類に合わない値、食い違いを点検します。直し方は二度目の点検のあとに、確認待ちで提案するだけです。</translation>
+    </message>
+    <message>
+        <source>Filed under %1, usually filed as %2</source>
+        <translation>%1 に分類されていますが、ふつうは %2 です</translation>
+    </message>
+    <message>
+        <source>Filed as a date, but names no date</source>
+        <translation>日付の分類なのに、日付が書かれていません</translation>
+    </message>
+    <message>
+        <source>Filed as a place, but is only a date or a number</source>
+        <translation>場所の分類なのに、日付か数字しか書かれていません</translation>
+    </message>
+    <message>
+        <source>Filed as an age, but gives no one age</source>
+        <translation>年齢の分類なのに、年齢がひとつに決まりません</translation>
+    </message>
+    <message>
+        <source>Malformed: empty text, filed under no topic and detail, or a value out of range</source>
+        <translation>形が崩れています: 本文が空、分類が「話題/内容」の形でない、または値が範囲外</translation>
     </message>
     <message>
         <source>These may contradict each other</source>
@@ -2244,7 +2260,7 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Pinned</source>
-        <translation>固定</translation>
+        <translation>ピン留め</translation>
     </message>
     <message>
         <source>Held from</source>
@@ -2303,12 +2319,16 @@ Open it in your browser?</source>
         <translation>根拠: あなたの発言</translation>
     </message>
     <message>
-        <source>Talked about</source>
-        <translation>話題にした時期</translation>
+        <source>▣ Summed up: the prompt carries its topic&apos;s summary instead</source>
+        <translation>▣ 要約に含まれています: プロンプトにはこの記憶の代わりに話題の要約が入ります</translation>
     </message>
     <message>
-        <source>▣ In a digest: the prompt carries the digest for it</source>
-        <translation>▣ 要約に含まれています: プロンプトにはこの記憶の代わりに要約が入ります</translation>
+        <source>Summed up as “%1”, with: %2</source>
+        <translation>要約「%1」に含まれています: %2</translation>
+    </message>
+    <message>
+        <source>Talked about</source>
+        <translation>話題にした時期</translation>
     </message>
     <message>
         <source>No memory here yet.</source>
@@ -2381,10 +2401,6 @@ Open it in your browser?</source>
     <message>
         <source>Talked about: %1</source>
         <translation>話題にした時期: %1</translation>
-    </message>
-    <message>
-        <source>In the digest “%1”, which covers: %2</source>
-        <translation>要約「%1」に含まれています: %2</translation>
     </message>
     <message>
         <source>Waiting for your review: %1</source>
@@ -3351,8 +3367,8 @@ Open it in your browser?</source>
         <translation>ペルソナが 1 MB を超えています。文章を短くしてください。</translation>
     </message>
     <message>
-        <source>The base filter persona is locked; copy its ideas into a new persona to change them.</source>
-        <translation>ベースのフィルターペルソナはロックされています。変えたいときは、その考え方を新しいペルソナに写してください。</translation>
+        <source>Base is locked; copy its ideas into a new persona to change them.</source>
+        <translation>ベースペルソナはロックされています。変えたいときは、その考え方を新しいペルソナに写してください。</translation>
     </message>
     <message>
         <source>A field is not valid.</source>
@@ -3673,7 +3689,7 @@ Open it in your browser?</source>
         <translation>「%1」との関係について、モデルから使える答えがありませんでした。あなたが決めてください</translation>
     </message>
     <message>
-        <source>Could not decide how this relates to “%1”. The judge leans to: %2 (confidence %3).</source>
+        <source>Could not decide how this relates to “%1”. The model leans to: %2 (confidence %3).</source>
         <translation>「%1」との関係を判断できませんでした。判定の傾き: %2（確信度 %3）</translation>
     </message>
     <message>
@@ -3819,12 +3835,16 @@ Open it in your browser?</source>
         <translation>承認</translation>
     </message>
     <message>
-        <source>Fixed filter personas</source>
-        <translation>固定のフィルターペルソナ</translation>
-    </message>
-    <message>
         <source>Ask me before any change to lasting memory</source>
         <translation>長期の記憶を変える前に必ず確認する</translation>
+    </message>
+    <message>
+        <source>Filter personas you chose</source>
+        <translation>あなたが選んだフィルターペルソナ</translation>
+    </message>
+    <message>
+        <source>They read at every flush, besides Base, which always reads, and one more picked each time (the “fixed” personas: flush.fixed_personas).</source>
+        <translation>毎回の整理で、必ず読むベースペルソナと、そのつど選ばれる 1 人に加えて読みます（プログラム上の呼び名は「固定」ペルソナ。設定の flush.fixed_personas）。</translation>
     </message>
     <message>
         <source>Learned from your reviews</source>

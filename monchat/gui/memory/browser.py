@@ -179,7 +179,7 @@ class MemoryBrowser(QDialog):
             item.setToolTip(0, record.text)
             item.setToolTip(1, memory_words.topic_tip(record.slot))
             if tier["digest"]:
-                item.setToolTip(TIER_COLUMN, self.tr("▣ In a digest: the prompt carries the digest for it"))
+                item.setToolTip(TIER_COLUMN, self.tr("▣ Summed up: the prompt carries its topic's summary instead"))
             if record.id == select:
                 chosen = item
         if chosen is None and self.table.topLevelItemCount():
@@ -259,7 +259,7 @@ class MemoryBrowser(QDialog):
         lines = [" · ".join(facts)]
         if tier["digest"]:  # one-way: the digest stands for these memories; their rows stay as they were
             covered = "; ".join(self.memory.get(mid).text for mid in tier["digest"]["covers"])
-            lines.append(arg(self.tr("In the digest “%1”, which covers: %2"), tier["digest"]["text"], covered))
+            lines.append(arg(self.tr("Summed up as “%1”, with: %2"), tier["digest"]["text"], covered))
         threshold = self.settings.flush.judge_confidence
         for row in queue:
             if row.get("memory_id") == record.id:

@@ -49,7 +49,7 @@ class LintTab(QWidget):
             header.setSectionResizeMode(column, mode)
         self.findings.setRootIsDecorated(False)
         self.empty = QLabel(self.tr("Nothing found: each flush checks your memory for broken links, values that "
-                                    "do not fit their slot and contradictions. A fix is only ever proposed in "
+                                    "do not fit their topic and contradictions. A fix is only ever proposed in "
                                     "the review queue, after a second check."), self)
         self.empty.setWordWrap(True)
         layout = QVBoxLayout(self)
@@ -91,15 +91,15 @@ class LintTab(QWidget):
     def finding_text(self, finding: dict) -> str:
         kind, detail = finding["kind"], finding["detail"]
         if kind == "slot_name":
-            return arg(self.tr("The slot %1 is usually called %2"), detail.get("slot", ""), detail.get("canonical", ""))
+            return arg(self.tr("Filed under %1, usually filed as %2"), detail.get("slot", ""), detail.get("canonical", ""))
         if kind == "value":
-            return {"date": self.tr("A date slot whose text names no date"),
-                    "place": self.tr("A place slot whose text is only a date or a number"),
-                    "age": self.tr("An age slot without one age")}.get(detail.get("family"), kind)
+            return {"date": self.tr("Filed as a date, but names no date"),
+                    "place": self.tr("Filed as a place, but is only a date or a number"),
+                    "age": self.tr("Filed as an age, but gives no one age")}.get(detail.get("family"), kind)
         return {"orphan_successor": self.tr("Replaced by a memory that does not exist"),
                 "orphan_evidence": self.tr("Cites messages that are in no archive"),
                 "cycle": self.tr("A chain of replacements comes back to its start"),
-                "malformed": self.tr("Malformed: empty text, a slot not shaped subject/attribute, or a value "
+                "malformed": self.tr("Malformed: empty text, filed under no topic and detail, or a value "
                                      "out of range"),
                 "contradiction": self.tr("These may contradict each other")}.get(kind, kind)
 

@@ -3,7 +3,8 @@
 Memory, the review queue and the inbox open as windows beside the chat (not modal): a user reads their
 memory while chatting. The flush window is not modal either: once a flush runs, chat is open again
 (``FlushGate.flushing``), and the gate is read again when the flush starts and ends. A flush that leaves
-items waiting for review ends with "Open review queue (N)"; the menu shows the same count.
+items waiting for review ends with "Open review queue (N)"; the menu shows the same count: the rows the queue
+shows, near-duplicates as one (``MemoryService.review_rows``), never the items in them.
 """
 
 from __future__ import annotations
@@ -31,15 +32,21 @@ class MemoryMenu:
         if w.closing:
             return
         memory = w.app.memory
-        w.runner.start("review count", lambda _report: len(memory.queue()), on_finished=self._show_count)
+        w.runner.start("review count", lambda _report: memory.review_rows(), on_finished=self._show_count)
 
     def _show_count(self, count: int) -> None:
+        """The queue's rows (near-duplicates as one, ``MemoryService.review_rows``): the menu item and an open
+        flush window's "Open review queue (N)" say the number of rows the queue window shows."""
         if not alive(self.window):
             return
         self.review_count = count
         action = self.window.queue_action
         action.setText(QCoreApplication.translate("MemoryMenu", "Review queue (%n)…", None, count) if count
                        else QCoreApplication.translate("MemoryMenu", "Review queue…"))
+        from ..flush.dialog import FlushDialog
+        for dialog in self.window.dialogs:
+            if isinstance(dialog, FlushDialog) and alive(dialog):
+                dialog.show_review_rows(count)
 
     # ---- windows -------------------------------------------------------------
     def open_flush(self):

@@ -98,7 +98,7 @@ class ReviewWords:
             if number and confidence <= 0:
                 return arg(self.tr("The model gave no usable answer on how this relates to “%1”. "
                                    "Decide yourself."), old)
-            return arg(self.tr("Could not decide how this relates to “%1”. The judge leans to: %2 "
+            return arg(self.tr("Could not decide how this relates to “%1”. The model leans to: %2 "
                                "(confidence %3)."), old, self.verdict_name(leaning(row)), sure)
         return self.action_name(action)
 

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (QComboBox, QGroupBox, QHBoxLayout, QLabel, QLineE
 
 from ...core.errors import KnownError
 from ...core.flush.service import FlushService
+from ...core.memory.states import FilterRole
 from ...core.personas.library import BASE_FILTER_ID, FilterPersona, FilterTexts, PersonaRegistry, remove_filter_persona
 from ...core.settings import Settings, save_settings
 from ..failures import explanation, headline
@@ -52,7 +53,7 @@ class FixedPersonaPicker(QWidget):
         """Why the choice cannot be saved ("" when it can)."""
         chosen = self.value()
         if len(chosen) != len(set(chosen)):
-            return self.tr("Choose two different fixed personas.")
+            return self.tr("Choose two different personas.")
         return ""
 
 
@@ -66,7 +67,7 @@ def last_random_persona(flush: FlushService) -> str:
     if not last:
         return ""
     for entry in last.get("personas", []) or []:
-        if isinstance(entry, dict) and entry.get("role") == "random":
+        if isinstance(entry, dict) and entry.get("role") == FilterRole.RANDOM:
             return str(entry.get("id", ""))
     return str(last.get("random", "") or "")
 
@@ -88,8 +89,8 @@ class FilterPersonaDialog(PersonaEditor):
         self.setWindowTitle(self.tr("Filter personas"))
         self.resize(820, 600)
 
-        self.locked_label = QLabel(self.tr("The base persona is locked: it runs at every flush and picks only "
-                                           "the skeleton of the day. Copy its ideas into a new persona to change them."),
+        self.locked_label = QLabel(self.tr("Base is locked: it reads at every flush and picks only the skeleton "
+                                           "of the day. Copy its ideas into a new persona to change them."),
                                    self)
         self.locked_label.setWordWrap(True)
         self.talent_edit = QLineEdit(self)
@@ -113,7 +114,10 @@ class FilterPersonaDialog(PersonaEditor):
         form.addRow(self.tr("Style"), self.style_box)
         form.addRow(self.tr("Extra instructions"), self.instructions_edit)
 
-        fixed_group = QGroupBox(self.tr("Each flush runs base + these two + one drawn at random"), self)
+        fixed_group = QGroupBox(self.tr("At each flush: Base always reads, the two you choose here read, and one more "
+                                      "is picked for that flush"), self)
+        fixed_group.setToolTip(self.tr("The two you choose are the “fixed” personas (flush.fixed_personas); the "
+                                       "one picked each time is the “random” one."))
         self.fixed = FixedPersonaPicker(personas, fixed_group)
         self.fixed_save = QPushButton(self.tr("Use these two"), fixed_group)
         self.fixed_save.clicked.connect(self.save_fixed)
@@ -172,7 +176,7 @@ class FilterPersonaDialog(PersonaEditor):
         self.max_items.setReadOnly(locked)
         self.style_box.setEnabled(not locked)
         self.save_button.setEnabled(not locked)
-        self.save_button.setToolTip(self.tr("The base filter persona is locked.") if locked else "")
+        self.save_button.setToolTip(self.tr("Base is locked.") if locked else "")
         own = persona is not None and self.personas.is_users_filter(persona.id)
         self.delete_button.setEnabled(own)
         self.delete_button.setToolTip(self.tr("Delete this filter persona (what it found stays in memory)") if own
@@ -233,7 +237,7 @@ class FilterPersonaDialog(PersonaEditor):
         self.settings.flush.fixed_personas = self.fixed.value()
         if not self._save_settings():
             return False
-        self.message.setText(self.tr("The fixed personas are saved."))
+        self.message.setText(self.tr("Your two personas are saved."))
         self.personas_changed.emit()
         return True
 
@@ -262,7 +266,7 @@ class FilterPersonaDialog(PersonaEditor):
             self.last_random.setText(self.tr("No flush has run yet."))
             return
         persona = self.personas.filters.get(persona_id)
-        self.last_random.setText(arg(self.tr("Last flush drew at random: %1"),
+        self.last_random.setText(arg(self.tr("Picked at the last flush: %1"),
                                      persona.texts(ui_language()).name if persona else persona_id))
 
     def _last_random_failed(self, failure: Failure) -> None:

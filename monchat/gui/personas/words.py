@@ -56,7 +56,7 @@ def problem_text(problem: Problem) -> str:
         "too_large": QCoreApplication.translate(
             "PersonaWords", "The persona is larger than 1 MB; shorten its text."),
         "locked": QCoreApplication.translate(
-            "PersonaWords", "The base filter persona is locked; copy its ideas into a new persona to change them."),
+            "PersonaWords", "Base is locked; copy its ideas into a new persona to change them."),
     }
     return words.get(getattr(problem, "code", ""),
                      QCoreApplication.translate("PersonaWords", "A field is not valid."))

@@ -106,7 +106,9 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Recommend a flush at (log files)"), self.warn_files)
         form.addRow(self.tr("Pause chat at (log files)"), self.stop_files)
         form.addRow(self.tr("Approval"), self.ask_layer1)
-        form.addRow(self.tr("Fixed filter personas"), self.fixed)
+        form.addRow(self.tr("Filter personas you chose"), self.fixed)
+        self.fixed.setToolTip(self.tr("They read at every flush, besides Base, which always reads, and one more "
+                                      "picked each time (the “fixed” personas: flush.fixed_personas)."))
         self.mcp_switch = McpSwitch.add_to(form, s, page, self.paths.data_dir)  # its access log
         self.learning = ReviewLearningView(self.review_learning, self.runner, page)  # core/memory/learning.py
         form.addRow(self.tr("Learned from your reviews"), self.learning)

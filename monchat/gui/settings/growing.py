@@ -118,10 +118,10 @@ class GrowingMemoryPage(QWidget):
                  self.tr("Evidence lengthens the limits at most this many times."), Number(1, 100, 0.5, 1)),
                 ("tiers.digest", self.tr("Sum up topics not talked about lately"),
                  self.tr("The flush asks for a short summary of a topic's memories not talked about lately (one call a topic)."), None),
-                ("tiers.digest_min_items", self.tr("Cold memories a digest needs"),
+                ("tiers.digest_min_items", self.tr("Memories a topic needs to be summed up"),
                  self.tr("A topic is summed up only with at least this many such memories."), Number(1, 50)),
-                ("tiers.digest_max_slots", self.tr("Digests per flush at most"),
-                 self.tr("Digest calls one flush makes at most (0: none)."), Number(0, 50)),
+                ("tiers.digest_max_slots", self.tr("Topics summed up per flush at most"),
+                 self.tr("Summaries one flush asks the model for at most (0: none)."), Number(0, 50)),
             ]),
             (self.tr("Graph"), [
                 ("graph.enabled", self.tr("Build the graph of what you talk about"),

@@ -23,7 +23,7 @@ class AnswerFormatBox(QComboBox):
         super().__init__(parent)
         for mode, text in (("auto", self.tr("Automatic (a JSON schema, else JSON object)")),
                            ("json_schema", self.tr("JSON schema only")),
-                           ("json_object", self.tr("JSON object with the schema (llama_cpp.server)"))):
+                           ("json_object", self.tr("JSON object with its JSON schema (llama_cpp.server)"))):
             self.addItem(text, mode)
         self.setCurrentIndex(max(0, self.findData(value)))
         self.setToolTip(self.tr("How a flush asks the server for structured answers. Servers that refuse a JSON "
