@@ -21,6 +21,7 @@ class MemoryMenu:
     def __init__(self, window) -> None:
         self.window = window
         self.review_count = 0
+        self.flush_dialogs: list = []  # the flush windows opened, told the count (never imported to look for them)
         self._reload_after_turn = False
         window.turn_finished.connect(self._after_turn)
         window.turn_failed.connect(self._after_turn)
@@ -43,10 +44,9 @@ class MemoryMenu:
         action = self.window.queue_action
         action.setText(QCoreApplication.translate("MemoryMenu", "Review queue (%n)…", None, count) if count
                        else QCoreApplication.translate("MemoryMenu", "Review queue…"))
-        from ..flush.dialog import FlushDialog
-        for dialog in self.window.dialogs:
-            if isinstance(dialog, FlushDialog) and alive(dialog):
-                dialog.show_review_rows(count)
+        self.flush_dialogs = [dialog for dialog in self.flush_dialogs if alive(dialog)]
+        for dialog in self.flush_dialogs:
+            dialog.show_review_rows(count)
 
     # ---- windows -------------------------------------------------------------
     def open_flush(self):
@@ -59,6 +59,7 @@ class MemoryMenu:
         dialog.flush_finished.connect(self._flushed)
         dialog.flush_failed.connect(lambda _failure: w.refresh_gate())
         dialog.review_requested.connect(w.open_review_queue)
+        self.flush_dialogs.append(dialog)
         return w._open(dialog, modal=False)
 
     def _flushed(self, report) -> None:
