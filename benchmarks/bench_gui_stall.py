@@ -1,12 +1,14 @@
 """How long the window's event loop goes unanswered while a reply streams and while a flush runs.
 
-Run: .venv/bin/python benchmarks/bench_gui_stall.py [--quick|--smoke] [--server-here]   (prints one JSON object)
+Run: .venv/bin/python benchmarks/bench_gui_stall.py [--quick|--smoke] [--server-here] [--dark]   (prints one JSON object)
 
 The real window (offscreen) talks through the real Ollama adapter to a loopback fake
 Ollama (TCP_NODELAY) that streams a long reply chunk by chunk and takes a fixed time per
 flush call. The fake runs in a process of its own, as Ollama does: in the window's process
 its threads (counting each prompt, writing each answer) would take the GIL from the window
-too, which a real server never does (``--server-here`` measures it that way). A 2 ms timer notes the longest gap between its ticks; the baseline is the
+too, which a real server never does (``--server-here`` measures it that way). ``--dark`` gives the
+application a dark palette first, as a desktop in dark mode does: the window then draws through
+``ThemeStyle``, a Python style (``gui/kit/theme.py``). A 2 ms timer notes the longest gap between its ticks; the baseline is the
 same timer with the window idle, in the same run. The flush runs from the Flush dialog
 as a user starts it. Nothing here asserts a time.
 """
@@ -27,6 +29,7 @@ os.environ.setdefault("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer  # noqa: E402
+from PySide6.QtGui import QColor, QPalette  # noqa: E402
 
 from bench_core import write_history  # noqa: E402
 from bench_flush_server import answer  # noqa: E402
@@ -112,11 +115,22 @@ class ServerElsewhere:
         pass
 
 
-def measure(size: str = "full", server_here: bool = False) -> dict:
+def dark_palette() -> QPalette:
+    palette = QPalette()
+    for role, colour in (("Window", "#2b2b2b"), ("WindowText", "#e6e6e6"), ("Base", "#1e1e1e"),
+                         ("AlternateBase", "#333333"), ("Text", "#e6e6e6"), ("Button", "#3a3a3a"),
+                         ("ButtonText", "#e6e6e6"), ("Highlight", "#3d6fb4"), ("BrightText", "#ffffff")):
+        palette.setColor(getattr(QPalette.ColorRole, role), QColor(colour))
+    return palette
+
+
+def measure(size: str = "full", server_here: bool = False, dark: bool = False) -> dict:
     chunks, days = {"smoke": (20, 1), "quick": (60, 2), "full": (300, 5)}[size]
     server = fake_server(chunks) if server_here else ServerElsewhere(chunks)
     os.environ["OLLAMA_HOST"] = server.url
     qapp = ensure_qapplication()
+    if dark:
+        qapp.setPalette(dark_palette())
     previous = tune_interpreter_for_gui()  # as run_gui does
     try:
         with tempfile.TemporaryDirectory() as home:
@@ -154,7 +168,8 @@ def measure(size: str = "full", server_here: bool = False) -> dict:
             "gui_max_stall_baseline_idle_ms": idle, "gui_reply_s": round(reply_s, 2),
             "gui_reply_chunks": chunks, "gui_flush_s": round(flush_s, 2),
             "gui_flush_archived": report.messages_archived if report else 0,
-            "gui_fake_server": "this process" if server_here else "own process"}
+            "gui_fake_server": "this process" if server_here else "own process",
+            "gui_palette": "dark" if dark else "light"}
 
 
 if __name__ == "__main__":
@@ -162,4 +177,5 @@ if __name__ == "__main__":
         serve(int(sys.argv[2]))
     else:
         sizes = [a.lstrip("-") for a in sys.argv[1:] if a in ("--smoke", "--quick", "--full")]
-        print(json.dumps(measure(sizes[0] if sizes else "full", server_here="--server-here" in sys.argv)))
+        print(json.dumps(measure(sizes[0] if sizes else "full", server_here="--server-here" in sys.argv,
+                                 dark="--dark" in sys.argv)))
