@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from ..core.paths import Paths
 
+from .kit.pyside_check import check_signals
 from .translation import Translators, resolve_language, ui_is_english
 from .window_frame import FirstPaint, settings_language
 
@@ -124,6 +125,7 @@ def open_window(build) -> int:
     frame, ends the loop and is raised here, for the caller to show as before (``cli/gui.py``).
     """
     qapp = ensure_qapplication()
+    check_signals()  # before anything is painted: a PySide6 that would abort the app later is named now
     previous_interval = tune_interpreter_for_gui()
     paths = Paths.from_env()
     translators = Translators()
