@@ -51,10 +51,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, app=None, parent: QWidget | None = None, *, config_dir=None) -> None:
         """The frame (``window_frame.py``) at once; with ``app`` the window is filled too (else ``attach`` fills it).
-
-        Args:
-            config_dir: where ``window.ini`` is (default: the app's config folder).
-        """
+        ``config_dir``: where ``window.ini`` is (default: the app's config folder)."""
         super().__init__(parent)
         self.app = None
         self.dialogs: list = []
@@ -144,9 +141,12 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(REVIEW_COUNT_DELAY_MS, self, self.memory_menu.refresh_review_count)
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
-        """Back in the window (from a terminal that ran ``monchat flush``, say): the gate is read again."""
+        """Back in the window (after ``monchat flush``): the gate is read again; dark or light: the style follows."""
         super().changeEvent(event)
-        if (event.type() == QEvent.Type.ActivationChange and self.isActiveWindow() and not self.closing
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+            from .kit.tab_style import follow_palette  # imported after the frame's paint (kit/tab_style.py)
+            follow_palette()
+        elif (event.type() == QEvent.Type.ActivationChange and self.isActiveWindow() and not self.closing
                 and self.app is not None):
             self.refresh_gate()
 

@@ -122,3 +122,20 @@ def test_the_app_installs_its_style_at_start_while_the_palette_is_dark(app, tran
     finally:
         qapp.setStyle("Fusion")
         qapp.setPalette(before)
+
+
+def test_a_desktop_that_turns_dark_and_light_again_while_monchat_runs_gets_the_style_each_time(window, qtbot):
+    qapp = QApplication.instance()
+    qapp.setStyle("Fusion")
+    before = qapp.palette()
+    assert not isinstance(qapp.style(), ThemeStyle)
+    try:
+        qapp.setPalette(dark_palette())  # the desktop turned dark: every window hears ApplicationPaletteChange
+        qtbot.waitUntil(lambda: isinstance(qapp.style(), ThemeStyle), timeout=3000)
+        assert qapp.style().baseStyle().name().lower() == "fusion"
+        qapp.setPalette(before)  # and light again: Qt's own style, no Python call per style query
+        qtbot.waitUntil(lambda: not isinstance(qapp.style(), ThemeStyle), timeout=3000)
+        assert qapp.style().name().lower() == "fusion"
+    finally:
+        qapp.setStyle("Fusion")
+        qapp.setPalette(before)

@@ -6,7 +6,8 @@ tab bar the same label position for every tab and a little more height. ``keep_t
 (the Settings, Inbox and Memory windows call it for theirs): a Python style on the whole application makes every
 style query of every widget a Python call, and the window stalled 50-80 ms while a flush's progress laid out its
 rows (docs/benchmarks.md). ``install`` puts the dark-theme style (``kit/theme.py``) on the application only while
-its palette is dark, where it has something to do.
+its palette is dark, where it has something to do, and ``follow_palette`` (the main window's palette change) puts
+it on or takes it off when a desktop turns dark or light while monchat runs.
 """
 
 from __future__ import annotations
@@ -37,6 +38,16 @@ def keep_tails(bar: QTabBar) -> None:
 
 
 def install(qapp: QApplication) -> None:
-    """The dark-theme style on the application, while its palette is dark (once)."""
-    if is_dark(qapp.palette()) and not isinstance(qapp.style(), ThemeStyle):
+    """The dark-theme style on the application while its palette is dark; Qt's own style while it is light."""
+    dark, themed = is_dark(qapp.palette()), isinstance(qapp.style(), ThemeStyle)
+    if dark and not themed:
         qapp.setStyle(ThemeStyle(qapp.style().name()))
+    elif themed and not dark:
+        qapp.setStyle(qapp.style().baseStyle().name())
+
+
+def follow_palette() -> None:
+    """The application's palette changed (a desktop turned dark or light): its style follows."""
+    qapp = QApplication.instance()
+    if isinstance(qapp, QApplication):
+        install(qapp)
