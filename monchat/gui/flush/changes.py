@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
 
 from .dropped_rows import add_dropped_rows
@@ -13,20 +13,25 @@ from .dropped_rows import add_dropped_rows
 REFLECT_NOTES = ("reflect_unshown", "reflect_said_nothing", "reflect_echoed")
 
 
+class FlushNotes(QObject):
+    """Words of the flush's notes that need a plural form: ``self.tr(text, "", n)``, the call Qt's lupdate reads as
+    plural in every PySide6 (6.11's does not read ``QCoreApplication.translate(context, text, None, n)`` so)."""
+
+    def reflect(self, code: str, count: int) -> str:
+        words = {
+            "reflect_unshown": self.tr("Looking back: %n finding(s) left out: not in the expected form, or about a "
+                                       "topic it was not shown.", "", count),
+            "reflect_said_nothing": self.tr("Looking back: %n finding(s) left out: they say nothing (only a number, "
+                                            "a list marker, punctuation or one repeated syllable).", "", count),
+            "reflect_echoed": self.tr("Looking back: %n finding(s) left out: they repeat the request's "
+                                      "instructions, not what your conversations show.", "", count),
+        }
+        return words[code]
+
+
 def reflect_note(code: str, count: int = 0) -> str:
     """The looking-back stage's note on findings it left out, in the window's words (``core/background/reflect.py``)."""
-    words = {
-        "reflect_unshown": QCoreApplication.translate(
-            "FlushNotes", "Looking back: %n finding(s) left out: not in the expected form, or about a topic it was "
-                          "not shown.", None, count),
-        "reflect_said_nothing": QCoreApplication.translate(
-            "FlushNotes", "Looking back: %n finding(s) left out: they say nothing (only a number, a list marker, "
-                          "punctuation or one repeated syllable).", None, count),
-        "reflect_echoed": QCoreApplication.translate(
-            "FlushNotes", "Looking back: %n finding(s) left out: they repeat the request's instructions, not what "
-                          "your conversations show.", None, count),
-    }
-    return words[code]
+    return FlushNotes().reflect(code, count)
 
 
 def group_changes(changes: list) -> list[list]:

@@ -9,16 +9,17 @@ shows, near-duplicates as one (``MemoryService.review_rows``), never the items i
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QObject
 
 from ...core.chat.warm import warm_task
 from ..kit.lifetime import alive
 
 
-class MemoryMenu:
+class MemoryMenu(QObject):
     """Opens the Memory menu's windows for ``window`` (the main window) and keeps the review count shown."""
 
     def __init__(self, window) -> None:
+        super().__init__(window)
         self.window = window
         self.review_count = 0
         self.flush_dialogs: list = []  # the flush windows opened, told the count (never imported to look for them)
@@ -42,8 +43,7 @@ class MemoryMenu:
             return
         self.review_count = count
         action = self.window.queue_action
-        action.setText(QCoreApplication.translate("MemoryMenu", "Review queue (%n)…", None, count) if count
-                       else QCoreApplication.translate("MemoryMenu", "Review queue…"))
+        action.setText(self.tr("Review queue (%n)…", "", count) if count else self.tr("Review queue…"))
         self.flush_dialogs = [dialog for dialog in self.flush_dialogs if alive(dialog)]
         for dialog in self.flush_dialogs:
             dialog.show_review_rows(count)
