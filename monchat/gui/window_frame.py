@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QMainWindow, QPlainTextEdit, QProgressBar,
                                QPushButton, QToolBar, QVBoxLayout, QWidget)
 
@@ -219,6 +220,10 @@ def _composer(parent: QWidget) -> tuple[QWidget, QLabel]:
     layout = QVBoxLayout(composer)
     layout.setContentsMargins(8, 4, 8, 8)
     paused = paused_label(composer)
+    palette = paused.palette()  # drawn as in the filled window, whose line is not disabled (read in a dark palette)
+    palette.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.PlaceholderText,
+                     palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.PlaceholderText))
+    paused.setPalette(palette)
     layout.addWidget(paused)
     row = QHBoxLayout()
     row.setContentsMargins(0, 0, 0, 0)
