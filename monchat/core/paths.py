@@ -11,6 +11,7 @@ import errno
 import fcntl
 import logging
 import os
+import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -247,6 +248,18 @@ def make_private_dir(folder: Path) -> None:
         with contextlib.suppress(FileExistsError):
             path.mkdir(mode=0o700)
             os.chmod(path, 0o700)
+
+
+# A log file's name: its local 6-hour slot (``core/logs/files.py``). Here, so the window's frame can count the files
+# waiting for a flush before the app's core is imported (``gui/window_frame.py``).
+LOG_FILE_PATTERN = re.compile(r"^(\d{4}-\d{2}-\d{2})_(00|06|12|18)\.jsonl$")
+
+
+def log_files(logs_dir: Path) -> list[Path]:
+    """The unflushed log files in ``logs_dir``, oldest first (none when the folder is not there yet)."""
+    if not logs_dir.is_dir():
+        return []
+    return sorted(p for p in logs_dir.iterdir() if LOG_FILE_PATTERN.match(p.name))
 
 
 def _as_storage_error(exc: OSError, path: Path) -> Exception:

@@ -14,7 +14,7 @@ from ..core.paths import Paths
 
 from .kit.pyside_check import check_signals
 from .translation import Translators, resolve_language, ui_is_english
-from .window_frame import FirstPaint, settings_language
+from .window_frame import FirstPaint, read_gate, settings_language
 
 if TYPE_CHECKING:  # what the frame's first paint does not need is imported after it (``open_window``)
     from PySide6.QtWidgets import QMessageBox
@@ -134,6 +134,7 @@ def open_window(build) -> int:
     from .main_window import MainWindow
     window = MainWindow(config_dir=paths.config_dir)
     window.translators = translators  # kept alive as long as the window
+    window.frame.show_gate(read_gate(paths))  # a banner at "warn" or "stop" is there before the first paint
     failed: list[BaseException] = []
 
     def fill() -> None:

@@ -6,28 +6,39 @@ standard library, paints it, and only then imports and builds the app (settings,
 same window (``MainWindow.attach``, ``gui/main.py``'s ``open_window``). Nothing in the frame can be clicked: its
 menus are empty and disabled until the window is filled.
 
-The frame takes the room the filled window's parts take, so nothing moves when it fills: the gate bar's row (a
-disabled Flush button and no words: how many files wait is not read yet, and a first start has none), the
+The frame takes the room the filled window's parts take, so nothing moves when it fills: the gate bar, the
 toolbar's buttons (disabled), the persona box's width and the context meter's look in the status bar (its first
 words, an empty bar). ``tests/gui/test_frame_layout.py`` compares the places before and after.
+
+The gate bar is the filled window's own, built and worded by the same functions (``chat/gate_look.py``), its buttons
+disabled: the frame counts the log files waiting for a flush itself (a listing of the logs folder with the log file
+name pattern, ``core/paths.py``), reads the two limits from settings.toml as the app does (``gate_limits``), and
+whether a flush runs in another process. At "warn" and "stop" it shows the banner the filled window shows, and at
+"stop" the composer's "paused" line too, so neither pushes the chat down when the window fills. A first start has no
+files: no banner, and nothing said of pausing.
 """
 
 from __future__ import annotations
 
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QMainWindow, QPlainTextEdit, QProgressBar,
                                QPushButton, QToolBar, QVBoxLayout, QWidget)
+
+from ..core.paths import Paths, is_marked, log_files
+from .chat.gate_look import build_gate_parts, notice_kind, paused_label, paused_words, show_gate
 
 # The toolbar's actions of the filled window (``window_menus.py``), in its order, disabled in the frame.
 TOOLBAR_ACTIONS = ("Regenerate reply", "Edit last message", "Flush…", "Memory…", "Settings…")
 # The persona box is as wide as this many characters at least, in the frame and filled, so the toolbar's buttons
 # stay where they are when the personas' names come (a longer name widens it).
 PERSONA_BOX_CHARS = 10
-# The gate bar's margins and spacing (``chat/gate_bar.py``): its row is held in the frame by one of the same height.
-GATE_MARGINS, GATE_SPACING = (8, 4, 8, 0), 4
+# ``core/settings.py``'s gate limits: its defaults (``GateSettings``) and the range a value must be in (``CHECKS``).
+DEFAULT_GATE_LIMITS, GATE_LIMIT_RANGE = (3, 5), (1, 1000)
 # The context meter's bar (``chat/context_meter.py``), at most this wide and high, in the frame and filled.
 METER_BAR_WIDTH, METER_BAR_HEIGHT = 140, 12
 
@@ -36,19 +47,62 @@ MENU_TITLES = (("FileMenu", "&File"), ("MainWindow", "&Chat"), ("MainWindow", "&
                ("MainWindow", "&Personas"), ("MainWindow", "&Settings"), ("MainWindow", "&Help"))
 
 
+def _settings_table(settings_path: Path, section: str) -> dict:
+    """One section of settings.toml as written ({} when missing or unreadable)."""
+    try:
+        raw = tomllib.loads(settings_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return {}
+    table = raw.get(section) if isinstance(raw, dict) else None
+    return table if isinstance(table, dict) else {}
+
+
 def settings_language(settings_path: Path) -> str:
     """``chat.language`` as settings.toml has it ("" when unset or unreadable): the frame's words.
 
     The app reads the file again when it is built (and says what it could not use); this only picks the
     language of the first paint.
     """
-    try:
-        raw = tomllib.loads(settings_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
-        return ""
-    chat = raw.get("chat") if isinstance(raw, dict) else None
-    language = chat.get("language") if isinstance(chat, dict) else None
+    language = _settings_table(settings_path, "chat").get("language")
     return language if language in ("en", "ja") else ""
+
+
+def gate_limits(settings_path: Path) -> tuple[int, int]:
+    """``gate.warn_files`` and ``gate.stop_files`` as the app will use them: a value that is not a whole number in
+    range is its default, and both are the defaults when warn is above stop (``core/settings.py``, which the frame
+    may not import; a test compares the two)."""
+    gate = _settings_table(settings_path, "gate")
+    low, high = GATE_LIMIT_RANGE
+    limits = [value if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high else default
+              for value, default in zip((gate.get("warn_files"), gate.get("stop_files")), DEFAULT_GATE_LIMITS)]
+    warn_at, stop_at = limits
+    return (warn_at, stop_at) if warn_at <= stop_at else DEFAULT_GATE_LIMITS
+
+
+@dataclass(frozen=True)
+class FrameGate:
+    """The gate as the frame reads it before the app is built: the numbers ``FlushGate`` is made of."""
+
+    files: int
+    warn_at: int
+    stop_at: int
+    flushing: bool = False
+
+    @property
+    def notice(self) -> str:
+        """The banner's kind ("warn", "stop") or "" (``chat/gate_look.py``)."""
+        return notice_kind(self.files, self.warn_at, self.stop_at, self.flushing)
+
+
+def read_gate(paths: Paths) -> FrameGate | None:
+    """The log files waiting, the limits and whether a flush runs (another process's mark); None when the logs
+    folder cannot be listed (the filled window reads it again and says what is wrong; the frame says nothing)."""
+    try:
+        files = len(log_files(paths.logs_dir))
+    except OSError:
+        return None
+    warn_at, stop_at = gate_limits(paths.settings_path)
+    return FrameGate(files, warn_at, stop_at, bool(files) and is_marked(paths.flush_running))
 
 
 class FirstPaint(QObject):
@@ -80,13 +134,16 @@ class Frame:
         column = QVBoxLayout(central)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
-        self.gate_row = _gate_row(central)
+        self.gate_row = QWidget(central)  # the gate bar's parts, their words once ``show_gate`` is called
+        self.gate = build_gate_parts(self.gate_row)
+        for button in (self.gate.flush_button, self.gate.banner_button):
+            button.setEnabled(False)
         column.addWidget(self.gate_row)
         self.chat = chat = QFrame(central)  # the chat (a scroll area's frame), empty until the messages are read
         chat.setFrameShape(QFrame.Shape.StyledPanel)
         chat.setFrameShadow(QFrame.Shadow.Sunken)
         column.addWidget(chat, 1)
-        self.composer = _composer(central)
+        self.composer, self.paused = _composer(central)
         column.addWidget(self.composer)
         window.setCentralWidget(central)
         # The status bar (the filled window keeps it) holds the places of its parts meanwhile: the backend's name
@@ -95,6 +152,17 @@ class Frame:
         self.status_parts = (QLabel(window), meter, QLabel(window))
         for part in self.status_parts:
             window.statusBar().addPermanentWidget(part)
+
+    def show_gate(self, gate: FrameGate | None) -> None:
+        """What the gate bar will say for ``gate`` (nothing when it is not known), and at "stop" the composer's
+        paused line: the filled window's words in its places."""
+        if gate is None:
+            return
+        show_gate(self.gate, self.gate_row.palette(), gate.files, gate.warn_at, gate.stop_at, gate.flushing,
+                  gate.notice)
+        stopped = gate.notice == "stop"
+        self.paused.setText(paused_words() if stopped else "")
+        self.paused.setVisible(stopped)
 
     def remove(self) -> None:
         """Empty the menu bar and take the toolbar and the status bar's parts out (the filled window's central
@@ -142,34 +210,24 @@ def _meter(parent: QWidget) -> tuple[QWidget, QLabel]:
     return meter, words
 
 
-def _gate_row(parent: QWidget) -> QWidget:
-    """The gate bar's row (``chat/gate_bar.py``) before the gate is read: its Flush button, disabled, and no words.
-
-    How many log files wait is not known yet, and a first start has none: nothing here speaks of limits or pauses.
-    The banner that the gate may show at "warn" or "stop" comes with the gate, when the window is filled.
-    """
-    row = QWidget(parent)
-    column = QVBoxLayout(row)
-    column.setContentsMargins(*GATE_MARGINS)
-    column.setSpacing(GATE_SPACING)
-    line = QHBoxLayout()
-    line.setContentsMargins(0, 0, 0, 0)
-    line.addWidget(QLabel(row), 1)
-    button = QPushButton(QCoreApplication.translate("GateBar", "Flush…"), row)
-    button.setEnabled(False)
-    line.addWidget(button)
-    column.addLayout(line)
-    return row
-
-
-def _composer(parent: QWidget) -> QWidget:
-    """The composer's look (``chat/composer.py``: a two-line box, Send beside it), disabled, saying it opens.
+def _composer(parent: QWidget) -> tuple[QWidget, QLabel]:
+    """The composer's look (``chat/composer.py``: its paused line, hidden unless chat is paused, above a two-line box,
+    Send beside it), disabled, saying it opens; returns it and its paused line.
 
     Plain Qt widgets: a Python subclass of a Qt widget costs its first paint tens of milliseconds more.
     """
     composer = QWidget(parent)
-    row = QHBoxLayout(composer)
-    row.setContentsMargins(8, 4, 8, 8)
+    layout = QVBoxLayout(composer)
+    layout.setContentsMargins(8, 4, 8, 8)
+    paused = paused_label(composer)
+    palette = paused.palette()  # drawn as in the filled window, whose line is not disabled (read in a dark palette)
+    palette.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.PlaceholderText,
+                     palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.PlaceholderText))
+    paused.setPalette(palette)
+    layout.addWidget(paused)
+    row = QHBoxLayout()
+    row.setContentsMargins(0, 0, 0, 0)
+    layout.addLayout(row)
     edit = QPlainTextEdit(composer)
     edit.setPlaceholderText(QCoreApplication.translate("MainWindow", "Opening…"))
     margins = edit.contentsMargins().top() + edit.contentsMargins().bottom()
@@ -181,4 +239,4 @@ def _composer(parent: QWidget) -> QWidget:
     column.addStretch(1)
     row.addLayout(column)
     composer.setEnabled(False)
-    return composer
+    return composer, paused

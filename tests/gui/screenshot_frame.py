@@ -1,10 +1,12 @@
 """The window's frame and the same window filled, as ``monchat`` opens it: two PNGs a start, to lay side by side.
 
 ``python -m tests.gui.screenshot_frame HOME OUTPUT_DIR [ja|en] [dark]`` (needs a real display: DISPLAY + xcb; run by
-``scripts/screenshots``). Two starts: a first start (no log files) and a start with a conversation and three log
-files (the gate at "warn"). Each saves ``frame_<start>[_dark]_<language>.png`` (the frame as painted before the app
-is built) and ``filled_<start>[_dark]_<language>.png`` (the filled window at its first paint). Nothing but the
-words and what the gate says at "warn" may differ between the two (``test_frame_layout.py`` measures it).
+``scripts/screenshots``). Three starts: a first start (no log files), a start with a conversation and three log
+files (the gate at "warn": ``conversation``) and one with five (the gate at "stop": ``stop``). Each saves
+``frame_<start>[_dark]_<language>.png`` (the frame as painted before the app is built) and
+``filled_<start>[_dark]_<language>.png`` (the filled window at its first paint). Only the filled parts (messages,
+personas, enabled buttons) may differ between the two: the gate's words and banner and the composer's paused line
+are in the frame already (``test_frame_layout.py`` measures it).
 """
 
 from __future__ import annotations
@@ -51,21 +53,23 @@ class _Shots(QObject):
         return False
 
 
-def _conversation(app, language: str) -> None:
-    """The screenshot conversation and two older messages: three log files, the gate at "warn"."""
+def _conversation(app, language: str, older_hours: tuple[int, ...] = (7, 13)) -> None:
+    """The screenshot conversation and older messages: three log files (the gate at "warn"), or five with
+    ``older_hours`` (7, 13, 19, 25) (at "stop")."""
     start = app.clock() - timedelta(minutes=30)
     persona = app.settings.chat.persona
     for n, (role, text) in enumerate(CONVERSATION if language == "ja" else CONVERSATION_EN):
         app.logbook.append(Message(id=new_message_id(), ts=format_ts(start + timedelta(minutes=3 * n)), role=role,
                                    text=text, persona=persona))
-    for hours in (7, 13):
+    for hours in older_hours:
         when = app.clock() - timedelta(hours=hours)
         app.logbook.append(Message(id=new_message_id(), ts=format_ts(when), role="user",
                                    text="おはよう" if language == "ja" else "morning", persona=persona))
 
 
 def shoot(home: Path, output: Path, language: str, dark: bool, start: str) -> int:
-    """One start of ``monchat`` in ``home`` (``first`` or ``conversation``), its frame and filled window saved."""
+    """One start of ``monchat`` in ``home`` (``first``, ``conversation`` or ``stop``), its frame and filled window
+    saved."""
     qapp = ensure_qapplication()
     os.environ["MONCHAT_HOME"] = str(home)
     app = build_app(str(home), pinned_backend=scenes.oracle())  # made before: the frame reads its settings.toml
@@ -73,6 +77,8 @@ def shoot(home: Path, output: Path, language: str, dark: bool, start: str) -> in
     app.settings.chat.persona = "hana" if language == "ja" else "mira"
     if start == "conversation":
         _conversation(app, language)
+    elif start == "stop":
+        _conversation(app, language, (7, 13, 19, 25))
     app.save_settings()
     sized = QMainWindow()  # the window's saved place: a laptop screen less a panel
     sized.setGeometry(0, 0, WINDOW_W, WINDOW_H)
@@ -93,7 +99,7 @@ def main(home: str, output: str, language: str = "ja", dark: bool = False) -> in
     folder = Path(output)
     folder.mkdir(parents=True, exist_ok=True)
     code = 0
-    for start in ("first", "conversation"):
+    for start in ("first", "conversation", "stop"):
         code = code or shoot(Path(home) / start, folder, language, dark, start)
     return code
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from PySide6.QtCore import QPoint, QRect
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, QRect, QTimer
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QLabel
 
 from monchat.gui.kit.colours import contrast, is_dark, luminance
+from monchat.gui.main import open_window
+from monchat.gui.main_window import MainWindow
 from tests.gui.conftest import fill_log_files
 from tests.gui.screenshot_main import dark_palette
 
@@ -67,6 +69,58 @@ def test_the_gate_banner_reads_on_light_and_dark(app, make_window, themed, qtbot
     bar = window.gate_bar
     assert bar.banner.isVisible() and bar.state == ("warn" if files == 3 else "stop")
     assert measured_contrast(bar.banner, bar.banner_label) >= 4.5
+
+
+def line_contrast(label: QLabel) -> float:
+    """A line of text on the window: its pixel farthest from the most common one (the window behind it)."""
+    image = picture(label)
+    behind = background(image)
+    return max(contrast(QColor.fromRgb(image.pixel(x, y)), behind)
+               for x in range(image.width()) for y in range(image.height()))
+
+
+class _BothPaints(QObject):
+    """At the frame's first paint and at the filled window's: ``measure(window, frame)`` after the paint's pass."""
+
+    def __init__(self, measure) -> None:
+        super().__init__()
+        self.measure, self.seen = measure, {}
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt override)
+        if event.type() != QEvent.Type.Paint or not isinstance(watched, MainWindow):
+            return False
+        if "frame" not in self.seen:
+            self.seen["frame"] = None  # measured before the fill, which waits for this pass (FirstPaint)
+            QTimer.singleShot(0, lambda: self.seen.update(frame=self.measure(watched, True)))
+        elif watched.app is not None and "filled" not in self.seen:
+            self.seen["filled"] = None
+            QTimer.singleShot(0, lambda: (self.seen.update(filled=self.measure(watched, False)),
+                                          QCoreApplication.exit(0)))
+        return False
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_frames_stop_banner_and_paused_line_read_as_the_filled_windows(app, qapp, themed, theme):
+    """The window's frame shows the gate's banner and the composer's paused line before the app is built
+    (``gui/window_frame.py``): the banner reads (≥ 4.5:1) there too, and the paused line is drawn as filled (the
+    frame's composer is disabled; its line is not drawn dimmer for that)."""
+    fill_log_files(app, 5)
+    themed(light_palette() if theme == "light" else dark_palette())
+
+    def measure(window, frame):
+        gate, paused = ((window.frame.gate, window.frame.paused) if frame
+                        else (window.gate_bar.parts, window.composer.paused_label))
+        return measured_contrast(gate.banner, gate.banner_label), line_contrast(paused)
+
+    paints = _BothPaints(measure)
+    qapp.installEventFilter(paints)
+    try:
+        assert open_window(lambda: app) == 0
+    finally:
+        qapp.removeEventFilter(paints)
+    (frame_banner, frame_paused), (filled_banner, filled_paused) = paints.seen["frame"], paints.seen["filled"]
+    assert frame_banner >= 4.5 and filled_banner >= 4.5
+    assert frame_paused == pytest.approx(filled_paused, abs=0.2)
 
 
 def test_contrast_is_the_wcag_ratio():

@@ -18,7 +18,6 @@ import hashlib
 import json
 import logging
 import os
-import re
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from pathlib import Path
@@ -26,13 +25,13 @@ from pathlib import Path
 from ..errors import StorageError, storage_error
 from .index import LogIndex
 from ..memory.states import GateState
-from ..paths import fsync_folder, make_private_dir, write_all, write_private
+from ..paths import LOG_FILE_PATTERN, fsync_folder, log_files, make_private_dir, write_all, write_private
 from ..types import Message
 
 log = logging.getLogger(__name__)
 
 SLOT_HOURS = 6
-FILE_PATTERN = re.compile(r"^(\d{4}-\d{2}-\d{2})_(00|06|12|18)\.jsonl$")
+FILE_PATTERN = LOG_FILE_PATTERN  # YYYY-MM-DD_HH.jsonl (``core/paths.py``: the window's frame counts them too)
 
 
 def slot_name(dt: datetime, tz: tzinfo | None = None) -> str:
@@ -217,9 +216,7 @@ class LogBook:
     # ---- reading -------------------------------------------------------
     def files(self) -> list[Path]:
         """Unflushed log files, oldest first."""
-        if not self.logs_dir.is_dir():
-            return []
-        return sorted(p for p in self.logs_dir.iterdir() if FILE_PATTERN.match(p.name))
+        return log_files(self.logs_dir)
 
     def read(self, path: Path, seen: dict[str, bytes] | None = None) -> LogRead:
         """Every readable message of one file; bad lines are quarantined and reported.

@@ -12,9 +12,11 @@ from __future__ import annotations
 import time
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QInputMethodEvent, QKeyEvent, QPalette
+from PySide6.QtGui import QInputMethodEvent, QKeyEvent
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QSizePolicy, QVBoxLayout,
                                QWidget)
+
+from .gate_look import paused_label, paused_words
 
 # An Enter this soon after an IME commit is the same keystroke that confirmed it.
 COMMIT_ENTER_GRACE_S = 0.05
@@ -124,11 +126,7 @@ class Composer(QWidget):
         row.addWidget(self.edit, 1, Qt.AlignmentFlag.AlignTop)
         row.addLayout(buttons)
 
-        self.paused_label = QLabel(self)
-        self.paused_label.setObjectName("composer_paused")
-        self.paused_label.setWordWrap(True)
-        self.paused_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        self.paused_label.hide()
+        self.paused_label = paused_label(self)  # the window's frame shows the same line at "stop" (gate_look.py)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 8)
@@ -152,8 +150,7 @@ class Composer(QWidget):
     def set_gate_closed(self, closed: bool) -> None:
         """Disable typing, saying why (the banner above has the Flush button), or enable it again."""
         self._gate_closed = closed
-        reason = self.tr("Chat is paused until you flush: use the Flush button in the banner above. "
-                         "What you type here is kept.")
+        reason = paused_words()
         self.paused_label.setText(reason if closed else "")
         self.paused_label.setVisible(closed)
         self.edit.setEnabled(not closed)
