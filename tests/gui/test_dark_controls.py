@@ -7,7 +7,6 @@ on grabbed pixels: the frame against the box's field and the window must reach 3
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (QApplication, QCheckBox, QListWidget, QListWidgetItem, QStyle, QStyleFactory,
