@@ -34,7 +34,8 @@ from bench_core import write_history  # noqa: E402
 from bench_flush_server import answer  # noqa: E402
 from monchat.app import build_app  # noqa: E402
 from monchat.core.transfer.messages import import_jsonl  # noqa: E402
-from monchat.gui.main import create_main_window, ensure_qapplication, tune_interpreter_for_gui  # noqa: E402
+from monchat.gui.main import (create_main_window, ensure_qapplication, restore_interpreter,  # noqa: E402
+                              tune_interpreter_for_gui)
 from tests.fakes import fake_ollama  # noqa: E402
 
 MODEL = "llama3.2"
@@ -159,7 +160,7 @@ def measure(size: str = "full", server_here: bool = False, dark: bool = False) -
             window.translators.remove()
             app.close()
     finally:
-        sys.setswitchinterval(previous)
+        restore_interpreter(previous)
         server.shutdown()
         server.server_close()
     del qapp

@@ -31,10 +31,20 @@ LATE_FILL_MS = 1000  # the window is filled after its frame's first paint, or by
 
 
 def tune_interpreter_for_gui() -> float:
-    """Hand the GIL over faster so the GUI thread never waits long; returns the old interval."""
+    """Hand the GIL over faster so the GUI thread never waits long, and run background work below it
+    (``core/asking/baton.py``); returns the old interval."""
+    from ..core.asking.baton import BACKGROUND_NICE, BATON
+    BATON.set_background(BACKGROUND_NICE)
     previous = sys.getswitchinterval()
     sys.setswitchinterval(GUI_SWITCH_INTERVAL_S)
     return previous
+
+
+def restore_interpreter(previous_interval: float) -> None:
+    """The window closed: the old interval, and background work no longer below anything."""
+    from ..core.asking.baton import BATON
+    BATON.set_background(0)
+    sys.setswitchinterval(previous_interval)
 
 
 def ensure_qapplication() -> QApplication:
@@ -166,7 +176,7 @@ def open_window(build) -> int:
         window.close()
         translators.remove()
         sys.excepthook = sys.__excepthook__
-        sys.setswitchinterval(previous_interval)
+        restore_interpreter(previous_interval)
     if failed:
         raise failed[0]
     return code

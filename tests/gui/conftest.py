@@ -8,7 +8,6 @@ the thread pool is drained at teardown.
 from __future__ import annotations
 
 import os
-import sys
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -37,11 +36,11 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(autouse=True)
 def gui_interpreter():
-    """The interpreter tuned as ``run_gui`` tunes it (the GIL hand-over interval)."""
-    from monchat.gui.main import tune_interpreter_for_gui
+    """The interpreter tuned as ``run_gui`` tunes it (the GIL hand-over interval, background work below the window)."""
+    from monchat.gui.main import restore_interpreter, tune_interpreter_for_gui
     previous = tune_interpreter_for_gui()
     yield
-    sys.setswitchinterval(previous)
+    restore_interpreter(previous)
 
 
 @pytest.fixture

@@ -11,6 +11,10 @@ So a flush thread holds the baton while it runs (``held``) and lends it while it
 model call and its slot, for the threads it started. With one flush thread running Python, the window's
 thread is the only other one that asks for the GIL, and it gets it within one switch interval.
 
+In the window, the flush's threads and the window's workers also run below the window's thread where the OS
+allows (``nice`` ``background_nice``, Linux: a thread's own priority): on two busy cores the window's thread
+was otherwise kept waiting for a core, and with it for the GIL, 40-90 ms at a reply's or a flush's start.
+
 The baton is a courtesy, never a lock that work depends on: a thread that cannot have it within
 ``PATIENCE_S`` runs anyway (a wait nobody lent it for would otherwise stop the flush), and nothing is
 guarded by it.
@@ -18,12 +22,16 @@ guarded by it.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator, TypeVar
 
 PATIENCE_S = 2.0
+BACKGROUND_NICE = 10  # what the window sets (gui/main.py): background work gets about a tenth of a busy core
 
 T = TypeVar("T")
 
@@ -34,6 +42,8 @@ class Baton:
         self._lock = threading.Lock()
         self._here = threading.local()  # .holding: this thread has the baton
         self.waited_out = 0  # takes that ran without the baton after waiting PATIENCE_S (tests read it)
+        self.background_nice = 0  # > 0 while a window runs: how far ``background`` lowers a worker thread
+        self._base_nice = 0  # the window's thread's niceness when it was set
 
     def holding(self) -> bool:
         return getattr(self._here, "holding", False)
@@ -73,9 +83,26 @@ class Baton:
         finally:
             self._take()
 
+    def set_background(self, nice: int) -> None:
+        """Background work runs ``nice`` below the calling thread (the window's) from now on; 0: no longer."""
+        self.background_nice = nice
+        self._base_nice = os.getpriority(os.PRIO_PROCESS, 0) if nice and sys.platform.startswith("linux") else 0
+
+    def background(self) -> None:
+        """This thread does background work: below the window's thread, once ``set_background`` was called (Linux
+        only: there a thread's niceness is its own; elsewhere the call would change the whole process)."""
+        if not self.background_nice or not sys.platform.startswith("linux"):
+            return
+        me = threading.get_native_id()
+        wanted = min(19, self._base_nice + self.background_nice)  # a thread started by a lowered one starts there
+        with contextlib.suppress(OSError):  # a niceness can only rise; a limit may forbid even that
+            if os.getpriority(os.PRIO_PROCESS, me) < wanted:
+                os.setpriority(os.PRIO_PROCESS, me, wanted)
+
     def wrap(self, fn: Callable[..., T]) -> Callable[..., T]:
         """``fn`` run with the baton: what a thread of a flush's pool is given."""
         def run(*args, **kwargs) -> T:
+            self.background()
             with self.held():
                 return fn(*args, **kwargs)
         return run

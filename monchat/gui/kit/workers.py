@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, Signal
 
+from ...core.asking.baton import BATON
 from ...core.crash import write_crash_report
 from ...core.errors import KnownError, storage_error
 from ...core.privacy.redact import redact
@@ -76,6 +77,7 @@ class Task(QRunnable):
         self.signals = TaskSignals()
 
     def run(self) -> None:
+        BATON.background()  # below the window's thread (core/asking/baton.py)
         try:
             result = self.fn(self.signals.progress.emit)
         except KnownError as exc:
