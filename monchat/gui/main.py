@@ -12,7 +12,6 @@ from PySide6.QtWidgets import QApplication
 
 from ..core.paths import Paths
 
-from .kit.pyside_check import check_signals
 from .translation import Translators, resolve_language, ui_is_english
 from .window_frame import FirstPaint, read_gate, settings_language
 
@@ -31,13 +30,17 @@ LATE_FILL_MS = 1000  # the window is filled after its frame's first paint, or by
 
 
 def tune_interpreter_for_gui() -> float:
-    """Hand the GIL over faster so the GUI thread never waits long, and run background work below it
-    (``core/asking/baton.py``); returns the old interval."""
-    from ..core.asking.baton import BACKGROUND_NICE, BATON
-    BATON.set_background(BACKGROUND_NICE)
+    """Hand the GIL over faster so the GUI thread never waits long; returns the old interval."""
     previous = sys.getswitchinterval()
     sys.setswitchinterval(GUI_SWITCH_INTERVAL_S)
     return previous
+
+
+def background_below_window() -> None:
+    """From now on the window's workers and a flush's threads run below the window's thread
+    (``core/asking/baton.py``); set as the window is filled, after its frame's first paint."""
+    from ..core.asking.baton import BACKGROUND_NICE, BATON
+    BATON.set_background(BACKGROUND_NICE)
 
 
 def restore_interpreter(previous_interval: float) -> None:
@@ -84,6 +87,7 @@ def fill_window(window, app, language: str) -> None:
     from .chat.first_start import adopt_language
 
     first_start = adopt_language(app, language)
+    background_below_window()
     window.attach(app)
     from .settings.model_help import ModelHelp
     window.model_help = ModelHelp(window)  # Help → A model for this computer…
@@ -135,7 +139,6 @@ def open_window(build) -> int:
     frame, ends the loop and is raised here, for the caller to show as before (``cli/gui.py``).
     """
     qapp = ensure_qapplication()
-    check_signals()  # before anything is painted: a PySide6 that would abort the app later is named now
     previous_interval = tune_interpreter_for_gui()
     paths = Paths.from_env()
     translators = Translators()
@@ -151,6 +154,8 @@ def open_window(build) -> int:
         if window.closing or window.app is not None or failed:
             return
         try:
+            from .kit.pyside_check import check_signals
+            check_signals()  # before the app is built: a PySide6 that would abort it later is named now
             app = build()
             install_tab_style(qapp)
             wanted = resolve_language(app.settings.chat.language)

@@ -37,8 +37,9 @@ def pytest_collection_modifyitems(items):
 @pytest.fixture(autouse=True)
 def gui_interpreter():
     """The interpreter tuned as ``run_gui`` tunes it (the GIL hand-over interval, background work below the window)."""
-    from monchat.gui.main import restore_interpreter, tune_interpreter_for_gui
+    from monchat.gui.main import background_below_window, restore_interpreter, tune_interpreter_for_gui
     previous = tune_interpreter_for_gui()
+    background_below_window()
     yield
     restore_interpreter(previous)
 

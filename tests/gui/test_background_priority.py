@@ -31,6 +31,15 @@ def in_a_pool_in_a_flush_pool() -> int:
         return pool.submit(in_a_flush_pool).result()
 
 
+def test_filling_the_window_puts_background_work_below_it(app, translators, qtbot):
+    from monchat.gui.main import create_main_window
+    BATON.set_background(0)
+    window = create_main_window(app, translators)  # fill_window, as open_window fills the frame
+    qtbot.addWidget(window)
+    assert BATON.background_nice == BACKGROUND_NICE
+    assert window.shutdown(10000)
+
+
 def test_the_windows_workers_and_a_flushs_threads_run_below_the_window(qtbot):
     assert BATON.background_nice == BACKGROUND_NICE  # tests/gui/conftest.py tunes as run_gui does
     own = niceness()
@@ -46,8 +55,8 @@ def test_the_windows_workers_and_a_flushs_threads_run_below_the_window(qtbot):
 
 
 def test_without_a_window_a_flushs_threads_keep_their_priority():
-    BATON.set_background(0)  # as `monchat flush` runs
+    BATON.set_background(0)  # as `monchat flush` runs, with no window
     try:
         assert in_a_flush_pool() == niceness()
     finally:
-        BATON.set_background(BACKGROUND_NICE)
+        BATON.set_background(BACKGROUND_NICE)  # as tests/gui/conftest.py left it

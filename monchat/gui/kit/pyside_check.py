@@ -6,7 +6,8 @@ interpreter aborts ("Fatal Python error: bool_dealloc") and takes the window wit
 and the words being typed included, with no crash report. A streamed reply emits once a piece and a flush once
 a step, so a few thousand emits after the start — a few long replies — the app was gone (the counts are
 measured in ``tests/gui/test_pyside_signals.py``). ``pyproject.toml`` leaves 6.12.0 out; this check says so in
-words where a PySide6 was installed some other way. Python 3.12 made True immortal: there no emit can end it.
+words where a PySide6 was installed some other way, after the frame's first paint and before the app is built
+(``gui/main.py`` ``open_window``: the error closes the frame and is shown as any start-up error). Python 3.12 made True immortal: there no emit can end it.
 """
 
 from __future__ import annotations
