@@ -109,3 +109,30 @@ def test_the_recorded_smollm2_page_of_the_requests_own_profile_line_is_refused(w
     world.oracle.diary = page(recorded, ["d1", "d2", "d3"])
     report = world.flush(f"{DAY}T23:30:00+09:00")
     assert refused(world, capsys, report)
+
+
+# SmolLM2's English page of 2026-12-02 (/tmp/eve, an evening in Sendai): the user's first sentence, then a
+# sentence nobody said, over and over until max_tokens. Its added words are few next to the page's, so only the
+# loop rule refuses it.
+LOOPED = ("I moved to Sendai last spring for a new job. " + "I'm a bit of a rebel. " * 18 + "I'm")
+LOOPED_EVENING = ["I moved to Sendai last spring for a new job.", "I usually cycle to work along the river.",
+                  "Tonight I cooked curry with too much ginger.", "My sister Aiko visits next weekend."]
+
+
+def test_a_page_that_loops_is_refused_and_owed(world, capsys):
+    for n, text in enumerate(LOOPED_EVENING):
+        world.say(f"{DAY}T2{n}:00:00+09:00", text)
+    world.oracle.diary = page(LOOPED, ["d1", "d2", "d3", "d4"])
+    report = world.flush(f"{DAY}T23:30:00+09:00")
+    assert refused(world, capsys, report)
+    assert any("over and over" in e for e in report.errors)
+
+
+def test_a_page_that_says_a_short_thing_twice_is_kept(world, capsys):
+    for n, text in enumerate(LOOPED_EVENING):
+        world.say(f"{DAY}T2{n}:00:00+09:00", text)
+    world.oracle.diary = page("I moved to Sendai last spring for a new job. Cycled to work along the river. "
+                              "Cooked curry, too much ginger, too much ginger.", ["d1", "d2", "d3"])
+    world.flush(f"{DAY}T23:30:00+09:00")
+    [kept] = world.cli_json(capsys, "diary")
+    assert kept["text"].startswith("I moved to Sendai")

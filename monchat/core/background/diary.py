@@ -40,7 +40,7 @@ from ..memory.states import FlushStage
 from .reflect import language_of
 from ..memory.never import matches_never, never_rules
 from ..memory.guard import (KANJI_NUMERALS, NUMBER_WORDS, adds_words, content_words, copies_assistant,
-                           is_statement)
+                           is_statement, loops)
 from . import profile
 
 # Characters of a page. Also the schema's maxLength: llama.cpp turns it into a grammar nested that deep,
@@ -150,6 +150,10 @@ def _ask_day(backend: Backend, prompts: PromptLibrary, day: str, messages: list[
     if not is_statement(text):
         proposals.errors.append(f"diary {day} ({backend.describe()}): the page says nothing (a number, punctuation "
                                 "or one repeated syllable); the next flush asks for that page again.")
+        return None
+    if loops(text):
+        proposals.errors.append(f"diary {day} ({backend.describe()}): the page says one sentence over and over (a "
+                                "model's loop); the next flush asks for that page again.")
         return None
     user_text = "\n".join(line["text"] for line in groups[0])
     if copies_assistant(text, [user_text], assistant_lines):

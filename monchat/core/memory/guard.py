@@ -271,6 +271,24 @@ def is_statement(text: str) -> bool:
     return True
 
 
+LOOP_TIMES = 3  # a sentence said this often in one text is a model's loop, not a telling
+LOOP_MIN_CHARS = 8  # shorter pieces ("yes", "ok") may well be said three times
+
+
+def loops(text: str) -> bool:
+    """Whether ``text`` says one sentence (or comma-separated piece) ``LOOP_TIMES`` times or more: a small model's
+    loop ("I'm a bit of a rebel. I'm a bit of a rebel. …"), which no guard on its words would catch when the
+    first sentence is the user's."""
+    pieces = [meaningful_characters(p) for p in re.split(r"[.!?。！？,、;\n]+", text)]
+    counts: dict[str, int] = {}
+    for piece in pieces:
+        if len(piece) >= LOOP_MIN_CHARS:
+            counts[piece] = counts.get(piece, 0) + 1
+            if counts[piece] >= LOOP_TIMES:
+                return True
+    return False
+
+
 def bad_slot(slot: str) -> bool:
     """Whether ``slot`` is not ``subject/attribute`` made of words: no "/", an empty part, a part
     without letters, a schema or prompt word, or a numbered placeholder ("role_id_1", "item2")."""
