@@ -245,7 +245,10 @@ def test_a_hostile_answer_to_one_stage_is_refused_with_a_note_and_the_flush_comp
     if hostility == "cut_off":  # said as what it is, not as a JSON error
         assert any(kind in str(e) and "cut the answer off at its length limit" in str(e) for e in report.errors)
     kept = result[kind]
-    if hostility in REFUSED or hostility in FORGED:  # a page citing none of the ids it was shown rests on nothing
+    looped = hostility == "over_long" and kind == "diary"  # its page is one sentence 80 times: a loop, refused
+    if looped:
+        assert any("over and over" in str(e) for e in report.errors)
+    if hostility in REFUSED or hostility in FORGED or looped:  # a page citing none of the ids it was shown rests on nothing
         june = {"diary": lambda row: row[0] != "2026-09-10", "reflect": lambda row: row[0] == 1}.get(kind)
         expected = [row for row in reference[kind] if june and june(row)]
         assert kept == expected  # nothing of this answer (the June flush's page and insight stay as they were)
