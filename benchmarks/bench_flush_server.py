@@ -41,7 +41,7 @@ from monchat.app import build_app  # noqa: E402
 from monchat.core.backends.ollama import OllamaBackend  # noqa: E402
 from monchat.core.backends.retry import RetryPolicy  # noqa: E402
 from monchat.core.settings import FlushSettings  # noqa: E402
-from monchat.core.transfer.messages import import_jsonl  # noqa: E402
+from monchat.core.transfer.importers import import_jsonl  # noqa: E402
 from tests.fakes import fake_ollama  # noqa: E402
 
 MODEL = "llama3.2"

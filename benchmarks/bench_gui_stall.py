@@ -33,7 +33,7 @@ from PySide6.QtGui import QColor, QPalette  # noqa: E402
 from bench_core import write_history  # noqa: E402
 from bench_flush_server import answer  # noqa: E402
 from monchat.app import build_app  # noqa: E402
-from monchat.core.transfer.messages import import_jsonl  # noqa: E402
+from monchat.core.transfer.importers import import_jsonl  # noqa: E402
 from monchat.gui.main import (create_main_window, ensure_qapplication, restore_interpreter,  # noqa: E402
                               tune_interpreter_for_gui)
 from tests.fakes import fake_ollama  # noqa: E402

@@ -11,7 +11,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from monchat.cli import main as cli
 from monchat.app import build_app
 from monchat.core.errors import InputError
-from monchat.core.transfer.importers import detect, import_file, sillytavern_time
+from monchat.core.transfer.import_detect import detect
+from monchat.core.transfer.import_parse import sillytavern_time
+from monchat.core.transfer.importers import import_file
 
 UTC = timezone.utc
 T0 = datetime(2026, 11, 20, 9, 0, tzinfo=UTC).timestamp()

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from monchat.app import build_app
-from monchat.core.transfer.messages import import_jsonl
+from monchat.core.transfer.importers import import_jsonl
 from tests.support.scripted import ScriptedBackend
 
 pytestmark = pytest.mark.slow
@@ -33,7 +33,7 @@ import os, signal, sys
 from datetime import datetime, timezone
 from monchat.app import build_app
 from monchat.core.logs.files import LogBook
-from monchat.core.transfer.messages import import_jsonl
+from monchat.core.transfer.importers import import_jsonl
 from tests.support.scripted import ScriptedBackend
 
 mode, point, source = sys.argv[1], sys.argv[2], sys.argv[3]

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from monchat.cli import main as cli
 from monchat.app import build_app
 from monchat.core.logs.files import LogBook, slot_name
-from monchat.core.transfer.messages import import_jsonl, parse_import_line
+from monchat.core.transfer.importers import import_jsonl, parse_import_line
 from monchat.core.types import Message
 from tests.support.scripted import ScriptedBackend
 

@@ -9,7 +9,8 @@ import pytest
 
 from monchat.app import build_app
 from monchat.core.errors import InputError
-from monchat.core.transfer.messages import export_records, import_jsonl
+from monchat.core.transfer.importers import import_jsonl
+from monchat.core.transfer.messages import export_records
 
 UTC = timezone.utc
 

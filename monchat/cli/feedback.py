@@ -1,13 +1,10 @@
-"""``monchat rate MESSAGE_ID up|down|none``, ``memory rate``, and what review learning shows
-(``settings show``, ``status``, ``settings reset-learning``): thin words over ``core/memory/feedback.py``
-and ``core/memory/learning.py``."""
+"""``monchat rate MESSAGE_ID up|down|none``: thin words over ``core/memory/feedback.py`` (``memory rate`` is in
+``cli/memory.py``; what review learning shows in ``cli/words.py``)."""
 
 from __future__ import annotations
 
-from ..core.errors import InputError
 from .output import print_json
-
-WORDS = {"up": "👍", "down": "👎", "": "cleared"}
+from .words import RATING_WORDS
 
 
 def register(sub) -> None:
@@ -22,7 +19,7 @@ def cmd_rate(app, args) -> int:
     result = app.feedback.rate_message(args.id, args.rating)
     if args.json:
         return print_json(result)
-    print(f"{args.id}: {WORDS[result['rating']]}")
+    print(f"{args.id}: {RATING_WORDS[result['rating']]}")
     relied = result["relied_on"]
     if not result["in_prompt"]:
         print("  its prompt carried no memory (or it was written before monchat recorded which).")
@@ -31,25 +28,3 @@ def cmd_rate(app, args) -> int:
               + (f": {', '.join(relied)}" if relied else "; no memory was changed"))
     return 0
 
-
-def memory_rate(memory, args) -> dict:
-    if not args.id or len(args.text) != 1:
-        raise InputError("memory rate needs an id and up, down or none.", "Example: monchat memory rate mem-1a2b up")
-    result = memory.rate(args.id, args.text[0])
-    if not args.json:
-        review = f" (review item #{result['review']}: approve keeps it)" if result["review"] else ""
-        print(f"{args.id}: {WORDS[result['rating']]}{review}")
-    return result
-
-
-def learning_lines(learning) -> list[str]:
-    """The Layer 1 auto-approve thresholds review decisions taught (``App.learning``), one line per topic."""
-    base = learning.base
-    return [f"{e['topic']}: {e['threshold']:.2f} (setting {base:.2f}; "
-            f"{e['approved']} approved, {e['rejected']} rejected)" for e in learning.summary()]
-
-
-def reset_learning(learning) -> int:
-    learning.reset()
-    print("Forgot what your review decisions taught: flush.auto_approve_confidence alone decides again.")
-    return 0

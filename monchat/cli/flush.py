@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 
 from ..core.memory.states import ChangeKind
-from ..core.memory.tiers import Tier
 from .output import print_json
+from .words import TIER_WORDS
 
 # A change's kind in the window's plain words (gui/flush/words.py ``change_name``), short for the terminal's column;
 # ``--json`` keeps the kinds as they are (``ChangeKind``).
@@ -15,8 +15,6 @@ CHANGE_WORDS = {
     ChangeKind.SUPERSEDED: "replaced", ChangeKind.RETRACTED: "taken back", ChangeKind.CONTRADICTED: "contradicted",
     ChangeKind.QUEUED: "for review", ChangeKind.LAYER1: "to lasting", ChangeKind.LAYER2: "to recent",
     ChangeKind.PENDING: "set aside", ChangeKind.DORMANT: "dormant", ChangeKind.EXPIRED: "expired"}
-# How often a memory comes up (its tier), as the window says it (gui/memory/tier_words.py).
-TIER_WORDS = {Tier.HOT: "often", Tier.WARM: "now and then", Tier.COLD: "not lately", Tier.FROZEN: "long ago"}
 
 
 def register(sub) -> None:

@@ -1,4 +1,5 @@
-"""History commands: search, import (from other assistants too), export, backup and restore."""
+"""History commands: search, import (from other assistants too), export, backup and restore; with ``--memory``,
+import and export portable memory (``core/transfer/memory_import.py``, ``memory_export.py``)."""
 
 from __future__ import annotations
 
@@ -114,8 +115,7 @@ def _day(text: str) -> str:
 
 def cmd_import(app: App, args) -> int:
     if args.memory:
-        from .portable import import_memory
-        return import_memory(app, args)
+        return _import_memory(app, args)
     from ..core.transfer.importers import label
     report = app.transfer.import_history(args.file, persona=args.persona, skip_bad=args.skip_bad)
     print(f"{label(report.format)}: imported {report.imported} of {report.read} message(s)"
@@ -134,8 +134,7 @@ def cmd_import(app: App, args) -> int:
 
 def cmd_export(app: App, args) -> int:
     if args.memory:
-        from .portable import export_memory
-        return export_memory(app, args.memory, args.output or args.file)
+        return _export_memory(app, args.memory, args.output or args.file)
     if args.file is not None and args.output is None:
         args.output = args.file
     if args.jsonl:
@@ -156,6 +155,29 @@ def cmd_export(app: App, args) -> int:
         print(f"wrote {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text)
+    return 0
+
+
+def _export_memory(app, form: str, output: Path | None) -> int:
+    from ..core.paths import write_private
+    text = app.transfer.memory_text(form)
+    if output is not None:
+        write_private(output, text)
+        print(f"wrote {output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _import_memory(app, args) -> int:
+    report = app.transfer.import_memory(Path(args.file), source=args.source or "pasted")
+    print(f"{report.format}: {report.queued} of {report.read} memories now wait for your review"
+          + (f"; {report.already_known} already known" if report.already_known else "")
+          + (f"; {report.left_out} earlier, refused or forgotten ones left out" if report.left_out else "")
+          + (f"; {report.messages} message(s) they rest on archived" if report.messages else ""))
+    if report.queued:
+        print("nothing is remembered until you approve it: `monchat memory queue` shows the review queue, "
+              "`monchat memory approve N` / `reject N` decide")
     return 0
 
 

@@ -1,4 +1,4 @@
-"""What every command prints the same way: an error with its hint, JSON, a list of rows."""
+"""What every command prints the same way: an error with its hint, JSON, JSON or lines, a list of rows."""
 
 from __future__ import annotations
 
@@ -18,6 +18,15 @@ def print_error(exc: KnownError) -> None:
 def print_json(data) -> int:
     """``--json`` output: indented, non-ASCII kept as it is; exit code 0."""
     print(json.dumps(data, ensure_ascii=False, indent=2))
+    return 0
+
+
+def print_result(data, as_json: bool, lines: list[str]) -> int:
+    """A command's result: ``data`` as JSON with ``--json``, else ``lines``, one a line; exit code 0."""
+    if as_json:
+        return print_json(data)
+    for line in lines:
+        print(line)
     return 0
 
 

@@ -1,16 +1,12 @@
-"""Portable memory and the MCP server: ``monchat export --memory``, ``monchat import --memory``, ``monchat mcp``.
-
-``export`` and ``import`` keep their parsers in ``cli/main.py`` / ``cli/history.py``; with ``--memory`` they
-come here. ``monchat mcp`` serves over stdin/stdout (nothing else may be printed there);
-``monchat mcp log`` shows which clients connected and what they asked.
+"""The MCP server: ``monchat mcp`` serves memory over stdin/stdout (nothing else may be printed there);
+``monchat mcp log`` shows which clients connected and what they asked. (Portable memory, ``export --memory`` and
+``import --memory``, is in ``cli/history.py`` beside the other exports and imports.)
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
-
 
 
 def register(sub) -> None:
@@ -40,25 +36,3 @@ def cmd_mcp(app, args) -> int:
     serve(app)
     return 0
 
-
-def export_memory(app, form: str, output: Path | None) -> int:
-    from ..core.paths import write_private
-    text = app.transfer.memory_text(form)
-    if output is not None:
-        write_private(output, text)
-        print(f"wrote {output}", file=sys.stderr)
-    else:
-        sys.stdout.write(text)
-    return 0
-
-
-def import_memory(app, args) -> int:
-    report = app.transfer.import_memory(Path(args.file), source=args.source or "pasted")
-    print(f"{report.format}: {report.queued} of {report.read} memories now wait for your review"
-          + (f"; {report.already_known} already known" if report.already_known else "")
-          + (f"; {report.left_out} earlier, refused or forgotten ones left out" if report.left_out else "")
-          + (f"; {report.messages} message(s) they rest on archived" if report.messages else ""))
-    if report.queued:
-        print("nothing is remembered until you approve it: `monchat memory queue` shows the review queue, "
-              "`monchat memory approve N` / `reject N` decide")
-    return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..core.errors import InputError
+from .words import learning_lines
 
 
 def register(sub) -> None:
@@ -26,8 +27,9 @@ def cmd_settings(app, args) -> int:
     if args.action in ("openai-key", "forget-openai-key"):
         return _api_key(app, "openai", remove=args.action == "forget-openai-key")
     if args.action == "reset-learning":
-        from .feedback import reset_learning
-        return reset_learning(app.learning)
+        app.learning.reset()
+        print("Forgot what your review decisions taught: flush.auto_approve_confidence alone decides again.")
+        return 0
     if args.action == "set":
         if not args.key or args.value is None:
             raise InputError("settings set needs a key and a value.", "Example: monchat settings set gate.warn_files 4")
@@ -37,7 +39,6 @@ def cmd_settings(app, args) -> int:
         return 0
     import tomli_w
     print(tomli_w.dumps(app.settings.to_dict()), end="")
-    from .feedback import learning_lines
     for line in learning_lines(app.learning):  # comments: the output stays valid TOML
         print(f"# learned from your reviews: {line}")
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..core.memory.states import GateState
 from .output import print_json
+from .words import learning_lines
 
 
 def register_status(sub) -> None:
@@ -45,14 +46,12 @@ def cmd_status(app, args) -> int:
     alike = f" ({items} items, near-duplicates as one)" if items != rows else ""
     print(f"memory:    {status['layers'].get('layer1', 0)} lasting, {status['layers'].get('layer2', 0)} recent,"
           f" {rows} waiting for your review{alike}")
-    from .feedback import learning_lines
     for line in learning_lines(app.learning):
         print(f"learned:   auto-approve {line}")
     if status["quarantined_lines"]:
         print(f"warning:   {status['quarantined_lines']} unreadable log line(s) kept in "
               f"{app.paths.quarantine_dir}")
-    from .privacy import status_lines
-    for line in status_lines(app, status):
+    for line in _controls_lines(status):
         print(line)
     if status["database_warning"]:
         print(f"warning:   {status['database_warning']}")
@@ -60,6 +59,20 @@ def cmd_status(app, args) -> int:
         print(f"settings:  {warning}")
     print(f"data:      {status['data_dir']}")
     return 0
+
+
+def _controls_lines(status: dict) -> list[str]:
+    """The user's own controls, when any is in use (``cli/memory.py``, ``cli/privacy.py`` turn them)."""
+    lines = []
+    if status["memory_paused"]:
+        lines.append(f"paused:    memory is paused since {status['memory_paused']}: flushes archive and propose "
+                     "nothing (`monchat memory resume`)")
+    off = status["off_record"]
+    if off["messages"]:
+        lines.append(f"off the record: {off['messages']} message(s), removed {off['hours']} hours after each")
+    if status["never_rules"]:
+        lines.append(f"never:     {status['never_rules']} never-remember rule(s) (`monchat memory never list`)")
+    return lines
 
 
 def cmd_doctor(app, args) -> int:

@@ -1,20 +1,77 @@
-"""Which export a file is (``core/transfer/importers.py``): recognised by its content, reading as little as it can.
+"""The import's first stage, detect (``core/transfer/importers.py``): which export a file is, recognised by its
+content, reading as little as it can, and how the next stage is to read it (a ``Source``).
 
 A file that is a JSON list (a ChatGPT or Claude ``conversations.json``) is told by its first
 conversation and read one conversation at a time (``core/transfer/json_stream.py``); any other file by its
 first line (monchat's or SillyTavern's JSONL), or, when that line is not the whole JSON, by the
-whole file (a pretty-printed single conversation).
+whole file (a pretty-printed single conversation). It calls only the stream stage's readers.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 from ..errors import InputError
-from .json_stream import StreamError, array_items
-from .messages import jsonl_lines, loads
+from .json_stream import (MAX_ITEM_CHARS, StreamError, array_items, conversations, damaged, first_char, jsonl_lines,
+                          loads, unreadable)
+
+FORMATS = ("monchat", "chatgpt", "claude", "sillytavern")
+MAX_IMPORT_BYTES = 2_000_000_000  # any export is streamed: memory holds a batch or one conversation (docs/guarantees.md: limits)
+MAX_JSON_OBJECT_BYTES = MAX_ITEM_CHARS  # a file that is one JSON object (one conversation) is read whole
+
+
+@dataclass(frozen=True)
+class Source:
+    """A file as detection found it.
+
+    Attributes:
+        kind: one of ``FORMATS``.
+        listed: a JSON list, streamed one conversation at a time.
+        data: the whole file's JSON when it had to be read whole (a single conversation), else None.
+        character: a SillyTavern chat's character (its metadata line's ``character_name``; "" when none).
+    """
+
+    path: Path
+    kind: str
+    listed: bool = False
+    data: object = None
+    character: str = ""
+
+
+def detect_file(path: Path) -> Source:
+    """Which export ``path`` is and how to read it. Raises InputError: unreadable, over 2 GB, or no known export."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise unreadable(path, exc) from exc
+    if size > MAX_IMPORT_BYTES:
+        raise InputError(f"{path} is larger than 2 GB.", "Split the export into smaller files.")
+    try:
+        listed = first_char(path) == "["  # a list of conversations: read one at a time
+    except OSError as exc:
+        raise unreadable(path, exc) from exc
+    if listed:
+        return Source(path, detect_list(path), listed=True)
+    first, more = head_line(path)
+
+    def whole() -> bytes:
+        if size > MAX_JSON_OBJECT_BYTES and path.name.lower().endswith(".jsonl"):
+            return b""  # a JSONL file whose first line is bad: its lines are checked one by one
+        if size > MAX_JSON_OBJECT_BYTES:
+            raise InputError(f"{path} is one JSON object of {size // 1_000_000} MB; monchat reads such an "
+                             f"export whole and takes at most {MAX_JSON_OBJECT_BYTES // 1_000_000} MB.",
+                             "Export the list of conversations instead, or split it.")
+        try:
+            return path.read_bytes()
+        except OSError as exc:
+            raise unreadable(path, exc) from exc
+
+    kind, data = detect_text(first, more, whole, path.name)
+    if data is not None:
+        first = b""  # a one-line export: its bytes are not needed beside the parsed JSON
+    return Source(path, kind, data=data, character=_character(first) if kind == "sillytavern" else "")
 
 
 def detect(raw: bytes, name: str = "") -> str:
@@ -41,8 +98,8 @@ def detect_text(first_line: bytes, more_lines: bool, whole, name: str) -> tuple[
         elif head is None:
             data = json_or_none(whole())
     if data is not None:
-        conversations = data if isinstance(data, list) else [data]
-        first = next((c for c in conversations if isinstance(c, dict)), {})
+        items = data if isinstance(data, list) else [data]
+        first = next((c for c in items if isinstance(c, dict)), {})
         if "mapping" in first:
             return "chatgpt", data
         if "chat_messages" in first:
@@ -63,13 +120,13 @@ def detect_list(path: Path) -> str:
     """The format of a file that is a JSON list: its first conversation tells (only that much is read)."""
     name = path.name.lower()
     try:
-        first = next((c for c in conversations_of(path, detecting=True) if isinstance(c, dict)), None)
+        first = next((c for c in _items(path) if isinstance(c, dict)), None)
     except InputError:
         if name.endswith(".jsonl"):
             return "monchat"  # a JSONL file whose first line is bad: its lines are checked one by one
         raise
     if first is None and not name.endswith(".jsonl"):
-        if next(iter(conversations_of(path)), None) is None:
+        if next(iter(conversations(path)), None) is None:
             raise InputError("The export holds no conversations.", "Choose another file.")
     elif first is not None and "mapping" in first:
         return "chatgpt"
@@ -80,17 +137,16 @@ def detect_list(path: Path) -> str:
     raise unknown()
 
 
-def conversations_of(path: Path, detecting: bool = False) -> Iterator[object]:
-    """Each item of the file's top-level list, read one at a time. Raises InputError."""
+def _items(path: Path):
+    """The list's items as far as detection reads them: a document that is no JSON list is no known export."""
     try:
         yield from array_items(path)
     except StreamError as exc:
-        if detecting and "nested too deeply" not in str(exc):
+        if "nested too deeply" not in str(exc):
             raise unknown(f" ({exc})") from None
-        raise InputError(f"{path} cannot be read: {exc}.", "Export it again from the service; nothing was "
-                         "imported.") from None
+        raise damaged(path, exc) from None
     except OSError as exc:
-        raise InputError(f"Cannot read {path}: {exc.strerror}.", "Check the path.") from exc
+        raise unreadable(path, exc) from exc
 
 
 def unknown(why: str = "") -> InputError:
@@ -118,3 +174,10 @@ def head_line(path: Path) -> tuple[bytes, bool]:
             break
         first = line
     return first, more
+
+
+def _character(first_line: bytes) -> str:
+    """A SillyTavern chat's character, from its metadata line ("" when there is none)."""
+    head = json_or_none(first_line)
+    name = head.get("character_name") if isinstance(head, dict) else None
+    return name.strip() if isinstance(name, str) else ""

@@ -1,4 +1,6 @@
-"""Read a JSON document's top-level array one item at a time (a ChatGPT or Claude ``conversations.json``).
+"""The import's second stage, stream (``core/transfer/importers.py``): an export read a piece at a time — the
+top-level array of a JSON document one item at a time (a ChatGPT or Claude ``conversations.json``,
+``conversations``), a JSONL file one line at a time (``jsonl_lines``). It reads; it knows no export's shape.
 
 Python's ``json`` reads a whole document; an export of hundreds of megabytes took about five times its
 size in memory that way. Here the file is decoded in chunks into a sliding text buffer and each item of
@@ -18,6 +20,8 @@ import re
 from pathlib import Path
 from typing import Iterator
 
+from ..errors import InputError
+
 CHUNK_CHARS = 1 << 20  # text decoded per read
 MAX_ITEM_CHARS = 256_000_000  # one item (a conversation) larger than this is refused (README: limits)
 _TAIL = 8  # a parse error this close to the buffer's end may be an item the buffer does not hold whole yet
@@ -27,6 +31,56 @@ _DECODER = json.JSONDecoder()
 
 class StreamError(ValueError):
     """The document cannot be read as a top-level array; the message says what and where."""
+
+
+def jsonl_lines(path: Path) -> Iterator[tuple[int, bytes]]:
+    """``(line number, bytes)`` of each non-blank line, read one at a time. Raises InputError."""
+    try:
+        with open(path, "rb") as handle:
+            for line_no, raw_line in enumerate(handle, start=1):
+                if raw_line.strip():
+                    yield line_no, raw_line.rstrip(b"\r\n")
+    except OSError as exc:
+        raise unreadable(path, exc) from exc
+
+
+def json_lines(path: Path) -> Iterator[tuple[int, object]]:
+    """``(line number, its JSON value)`` of each non-blank line, one at a time; a line that is not UTF-8 JSON
+    gives the ``ValueError`` that says why in place of its value (UnicodeDecodeError, JSONDecodeError, or
+    nesting too deep). Raises InputError when the file cannot be read."""
+    for line_no, line in jsonl_lines(path):
+        try:
+            value = loads(line.decode("utf-8"))
+        except ValueError as exc:
+            value = exc
+        yield line_no, value
+
+
+def conversations(path: Path) -> Iterator[object]:
+    """Each item of the file's top-level list, read one at a time. Raises InputError."""
+    try:
+        yield from array_items(path)
+    except StreamError as exc:
+        raise damaged(path, exc) from None
+    except OSError as exc:
+        raise unreadable(path, exc) from exc
+
+
+def loads(text: str | bytes):
+    """``json.loads`` for what a user hands us: nesting too deep to read is a ValueError, not a crash."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply to read (JSON arrays or objects inside each other thousands "
+                         "of times)") from None
+
+
+def unreadable(path: Path, exc: OSError) -> InputError:
+    return InputError(f"Cannot read {path}: {exc.strerror}.", "Check the path.")
+
+
+def damaged(path: Path, exc: StreamError) -> InputError:
+    return InputError(f"{path} cannot be read: {exc}.", "Export it again from the service; nothing was imported.")
 
 
 def first_char(path: Path) -> str:

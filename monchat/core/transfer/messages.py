@@ -1,28 +1,25 @@
-"""Import of chat history and export of every message.
+"""The import's last stage, place (``core/transfer/importers.py``), and the export of every message.
 
-Import lines are ``{"ts": ISO-8601 with offset, "role": "user"|"assistant",
-"text": ..., "persona": optional, "id": optional}``. An imported message's id comes from its
-source, never from its content alone (``core/transfer/import_ids.py``), so two messages that say the
-same thing at the same time are two messages, and importing the same file twice adds nothing.
-
-An import is streamed: a JSONL file is read line by line, twice (once to check every line,
-once to write), and messages are placed in batches, so memory holds one batch, not the file.
+Parsed messages are placed into their 6-hour log files by timestamp, ``BATCH`` at a time, so memory holds
+one batch, not the file; a message already archived or logged is counted, not written again (ids from the
+source: ``core/transfer/import_ids.py``). ``ImportReport`` is what an import tells: how many were read,
+imported, already known, skipped and why, and each bad one. The export writes every message, archived or not,
+once, as JSONL lines an import reads back.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from ..errors import InputError, StorageError
+from ..errors import StorageError
 from ..logs.history import History
-from .import_ids import ImportIds, Keyed
+from .import_ids import Keyed
 from ..logs.files import LogBook
 from ..store.messages import MessageArchive
-from ..types import ROLES, Message, check_id, check_text, format_ts, parse_ts
+from ..types import Message
 
 
 Progress = Callable[[int, int], None]
@@ -38,123 +35,6 @@ class ImportReport:
     files: list[str] = field(default_factory=list)
     format: str = "monchat"  # monchat | chatgpt | claude | sillytavern
     skipped: dict[str, int] = field(default_factory=dict)  # system, tool, empty, … → how many
-
-
-FUTURE_SLACK = timedelta(days=1)  # clocks and zones disagree a little; a day ahead is not a real chat
-
-
-def loads(text: str | bytes):
-    """``json.loads`` for what a user hands us: nesting too deep to read is a ValueError, not a crash."""
-    try:
-        return json.loads(text)
-    except RecursionError:
-        raise ValueError("nested too deeply to read (JSON arrays or objects inside each other thousands "
-                         "of times)") from None
-
-
-def parse_import_line(line: str, default_persona: str, now: datetime | None = None) -> Message:
-    """One import line → a Message that the log reader will accept. Raises ValueError with the reason.
-
-    Args:
-        now: lines stamped more than a day after it are refused (they would sit in the chat window
-            for ever).
-    """
-    return message_from_record(loads(line), default_persona, now)
-
-
-def message_from_record(data, default_persona: str, now: datetime | None = None,
-                        ids: ImportIds | None = None, key: tuple | None = None) -> Message:
-    """A ``{ts, role, text, persona?, id?}`` record → a Message the log reader will accept (ValueError if not).
-
-    Args:
-        ids: gives the id (``core/transfer/import_ids.py``); without it, the id of a one-off record.
-        key: the record's own key in its source (a ChatGPT node, a Claude message uuid); without it a
-            monchat line's own ``id``, else the record's content and how often it came before.
-    """
-    if not isinstance(data, dict):
-        raise ValueError("not a JSON object")
-    for key_name in ("ts", "role", "text"):
-        if not isinstance(data.get(key_name), str):
-            raise ValueError(f"missing or non-text {key_name!r}")
-    if data["role"] not in ROLES:
-        raise ValueError(f"role must be user or assistant, not {data['role']!r}")
-    if not data["text"].strip():
-        raise ValueError("empty text")
-    persona = data.get("persona") or default_persona
-    if not isinstance(persona, str):
-        raise ValueError("persona must be text")
-    own_id = data.get("id")
-    try:
-        own_id = check_id(own_id) if isinstance(own_id, str) else None
-    except ValueError:
-        own_id = None  # another tool's id that cannot be monchat's: the content gives the id instead
-    check_text(data["text"], "text")
-    check_text(persona, "persona")
-    dt = parse_ts(data["ts"])
-    if now is not None and dt > now + FUTURE_SLACK:
-        raise ValueError(f"timestamp {data['ts']!r} is in the future")
-    ts = format_ts(dt)
-    ids = ids or ImportIds()
-    message_id = ids.assign(ts, data["role"], data["text"], persona, own_id=own_id, key=key)
-    message = Message(id=message_id, ts=ts, role=data["role"], text=data["text"], persona=persona, backend="import")
-    return Message.from_dict(json.loads(message.to_json()))  # exactly what the log reader will see
-
-
-def jsonl_lines(path: Path) -> Iterator[tuple[int, bytes]]:
-    """``(line number, bytes)`` of each non-blank line, read one at a time. Raises InputError."""
-    try:
-        with open(path, "rb") as handle:
-            for line_no, raw_line in enumerate(handle, start=1):
-                if raw_line.strip():
-                    yield line_no, raw_line.rstrip(b"\r\n")
-    except OSError as exc:
-        raise InputError(f"Cannot read {path}: {exc.strerror}.", "Check the path.") from exc
-
-
-def _jsonl_messages(path: Path, default_persona: str, now: datetime | None, report: ImportReport | None
-                    ) -> Iterator[Keyed]:
-    """The good lines of a monchat JSONL file as messages; bad ones are named in ``report.bad_lines``."""
-    ids = ImportIds()
-    for line_no, raw_line in jsonl_lines(path):
-        try:
-            message = message_from_record(loads(raw_line.decode("utf-8")), default_persona, now, ids)
-        except UnicodeDecodeError:
-            problem = "not valid UTF-8"
-        except json.JSONDecodeError as exc:
-            problem = f"not valid JSON ({exc.msg})"
-        except ValueError as exc:
-            problem = str(exc)
-        else:
-            yield ids.keyed(message)
-            continue
-        if report is not None:
-            report.bad_lines.append(f"line {line_no}: {problem}")
-
-
-def import_jsonl(path: Path, logbook: LogBook, archive: MessageArchive, *,
-                 default_persona: str, skip_bad: bool = False, now: datetime | None = None,
-                 progress: Progress | None = None) -> ImportReport:
-    """Place a JSONL history into 6-hour log files by timestamp.
-
-    With bad lines and ``skip_bad`` False nothing is imported and InputError
-    names every bad line; with ``skip_bad`` the good lines are imported.
-    """
-    report = ImportReport()
-    total = sum(1 for _ in _jsonl_messages(path, default_persona, now, report))  # the first pass: check
-    report.read = total + len(report.bad_lines)
-    refuse_bad(path, report, skip_bad, "line(s)", "Fix those lines, or run again with --skip-bad to import "
-                                                   "the good ones.")
-    return place_messages(_jsonl_messages(path, default_persona, now, None), logbook, archive, report, progress,
-                          total)
-
-
-def refuse_bad(path: Path, report: ImportReport, skip_bad: bool, what: str, hint: str) -> None:
-    """Without ``skip_bad``, bad lines or messages stop the import before anything is written."""
-    if report.bad_lines and not skip_bad:
-        shown = "\n  ".join(report.bad_lines[:20])
-        more = f"\n  … and {len(report.bad_lines) - 20} more" if len(report.bad_lines) > 20 else ""
-        raise InputError(f"{path} has {len(report.bad_lines)} bad {what}; nothing was imported:\n  {shown}{more}",
-                         hint)
 
 
 def place_messages(messages: Iterable[Message | Keyed], logbook: LogBook, archive: MessageArchive,
