@@ -5,7 +5,7 @@ The main window builds one ``YourControls(window)`` after its menus. It adds to 
 it) and "Clear off-the-record messages…"; to the Memory menu "Pause memory" (``core/memory/pause.py``) and
 "Never remember…" (``gui/memory/never_dialog.py``). While a conversation is off the record a banner above the composer
 says so plainly, the window's title carries it, and the status bar says when memory is paused — all in the
-window's language. Nothing here holds a rule: the core decides, the CLI has the same (``cli/privacy.py``).
+window's language. Nothing here holds a rule: the core decides, the CLI has the same (``cli/memory.py``, ``cli/privacy.py``).
 """
 
 from __future__ import annotations
