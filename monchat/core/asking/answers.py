@@ -19,7 +19,7 @@ import json
 import logging
 import threading
 import time
-from typing import Callable, Iterator
+from typing import Callable, Iterator, overload
 
 from ..backends.base import Backend, DoctorReport, Reply, TokenListener
 from ..store.answers import AnswerStore, StoredAnswer
@@ -57,6 +57,13 @@ class AnswerCache:
         self.clock = clock
         self.keep_days = keep_days
         self.write = write
+
+    @overload
+    def wrap(self, backend: Backend, role: str = "", slots: CallSlots | None = None,
+             urgency: int = 0) -> Backend: ...
+
+    @overload
+    def wrap(self, backend: None, role: str = "", slots: CallSlots | None = None, urgency: int = 0) -> None: ...
 
     def wrap(self, backend: Backend | None, role: str = "", slots: CallSlots | None = None,
              urgency: int = 0) -> Backend | None:
