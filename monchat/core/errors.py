@@ -40,7 +40,7 @@ class KnownError(Exception):
 
     def __copy__(self) -> "KnownError":
         """The same kind of error with the same words and fields, whatever its own constructor takes (a flush's
-        call slots raise a copy of one failure in every call still waiting: ``flush/runner.py``)."""
+        call slots raise a copy of one failure in every call still waiting: ``asking/slots.py``)."""
         clone = self.__class__.__new__(self.__class__)
         clone.__dict__.update(self.__dict__)
         clone.args = self.args

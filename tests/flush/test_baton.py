@@ -91,7 +91,7 @@ def test_every_flush_thread_runs_its_python_with_the_baton_and_lends_it_for_each
         path = frame.f_code.co_filename
         if "/monchat/" not in path or path.endswith("/asking/baton.py"):
             return
-        if path.endswith("/flush/runner.py") and frame.f_code.co_name in SLOT_WAIT:
+        if path.endswith("/asking/slots.py") and frame.f_code.co_name in SLOT_WAIT:
             return
         where = f"{threading.current_thread().name} {path.split('/monchat/')[-1]}:{frame.f_code.co_name}"
         if _in_model_call(frame):  # the call, its streamed tokens and retries included: lent

@@ -13,10 +13,11 @@ import time
 
 import pytest
 
+from monchat.core.asking.slots import CallSlots
 from monchat.core.errors import BackendError
 from monchat.core.flush import stages
 from monchat.core.flush.records import FlushCancelled
-from monchat.core.flush.runner import CallSlots, Stage, run_stages
+from monchat.core.flush.runner import Stage, run_stages
 from monchat.core.memory import FlushStage
 from tests.flush.conftest import World
 from tests.support.oracle import Oracle, Rule

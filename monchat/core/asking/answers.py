@@ -19,11 +19,12 @@ import json
 import logging
 import threading
 import time
-from typing import Callable, Iterator
+from typing import Callable, Iterator, overload
 
 from ..backends.base import Backend, DoctorReport, Reply, TokenListener
 from ..store.answers import AnswerStore, StoredAnswer
 from ..types import Turn, Usage
+from .slots import CallSlots
 
 log = logging.getLogger(__name__)
 
@@ -57,12 +58,20 @@ class AnswerCache:
         self.keep_days = keep_days
         self.write = write
 
-    def wrap(self, backend: Backend | None, role: str = "", slots=None, urgency: int = 0) -> Backend | None:
+    @overload
+    def wrap(self, backend: Backend, role: str = "", slots: CallSlots | None = None,
+             urgency: int = 0) -> Backend: ...
+
+    @overload
+    def wrap(self, backend: None, role: str = "", slots: CallSlots | None = None, urgency: int = 0) -> None: ...
+
+    def wrap(self, backend: Backend | None, role: str = "", slots: CallSlots | None = None,
+             urgency: int = 0) -> Backend | None:
         """``backend`` with its structured answers kept and reused (None stays None).
 
         ``role`` keeps apart answers that must not stand in for each other: an
         escalation is a second opinion, so even from the same model it is asked,
-        never served the first opinion. ``slots`` (``flush/runner.CallSlots``): a call the
+        never served the first opinion. ``slots`` (``slots.CallSlots``): a call the
         backend is asked holds one while it runs (``urgency``: its stage's place in line);
         an answer kept from an earlier run needs none.
         """
@@ -87,11 +96,12 @@ class CachedBackend(Backend):
     because its model, call count and retry policy are the inner backend's.
     """
 
-    def __init__(self, inner: Backend, cache: AnswerCache, role: str = "", slots=None, urgency: int = 0) -> None:
+    def __init__(self, inner: Backend, cache: AnswerCache, role: str = "", slots: CallSlots | None = None,
+                 urgency: int = 0) -> None:
         self.inner = inner
         self.cache = cache
         self.role = role
-        self.slots = slots  # runner.CallSlots shared by a flush's stages, or None: no bound here
+        self.slots = slots  # shared by a flush's stages, or None: no bound here
         self.urgency = urgency
         self.hits = 0  # structured calls answered from the store
         self._hit_here = threading.local()  # whether this thread's last call was a hit (calls run in parallel)

@@ -3,7 +3,8 @@
 Orient reads the logs; the LLM stages (the filters, judge, and the background track's reflect, digests,
 diary and lint) write nothing and run as a graph, each as soon as what it reads is there
 (``stages.py``). Archive, consolidate, prune, the background's writes and rebuild
-then run in one transaction, with the run recorded in it; memory.md is
+then run in one transaction (``commit.py``), with the run recorded in it. The service builds one
+``FlushContext`` per run (``context.py``) and hands it to the stages: they never see the service. memory.md is
 rewritten and the processed log files removed only after the commit. A kill
 at any point followed by a rerun ends in the same state: before the commit
 nothing changed; after it, every message of the old files is archived, so the
@@ -23,8 +24,6 @@ from datetime import datetime, tzinfo
 from typing import Callable
 
 from ..background.lint import Lint
-from ..background import views
-from ..background.summary import after_commit
 from ..background.track import BackgroundTrack
 from ..backends.base import Backend
 from ..backends.model_size import small_model_info
@@ -32,8 +31,6 @@ from ..errors import FlushRunning
 from ..logs.files import LogBook
 from ..memory.alike import review_groups
 from ..memory.states import FlushStage
-from ..memory.transitions import Transitions
-from ..memory.withdraw import EDITED_AWAY, withdraw
 from ..paths import Paths, held_lock, running_mark
 from ..personas.library import PersonaRegistry
 from ..prompts import PromptLibrary
@@ -46,17 +43,15 @@ from ..types import Clock, Coded, Message, local_now
 from . import stages
 from ..asking.answers import AnswerCache
 from ..asking.ask import planned_again
-from .consolidate import Consolidator
-from .judge import JudgeOutcome
+from .commit import commit
+from .context import FlushContext, Progress
 from .orient import Orientation, orient, select_personas
 from .paused import archive_only, is_paused
-from .prune import prune
-from ..memory.prompt import rebuild_selection, write_markdown
-from .records import Dropped, small_model_note, FlushCancelled, FlushProgress, FlushReport, Item
+from ..memory.prompt import write_markdown
+from .records import small_model_note, FlushCancelled, FlushProgress, FlushReport
 
 log = logging.getLogger(__name__)
 
-Progress = Callable[[FlushProgress], None]
 LINE_ID_KEY = "flush.line_id_key"
 
 
@@ -165,7 +160,12 @@ class FlushService:
             report.duration_s = round(time.monotonic() - started, 3)
             return report
         if is_paused(self.store):  # memory is paused: archive, propose nothing, ask no model
-            return archive_only(self, report, orientation, now, started, dry_run, progress)
+            paused = self._context(report=report, now=now, started=started, dry_run=dry_run, progress=progress,
+                                   cancel=cancel)
+            archive_only(paused, orientation)
+            if not dry_run:
+                self._finish(orientation.files, now)
+            return report
         report.seed = self._seed(seed)
         chosen = select_personas(self.personas, self.settings.flush.fixed_personas, report.seed)
         report.personas = [{"id": p.id, "role": role} for p, role in chosen]
@@ -176,11 +176,12 @@ class FlushService:
         report.small_model = small_model_info(backend)
         if report.small_model:
             report.notes.append(small_model_note(report.small_model))
-        asked = stages.ask(self, report, orientation, readable, chosen, backend, answers, now, dry_run, progress,
-                           cancel, accept_partial, self.on_stage)
+        context = self._context(report=report, now=now, started=started, dry_run=dry_run, progress=progress,
+                                cancel=cancel, accept_partial=accept_partial, backend=backend)
+        asked = stages.ask(context, orientation=orientation, readable=readable, chosen=chosen, answers=answers)
         try:
             with self.store.atomic():
-                self._commit(report, orientation, asked, now, started, progress)
+                commit(context, orientation, asked)
                 if dry_run:
                     raise _DryRun()
                 if cancel.is_set():  # stopped during the writes: roll back, as promised before the commit
@@ -198,7 +199,21 @@ class FlushService:
                  len(report.changes), report.dropped, report.duration_s)
         return report
 
-    # ---- the stages ----------------------------------------------------------
+    def _context(self, *, report: FlushReport, now: datetime, started: float, dry_run: bool, progress: Progress,
+                 cancel: threading.Event, accept_partial: bool = False,
+                 backend: Backend | None = None) -> FlushContext:
+        """What this run's stages read (``context.py``), built once per run. ``backend`` None: a run that asks
+        no model (memory is paused), so no escalation is built and no line-id key made."""
+        asks = backend is not None
+        return FlushContext(
+            settings=self.settings, store=self.store, memories=self.memories, archive=self.archive,
+            prompts=self.prompts, tz=self.tz, clock=self.clock, background=self.background, lint=self.lint,
+            report=report, now=now, started=started, dry_run=dry_run, progress=progress, cancel=cancel,
+            accept_partial=accept_partial, chunk_major=self.chunk_major, on_stage=self.on_stage,
+            backend=backend, escalation=self.escalation() if asks else None,
+            line_id_key=self.line_id_key(dry_run) if asks else b"")
+
+    # ---- orient ----------------------------------------------------------------
     def _orient(self, report: FlushReport, progress: Progress) -> tuple[Orientation, list[Message]]:
         """Stage 1 (reading): the unflushed messages not archived yet (unreadable lines were quarantined),
         and of them the ones the filters may read (see ``_readable``)."""
@@ -227,7 +242,8 @@ class FlushService:
         A persona with ``read_at_flush`` off (an imported character card, by default) is role-play: its lines are
         archived like any others but never read as facts about the user. A persona no longer installed counts as read.
         """
-        readable, skipped = [], {}
+        readable: list[Message] = []
+        skipped: dict[str, int] = {}
         for message in messages:
             persona = self.personas.surface.get(message.persona)
             if persona is not None and not persona.read_at_flush:
@@ -240,75 +256,6 @@ class FlushService:
         """Whether a surface persona's conversations are read at a flush (see ``_readable``)."""
         persona = self.personas.surface.get(persona_id)
         return persona is None or persona.read_at_flush
-
-    def apply(self, orientation: Orientation, items: list[Item], outcome: JudgeOutcome, now: datetime, run_id: int,
-              small_model: str = "", progress: Progress = lambda p: None) -> tuple[Consolidator, list, dict]:
-        """Archive, consolidate, lengthen the half-lives replies relied on, prune: every state change of a
-        flush (inside the caller's transaction). Returns the consolidator, prune's changes and the memories a
-        flushed message's edit took evidence from."""
-        self.archive.archive(orientation.messages, now)
-        progress(FlushProgress(FlushStage.CONSOLIDATE, None, 0, len(items), "weighing the evidence"))
-        rows = self.archive.get_many(sorted({mid for i in items for mid in i.evidence}))
-        consolidator = Consolidator(self.memories, self.settings.flush, now, run_id, rows, small_model=small_model)
-        consolidator.run(items, list(outcome.verdicts.values()))
-        progress(FlushProgress(FlushStage.CONSOLIDATE, None, len(items), len(items), "done"))
-        taken_back: dict = {}
-        if orientation.newly_taken_back:  # a flushed message edited since: its words no longer count
-            transitions = Transitions(self.memories, self.settings.flush, now, run_id)
-            taken_back = withdraw(self.memories, transitions, orientation.newly_taken_back,
-                                  EDITED_AWAY).as_dict()
-            consolidator.changes += transitions.changes
-        from ..memory.feedback import reinforce_use  # replies that relied on a memory lengthen its half-life
-        reinforce_use(self.memories, self.settings.flush, now, run_id,  # not a reply the user asked for again
-                      [m for m in orientation.messages if m.id not in orientation.taken_back])
-        progress(FlushProgress(FlushStage.PRUNE, None, 0, 1, "expiry, decay and the cap"))
-        return consolidator, prune(self.memories, self.settings.flush, now, run_id), taken_back
-
-    def _commit(self, report: FlushReport, orientation: Orientation, asked: stages.Asked, now: datetime,
-                started: float, progress: Progress) -> None:
-        """Archive, then stages 4–6 (consolidate, prune, rebuild), the background track's writes and the
-        run's row: inside the caller's transaction, so all of it lands or none."""
-        run_id = report.run_id = self.memories.next_run_id()
-        archived_before = self.archive.count()
-        small_model = (report.small_model or {}).get("model", "")
-        items, outcome, dropped = asked.read.items, asked.outcome, asked.read.dropped
-        consolidator, pruned, taken_back = self.apply(orientation, items, outcome, now, run_id, small_model,
-                                                      progress)
-        report.messages_archived = self.archive.count() - archived_before
-        verdicts = list(outcome.verdicts.values())
-        for item in consolidator.unmatched_retractions:
-            dropped.append(Dropped(item.persona, item.text, "nothing kept to take back", item.evidence,
-                                   category="no_target"))
-        threshold = self.settings.flush.judge_confidence
-        for verdict in verdicts:
-            self.memories.add_verdict({
-                "run_id": run_id, "memory_id": consolidator.item_memory.get(verdict.item_index),
-                "target_id": verdict.target_id, "verdict": verdict.verdict, "confidence": verdict.confidence,
-                "reasoning": verdict.reasoning, "model": verdict.model, "escalated": int(verdict.escalated),
-                "applied": "yes" if verdict.confidence >= threshold else "review"})
-        report.taken_back = taken_back
-        report.changes = consolidator.changes + pruned
-        report.background = self.background.commit(asked.proposals, items + asked.read.recalls, run_id, now)
-        if self.settings.background.lint:  # marks, rechecks; a fix that still holds becomes a review item
-            transitions = Transitions(self.memories, self.settings.flush, now, run_id)
-            report.background["lint"] = self.lint.commit(asked.lint, transitions, run_id, now)
-            report.changes += transitions.changes
-            views.rebuild(self.store, self.settings, now, self.tz, run_id)  # what lint sent to review leaves them
-        report.background["layers"].update(after_commit(report.changes, self._kind_of, report.background.get("lint")))
-        progress(FlushProgress(FlushStage.REBUILD, None, 0, 1, "rebuilding the prompt"))
-        selection = rebuild_selection(self.memories, self.settings.flush, now, self.background.hint())
-        report.dropped_items = [vars(d) for d in dropped]
-        report.dropped = sum(1 for d in dropped if d.category == "evidence")
-        report.promoted = {"layer1": consolidator.counters.layer1, "layer2": consolidator.counters.layer2}
-        report.superseded = consolidator.counters.superseded
-        report.queued = consolidator.counters.queued
-        report.budget = selection.budget
-        report.duration_s = round(time.monotonic() - started, 3)
-        self.memories.add_run(report.run_row(now, self.clock(), verdicts))
-
-    def _kind_of(self, memory_id: str) -> str | None:
-        memory = self.memories.get(memory_id)
-        return memory.kind if memory is not None else None
 
     def line_id_key(self, dry_run: bool) -> bytes:
         """This data folder's secret for the line ids filters see (made on first use; a dry run

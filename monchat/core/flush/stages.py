@@ -1,7 +1,9 @@
 """The flush's LLM stages as a graph, run before its one transaction (nothing here changes memory).
 
 Each stage names what it reads and what it gives (``runner.Stage``); ``ask`` runs them with
-``runner.run_stages``, so each starts as soon as what it reads is there::
+``runner.run_stages``, so each starts as soon as what it reads is there. A stage is given the run's
+``FlushContext`` (``context.py``: the settings, the store, the backends, the report it fills in), never the
+service that runs it::
 
     messages ─┬─> score (filters) ─┬─> judge ──> trial ──> reflect ─┐
               │                    └─> digest ──────────────────────┤
@@ -23,55 +25,33 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from datetime import datetime
-from typing import TYPE_CHECKING, Callable
 
+from ..asking.answers import AnswerCache
+from ..asking.ask import TokenUsage
+from ..asking.slots import CallSlots
 from ..background.lint import LintAnswer
 from ..background.track import Basis, BackgroundTrack, Proposals
 from ..backends.base import Backend
+from ..memory.never import never_rules, told
+from ..memory.prompt import load_selection
 from ..memory.states import FlushStage, Kind
 from ..types import Coded, Message
-from ..asking.answers import AnswerCache
-from ..asking.ask import TokenUsage
+from .commit import Asked, Read, apply
+from .context import FlushContext, Progress
 from .fold import fold_items, fold_notes
 from .judge import JudgeOutcome, build_pairs, judge
 from .orient import ROLE_WORDS, Orientation
-from ..memory.never import never_rules, told
-from ..memory.prompt import load_selection
-from .records import Dropped, FlushIncomplete, FlushProgress, FlushReport, Item
-from .runner import CallSlots, Stage, run_stages
+from .records import FlushIncomplete, FlushProgress, Item
+from .runner import Stage, run_stages
 from .score import build_lines, plan_chunks, score_all
 
-if TYPE_CHECKING:
-    from .service import FlushService
-
-Progress = Callable[[FlushProgress], None]
 URGENT, LATER = 0, 1  # a call's place in line for a slot: what the commit waits for first
-
-
-@dataclass
-class Read:
-    """What the filters gave: items in order, recall items (never memories) and the dropped."""
-
-    items: list[Item]
-    recalls: list[Item]
-    dropped: list[Dropped]
 
 
 @dataclass
 class Linted:
     answer: LintAnswer | None
     usage: TokenUsage
-
-
-@dataclass
-class Asked:
-    """Everything the LLM stages gave, for the commit."""
-
-    read: Read
-    outcome: JudgeOutcome
-    proposals: Proposals
-    lint: LintAnswer | None
 
 
 class _Tried(Exception):
@@ -82,38 +62,39 @@ class _Tried(Exception):
         self.basis = basis
 
 
-def ask(service: "FlushService", report: FlushReport, orientation: Orientation, readable: list[Message],
-        chosen: list, backend: Backend, answers: AnswerCache, now: datetime, dry_run: bool, progress: Progress,
-        cancel: threading.Event, accept_partial: bool,
-        on_start: Callable[[FlushStage], None] | None = None) -> Asked:
-    """Run the graph; its usage, errors and notes go into ``report`` in the order of the stages.
+def ask(ctx: FlushContext, *, orientation: Orientation, readable: list[Message], chosen: list,
+        answers: AnswerCache) -> Asked:
+    """Run the graph over ``readable`` (the messages filters may read) with the ``chosen`` personas; calls go
+    through ``answers``. The stages' usage, errors and notes go into ``ctx.report`` in the order of the stages.
 
     Raises:
         FlushCancelled, FlushIncomplete, BackendError: as the stage that raised it; nothing changed.
     """
-    parallel = service.settings.flush.parallel or backend.PARALLEL_CALLS
+    if ctx.backend is None:
+        raise ValueError("a flush that asks a model is given its backend (a bug of ours)")
+    report, progress, now = ctx.report, ctx.progress, ctx.now
+    parallel = ctx.settings.flush.parallel or ctx.backend.PARALLEL_CALLS
     slots = CallSlots(parallel, reserved=1)  # one slot kept for the commit's path until reflect asked
-    urgent = answers.wrap(backend, slots=slots, urgency=URGENT)
-    later = answers.wrap(backend, slots=slots, urgency=LATER)
-    escalation = answers.wrap(service.escalation(), role="escalation", slots=slots, urgency=URGENT)
-    track: BackgroundTrack = service.background
+    urgent = answers.wrap(ctx.backend, slots=slots, urgency=URGENT)
+    later = answers.wrap(ctx.backend, slots=slots, urgency=LATER)
+    escalation = answers.wrap(ctx.escalation, role="escalation", slots=slots, urgency=URGENT)
+    track = ctx.background
     small_model = (report.small_model or {}).get("model", "")
     stages = [
-        Stage(FlushStage.SCORE, (), "read", lambda halt: score(service, report, readable, chosen, urgent, dry_run,
-                                                               progress, halt, accept_partial, slots)),
+        Stage(FlushStage.SCORE, (), "read", lambda halt: score(ctx, readable, chosen, urgent, halt, slots)),
         Stage(FlushStage.JUDGE, ("read",), "outcome",
-              lambda halt, read: judge_items(service, report, read.items, urgent, escalation, progress, halt)),
+              lambda halt, read: judge_items(ctx, read.items, urgent, escalation, halt)),
         Stage(FlushStage.TRIAL, ("read", "outcome"), "basis",
-              lambda halt, read, outcome: trial(service, orientation, read.items, outcome, now, small_model)),
+              lambda halt, read, outcome: trial(ctx, orientation, read.items, outcome, small_model)),
         Stage(FlushStage.REFLECT, ("basis",), "reflected", lambda halt, basis: reflected(track, urgent, basis,
                                                                                               progress, slots)),
         Stage(FlushStage.DIGEST, ("read",), "digested",
               lambda halt, read: track.ask_digests(read.items, later, now, progress)),
         Stage(FlushStage.DIARY, (), "written",
               lambda halt: track.ask_diary(readable, later, now, progress, halt, parallel)),
-        Stage(FlushStage.LINT, (), "linted", lambda halt: lint_ask(service, later, progress)),
+        Stage(FlushStage.LINT, (), "linted", lambda halt: lint_ask(ctx, later)),
     ]
-    values = run_stages(stages, {}, cancel, side_by_side=parallel > 1, on_start=on_start)
+    values = run_stages(stages, {}, ctx.cancel, side_by_side=parallel > 1, on_start=ctx.on_stage)
     proposals = track.merge(values["reflected"], values["digested"], values["written"])
     report.add_usage(proposals.usage)
     report.errors.extend(proposals.errors)
@@ -135,8 +116,8 @@ def reflected(track: BackgroundTrack, backend: Backend, basis: Basis, progress: 
         slots.unreserve()
 
 
-def score(service: "FlushService", report: FlushReport, readable: list[Message], chosen: list, backend: Backend,
-          dry_run: bool, progress: Progress, cancel: threading.Event, accept_partial: bool, slots: CallSlots) -> Read:
+def score(ctx: FlushContext, readable: list[Message], chosen: list, backend: Backend, halt: threading.Event,
+          slots: CallSlots) -> Read:
     """The filters: every chosen persona reads every part; returns the items in order, the recall items
     (questions memory could not answer: counted as failures, never memories), and the dropped. Once the parts
     are sized, their calls are ``expected`` by ``slots``: the slowest reader's calls run back to back.
@@ -144,11 +125,12 @@ def score(service: "FlushService", report: FlushReport, readable: list[Message],
     Raises:
         FlushIncomplete: a persona could not read some messages and a partial flush was not accepted.
     """
-    selection = load_selection(service.store)
+    report, progress = ctx.report, ctx.progress
+    selection = load_selection(ctx.store)
     injected = [i.text for i in selection.layer1 + selection.layer2]
-    lines = build_lines(readable, service.tz, service.line_id_key(dry_run))
-    personas = told([p for p, _ in chosen], never_rules(service.store))  # the user's never-remember rules
-    chunks, chunk_notes = plan_chunks(backend, service.prompts, personas, lines)
+    lines = build_lines(readable, ctx.tz, ctx.line_id_key)
+    personas = told([p for p, _ in chosen], never_rules(ctx.store))  # the user's never-remember rules
+    chunks, chunk_notes = plan_chunks(backend, ctx.prompts, personas, lines)
     report.notes.extend(chunk_notes)
     names = {persona.id: f"{persona.name} ({ROLE_WORDS[role]})" for persona, role in chosen}
     for persona in personas:
@@ -169,15 +151,15 @@ def score(service: "FlushService", report: FlushReport, readable: list[Message],
 
     slots.expect(len(chunks) * sum(1 for persona in personas if persona.max_items > 0))
     try:
-        results = score_all(backend, service.prompts, personas, chunks, injected, slots.size, cancel, on_part,
-                            service.chunk_major, on_tokens)
+        results = score_all(backend, ctx.prompts, personas, chunks, injected, slots.size, halt, on_part,
+                            ctx.chunk_major, on_tokens)
     finally:
         slots.expect(0)  # answers kept from an earlier run asked for no slot
     unread = {r.persona: r.unread for r in results if r.unread}
     if unread:
         what = "; ".join(f"{names[pid]} could not read {len(missed)} message(s) from {missed[0].when} "
                          f"to {missed[-1].when}" for pid, missed in unread.items())
-        if not accept_partial:
+        if not ctx.accept_partial:
             raise FlushIncomplete(what)
         report.unread = {pid: [line.message_id for line in missed] for pid, missed in unread.items()}
         report.notes.append(Coded(f"A partial flush, accepted: {what}.", "partial_accepted",
@@ -201,39 +183,38 @@ def score(service: "FlushService", report: FlushReport, readable: list[Message],
     return Read(items, recalls, dropped)
 
 
-def judge_items(service: "FlushService", report: FlushReport, items: list[Item], backend: Backend,
-                escalation: Backend | None, progress: Progress, cancel: threading.Event) -> JudgeOutcome:
+def judge_items(ctx: FlushContext, items: list[Item], backend: Backend, escalation: Backend | None,
+                halt: threading.Event) -> JudgeOutcome:
     """Each item against the kept memories it may be about (LLM, no writes)."""
-    pairs = build_pairs(items, service.memories)
-    progress(FlushProgress(FlushStage.JUDGE, None, 0, len(pairs), f"{len(pairs)} comparison(s)"))
-    outcome = judge(pairs, backend, service.prompts, service.settings.flush.judge_confidence, escalation, cancel)
-    report.add_usage(outcome.usage)
-    report.errors.extend(outcome.errors)
-    progress(FlushProgress(FlushStage.JUDGE, None, len(pairs), len(pairs), "judged"))
+    pairs = build_pairs(items, ctx.memories)
+    ctx.progress(FlushProgress(FlushStage.JUDGE, None, 0, len(pairs), f"{len(pairs)} comparison(s)"))
+    outcome = judge(pairs, backend, ctx.prompts, ctx.settings.flush.judge_confidence, escalation, halt)
+    ctx.report.add_usage(outcome.usage)
+    ctx.report.errors.extend(outcome.errors)
+    ctx.progress(FlushProgress(FlushStage.JUDGE, None, len(pairs), len(pairs), "judged"))
     return outcome
 
 
-def trial(service: "FlushService", orientation: Orientation, items: list[Item], outcome: JudgeOutcome,
-          now: datetime, small_model: str = "") -> Basis:
+def trial(ctx: FlushContext, orientation: Orientation, items: list[Item], outcome: JudgeOutcome,
+          small_model: str = "") -> Basis:
     """What the views will be built from once this flush is applied: its state changes tried in a
     transaction that is rolled back (no LLM). Reflect asks after it, so it reads only memories the views may
     show, never an item that will wait for review. Other stages read meanwhile on their own connections:
     they see only what is committed."""
     try:
-        with service.store.atomic():
-            consolidator = service.apply(orientation, items, outcome, now, service.memories.next_run_id(),
-                                         small_model)[0]
-            raise _Tried(service.background.basis(items, outcome, consolidator.item_memory, now))
+        with ctx.store.atomic():
+            consolidator = apply(ctx, orientation, items, outcome, ctx.memories.next_run_id(), small_model)[0]
+            raise _Tried(ctx.background.basis(items, outcome, consolidator.item_memory, ctx.now))
     except _Tried as tried:
         return tried.basis
 
 
-def lint_ask(service: "FlushService", backend: Backend, progress: Progress) -> Linted:
+def lint_ask(ctx: FlushContext, backend: Backend) -> Linted:
     """Knowledge lint's one LLM call over the memories kept before this flush (no writes)."""
     usage = TokenUsage()
-    if not (service.settings.background.lint and service.settings.background.lint_llm):
+    if not (ctx.settings.background.lint and ctx.settings.background.lint_llm):
         return Linted(None, usage)
-    progress(FlushProgress(FlushStage.LINT, None, 0, 1, "knowledge lint"))
-    answer = service.lint.ask(backend, usage, f"flush {service.memories.next_run_id()}")
-    progress(FlushProgress(FlushStage.LINT, None, 1, 1, "done"))
+    ctx.progress(FlushProgress(FlushStage.LINT, None, 0, 1, "knowledge lint"))
+    answer = ctx.lint.ask(backend, usage, f"flush {ctx.memories.next_run_id()}")
+    ctx.progress(FlushProgress(FlushStage.LINT, None, 1, 1, "done"))
     return Linted(answer, usage)
