@@ -6,6 +6,7 @@ import json
 
 from ..core.errors import InputError
 from ..core.memory import Kind, State, Verdict
+from ..core.memory.review_item import ReviewItem
 from .flush import TIER_WORDS
 
 # A state in the window's plain words (gui/memory/memory_words.py ``state_name``) where the program's name is not
@@ -38,22 +39,22 @@ def register(sub) -> None:
     p.set_defaults(run=cmd_memory)
 
 
-def _proposed_by(row: dict) -> str:
+def _proposed_by(row: ReviewItem) -> str:
     """Which filter personas proposed a review row (one row, however many proposed the same change)."""
-    return f" (proposed by {', '.join(row['proposers'])})" if row.get("proposers") else ""
+    return f" (proposed by {', '.join(row.proposers)})" if row.proposers else ""
 
 
-def _queue_lines(groups: list[list[dict]], replaces: bool = False) -> list[str]:
+def _queue_lines(groups: list[list[ReviewItem]], replaces: bool = False) -> list[str]:
     """One line per change waiting: near-duplicates (``MemoryService.queue_groups``) once, with how many and
     every number, so `monchat memory reject 3 5 8` decides them together."""
     lines = []
     for group in groups:
         row = group[0]
-        was = f" (replaces: {row['old_text']})" if replaces and row["old_text"] else ""
-        alike = (f" ×{len(group)} (alike: {' '.join('#' + str(r['id']) for r in group)})"
+        was = f" (replaces: {row.old_text})" if replaces and row.old_text else ""
+        alike = (f" ×{len(group)} (alike: {' '.join('#' + str(r.id) for r in group)})"
                  if len(group) > 1 else "")
-        lines.append(f"#{row['id']} {row['action']:9} {row['memory_id']}  {row['text']}{was}{alike} — "
-                     f"{row['reason']}{_proposed_by(row)}")
+        lines.append(f"#{row.id} {row.action:9} {row.memory_id}  {row.text}{was}{alike} — "
+                     f"{row.reason}{_proposed_by(row)}")
     return lines
 
 
@@ -93,7 +94,7 @@ def cmd_memory(app, args) -> int:
             return 0
     elif action == "queue":
         groups = memory.queue_groups()
-        out = [{**row, "alike": [r["id"] for r in group]} for group in groups for row in group]
+        out = [{**row.as_dict(), "alike": [r.id for r in group]} for group in groups for row in group]
         if not args.json:
             for line in _queue_lines(groups):
                 print(line)
@@ -148,18 +149,18 @@ def cmd_memory(app, args) -> int:
                     print(f"     in digest {digest['id']}: {digest['text']} (covers {', '.join(digest['covers'])})")
             return 0
     elif action in ("approve", "reject"):
-        refs = [str(r["id"]) for r in memory.queue()] if args.all else [_need_id(args), *args.text]
+        refs = [str(r.id) for r in memory.queue()] if args.all else [_need_id(args), *args.text]
         if len(refs) == 1 and not args.all:
             rows = [memory.approve(refs[0], verdict=args.verdict) if action == "approve" else memory.reject(refs[0])]
         else:  # several at once (`monchat memory reject 3 4 5`, or --all): one transaction
             rows = memory.decide_many(refs, approve=action == "approve")
         result = "approved" if action == "approve" else "rejected"
-        out = [{"queue": row["id"], "memory_id": row["memory_id"], "action": row["action"], "result": result}
+        out = [{"queue": row.id, "memory_id": row.memory_id, "action": row.action, "result": result}
                for row in rows]
         out = out[0] if len(out) == 1 and not args.all else out
         if not args.json:
             for row in rows:
-                print(f"{result}: #{row['id']} {row['action']} {row['memory_id']} {row['text']}")
+                print(f"{result}: #{row.id} {row.action} {row.memory_id} {row.text}")
             return 0
     elif action == "rate":
         from .feedback import memory_rate
