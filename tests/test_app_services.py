@@ -37,3 +37,21 @@ def test_each_service_is_one_object_for_every_caller(home):
         assert app.feedback.logbook is app.logbook
     finally:
         app.close()
+
+
+def feedback_builders() -> list[str]:
+    """The modules that build a ``Feedback`` (a call ``Feedback(…)``)."""
+    import ast
+    from pathlib import Path
+
+    import monchat
+
+    package = Path(monchat.__file__).parent
+    return sorted(str(path.relative_to(package)) for path in package.rglob("*.py")
+                  if any(isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Feedback"
+                         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))))
+
+
+def test_one_module_builds_the_feedback():
+    """``MemoryService.feedback`` is the one; delete-message and the App use it rather than a second of their own."""
+    assert feedback_builders() == ["core/memory/service.py"]
