@@ -51,6 +51,11 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class App:
+    """What one monchat is made of. The services below the fields are each built once, at first use (their modules
+    imported then, not at every start), and kept: one object per service for every caller, whether it holds state
+    (the flush's ``running``, ``feedback`` shared with ``memory``) or only the App's own objects. Each is a
+    ``cached_property`` but ``flush``, built under a lock because a worker and the window may ask for it at once."""
+
     paths: Paths
     settings: Settings
     settings_warnings: list[str]
@@ -106,36 +111,35 @@ class App:
         return LintService(self.store, self.settings, self.prompts, self.paths, self.logbook, self.backends,
                            self.clock)
 
-    @property
+    @cached_property
     def feedback(self) -> "Feedback":
-        """👍/👎 on replies and memories (``core/memory/feedback.py``), over ``memory`` and the logs."""
-        from .core.memory.feedback import Feedback
-        return Feedback(self.memory, self.logbook)
+        """👍/👎 on replies and memories (``core/memory/feedback.py``): the one ``memory`` rates with, over the logs."""
+        return self.memory.feedback
 
-    @property
+    @cached_property
     def messages(self) -> "MessageDeletion":
         """Delete message (``core/logs/takeback.py``), for the window and ``monchat message delete``."""
         from .core.logs.takeback import MessageDeletion
         return MessageDeletion(self.logbook, self.archive, self.memory, self.paths)
 
-    @property
+    @cached_property
     def pause(self) -> MemoryPause:
         """Pause memory (``core/memory/pause.py``): the Memory menu's switch and ``monchat memory pause|resume``."""
         return MemoryPause(self.store, self.clock)
 
-    @property
+    @cached_property
     def never(self) -> "NeverRules":
         """The user's never-remember rules and the memories they cover (``core/memory/never.py``)."""
         from .core.memory.never import NeverRules
         return NeverRules(self.store, self.memory, self.clock)
 
-    @property
+    @cached_property
     def transfer(self) -> "Transfer":
         """History and memory in and out (``core/transfer/service.py``): File → Import/Export, ``monchat import|export``."""
         from .core.transfer.service import Transfer
         return Transfer(self.logbook, self.archive, self.memory, self.settings, self.personas, self.paths, self.clock)
 
-    @property
+    @cached_property
     def models(self) -> "Models":
         """The embedded backend's catalog models (``core/models/service.py``): list, pull and select, remove."""
         from .core.models.service import Models
@@ -229,7 +233,8 @@ def build_app(home: str | None = None, *, backend: str | None = None, model: str
         from .core.background import views
         views.rebuild(store, settings, now, logbook.tz)
 
-    memory = MemoryService(store, settings, paths, clock=clock, tz=logbook.tz, on_change=rebuild_views)
+    memory = MemoryService(store, settings, paths, clock=clock, tz=logbook.tz, on_change=rebuild_views,
+                           logbook=logbook)
     built: list = []  # the flush service, once built: while it (or one in another process) runs, chat stays open
     chat = ChatService(settings, logbook, archive, personas, prompts, backends, memory=memory, clock=clock,
                        flush_running=lambda: (bool(built) and built[0].running) or is_marked(paths.flush_running))

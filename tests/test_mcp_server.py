@@ -106,9 +106,9 @@ def test_proposing_is_refused_until_the_user_allows_it_and_then_only_queues(app,
     assert structured(again) == {**structured(accepted), "queued": False, "already_known": True}
     assert bad.is_error
     app.memory.store.close()
-    rows = [r for r in app.memory.queue() if r["text"] == "Plays the guitar on Saturdays"]
-    assert len(rows) == 1 and rows[0]["held"] == "mcp" and rows[0]["proposers"] == ["test-host 1.2"]
-    proposal = app.memory.get(rows[0]["memory_id"])
+    rows = [r for r in app.memory.queue() if r.text == "Plays the guitar on Saturdays"]
+    assert len(rows) == 1 and rows[0].held == "mcp" and rows[0].proposers == ["test-host 1.2"]
+    proposal = app.memory.get(rows[0].memory_id)
     assert (proposal.state, proposal.slot, proposal.kind) == ("queued", "hobby/guitar", "explicit")
     assert app.memory.prompt_items()[0] == [i for i in app.memory.prompt_items()[0] if "guitar" not in i.text]
     events = [e["event"] for e in access_log(app.paths).read()]
@@ -183,7 +183,7 @@ def test_proposals_stop_while_too_many_wait_for_review(app, monkeypatch):
     port.propose("Runs along the river in the morning", "sport/running")
     with pytest.raises(InputError, match="already wait for the user's review"):
         port.propose("Reads mysteries before bed", "reading/genre")
-    app.memory.reject(str(app.memory.queue()[-1]["id"]))  # the user goes through one: room again
+    app.memory.reject(str(app.memory.queue()[-1].id))  # the user goes through one: room again
     assert port.propose("Reads mysteries before bed", "reading/genre")["queued"] is True
 
 

@@ -74,8 +74,8 @@ def test_a_round_trip_lands_in_the_review_queue_only_and_twice_adds_nothing(sour
     report = import_memory(fresh, path)
     assert (report.format, report.queued, report.left_out) == ("monchat-json", 2, 1)  # Sendai is history
     queue = fresh.memory.queue()
-    assert sorted(r["text"] for r in queue) == ["Drinks green tea with every meal", "Lives in Kanazawa"]
-    assert {r["held"] for r in queue} == {"imported"} and {tuple(r["proposers"]) for r in queue} == {("monchat export",)}
+    assert sorted(r.text for r in queue) == ["Drinks green tea with every meal", "Lives in Kanazawa"]
+    assert {r.held for r in queue} == {"imported"} and {tuple(r.proposers) for r in queue} == {("monchat export",)}
     assert all(m.state is State.QUEUED for m in fresh.memory.memories.all())
     assert fresh.memory.prompt_items() == ([], [])  # nothing in the prompt before the user says yes
     kanazawa = next(m for m in fresh.memory.memories.all() if m.text == "Lives in Kanazawa")
@@ -86,8 +86,8 @@ def test_a_round_trip_lands_in_the_review_queue_only_and_twice_adds_nothing(sour
     again = import_memory(fresh, path)
     assert (again.queued, again.already_known, again.messages) == (0, 2, 0)
     assert len(fresh.memory.queue()) == 2 and fresh.archive.count() == 2
-    fresh.memory.approve(str(queue[-1]["id"]))  # the user's yes makes it memory
-    assert [i.text for i in fresh.memory.prompt_items()[0]] == [queue[-1]["text"]]
+    fresh.memory.approve(str(queue[-1].id))  # the user's yes makes it memory
+    assert [i.text for i in fresh.memory.prompt_items()[0]] == [queue[-1].text]
 
 
 def test_importing_an_export_into_the_same_monchat_adds_nothing(source, tmp_path):
@@ -139,7 +139,7 @@ def test_a_chatgpt_list_becomes_explicit_items_waiting_for_review(fresh, tmp_pat
                                           "Prefers short answers with code examples.", "Has a cat named Mochi.",
                                           "Is learning to play the guitar."}
     assert {(m.kind, m.slot, m.state) for m in memories} == {("explicit", "imported/chatgpt", State.QUEUED)}
-    assert {tuple(r["proposers"]) for r in fresh.memory.queue()} == {("ChatGPT",)}
+    assert {tuple(r.proposers) for r in fresh.memory.queue()} == {("ChatGPT",)}
     assert import_memory(fresh, path, source="chatgpt").queued == 0
 
 

@@ -4,7 +4,8 @@ A second spelling is how lists came to disagree ("is this memory history?" had f
 this test fails as soon as a module compares a memory's ``state``, a gate's ``state``, a review row's
 ``action``, an item's or a change's ``kind``, a report line's ``change`` or a progress ``stage`` with a
 string of its own, or sets one (``state="queued"``, ``FlushProgress("judge", …)``), or keys a table of
-words by such strings (``{"new": …, "queued": …, "superseded": …}``).
+words by such strings (``{"new": …, "queued": …, "superseded": …}``). So do a dropped proposal's ``category``,
+a message's ``status``, a verdict's ``applied`` and the gate banner's ``notice``.
 """
 
 from __future__ import annotations
@@ -14,12 +15,14 @@ from pathlib import Path
 
 import monchat
 from monchat.core.memory import ChangeKind, State, Verdict, View
-from monchat.core.memory.states import Action, BackgroundLayer, FlushStage, GateState, Kind
+from monchat.core.memory.states import (Action, Applied, BackgroundLayer, DropCategory, FlushStage, GateNotice,
+                                        GateState, Kind, ReplyStatus)
 
 PACKAGE = Path(monchat.__file__).parent
 HOME = PACKAGE / "core" / "memory" / "states.py"
 NAMES = {str(s) for s in State}
-VOCABULARIES = (State, GateState, Action, Kind, ChangeKind, FlushStage, BackgroundLayer)
+VOCABULARIES = (State, GateState, Action, Kind, ChangeKind, FlushStage, BackgroundLayer, DropCategory, ReplyStatus,
+                Applied, GateNotice)
 # The names a value of each vocabulary is held in (an attribute, a key, a variable, a keyword).
 HELD_IN = {
     "state": NAMES | {str(g) for g in GateState},
@@ -28,6 +31,10 @@ HELD_IN = {
     "change": {str(c) for c in ChangeKind},
     "stage": {str(f) for f in FlushStage},
     "layer": {str(b) for b in BackgroundLayer},
+    "category": {str(d) for d in DropCategory},
+    "status": {str(r) for r in ReplyStatus},
+    "applied": {str(a) for a in Applied},
+    "notice": {str(n) for n in GateNotice},
 }
 MADE_WITH_FIRST = {"FlushProgress": {str(f) for f in FlushStage}}  # a record whose first field is one
 TABLE = 3  # a table of words (its values tr(…) or strings) keyed by this many words of one vocabulary
@@ -40,6 +47,13 @@ def _strings(node: ast.AST) -> list[str]:
     if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
         return [s for element in node.elts for s in _strings(element)]
     return []
+
+
+def _set_to(node: ast.AST) -> list[str]:
+    """The strings a value may be: ``"yes"``, or either branch of ``"yes" if sure else "review"``."""
+    if isinstance(node, ast.IfExp):
+        return _set_to(node.body) + _set_to(node.orelse)
+    return _strings(node)
 
 
 def _holder(node: ast.AST) -> str | None:
@@ -77,11 +91,15 @@ def vocabulary_literals(tree: ast.AST, made_with: bool = True) -> list[tuple[int
             for holder in {h for o in operands if (h := _holder(o))}:
                 found += [(node.lineno, s) for o in operands for s in _strings(o) if s in HELD_IN[holder]]
         elif isinstance(node, ast.keyword) and node.arg in HELD_IN:
-            found += [(node.value.lineno, s) for s in _strings(node.value) if s in HELD_IN[node.arg]]
+            found += [(node.value.lineno, s) for s in _set_to(node.value) if s in HELD_IN[node.arg]]
         elif (made_with and isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
               and node.func.id in MADE_WITH_FIRST and node.args):
             found += [(node.lineno, s) for s in _strings(node.args[0]) if s in MADE_WITH_FIRST[node.func.id]]
-        elif isinstance(node, ast.Dict) and _words_table(node):
+        elif isinstance(node, ast.Dict) and not _words_table(node):  # a record: ``{"applied": "yes", …}``
+            for key, value in zip(node.keys, node.values):
+                if key is not None and len(held := _strings(key)) == 1 and held[0] in HELD_IN:
+                    found += [(value.lineno, s) for s in _set_to(value) if s in HELD_IN[held[0]]]
+        elif isinstance(node, ast.Dict):
             keys = [k for key in node.keys if key is not None for k in _strings(key)]
             for vocabulary in VOCABULARIES:
                 words = {str(v) for v in vocabulary}
@@ -113,9 +131,14 @@ def test_the_check_sees_each_vocabulary():
               'data["kind"] == "preference"\nFlushProgress("judge", None, 0, 1)\nprogress.stage in ("diary", "x")\n'
               'words = {"new": tr("new"), "queued": "waits", "superseded": tr("replaced")}\nc.change == "merged"\n'
               'args.action == "import"\nkind == "bridge"\npromoted = {"layer1": 0, "layer2": 0}\n'
-              'counts = {"pending": n, "dormant": m, "superseded": k}\n')
+              'counts = {"pending": n, "dormant": m, "superseded": k}\n'
+              'Dropped(p, t, r, category="limit")\nif reply.status == "partial": pass\n'
+              'row["applied"] == "review"\ngate.notice != ""\n'
+              'verdict = {"verdict": v, "applied": "yes" if sure else "review"}\n'
+              'marks = {"ok": "", "stopped": tr("(stopped)"), "partial": tr("(cut off)")}\n')
     assert [t for _, t in vocabulary_literals(ast.parse(source))] == [
-        "stop", "layer1", "judge", "preference", "judge", "diary", "new", "queued", "superseded", "merged"]
+        "stop", "layer1", "judge", "preference", "judge", "diary", "new", "queued", "superseded", "merged",
+        "limit", "partial", "review", "", "review", "yes", "ok", "partial", "stopped"]
 
 
 def test_no_module_spells_a_state_of_its_own():
@@ -137,6 +160,7 @@ def test_the_check_sees_each_way_of_spelling_a_state():
 
 def test_the_gui_has_words_for_every_state_view_verdict_and_change():
     from monchat.gui.memory import review_words
+    from monchat.gui.flush.dropped_rows import DroppedWords
     from monchat.gui.flush.words import FlushWords
     from monchat.gui.memory.memory_words import memory_words
 
@@ -145,6 +169,7 @@ def test_the_gui_has_words_for_every_state_view_verdict_and_change():
     assert len({memory_words.view_name(v) for v in View}) == len(View)
     assert len({FlushWords.change_name(_Tr(), k) for k in ChangeKind}) == len(ChangeKind)
     assert all(review_words.verdict_name(v) != str(v) and review_words.verdict_effect(v) for v in Verdict)
+    assert all(DroppedWords.reason(_Tr(), d) != str(d) for d in DropCategory)
 
 
 class _Tr:

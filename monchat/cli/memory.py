@@ -13,6 +13,7 @@ import json
 
 from ..core.errors import InputError
 from ..core.memory import Kind, State, Verdict
+from ..core.memory.review_item import ReviewItem
 from .output import print_json, print_result
 from .words import RATING_WORDS, TIER_WORDS
 
@@ -57,22 +58,22 @@ def cmd_memory(app, args) -> int:
     return RUNS[args.action](app, args)
 
 
-def _proposed_by(row: dict) -> str:
+def _proposed_by(row: ReviewItem) -> str:
     """Which filter personas proposed a review row (one row, however many proposed the same change)."""
-    return f" (proposed by {', '.join(row['proposers'])})" if row.get("proposers") else ""
+    return f" (proposed by {', '.join(row.proposers)})" if row.proposers else ""
 
 
-def _queue_lines(groups: list[list[dict]], replaces: bool = False) -> list[str]:
+def _queue_lines(groups: list[list[ReviewItem]], replaces: bool = False) -> list[str]:
     """One line per change waiting: near-duplicates (``MemoryService.queue_groups``) once, with how many and
     every number, so `monchat memory reject 3 5 8` decides them together."""
     lines = []
     for group in groups:
         row = group[0]
-        was = f" (replaces: {row['old_text']})" if replaces and row["old_text"] else ""
-        alike = (f" ×{len(group)} (alike: {' '.join('#' + str(r['id']) for r in group)})"
+        was = f" (replaces: {row.old_text})" if replaces and row.old_text else ""
+        alike = (f" ×{len(group)} (alike: {' '.join('#' + str(r.id) for r in group)})"
                  if len(group) > 1 else "")
-        lines.append(f"#{row['id']} {row['action']:9} {row['memory_id']}  {row['text']}{was}{alike} — "
-                     f"{row['reason']}{_proposed_by(row)}")
+        lines.append(f"#{row.id} {row.action:9} {row.memory_id}  {row.text}{was}{alike} — "
+                     f"{row.reason}{_proposed_by(row)}")
     return lines
 
 
@@ -108,7 +109,7 @@ def memory_list(app, args) -> int:
 
 def memory_queue(app, args) -> int:
     groups = app.memory.queue_groups()
-    out = [{**row, "alike": [r["id"] for r in group]} for group in groups for row in group]
+    out = [{**row.as_dict(), "alike": [r.id for r in group]} for group in groups for row in group]
     if args.json:
         return print_json(out)
     for line in _queue_lines(groups):
@@ -197,19 +198,19 @@ def memory_reject(app, args) -> int:
 
 def _decide(app, args, approve: bool) -> int:
     memory = app.memory
-    refs = [str(r["id"]) for r in memory.queue()] if args.all else [_need_id(args), *args.text]
+    refs = [str(r.id) for r in memory.queue()] if args.all else [_need_id(args), *args.text]
     if len(refs) == 1 and not args.all:
         rows = [memory.approve(refs[0], verdict=args.verdict) if approve else memory.reject(refs[0])]
     else:  # several at once (`monchat memory reject 3 4 5`, or --all): one transaction
         rows = memory.decide_many(refs, approve=approve)
     result = "approved" if approve else "rejected"
-    out = [{"queue": row["id"], "memory_id": row["memory_id"], "action": row["action"], "result": result}
+    out = [{"queue": row.id, "memory_id": row.memory_id, "action": row.action, "result": result}
            for row in rows]
     out = out[0] if len(out) == 1 and not args.all else out
     if args.json:
         return print_json(out)
     for row in rows:
-        print(f"{result}: #{row['id']} {row['action']} {row['memory_id']} {row['text']}")
+        print(f"{result}: #{row.id} {row.action} {row.memory_id} {row.text}")
     return 0
 
 

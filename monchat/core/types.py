@@ -12,11 +12,12 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Callable, Iterable
 
+from .memory.states import ReplyStatus
+
 Clock = Callable[[], datetime]
 
 ROLES = ("user", "assistant")
-# ok: complete; partial: the backend failed mid-reply; stopped: the user stopped it.
-STATUSES = ("ok", "partial", "stopped")
+STATUSES = tuple(ReplyStatus)  # ok: complete; partial: the backend failed mid-reply; stopped: the user stopped it
 
 
 def local_now() -> datetime:
@@ -118,7 +119,7 @@ class Message:
     persona: str = ""
     backend: str = ""
     model: str = ""
-    status: str = "ok"
+    status: ReplyStatus = ReplyStatus.OK
     replaces: str = ""  # a regenerated or edited message names the one it replaces
     usage: dict = field(default_factory=dict)  # a reply's token counts: prompt, output, cached
     memory_revision: str = ""  # a reply: the prompt memory's revision it was written with (feedback loop)
@@ -130,7 +131,7 @@ class Message:
 
     def to_json(self) -> str:
         data = asdict(self)
-        for optional, empty in (("status", "ok"), ("replaces", ""), ("usage", {}), ("memory_revision", ""),
+        for optional, empty in (("status", ReplyStatus.OK), ("replaces", ""), ("usage", {}), ("memory_revision", ""),
                                  ("off_record", False)):
             if data[optional] == empty:
                 del data[optional]
@@ -161,7 +162,7 @@ class Message:
                                                   0 <= v < 2**53 and check_text(k, "usage")
                                                   for k, v in usage.items()):
             raise ValueError("usage must be an object of token counts")
-        status = data.get("status", "ok")
+        status = data.get("status", ReplyStatus.OK)
         if status not in STATUSES:
             raise ValueError(f"unknown status {status!r}")
         if not isinstance(data.get("off_record", False), bool):
@@ -169,7 +170,7 @@ class Message:
         return cls(
             id=data["id"], ts=data["ts"], role=data["role"], text=data["text"],
             persona=data.get("persona") or "", backend=data.get("backend") or "",
-            model=data.get("model") or "", status=status, replaces=data.get("replaces") or "",
+            model=data.get("model") or "", status=ReplyStatus(status), replaces=data.get("replaces") or "",
             usage=usage, memory_revision=data.get("memory_revision") or "", off_record=data.get("off_record", False),
         )
 

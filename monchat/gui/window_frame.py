@@ -29,6 +29,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QMainWindow, QPlainTextEdit, QProgressBar,
                                QPushButton, QToolBar, QVBoxLayout, QWidget)
 
+from ..core.memory.states import GateNotice
 from ..core.paths import Paths, is_marked, log_files
 from .chat.gate_look import build_gate_parts, notice_kind, paused_label, paused_words, show_gate
 
@@ -89,8 +90,8 @@ class FrameGate:
     flushing: bool = False
 
     @property
-    def notice(self) -> str:
-        """The banner's kind ("warn", "stop") or "" (``chat/gate_look.py``)."""
+    def notice(self) -> GateNotice:
+        """The banner's kind (``chat/gate_look.py``)."""
         return notice_kind(self.files, self.warn_at, self.stop_at, self.flushing)
 
 
@@ -160,7 +161,7 @@ class Frame:
             return
         show_gate(self.gate, self.gate_row.palette(), gate.files, gate.warn_at, gate.stop_at, gate.flushing,
                   gate.notice)
-        stopped = gate.notice == "stop"
+        stopped = gate.notice == GateNotice.STOP
         self.paused.setText(paused_words() if stopped else "")
         self.paused.setVisible(stopped)
 

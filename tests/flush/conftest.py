@@ -136,7 +136,8 @@ class World:
             "SELECT * FROM evidence WHERE memory_id = ? ORDER BY message_id", [memory_id]))
 
     def queue(self) -> list[dict]:
-        return self.memory.queue()
+        """The open review items as ``monchat memory queue --json`` shows them (``ReviewItem.as_dict``)."""
+        return [item.as_dict() for item in self.memory.queue()]
 
     def log_files(self) -> list[str]:
         return sorted(p.name for p in self.app.paths.logs_dir.glob("*.jsonl"))

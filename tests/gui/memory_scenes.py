@@ -65,8 +65,8 @@ def unsure_green_tea(app, clock: Clock, day1: datetime, leaning: str = "SUPERSED
     day3 = day1 + timedelta(days=2)
     say(app, day3.replace(hour=12), "最近も緑茶ばかり")
     flush(app, clock, day3.replace(hour=22))
-    rows = [r for r in app.memory.queue() if r["action"] == "judge"]
-    assert len(rows) == 1 and rows[0]["verdict"] == leaning, rows
+    rows = [r for r in app.memory.queue() if r.action == "judge"]
+    assert len(rows) == 1 and rows[0].verdict == leaning, rows
     return rows[0]
 
 
@@ -89,12 +89,12 @@ def memory_with_history(app, clock: Clock, day1: datetime) -> dict:
     say(app, day3.replace(hour=12), "最近も緑茶ばかり")
     flush(app, clock, day3.replace(hour=22))
     rows = memory.queue()
-    supersede = next(r for r in rows if r["action"] == "supersede")
-    memory.approve(str(supersede["id"]))
+    supersede = next(r for r in rows if r.action == "supersede")
+    memory.approve(str(supersede.id))
     kanazawa = next(m for m in memory.list(all=True) if m.text == KANAZAWA)
     edited = memory.edit(kanazawa.id, KANAZAWA_EDITED)
     sendai = next(m for m in memory.list(all=True) if m.text == SENDAI)
-    judge = next(r for r in memory.queue() if r["action"] == "judge")
+    judge = next(r for r in memory.queue() if r.action == "judge")
     return {"judge": judge, "kanazawa": edited.id, "sendai": sendai.id}
 
 
@@ -140,6 +140,6 @@ def growing(app, clock: Clock, day: datetime) -> dict:
     say(app, later.replace(hour=20), "でもコードは詳しく説明してほしい。今日もギター")
     say(app, later.replace(hour=20, minute=5), "I told you my dog's name, you forgot it")
     flush(app, clock, later.replace(hour=22))
-    row = next(r for r in app.memory.queue() if r["action"] == "supersede" and r["text"] == DETAIL)
-    app.memory.approve(str(row["id"]))
-    return {"preference": row["memory_id"]}
+    row = next(r for r in app.memory.queue() if r.action == "supersede" and r.text == DETAIL)
+    app.memory.approve(str(row.id))
+    return {"preference": row.memory_id}

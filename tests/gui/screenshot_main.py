@@ -216,7 +216,7 @@ def main(home: str, output: str, language: str = "ja", dark: bool = False) -> in
     def verdict_menu_step():
         """The judge row with its "approve as…" menu open (a popup: grabbed from the screen)."""
         dialog = window.open_review_queue()
-        dialog.select(made["judge"]["id"])
+        dialog.select(made["judge"].id)
         button = dialog.other_verdict_button
 
         def pop():
@@ -272,7 +272,7 @@ def main(home: str, output: str, language: str = "ja", dark: bool = False) -> in
     steps += [dialog_step(name.removeprefix("open_"), opener) for name, opener in sorted(openers(window).items())]
     steps += [unshot_step]
     steps += [flush_step,
-              dialog_step("review_queue", window.open_review_queue, lambda d: d.select(made["judge"]["id"])),
+              dialog_step("review_queue", window.open_review_queue, lambda d: d.select(made["judge"].id)),
               verdict_menu_step,
               dialog_step("memory", window.open_memory, lambda d: d.refresh(made["kanazawa"])),
               dialog_step("memory_superseded", window.open_memory, show_superseded),

@@ -81,7 +81,7 @@ def test_settings_show_what_reviews_taught_and_reset_it(app, backend, window, qt
     log_message(app, 3, "覚えておいて：朝はブラックコーヒーを飲む")
     backend.enqueue(item_answer(COFFEE, "drink/morning"))
     app.flush.run()
-    app.memory.approve(str(app.memory.queue()[0]["id"]))
+    app.memory.approve(str(app.memory.queue()[0].id))
     dialog = window.open_settings()
     view = dialog.learning
     assert view.label.text() == ("drink: lasting memory approved by itself from confidence 0.75 — 1 approved, "

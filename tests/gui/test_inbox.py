@@ -137,7 +137,7 @@ def test_interests_and_the_graph_show_nothing_that_waits_for_review_until_it_is_
     backend.default_reply = NO_ITEMS
     backend.enqueue(junk_and_unsure)
     app.flush.run()
-    assert {r["action"] for r in app.memory.queue()} == {"layer1"}  # the guard dropped the placeholder
+    assert {r.action for r in app.memory.queue()} == {"layer1"}  # the guard dropped the placeholder
     window = make_window("en")
     dialog = window.open_inbox()
     assert [name.text() for name, _bar, _trend in dialog.bars["90"]] == ["hobbies"]  # Interests
@@ -145,8 +145,8 @@ def test_interests_and_the_graph_show_nothing_that_waits_for_review_until_it_is_
     assert "topic:hobby" in dialog.graph_view.node_items
     dialog.close()
 
-    [sendai] = [r for r in app.memory.queue() if r["text"] == "Lives in Sendai"]
-    app.memory.approve(str(sendai["id"]))
+    [sendai] = [r for r in app.memory.queue() if r.text == "Lives in Sendai"]
+    app.memory.approve(str(sendai.id))
     dialog = window.open_inbox()
     assert sorted(name.text() for name, _bar, _trend in dialog.bars["90"]) == ["hobbies", "home"]
     assert {"topic:home", "entity:sendai"} <= set(dialog.graph_view.node_items)

@@ -42,7 +42,7 @@ def test_an_edit_is_kept_as_written(queued, window, qtbot):  # noqa: F811
 
 
 def test_forget_asks_and_can_be_undone(queued, window, qtbot):  # noqa: F811
-    queued.approve(str(queued.queue()[0]["id"]))
+    queued.approve(str(queued.queue()[0].id))
     browser = window.open_memory()
     browser.set_view("layer1")
     [text] = rows(browser)
@@ -59,7 +59,7 @@ def test_forget_asks_and_can_be_undone(queued, window, qtbot):  # noqa: F811
 
 
 def test_a_forgotten_memory_can_be_restored_from_history(queued, window, qtbot):  # noqa: F811
-    memory_id = queued.queue()[0]["memory_id"]
+    memory_id = queued.queue()[0].memory_id
     queued.approve(memory_id)
     queued.forget(memory_id)
     browser = window.open_memory()

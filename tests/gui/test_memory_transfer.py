@@ -29,7 +29,7 @@ def test_export_then_import_a_pasted_list_from_the_file_menu(app, make_window, q
     waiting = [m for m in app.memory.memories.all() if m.slot == "imported/chatgpt"]
     assert {m.state for m in waiting} == {State.QUEUED} and len(waiting) == 2
     from monchat.gui.memory import review_words
-    row = next(r for r in app.memory.queue() if r["text"] == "Has a cat named Mochi.")
+    row = next(r for r in app.memory.queue() if r.text == "Has a cat named Mochi.")
     assert review_words.reason(row) == "Imported from another assistant's memory or a monchat export."
     assert review_words.held(row) == "It becomes memory only if you approve it."
 

@@ -27,7 +27,7 @@ def two_versions(app, backend) -> None:
                                 kind="preference"))
     app.flush.run()
     [row] = app.memory.queue()  # a new version waits for review
-    app.memory.approve(str(row["id"]))
+    app.memory.approve(str(row.id))
 
 
 def select(browser, text: str) -> None:

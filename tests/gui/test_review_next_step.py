@@ -78,7 +78,7 @@ def test_the_cli_rejects_several_items_or_all_at_once(app, backend, capsys):
         log_message(app, 3 - n * 0.01, text)
     backend.enqueue(lines_as_items(0), lines_as_items(3), lines_as_items(6))
     assert app.flush.run().queued == 8
-    ids = [str(row["id"]) for row in app.memory.queue()]
+    ids = [str(row.id) for row in app.memory.queue()]
 
     def run(*argv):
         capsys.readouterr()
@@ -157,7 +157,7 @@ def test_the_cli_lists_near_duplicates_once_with_their_numbers(app, backend, cap
     from monchat.cli.main import build_parser
     from monchat.cli.memory import cmd_memory
     alike = six_junk_and_two_alike(app, backend)
-    ids = {row["text"]: row["id"] for row in app.memory.queue()}
+    ids = {row.text: row.id for row in app.memory.queue()}
     capsys.readouterr()
     assert cmd_memory(app, build_parser().parse_args(["memory", "queue"])) == 0
     lines = capsys.readouterr().out.splitlines()

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from monchat.app import build_app
+from monchat.core.memory.review_item import ReviewItem
 from monchat.gui.memory import review_words
 from tests.gui import memory_scenes as scenes
 
@@ -46,7 +47,7 @@ def test_a_judgement_approved_as_something_else_keeps_the_memory(app, clock, mak
     row = scenes.unsure_green_tea(app, clock, DAY1, leaning="SUPERSEDE")
     window = make_window("en")
     dialog = window.open_review_queue()
-    assert dialog.current()["id"] == row["id"]
+    assert dialog.current().id == row.id
     assert dialog.table.currentItem().text(2) == "Decide (leaning: Replace)"
     assert dialog.approve_button.text() == "Approve: Replace"
     assert dialog.other_verdict_button.isVisible()
@@ -57,7 +58,7 @@ def test_a_judgement_approved_as_something_else_keeps_the_memory(app, clock, mak
         dialog.verdict_actions["COEXIST"].trigger()
     kept = memory_record(app, scenes.GREEN)
     assert kept.superseded_by is None and kept.state == "candidate"  # the leaning (replace) was not applied
-    assert app.memory.get(row["memory_id"]).state == "candidate"  # both stay, apart
+    assert app.memory.get(row.memory_id).state == "candidate"  # both stay, apart
     assert app.memory.queue() == [] and dialog.table.topLevelItemCount() == 0
     dialog.close()
 
@@ -68,7 +69,7 @@ def test_approving_a_judgement_applies_the_leaning(app, clock, make_window, qtbo
     dialog = window.open_review_queue()
     with qtbot.waitSignal(dialog.memory_changed, timeout=5000):
         dialog.approve_button.click()
-    assert memory_record(app, scenes.GREEN).superseded_by == row["memory_id"]
+    assert memory_record(app, scenes.GREEN).superseded_by == row.memory_id
     dialog.close()
 
 
@@ -84,14 +85,14 @@ def test_a_judgement_can_be_approved_as_the_same_thing(app, clock, make_window, 
         dialog.verdict_actions["SAME"].trigger()
     kept = memory_record(app, scenes.GREEN)
     assert kept.days == 2  # the second day now supports the kept memory
-    assert app.memory.get(row["memory_id"]).superseded_by == kept.id
+    assert app.memory.get(row.memory_id).superseded_by == kept.id
     dialog.close()
 
 
 # ---- the words ---------------------------------------------------------------
 def test_the_review_queue_words_a_judgement_in_japanese(app, clock, make_window):
     row = scenes.unsure_green_tea(app, clock, DAY1, leaning="SUPERSEDE")
-    assert "leaned" in row["reason"]  # core's English prose, which the window must not show
+    assert "leaned" in row.reason  # core's English prose, which the window must not show
     window = make_window("ja")
     dialog = window.open_review_queue()
     assert dialog.reason.text() == ("理由: 「毎食、緑茶を飲む」との関係を判断できませんでした。判定の傾き: 置き換え（確信度 0.30）\n"
@@ -106,7 +107,12 @@ def test_the_review_queue_words_a_judgement_in_japanese(app, clock, make_window)
     dialog.close()
 
 
-ROWS = [
+def item(**fields) -> ReviewItem:
+    """A review item with only the fields its words are made from."""
+    return ReviewItem.of({"id": 1, "memory_id": "mem-1", **fields})
+
+
+ROWS = [item(**fields) for fields in [
     {"action": "layer1", "text": "朝はコーヒー", "old_text": "", "confidence": 0.72, "verdict": None},
     {"action": "supersede", "text": "金沢に住む", "old_text": "仙台に住む", "confidence": 0.9, "verdict": None},
     {"action": "merge", "text": "猫を二匹飼う", "old_text": "猫を飼う", "confidence": 0.85, "verdict": None},
@@ -115,31 +121,31 @@ ROWS = [
     *({"action": "judge", "text": "緑茶ばかり", "old_text": "緑茶を飲む", "confidence": 0.3, "verdict": v}
       for v in ("SAME", "MERGE", "SUPERSEDE", "CONTRADICT", "COEXIST")),
     {"action": "judge", "text": "緑茶ばかり", "old_text": "緑茶を飲む", "confidence": 0.0, "verdict": "COEXIST"},
-]
+]]
 
 
-@pytest.mark.parametrize("row", ROWS, ids=lambda r: f"{r['action']}-{r['verdict'] or r['confidence']}")
+@pytest.mark.parametrize("row", ROWS, ids=lambda r: f"{r.action}-{r.verdict or r.confidence}")
 def test_every_review_reason_is_worded_from_codes(translators, row):
     translators.install("ja")
     japanese = review_words.reason(row, judge_confidence=0.7)
     assert not LATIN.search(japanese) and "%" not in japanese, japanese
-    if row["old_text"]:
-        assert f"「{row['old_text']}」" in japanese
+    if row.old_text:
+        assert f"「{row.old_text}」" in japanese
     translators.install("en")
     english = review_words.reason(row, judge_confidence=0.7)
     assert english != japanese and "%" not in english
-    assert row["action"] != "layer1" or english.endswith("(confidence 0.72).")
+    assert row.action != "layer1" or english.endswith("(confidence 0.72).")
 
 
 def test_the_judge_wording_reads_as_designed(translators):
     translators.install("ja")
-    row = {"action": "judge", "old_text": "緑茶を飲む", "text": "緑茶ばかり", "confidence": 0.3, "verdict": "SUPERSEDE"}
+    row = item(action="judge", old_text="緑茶を飲む", text="緑茶ばかり", confidence=0.3, verdict="SUPERSEDE")
     assert review_words.reason(row) == "「緑茶を飲む」との関係を判断できませんでした。判定の傾き: 置き換え（確信度 0.30）"
-    layer1 = {"action": "layer1", "text": "x", "old_text": "", "confidence": 0.72}
+    layer1 = item(action="layer1", text="x", old_text="", confidence=0.72)
     assert review_words.reason(layer1) == "根拠が十分にそろったので長期の記憶にします（確信度 0.72）"
-    supersede = {"action": "supersede", "text": "新", "old_text": "旧", "confidence": 0.9}
+    supersede = item(action="supersede", text="新", old_text="旧", confidence=0.9)
     assert review_words.reason(supersede) == "長期の記憶「旧」を「新」に置き換えます"
-    assert review_words.reason({"action": "retract", "old_text": "旧", "confidence": 0.9}) == "「旧」を取り消します"
+    assert review_words.reason(item(action="retract", old_text="旧", confidence=0.9)) == "「旧」を取り消します"
     names = [review_words.verdict_name(v) for v in ("SAME", "MERGE", "SUPERSEDE", "CONTRADICT", "COEXIST")]
     assert names == ["同じこと", "まとめる", "置き換え", "食い違い", "別のこと"]
 
@@ -172,9 +178,9 @@ def test_the_memory_browser_shows_history_evidence_and_reasons_in_japanese(app, 
     assert not browser.save_text_button.isEnabled()
 
     browser.set_view("all")
-    browser.refresh(made["judge"]["memory_id"])  # the proposal waits: its reason is worded here too
+    browser.refresh(made["judge"].memory_id)  # the proposal waits: its reason is worded here too
     assert "あなたの確認待ち: 「毎食、緑茶を飲む」との関係を判断できませんでした" in browser.facts.text()
-    browser.refresh(made["judge"]["target_id"])
+    browser.refresh(made["judge"].target_id)
     assert "この記憶への変更案が確認を待っています" in browser.facts.text()
     assert "leaned" not in browser.facts.text()
     browser.close()
@@ -185,12 +191,12 @@ def test_the_memory_browser_approves_a_waiting_judgement_with_its_leaning(app, c
     window = make_window("ja")
     browser = window.open_memory()
     browser.set_view("all")
-    browser.refresh(row["target_id"])  # the kept memory: a proposal targets it, but nothing of its own waits
+    browser.refresh(row.target_id)  # the kept memory: a proposal targets it, but nothing of its own waits
     assert not browser.approve_button.isEnabled() and browser.approve_button.text() == "承認"
-    browser.refresh(row["memory_id"])
+    browser.refresh(row.memory_id)
     assert browser.approve_button.isEnabled() and browser.approve_button.text() == "承認: 置き換え"
     assert "確認待ち" in browser.approve_button.toolTip()
     with qtbot.waitSignal(browser.memory_changed, timeout=5000):
         browser.approve_button.click()
-    assert memory_record(app, scenes.GREEN).superseded_by == row["memory_id"]
+    assert memory_record(app, scenes.GREEN).superseded_by == row.memory_id
     browser.close()

@@ -47,7 +47,7 @@ def test_the_flush_dialog_says_a_small_model_makes_unreliable_memory_and_nothing
     note = {"en": "nothing from this flush went into lasting memory without your approval",
             "ja": "この整理から、あなたの承認なしに長期の記憶に入ったものはありません"}[language]
     assert note in summary, summary
-    assert [row["held"] for row in app.memory.queue()] == ["small_model"]
+    assert [row.held for row in app.memory.queue()] == ["small_model"]
     dialog.close_button.click()
 
 

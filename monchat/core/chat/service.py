@@ -23,7 +23,7 @@ from ..errors import GateClosed, InputError, KnownError, StorageError
 from ..logs.history import History, merge_history
 from ..logs.files import FlushGate, LogBook
 from ..logs.long_text import TURN_CUT_MARK, TURN_TEXT_CHARS, bounded  # noqa: F401 (re-exported)
-from ..memory.states import GateState
+from ..memory.states import GateState, ReplyStatus
 from ..logs.off_record import expire_quietly
 from ..personas.library import PersonaRegistry, SurfacePersona
 from ..prompts import PromptLibrary
@@ -330,13 +330,13 @@ class ChatService:
                 if on_chunk:
                     on_chunk(piece)
         except KnownError:
-            self._log_reply(reply.text, "partial", persona, backend, replaces, reply.usage, revision, off)
+            self._log_reply(reply.text, ReplyStatus.PARTIAL, persona, backend, replaces, reply.usage, revision, off)
             raise
         except Exception:
             log.exception("backend %s crashed mid-reply", backend.describe())
-            self._log_reply(reply.text, "partial", persona, backend, replaces, reply.usage, revision, off)
+            self._log_reply(reply.text, ReplyStatus.PARTIAL, persona, backend, replaces, reply.usage, revision, off)
             raise
-        status = "stopped" if reply.stopped else "ok"
+        status = ReplyStatus.STOPPED if reply.stopped else ReplyStatus.OK
         message = self._log_reply(reply.text, status, persona, backend, replaces, reply.usage, revision, off)
         for warning in reply.usage.warnings:
             log.warning("%s", warning)
@@ -352,11 +352,11 @@ class ChatService:
         except StorageError as exc:
             raise type(exc)(f"Your message was not saved and not sent: {exc.message}", exc.hint) from exc
 
-    def _log_reply(self, text: str, status: str, persona, backend, replaces: str,
+    def _log_reply(self, text: str, status: ReplyStatus, persona, backend, replaces: str,
                    usage: Usage, revision: str = "", off_record: bool = False) -> Message | None:
         """``revision``: the prompt memory's revision the reply was written with ("" without memory), so a
         later 👍/👎 knows which memories were in its prompt (``memory/feedback.py``)."""
-        if not text and status != "ok":
+        if not text and status != ReplyStatus.OK:
             return None
         message = Message(id=new_message_id(), ts=format_ts(self.clock()), role="assistant", text=text,
                           persona=persona.id, backend=backend.name, model=backend.model,

@@ -13,7 +13,7 @@ import re
 from ..memory import preferences
 from ..memory.guard import GuardRule, adds_words, check_item
 from ..memory.never import NEVER_RULE, matches_never
-from ..memory.states import KINDS, Kind
+from ..memory.states import KINDS, DropCategory, Kind
 from ..personas.library import FilterPersona
 from .records import Dropped, Item, LogLine
 
@@ -83,7 +83,7 @@ def instruction_texts(system: str, persona_part: str) -> list[str]:
 SCHEMA_TEXT = " ".join([*item_schema(1)["properties"]["items"]["items"]["properties"], "items",
                          "id of a user line", "subject attribute"])
 # A drop by the guard is about the words ("words") or about the item's shape ("invalid").
-GUARD_CATEGORY = {GuardRule.NO_STATEMENT: "invalid", GuardRule.BAD_SLOT: "invalid"}
+GUARD_CATEGORY = {GuardRule.NO_STATEMENT: DropCategory.INVALID, GuardRule.BAD_SLOT: DropCategory.INVALID}
 
 
 def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine],
@@ -97,17 +97,17 @@ def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine
     never queued.
     """
     if not isinstance(raw, dict):
-        return Dropped(persona.id, str(raw)[:200], "not an object", category="invalid")
+        return Dropped(persona.id, str(raw)[:200], "not an object", category=DropCategory.INVALID)
     text = normalise_text(str(raw.get("text") or ""))
     if not text:
-        return Dropped(persona.id, "", "empty text", category="invalid")
+        return Dropped(persona.id, "", "empty text", category=DropCategory.INVALID)
     kind = str(raw.get("kind") or "").strip().lower()
     if kind not in KINDS:
-        return Dropped(persona.id, text, f"unknown kind {kind!r}", category="invalid")
+        return Dropped(persona.id, text, f"unknown kind {kind!r}", category=DropCategory.INVALID)
     try:
         score = min(1.0, max(0.0, float(raw.get("score", 0))))
     except (TypeError, ValueError):
-        return Dropped(persona.id, text, "score is not a number", category="invalid")
+        return Dropped(persona.id, text, "score is not a number", category=DropCategory.INVALID)
     local_ids = raw.get("evidence") or []
     if isinstance(local_ids, str):
         local_ids = [local_ids]
@@ -131,12 +131,13 @@ def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine
     never = matches_never(text, slot, persona.never) or matches_never(" \n ".join(cited), "", persona.never)
     if never is not None:  # the user's own rule, whatever the model says (memory/never.py): its lines too
         return Dropped(persona.id, text, f"matches your never-remember rule {never!r}",
-                       [line.message_id for line in evidence], category="never", rule=NEVER_RULE)
+                       [line.message_id for line in evidence], category=DropCategory.NEVER, rule=NEVER_RULE)
     rule = check_item(text, slot, cited, [line.text for line in lines_by_local.values() if line.role != "user"],
                       instructions, injected)
     if rule is not None:
         return Dropped(persona.id, text, guard_reason(rule, kind, text, slot, [*cited, *injected]),
-                       [line.message_id for line in evidence], category=GUARD_CATEGORY.get(rule, "words"), rule=rule)
+                       [line.message_id for line in evidence], category=GUARD_CATEGORY.get(rule, DropCategory.WORDS),
+                       rule=rule)
     evidence.sort(key=lambda line: (line.epoch, line.message_id))
     if kind == Kind.PREFERENCE:  # its slot names one of the ten categories; outside them it is a fact
         slot, kind = (preferences.canonical_slot(slot), kind) if preferences.category_of(slot) else (slot, Kind.FACT)

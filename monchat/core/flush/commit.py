@@ -18,7 +18,7 @@ from ..background.lint import LintAnswer
 from ..background.summary import after_commit
 from ..background.track import Proposals
 from ..memory.prompt import rebuild_selection
-from ..memory.states import FlushStage
+from ..memory.states import Applied, DropCategory, FlushStage
 from ..memory.transitions import Transitions
 from ..memory.withdraw import EDITED_AWAY, withdraw
 from ..store.memories import MemoryStore
@@ -86,14 +86,14 @@ def commit(ctx: FlushContext, orientation: Orientation, asked: Asked) -> None:
     verdicts = list(outcome.verdicts.values())
     for item in consolidator.unmatched_retractions:
         dropped.append(Dropped(item.persona, item.text, "nothing kept to take back", item.evidence,
-                               category="no_target"))
+                               category=DropCategory.NO_TARGET))
     threshold = ctx.settings.flush.judge_confidence
     for verdict in verdicts:
         memories.add_verdict({
             "run_id": run_id, "memory_id": consolidator.item_memory.get(verdict.item_index),
             "target_id": verdict.target_id, "verdict": verdict.verdict, "confidence": verdict.confidence,
             "reasoning": verdict.reasoning, "model": verdict.model, "escalated": int(verdict.escalated),
-            "applied": "yes" if verdict.confidence >= threshold else "review"})
+            "applied": Applied.YES if verdict.confidence >= threshold else Applied.REVIEW})
     report.taken_back = taken_back
     report.changes = consolidator.changes + pruned
     report.background = ctx.background.commit(asked.proposals, items + asked.read.recalls, run_id, now)
@@ -107,7 +107,7 @@ def commit(ctx: FlushContext, orientation: Orientation, asked: Asked) -> None:
     ctx.progress(FlushProgress(FlushStage.REBUILD, None, 0, 1, "rebuilding the prompt"))
     selection = rebuild_selection(memories, ctx.settings.flush, now, ctx.background.hint())
     report.dropped_items = [vars(d) for d in dropped]
-    report.dropped = sum(1 for d in dropped if d.category == "evidence")
+    report.dropped = sum(1 for d in dropped if d.category == DropCategory.EVIDENCE)
     report.promoted = {"layer1": consolidator.counters.layer1, "layer2": consolidator.counters.layer2}
     report.superseded = consolidator.counters.superseded
     report.queued = consolidator.counters.queued

@@ -28,6 +28,7 @@ from ..logs.files import slot_name
 from ..asking.ask import TokenUsage, ask_json
 from ..asking.baton import BATON
 from ..asking.fit import cut_text, pack
+from ..memory.states import DropCategory
 from .answer import instruction_texts, item_schema, validate_item
 from .records import Dropped, FlushCancelled, Item, LogLine
 
@@ -234,7 +235,7 @@ def collect(persona: FilterPersona, parts: list[ChunkResult]) -> PersonaResult:
     kept, extra = items[:persona.max_items], items[persona.max_items:]
     for item in extra:
         result.dropped.append(Dropped(persona.id, item.text, f"over max_items={persona.max_items}",
-                                      item.evidence, category="limit"))
+                                      item.evidence, category=DropCategory.LIMIT))
     result.items = sorted(kept, key=lambda i: (i.first_epoch, i.slot, i.text))
     return result
 

@@ -30,6 +30,7 @@ from ..backends.model_size import small_model_info
 from ..errors import FlushRunning
 from ..logs.files import LogBook
 from ..memory.alike import review_groups
+from ..memory.review_item import ReviewItem
 from ..memory.states import FlushStage
 from ..paths import Paths, held_lock, running_mark
 from ..personas.library import PersonaRegistry
@@ -193,7 +194,7 @@ class FlushService:
         progress(FlushProgress(FlushStage.REBUILD, None, 1, 1, "committed"))
         self._finish(orientation.files, now)
         # what "Open review queue (N)" says: the queue's rows (near-duplicates as one), as the Memory menu counts
-        report.review_rows = len(review_groups(self.memories.queue_open(), self.memories.get))
+        report.review_rows = len(review_groups(map(ReviewItem.of, self.memories.queue_open()), self.memories.get))
         report.duration_s = round(time.monotonic() - started, 3)
         log.info("flush %s: %s call(s), %s change(s), %s dropped, %.1fs", report.run_id, report.llm_calls,
                  len(report.changes), report.dropped, report.duration_s)

@@ -20,6 +20,7 @@ from .history import merge_history
 from .files import LogBook
 from ..store.message_search import MessageSearch
 from ..store.messages import MessageArchive
+from ..memory.states import ReplyStatus
 from ..types import Message, parse_ts, taken_back
 
 DEFAULT_LIMIT = 200
@@ -37,7 +38,7 @@ class Hit:
     text: str
     replaced: bool = False  # edited away or regenerated: taken back, never read by a flush
     off_record: bool = False  # said off the record: found until it is removed, never archived (core/logs/off_record.py)
-    status: str = "ok"  # a reply the user stopped ("stopped") or an error cut off ("partial")
+    status: ReplyStatus = ReplyStatus.OK  # a reply the user stopped, or one an error cut off (partial)
 
     @classmethod
     def of(cls, m: Message, replaced: bool = False) -> "Hit":

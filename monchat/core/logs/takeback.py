@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 
 from ..errors import FlushRunning, NotFound
 from .files import LogBook
-from ..memory.feedback import Feedback
 from ..memory.service import MemoryService
 from ..memory.transitions import Transitions
 from ..memory.withdraw import DELETED, Withdrawn, withdraw
@@ -134,7 +133,7 @@ class MessageDeletion:
                 lines += self.logbook.off_record.remove_messages(set(ids))
             store = self.memory.store
             t = Transitions(self.memory.memories, self.memory.settings.flush, self.memory.clock())
-            feedback = Feedback(self.memory, self.logbook)
+            feedback = self.memory.feedback  # the one App.feedback is (core/memory/service.py)
             with store.atomic():
                 withdrawn = withdraw(self.memory.memories, t, ids, DELETED)
                 cleared = sum(feedback.drop_message_rating(t, i) for i in ids)

@@ -7,7 +7,8 @@
 - ``preferences``: the preference layer's categories, version chain, weights and review rule.
 - ``transitions``: every change of state, one function each, used by the flush (consolidate, prune)
   and by the review queue and browser (``MemoryService``) alike.
-- ``service``: ``MemoryService``, what the CLI and the GUI call.
+- ``service``: ``MemoryService``, what the CLI and the GUI call; ``review_item``: ``ReviewItem``, the review queue's
+  items as it hands them out.
 
 SQL stays in ``core/store``; this package names the states it stores. Import ``service`` by its
 module path (``monchat.core.memory.service``): the store imports this package's names, so the

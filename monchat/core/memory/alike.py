@@ -20,6 +20,7 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import TypeVar
 
 from .guard import units
+from .review_item import ReviewItem
 from .states import Kind
 
 T = TypeVar("T")
@@ -69,15 +70,15 @@ def group_alike(things: Iterable[T], key: Callable[[T], tuple]) -> list[list[T]]
     return list(groups.values())
 
 
-def review_groups(rows: Iterable[dict], memory_of: Callable[[str], object | None]) -> list[list[dict]]:
+def review_groups(rows: Iterable[ReviewItem], memory_of: Callable[[str], object | None]) -> list[list[ReviewItem]]:
     """The open review rows (``review_queue``) as the review queue shows them: the rows proposing the same change
     (one action on one target, one slot, the same words) in one group, shown and decided as one; oldest first.
 
     The one place a review count comes from: the queue window's rows, the Memory menu's "Review queue (N)", the
     flush window's "Open review queue (N)", ``monchat memory queue`` and ``monchat status`` all count these groups,
     never the items in them. ``memory_of`` finds a row's memory (its slot and kind)."""
-    def key(row: dict) -> tuple:
-        memory = memory_of(row["memory_id"])
-        return (row["action"], row.get("target_id") or "",
-                *change_key(getattr(memory, "slot", ""), getattr(memory, "kind", ""), row.get("text") or ""))
+    def key(row: ReviewItem) -> tuple:
+        memory = memory_of(row.memory_id)
+        return (row.action, row.target_id or "",
+                *change_key(getattr(memory, "slot", ""), getattr(memory, "kind", ""), row.text or ""))
     return group_alike(rows, key)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..asking.ask import TokenUsage
-from .states import Verdict
+from .states import DropCategory, Verdict
 
 
 @dataclass
@@ -50,7 +50,7 @@ class Dropped:
     text: str
     reason: str
     evidence: list[str] = field(default_factory=list)
-    category: str = "evidence"  # evidence | words | invalid | limit | no_target | never (the user's rule)
+    category: DropCategory = DropCategory.EVIDENCE
     rule: str = ""  # the guard's rule that dropped it (``memory.guard.GuardRule``), if the guard did
 
 

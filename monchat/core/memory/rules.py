@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from .record import MemoryRecord
 from .reliance import boost_now
 from .states import Kind, Verdict
+
+if TYPE_CHECKING:
+    from .review_item import ReviewItem
 
 # Distinct days of supporting evidence a kind needs for Layer 1; with mixed kinds the loosest applies.
 REQUIRED_DAYS = {Kind.EXPLICIT: 1, Kind.CORRECTION: 1, Kind.FACT: 2, Kind.HABIT: 3, Kind.SKILL: 2,
@@ -69,7 +72,7 @@ def merged_text(proposed: str | None, kept: str, new: str) -> str:
     return proposed or f"{kept} / {new}"
 
 
-def leaning(row: dict) -> Verdict:
+def leaning(item: "ReviewItem") -> Verdict:
     """The verdict approving an unsure judgement applies unless the user picks another: the judge's
-    leaning, and SUPERSEDE when the judge gave none it could parse (a review row of ``queue_open``)."""
-    return Verdict.parse(row.get("verdict") or "") or Verdict.SUPERSEDE
+    leaning, and SUPERSEDE when the judge gave none it could parse."""
+    return Verdict.parse(item.verdict or "") or Verdict.SUPERSEDE

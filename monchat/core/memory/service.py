@@ -9,12 +9,13 @@ while the archived messages it stood on stay.
 
 from __future__ import annotations
 
-import json
 from contextlib import contextmanager
 from datetime import datetime, tzinfo
+from functools import cached_property
 from typing import Callable, Iterator
 
 from ..errors import InputError, NotFound, PinOverBudget
+from ..logs.files import LogBook
 from .prompt import (REVISION_KEY, SECTION_OVERHEAD, load_selection, memory_line_tokens, rebuild_selection,
                      render_markdown)
 from ..paths import Paths
@@ -24,8 +25,10 @@ from ..store.memories import MemoryStore
 from ..types import Clock, local_now
 from . import preferences
 from .alike import review_groups
+from .feedback import MEMORY, Feedback
 from .rules import effective_confidence, half_life_for, leaning
 from .record import MemoryRecord
+from .review_item import ReviewItem
 from .tiers import memory_tier
 from .states import Action, Kind, State, Verdict, View
 from .transitions import Transitions
@@ -33,8 +36,10 @@ from .transitions import Transitions
 
 class MemoryService:
     def __init__(self, store: Store, settings: Settings, paths: Paths, clock: Clock = local_now,
-                 tz: tzinfo | None = None, on_change: Callable[[datetime], None] | None = None) -> None:
-        """``tz``: the zone of the local day (the profile's snapshot day), as the flush's.
+                 tz: tzinfo | None = None, on_change: Callable[[datetime], None] | None = None,
+                 logbook: LogBook | None = None) -> None:
+        """``tz``: the zone of the local day (the profile's snapshot day), as the flush's. ``logbook``: the logs a
+        reply's rating reads (``feedback``); without it only memories can be rated.
 
         ``on_change(now)`` runs after each change, before the prompt is rebuilt: what layers above memory
         keep from it (``app.py`` gives the background's views, so an approved memory enters the
@@ -47,6 +52,7 @@ class MemoryService:
         self.clock = clock
         self.tz = tz
         self.memories = MemoryStore(store)
+        self.logbook = logbook
 
     # ---- what the chat prompt carries ---------------------------------
     def prompt_items(self) -> tuple[list, list]:
@@ -154,15 +160,12 @@ class MemoryService:
     def events(self, memory_id: str) -> list[dict]:
         return self.memories.events(memory_id)
 
-    def queue(self) -> list[dict]:
-        """The open review rows, oldest first; ``proposers`` is the list of filter personas that proposed each
-        (empty for a row made before rows recorded them, or by the user's own action)."""
-        rows = self.memories.queue_open()
-        for row in rows:
-            row["proposers"] = json.loads(row["proposers"]) if row.get("proposers") else []
-        return rows
+    def queue(self) -> list[ReviewItem]:
+        """The open review items, oldest first; ``proposers`` is the list of filter personas that proposed each
+        (empty for an item made before items recorded them, or by the user's own action)."""
+        return [ReviewItem.of(row) for row in self.memories.queue_open()]
 
-    def queue_groups(self) -> list[list[dict]]:
+    def queue_groups(self) -> list[list[ReviewItem]]:
         """The open review rows with near-duplicates together (``alike.review_groups``, the rule the flush folds
         by): the rows of a group propose the same change and are shown and decided as one. Oldest first, in a group
         and among groups. Every review count a user sees is the number of these groups (``review_rows``)."""
@@ -203,19 +206,19 @@ class MemoryService:
         """Rebuild the prompt with this gap line instead of the last one (a gap dismissed in the inbox)."""
         self._rebuild(hint)
 
-    def _queue_row(self, ref: str) -> dict:
-        """A queue row by its number, or the open row of a memory id."""
+    def _queue_row(self, ref: str) -> ReviewItem:
+        """A queue item by its number, or the open item of a memory id."""
         if ref.isdigit():
             row = self.memories.queue_get(int(ref))
             if row is None or row["status"] != "open":
                 raise NotFound(f"There is no open review item {ref}.", "See `monchat memory list`.")
-            return row
+            return ReviewItem.of(row)
         rows = self.memories.queue_for_memory(ref)
         if not rows:
             raise NotFound(f"Nothing about {ref!r} waits for review.", "See `monchat memory list`.")
-        return rows[0]
+        return ReviewItem.of(rows[0])
 
-    def approve(self, ref: str, verdict: str | None = None) -> dict:
+    def approve(self, ref: str, verdict: str | None = None) -> ReviewItem:
         """Apply a queued change: a Layer 1 promotion, a supersession, a merge, a retraction or a judgement.
 
         Args:
@@ -230,41 +233,41 @@ class MemoryService:
             chosen = Verdict.parse(verdict)
             if chosen is None:
                 raise InputError(f"{verdict!r} is not a verdict.", f"Use one of: {', '.join(Verdict)}.")
-            if row["action"] != Action.JUDGE:
-                raise InputError(f"Review item {row['id']} is a {row['action']}, not a judgement.",
+            if row.action != Action.JUDGE:
+                raise InputError(f"Review item {row.id} is a {row.action}, not a judgement.",
                                  "Approve it without a verdict.")
         with self.change() as t:
             self._approve_row(t, row, chosen)
         return row
 
-    def _approve_row(self, t: Transitions, row: dict, chosen: Verdict | None) -> None:
-        self.memories.queue_resolve(row["id"], "approved", t.stamp)  # first: what it changes closes the others
-        memory = self.get(row["memory_id"])
-        target = self.memories.get(row["target_id"]) if row["target_id"] else None
-        if row["action"] == Action.JUDGE and target is not None:
-            t.apply_verdict(chosen or leaning(row), memory, target, row.get("merged_text"))
-        elif row["action"] == Action.RETRACT and target is not None:
+    def _approve_row(self, t: Transitions, row: ReviewItem, chosen: Verdict | None) -> None:
+        self.memories.queue_resolve(row.id, "approved", t.stamp)  # first: what it changes closes the others
+        memory = self.get(row.memory_id)
+        target = self.memories.get(row.target_id) if row.target_id else None
+        if row.action == Action.JUDGE and target is not None:
+            t.apply_verdict(chosen or leaning(row), memory, target, row.merged_text)
+        elif row.action == Action.RETRACT and target is not None:
             t.retract(target, memory)
         else:
             if target is not None and not target.superseded_by:
                 t.supersede(target, memory)
             t.activate(memory)
-        t.event(memory.id, "approved", {"queue": row["id"], "action": row["action"],
+        t.event(memory.id, "approved", {"queue": row.id, "action": row.action,
                                         "verdict": str(chosen) if chosen else None})
 
-    def reject(self, ref: str) -> dict:
+    def reject(self, ref: str) -> ReviewItem:
         """Refuse a queued change: the proposed memory is kept as rejected; a target stays as it was."""
         row = self._queue_row(ref)
         with self.change() as t:
             self._reject_row(t, row)
         return row
 
-    def _reject_row(self, t: Transitions, row: dict) -> None:
-        t.reject(self.get(row["memory_id"]))
-        self.memories.queue_resolve(row["id"], "rejected", t.stamp)
-        t.event(row["memory_id"], "rejected", {"queue": row["id"], "action": row["action"]})
+    def _reject_row(self, t: Transitions, row: ReviewItem) -> None:
+        t.reject(self.get(row.memory_id))
+        self.memories.queue_resolve(row.id, "rejected", t.stamp)
+        t.event(row.memory_id, "rejected", {"queue": row.id, "action": row.action})
 
-    def decide_many(self, refs: list[str], approve: bool) -> list[dict]:
+    def decide_many(self, refs: list[str], approve: bool) -> list[ReviewItem]:
         """Approve (each as its proposal or the judge's leaning) or reject several review items at once: one
         transaction, one rebuild. An item an earlier one of the batch closed is skipped; returns those decided.
 
@@ -275,7 +278,7 @@ class MemoryService:
         done = []
         with self.change() as t:
             for row in rows:
-                fresh = self.memories.queue_get(row["id"])
+                fresh = self.memories.queue_get(row.id)
                 if fresh is None or fresh["status"] != "open":
                     continue  # approving an earlier one closed it (the same memory)
                 if approve:
@@ -304,10 +307,10 @@ class MemoryService:
             own = [r["id"] for r in self.memories.queue_for_memory(old.id) if r["memory_id"] == old.id]
             new = t.edit(old, text)
             for queue_id in own:  # now about the new version
-                row = self.memories.queue_get(queue_id)
-                leaning = Verdict.parse(row.get("verdict") or "")
+                row = ReviewItem.of(self.memories.queue_get(queue_id))
+                leaning = Verdict.parse(row.verdict or "")
                 as_written = Verdict.SUPERSEDE if leaning in (Verdict.SUPERSEDE, Verdict.MERGE) else Verdict.COEXIST
-                self._approve_row(t, row, as_written if row["action"] == Action.JUDGE else None)
+                self._approve_row(t, row, as_written if row.action == Action.JUDGE else None)
             new = self.get(new.id)
             if new.live and new.state is not State.ACTIVE:
                 new = t.activate(new)
@@ -378,14 +381,17 @@ class MemoryService:
     def unpin(self, memory_id: str) -> MemoryRecord:
         return self.pin(memory_id, False)
 
+    @cached_property
+    def feedback(self) -> Feedback:
+        """The one ``Feedback`` (👍/👎 on replies and memories) over this service and its logs: ``App.feedback``."""
+        return Feedback(self, self.logbook)
+
     def rate(self, memory_id: str, rating: str) -> dict:
         """👍 (up) / 👎 (down) / none on a memory: ``memory/feedback.py`` has the rules."""
-        from .feedback import Feedback
-        return Feedback(self).rate_memory(memory_id, rating)
+        return self.feedback.rate_memory(memory_id, rating)
 
     def rating(self, memory_id: str) -> str:
-        from .feedback import MEMORY, Feedback
-        return Feedback(self).rating(MEMORY, memory_id)
+        return self.feedback.rating(MEMORY, memory_id)
 
     def markdown(self) -> str:
         return render_markdown(self.memories, self.clock(), load_selection(self.store))

@@ -191,3 +191,43 @@ class BackgroundLayer(StrEnum):
 # The steps a flush's progress is shown as, in order; the diary's pages, the digests and lint show in no row.
 FLUSH_STEPS = (FlushStage.ORIENT, FlushStage.SCORE, FlushStage.JUDGE, FlushStage.REFLECT, FlushStage.CONSOLIDATE,
                FlushStage.PRUNE, FlushStage.REBUILD)
+
+
+class DropCategory(StrEnum):
+    """Why a flush dropped a proposal (``memory/proposals.Dropped.category``; the window's words in
+    ``gui/flush/dropped_rows.py``). Only ``EVIDENCE`` counts in a report's ``dropped``."""
+
+    EVIDENCE = "evidence"  # not backed by the user's own messages
+    WORDS = "words"  # not in the user's words (the assistant's, or none of the line it cites)
+    INVALID = "invalid"  # not a well-formed proposal
+    LIMIT = "limit"  # over the persona's limit of proposals
+    NO_TARGET = "no_target"  # a retraction with nothing kept to take back
+    NEVER = "never"  # matches one of the user's "never remember" rules
+
+
+class ReplyStatus(StrEnum):
+    """How a logged message ended (``types.Message.status``; a log line's ``status``)."""
+
+    OK = "ok"  # complete
+    PARTIAL = "partial"  # the backend failed mid-reply: what came is kept
+    STOPPED = "stopped"  # the user stopped it
+
+
+class Applied(StrEnum):
+    """What became of a judge's verdict at a flush (``verdicts.applied``)."""
+
+    YES = "yes"  # sure enough: applied by the flush
+    REVIEW = "review"  # not sure enough: waits in the review queue
+
+
+class GateNotice(StrEnum):
+    """The gate's banner in the window (``gui/chat/gate_look.notice_kind``): ``GateState`` said as a notice,
+    with no banner below "warn". ``NONE`` is the empty string, so ``if notice:`` reads "is there a banner"."""
+
+    NONE = ""
+    WARN = "warn"
+    STOP = "stop"
+
+    @classmethod
+    def of(cls, state: GateState) -> "GateNotice":
+        return {GateState.WARN: cls.WARN, GateState.STOP: cls.STOP}.get(state, cls.NONE)

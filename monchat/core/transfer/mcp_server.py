@@ -225,7 +225,7 @@ class MemoryPort:
         if not visible_to_clients(self.app, "proposal", {"text": text, "slot": slot}):
             self.log.write(client, "propose_memory refused", "the user keeps this topic out of memory")
             raise InputError("monchat's user keeps this topic out of memory.", "Do not propose it again.")
-        waiting = sum(1 for row in self.app.memory.queue() if row.get("held") == Held.MCP)
+        waiting = sum(1 for item in self.app.memory.queue() if item.held == Held.MCP)
         if waiting >= MAX_OPEN_PROPOSALS:
             self.log.write(client, "propose_memory refused", "the review queue is full")
             raise InputError(f"{waiting} proposals from other apps already wait for the user's review.",

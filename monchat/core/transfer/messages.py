@@ -19,6 +19,7 @@ from ..logs.history import History
 from .import_ids import Keyed
 from ..logs.files import LogBook
 from ..store.messages import MessageArchive
+from ..memory.states import ReplyStatus
 from ..types import Message
 
 
@@ -106,7 +107,7 @@ def place_messages(messages: Iterable[Message | Keyed], logbook: LogBook, archiv
 def export_record(m: Message) -> dict:
     """One message as an export line."""
     record = {"id": m.id, "ts": m.ts, "role": m.role, "text": m.text, "persona": m.persona}
-    if m.status != "ok":
+    if m.status != ReplyStatus.OK:
         record["status"] = m.status
     if m.replaces:
         record["replaces"] = m.replaces

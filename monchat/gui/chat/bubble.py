@@ -17,6 +17,7 @@ from PySide6.QtGui import QColor, QGuiApplication, QPalette, QPixmap, QTextCurso
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QSizePolicy, QTextBrowser, QToolButton, QVBoxLayout,
                                QWidget)
 
+from ...core.memory.states import ReplyStatus
 from ...core.types import Message
 from .long_message import hidden_note, shown_part
 from .markdown import copy_index, decorate_code, keep_line_breaks
@@ -154,7 +155,7 @@ class MessageBubble(QWidget):
     show_all_requested = Signal(object)  # "Show all" under a long message: this bubble
 
     def __init__(self, role: str, author: str, when: str, text: str = "", *,
-                 message_id: str = "", epoch: float | None = None, status: str = "ok", persona: str = "",
+                 message_id: str = "", epoch: float | None = None, status: str = ReplyStatus.OK, persona: str = "",
                  avatar: QPixmap | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.role = role
@@ -291,7 +292,7 @@ class MessageBubble(QWidget):
         self.hidden_label.setText(hidden_note(hidden) if hidden else "")
         self.hidden_label.setVisible(bool(hidden))
         self.show_all_button.setVisible(bool(hidden) and self.status != "streaming")
-        if self.status == "partial":
+        if self.status == ReplyStatus.PARTIAL:
             self.mark_cut_off(self.tr("Cut off: an error ended this reply before it was complete."))
 
     def mark_cut_off(self, why: str) -> None:
@@ -315,7 +316,7 @@ class MessageBubble(QWidget):
         self._render()
 
     def _update_header(self) -> None:
-        marks = {"stopped": self.tr("(stopped)"), "partial": self.tr("(cut off)"),
+        marks = {ReplyStatus.STOPPED: self.tr("(stopped)"), ReplyStatus.PARTIAL: self.tr("(cut off)"),
                  "streaming": self.tr("(writing…)")}
         parts = [f"<b>{_escape(self._author)}</b>", _escape(self._when)]
         if self.status in marks:

@@ -16,7 +16,7 @@ from PySide6.QtCore import QEvent, Signal
 from PySide6.QtWidgets import QPushButton, QWidget
 
 from ...core.logs.files import FlushGate
-from ...core.memory.states import GateState
+from ...core.memory.states import GateNotice, GateState
 from .gate_look import build_gate_parts, colour_banner, show_gate, stop_words
 
 
@@ -51,9 +51,9 @@ class GateBar(QWidget):
                   self._notice())
         self._show_blocked()
 
-    def _notice(self) -> str:
-        """The banner's kind: "warn" or "stop" (the gate's state), or "" below "warn"."""
-        return str(self.state) if self.state in (GateState.WARN, GateState.STOP) else ""
+    def _notice(self) -> GateNotice:
+        """The banner's kind: the gate's state said as a notice (none below "warn")."""
+        return GateNotice.of(self.state)
 
     def _colour_banner(self) -> None:
         """Fill, text and frame from the palette (hidden below "warn": coloured when it shows)."""

@@ -15,6 +15,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from ...core.memory.states import GateNotice
 from ..kit.colours import notice_style
 from ..translation import arg
 
@@ -62,11 +63,11 @@ def build_gate_parts(bar: QWidget) -> GateParts:
     return GateParts(count_label, flush_button, banner, banner_label, banner_button)
 
 
-def notice_kind(files: int, warn_at: int, stop_at: int, flushing: bool) -> str:
-    """The banner's kind for these numbers: "stop", "warn" or "" (no banner); ``FlushGate.state`` from its numbers."""
+def notice_kind(files: int, warn_at: int, stop_at: int, flushing: bool) -> GateNotice:
+    """The banner's kind for these numbers (``GateNotice.NONE``: no banner); ``FlushGate.state`` from its numbers."""
     if files >= stop_at and not flushing:
-        return "stop"
-    return "warn" if files >= warn_at else ""
+        return GateNotice.STOP
+    return GateNotice.WARN if files >= warn_at else GateNotice.NONE
 
 
 def count_words(files: int, warn_at: int, stop_at: int) -> str:
@@ -89,9 +90,9 @@ def banner_words(files: int, warn_at: int, stop_at: int, flushing: bool) -> str:
     if flushing and files >= warn_at:  # chat is open while a flush runs
         return QCoreApplication.translate("GateBar", "A flush is running. You can keep chatting: what you send now is "
                                                      "kept for the next flush.")
-    if notice == "stop":
+    if notice == GateNotice.STOP:
         return stop_words(files, stop_at)
-    if notice == "warn":
+    if notice == GateNotice.WARN:
         return arg(QCoreApplication.translate(
             "GateBar", "%1 log files are waiting. A flush now turns them into memory; "
                        "at %2 files chat pauses until you flush."), files, stop_at)
@@ -106,22 +107,22 @@ def stop_words(files: int, stop_at: int) -> str:
 
 
 def show_gate(parts: GateParts, palette: QPalette, files: int, warn_at: int, stop_at: int, flushing: bool,
-              notice: str) -> None:
-    """The gate's words, banner and buttons for these numbers; ``notice`` is the banner's ("stop", "warn" or "")."""
+              notice: GateNotice) -> None:
+    """The gate's words, banner and buttons for these numbers; ``notice`` is the banner's kind."""
     parts.count_label.setText(count_words(files, warn_at, stop_at))
     parts.count_label.setToolTip(limits_words(warn_at, stop_at))
     if notice:
         parts.banner_label.setText(banner_words(files, warn_at, stop_at, flushing))
         colour_banner(parts, palette, notice)
     font = parts.banner_label.font()
-    font.setBold(notice == "stop")
+    font.setBold(notice == GateNotice.STOP)
     parts.banner_label.setFont(font)
     parts.banner.setVisible(bool(notice))
     parts.flush_button.setVisible(not notice)  # the banner's button is the one
     parts.banner_button.setVisible(not flushing)  # a flush runs already (its window shows how far)
 
 
-def colour_banner(parts: GateParts, palette: QPalette, notice: str) -> None:
+def colour_banner(parts: GateParts, palette: QPalette, notice: GateNotice) -> None:
     """Fill, text and frame from the palette, the text checked for contrast (a red frame at "stop")."""
     style = notice_style(palette, notice, "gate_banner", "gate_banner_text")
     if style != parts.banner.styleSheet():

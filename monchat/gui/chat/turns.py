@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, Signal
 from ...core.chat.service import ChatService, TurnResult
 from ...core.logs.files import FlushGate
 from ...core.logs.long_text import left_out
-from ...core.memory.states import GateState
+from ...core.memory.states import GateState, ReplyStatus
 from ...core.types import Message, format_ts, local_now
 from .view import ChatView, MessageBubble
 from .composer import Composer
@@ -186,12 +186,12 @@ class ChatTurns(QObject):
         for bubble in turn.removed:
             self.chat_view.remove_bubble(bubble)
         if turn.user is not None:
-            turn.user.finish(result.user, "ok")
+            turn.user.finish(result.user, ReplyStatus.OK)
         if result.reply is None:
             self.chat_view.remove_bubble(turn.reply)
             self.chat_view.add_notice(self.tr("Stopped before the reply began."))
         else:
-            turn.reply.finish(result.reply, "stopped" if result.stopped else result.reply.status)
+            turn.reply.finish(result.reply, ReplyStatus.STOPPED if result.stopped else result.reply.status)
             for warning in result.warnings:  # the backend ended it early: said in the card, not only the status bar
                 if getattr(warning, "code", "") in CUT_OFF:
                     turn.reply.mark_cut_off(backend_note(warning))

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
 
 from ...core.memory.guard import GuardRule
 from ...core.memory.never import NEVER_RULE
+from ...core.memory.states import DropCategory
 
 
 class DroppedWords(QObject):
@@ -34,11 +35,12 @@ class DroppedWords(QObject):
 
     def reason(self, category: str) -> str:
         """Why, from the drop's category (``core/flush/records.py`` ``Dropped.category``)."""
-        return {"evidence": self.tr("Not backed by your own messages"),
-                "words": self.tr("Not in your words (the assistant's, or none of the line it cites)"),
-                "invalid": self.tr("Not a well-formed proposal"),
-                "limit": self.tr("Over the persona's limit of proposals"),
-                "no_target": self.tr("Nothing kept to take back")}.get(category, category)
+        return {DropCategory.EVIDENCE: self.tr("Not backed by your own messages"),
+                DropCategory.WORDS: self.tr("Not in your words (the assistant's, or none of the line it cites)"),
+                DropCategory.INVALID: self.tr("Not a well-formed proposal"),
+                DropCategory.LIMIT: self.tr("Over the persona's limit of proposals"),
+                DropCategory.NO_TARGET: self.tr("Nothing kept to take back"),
+                DropCategory.NEVER: self.tr("Matches one of your “never remember” rules")}.get(category, category)
 
 
 def add_dropped_rows(tree: QTreeWidget, dropped: list[dict]) -> None:
@@ -50,7 +52,7 @@ def add_dropped_rows(tree: QTreeWidget, dropped: list[dict]) -> None:
         item = QTreeWidgetItem(tree, [words.kind(), text])
         item.setToolTip(1, text)
         rule = entry.get("rule") or ""
-        reason = words.rule(rule) if rule else words.reason(entry.get("category") or "evidence")
+        reason = words.rule(rule) if rule else words.reason(entry.get("category") or DropCategory.EVIDENCE)
         child = QTreeWidgetItem(item, ["", reason])
         child.setToolTip(1, reason)
         item.setExpanded(True)

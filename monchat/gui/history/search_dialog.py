@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QHeaderVi
                                QVBoxLayout, QWidget)
 
 from ...core.logs.search import SearchService
+from ...core.memory.states import ReplyStatus
 from ...core.types import Message
 from ..chat.long_message import hidden_note, shown_part
 from ..failures import explanation, headline
@@ -208,8 +209,9 @@ class SearchDialog(QDialog):
         """What sets a message apart in the list: replaced, stopped by the user, or cut off."""
         if getattr(message, "replaced", False) or message.id in replaced:
             return self.replaced_mark()
-        status = getattr(message, "status", "ok")
-        return {"stopped": self.tr("[stopped]") + " ", "partial": self.tr("[cut off]") + " "}.get(status, "")
+        status = getattr(message, "status", ReplyStatus.OK)
+        return {ReplyStatus.STOPPED: self.tr("[stopped]") + " ",
+                ReplyStatus.PARTIAL: self.tr("[cut off]") + " "}.get(status, "")
 
     def _show_results(self, found, summary: str, replaced: set[str] = frozenset()) -> None:
         if not alive(self):

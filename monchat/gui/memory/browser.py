@@ -16,8 +16,9 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QHeaderVi
                                QPlainTextEdit, QPushButton, QTabBar, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
                                QWidget)
 
-from ...core.memory import Action, Kind, State, View
+from ...core.memory import Action, Kind, MemoryRecord, State, View
 from ...core.memory.preferences import versions as preference_versions
+from ...core.memory.review_item import ReviewItem
 from ...core.memory.service import MemoryService
 from ...core.personas.library import PersonaRegistry
 from ...core.settings import Settings
@@ -57,7 +58,7 @@ class MemoryBrowser(QDialog):
         self.runner = runner
         self.records: list = []
         self.tiers: dict = {}  # memory id → {"tier", "digest"} of the records shown
-        self.review_row: dict | None = None  # the open review of the selected memory
+        self.review_row: ReviewItem | None = None  # the open review of the selected memory
         self.busy = False
         self.setWindowTitle(self.tr("Memory"))
         self.resize(900, 680)
@@ -216,11 +217,11 @@ class MemoryBrowser(QDialog):
         self.text_edit.setReadOnly(history_state)
         self.save_text_button.setEnabled(not history_state and not self.busy)
         queue = self.memory.queue()
-        own = next((row for row in queue if row.get("memory_id") == record.id), None)  # it waits for review
+        own = next((row for row in queue if row.memory_id == record.id), None)  # it waits for review
         self.review_row = own
         self.approve_button.setEnabled(own is not None and not self.busy)
         self.reject_button.setEnabled(own is not None and not self.busy)
-        if own is not None and own.get("action") == Action.JUDGE:  # approving applies the judge's leaning
+        if own is not None and own.action == Action.JUDGE:  # approving applies the judge's leaning
             lean = words.leaning(own)
             self.approve_button.setText(arg(self.tr("Approve: %1"), words.verdict_name(lean)))
             self.approve_button.setToolTip(words.verdict_effect(lean) + "\n"
@@ -262,10 +263,10 @@ class MemoryBrowser(QDialog):
             lines.append(arg(self.tr("Summed up as “%1”, with: %2"), tier["digest"]["text"], covered))
         threshold = self.settings.flush.judge_confidence
         for row in queue:
-            if row.get("memory_id") == record.id:
+            if row.memory_id == record.id:
                 lines.append(arg(self.tr("Waiting for your review: %1"),
                                  " ".join(t for t in (words.reason(row, threshold), words.held(row)) if t)))
-            elif row.get("target_id") == record.id:
+            elif row.target_id == record.id:
                 lines.append(arg(self.tr("A proposed change to this memory waits for your review: %1"),
                                  words.reason(row, threshold)))
         self.facts.setText("\n".join(lines))
@@ -313,7 +314,7 @@ class MemoryBrowser(QDialog):
         self.busy = False
         self.message.setText(self.tr("Forgotten. Undo puts it back.") if self._undo_id else self.tr("Done."))
         self.undo_button.setVisible(bool(self._undo_id))
-        new_id = getattr(result, "id", "") or self._select_after
+        new_id = (result.id if isinstance(result, MemoryRecord) else "") or self._select_after  # (not a ReviewItem's)
         self.refresh(new_id)
         self.memory_changed.emit()
 
@@ -329,12 +330,12 @@ class MemoryBrowser(QDialog):
         """Approve the review waiting on the selected memory (its own, not one that targets it)."""
         memory, memory_id, row = self.memory, self.current_id(), self.review_row
         if memory_id and row is not None:
-            self._apply("approve", lambda: memory.approve(str(row["id"])), memory_id)
+            self._apply("approve", lambda: memory.approve(str(row.id)), memory_id)
 
     def reject_selected(self) -> None:
         memory, memory_id, row = self.memory, self.current_id(), self.review_row
         if memory_id and row is not None:
-            self._apply("reject", lambda: memory.reject(str(row["id"])), memory_id)
+            self._apply("reject", lambda: memory.reject(str(row.id)), memory_id)
 
     def edit_selected(self) -> None:
         memory, memory_id, text = self.memory, self.current_id(), self.text_edit.toPlainText()

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QHB
 
 from ...core.errors import KnownError
 from ...core.memory import Action, Verdict
+from ...core.memory.review_item import ReviewItem
 from ...core.memory.service import MemoryService
 from ...core.personas.library import PersonaRegistry
 from ...core.settings import Settings
@@ -49,8 +50,8 @@ class ReviewQueueDialog(QDialog):
         self.personas = personas
         self.settings = settings
         self.runner = runner
-        self.rows: list[dict] = []  # every open item
-        self.groups: dict[int, list[dict]] = {}  # a row's first item's number → the alike items it stands for
+        self.rows: list[ReviewItem] = []  # every open item
+        self.groups: dict[int, list[ReviewItem]] = {}  # a row's first item's number → the alike items it stands for
         self.busy = False
         self.setWindowTitle(self.tr("Review queue"))
         self.resize(860, 680)
@@ -124,27 +125,27 @@ class ReviewQueueDialog(QDialog):
         layout.addWidget(close)
         self.refresh()
 
-    def action_name(self, row: dict) -> str:
-        action = row.get("action") or ""
+    def action_name(self, row: ReviewItem) -> str:
+        action = row.action
         if action == Action.JUDGE:
             return arg(self.tr("Decide (leaning: %1)"), words.verdict_name(words.leaning(row)))
         return words.action_name(action)
 
     def refresh(self) -> None:
         groups = self.memory.queue_groups()
-        self.groups = {group[0]["id"]: group for group in groups}
+        self.groups = {group[0].id: group for group in groups}
         self.rows = [row for group in groups for row in group]
         self.table.clear()
         for group in groups:
             row = group[0]
-            deadline = min((r["deadline_epoch"] for r in group if r.get("deadline_epoch")), default=None)
+            deadline = min((r.deadline_epoch for r in group if r.deadline_epoch), default=None)
             when = datetime.fromtimestamp(deadline).strftime("%Y-%m-%d") if deadline else ""
-            text = row.get("text") or ""
+            text = row.text or ""
             item = QTreeWidgetItem(self.table, [
                 arg(self.tr("%1  ×%2"), text, len(group)) if len(group) > 1 else text,
-                row.get("old_text") or "", self.action_name(row),
-                words.confidence_text(row.get("confidence")) if row.get("confidence") is not None else "", when])
-            item.setData(0, Qt.ItemDataRole.UserRole, row["id"])
+                row.old_text or "", self.action_name(row),
+                words.confidence_text(row.confidence) if row.confidence is not None else "", when])
+            item.setData(0, Qt.ItemDataRole.UserRole, row.id)
             for column in (0, 1, 2):
                 item.setToolTip(column, item.text(column))
             if len(group) > 1:
@@ -158,7 +159,7 @@ class ReviewQueueDialog(QDialog):
 
     def select(self, queue_id: int) -> None:
         """Make current the row of item ``queue_id`` (the row of its group when it has alike items)."""
-        first = next((first for first, group in self.groups.items() if any(r["id"] == queue_id for r in group)),
+        first = next((first for first, group in self.groups.items() if any(r.id == queue_id for r in group)),
                      queue_id)
         for i in range(self.table.topLevelItemCount()):
             item = self.table.topLevelItem(i)
@@ -166,14 +167,14 @@ class ReviewQueueDialog(QDialog):
                 self.table.setCurrentItem(item)
                 return
 
-    def current(self) -> dict | None:
+    def current(self) -> ReviewItem | None:
         item = self.table.currentItem()
         if item is None:
             return None
         queue_id = item.data(0, Qt.ItemDataRole.UserRole)
-        return next((r for r in self.rows if r["id"] == queue_id), None)
+        return next((r for r in self.rows if r.id == queue_id), None)
 
-    def selected_rows(self) -> list[dict]:
+    def selected_rows(self) -> list[ReviewItem]:
         """The items of the selected rows (every alike item of a row), in the table's order."""
         ids = {item.data(0, Qt.ItemDataRole.UserRole) for item in self.table.selectedItems()}
         return [r for first, group in self.groups.items() if first in ids for r in group]
@@ -185,7 +186,7 @@ class ReviewQueueDialog(QDialog):
         row = self.current()
         self.evidence.clear()
         many = len(self.selected_rows())
-        judge = row is not None and row.get("action") == Action.JUDGE and many <= 1
+        judge = row is not None and row.action == Action.JUDGE and many <= 1
         self.approve_button.setEnabled(row is not None and not self.busy)
         self.reject_button.setEnabled(row is not None and not self.busy)
         self.select_all_button.setEnabled(len(self.rows) > 1 and many < len(self.rows) and not self.busy)
@@ -215,23 +216,23 @@ class ReviewQueueDialog(QDialog):
                 action.setVisible(verdict != lean)
         else:
             self.approve_button.setToolTip("")
-        compare = bool(row.get("target_id")) and row.get("action") != Action.LAYER1
+        compare = bool(row.target_id) and row.action != Action.LAYER1
         if compare:  # both sides, so the user can see what each rests on
-            self._evidence_heading(arg(self.tr("Evidence for the proposal “%1”"), row.get("text") or ""))
-        self._evidence_lines(*[member["memory_id"] for member in self.groups.get(row["id"], [row])])  # alike too
+            self._evidence_heading(arg(self.tr("Evidence for the proposal “%1”"), row.text or ""))
+        self._evidence_lines(*[member.memory_id for member in self.groups.get(row.id, [row])])  # alike too
         if compare:
-            self._evidence_heading(arg(self.tr("Evidence for the current memory “%1”"), row.get("old_text") or ""))
-            self._evidence_lines(row["target_id"])
+            self._evidence_heading(arg(self.tr("Evidence for the current memory “%1”"), row.old_text or ""))
+            self._evidence_lines(row.target_id)
 
-    def alike_text(self, row: dict) -> str:
+    def alike_text(self, row: ReviewItem) -> str:
         """The alike items a row stands for, each with its number and words ("" for a row of one)."""
-        group = self.groups.get(row["id"], [])
+        group = self.groups.get(row.id, [])
         if len(group) < 2:
             return ""
         return "\n".join([self.tr("This row stands for %n alike proposals; Approve and Reject decide all of them:",
                                    "", len(group))]
-                         + [arg(self.tr("#%1 (%2): “%3”"), r["id"], str(r.get("created_at") or "")[:10],
-                                r.get("text") or "") for r in group])
+                         + [arg(self.tr("#%1 (%2): “%3”"), r.id, str(r.created_at or "")[:10],
+                                r.text or "") for r in group])
 
     def _evidence_heading(self, text: str) -> None:
         self.evidence.add_heading(text)
@@ -276,17 +277,17 @@ class ReviewQueueDialog(QDialog):
         """Approve the selected items; one judgement may be approved as another ``verdict`` than its leaning."""
         row, memory, chosen = self.current(), self.memory, self.selected_rows()
         if len(chosen) > 1:
-            self._apply("approve", lambda: memory.decide_many([str(r["id"]) for r in chosen], approve=True))
+            self._apply("approve", lambda: memory.decide_many([str(r.id) for r in chosen], approve=True))
             return
         if row is None:
             return
-        if row.get("action") != Action.JUDGE or not isinstance(verdict, str):
+        if row.action != Action.JUDGE or not isinstance(verdict, str):
             verdict = None
-        self._apply("approve", lambda: memory.approve(str(row["id"]), verdict=verdict))
+        self._apply("approve", lambda: memory.approve(str(row.id), verdict=verdict))
 
     def reject_selected(self) -> None:
         row, memory, chosen = self.current(), self.memory, self.selected_rows()
         if len(chosen) > 1:
-            self._apply("reject", lambda: memory.decide_many([str(r["id"]) for r in chosen], approve=False))
+            self._apply("reject", lambda: memory.decide_many([str(r.id) for r in chosen], approve=False))
         elif row is not None:
-            self._apply("reject", lambda: memory.reject(str(row["id"])))
+            self._apply("reject", lambda: memory.reject(str(row.id)))

@@ -10,6 +10,7 @@ from PySide6.QtCore import QCoreApplication
 
 from ...core.memory import Action, Verdict
 from ...core.memory.states import FROM_OUTSIDE, Held
+from ...core.memory.review_item import ReviewItem
 from ...core.memory.rules import leaning  # noqa: F401 (the browser and the queue ask words.leaning)
 from ..translation import arg, ui_language
 
@@ -60,21 +61,21 @@ class ReviewWords:
             Verdict.COEXIST: self.tr("Both are kept, as two separate memories."),
         }.get(verdict, "")
 
-    def reason(self, row: dict, judge_confidence: float = 0.7) -> str:
+    def reason(self, row: ReviewItem, judge_confidence: float = 0.7) -> str:
         """Why the item waits for the user, in the window's language.
 
         Args:
-            row: a ``MemoryService.queue()`` row.
+            row: a ``MemoryService.queue()`` item.
             judge_confidence: the flush's threshold for a sure judgement (a less sure retraction says so).
         """
-        action = row.get("action") or ""
-        new, old = row.get("text") or "", row.get("old_text") or ""
-        confidence = row.get("confidence")
+        action = row.action
+        new, old = row.text or "", row.old_text or ""
+        confidence = row.confidence
         number = isinstance(confidence, (int, float))
         sure = confidence_text(confidence)
-        if row.get("held") == Held.IMPORTED:  # a proposal from outside: no evidence came together here
+        if row.held == Held.IMPORTED:  # a proposal from outside: no evidence came together here
             return self.tr("Imported from another assistant's memory or a monchat export.")
-        if row.get("held") == Held.MCP:
+        if row.held == Held.MCP:
             return self.tr("Proposed by another app through monchat's MCP server.")
         if action == Action.LAYER1:
             return arg(self.tr("Enough evidence has come together, so this becomes lasting memory "
@@ -102,21 +103,21 @@ class ReviewWords:
                                "(confidence %3)."), old, self.verdict_name(leaning(row)), sure)
         return self.action_name(action)
 
-    def proposed_by(self, row: dict, name=lambda proposer: proposer) -> str:
+    def proposed_by(self, row: ReviewItem, name=lambda proposer: proposer) -> str:
         """Which filter personas proposed the item: one row, however many proposed the same change.
 
         Args:
             name: a proposer's shown name (``persona_name``: a filter persona's name; its id only when the
                 persona no longer exists, or the source's own words for an import or an MCP app).
         """
-        proposers = row.get("proposers") or []
+        proposers = row.proposers
         return arg(self.tr("Proposed by %1."), self.tr(", ").join(name(p) for p in proposers)) if proposers else ""
 
-    def held(self, row: dict) -> str:
+    def held(self, row: ReviewItem) -> str:
         """Why a flush held the item back when that is not its action (a model known to be small)."""
-        if row.get("held") in FROM_OUTSIDE:
+        if row.held in FROM_OUTSIDE:
             return self.tr("It becomes memory only if you approve it.")
-        if row.get("held") != "small_model":
+        if row.held != Held.SMALL_MODEL:
             return ""
         return self.tr("It was made with a small model, whose memories are often wrong, so nothing from it "
                        "goes into lasting memory without your yes.")

@@ -1,0 +1,45 @@
+"""A change that waits for the user's review, as the core hands it out (``MemoryService.queue``, ``approve``,
+``reject``, ``decide_many``): one row of the ``review_queue`` table, read once into named fields.
+
+``as_dict`` is the row as it was handed out before it had a shape of its own (the table's columns, in their
+order, ``proposers`` read from its JSON): what ``monchat memory queue --json`` prints, unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+
+from .states import Action
+
+
+@dataclass(frozen=True)
+class ReviewItem:
+    id: int  # the item's number: what ``monchat memory approve N`` names
+    memory_id: str  # the proposed memory
+    action: Action  # why it waits (``states.Action``)
+    target_id: str | None = None  # the kept memory it would change (replace, merge, take back, be judged against)
+    text: str = ""  # the proposal's words
+    old_text: str | None = ""  # the target's words ("" without a target)
+    reason: str = ""
+    confidence: float | None = None
+    created_at: str = ""
+    deadline_epoch: float | None = None  # past it the item expires (``Transitions.expire_review``)
+    status: str = "open"  # "open", or how it was closed
+    resolved_at: str | None = None
+    run_id: int | None = None  # the flush that queued it
+    verdict: str | None = None  # for ``Action.JUDGE``: the judge's leaning (``rules.leaning``)
+    merged_text: str | None = None  # for a MERGE: the judge's wording
+    proposers: list[str] = field(default_factory=list)  # the filter personas (or the source) that proposed it
+    held: str | None = None  # why it waits besides its action (``states.Held``), if it does
+
+    @classmethod
+    def of(cls, row: dict) -> "ReviewItem":
+        """The item of a ``review_queue`` row (``store/memories.py``)."""
+        values = {name: row.get(name) for name in cls.__dataclass_fields__}
+        values["action"] = Action(row["action"])
+        values["proposers"] = json.loads(row["proposers"]) if row.get("proposers") else []
+        return cls(**values)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
