@@ -93,7 +93,7 @@ LAYERS = ("monchat.core.asking", "monchat.core.memory", "monchat.core.background
 FACES = ("monchat.cli", "monchat.gui", "monchat.app")  # what the core never imports
 # The vocabularies (states, actions, kinds, the gate's states, the flush's stages) are named by every layer,
 # the store included; their module imports nothing of monchat, so naming it runs nothing back up.
-VOCABULARY = "monchat.core.memory.states"
+VOCABULARY = "monchat.core.vocabulary.states"
 
 
 def _layer(name: str) -> int | None:
@@ -128,7 +128,7 @@ def test_no_import_runs_back_up_between_the_layers():
 
 
 def test_the_vocabulary_imports_nothing_of_monchat():
-    path = PACKAGE / "core" / "memory" / "states.py"
+    path = PACKAGE / "core" / "vocabulary" / "states.py"
     assert {name for name in _imported(path) if name.startswith("monchat")} == set()
 
 
@@ -140,7 +140,7 @@ def test_the_layer_check_sees_a_back_import():
     assert back_imports("monchat.core.asking.ask", {"monchat.core.memory.guard"})
     assert back_imports("monchat.core.chat.service", {"monchat.gui.kit"})
     assert back_imports("monchat.core.flush.service", {"monchat.core.memory.prompt"}) == []
-    assert back_imports("monchat.core.asking.records", {"monchat.core.memory.states.FlushStage"}) == []
+    assert back_imports("monchat.core.asking.records", {"monchat.core.vocabulary.states.FlushStage"}) == []
 
 
 # ---- no cycles ------------------------------------------------------------------------------------------

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from ..core.memory.states import ChangeKind
-from ..core.memory.tiers import Tier
+from ..core.vocabulary.states import ChangeKind
+from ..core.records.tiers import Tier
 from .output import print_json
 
 # A change's kind in the window's plain words (gui/flush/words.py ``change_name``), short for the terminal's column;

@@ -175,7 +175,7 @@ class Message:
 
 
 def taken_back(messages: Iterable[Message]) -> set[str]:
-    """The ids these messages replace: each was edited away or regenerated (``core/logs/takeback.py``)."""
+    """The ids these messages replace: each was edited away or regenerated (``core/memory/takeback.py``)."""
     return {m.replaces for m in messages if m.replaces}
 
 

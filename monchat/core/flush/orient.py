@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..errors import PersonaError
 from ..logs.files import BadLine, LogBook
-from ..memory.states import FilterRole
+from ..vocabulary.states import FilterRole
 from ..personas.library import BASE_FILTER_ID, FilterPersona, PersonaRegistry
 from ..store.messages import MessageArchive
 from ..types import Message, taken_back

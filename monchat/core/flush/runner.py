@@ -33,7 +33,7 @@ from typing import Any, Callable, Iterator
 
 from ..asking.baton import BATON
 from ..errors import BackendError, MalformedReply
-from ..memory.states import FlushStage
+from ..vocabulary.states import FlushStage
 from .records import FlushCancelled
 
 POLL_S = 0.05  # how often the runner looks at the caller's cancel while stages run

@@ -31,7 +31,7 @@ from ..backends.model_size import small_model_info
 from ..errors import FlushRunning
 from ..logs.files import LogBook
 from ..memory.alike import review_groups
-from ..memory.states import FlushStage
+from ..vocabulary.states import FlushStage
 from ..memory.transitions import Transitions
 from ..memory.withdraw import EDITED_AWAY, withdraw
 from ..paths import Paths, held_lock, running_mark

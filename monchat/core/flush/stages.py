@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Callable
 from ..background.lint import LintAnswer
 from ..background.track import Basis, BackgroundTrack, Proposals
 from ..backends.base import Backend
-from ..memory.states import FlushStage, Kind
+from ..vocabulary.states import FlushStage, Kind
 from ..types import Coded, Message
 from ..asking.answers import AnswerCache
 from ..asking.ask import TokenUsage

@@ -20,7 +20,7 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import TypeVar
 
 from .guard import units
-from .states import Kind
+from ..vocabulary.states import Kind
 
 T = TypeVar("T")
 

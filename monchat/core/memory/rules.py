@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Iterable
 
-from .record import MemoryRecord
+from ..records.memory import MemoryRecord
 from .reliance import boost_now
-from .states import Kind, Verdict
+from ..vocabulary.states import Kind, Verdict
 
 # Distinct days of supporting evidence a kind needs for Layer 1; with mixed kinds the loosest applies.
 REQUIRED_DAYS = {Kind.EXPLICIT: 1, Kind.CORRECTION: 1, Kind.FACT: 2, Kind.HABIT: 3, Kind.SKILL: 2,

@@ -13,7 +13,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
                                QVBoxLayout, QWidget)
 
-from ...core.logs.long_text import TURN_TEXT_CHARS, left_out
+from ...core.records.long_text import TURN_TEXT_CHARS, left_out
 from ..failures import headline
 from ..kit.lifetime import alive
 from ..translation import arg

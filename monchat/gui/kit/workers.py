@@ -21,7 +21,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, Si
 from ...core.asking.baton import BATON
 from ...core.crash import write_crash_report
 from ...core.errors import KnownError, storage_error
-from ...core.privacy.redact import redact
+from ...core.redact import redact
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from ...core.memory.tiers import Tier
+from ...core.records.tiers import Tier
 
 
 class TierWords:
