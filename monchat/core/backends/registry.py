@@ -38,7 +38,7 @@ class BackendRegistry:
     def __init__(self, settings: Settings, secrets: SecretStore, state, *,
                  backend: str | None = None, model: str | None = None,
                  pinned: Backend | None = None, models_dir=None,
-                 resolve_model: Callable[[str, Path | None], tuple[str, str]] | None = None) -> None:
+                 resolve_model: Callable[[str, Path], tuple[str, str]] | None = None) -> None:
         self.settings = settings
         self.secrets = secrets
         self.state = state  # get_state/set_state (the Store), for Gemini's cache handle
