@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from monchat.app import build_app  # noqa: E402
 from monchat.core.memory.prompt import compile_prompt, save_selection  # noqa: E402
-from monchat.core.memory.record import MemoryRecord  # noqa: E402
-from monchat.core.memory.states import State  # noqa: E402
+from monchat.core.records.memory import MemoryRecord  # noqa: E402
+from monchat.core.vocabulary.states import State  # noqa: E402
 from monchat.core.store.memories import MemoryStore  # noqa: E402
 from monchat.core.tokens import count_tokens  # noqa: E402
 from tests.support.scripted import ScriptedBackend  # noqa: E402

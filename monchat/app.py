@@ -23,11 +23,12 @@ from .core.logs.off_record import OffRecordLog, expire_quietly
 from .core.memory.learning import ReviewLearning
 from .core.memory.pause import MemoryPause
 from .core.memory.service import MemoryService
+from .core.models.catalog import resolve as resolve_model
 from .core.paths import Paths, is_marked, resource_dir
 from .core.personas.library import PersonaRegistry
 from .core.privacy.cloud import CloudConsent
 from .core.prompts import PromptLibrary
-from .core.privacy.redact import RedactingFormatter
+from .core.redact import RedactingFormatter
 from .core.privacy.secrets import SecretStore
 from .core.settings import Settings, load_settings, save_settings
 from .core.status import StatusService
@@ -41,7 +42,7 @@ if TYPE_CHECKING:  # the flush machinery is imported when it is first used, not 
     from .core.background.lint_service import LintService
     from .core.flush.service import FlushService
     from .core.memory.feedback import Feedback
-    from .core.logs.takeback import MessageDeletion
+    from .core.memory.takeback import MessageDeletion
     from .core.memory.never import NeverRules
     from .core.models.service import Models
     from .core.transfer.service import Transfer
@@ -118,8 +119,8 @@ class App:
 
     @cached_property
     def messages(self) -> "MessageDeletion":
-        """Delete message (``core/logs/takeback.py``), for the window and ``monchat message delete``."""
-        from .core.logs.takeback import MessageDeletion
+        """Delete message (``core/memory/takeback.py``), for the window and ``monchat message delete``."""
+        from .core.memory.takeback import MessageDeletion
         return MessageDeletion(self.logbook, self.archive, self.memory, self.paths)
 
     @cached_property
@@ -227,7 +228,7 @@ def build_app(home: str | None = None, *, backend: str | None = None, model: str
     prompts = PromptLibrary(resource_dir("prompts"))
     secrets = SecretStore()
     backends = BackendRegistry(settings, secrets, store, backend=backend, model=model, pinned=pinned_backend,
-                               models_dir=paths.models_dir)
+                               models_dir=paths.models_dir, resolve_model=resolve_model)
 
     def rebuild_views(now) -> None:  # memory imports nothing above it: the background's views are told here
         from .core.background import views

@@ -1,6 +1,6 @@
 """A chat turn after a huge message costs what a turn without it costs (issue 25, point 8).
 
-A turn reads its window cut (``core/logs/long_text.py``): from the log, a long line is parsed once when it
+A turn reads its window cut (``core/records/long_text.py``): from the log, a long line is parsed once when it
 is indexed and its cut message kept (``core/logs/index.py``); from the archive, only the first part
 stored beside the text (migration m024) is read. The whole message stays in the log and the archive.
 """
@@ -12,7 +12,7 @@ from datetime import timezone
 
 from monchat.cli import main as cli
 from monchat.app import build_app
-from monchat.core.logs.long_text import TURN_TEXT_CHARS, left_out
+from monchat.core.records.long_text import TURN_TEXT_CHARS, left_out
 from tests.support.scripted import ScriptedBackend
 from tests.test_hostile_imports import huge_history
 

@@ -13,7 +13,7 @@ import pytest
 from monchat.cli import main as cli
 from monchat.app import build_app
 from monchat.core.errors import InputError
-from monchat.core.memory.states import Kind, State
+from monchat.core.vocabulary.states import Kind, State
 from monchat.core.transfer.memory_export import export_data, export_json, export_markdown
 from monchat.core.transfer.memory_import import import_memory, pasted_items
 from tests.support.memory_seed import seed

@@ -12,7 +12,7 @@ import logging
 
 import pytest
 
-from monchat.core.privacy import redact
+from monchat.core import redact
 from monchat.core.crash import write_crash_report
 from monchat.core.errors import AuthFailed
 from tests.fakes.fake_openai import running_fake_openai

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import monchat
 from monchat.core.memory import ChangeKind, State, Verdict, View
-from monchat.core.memory.states import (Action, Applied, BackgroundLayer, DropCategory, FlushStage, GateNotice,
-                                        GateState, Kind, ReplyStatus)
+from monchat.core.vocabulary.states import (Action, Applied, BackgroundLayer, DropCategory, FlushStage, GateNotice,
+                                            GateState, Kind, ReplyStatus)
 
 PACKAGE = Path(monchat.__file__).parent
-HOME = PACKAGE / "core" / "memory" / "states.py"
+HOME = PACKAGE / "core" / "vocabulary" / "states.py"
 NAMES = {str(s) for s in State}
 VOCABULARIES = (State, GateState, Action, Kind, ChangeKind, FlushStage, BackgroundLayer, DropCategory, ReplyStatus,
                 Applied, GateNotice)
@@ -123,7 +123,7 @@ def test_no_module_spells_a_vocabulary_of_its_own():
         for line, text in vocabulary_literals(ast.parse(path.read_text(encoding="utf-8")),
                                               made_with=name not in STAGE_GRAPH_PENDING):
             offences.append(f"{path.relative_to(PACKAGE)}:{line}: {text!r}")
-    assert offences == [], "use the enums of monchat.core.memory.states:\n" + "\n".join(offences)
+    assert offences == [], "use the enums of monchat.core.vocabulary.states:\n" + "\n".join(offences)
 
 
 def test_the_check_sees_each_vocabulary():

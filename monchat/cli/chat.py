@@ -18,7 +18,7 @@ from .consent import ensure_cloud_consent
 from .output import print_error
 from .terminal import stdin_lines, terminal_text
 from ..core.errors import InputError, KnownError
-from ..core.memory.states import GateState
+from ..core.vocabulary.states import GateState
 
 
 def register(sub) -> None:

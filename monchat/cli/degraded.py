@@ -14,7 +14,7 @@ import sys
 from ..core.doctor import recovery_hint
 from ..core.errors import KnownError, StorageError
 from ..core.logs.files import LogBook
-from ..core.memory.states import GateState
+from ..core.vocabulary.states import GateState
 from ..core.paths import Paths, is_marked, write_private
 from ..core.transfer.messages import export_record
 from ..core.types import Message, format_ts, local_now, new_message_id

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ..core.memory.states import ChangeKind
+from ..core.vocabulary.states import ChangeKind
 from .output import print_json
 from .words import TIER_WORDS
 

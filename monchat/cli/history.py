@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.errors import InputError
-from ..core.memory.states import GateState
+from ..core.vocabulary.states import GateState
 
 if TYPE_CHECKING:  # the app's core is imported when a command builds it, not when the parser is made
     from ..app import App

@@ -29,7 +29,7 @@ import traceback
 
 from ..core.crash import write_crash_report
 from ..core.errors import KnownError, StorageError, storage_error
-from ..core.privacy.redact import redact, redact_last_resort
+from ..core.redact import redact, redact_last_resort
 from . import gui
 from .output import print_error
 

@@ -1,4 +1,4 @@
-"""``monchat message delete ID``: a message leaves the logs and the archive for good (``core/logs/takeback.py``).
+"""``monchat message delete ID``: a message leaves the logs and the archive for good (``core/memory/takeback.py``).
 
 On a terminal it shows the message and what deleting it does to memory, and asks; a script passes ``--yes``
 (without a terminal and without ``--yes`` nothing is deleted: exit 2).

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..core.memory.states import GateState
+from ..core.vocabulary.states import GateState
 from .output import print_json
 from .words import learning_lines
 

@@ -7,7 +7,7 @@ another command module (``tests/test_cli_structure.py``).
 
 from __future__ import annotations
 
-from ..core.memory.tiers import Tier
+from ..core.records.tiers import Tier
 
 # How often a memory comes up (its tier), as the window says it (gui/memory/tier_words.py).
 TIER_WORDS = {Tier.HOT: "often", Tier.WARM: "now and then", Tier.COLD: "not lately", Tier.FROZEN: "long ago"}

@@ -7,7 +7,7 @@ import os
 from datetime import datetime
 from pathlib import Path
 
-from .privacy.redact import redact
+from .redact import redact
 
 log = logging.getLogger(__name__)
 

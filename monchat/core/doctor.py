@@ -10,7 +10,7 @@ from .backends.base import Check, DoctorReport
 from .backends.registry import BACKEND_NAMES
 from .errors import KnownError, StorageCorrupt, StorageError
 from .privacy.cloud import destination
-from .privacy.redact import redact_tree
+from .redact import redact_tree
 
 
 def _section(title: str, checks: list[Check], **extra) -> dict:

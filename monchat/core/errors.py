@@ -12,7 +12,7 @@ import errno
 import os
 import sqlite3
 
-from .privacy.redact import redact
+from .redact import redact
 
 
 class KnownError(Exception):

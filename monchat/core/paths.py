@@ -14,6 +14,7 @@ import os
 import re
 import stat
 from dataclasses import dataclass
+from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Iterator
 
@@ -251,8 +252,16 @@ def make_private_dir(folder: Path) -> None:
 
 
 # A log file's name: its local 6-hour slot (``core/logs/files.py``). Here, so the window's frame can count the files
-# waiting for a flush before the app's core is imported (``gui/window_frame.py``).
+# waiting for a flush before the app's core is imported (``gui/window_frame.py``), and the archive, below the logs,
+# can name a message's slot (``store/messages.py``).
 LOG_FILE_PATTERN = re.compile(r"^(\d{4}-\d{2}-\d{2})_(00|06|12|18)\.jsonl$")
+SLOT_HOURS = 6
+
+
+def slot_name(dt: datetime, tz: tzinfo | None = None) -> str:
+    """The local 6-hour slot of an aware datetime, e.g. ``2026-11-29_18``."""
+    local = dt.astimezone(tz)
+    return f"{local:%Y-%m-%d}_{local.hour // SLOT_HOURS * SLOT_HOURS:02d}"
 
 
 def log_files(logs_dir: Path) -> list[Path]:

@@ -132,7 +132,7 @@ class GraphSettings:
 
 @dataclass
 class TierSettings:
-    """Temperature tiers (core/memory/tiers.py): days since a memory (or archive day) was last touched."""
+    """Temperature tiers (core/records/tiers.py): days since a memory (or archive day) was last touched."""
 
     hot_days: float = 14.0  # up to this many idle days: hot (full text)
     warm_days: float = 60.0  # up to this: warm (full text, after hot when the budget is tight)

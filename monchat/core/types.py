@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Callable, Iterable
 
-from .memory.states import ReplyStatus
+from .vocabulary.states import ReplyStatus
 
 Clock = Callable[[], datetime]
 
@@ -176,7 +176,7 @@ class Message:
 
 
 def taken_back(messages: Iterable[Message]) -> set[str]:
-    """The ids these messages replace: each was edited away or regenerated (``core/logs/takeback.py``)."""
+    """The ids these messages replace: each was edited away or regenerated (``core/memory/takeback.py``)."""
     return {m.replaces for m in messages if m.replaces}
 
 

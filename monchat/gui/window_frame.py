@@ -29,7 +29,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QMainWindow, QPlainTextEdit, QProgressBar,
                                QPushButton, QToolBar, QVBoxLayout, QWidget)
 
-from ..core.memory.states import GateNotice
+from ..core.vocabulary.states import GateNotice
 from ..core.paths import Paths, is_marked, log_files
 from .chat.gate_look import build_gate_parts, notice_kind, paused_label, paused_words, show_gate
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from monchat.core.background.lint import Lint
-from monchat.core.memory.states import Action, State
+from monchat.core.vocabulary.states import Action, State
 from tests.flush.conftest import Rule
 
 SENDAI = Rule("仙台", "仙台に住んでいる", "home/city", "explicit", 0.9)

@@ -8,7 +8,7 @@ confidence halves every ``flush.preference_half_life_days`` (60) and it goes dor
 
 from __future__ import annotations
 
-from monchat.core.memory.states import State
+from monchat.core.vocabulary.states import State
 from tests.flush.conftest import Judgement, Rule
 
 CONCISE = Rule("簡潔", "簡潔な答えが好き", "communication/answer-length", "preference", 0.9)

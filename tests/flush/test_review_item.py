@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from monchat.core.memory.review_item import ReviewItem
-from monchat.core.memory.states import Action
+from monchat.core.vocabulary.states import Action
 from tests.flush.conftest import Judgement, Rule
 
 SENDAI, KANAZAWA = "仙台に住んでいる", "金沢に住んでいる"

@@ -1,8 +1,8 @@
 """Eight rules no test pinned (issue 37), each on its edge through what a user's action goes through.
 
 A mutation probe changed each by one step — the guard's thresholds (``memory/guard.py``), the states the views
-may show (``memory/states.py``), the views' "rests on a supporting user line" (``store/shown.py``), the Delete
-message confirmation's count of what a memory still rests on (``logs/takeback.py``), the first pause time
+may show (``vocabulary/states.py``), the views' "rests on a supporting user line" (``store/shown.py``), the Delete
+message confirmation's count of what a memory still rests on (``memory/takeback.py``), the first pause time
 (``memory/pause.py``) — and every neighbouring test still passed. Each test here was seen failing under its
 change; ``scripts/mutation-pins`` applies them in turn and prints "killed" or "SURVIVED" for each. The guard's
 pure-function twins are in ``tests/test_guard_boundaries.py``.

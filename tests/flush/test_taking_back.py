@@ -12,7 +12,7 @@ import pytest
 
 from monchat.core.errors import NotFound
 from monchat.core.flush.service import LINE_ID_KEY
-from monchat.core.memory.states import State
+from monchat.core.vocabulary.states import State
 from monchat.core.memory.withdraw import DELETED, EDITED_AWAY
 from monchat.core.logs.search import SearchService
 from monchat.core.types import Message, content_message_id, format_ts, parse_ts

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 
-from monchat.core.memory.states import Action, State
+from monchat.core.vocabulary.states import Action, State
 from tests.flush.conftest import Rule
 
 GUITAR = Rule("ギター", "ギターを練習する", "hobby/guitar", "habit", 0.9)

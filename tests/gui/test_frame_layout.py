@@ -20,7 +20,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
 from PySide6.QtWidgets import QLabel, QMainWindow, QToolBar, QWidget
 
 from monchat.core.logs.files import FlushGate
-from monchat.core.memory.states import GateState
+from monchat.core.vocabulary.states import GateState
 from monchat.core.paths import running_mark
 from monchat.core.settings import Settings, load_settings
 from monchat.gui.chat.gate_look import notice_kind

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QLabel
 
-from monchat.core.logs.long_text import TURN_TEXT_CHARS
+from monchat.core.records.long_text import TURN_TEXT_CHARS
 from monchat.gui.chat.long_message import PAGE_CHARS, SHOWN_CHARS, LongMessageDialog
 from monchat.gui.main import create_main_window
 from tests.gui.conftest import log_message

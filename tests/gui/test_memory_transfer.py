@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from monchat.core.memory.states import State
+from monchat.core.vocabulary.states import State
 from monchat.core.settings import load_settings
 from tests.support.memory_seed import seed
 

@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from monchat.core.backends.ollama import OllamaBackend
-from monchat.core.memory.states import State
+from monchat.core.vocabulary.states import State
 from tests.fakes.fake_ollama import running_fake_ollama
 
 SECRET = "My secret diary password is hunter2, remember it"

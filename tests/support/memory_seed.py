@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from monchat.core.memory.record import MemoryRecord
-from monchat.core.memory.states import Action, State
+from monchat.core.records.memory import MemoryRecord
+from monchat.core.vocabulary.states import Action, State
 from monchat.core.memory.transitions import Transitions
 from monchat.core.types import Message
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import KnownError
-from ..memory.states import FlushStage
+from ..vocabulary.states import FlushStage
 
 
 class FlushCancelled(KnownError):

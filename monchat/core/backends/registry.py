@@ -15,6 +15,8 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
+from pathlib import Path
+from typing import Callable
 
 from ..errors import BackendUnavailable, KnownError
 from ..privacy.secrets import SecretStore
@@ -35,7 +37,8 @@ AUTO_ORDER = ("ollama", "openai", "embedded")
 class BackendRegistry:
     def __init__(self, settings: Settings, secrets: SecretStore, state, *,
                  backend: str | None = None, model: str | None = None,
-                 pinned: Backend | None = None, models_dir=None) -> None:
+                 pinned: Backend | None = None, models_dir=None,
+                 resolve_model: Callable[[str, Path], tuple[str, str]] | None = None) -> None:
         self.settings = settings
         self.secrets = secrets
         self.state = state  # get_state/set_state (the Store), for Gemini's cache handle
@@ -46,6 +49,9 @@ class BackendRegistry:
         self._lock = threading.Lock()
         self.pinned = pinned  # one backend for everything (tests, benchmarks)
         self.models_dir = models_dir  # downloaded embedded models (Paths.models_dir)
+        # A catalog name or a .gguf path → (file, title): the models' catalog (``models/catalog.py`` ``resolve``),
+        # given by app.py, since models sit above the backends (the speed probe runs an embedded backend).
+        self.resolve_model = resolve_model
 
     # ---- construction --------------------------------------------------
     def default_model(self, name: str) -> str:
@@ -80,10 +86,11 @@ class BackendRegistry:
                                  timeout_s=s.gemini.timeout_s, state=self.state,
                                  flush_thinking_budget=s.gemini.flush_thinking_budget, retry=retry)
         if name == "embedded":
-            from ..models.catalog import resolve
             from .embedded import EmbeddedBackend
+            if self.resolve_model is None:
+                raise BackendUnavailable("This registry was given no model catalog.", "Build it with build_app().")
             # ``model``: a catalog name or a .gguf path ("" is the bundled SmolLM2).
-            path, title = resolve(model, self.models_dir)
+            path, title = self.resolve_model(model, self.models_dir)
             # Its retries are for cut-off answers, asked again at once: there is no server to wait for.
             return EmbeddedBackend(path, n_ctx=s.embedded.n_ctx, threads=s.embedded.threads,
                                    max_tokens=s.embedded.max_tokens, name=title,
@@ -110,7 +117,7 @@ class BackendRegistry:
 
     def trial(self, settings: Settings, secrets) -> "BackendRegistry":
         """A throwaway registry for settings not saved yet (Settings → Test connection, the model lists)."""
-        return BackendRegistry(settings, secrets, self.state)
+        return BackendRegistry(settings, secrets, self.state, resolve_model=self.resolve_model)
 
     def close(self) -> None:
         """Close every backend built so far (at exit)."""

@@ -36,7 +36,7 @@ from ..asking.ask import TokenUsage, ask_json, text_room
 from ..asking.baton import BATON
 from ..asking.fit import SLACK, pack
 from ..asking.records import FlushCancelled, FlushProgress
-from ..memory.states import FlushStage
+from ..vocabulary.states import FlushStage
 from .reflect import language_of
 from ..memory.never import matches_never, never_rules
 from ..memory.guard import (KANJI_NUMERALS, NUMBER_WORDS, adds_words, content_words, copies_assistant,

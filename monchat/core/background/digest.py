@@ -1,6 +1,6 @@
 """The digest stage, after judging (next to reflect): one LLM call per cold slot, checked by the program.
 
-The program chooses what goes cold (``memory/tiers.py``): the Layer 1 memories of a slot that are cold
+The program chooses what goes cold (``records/tiers.py``): the Layer 1 memories of a slot that are cold
 now, not pinned, not in a digest yet, in a slot this flush says nothing about, at least
 ``tiers.digest_min_items`` of them; at most ``tiers.digest_max_slots`` calls a flush. The model proposes
 a digest of at most 400 characters (fewer where the model's answer allowance holds fewer in the memories'
@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 from ..backends.base import Backend
 from ..errors import MalformedReply
-from ..memory.record import MemoryRecord
-from ..memory.tiers import Tier, tier_of, touched
+from ..records.memory import MemoryRecord
+from ..records.tiers import Tier, tier_of, touched
 from ..prompts import PromptLibrary
 from ..types import Turn
 from ..asking.ask import TokenUsage, ask_json, text_room

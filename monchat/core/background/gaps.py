@@ -18,7 +18,7 @@ A gap holds no content about the user, only what is missing; it waits in the inb
 
 from __future__ import annotations
 
-from ..memory.states import Kind
+from ..vocabulary.states import Kind
 from ..memory.proposals import Item
 from ..store.background import DISMISSED
 from . import neighbours

@@ -22,7 +22,7 @@ from datetime import datetime
 
 from ..backends.base import Backend
 from ..errors import MalformedReply
-from ..memory.states import Action, Kind, State, Verdict
+from ..vocabulary.states import Action, Kind, State, Verdict
 from ..store.db import Store
 from ..store.lint import LintStore
 from .lint_rules import Finding, grounding, malformed, structure

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from ..backends.base import Backend
 from ..errors import MalformedReply
 from ..memory.guard import SCHEMA_WORDS as PLACEHOLDERS, content_words, echoes, is_statement
-from ..memory.states import Verdict
+from ..vocabulary.states import Verdict
 from ..prompts import PromptLibrary
 from ..types import Coded, Turn
 from ..asking.ask import TokenUsage, ask_json, shared_text_room

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..memory.states import BackgroundLayer, Kind
+from ..vocabulary.states import BackgroundLayer, Kind
 from .gaps import NEW, RAISED
 
 LAYERS = tuple(BackgroundLayer)

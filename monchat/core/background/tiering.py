@@ -3,7 +3,7 @@
 ``slots`` runs before the commit (no writes): the cold slots of the memory as it stands, leaving out
 the slots this flush's items are about (they are being talked about: not cold). ``commit`` runs in the
 flush's transaction after consolidation and pruning, before the prompt is rebuilt: every memory's
-tier (``memory/tiers.py``), the accepted digests — each re-checked against memory as it is now (every
+tier (``records/tiers.py``), the accepted digests — each re-checked against memory as it is now (every
 memory it covers still live in Layer 1, cold and in no digest) — and every archive day's tier.
 What the rebuild reads is ``memory/prompt.py``'s ``prompt_tiers``.
 """
@@ -13,8 +13,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from . import digest as digest_stage
-from ..memory.record import MemoryRecord
-from ..memory.tiers import Tier, memory_tier, tier_of
+from ..records.memory import MemoryRecord
+from ..records.tiers import Tier, memory_tier, tier_of
 from ..store.db import Store
 from ..store.memories import MemoryStore
 from ..store.tiers import TierStore

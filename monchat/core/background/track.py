@@ -34,7 +34,7 @@ from . import digest, reflect
 from ..asking.ask import TokenUsage
 from ..asking.records import FlushProgress
 from ..memory.proposals import Item, JudgeOutcome
-from ..memory.states import FlushStage, Kind
+from ..vocabulary.states import FlushStage, Kind
 
 
 @dataclass

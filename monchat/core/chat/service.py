@@ -22,8 +22,8 @@ from ..backends.registry import BackendRegistry
 from ..errors import GateClosed, InputError, KnownError, StorageError
 from ..logs.history import History, merge_history
 from ..logs.files import FlushGate, LogBook
-from ..logs.long_text import TURN_CUT_MARK, TURN_TEXT_CHARS, bounded  # noqa: F401 (re-exported)
-from ..memory.states import GateState, ReplyStatus
+from ..records.long_text import TURN_CUT_MARK, TURN_TEXT_CHARS, bounded  # noqa: F401 (re-exported)
+from ..vocabulary.states import GateState, ReplyStatus
 from ..logs.off_record import expire_quietly
 from ..personas.library import PersonaRegistry, SurfacePersona
 from ..prompts import PromptLibrary

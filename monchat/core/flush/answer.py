@@ -13,7 +13,7 @@ import re
 from ..memory import preferences
 from ..memory.guard import GuardRule, adds_words, check_item
 from ..memory.never import NEVER_RULE, matches_never
-from ..memory.states import KINDS, DropCategory, Kind
+from ..vocabulary.states import KINDS, DropCategory, Kind
 from ..personas.library import FilterPersona
 from .records import Dropped, Item, LogLine
 

@@ -18,7 +18,7 @@ from ..background.lint import LintAnswer
 from ..background.summary import after_commit
 from ..background.track import Proposals
 from ..memory.prompt import rebuild_selection
-from ..memory.states import Applied, DropCategory, FlushStage
+from ..vocabulary.states import Applied, DropCategory, FlushStage
 from ..memory.transitions import Transitions
 from ..memory.withdraw import EDITED_AWAY, withdraw
 from ..store.memories import MemoryStore

@@ -27,9 +27,9 @@ import logging
 from datetime import datetime
 
 from ..memory import preferences
-from ..memory.record import MemoryRecord
+from ..records.memory import MemoryRecord
 from ..memory.rules import merged_text
-from ..memory.states import DECISIVE, Action, ChangeKind, Kind, State, Verdict
+from ..vocabulary.states import DECISIVE, Action, ChangeKind, Kind, State, Verdict
 from ..memory.transitions import Transitions, guarded
 from ..settings import FlushSettings
 from ..store.memories import MemoryStore

@@ -17,7 +17,7 @@ from typing import Callable
 from ..background.lint import Lint
 from ..background.track import BackgroundTrack
 from ..backends.base import Backend
-from ..memory.states import FlushStage
+from ..vocabulary.states import FlushStage
 from ..prompts import PromptLibrary
 from ..settings import Settings
 from ..store.db import Store

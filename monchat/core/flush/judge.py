@@ -22,7 +22,7 @@ from ..prompts import PromptLibrary
 from ..store.memories import MemoryStore
 from ..types import Coded, Turn
 from ..asking.fit import cut_text, pack
-from ..memory.states import Kind, Verdict
+from ..vocabulary.states import Kind, Verdict
 from ..asking.ask import MIN_TEXT, ask_json, shared_text_room, text_tokens
 from .records import NO_VERDICT, FlushCancelled, Item, Judgement, JudgeOutcome
 

@@ -3,7 +3,7 @@
 ``orient(logbook, archive)`` → an ``Orientation``: the log files, the messages in them not yet
 archived (oldest first), and the unreadable lines (already quarantined). A message already in the
 archive (a flush that crashed after its commit) is not new: its file is only removed. ``taken_back`` are the
-ids some message (logged or archived) replaces — edited away or regenerated (``core/logs/takeback.py``): they are
+ids some message (logged or archived) replaces — edited away or regenerated (``core/memory/takeback.py``): they are
 archived like the others but no filter reads them.
 ``select_personas(registry, fixed, seed)`` → base, the two fixed personas and one drawn with the seed.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..errors import PersonaError
 from ..logs.files import BadLine, LogBook
-from ..memory.states import FilterRole
+from ..vocabulary.states import FilterRole
 from ..personas.library import BASE_FILTER_ID, FilterPersona, PersonaRegistry
 from ..store.messages import MessageArchive
 from ..types import Message, taken_back

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from ..memory.record import Change
+from ..records.memory import Change
 from ..memory.rules import DORMANT_BELOW, effective_confidence, half_life_for, strength
-from ..memory.states import State
+from ..vocabulary.states import State
 from ..memory.transitions import Transitions
 from ..settings import FlushSettings
 from ..store.memories import MemoryStore

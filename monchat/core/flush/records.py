@@ -7,8 +7,8 @@ from datetime import datetime
 
 from ..backends.model_size import SUGGESTION
 from ..errors import KnownError
-from ..memory.record import Change
-from ..memory.states import FLUSH_STEPS
+from ..records.memory import Change
+from ..vocabulary.states import FLUSH_STEPS
 from ..types import Coded
 from ..asking.ask import TokenUsage
 # Records the flush shares with layers below it, named here for the flush's callers (the GUI, the CLI).

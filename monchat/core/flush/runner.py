@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..asking.baton import BATON
-from ..memory.states import FlushStage
+from ..vocabulary.states import FlushStage
 from .records import FlushCancelled
 
 POLL_S = 0.05  # how often the runner looks at the caller's cancel while stages run

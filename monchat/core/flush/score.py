@@ -28,7 +28,7 @@ from ..logs.files import slot_name
 from ..asking.ask import TokenUsage, ask_json
 from ..asking.baton import BATON
 from ..asking.fit import cut_text, pack
-from ..memory.states import DropCategory
+from ..vocabulary.states import DropCategory
 from .answer import instruction_texts, item_schema, validate_item
 from .records import Dropped, FlushCancelled, Item, LogLine
 

@@ -31,7 +31,7 @@ from ..errors import FlushRunning
 from ..logs.files import LogBook
 from ..memory.alike import review_groups
 from ..memory.review_item import ReviewItem
-from ..memory.states import FlushStage
+from ..vocabulary.states import FlushStage
 from ..paths import Paths, held_lock, running_mark
 from ..personas.library import PersonaRegistry
 from ..prompts import PromptLibrary
@@ -226,7 +226,7 @@ class FlushService:
                                        f"{self.paths.quarantine_dir}", "unreadable_lines",
                                        len(orientation.bad_lines), str(self.paths.quarantine_dir)))
         unread = [m for m in orientation.messages if m.id in orientation.taken_back]
-        if unread:  # the user edited them away (or a reply was regenerated): never read (core/logs/takeback.py)
+        if unread:  # the user edited them away (or a reply was regenerated): never read (core/memory/takeback.py)
             report.notes.append(Coded(f"{len(unread)} message(s) you edited away (or replies asked for again) were "
                                       f"archived unread.", "taken_back_unread", len(unread)))
         readable, report.skipped = self._readable([m for m in orientation.messages

@@ -34,7 +34,7 @@ from ..background.track import Basis, BackgroundTrack, Proposals
 from ..backends.base import Backend
 from ..memory.never import never_rules, told
 from ..memory.prompt import load_selection
-from ..memory.states import FlushStage, Kind
+from ..vocabulary.states import FlushStage, Kind
 from ..types import Coded, Message
 from .commit import Asked, Read, apply
 from .context import FlushContext, Progress

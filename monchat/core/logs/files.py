@@ -24,20 +24,14 @@ from pathlib import Path
 
 from ..errors import StorageError, storage_error
 from .index import LogIndex
-from ..memory.states import GateState
-from ..paths import LOG_FILE_PATTERN, fsync_folder, log_files, make_private_dir, write_all, write_private
+from ..vocabulary.states import GateState
+from ..paths import (LOG_FILE_PATTERN, SLOT_HOURS, fsync_folder, log_files, make_private_dir, slot_name,
+                     write_all, write_private)
 from ..types import Message
 
 log = logging.getLogger(__name__)
 
-SLOT_HOURS = 6
 FILE_PATTERN = LOG_FILE_PATTERN  # YYYY-MM-DD_HH.jsonl (``core/paths.py``: the window's frame counts them too)
-
-
-def slot_name(dt: datetime, tz: tzinfo | None = None) -> str:
-    """The local 6-hour slot of an aware datetime, e.g. ``2026-11-29_18``."""
-    local = dt.astimezone(tz)
-    return f"{local:%Y-%m-%d}_{local.hour // SLOT_HOURS * SLOT_HOURS:02d}"
 
 
 @dataclass

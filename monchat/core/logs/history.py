@@ -34,7 +34,7 @@ class History:
         """Messages at or after ``epoch``, oldest first.
 
         Args:
-            cut: each long text cut as a turn sends it (``core/logs/long_text.py``), never read whole.
+            cut: each long text cut as a turn sends it (``core/records/long_text.py``), never read whole.
         """
         unflushed = self.logbook.since(epoch, cut=cut)  # read before the archive: a flush between moves them there
         return merge_history(self.archive.since(epoch, cut=cut), unflushed)

@@ -10,7 +10,7 @@ Each line is parsed once when it is indexed (a bad line is quarantined then, as 
 once more when a window that holds it is read. Tests read ``stats`` to see what a turn read.
 
 A line too long for a turn to send whole (a pasted 50 MB message) is cut when it is indexed
-(``core/logs/long_text.py``) and the cut message kept, so a turn's window (``cut=True``) never reads or
+(``core/records/long_text.py``) and the cut message kept, so a turn's window (``cut=True``) never reads or
 parses that line again: its cost does not grow with an old huge message.
 """
 
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
 from ..types import Message
-from .long_text import MARK_ROOM, TURN_TEXT_CHARS, bounded
+from ..records.long_text import MARK_ROOM, TURN_TEXT_CHARS, bounded
 
 if TYPE_CHECKING:
     from .files import BadLine, LogBook

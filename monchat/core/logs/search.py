@@ -5,7 +5,7 @@ inside Japanese text is found; ``LIKE`` for terms under three characters) and th
 log files (scanned). A message in both — a flush killed between its commit and removing the
 file — is shown once. Messages said off the record (``core/logs/off_record.py``) are found too, marked, until
 they are removed. A message the user edited away (or a reply asked for again) is still found, marked
-``replaced`` (``core/logs/takeback.py``): the user can see what they took back, and delete it for good. The
+``replaced`` (``core/memory/takeback.py``): the user can see what they took back, and delete it for good. The
 GUI's search window and ``monchat search`` call this.
 """
 
@@ -20,7 +20,7 @@ from .history import merge_history
 from .files import LogBook
 from ..store.message_search import MessageSearch
 from ..store.messages import MessageArchive
-from ..memory.states import ReplyStatus
+from ..vocabulary.states import ReplyStatus
 from ..types import Message, parse_ts, taken_back
 
 DEFAULT_LIMIT = 200
@@ -131,7 +131,7 @@ class SearchService:
         return dict(sorted(counts.items()))
 
     def day_tiers(self) -> dict[str, str]:
-        """Archived day → its tier at the last flush (``core/memory/tiers.py``); unflushed days have none."""
+        """Archived day → its tier at the last flush (``core/records/tiers.py``); unflushed days have none."""
         from ..store.tiers import TierStore
         return TierStore(self.archive.store).day_tiers()
 

@@ -21,7 +21,7 @@ from typing import TypeVar
 
 from .guard import units
 from .review_item import ReviewItem
-from .states import Kind
+from ..vocabulary.states import Kind
 
 T = TypeVar("T")
 

@@ -30,7 +30,7 @@ from ..store.feedback import FeedbackStore
 from ..store.memories import MemoryStore
 from ..types import Message
 from . import reliance
-from .record import MemoryRecord
+from ..records.memory import MemoryRecord
 from .transitions import Transitions
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ from datetime import datetime
 from ..store.db import Store
 from ..store.feedback import LEARNING_SINCE_KEY, FeedbackStore
 from ..types import parse_ts
-from .states import Action
+from ..vocabulary.states import Action
 
 LEARN_BOUND = 0.15
 LEARNED_ACTIONS = (Action.LAYER1,)  # the review actions that have an auto-approval to move

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .record import MemoryRecord
-from .states import Kind
+from ..records.memory import MemoryRecord
+from ..vocabulary.states import Kind
 
 if TYPE_CHECKING:  # the store imports the memory domain, not the other way round at import time
     from ..settings import FlushSettings

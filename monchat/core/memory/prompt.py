@@ -14,11 +14,11 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from .record import MemoryRecord
+from ..records.memory import MemoryRecord
 from . import preferences
 from .rules import half_life_for, strength as memory_strength
-from .states import Kind, State
-from .tiers import ORDER, Tier, headline
+from ..vocabulary.states import Kind, State
+from ..records.tiers import ORDER, Tier, headline
 from ..paths import write_private
 from ..settings import FlushSettings
 from ..store.background import BackgroundStore

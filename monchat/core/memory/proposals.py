@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..asking.ask import TokenUsage
-from .states import DropCategory, Verdict
+from ..vocabulary.states import DropCategory, Verdict
 
 
 @dataclass

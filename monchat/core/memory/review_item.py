@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 
-from .states import Action
+from ..vocabulary.states import Action
 
 
 @dataclass(frozen=True)

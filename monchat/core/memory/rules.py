@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Iterable
 
-from .record import MemoryRecord
+from ..records.memory import MemoryRecord
 from .reliance import boost_now
-from .states import Kind, Verdict
+from ..vocabulary.states import Kind, Verdict
 
 if TYPE_CHECKING:
     from .review_item import ReviewItem

@@ -27,10 +27,10 @@ from . import preferences
 from .alike import review_groups
 from .feedback import MEMORY, Feedback
 from .rules import effective_confidence, half_life_for, leaning
-from .record import MemoryRecord
+from ..records.memory import MemoryRecord
 from .review_item import ReviewItem
-from .tiers import memory_tier
-from .states import Action, Kind, State, Verdict, View
+from ..records.tiers import memory_tier
+from ..vocabulary.states import Action, Kind, State, Verdict, View
 from .transitions import Transitions
 
 
@@ -135,7 +135,7 @@ class MemoryService:
     def tiers(self, records: list[MemoryRecord]) -> dict[str, dict]:
         """Memory id → ``{"tier", "digest"}``: the tier the last flush gave it (computed now when none has
         yet), and the digest that covers it (``{"id", "slot", "text", "covers", "run_id"}``, or None).
-        See core/memory/tiers.py."""
+        See core/records/tiers.py."""
         from ..store.tiers import TierStore
         store = TierStore(self.store)
         rows, digests = store.tiers(), {d["id"]: d for d in store.digests()}
@@ -199,7 +199,7 @@ class MemoryService:
         rebuild_selection(self.memories, self.settings.flush, now, hint, self.paths.memory_md)
 
     def rebuild(self) -> None:
-        """Rebuild the prompt and memory.md after a change made elsewhere (a message deleted: ``core/logs/takeback.py``)."""
+        """Rebuild the prompt and memory.md after a change made elsewhere (a message deleted: ``core/memory/takeback.py``)."""
         self._rebuild()
 
     def refresh_hint(self, hint: str) -> None:

@@ -26,11 +26,11 @@ from typing import Callable, Iterable
 from ..settings import FlushSettings
 from ..store.memories import MemoryStore
 from ..types import format_ts
-from .record import Change, MemoryRecord
+from ..records.memory import Change, MemoryRecord
 from . import learning, reliance
 from .user_changes import UserChanges
 from .rules import habit_set_aside, merged_text, required_days
-from .states import FROM_OUTSIDE, Action, ChangeKind, State, Verdict
+from ..vocabulary.states import FROM_OUTSIDE, Action, ChangeKind, State, Verdict
 
 # A supersession (or a judgement that may be one) unanswered past its deadline is set aside as pending;
 # a Layer 1 promotion (or a wording review from before the guard dropped such items) returns to candidate. Neither is ever confirmed silently.

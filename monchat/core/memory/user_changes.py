@@ -6,8 +6,8 @@ from __future__ import annotations
 import hashlib
 import json
 
-from .record import MemoryRecord
-from .states import Action, State
+from ..records.memory import MemoryRecord
+from ..vocabulary.states import Action, State
 
 
 class UserChanges:

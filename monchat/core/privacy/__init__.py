@@ -1,1 +1,2 @@
-"""Where your words go: cloud consent, API keys, redaction."""
+"""Where your words go: cloud consent, API keys. Redaction, which every error names, is below the errors:
+``core/redact.py``."""

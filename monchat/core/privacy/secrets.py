@@ -10,7 +10,7 @@ import logging
 import os
 
 from ..errors import KeyringUnavailable
-from .redact import remember
+from ..redact import remember
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +74,7 @@ def _key(env: tuple[str, ...], name: str) -> str | None:
         # Reported as "no key" by the caller, whose hint names the variable; the cause is logged.
         log.warning("the OS keyring could not be read: %s", exc)
         return None
-    remember(key)  # never in a log, an error or a report (core/privacy/redact.py)
+    remember(key)  # never in a log, an error or a report (core/redact.py)
     return key
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from ..memory.states import Kind
+from ..vocabulary.states import Kind
 from .db import StoreView
 from .shown import ShownStore, said, shown
 

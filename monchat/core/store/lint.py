@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from ..memory.states import LIVE_STATES
+from ..vocabulary.states import LIVE_STATES
 from .db import StoreView
 
 COLUMNS = "id, text, slot, kind, state, score, confidence, superseded_by, valid_at, created_at, last_evidence_epoch"

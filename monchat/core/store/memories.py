@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 import re
 
-from ..memory.record import COLUMNS as _COLUMNS
-from ..memory.record import LedgerStats, MemoryRecord
-from ..memory.states import State
+from ..records.memory import COLUMNS as _COLUMNS
+from ..records.memory import LedgerStats, MemoryRecord
+from ..vocabulary.states import State
 from .db import StoreView
 from .shown import live
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from datetime import datetime, tzinfo
 
-from ..logs.files import slot_name
-from ..logs.long_text import MARK_ROOM, TURN_TEXT_CHARS, cut_text
+from ..paths import slot_name
+from ..records.long_text import MARK_ROOM, TURN_TEXT_CHARS, cut_text
 from ..types import Message, format_ts, local_now
 from .db import Store
 
@@ -104,7 +104,7 @@ class MessageArchive:
         return {r[0] for r in self.store.db.execute("SELECT id FROM messages").fetchall()}
 
     def replaced_ids(self) -> set[str]:
-        """Ids that an archived message replaces (an edit or a regeneration took them back: ``core/logs/takeback.py``)."""
+        """Ids that an archived message replaces (an edit or a regeneration took them back: ``core/memory/takeback.py``)."""
         return {r[0] for r in self.store.db.execute(
             "SELECT DISTINCT replaces FROM messages WHERE replaces IS NOT NULL AND replaces != ''").fetchall()}
 

@@ -143,7 +143,7 @@ def m023_review_row_proposers(db: Database) -> None:
 def m024_long_text_head(db: Database) -> None:
     """A long message's first 100,000 characters and its length beside its text, so the chat window reads an
     archived 50 MB message as a turn sends it without loading it (SQLite reads a whole TEXT value for length()
-    or substr()). NULL for a message of at most 100,200 characters (``core/logs/long_text.py``)."""
+    or substr()). NULL for a message of at most 100,200 characters (``core/records/long_text.py``)."""
     db["messages"].add_column("text_head", str)
     db["messages"].add_column("text_chars", int)
     db.execute("UPDATE messages SET text_head = substr(text, 1, 100000), text_chars = length(text) "

@@ -28,7 +28,7 @@ The views are rebuilt from this set at each flush and at once after each change 
 
 from __future__ import annotations
 
-from ..memory.states import LIVE_STATES, SHOWN_STATES, Action, State
+from ..vocabulary.states import LIVE_STATES, SHOWN_STATES, Action, State
 from .db import StoreView
 
 OPEN, APPROVED, SUPERSEDED = "open", "approved", "superseded"  # review_queue.status values read here

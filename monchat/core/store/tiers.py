@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from ..memory.tiers import ACCESS_ACTIONS
+from ..records.tiers import ACCESS_ACTIONS
 from ..types import parse_ts
 from .db import StoreView
 from .shown import live

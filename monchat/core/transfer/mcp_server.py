@@ -206,7 +206,7 @@ class MemoryPort:
         client = self.client
         from ..errors import FlushRunning, InputError
         from ..memory.guard import bad_slot
-        from ..memory.states import Held
+        from ..vocabulary.states import Held
         from .memory_import import Proposal, queue_proposals
         from ..paths import held_lock
         from ..settings import load_settings

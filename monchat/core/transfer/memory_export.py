@@ -12,7 +12,7 @@ import json
 from datetime import datetime
 
 from ..memory.preferences import chain
-from ..memory.record import MemoryRecord
+from ..records.memory import MemoryRecord
 from ..store.memories import MemoryStore
 from ..types import format_ts
 

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
-from ..memory.record import MemoryRecord
-from ..memory.states import Action, Held, Kind, State
+from ..records.memory import MemoryRecord
+from ..vocabulary.states import Action, Held, Kind, State
 from ..memory.transitions import Transitions
 from .memory_export import FORMAT, MARKDOWN_MARK
 from ..types import Message, check_id, check_text, format_ts, parse_ts

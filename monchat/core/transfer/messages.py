@@ -19,7 +19,7 @@ from ..logs.history import History
 from .import_ids import Keyed
 from ..logs.files import LogBook
 from ..store.messages import MessageArchive
-from ..memory.states import ReplyStatus
+from ..vocabulary.states import ReplyStatus
 from ..types import Message
 
 

@@ -17,7 +17,7 @@ from PySide6.QtGui import QColor, QGuiApplication, QPalette, QPixmap, QTextCurso
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QSizePolicy, QTextBrowser, QToolButton, QVBoxLayout,
                                QWidget)
 
-from ...core.memory.states import ReplyStatus
+from ...core.vocabulary.states import ReplyStatus
 from ...core.types import Message
 from .long_message import hidden_note, shown_part
 from .markdown import copy_index, decorate_code, keep_line_breaks

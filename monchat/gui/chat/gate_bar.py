@@ -16,7 +16,7 @@ from PySide6.QtCore import QEvent, Signal
 from PySide6.QtWidgets import QPushButton, QWidget
 
 from ...core.logs.files import FlushGate
-from ...core.memory.states import GateNotice, GateState
+from ...core.vocabulary.states import GateNotice, GateState
 from .gate_look import build_gate_parts, colour_banner, show_gate, stop_words
 
 

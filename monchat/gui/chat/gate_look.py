@@ -15,7 +15,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from ...core.memory.states import GateNotice
+from ...core.vocabulary.states import GateNotice
 from ..kit.colours import notice_style
 from ..translation import arg
 

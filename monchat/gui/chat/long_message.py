@@ -3,7 +3,7 @@
 A bubble paints at most ``SHOWN_CHARS`` characters (a 5 MB paste laid out whole froze the window for
 seconds); its note says how much is left out and "Show all" opens this reader. The reader shows one
 page of ``PAGE_CHARS`` as plain text, so each step lays out a bounded text however long the message
-is. A message the chat window read cut (``core/logs/long_text.py``) is read whole by id on a worker first.
+is. A message the chat window read cut (``core/records/long_text.py``) is read whole by id on a worker first.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
                                QVBoxLayout, QWidget)
 
-from ...core.logs.long_text import TURN_TEXT_CHARS, left_out
+from ...core.records.long_text import TURN_TEXT_CHARS, left_out
 from ..failures import headline
 from ..kit.lifetime import alive
 from ..translation import arg

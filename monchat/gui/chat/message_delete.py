@@ -1,6 +1,6 @@
 """Delete message in the chat: asked by a bubble, confirmed by the user, done by ``MessageDeletion``.
 
-The same ``core/logs/takeback.py`` service ``monchat message delete ID`` calls. What deleting would do is read on a
+The same ``core/memory/takeback.py`` service ``monchat message delete ID`` calls. What deleting would do is read on a
 worker (the message, its earlier versions, the memories resting on it), the question says it in words, and on
 Yes the deletion runs on a worker; the conversation is shown again when it is done. A refusal (a flush running,
 a disk that cannot be written) is said in the status bar and nothing is lost.
@@ -37,7 +37,7 @@ class MessageDeletions(QObject):
         """``busy``: whether a reply is being written (the conversation is not shown again under it)."""
         super().__init__(chat_view)
         self.busy = busy
-        self.deletion = deletion  # core/logs/takeback.py (App.messages)
+        self.deletion = deletion  # core/memory/takeback.py (App.messages)
         self.runner = runner
         self.chat_view = chat_view
         self.say = say

@@ -17,8 +17,8 @@ from PySide6.QtCore import QObject, Signal
 
 from ...core.chat.service import ChatService, TurnResult
 from ...core.logs.files import FlushGate
-from ...core.logs.long_text import left_out
-from ...core.memory.states import GateState, ReplyStatus
+from ...core.records.long_text import left_out
+from ...core.vocabulary.states import GateState, ReplyStatus
 from ...core.types import Message, format_ts, local_now
 from .view import ChatView, MessageBubble
 from .composer import Composer

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QGridLayout, QGroupBox, QHBox
                                QPushButton, QTreeWidget, QVBoxLayout, QWidget)
 
 from ...core.flush.records import FlushIncomplete
-from ...core.memory.states import FLUSH_STEPS as STAGES, FlushStage  # the steps shown, in order
+from ...core.vocabulary.states import FLUSH_STEPS as STAGES, FlushStage  # the steps shown, in order
 from ...core.flush.service import FlushService
 from ...core.personas.library import PersonaRegistry
 from ..failures import explanation, headline

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
 
 from ...core.memory.guard import GuardRule
 from ...core.memory.never import NEVER_RULE
-from ...core.memory.states import DropCategory
+from ...core.vocabulary.states import DropCategory
 
 
 class DroppedWords(QObject):

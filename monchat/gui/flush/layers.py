@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
 from ...core.background.gaps import RECALL
-from ...core.memory.states import BackgroundLayer, ChangeKind
+from ...core.vocabulary.states import BackgroundLayer, ChangeKind
 from ..memory.memory_words import memory_words
 from ..translation import arg
 

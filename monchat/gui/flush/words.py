@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject
 
-from ...core.memory.states import ChangeKind, FilterRole, FlushStage
+from ...core.vocabulary.states import ChangeKind, FilterRole, FlushStage
 from ...core.personas.library import PersonaRegistry
 from ..chat.small_model_words import small_model_note
 from ..translation import arg, ui_is_english, ui_language

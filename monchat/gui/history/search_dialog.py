@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QHeaderVi
                                QVBoxLayout, QWidget)
 
 from ...core.logs.search import SearchService
-from ...core.memory.states import ReplyStatus
+from ...core.vocabulary.states import ReplyStatus
 from ...core.types import Message
 from ..chat.long_message import hidden_note, shown_part
 from ..failures import explanation, headline

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (QButtonGroup, QDialog, QDialogButtonBox, QFileDia
 from ...core.logs.files import FlushGate
 from ...core.paths import Paths
 from ...core.transfer.service import Transfer
-from ...core.memory.states import GateState
+from ...core.vocabulary.states import GateState
 from ..failures import explanation, headline
 from ..kit.lifetime import alive
 from ..translation import arg

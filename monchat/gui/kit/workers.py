@@ -21,7 +21,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, Si
 from ...core.asking.baton import BATON
 from ...core.crash import write_crash_report
 from ...core.errors import KnownError, storage_error
-from ...core.privacy.redact import redact
+from ...core.redact import redact
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ class Failure:
     crash_report: str = ""
 
     def __post_init__(self) -> None:
-        """What the window shows never holds an API key (a server may echo it; core/privacy/redact.py)."""
+        """What the window shows never holds an API key (a server may echo it; core/redact.py)."""
         self.message, self.hint, self.details = redact(self.message), redact(self.hint), redact(self.details)
 
     @classmethod

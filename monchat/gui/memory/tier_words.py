@@ -1,10 +1,10 @@
-"""Words for temperature tiers (core/memory/tiers.py), shared by the memory browser and the search's days."""
+"""Words for temperature tiers (core/records/tiers.py), shared by the memory browser and the search's days."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from ...core.memory.tiers import Tier
+from ...core.records.tiers import Tier
 
 
 class TierWords:

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QComboBox, QGroupBox, QHBoxLayout, QLabel, QLineE
 
 from ...core.errors import KnownError
 from ...core.flush.service import FlushService
-from ...core.memory.states import FilterRole
+from ...core.vocabulary.states import FilterRole
 from ...core.personas.library import BASE_FILTER_ID, FilterPersona, FilterTexts, PersonaRegistry, remove_filter_persona
 from ...core.settings import Settings, save_settings
 from ..failures import explanation, headline

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from .record import MemoryRecord
+from .memory import MemoryRecord
 
 DAY = 86400.0
 HEADLINE_MAX = 60  # characters of a frozen memory's one-line headline

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 
-from .states import ChangeKind, State, View
+from ..vocabulary.states import ChangeKind, State, View
 
 
 @dataclass

@@ -23,10 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import FlushRunning, NotFound
-from .files import LogBook
-from ..memory.service import MemoryService
-from ..memory.transitions import Transitions
-from ..memory.withdraw import DELETED, Withdrawn, withdraw
+from ..logs.files import LogBook
+from .service import MemoryService
+from .transitions import Transitions
+from .withdraw import DELETED, Withdrawn, withdraw
 from ..paths import Paths, held_lock
 from ..store.message_traces import MessageTraces
 from ..store.messages import MessageArchive
