@@ -95,10 +95,11 @@ def test_the_import_check_sees_relative_imports():
 # (``MemoryService(on_change=…)``, ``BackendRegistry(resolve_model=…)`` in app.py).
 # docs/architecture.md draws this list (``floor_plan()``; test_the_architecture_doc_draws_the_floor_plan).
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    # The words everything names: the vocabularies (memory states, verdicts, kinds, the gate's states, the
-    # flush's stages), a message, tokens counted, an API key hidden. Nothing of monchat is imported.
-    ("words", ("monchat", "monchat.core", "monchat.core.vocabulary", "monchat.core.types", "monchat.core.tokens",
-               "monchat.core.redact")),
+    # The vocabularies everything names (memory states, verdicts, kinds, the gate's states, the flush's stages,
+    # a reply's status, a dropped proposal's category). Nothing of monchat is imported.
+    ("vocabulary", ("monchat.core.vocabulary",)),
+    # The words above them: a message, tokens counted, an API key hidden.
+    ("words", ("monchat", "monchat.core", "monchat.core.types", "monchat.core.tokens", "monchat.core.redact")),
     # The record types the store reads and writes (a memory, a tier, a long message's cut); the errors
     # every layer raises; the crash report.
     ("records", ("monchat.core.records", "monchat.core.errors", "monchat.core.crash")),
