@@ -119,14 +119,14 @@ class CachedBackend(Backend):
         return self.inner.retry
 
     @property
-    def PARALLEL_CALLS(self) -> int:  # type: ignore[override]
+    def PARALLEL_CALLS(self) -> int:  # type: ignore[override]  # noqa: N802 (the backend's class constant, read through)
         return self.inner.PARALLEL_CALLS
 
     def model_size(self):
         return self.inner.model_size()
 
     @property
-    def CONTEXT_SETTING(self) -> str:  # type: ignore[override]
+    def CONTEXT_SETTING(self) -> str:  # type: ignore[override]  # noqa: N802 (the backend's class constant, read through)
         return self.inner.CONTEXT_SETTING
 
     @property

@@ -238,7 +238,7 @@ class Backend(ABC):
         """Whether what this backend is sent stays on this computer or the local network."""
         return True
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 (a no-op by default; a backend holding something overrides it)
         """Release connections or a loaded model; the object stays usable."""
 
 
@@ -275,5 +275,5 @@ def key_source_of(api_key: Callable[[], str | None], describe: str) -> str:
     source = getattr(getattr(api_key, "__self__", None), describe, None)
     try:
         return source() if callable(source) else ""
-    except Exception:  # only a description; the key itself was found
+    except Exception:  # noqa: BLE001 (only a description; the key itself was found)
         return ""

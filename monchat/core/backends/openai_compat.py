@@ -86,7 +86,7 @@ class OpenAICompatBackend(Backend):
         self._one_lock = threading.Lock()  # held by each structured call once the server interrupts
 
     @property
-    def PARALLEL_CALLS(self) -> int:  # type: ignore[override]
+    def PARALLEL_CALLS(self) -> int:  # type: ignore[override]  # noqa: N802 (the backend's class constant, per server)
         """A local server (LM Studio) often runs one request at a time and queues the rest: two in flight keep
         it busy without a queued one waiting past the timeout. A server found to cut a running reply off when
         another request arrives (llama_cpp.server) is asked one call at a time."""

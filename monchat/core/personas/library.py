@@ -16,7 +16,7 @@ from pathlib import Path
 from ..errors import PersonaError
 from ..paths import write_private
 from .records import (
-    BASE_FILTER_ID, FILTER_STYLES, ID_PATTERN, MAX_PERSONA_BYTES, TRANSLATED_FIELDS, FilterPersona, FilterTexts,
+    BASE_FILTER_ID, ID_PATTERN, MAX_PERSONA_BYTES, FilterPersona, FilterTexts,  # noqa: F401 (ID_PATTERN, FilterTexts re-exported)
     PersonaInvalid, Problem, SurfacePersona, parse_filter, parse_surface)
 from ..settings import ChatSettings, FlushSettings
 

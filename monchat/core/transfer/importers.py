@@ -36,7 +36,7 @@ from ..errors import InputError
 from .import_ids import ImportIds, Keyed
 from ..logs.files import LogBook
 from ..store.messages import MessageArchive
-from .import_detect import conversations_of, detect, detect_list, detect_text, head_line, json_or_none
+from .import_detect import conversations_of, detect, detect_list, detect_text, head_line, json_or_none  # noqa: F401 (detect re-exported)
 from .json_stream import MAX_ITEM_CHARS, first_char
 from .messages import (
     ImportReport, Progress, import_jsonl, jsonl_lines, loads, message_from_record, place_messages, refuse_bad)

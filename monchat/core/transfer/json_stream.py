@@ -55,7 +55,7 @@ class _Buffer:
         want = max(self.chunk, at_least)
         try:
             piece = self.handle.read(want)
-        except UnicodeDecodeError as exc:
+        except UnicodeDecodeError:
             raise StreamError(f"the file is not UTF-8 text near character {self.offset + len(self.text):,}") from None
         if not piece:
             self.eof = True
