@@ -19,7 +19,7 @@ import json
 import logging
 import threading
 import time
-from typing import Callable, Iterator
+from typing import Callable, Iterator, overload
 
 from ..backends.base import Backend, DoctorReport, Reply, TokenListener
 from ..store.answers import AnswerStore, StoredAnswer
@@ -57,6 +57,10 @@ class AnswerCache:
         self.keep_days = keep_days
         self.write = write
 
+    @overload
+    def wrap(self, backend: Backend, role: str = "", slots=None, urgency: int = 0) -> Backend: ...
+    @overload
+    def wrap(self, backend: None, role: str = "", slots=None, urgency: int = 0) -> None: ...
     def wrap(self, backend: Backend | None, role: str = "", slots=None, urgency: int = 0) -> Backend | None:
         """``backend`` with its structured answers kept and reused (None stays None).
 
@@ -98,6 +102,7 @@ class CachedBackend(Backend):
         self._lock = threading.Lock()
 
     # ---- the inner backend's identity and counters -------------------------
+    # Read-only properties over what Backend holds as attributes: each `type: ignore[override]` below is that.
     @property
     def name(self) -> str:  # type: ignore[override]
         return self.inner.name
@@ -129,8 +134,8 @@ class CachedBackend(Backend):
     def CONTEXT_SETTING(self) -> str:  # type: ignore[override]  # noqa: N802 (the backend's class constant, read through)
         return self.inner.CONTEXT_SETTING
 
-    @property
-    def last_usage(self) -> Usage:  # type: ignore[override]
+    @property  # type: ignore[misc]  # read through to the inner backend; never set here
+    def last_usage(self) -> Usage:
         """This thread's last call: a hit cost nothing (empty usage), else what the inner backend reported."""
         return Usage(kept_answer=True) if getattr(self._hit_here, "hit", False) else self.inner.last_usage
 

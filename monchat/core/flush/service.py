@@ -227,7 +227,8 @@ class FlushService:
         A persona with ``read_at_flush`` off (an imported character card, by default) is role-play: its lines are
         archived like any others but never read as facts about the user. A persona no longer installed counts as read.
         """
-        readable, skipped = [], {}
+        readable: list[Message] = []
+        skipped: dict[str, int] = {}
         for message in messages:
             persona = self.personas.surface.get(message.persona)
             if persona is not None and not persona.read_at_flush:
