@@ -14,7 +14,7 @@ import math
 import threading
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Callable, ClassVar, Iterator
+from typing import Callable, ClassVar, Generator, Iterator
 
 from ..errors import BackendError, KnownError, MalformedReply
 from ..tokens import count_tokens, count_turns
@@ -47,7 +47,7 @@ class Reply:
     ends quietly with ``stopped = True``.
     """
 
-    def __init__(self, produce: Callable[["Reply"], Iterator[str]], stop: threading.Event | None = None):
+    def __init__(self, produce: Callable[["Reply"], Generator[str, None, None]], stop: threading.Event | None = None):
         self._produce = produce
         self.stop = stop or threading.Event()
         self.usage = Usage()
@@ -106,7 +106,7 @@ class Backend(ABC):
     def stream(self, system: str, turns: list[Turn], *, temperature: float | None = None,
                stop: threading.Event | None = None) -> Reply:
         """Start one chat call. The call happens when the reply is iterated."""
-        def produce(reply: Reply) -> Iterator[str]:
+        def produce(reply: Reply) -> Generator[str, None, None]:
             self.calls += 1
             yield from self._stream(system, turns, temperature, reply)
         return Reply(produce, stop)

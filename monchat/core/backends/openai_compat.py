@@ -211,7 +211,7 @@ class OpenAICompatBackend(Backend):
         chunks = None
         watching = threading.Event()
         try:
-            chunks = self._client().chat.completions.create(
+            chunks = self._client().chat.completions.create(  # type: ignore[call-overload]  # plain role/content dicts (chat_messages); the SDK wants its TypedDicts
                 model=self._model(), messages=chat_messages(system, turns), stream=True,
                 stream_options={"include_usage": True}, **extra)
             close_on_stop(chunks, reply.stop, watching)
@@ -270,7 +270,7 @@ class OpenAICompatBackend(Backend):
         self.last_usage = end.usage
         pieces, chunks = [], None
         try:
-            chunks = self._client().chat.completions.create(
+            chunks = self._client().chat.completions.create(  # type: ignore[call-overload]  # plain role/content dicts (chat_messages); the SDK wants its TypedDicts
                 model=self._model(), messages=chat_messages(system, turns), stream=True,
                 stream_options={"include_usage": True}, temperature=temperature, response_format=answer_format,
                 max_tokens=self.json_answer_reserve())
