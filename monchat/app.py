@@ -153,6 +153,7 @@ class App:
 class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
     """The app's log, created (and re-created at each rotation) 0600 whatever the umask."""
 
+    _monchat = False  # set on the one setup_logging adds to the root logger (added once)
     _failed = False  # monchat.log could not be written (a full disk): said once on stderr, then quiet
 
     def _open(self):

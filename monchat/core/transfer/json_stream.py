@@ -66,7 +66,9 @@ class _Buffer:
     def skip_space(self) -> str:
         """The next character that is not white space ("" at the end of the file), not consumed."""
         while True:
-            self.pos = _SPACE.match(self.text, self.pos).end()
+            space = _SPACE.match(self.text, self.pos)
+            assert space is not None  # a run of zero or more spaces matches anywhere
+            self.pos = space.end()
             if self.pos < len(self.text):
                 return self.text[self.pos]
             if not self.more():
