@@ -16,9 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from monchat.app import build_app  # noqa: E402
-from monchat.core.transfer.importers import import_jsonl  # noqa: E402
-from tests.support.scripted import ScriptedBackend  # noqa: E402
+from monchat.app import build_app
+from monchat.core.transfer.importers import import_jsonl
+from tests.support.scripted import ScriptedBackend
 
 JST = timezone(timedelta(hours=9))
 

@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from monchat.app import build_app  # noqa: E402
-from monchat.core.types import Turn  # noqa: E402
-from tests.test_flush_evening_embedded import evening  # noqa: E402  (the evening the tests plan)
+from monchat.app import build_app
+from monchat.core.types import Turn
+from tests.test_flush_evening_embedded import evening  # the evening the tests plan
 
 EVENING_START = datetime(2026, 11, 30, 18, 0, tzinfo=timezone.utc)
 COUNT_PROMPT = "Tell me a long story about a cat who learns to play the guitar."

@@ -28,13 +28,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from monchat.app import build_app  # noqa: E402
-from monchat.core.paths import Paths  # noqa: E402
-from monchat.core.settings import load_settings, save_settings, set_value  # noqa: E402
-from monchat.core.backends.embedded import EmbeddedBackend  # noqa: E402
-from monchat.core.transfer.importers import import_jsonl  # noqa: E402
-from monchat.core.types import Message, content_message_id, format_ts  # noqa: E402
-from tests.test_flush_evening_embedded import SAYINGS  # noqa: E402  (the evening the tests plan)
+from monchat.app import build_app
+from monchat.core.paths import Paths
+from monchat.core.settings import load_settings, save_settings, set_value
+from monchat.core.backends.embedded import EmbeddedBackend
+from monchat.core.transfer.importers import import_jsonl
+from monchat.core.types import Message, content_message_id, format_ts
+from tests.test_flush_evening_embedded import SAYINGS  # the evening the tests plan
 
 
 class CountingEmbedded(EmbeddedBackend):

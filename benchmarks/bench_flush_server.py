@@ -36,13 +36,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench_core import HISTORY_START, write_history  # noqa: E402
-from monchat.app import build_app  # noqa: E402
-from monchat.core.backends.ollama import OllamaBackend  # noqa: E402
-from monchat.core.backends.retry import RetryPolicy  # noqa: E402
-from monchat.core.settings import FlushSettings  # noqa: E402
-from monchat.core.transfer.importers import import_jsonl  # noqa: E402
-from tests.fakes import fake_ollama  # noqa: E402
+from bench_core import HISTORY_START, write_history
+from monchat.app import build_app
+from monchat.core.backends.ollama import OllamaBackend
+from monchat.core.backends.retry import RetryPolicy
+from monchat.core.settings import FlushSettings
+from monchat.core.transfer.importers import import_jsonl
+from tests.fakes import fake_ollama
 
 MODEL = "llama3.2"
 PART_MARK = 'The part you play: "'

@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from monchat.core.background import graph, profile  # noqa: E402
-from monchat.core.settings import GraphSettings  # noqa: E402
+from monchat.core.background import graph, profile
+from monchat.core.settings import GraphSettings
 
 SIZES = {"smoke": (50,), "quick": (100, 1_000), "full": (100, 1_000, 5_000)}
 TOPICS = ("drink", "hobby", "home", "work", "friend", "travel", "food", "study", "health", "music")

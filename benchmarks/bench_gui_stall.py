@@ -27,16 +27,16 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer  # noqa: E402
-from PySide6.QtGui import QColor, QPalette  # noqa: E402
+from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer
+from PySide6.QtGui import QColor, QPalette
 
-from bench_core import write_history  # noqa: E402
-from bench_flush_server import answer  # noqa: E402
-from monchat.app import build_app  # noqa: E402
-from monchat.core.transfer.importers import import_jsonl  # noqa: E402
-from monchat.gui.main import (create_main_window, ensure_qapplication, restore_interpreter,  # noqa: E402
+from bench_core import write_history
+from bench_flush_server import answer
+from monchat.app import build_app
+from monchat.core.transfer.importers import import_jsonl
+from monchat.gui.main import (create_main_window, ensure_qapplication, restore_interpreter,
                               tune_interpreter_for_gui)
-from tests.fakes import fake_ollama  # noqa: E402
+from tests.fakes import fake_ollama
 
 MODEL = "llama3.2"
 TICK_MS = 2

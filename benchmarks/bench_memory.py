@@ -18,13 +18,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from monchat.app import build_app  # noqa: E402
-from monchat.core.memory.prompt import compile_prompt, save_selection  # noqa: E402
-from monchat.core.records.memory import MemoryRecord  # noqa: E402
-from monchat.core.vocabulary.states import State  # noqa: E402
-from monchat.core.store.memories import MemoryStore  # noqa: E402
-from monchat.core.tokens import count_tokens  # noqa: E402
-from tests.support.scripted import ScriptedBackend  # noqa: E402
+from monchat.app import build_app
+from monchat.core.memory.prompt import compile_prompt, save_selection
+from monchat.core.records.memory import MemoryRecord
+from monchat.core.vocabulary.states import State
+from monchat.core.store.memories import MemoryStore
+from monchat.core.tokens import count_tokens
+from tests.support.scripted import ScriptedBackend
 
 NOW = datetime(2026, 11, 29, 9, 0, tzinfo=timezone.utc)
 SIZES = {"smoke": (10, 100, 500), "quick": (100, 1_000, 5_000), "full": (100, 1_000, 5_000)}

@@ -18,10 +18,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from monchat.core.backends.embedded import EmbeddedBackend  # noqa: E402
-from monchat.core.models.catalog import installed_file, load_catalog  # noqa: E402
-from monchat.core.paths import Paths  # noqa: E402
-from monchat.core.types import Turn  # noqa: E402
+from monchat.core.backends.embedded import EmbeddedBackend
+from monchat.core.models.catalog import installed_file, load_catalog
+from monchat.core.paths import Paths
+from monchat.core.types import Turn
 
 FIGURE = "embedded_models"
 PROMPT = "Tell me a long story about a cat who learns to play the guitar."

@@ -25,10 +25,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from monchat.app import build_app  # noqa: E402
-from monchat.core.transfer.importers import import_jsonl  # noqa: E402
-from monchat.core.types import Message, content_message_id, format_ts  # noqa: E402
-from tests.fakes import fake_ollama  # noqa: E402
+from monchat.app import build_app
+from monchat.core.transfer.importers import import_jsonl
+from monchat.core.types import Message, content_message_id, format_ts
+from tests.fakes import fake_ollama
 
 JST = timezone(timedelta(hours=9))
 MODEL = "llama3.2"

@@ -23,10 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from monchat.app import build_app  # noqa: E402
-from monchat.core.backends.ollama import OllamaBackend  # noqa: E402
-from monchat.core.types import Message, format_ts  # noqa: E402
-from tests.fakes.fake_ollama import running_fake_ollama  # noqa: E402
+from monchat.app import build_app
+from monchat.core.backends.ollama import OllamaBackend
+from monchat.core.types import Message, format_ts
+from tests.fakes.fake_ollama import running_fake_ollama
 
 JST = timezone(timedelta(hours=9))
 NOW = datetime(2026, 11, 30, 20, 0, tzinfo=JST)

@@ -158,7 +158,7 @@ def collect(size: str, only: list[str]) -> tuple[dict, bool]:
         started = time.perf_counter()
         try:
             details[group] = RUNNERS[group](size)
-        except Exception as exc:  # one broken group must not hide the others' figures
+        except Exception as exc:  # noqa: BLE001 (one broken group must not hide the others' figures)
             ok = False
             traceback.print_exc()
             details[group] = {"error": f"{type(exc).__name__}: {exc}"}

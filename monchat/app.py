@@ -158,6 +158,7 @@ class App:
 class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
     """The app's log, created (and re-created at each rotation) 0600 whatever the umask."""
 
+    _monchat = False  # set on the one setup_logging adds to the root logger (added once)
     _failed = False  # monchat.log could not be written (a full disk): said once on stderr, then quiet
 
     def _open(self):
@@ -165,7 +166,7 @@ class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
         os.fchmod(fd, 0o600)
         return os.fdopen(fd, "a", encoding=self.encoding, errors=self.errors)
 
-    def handleError(self, record: logging.LogRecord) -> None:
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 (logging.Handler's name)
         """A line monchat.log cannot take (a full disk, a size limit) is dropped with one short line on
         stderr, once, instead of logging's traceback for every line: the command's own error says the rest."""
         error = sys.exc_info()[1]

@@ -275,7 +275,7 @@ def test_structured_output_returns_dict_with_json_mime_and_schema(fake, store):
 # ---- errors ----------------------------------------------------------------
 
 @pytest.mark.parametrize("kind", ["stream", "structured"])
-def test_rate_limit_is_RateLimited(fake, kind):
+def test_rate_limit_is_RateLimited(fake, kind):  # noqa: N802 (names the error class)
     fake.error = (429, "RESOURCE_EXHAUSTED")
     backend = make(fake)
     with pytest.raises(RateLimited) as info:
@@ -312,13 +312,13 @@ def test_api_errors_are_mapped(fake, error, expected):
     assert info.value.hint
 
 
-def test_unknown_model_is_ModelNotFound(fake):
+def test_unknown_model_is_ModelNotFound(fake):  # noqa: N802 (names the error class)
     with pytest.raises(ModelNotFound, match="gemini-nope") as info:
         chat(make(fake, model="gemini-nope"))
     assert "gemini.model" in info.value.hint
 
 
-def test_dead_port_is_BackendUnreachable():
+def test_dead_port_is_BackendUnreachable():  # noqa: N802 (names the error class)
     backend = GeminiBackend(MODEL, api_key=lambda: KEY, base_url=f"http://127.0.0.1:{dead_port()}",
                             timeout_s=2.0)
     with pytest.raises(BackendUnreachable):

@@ -206,7 +206,7 @@ def test_a_backup_taken_during_a_flush_holds_every_message(home, tmp_path):
     def flush():
         try:
             app.flush.run()
-        except BaseException as exc:  # reported below
+        except BaseException as exc:  # noqa: BLE001 (reported below)
             failure.append(exc)
         finally:
             done.set()

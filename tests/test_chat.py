@@ -325,3 +325,14 @@ def test_message_ids_sort_in_the_order_they_were_made():
 
     ids = [new_message_id() for _ in range(2000)]
     assert ids == sorted(ids) and len(set(ids)) == len(ids)
+
+
+def test_a_chat_service_built_without_memory_renders_a_system_prompt(app):
+    """ChatService's default memory (NoMemory) answers everything the system prompt asks of a memory."""
+    from monchat.core.chat.service import ChatService
+
+    bare = ChatService(app.settings, app.chat.logbook, app.chat.archive, app.chat.personas, app.chat.prompts,
+                       app.chat.backends)
+    hana = bare.persona()
+    assert hana.receives_memory
+    assert "ハナ" in bare.system_prompt(hana)

@@ -138,7 +138,7 @@ def test_the_tests_the_guarantees_name_exist():
     assert [n for n in named if not (ROOT / n).exists()] == []
 
 
-def test_monchat_alone_without_a_display_says_what_to_do_instead(in_process, monkeypatch, capsys):
+def test_monchat_alone_without_a_display_says_what_to_do_instead(in_process, monkeypatch, capsys):  # noqa: F811 (a fixture)
     main = in_process
     for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
         monkeypatch.delenv(name, raising=False)

@@ -164,9 +164,10 @@ def test_the_next_chat_turn_carries_the_rebuilt_prompt(flushed, monkeypatch):
 
     from monchat.app import build_app
     from monchat.core.backends.embedded import EmbeddedBackend
+    from typing import ClassVar
 
     class RecordingEmbedded(EmbeddedBackend):
-        systems: list[str] = []
+        systems: ClassVar[list[str]] = []  # the test makes one instance
 
         def _stream(self, system, turns, temperature, reply):
             self.systems.append(system)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import tracemalloc
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st

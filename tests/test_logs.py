@@ -76,7 +76,7 @@ def test_append_round_trips_and_keeps_japanese_readable(logbook):
     path = logbook.append(first)
     assert logbook.append(second) == path
     raw = path.read_bytes()
-    assert "すき焼き".encode("utf-8") in raw
+    assert "すき焼き".encode() in raw
     assert b"\\u" not in raw  # not ASCII-escaped
     assert raw.count(b"\n") == 2 and raw.endswith(b"\n")  # one line per message, newline inside text escaped
     read = logbook.read(path)

@@ -108,7 +108,7 @@ def test_a_wrong_checksum_is_refused_and_the_file_removed(hub, tmp_path, capsys)
 
 
 def test_too_little_disk_space_stops_before_downloading(hub, tmp_path):
-    with pytest.raises(NoDiskSpace, match="needs .* of free disk space"):
+    with pytest.raises(NoDiskSpace, match=r"needs .* of free disk space"):
         pull(find_model("smol"), tmp_path / "models", free_space=lambda path: 50_000_000)
     assert blob_gets(hub) == [] and not (tmp_path / "models" / "smol" / find_model("smol").file).exists()
 

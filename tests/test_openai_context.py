@@ -29,7 +29,7 @@ def long_turns(tokens: int) -> list[Turn]:
     return [Turn("user", "tea " * tokens)]
 
 
-def test_a_request_over_the_servers_context_teaches_it_with_one_cheap_request_remembered_for_the_address(make, fake):
+def test_a_request_over_the_servers_context_teaches_it_with_one_cheap_request_remembered_for_the_address(make, fake):  # noqa: F811 (a fixture)
     fake.n_ctx, fake.structured_content = 2048, '{"items": []}'
     state = MemoryState()
     backend = make(state=state)
@@ -49,14 +49,14 @@ def test_a_request_over_the_servers_context_teaches_it_with_one_cheap_request_re
     assert "learned" in again.context_source()
 
 
-def test_a_refusal_naming_no_number_halves_the_assumed_context(make, fake):
+def test_a_refusal_naming_no_number_halves_the_assumed_context(make, fake):  # noqa: F811 (a fixture)
     fake.n_ctx, fake.context_error = 2048, "The prompt is too long for the model's context."
     with pytest.raises(ContextShrank) as caught:
         make(state=MemoryState()).complete_json(SYSTEM, long_turns(2500), SCHEMA)
     assert caught.value.context == 2048  # half of 4096
 
 
-def test_an_answer_cut_at_length_long_before_max_tokens_teaches_the_context(make, fake):
+def test_an_answer_cut_at_length_long_before_max_tokens_teaches_the_context(make, fake):  # noqa: F811 (a fixture)
     # the prompt fits, its answer does not: llama_cpp.server gives the answer what its context has left
     fake.n_ctx, fake.structured_piece_chars = 2048, 1
     fake.structured_content = '{"items": [], "note": "' + "x" * 900 + '"}'
@@ -68,7 +68,7 @@ def test_an_answer_cut_at_length_long_before_max_tokens_teaches_the_context(make
     assert not probe.get("stream") and prompt_tokens(probe) >= 4096 and probe["max_tokens"] == 1
 
 
-def test_an_answer_cut_at_max_tokens_teaches_nothing(make, fake):
+def test_an_answer_cut_at_max_tokens_teaches_nothing(make, fake):  # noqa: F811 (a fixture)
     fake.finish_reason, fake.structured_content = "length", '{"items": []}'
     fake.usage = dict(fake.usage, completion_tokens=1024)  # it used all it was given
     with pytest.raises(Exception, match="length limit"):
@@ -76,7 +76,7 @@ def test_an_answer_cut_at_max_tokens_teaches_nothing(make, fake):
     assert len(fake.chat_requests()) == 1
 
 
-def test_llama_servers_props_state_the_context(make, fake):
+def test_llama_servers_props_state_the_context(make, fake):  # noqa: F811 (a fixture)
     fake.props = {"default_generation_settings": {"n_ctx": 2048, "params": {}}, "total_slots": 1}
     backend = make()
     assert backend.context_length() == 2048
@@ -84,7 +84,7 @@ def test_llama_servers_props_state_the_context(make, fake):
     assert next(c for c in report.checks if c.name == "context").detail == "2048 tokens (as the server says)"
 
 
-def test_llama_cpp_server_is_asked_its_context_once_per_address_with_one_request_it_refuses(make, fake):
+def test_llama_cpp_server_is_asked_its_context_once_per_address_with_one_request_it_refuses(make, fake):  # noqa: F811 (a fixture)
     fake.n_ctx, fake.openapi_title = 2048, "🦙 llama.cpp Python API"
     state = MemoryState()
     assert make(state=state).context_length() == 2048
@@ -93,7 +93,7 @@ def test_llama_cpp_server_is_asked_its_context_once_per_address_with_one_request
     assert make(state=state).context_length() == 2048 and len(fake.chat_requests()) == 1  # remembered
 
 
-def test_openai_context_length_stands_and_an_empty_stream_names_it(make, fake):
+def test_openai_context_length_stands_and_an_empty_stream_names_it(make, fake):  # noqa: F811 (a fixture)
     fake.n_ctx = 2048
     with pytest.raises(ReplyCutOff) as caught:
         make(context_length=4096, state=MemoryState()).complete_json(SYSTEM, long_turns(2500), SCHEMA)
@@ -101,7 +101,7 @@ def test_openai_context_length_stands_and_an_empty_stream_names_it(make, fake):
     assert len(fake.chat_requests()) == 1  # no probe: the user's setting is not second-guessed
 
 
-def test_a_chat_turn_over_the_context_teaches_it_for_the_next_turn(make, fake):
+def test_a_chat_turn_over_the_context_teaches_it_for_the_next_turn(make, fake):  # noqa: F811 (a fixture)
     fake.n_ctx = 2048
     backend = make(state=MemoryState())
     with pytest.raises(ContextShrank):
@@ -154,7 +154,7 @@ def app_env(tmp_path):
         app.close()
 
 
-def test_a_flush_with_default_settings_against_a_2048_server_learns_its_context_and_completes(home, fake):
+def test_a_flush_with_default_settings_against_a_2048_server_learns_its_context_and_completes(home, fake):  # noqa: F811 (a fixture)
     from tests.support.oracle import Oracle, Rule
     from tests.test_cli_backends import run
     from tests.test_cli_openai import answered_by
@@ -193,10 +193,9 @@ class _Rows:
 
 
 @pytest.mark.parametrize("context, pairs, reason_max", [(2048, 3, 100), (8192, 8, 200)])
-def test_lint_asks_about_fewer_pairs_with_shorter_reasons_on_a_small_answer_room(fake, context, pairs, reason_max):
+def test_lint_asks_about_fewer_pairs_with_shorter_reasons_on_a_small_answer_room(fake, context, pairs, reason_max):  # noqa: F811 (a fixture)
     from monchat.core.background.lint import Lint
     from monchat.core.asking.ask import TokenUsage
-    from monchat.core.prompts import PromptLibrary
     fake.structured_content = '{"contradictions": []}'
     backend = OpenAICompatBackend(MODEL, base_url=fake.url, context_length=context)
     lint = Lint(None, PromptLibrary(resource_dir("prompts")))
@@ -214,7 +213,6 @@ def test_lint_asks_about_fewer_pairs_with_shorter_reasons_on_a_small_answer_room
 def test_a_diary_day_too_long_for_the_context_names_the_backends_setting():
     from monchat.core.background.diary import _ask_day
     from monchat.core.asking.fit import RequestTooLarge
-    from monchat.core.prompts import PromptLibrary
     backend = OpenAICompatBackend(MODEL, base_url="http://127.0.0.1:9/v1", context_length=400)
     messages = [{"id": "m1", "ts": "2026-11-16T08:00:00+00:00", "ts_epoch": 0.0, "text": "tea"}]
     with pytest.raises(RequestTooLarge) as caught:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+from pathlib import Path
 
 import pytest
 
@@ -75,5 +76,5 @@ def test_every_other_way_out_hides_the_key(monkeypatch, tmp_path):
     assert "boom [API key hidden]" in records[1]
 
     path = write_crash_report(tmp_path, f"Traceback … {KEY}")
-    assert KEY not in open(path, encoding="utf-8").read()
+    assert KEY not in Path(path).read_text(encoding="utf-8")
     assert redact.redact("short") == "short"  # a placeholder like "none" is no key

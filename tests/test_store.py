@@ -136,7 +136,7 @@ def test_the_store_works_from_two_threads(tmp_path):
                 store.set_state(f"{name}-last", str(i))
                 assert archive.count() >= 1
             store.close()
-        except BaseException as exc:  # surfaced in the main thread below
+        except BaseException as exc:  # noqa: BLE001 (surfaced in the main thread below)
             errors.append(exc)
 
     threads = [threading.Thread(target=work, args=(f"t{n}", n * 1000)) for n in range(2)]

@@ -187,7 +187,7 @@ def _run_stoppable(turn):
     def work():
         try:
             outcome["result"] = turn(stop, lambda piece: print(piece, end="", flush=True))
-        except BaseException as exc:  # handed to the main thread, which raises it
+        except BaseException as exc:  # noqa: BLE001 (handed to the main thread, which raises it)
             outcome["error"] = exc
         finally:
             done.set()

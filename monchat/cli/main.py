@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
             return _crash(built[0] if built else None, args.command, exc)
         log.info("%s: %s", args.command, exc)
         return _report(mapped, args, built[0] if built else None)
-    except Exception as exc:  # our bug: a crash report, never silence
+    except Exception as exc:  # noqa: BLE001 (our bug: a crash report, never silence)
         return _crash(built[0] if built else None, args.command, exc)
     finally:
         if built:

@@ -62,11 +62,11 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         return True
 
-    def do_HEAD(self) -> None:  # noqa: N802
+    def do_HEAD(self) -> None:
         self.server.hub.requests.append(("HEAD", self.path, self.headers.get("Range")))
         self._resolve_headers()
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         hub = self.server.hub
         hub.requests.append(("GET", self.path, self.headers.get("Range")))
         if not self.path.startswith("/cdn/"):

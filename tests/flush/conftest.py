@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -18,6 +18,9 @@ from monchat.app import build_app
 from monchat.cli.main import build_parser
 from monchat.core.flush.score import local_line_id
 from monchat.core.flush.service import LINE_ID_KEY
+
+if TYPE_CHECKING:
+    from tests.fakes.fake_ollama import FakeOllamaServer
 from monchat.core.paths import Paths
 from monchat.core.settings import load_settings, save_settings, set_value
 from monchat.core.memory import MemoryRecord

@@ -50,7 +50,7 @@ class OracleHandler(Handler):
             return reset_connection(self)
         try:
             answer = oracle.respond(system, user, body.get("format") or {})
-        except Exception as exc:  # the oracle's own failure: recorded, answered as a server error
+        except Exception as exc:  # noqa: BLE001 (the oracle's own failure: recorded, answered as a server error)
             with self.server.lock:
                 self.server.errors.append(exc)
             return self._send_json(500, {"error": f"oracle failed: {exc}"})

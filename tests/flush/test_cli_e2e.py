@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow
-
 from tests.flush.oracle_server import running_oracle_ollama
 from tests.support.oracle import Judgement, Oracle, Rule
+
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 JST = timezone(timedelta(hours=9))

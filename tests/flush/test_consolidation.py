@@ -12,7 +12,6 @@ import pytest
 
 from monchat.core.errors import PinOverBudget
 from monchat.core.memory.rules import effective_confidence
-from monchat.core.flush.service import FlushService
 from monchat.core.memory import MemoryRecord
 from tests.flush.conftest import Judgement, Oracle, Rule, at
 

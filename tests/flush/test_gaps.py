@@ -208,7 +208,7 @@ def test_the_report_says_so_when_a_layer_changed_nothing(world, capsys):
         assert line in out
 
 
-def test_the_cli_marks_only_an_entry_it_is_given_and_knows(in_process, capsys):
+def test_the_cli_marks_only_an_entry_it_is_given_and_knows(in_process, capsys):  # noqa: F811 (a fixture)
     assert in_process(["gaps", "dismiss"]) == 2
     assert "Which gap? Give its number." in capsys.readouterr().err
     assert in_process(["insights", "read", "7"]) == 2

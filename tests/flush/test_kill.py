@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow
-
 from tests.flush import kill_flush
+
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 # Columns that measure the machine or what the run cost, not the flush's outcome: a rerun pays only

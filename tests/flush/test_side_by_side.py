@@ -63,7 +63,7 @@ def test_requests_for_one_chunk_share_everything_before_the_persona_part(slow_wo
         assert PART in user and user.index(PART) > user.rindex('{"id": ')  # the persona comes last
         starts.setdefault(user[:user.index(PART)], set()).add(system + json.dumps(body["format"]))
     assert len(starts) > 1  # several chunks
-    for prefix, heads in starts.items():
+    for _prefix, heads in starts.items():
         assert len(heads) == 1  # one system text and one schema for every persona on a chunk
     assert len(bodies) == 4 * len(starts)
 

@@ -133,7 +133,7 @@ def test_labels_and_a_gguf_without_a_label_counted(tmp_path):
     assert parse_size_label("135M") == 135_000_000 and parse_size_label("8x7B") == 56_000_000_000
     assert parse_size_label("4.3B") == 4_300_000_000 and parse_size_label("big") is None
     path = tmp_path / "tiny.gguf"  # GGUF v3: one string key, no size label, two tensors of 6 and 4 elements
-    name = "general.architecture".encode()
+    name = b"general.architecture"
     tensors = b"".join(len(n).to_bytes(8, "little") + n + (2).to_bytes(4, "little")
                        + b"".join(d.to_bytes(8, "little") for d in dims) + (0).to_bytes(4, "little")
                        + (0).to_bytes(8, "little")

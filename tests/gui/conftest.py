@@ -11,15 +11,15 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from datetime import timedelta  # noqa: E402
-from pathlib import Path  # noqa: E402
+from datetime import timedelta
+from pathlib import Path
 
-import pytest  # noqa: E402
+import pytest
 
-from monchat.app import build_app  # noqa: E402
-from monchat.core.types import Message, format_ts, new_message_id  # noqa: E402
-from tests.support.qt_teardown import *  # noqa: E402,F401,F403 - Qt warnings in teardown fail too
-from tests.support.scripted import ScriptedBackend  # noqa: E402
+from monchat.app import build_app
+from monchat.core.types import Message, format_ts, new_message_id
+from tests.support.qt_teardown import *  # noqa: F403 - Qt warnings in teardown fail too
+from tests.support.scripted import ScriptedBackend
 
 GUI_TESTS = Path(__file__).resolve().parent
 # The offscreen platform says this about every top-level window; it is not about our code.

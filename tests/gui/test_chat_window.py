@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QGuiApplication
@@ -121,7 +122,7 @@ def test_a_bug_in_a_worker_becomes_a_crash_report(window, backend, app, qtbot):
         window.composer.submit()
     failure = blocker.args[0]
     assert not failure.known and "RuntimeError" in failure.details
-    assert failure.crash_report and open(failure.crash_report, encoding="utf-8").read().count("unexpected")
+    assert failure.crash_report and Path(failure.crash_report).read_text(encoding="utf-8").count("unexpected")
     box = window.dialogs[-1]
     assert box.isVisible() and "internal error" in box.text()
     box.close()

@@ -105,7 +105,7 @@ ALLOWED_LATIN = {
     "jsonl", "markdown", "toml", "md", "sqlite", "db", "ctrl", "enter", "shift", "esc", "tab", "id", "ids",
     "ok", "mb", "gb", "kb", "ms", "s", "min", "h", "qwen", "llm", "sillytavern", "png", "chatgpt", "claude",
     "gemini_api_key", "openai_api_key", "v", "b", "q", "k", "m", "x", "ai", "gpu", "cpu", "lm", "studio", "vllm",
-    "export", "localhost", "utc", "readme", "pdf", "ggml", "phi", "gemma", "mistral", "google", "vllm",
+    "export", "localhost", "utc", "readme", "pdf", "ggml", "phi", "gemma", "mistral", "google",
 }
 # Language names are shown in their own script wherever a language is chosen.
 LANGUAGE_NAMES = {"日本語", "English"}

@@ -108,6 +108,7 @@ class CachedBackend(Backend):
         self._lock = threading.Lock()
 
     # ---- the inner backend's identity and counters -------------------------
+    # Read-only properties over what Backend holds as attributes: each `type: ignore[override]` below is that.
     @property
     def name(self) -> str:  # type: ignore[override]
         return self.inner.name
@@ -129,18 +130,18 @@ class CachedBackend(Backend):
         return self.inner.retry
 
     @property
-    def PARALLEL_CALLS(self) -> int:  # type: ignore[override]
+    def PARALLEL_CALLS(self) -> int:  # type: ignore[override]  # noqa: N802 (the backend's class constant, read through)
         return self.inner.PARALLEL_CALLS
 
     def model_size(self):
         return self.inner.model_size()
 
     @property
-    def CONTEXT_SETTING(self) -> str:  # type: ignore[override]
+    def CONTEXT_SETTING(self) -> str:  # type: ignore[override]  # noqa: N802 (the backend's class constant, read through)
         return self.inner.CONTEXT_SETTING
 
-    @property
-    def last_usage(self) -> Usage:  # type: ignore[override]
+    @property  # type: ignore[misc]  # read through to the inner backend; never set here
+    def last_usage(self) -> Usage:
         """This thread's last call: a hit cost nothing (empty usage), else what the inner backend reported."""
         return Usage(kept_answer=True) if getattr(self._hit_here, "hit", False) else self.inner.last_usage
 

@@ -14,7 +14,7 @@ import math
 import threading
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Callable, ClassVar, Iterator
+from typing import Callable, ClassVar, Generator, Iterator
 
 from ..errors import BackendError, KnownError, MalformedReply
 from ..tokens import count_tokens, count_turns
@@ -47,7 +47,7 @@ class Reply:
     ends quietly with ``stopped = True``.
     """
 
-    def __init__(self, produce: Callable[["Reply"], Iterator[str]], stop: threading.Event | None = None):
+    def __init__(self, produce: Callable[["Reply"], Generator[str, None, None]], stop: threading.Event | None = None):
         self._produce = produce
         self.stop = stop or threading.Event()
         self.usage = Usage()
@@ -106,7 +106,7 @@ class Backend(ABC):
     def stream(self, system: str, turns: list[Turn], *, temperature: float | None = None,
                stop: threading.Event | None = None) -> Reply:
         """Start one chat call. The call happens when the reply is iterated."""
-        def produce(reply: Reply) -> Iterator[str]:
+        def produce(reply: Reply) -> Generator[str, None, None]:
             self.calls += 1
             yield from self._stream(system, turns, temperature, reply)
         return Reply(produce, stop)
@@ -238,7 +238,7 @@ class Backend(ABC):
         """Whether what this backend is sent stays on this computer or the local network."""
         return True
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 (a no-op by default; a backend holding something overrides it)
         """Release connections or a loaded model; the object stays usable."""
 
 
@@ -275,5 +275,5 @@ def key_source_of(api_key: Callable[[], str | None], describe: str) -> str:
     source = getattr(getattr(api_key, "__self__", None), describe, None)
     try:
         return source() if callable(source) else ""
-    except Exception:  # only a description; the key itself was found
+    except Exception:  # noqa: BLE001 (only a description; the key itself was found)
         return ""

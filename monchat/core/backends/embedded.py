@@ -207,7 +207,7 @@ class EmbeddedBackend(Backend):
                             "cut_at_length"))
                     piece = choice["delta"].get("content")
                     if piece:
-                        usage.output_tokens += 1
+                        usage.output_tokens = (usage.output_tokens or 0) + 1
                         yield piece
             except (ValueError, RuntimeError) as exc:
                 raise self._call_error(exc) from exc

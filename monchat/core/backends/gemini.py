@@ -180,7 +180,7 @@ class GeminiBackend(Backend):
     def _retry_here(self, exc: BackendError) -> bool:
         """Transient errors the SDK did not already retry (a connection dropped mid-answer)."""
         cause = exc.__cause__
-        sdk_retried = (isinstance(cause, genai_errors.APIError) and cause.code in SDK_RETRY_STATUSES
+        sdk_retried = ((isinstance(cause, genai_errors.APIError) and cause.code in SDK_RETRY_STATUSES)
                        or isinstance(cause, TIMEOUT_ERRORS + CONNECT_ERRORS))
         return exc.transient and not sdk_retried
 
@@ -189,7 +189,7 @@ class GeminiBackend(Backend):
         report = DoctorReport(self.name, self.model)
         try:
             key = self._api_key()
-        except Exception as exc:  # a broken keyring must not break doctor
+        except Exception as exc:  # noqa: BLE001 (a broken keyring must not break doctor)
             log.warning("gemini key lookup failed: %s", type(exc).__name__)
             key = None
         if not key:

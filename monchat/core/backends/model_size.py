@@ -75,7 +75,7 @@ def parse_size_label(text: str) -> int | None:
     if not found:
         return None
     experts = int(found.group(1) or 1)
-    return int(round(experts * float(found.group(2)) * _SCALE[found.group(3).lower()]))
+    return round(experts * float(found.group(2)) * _SCALE[found.group(3).lower()])
 
 
 def size_label(parameters: int) -> str:

@@ -113,7 +113,7 @@ class OllamaBackend(Backend):
             raise self._translate(exc) from exc
         finally:
             if chunks is not None:
-                chunks.close()  # a stopped reply closes the HTTP stream too
+                chunks.close()  # type: ignore[attr-defined]  # ollama types its stream as an Iterator; it is a generator (a stopped reply closes the HTTP stream too)
 
     def warm(self, system: str) -> str:
         """Load the model (with the chat's num_ctx and keep_alive) and evaluate the new system prompt
@@ -155,7 +155,7 @@ class OllamaBackend(Backend):
             raise self._translate(exc) from exc
         finally:
             if chunks is not None:
-                chunks.close()
+                chunks.close()  # type: ignore[attr-defined]  # ollama types its stream as an Iterator; it is a generator
         if final is None:
             raise BackendUnreachable(f"Ollama at {self.host} ended the answer before it was done.",
                                      "Check that `ollama serve` is still running, then try again.",
@@ -274,7 +274,7 @@ class OllamaBackend(Backend):
             raise self._translate(exc) from exc
         finally:
             if stream is not None:
-                stream.close()
+                stream.close()  # type: ignore[attr-defined]  # ollama types its stream as an Iterator; it is a generator
 
     # ---- health --------------------------------------------------------
     def doctor(self) -> DoctorReport:

@@ -86,7 +86,7 @@ class OpenAICompatBackend(Backend):
         self._one_lock = threading.Lock()  # held by each structured call once the server interrupts
 
     @property
-    def PARALLEL_CALLS(self) -> int:  # type: ignore[override]
+    def PARALLEL_CALLS(self) -> int:  # type: ignore[override]  # noqa: N802 (the backend's class constant, per server)
         """A local server (LM Studio) often runs one request at a time and queues the rest: two in flight keep
         it busy without a queued one waiting past the timeout. A server found to cut a running reply off when
         another request arrives (llama_cpp.server) is asked one call at a time."""
@@ -211,7 +211,7 @@ class OpenAICompatBackend(Backend):
         chunks = None
         watching = threading.Event()
         try:
-            chunks = self._client().chat.completions.create(
+            chunks = self._client().chat.completions.create(  # type: ignore[call-overload]  # plain role/content dicts (chat_messages); the SDK wants its TypedDicts
                 model=self._model(), messages=chat_messages(system, turns), stream=True,
                 stream_options={"include_usage": True}, **extra)
             close_on_stop(chunks, reply.stop, watching)
@@ -270,7 +270,7 @@ class OpenAICompatBackend(Backend):
         self.last_usage = end.usage
         pieces, chunks = [], None
         try:
-            chunks = self._client().chat.completions.create(
+            chunks = self._client().chat.completions.create(  # type: ignore[call-overload]  # plain role/content dicts (chat_messages); the SDK wants its TypedDicts
                 model=self._model(), messages=chat_messages(system, turns), stream=True,
                 stream_options={"include_usage": True}, temperature=temperature, response_format=answer_format,
                 max_tokens=self.json_answer_reserve())

@@ -115,7 +115,7 @@ def refusal_of(client: openai.OpenAI, model: str, messages: list[dict]) -> str |
     (its error text), or None when it answered (the request fits) or could not be asked. A request over the
     context is refused before its prompt is evaluated, so this costs next to nothing when it is."""
     try:
-        client.chat.completions.create(model=model, messages=messages, max_tokens=1, stream=False)
+        client.chat.completions.create(model=model, messages=messages, max_tokens=1, stream=False)  # type: ignore[arg-type]  # plain role/content dicts; the SDK wants its TypedDicts
     except openai.APIStatusError as exc:
         return error_text(exc) or f"status {exc.status_code}"
     except openai.OpenAIError as exc:

@@ -8,7 +8,7 @@ the flush's to judge, which drops and records a bad item instead of refusing the
 
 from __future__ import annotations
 
-_TYPES = {
+_TYPES: dict[str, type | tuple[type, ...]] = {
     "object": dict, "array": list, "string": str, "boolean": bool,
     "integer": int, "number": (int, float),
 }
@@ -49,4 +49,4 @@ def outline(schema: dict):
         return {name: outline(sub) for name, sub in (schema.get("properties") or {}).items()}
     if kind == "array":
         return [outline(schema["items"])] if isinstance(schema.get("items"), dict) else []
-    return {"number": 0.0, "integer": 0, "boolean": True}.get(kind, "...")
+    return {"number": 0.0, "integer": 0, "boolean": True}.get(str(kind), "...")

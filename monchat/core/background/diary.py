@@ -25,6 +25,7 @@ import threading
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Callable
 
 from ..backends.base import Backend
@@ -102,7 +103,7 @@ def topics_on_day(store, day: str) -> list[str]:
 
 
 def _ask_day(backend: Backend, prompts: PromptLibrary, day: str, messages: list[dict], topics: list[str],
-             moving: dict, language: str, proposals, assistant_lines: list[str] = (), again: bool = False) -> Page | None:
+             moving: dict, language: str, proposals, assistant_lines: Sequence[str] = (), again: bool = False) -> Page | None:
     """The page the program keeps from one call (``assistant_lines``: the day's replies, never shown to it;
     a page in their words rather than the user's is refused), or None with an error said.
 
@@ -163,7 +164,8 @@ def _ask_day(backend: Backend, prompts: PromptLibrary, day: str, messages: list[
     if len(text) > PAGE_MAX:
         proposals.notes.append(f"the diary of {day} was {len(text)} characters long and was cut to {PAGE_MAX}.")
         text = text[:PAGE_MAX]
-    cited = answer.get("cited") if isinstance(answer.get("cited"), list) else []
+    cited_raw = answer.get("cited")
+    cited = cited_raw if isinstance(cited_raw, list) else []
     named = list(dict.fromkeys(c for c in cited if isinstance(c, str)))
     ids = [shown[c] for c in named if c in shown]
     if not isinstance(answer.get("cited"), list):
@@ -218,7 +220,7 @@ class DayCall:
 def write_pages(backend: Backend, prompts: PromptLibrary, store, readable: list[Message], rows: list,
                 day_of: Callable, proposals, progress: Callable[[FlushProgress], None],
                 cancel: threading.Event, language_setting: str, read: Callable[[str], bool],
-                owed: list[str] = (), parallel: int = 1) -> list[Page]:
+                owed: Sequence[str] = (), parallel: int = 1) -> list[Page]:
     """One page per local day with new user messages in this flush, and per ``owed`` day (an earlier flush
     asked for its page and got none) that has user messages (LLM calls; nothing written).
 

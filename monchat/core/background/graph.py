@@ -126,7 +126,7 @@ def build_nodes(memories: list[dict], max_nodes: int) -> dict[str, Node]:
             node.topics[topic] += 1
     for node in nodes.values():
         if node.id.startswith("entity:"):
-            votes = Counter()
+            votes: Counter[str] = Counter()
             for topic, n in node.topics.items():
                 votes[type_of_topic(topic)] += n
             node.type = sorted(votes.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
@@ -257,7 +257,7 @@ def weights_of(settings) -> dict[str, float]:
     return {k: getattr(settings, f"weight_{k}") for k in SIGNALS}
 
 
-def update(store: GraphStore, settings, run_id: int, at: str) -> dict:
+def update(store: GraphStore, settings, run_id: int | None, at: str) -> dict:
     """Rebuild the graph and queue its new discoveries (inside the flush's transaction); the summary."""
     nodes = build_nodes(store.memories(), settings.max_nodes)
     edges = score_edges(nodes, weights_of(settings), settings.edge_threshold)

@@ -17,6 +17,7 @@ Runs at each flush (settings ``background.lint``, ``background.lint_llm``) and o
 from __future__ import annotations
 
 import logging
+from typing import Any
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -197,7 +198,7 @@ class Lint:
                                        {"reason": entry["reason"], "older": older["id"], "newer": newer["id"]},
                                        fixable=True))
         found = {f.key: f for f in current}
-        summary = {"steps": steps, "marked": 0, "confirmed": 0, "applied": 0, "resolved": 0,
+        summary: dict[str, Any] = {"steps": steps, "marked": 0, "confirmed": 0, "applied": 0, "resolved": 0,
                    "pairs": len(answer.shown) if answer else 0, "dropped": answer.dropped if answer else 0}
         for row in self.store.findings():
             finding = found.pop(row["key"], None)

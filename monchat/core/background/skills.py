@@ -52,7 +52,7 @@ def levels(skills: list[dict], now_epoch: float, half_life_days: float) -> list[
     return out
 
 
-def update(store, now_epoch: float, half_life_days: float, run_id: int, at: str) -> list[dict]:
+def update(store, now_epoch: float, half_life_days: float, run_id: int | None, at: str) -> list[dict]:
     """Recompute and store every levelled skill's level (inside the flush's transaction); return the changes."""
     before = {r["memory_id"]: r["level"] for r in store.skill_levels()}
     computed = levels(store.skill_uses(), now_epoch, half_life_days)

@@ -43,13 +43,19 @@ class PromptMemory(Protocol):
     def prompt_items(self) -> tuple[list, list]:
         """(Layer 1 items, Layer 2 items) chosen for the prompt; each has ``.text``."""
 
+    def prompt_hint(self) -> str:
+        """The one "ask about it if it comes up" line for the prompt, or ""."""
+
     def revision(self) -> str:
-        """Changes whenever ``prompt_items`` would change."""
+        """Changes whenever ``prompt_items`` or ``prompt_hint`` would change."""
 
 
 class NoMemory:
     def prompt_items(self) -> tuple[list, list]:
         return [], []
+
+    def prompt_hint(self) -> str:
+        return ""
 
     def revision(self) -> str:
         return "empty"

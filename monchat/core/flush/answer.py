@@ -9,6 +9,7 @@ filters and hands each raw item here.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from ..memory import preferences
 from ..memory.guard import GuardRule, adds_words, check_item
@@ -87,7 +88,7 @@ GUARD_CATEGORY = {GuardRule.NO_STATEMENT: DropCategory.INVALID, GuardRule.BAD_SL
 
 
 def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine],
-                  injected: list[str], instructions: list[str] = ()) -> Item | Dropped:
+                  injected: list[str], instructions: Sequence[str] = ()) -> Item | Dropped:
     """Check one raw item from the LLM; return an Item or the reason it is dropped.
 
     Evidence ids must name user lines of this request; then the guard (``memory/guard.py``) decides
@@ -111,7 +112,8 @@ def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine
     local_ids = raw.get("evidence") or []
     if isinstance(local_ids, str):
         local_ids = [local_ids]
-    evidence, problems = [], []
+    evidence: list[LogLine] = []
+    problems: list[str] = []
     for local in local_ids:
         key = str(local).strip().strip("[]")
         line = lines_by_local.get(key)
@@ -140,7 +142,8 @@ def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine
                        rule=rule)
     evidence.sort(key=lambda line: (line.epoch, line.message_id))
     if kind == Kind.PREFERENCE:  # its slot names one of the ten categories; outside them it is a fact
-        slot, kind = (preferences.canonical_slot(slot), kind) if preferences.category_of(slot) else (slot, Kind.FACT)
+        canonical = preferences.canonical_slot(slot)
+        slot, kind = (canonical, kind) if canonical is not None else (slot, Kind.FACT)
     return Item(persona=persona.id, style=persona.style, text=text,
                 slot=slot, kind=kind, score=score,
                 evidence=[line.message_id for line in evidence], reason=str(raw.get("reason") or "")[:500],

@@ -191,13 +191,16 @@ class Consolidator:
         first, target = decisive[0]
         survivor = self._survivor(item, first, target)
         for verdict, other in decisive[1:]:
-            other = self.memories.get(other.id)  # an earlier verdict of this item may have changed it
-            if not other.live:
+            fresh = self.memories.get(other.id)  # an earlier verdict of this item may have changed it
+            if fresh is None or not fresh.live:
                 continue
+            other = fresh
             if verdict.verdict == Verdict.SAME:
                 self.t.promote(self._reinforce(other, item), item.score, item.evidence)
             elif verdict.verdict in (Verdict.MERGE, Verdict.SUPERSEDE) and survivor is not None:
-                self._retire_into(other, self.memories.get(survivor), item, verdict)
+                into = self.memories.get(survivor)
+                assert into is not None, survivor  # made or kept by the first verdict, a moment ago
+                self._retire_into(other, into, item, verdict)
             elif verdict.verdict == Verdict.CONTRADICT:
                 self.t.contradict(other, self._evidence_rows(item), item.evidence)
 
@@ -231,12 +234,12 @@ class Consolidator:
             if guarded(target) and not preference:
                 new = self.t.hold_for_review(new, Action.SUPERSEDE, "replaces an active Layer 1 memory",
                                              verdict.confidence, target, item.evidence)
-                self.t.layer2(self.memories.get(new.id), item.score, item.evidence)
+                self.t.layer2(self.t.refresh(new), item.score, item.evidence)
                 return new.id
             self.t.supersede(target, new)
             self.counters.superseded += 1
             self.t.note(ChangeKind.SUPERSEDED, new, item.evidence, target.text)
-            self.t.promote(self.memories.get(new.id), item.score, item.evidence)
+            self.t.promote(self.t.refresh(new), item.score, item.evidence)
             return new.id
         self.item_memory[item.index] = target.id  # CONTRADICT
         self.t.contradict(target, self._evidence_rows(item), item.evidence)
@@ -280,11 +283,11 @@ class Consolidator:
             return
         if unsure:
             best = max(unsure, key=lambda v: v.confidence)
-            target = self._target(best)
-            if target is not None:
+            kept = self._target(best)
+            if kept is not None:
                 retraction = self._new_memory(item, state=State.RETRACTION)
                 self.t.queue(retraction, Action.RETRACT, f"unsure whether this takes back the kept memory "
-                             f"(confidence {best.confidence:.2f}): {best.reasoning}", best.confidence, target,
+                             f"(confidence {best.confidence:.2f}): {best.reasoning}", best.confidence, kept,
                              item.evidence)
                 return
         self.unmatched_retractions.append(item)

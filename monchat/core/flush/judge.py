@@ -34,7 +34,7 @@ BATCH = 10
 # backend's answer room holds verdicts of this size (10 with 1,024 tokens; 6 with the embedded model's 640).
 VERDICT_TOKENS = 100
 
-JUDGE_SCHEMA = {
+JUDGE_SCHEMA: dict = {
     "type": "object",
     "properties": {
         "verdicts": {

@@ -101,7 +101,7 @@ def run_stages(stages: list[Stage], given: dict[str, Any], cancel: threading.Eve
                 stage = running.pop(future)
                 try:
                     values[stage.gives] = future.result()
-                except BaseException as exc:  # raised below, once every running stage ended
+                except BaseException as exc:  # noqa: BLE001 (raised below, once every running stage ended)
                     failures.append(exc)
                     halt.set()
     real = [f for f in failures if not isinstance(f, FlushCancelled)]

@@ -16,6 +16,7 @@ import logging
 import threading
 from concurrent.futures import as_completed
 from dataclasses import dataclass, field, replace
+from collections.abc import Set
 from typing import Callable
 from datetime import tzinfo
 
@@ -50,7 +51,8 @@ def build_lines(messages: list[Message], tz: tzinfo | None = None, id_key: bytes
     folder), so a reply cannot guess the id of a real user line and forge it,
     and a rerun shows the same request as before (its answer can be reused).
     """
-    lines, taken = [], set()
+    lines: list[LogLine] = []
+    taken: set[str] = set()
     for m in messages:
         dt = m.dt.astimezone(tz)
         local_id = local_line_id(m.id, id_key, taken)
@@ -61,7 +63,7 @@ def build_lines(messages: list[Message], tz: tzinfo | None = None, id_key: bytes
     return lines
 
 
-def local_line_id(message_id: str, key: bytes, taken: set[str] = frozenset()) -> str:
+def local_line_id(message_id: str, key: bytes, taken: Set[str] = frozenset()) -> str:
     """The id a filter sees for a message: a keyed hash, longer only where a shorter one is taken."""
     digest = hmac.new(key, message_id.encode("utf-8"), hashlib.sha256).digest()
     letters = base64.b32encode(digest).decode("ascii").lower()
@@ -214,6 +216,7 @@ def score_chunk(backend: Backend, prompts: PromptLibrary, persona: FilterPersona
             result.unread += chunk
         return result
     lines_by_local = {line.local_id: line for line in chunk}
+    assert isinstance(raw_items, list)  # no problem: the answer had its item list
     for raw in raw_items:
         # Evidence must be a line this call showed: an id from another chunk was never read here.
         checked = validate_item(raw, persona, lines_by_local, injected, instructions)

@@ -21,13 +21,17 @@ import os
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import StorageError, storage_error
 from .index import LogIndex
 from ..vocabulary.states import GateState
-from ..paths import (LOG_FILE_PATTERN, SLOT_HOURS, fsync_folder, log_files, make_private_dir, slot_name,
+from ..paths import (LOG_FILE_PATTERN, fsync_folder, log_files, make_private_dir, slot_name,
                      write_all, write_private)
 from ..types import Message
+
+if TYPE_CHECKING:
+    from .off_record import OffRecordLog
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +84,7 @@ class LogBook:
     """The folder of 6-hour log files."""
 
     def __init__(self, logs_dir: Path, quarantine_dir: Path, tz: tzinfo | None = None,
-                 off_record: LogBook | None = None) -> None:
+                 off_record: OffRecordLog | None = None) -> None:
         self.logs_dir = logs_dir
         self.quarantine_dir = quarantine_dir
         self.tz = tz
@@ -235,7 +239,10 @@ class LogBook:
                 if seen.setdefault(parsed.id, digest) != digest:
                     parsed = BadLine(path.name, line_no, f"reuses the id {parsed.id} of an earlier line with a "
                                      f"different text", raw)
-            (messages if isinstance(parsed, Message) else bad).append(parsed)
+            if isinstance(parsed, Message):
+                messages.append(parsed)
+            else:
+                bad.append(parsed)
         self.try_quarantine(bad, path.name)
         return LogRead(messages, bad)
 

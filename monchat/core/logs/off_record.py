@@ -21,7 +21,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from ..errors import StorageError, storage_error
-from .files import FILE_PATTERN, SLOT_HOURS, LogBook
+from ..paths import SLOT_HOURS
+from .files import FILE_PATTERN, LogBook
 from ..paths import fsync_folder
 from ..types import Message
 
@@ -64,11 +65,12 @@ class OffRecordLog(LogBook):
         read.messages = [m if m.off_record else replace(m, off_record=True) for m in read.messages]
         return read
 
-    def since(self, epoch: float) -> list[Message]:
-        return [m if m.off_record else replace(m, off_record=True) for m in super().since(epoch)]
+    def since(self, epoch: float, *, cut: bool = False) -> list[Message]:
+        return [m if m.off_record else replace(m, off_record=True) for m in super().since(epoch, cut=cut)]
 
-    def before(self, epoch: float, limit: int) -> list[Message]:
-        return [m if m.off_record else replace(m, off_record=True) for m in super().before(epoch, limit)]
+    def before(self, epoch: float, limit: int, *, cut: bool = False) -> list[Message]:
+        return [m if m.off_record else replace(m, off_record=True)
+                for m in super().before(epoch, limit, cut=cut)]
 
     def expire(self, now: datetime, hours: int) -> int:
         """Remove every message older than ``hours``; return how many went.

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -310,7 +311,7 @@ def bad_slot(slot: str) -> bool:
 
 
 # ---- one item -----------------------------------------------------------------------------------
-def copies_assistant(text: str, cited: list[str], assistant_lines: list[str]) -> bool:
+def copies_assistant(text: str, cited: list[str], assistant_lines: Sequence[str]) -> bool:
     """Whether ``text`` is an assistant line's words: close to one, clearly closer than to the cited lines."""
     from_user = share(text, "\n".join(cited))
     from_assistant = max((share(text, line) for line in assistant_lines), default=0.0)
@@ -339,8 +340,8 @@ def shares_nothing(text: str, cited: list[str]) -> bool:
     return not words or len(adds_words(text, cited)) == len(words)
 
 
-def check_item(text: str, slot: str | None, cited: list[str], assistant_lines: list[str] = (),
-               instruction_texts: list[str] = (), known_texts: list[str] = ()) -> GuardRule | None:
+def check_item(text: str, slot: str | None, cited: list[str], assistant_lines: Sequence[str] = (),
+               instruction_texts: Sequence[str] = (), known_texts: Sequence[str] = ()) -> GuardRule | None:
     """The first rule an item breaks, or None when it is the user's words.
 
     Args:

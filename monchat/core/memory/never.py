@@ -19,6 +19,7 @@ Two functions are the core's door for other faces (the MCP server must not show 
 
 from __future__ import annotations
 
+import builtins
 import re
 import unicodedata
 from dataclasses import replace
@@ -94,7 +95,7 @@ class NeverRules:
         """``{id, text, created_at}`` per rule, oldest first."""
         return self.rows.rules()
 
-    def texts(self) -> list[str]:
+    def texts(self) -> builtins.list[str]:
         return [row["text"] for row in self.rows.rules()]
 
     def add(self, text: str) -> dict:
@@ -119,7 +120,7 @@ class NeverRules:
         self.rows.remove(found["id"])
         return found
 
-    def matching(self, rules: Iterable[str] | None = None) -> list[tuple]:
+    def matching(self, rules: Iterable[str] | None = None) -> builtins.list[tuple]:
         """The live memories (in the prompt, on their way, waiting for review or set aside) a rule covers:
         ``(MemoryRecord, rule)`` pairs."""
         rules = self.texts() if rules is None else list(rules)
@@ -133,7 +134,7 @@ class NeverRules:
                     out.append((memory, rule))
         return out
 
-    def forget_matching(self, rules: Iterable[str] | None = None) -> list[str]:
+    def forget_matching(self, rules: Iterable[str] | None = None) -> builtins.list[str]:
         """Forget every live memory a rule covers (out of the prompt for good; ``memory restore`` undoes it).
         Returns their ids."""
         return self.memory.forget_many([memory.id for memory, _ in self.matching(rules)])

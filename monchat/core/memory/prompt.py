@@ -68,7 +68,7 @@ class PromptLine:
     text: str
     slot: str
     layer: int
-    pinned: bool
+    pinned: int  # 0 or 1, as the record keeps it
     strength: float
     frozen: bool  # a frozen memory's headline: only where the budget has room after every warmer line
 
@@ -184,14 +184,14 @@ def compile_prompt(memories: MemoryStore, settings: FlushSettings, now: datetime
     shown = sorted((e for e in entries if e.id in chosen), key=lambda e: (e.slot, valid.get(e.id, ""), e.id))
     for e in [e for e in entries if e.id in chosen]:  # what the budget left, strongest first: a preference's
         # previous version, compactly (full lines only)
-        m = pool.get(e.id)
-        before = (preferences.previous_text(memories, m)
-                  if m is not None and not e.frozen and m.kind == Kind.PREFERENCE else None)
-        if before:
-            compact = preferences.prompt_line(m.text, before)
+        kept = pool.get(e.id)
+        before = (preferences.previous_text(memories, kept)
+                  if kept is not None and not e.frozen and kept.kind == Kind.PREFERENCE else None)
+        if kept is not None and before:
+            compact = preferences.prompt_line(kept.text, before)
             extra = memory_line_tokens(compact) - memory_line_tokens(e.text)
             if used + extra <= budget:
-                lines[m.id] = compact
+                lines[kept.id] = compact
                 used += extra
     selection = PromptSelection(
         [PromptItem(e.id, lines.get(e.id) or e.text, e.slot, 1) for e in shown if e.layer == 1],
@@ -215,11 +215,11 @@ def compile_prompt(memories: MemoryStore, settings: FlushSettings, now: datetime
 def save_selection(store: Store, selection: PromptSelection) -> str:
     """Store the selection; return its revision (changes only when the prompt would)."""
     text = selection.to_json()
-    content = {"l1": [(i.id, i.text) for i in selection.layer1], "l2": [(i.id, i.text) for i in selection.layer2]}
+    content: dict[str, object] = {"l1": [(i.id, i.text) for i in selection.layer1], "l2": [(i.id, i.text) for i in selection.layer2]}
     if selection.hint:  # absent when there is none, so revisions from before hints stay the same
         content["hint"] = selection.hint
-    content = json.dumps(content, ensure_ascii=False)
-    revision = hashlib.sha256(content.encode("utf-8")).hexdigest()[:16]
+    payload = json.dumps(content, ensure_ascii=False)
+    revision = hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
     store.set_state(SELECTION_KEY, text)
     store.set_state(REVISION_KEY, revision)
     ids = [i.id for i in selection.layer1 + selection.layer2]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from ..vocabulary.states import Action
 
@@ -36,7 +37,7 @@ class ReviewItem:
     @classmethod
     def of(cls, row: dict) -> "ReviewItem":
         """The item of a ``review_queue`` row (``store/memories.py``)."""
-        values = {name: row.get(name) for name in cls.__dataclass_fields__}
+        values: dict[str, Any] = {name: row.get(name) for name in cls.__dataclass_fields__}
         values["action"] = Action(row["action"])
         values["proposers"] = json.loads(row["proposers"]) if row.get("proposers") else []
         return cls(**values)

@@ -13,8 +13,8 @@ if TYPE_CHECKING:
     from .review_item import ReviewItem
 
 # Distinct days of supporting evidence a kind needs for Layer 1; with mixed kinds the loosest applies.
-REQUIRED_DAYS = {Kind.EXPLICIT: 1, Kind.CORRECTION: 1, Kind.FACT: 2, Kind.HABIT: 3, Kind.SKILL: 2,
-                 Kind.PREFERENCE: 1}  # a preference is stated, not observed: one day
+REQUIRED_DAYS: dict[str, int] = {Kind.EXPLICIT: 1, Kind.CORRECTION: 1, Kind.FACT: 2, Kind.HABIT: 3, Kind.SKILL: 2,
+                                  Kind.PREFERENCE: 1}  # a preference is stated, not observed: one day
 # A habit contradicted this often is set aside (pending): kept, out of the prompt.
 HABIT_CONTRADICTIONS_TO_PENDING = 2
 # A Layer 1 memory whose decayed confidence falls below this goes dormant.

@@ -9,6 +9,7 @@ while the archived messages it stood on stay.
 
 from __future__ import annotations
 
+import builtins
 from contextlib import contextmanager
 from datetime import datetime, tzinfo
 from functools import cached_property
@@ -93,7 +94,7 @@ class MemoryService:
         epoch = self._now_epoch()
         return [m for m in records if m.layer(epoch) in (1, 2) or (m.live and m.state is State.QUEUED)]
 
-    def in_view(self, view: View | str) -> list[MemoryRecord]:
+    def in_view(self, view: View | str) -> builtins.list[MemoryRecord]:
         """The memories of one of the browser's tabs (``View``); NEW: what the last flush proposed."""
         view, epoch = View(view), self._now_epoch()
         if view is View.NEW:
@@ -109,7 +110,7 @@ class MemoryService:
             raise NotFound(f"There is no memory {memory_id!r}.", "See `monchat memory list --all` for ids.")
         return memory
 
-    def to_dicts(self, records: list[MemoryRecord]) -> list[dict]:
+    def to_dicts(self, records: builtins.list[MemoryRecord]) -> builtins.list[dict]:
         """``to_dict`` of many memories, their tiers read at once."""
         tiers = self.tiers(records)
         return [self.to_dict(m, tiers[m.id]) for m in records]
@@ -132,7 +133,7 @@ class MemoryService:
         """``{"tier", "digest"}`` of one memory (see ``tiers``)."""
         return self.tiers([memory])[memory.id]
 
-    def tiers(self, records: list[MemoryRecord]) -> dict[str, dict]:
+    def tiers(self, records: builtins.list[MemoryRecord]) -> dict[str, dict]:
         """Memory id → ``{"tier", "digest"}``: the tier the last flush gave it (computed now when none has
         yet), and the digest that covers it (``{"id", "slot", "text", "covers", "run_id"}``, or None).
         See core/records/tiers.py."""
@@ -149,23 +150,23 @@ class MemoryService:
                                                   if found else None)}
         return out
 
-    def history(self, memory_id: str) -> list[MemoryRecord]:
+    def history(self, memory_id: str) -> builtins.list[MemoryRecord]:
         """The supersession chain through this memory, oldest first, both ways."""
         return preferences.chain(self.memories, self.get(memory_id))
 
-    def evidence(self, memory_id: str) -> list[dict]:
+    def evidence(self, memory_id: str) -> builtins.list[dict]:
         self.get(memory_id)
         return self.memories.evidence_messages(memory_id)
 
-    def events(self, memory_id: str) -> list[dict]:
+    def events(self, memory_id: str) -> builtins.list[dict]:
         return self.memories.events(memory_id)
 
-    def queue(self) -> list[ReviewItem]:
+    def queue(self) -> builtins.list[ReviewItem]:
         """The open review items, oldest first; ``proposers`` is the list of filter personas that proposed each
         (empty for an item made before items recorded them, or by the user's own action)."""
         return [ReviewItem.of(row) for row in self.memories.queue_open()]
 
-    def queue_groups(self) -> list[list[ReviewItem]]:
+    def queue_groups(self) -> builtins.list[builtins.list[ReviewItem]]:
         """The open review rows with near-duplicates together (``alike.review_groups``, the rule the flush folds
         by): the rows of a group propose the same change and are shown and decided as one. Oldest first, in a group
         and among groups. Every review count a user sees is the number of these groups (``review_rows``)."""
@@ -267,7 +268,7 @@ class MemoryService:
         self.memories.queue_resolve(row.id, "rejected", t.stamp)
         t.event(row.memory_id, "rejected", {"queue": row.id, "action": row.action})
 
-    def decide_many(self, refs: list[str], approve: bool) -> list[ReviewItem]:
+    def decide_many(self, refs: builtins.list[str], approve: bool) -> builtins.list[ReviewItem]:
         """Approve (each as its proposal or the judge's leaning) or reject several review items at once: one
         transaction, one rebuild. An item an earlier one of the batch closed is skipped; returns those decided.
 
@@ -307,7 +308,9 @@ class MemoryService:
             own = [r["id"] for r in self.memories.queue_for_memory(old.id) if r["memory_id"] == old.id]
             new = t.edit(old, text)
             for queue_id in own:  # now about the new version
-                row = ReviewItem.of(self.memories.queue_get(queue_id))
+                found = self.memories.queue_get(queue_id)
+                assert found is not None, queue_id  # listed a moment ago, inside this change
+                row = ReviewItem.of(found)
                 leaning = Verdict.parse(row.verdict or "")
                 as_written = Verdict.SUPERSEDE if leaning in (Verdict.SUPERSEDE, Verdict.MERGE) else Verdict.COEXIST
                 self._approve_row(t, row, as_written if row.action == Action.JUDGE else None)
@@ -324,7 +327,7 @@ class MemoryService:
             t.forget(memory)
         return self.get(memory_id)
 
-    def forget_many(self, memory_ids: list[str]) -> list[str]:
+    def forget_many(self, memory_ids: builtins.list[str]) -> builtins.list[str]:
         """Forget several memories in one transaction (a never-remember rule's matches); returns their ids."""
         if not memory_ids:
             return []
@@ -343,7 +346,7 @@ class MemoryService:
             t.restore(memory)
         return self.get(memory_id)
 
-    def delete(self, memory_id: str) -> list[str]:
+    def delete(self, memory_id: str) -> builtins.list[str]:
         """Delete a memory for real, with its whole history: its words leave the memory tables.
 
         The archived messages it stood on stay (delete those from the logs and archive separately).

@@ -101,7 +101,7 @@ class MessageDeletion:
         plan = DeletionPlan(versions[0], versions)
         memories = self.memory.memories
         ids = set(plan.ids)
-        for memory_id, cited in memories.citing(plan.ids).items():
+        for memory_id, _cited in memories.citing(plan.ids).items():
             memory = memories.get(memory_id)
             if memory is None or memory.history:
                 continue

@@ -84,7 +84,9 @@ class Transitions(UserChanges):
         self.memories.event(memory_id, self.stamp, action, detail or {}, self.run_id)
 
     def refresh(self, memory: MemoryRecord) -> MemoryRecord:
-        return self.memories.get(memory.id)
+        found = self.memories.get(memory.id)
+        assert found is not None, f"{memory.id} is gone inside its own change"
+        return found
 
     def _set_state(self, memory: MemoryRecord, state: State, **values) -> MemoryRecord:
         self.memories.update(memory.id, state=state, updated_at=self.stamp, **values)

@@ -5,13 +5,28 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import TYPE_CHECKING, Iterable
 
 from ..records.memory import MemoryRecord
 from ..vocabulary.states import Action, State
 
+if TYPE_CHECKING:
+    from ..store.memories import MemoryStore
+
 
 class UserChanges:
     """Mixed into ``Transitions``: uses its store (``memories``), time stamp and event log."""
+
+    # What Transitions provides (there: set in __init__, defined as methods), named here for the type checker.
+    memories: MemoryStore
+    stamp: str
+    if TYPE_CHECKING:
+        def event(self, memory_id: str, action: str, detail: dict | None = None) -> None: ...
+        def refresh(self, memory: MemoryRecord) -> MemoryRecord: ...
+        def _set_state(self, memory: MemoryRecord, state: State, **values) -> MemoryRecord: ...
+        def queue(self, memory: MemoryRecord, action: Action, reason: str, confidence: float,
+                  target: MemoryRecord | None = None, evidence: Iterable[str] = (), verdict: str | None = None,
+                  merged_text: str | None = None, held: str | None = None) -> int: ...
 
     # ---- the user's ratings (memory/feedback.py) -----------------------------------
     def rate_down(self, memory: MemoryRecord, factor: float, why: str, review: bool) -> int | None:
@@ -33,7 +48,7 @@ class UserChanges:
                              boost_epoch=before["boost_epoch"], updated_at=self.stamp)
         row = self.memories.queue_get(queue_id) if queue_id else None
         if row is not None and row["status"] == "open":
-            self.memories.queue_resolve(queue_id, "withdrawn", self.stamp)
+            self.memories.queue_resolve(row["id"], "withdrawn", self.stamp)
             if memory.state is State.QUEUED:
                 self._set_state(memory, State(before["state"]), layer2_until=before.get("layer2_until"))
         self.event(memory.id, "rating cleared", {"queue": queue_id})
@@ -92,7 +107,7 @@ class UserChanges:
     def restore(self, memory: MemoryRecord) -> MemoryRecord:
         """Undo a forget: the memory is back where it was (a proposal that waited for review comes back
         as a candidate: its review was closed, and a flush reviews it again if it must)."""
-        detail = next((json.loads(e["detail"] or "{}") for e in reversed(self.memories.events(memory.id))
+        detail: dict = next((json.loads(e["detail"] or "{}") for e in reversed(self.memories.events(memory.id))
                        if e["action"] == "forgotten"), {})
         was = State(detail.get("was", State.CANDIDATE))
         state = was if was in (State.ACTIVE, State.CANDIDATE, State.PENDING, State.DORMANT) else State.CANDIDATE

@@ -121,9 +121,9 @@ def resolve(spec: str, models_dir: Path) -> tuple[str, str]:
                                      "or leave embedded.model_path empty for the bundled SmolLM2.")
         return str(path), path.stem
     model = find_model(spec)
-    path = installed_file(models_dir, model)
-    if path is None:
+    installed = installed_file(models_dir, model)
+    if installed is None:
         raise BackendUnavailable(f"The model {spec} is not downloaded yet.",
                                  f"Download it with `monchat models pull {spec}` (or Settings → Model), "
                                  "or choose another model.")
-    return str(path), spec
+    return str(installed), spec

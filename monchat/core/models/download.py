@@ -208,7 +208,7 @@ def _size(count: float) -> str:
 
 
 def _duration(seconds: float) -> str:
-    seconds = int(round(seconds))
+    seconds = round(seconds)
     if seconds >= 3600:
         return f"{seconds // 3600} h {seconds % 3600 // 60} min"
     if seconds >= 60:

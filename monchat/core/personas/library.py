@@ -16,13 +16,14 @@ from pathlib import Path
 from ..errors import PersonaError
 from ..paths import write_private
 from .records import (
-    BASE_FILTER_ID, FILTER_STYLES, ID_PATTERN, MAX_PERSONA_BYTES, TRANSLATED_FIELDS, FilterPersona, FilterTexts,
+    BASE_FILTER_ID, ID_PATTERN, MAX_PERSONA_BYTES, FilterPersona, FilterTexts,  # noqa: F401 (ID_PATTERN, FilterTexts re-exported)
     PersonaInvalid, Problem, SurfacePersona, parse_filter, parse_surface)
 from ..settings import ChatSettings, FlushSettings
 
 
 def _load_dir(folder: Path, parse) -> tuple[dict, dict[str, list[str]]]:
-    found, problems = {}, {}
+    found: dict = {}
+    problems: dict[str, list[str]] = {}  # a file's own trouble (plain text) or its fields' (Problem)
     if not folder.is_dir():
         return found, problems
     for path in sorted(folder.glob("*.toml")):
@@ -42,7 +43,7 @@ def _load_dir(folder: Path, parse) -> tuple[dict, dict[str, list[str]]]:
             continue
         persona, errs = parse(data, str(path))
         if errs:
-            problems[str(path)] = errs
+            problems[str(path)] = [*errs]
         elif persona is not None:
             found[persona.id] = persona
     return found, problems
@@ -93,14 +94,14 @@ class PersonaRegistry:
         self.shipped_surface_ids = set(shipped_s)
         self.shipped_filter_ids = set(shipped_f)
 
-    def template_problem(self, persona: SurfacePersona) -> str:
-        """What is wrong with the persona's ``template`` ("" when it is fine or not used)."""
+    def template_problem(self, persona: SurfacePersona) -> Problem | None:
+        """What is wrong with the persona's ``template`` (None when it is fine or not used)."""
         if not persona.template or self.templates_dir is None:
-            return ""
+            return None
         name = persona.template
         if Path(name).name != name or not (self.templates_dir / name).is_file():
             return Problem(f"template {name!r} is not a file in {self.templates_dir}", "bad_template", "template")
-        return ""
+        return None
 
     def surface_persona(self, persona_id: str) -> SurfacePersona:
         try:

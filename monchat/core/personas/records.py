@@ -120,7 +120,7 @@ class PersonaInvalid(PersonaError):
         self.problems = problems
 
 
-def _str(data: dict, key: str, problems: list[str], required: bool = False, default: str = "") -> str:
+def _str(data: dict, key: str, problems: list[Problem], required: bool = False, default: str = "") -> str:
     value = data.get(key, default)
     if not isinstance(value, str):
         problems.append(Problem(f"{key} must be text", "not_text", key))
@@ -130,7 +130,7 @@ def _str(data: dict, key: str, problems: list[str], required: bool = False, defa
     return value
 
 
-def _str_list(data: dict, key: str, problems: list[str]) -> list[str]:
+def _str_list(data: dict, key: str, problems: list[Problem]) -> list[str]:
     value = data.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
         problems.append(Problem(f"{key} must be a list of non-empty texts", "not_list", key))
@@ -138,8 +138,8 @@ def _str_list(data: dict, key: str, problems: list[str]) -> list[str]:
     return value
 
 
-def parse_surface(data: dict, source: str = "") -> tuple[SurfacePersona | None, list[str]]:
-    problems: list[str] = []
+def parse_surface(data: dict, source: str = "") -> tuple[SurfacePersona | None, list[Problem]]:
+    problems: list[Problem] = []
     pid = _str(data, "id", problems, required=True)
     if pid and not ID_PATTERN.match(pid):
         problems.append(Problem(f"id {pid!r} must be lowercase letters, digits, - or _", "bad_id", "id"))
@@ -183,8 +183,8 @@ def parse_surface(data: dict, source: str = "") -> tuple[SurfacePersona | None, 
     return (None if problems else persona), problems
 
 
-def parse_filter(data: dict, source: str = "") -> tuple[FilterPersona | None, list[str]]:
-    problems: list[str] = []
+def parse_filter(data: dict, source: str = "") -> tuple[FilterPersona | None, list[Problem]]:
+    problems: list[Problem] = []
     pid = _str(data, "id", problems, required=True)
     if pid and not ID_PATTERN.match(pid):
         problems.append(Problem(f"id {pid!r} must be lowercase letters, digits, - or _", "bad_id", "id"))
@@ -211,7 +211,7 @@ def parse_filter(data: dict, source: str = "") -> tuple[FilterPersona | None, li
     return (None if problems else persona), problems
 
 
-def _translations(value, problems: list[str]) -> dict[str, dict]:
+def _translations(value, problems: list[Problem]) -> dict[str, dict]:
     """``[translations.<language>]`` tables of a filter persona: the translated fields only."""
     if not isinstance(value, dict) or not all(isinstance(t, dict) for t in value.values()):
         problems.append(Problem("translations must be a table of tables (one per language)", "bad_translations",

@@ -25,7 +25,7 @@ def _load():
         sys.modules[name] = None  # type: ignore[assignment]  # "import numpy" raises ImportError
     try:
         import sqlite_utils
-        import sqlite_utils.db  # noqa: F401
+        import sqlite_utils.db
         import sqlite_utils.plugins
         sqlite_utils.plugins._plugins_loaded = True  # no entry-point scan: monchat loads no sqlite-utils plugin
     finally:

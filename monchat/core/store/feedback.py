@@ -25,7 +25,8 @@ class FeedbackStore:
 
     def ratings(self, kind: str | None = None) -> list[dict]:
         sql = "SELECT kind, target_id FROM ratings" + (" WHERE kind = ?" if kind else "") + " ORDER BY rated_at, target_id"
-        return [self.rating(k, t) for k, t in self.store.db.execute(sql, [kind] if kind else []).fetchall()]
+        rows = self.store.db.execute(sql, [kind] if kind else []).fetchall()
+        return [rating for k, t in rows if (rating := self.rating(k, t)) is not None]
 
     def put_rating(self, kind: str, target_id: str, rating: str, rated_at: str, effects: dict,
                    queue_id: int | None) -> None:

@@ -14,7 +14,7 @@ COLUMNS = ("id", "ts", "role", "text", "persona", "backend", "model", "status", 
 
 
 def _row_to_message(row: dict) -> Message:
-    fields = {k: (row[k] or "") for k in COLUMNS}
+    fields: dict = {k: (row[k] or "") for k in COLUMNS}
     if row.get("cut_chars") is not None:  # read cut (_select): the first part and the mark
         fields["text"] = cut_text(fields["text"], row["cut_chars"])
     return Message(**fields, usage=json.loads(row["usage"]) if row.get("usage") else {},

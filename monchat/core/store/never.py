@@ -23,7 +23,9 @@ class NeverStore:
         with self.store.atomic() as db:
             db.execute("INSERT INTO never_rules(text, key, created_at) VALUES(?, ?, ?) ON CONFLICT(key) DO NOTHING",
                        [text, key, at])
-        return self.by_key(key)
+        rule = self.by_key(key)
+        assert rule is not None, key  # inserted or already there, a moment ago
+        return rule
 
     def remove(self, rule_id: int) -> None:
         with self.store.atomic() as db:

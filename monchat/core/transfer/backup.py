@@ -26,7 +26,7 @@ from datetime import datetime
 from pathlib import Path, PurePosixPath
 
 from ..errors import InputError, StorageFull, storage_error
-from ..paths import Paths, fsync_folder, make_private_dir, remove_stale_temps, write_all
+from ..paths import Paths, fsync_folder, make_private_dir, remove_stale_temps
 from ..store.snapshot import copy_database, counts
 from ..types import format_ts, local_now
 

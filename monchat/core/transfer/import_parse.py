@@ -182,7 +182,7 @@ def _chatgpt(conversation: dict, index: int, report: ImportReport):
             _skip(report, "empty")
             continue
         try:
-            record = _chatgpt_record(_as_dict(message, "message"), fallback)
+            record: dict | Exception = _chatgpt_record(_as_dict(message, "message"), fallback)
         except Skip as why:
             _skip(report, str(why))
             continue
@@ -230,7 +230,7 @@ def _claude(conversation: dict, index: int, report: ImportReport):
         key = (conversation_key, uuid if isinstance(uuid, str) and uuid else f"#{position}")
         where = f"conversation {title!r} message {uuid if isinstance(uuid, str) else position + 1}"
         try:
-            record = _claude_record(_as_dict(message, "a message"))
+            record: dict | Exception = _claude_record(_as_dict(message, "a message"))
         except Skip as why:
             _skip(report, str(why))
             continue
@@ -240,7 +240,8 @@ def _claude(conversation: dict, index: int, report: ImportReport):
 
 
 def _claude_record(message: dict) -> dict:
-    role = ROLE_OF.get(message.get("sender")) if isinstance(message.get("sender"), str) else None
+    sender = message.get("sender")
+    role = ROLE_OF.get(sender) if isinstance(sender, str) else None
     if role is None:
         raise Skip("system")
     blocks = message.get("content") or []
@@ -312,8 +313,8 @@ def _sillytavern(lines, report: ImportReport, tz: tzinfo | None):
             if not text:
                 _skip(report, "empty")
                 continue
-            record = _record(sillytavern_time(data.get("send_date"), tz),
-                             "user" if data.get("is_user") else "assistant", text)
+            record: dict | Exception = _record(sillytavern_time(data.get("send_date"), tz),
+                                               "user" if data.get("is_user") else "assistant", text)
         except (UnicodeDecodeError, json.JSONDecodeError, *_SHAPE_ERRORS) as exc:
             first = False
             record = exc

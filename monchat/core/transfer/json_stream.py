@@ -109,7 +109,7 @@ class _Buffer:
         want = max(self.chunk, at_least)
         try:
             piece = self.handle.read(want)
-        except UnicodeDecodeError as exc:
+        except UnicodeDecodeError:
             raise StreamError(f"the file is not UTF-8 text near character {self.offset + len(self.text):,}") from None
         if not piece:
             self.eof = True
@@ -120,7 +120,9 @@ class _Buffer:
     def skip_space(self) -> str:
         """The next character that is not white space ("" at the end of the file), not consumed."""
         while True:
-            self.pos = _SPACE.match(self.text, self.pos).end()
+            space = _SPACE.match(self.text, self.pos)
+            assert space is not None  # a run of zero or more spaces matches anywhere
+            self.pos = space.end()
             if self.pos < len(self.text):
                 return self.text[self.pos]
             if not self.more():

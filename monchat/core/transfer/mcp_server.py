@@ -63,7 +63,7 @@ class AccessLog:
     max_bytes: int = 1_000_000  # some 8,000 entries
 
     def write(self, client: str, event: str, what: str = "", results: int | None = None) -> None:
-        entry = {"at": format_ts(local_now()), "client": client, "event": event, "what": what}
+        entry: dict[str, object] = {"at": format_ts(local_now()), "client": client, "event": event, "what": what}
         if results is not None:
             entry["results"] = results
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)

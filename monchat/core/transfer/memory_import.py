@@ -267,7 +267,9 @@ def import_memory(app, path: Path | None = None, text: str | None = None, source
     """A memory file (or pasted text) into the review queue. Raises InputError, FlushRunning."""
     from ..errors import FlushRunning
     from ..paths import held_lock
-    text = read_text(path) if text is None else text
+    if text is None:
+        assert path is not None, "a path or a text"
+        text = read_text(path)
     fmt, proposals, left_out = parse(text, source)
     report = MemoryImportReport(format=fmt, left_out=left_out)
     proposer = {"monchat-json": "monchat export", "monchat-markdown": "monchat export", "chatgpt": "ChatGPT",

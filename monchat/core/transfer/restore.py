@@ -129,7 +129,7 @@ def plan_entries(path: Path, archive: zipfile.ZipFile) -> _Plan:
     infos = archive.infolist()
     if len(infos) > MAX_MEMBERS + 1:
         raise _not_a_backup(path, f"it holds {len(infos)} entries (a backup holds at most {MAX_MEMBERS})")
-    plan, seen, folders = _Plan(), set(), set()
+    plan, seen, folders = _Plan(), set[tuple[str, ...]](), set[tuple[str, ...]]()
     for info in infos:
         if info.is_dir():
             continue

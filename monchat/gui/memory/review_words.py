@@ -11,7 +11,7 @@ from PySide6.QtCore import QCoreApplication
 from ...core.memory import Action, Verdict
 from ...core.vocabulary.states import FROM_OUTSIDE, Held
 from ...core.memory.review_item import ReviewItem
-from ...core.memory.rules import leaning  # noqa: F401 (the browser and the queue ask words.leaning)
+from ...core.memory.rules import leaning
 from ..translation import arg, ui_language
 
 
