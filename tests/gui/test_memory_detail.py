@@ -35,7 +35,7 @@ def test_every_evidence_row_draws_its_time_in_one_font(app, backend, make_window
     log_message(app, 2, KANA_FIRST)
     backend.enqueue(oden)
     app.flush.run()
-    browser = make_window("ja").open_memory()
+    browser = make_window("ja").memory_menu.open_memory()
     browser.set_view("all")
     evidence = browser.evidence
     assert [line.split("  ", 1)[1] for line in evidence.texts()] == [KANJI_FIRST, KANA_FIRST]
