@@ -200,7 +200,7 @@ class MainWindow(QMainWindow):
                 (files.history_imported, self.reload_conversation, self.refresh_gate, self.refresh_meter),
                 (files.memory_imported, self.refresh_meter), (memory.memory_changed, self.refresh_meter),
                 (memory.gate_moved, self.refresh_gate), (memory.conversation_changed, self.reload_conversation),
-                (memory.review_count_changed, menus.show_review_count),
+                (memory.review_count_changed, menus.queue_action.setText),
                 (controls.title_changed, self.setWindowTitle), (controls.said, self.say),
                 (controls.conversation_changed, self.reload_conversation, self.refresh_meter),
                 (controls.memory_changed, self.refresh_meter), (self.gate_changed, controls.refresh),

@@ -5,7 +5,7 @@
 block (novelWriter's ``GuiMainMenu``). Parts that add entries of their own are handed the menu they go in:
 the File menu's entries (``history/menu.py``), your controls in Chat and Memory (``chat/your_controls.py``),
 Help → monchat Help… and A model for this computer… (``user_guide.py``, ``settings/model_help.py``). The
-words keep their translation contexts ("MainWindow", "FileMenu", "MemoryMenu").
+words keep their translation contexts ("MainWindow", "FileMenu").
 """
 
 from __future__ import annotations
@@ -126,9 +126,3 @@ class MainMenu(QObject):
         self.send_key_action.blockSignals(True)
         self.send_key_action.setChecked(value)
         self.send_key_action.blockSignals(False)
-
-    def show_review_count(self, count: int) -> None:
-        """Memory → Review queue (N)…: the rows the queue shows (``memory/menu.py`` counts them)."""
-        self.queue_action.setText(
-            QCoreApplication.translate("MemoryMenu", "Review queue (%n)…", "", count) if count
-            else QCoreApplication.translate("MemoryMenu", "Review queue…"))

@@ -28,13 +28,13 @@ class MemoryMenu(QObject):
         gate_moved: a flush started, ended or failed: the gate is read again.
         conversation_changed: a flush archived messages (told after a reply being written ends).
         memory_changed: memories changed: the context meter is counted again.
-        review_count_changed(int): the queue's rows, counted again.
+        review_count_changed(str): Memory → Review queue's words, with the queue's rows counted again.
     """
 
     gate_moved = Signal()
     conversation_changed = Signal()
     memory_changed = Signal()
-    review_count_changed = Signal(int)
+    review_count_changed = Signal(str)
 
     def __init__(self, *, memory, flush, chat, personas, settings, clock, inbox, lint, consent, runner, dialogs,
                  persona_id: Callable[[], str], may_flush: Callable[[], bool], busy: Callable[[], bool],
@@ -65,7 +65,8 @@ class MemoryMenu(QObject):
         if not alive(self):
             return
         self.review_count = count
-        self.review_count_changed.emit(count)
+        self.review_count_changed.emit(self.tr("Review queue (%n)…", "", count) if count
+                                       else self.tr("Review queue…"))
         self.flush_dialogs = [dialog for dialog in self.flush_dialogs if alive(dialog)]
         for dialog in self.flush_dialogs:
             dialog.show_review_rows(count)
