@@ -51,7 +51,7 @@ def test_every_evidence_row_draws_its_time_in_one_font(app, backend, make_window
 @pytest.mark.parametrize("opener", ["open_memory", "open_review_queue"])
 def test_the_list_takes_the_room_and_the_detail_what_it_needs(app, make_window, qtbot, opener):
     window = make_window("en")
-    dialog = getattr(window, opener)()
+    dialog = getattr(window.memory_menu, opener)()
     dialog.resize(1000, 700)  # a window on a 1366×768 screen
     qtbot.waitUntil(lambda: dialog.table.viewport().height() > 0)
     listing = dialog.table.viewport().height()
