@@ -147,7 +147,7 @@ def measure(size: str = "full", server_here: bool = False, dark: bool = False) -
             started = time.perf_counter()
             reply = meter.during(lambda: window.turns.send("長い返事をください"), window.turn_finished)
             reply_s = time.perf_counter() - started
-            dialog = window.open_flush()
+            dialog = window.memory_menu.open_flush()
             if not dialog.start_button.isEnabled():
                 meter.during(lambda: None, dialog.plan_loaded)
             started = time.perf_counter()

@@ -76,8 +76,7 @@ def create_main_window(app, translators: Translators | None = None):
     install_tab_style(QApplication.instance())
     language = resolve_language(app.settings.chat.language)
     translators.install(language)
-    window = MainWindow(config_dir=app.paths.config_dir)
-    window.translators = translators  # kept alive as long as the window
+    window = MainWindow(config_dir=app.paths.config_dir, translators=translators)
     fill_window(window, app, language)
     return window
 
@@ -89,30 +88,25 @@ def fill_window(window, app, language: str) -> None:
     first_start = adopt_language(app, language)
     background_below_window()
     window.attach(app)
-    from .settings.model_help import ModelHelp
-    window.model_help = ModelHelp(window)  # Help → A model for this computer…
-    from .chat.long_message import LongMessages
-    window.long_messages = LongMessages(window)  # "Show all" under a long message
-    from .user_guide import UserGuide
-    window.user_guide = UserGuide(window)  # Help → monchat Help… (the README's part for users)
     if first_start:
         window.save_settings()  # chosen once: the next start finds settings.toml
         if app.backends.pinned is None:  # offered, never forced: the window works without it
             from .settings.model_offer import offer_model
-            QTimer.singleShot(0, lambda: offer_model(window))
+            QTimer.singleShot(0, lambda: offer_model(app.models, app.paths.data_dir, window.runner, window.dialogs,
+                                                     window))
 
 
-def install_excepthook(window) -> None:
-    """An exception escaping a slot is our bug: log it, write a crash report, show it."""
+def install_excepthook(window, crash_dir) -> None:
+    """An exception escaping a slot is our bug: log it, write a crash report (in ``crash_dir``), show it."""
     from .kit.workers import Failure, write_crash_report
 
     def hook(kind, value, tb):
         details = "".join(traceback.format_exception(kind, value, tb))
         log.error("unhandled exception in the GUI:\n%s", details)
         failure = Failure(code="bug", message=f"{kind.__name__}: {value}", known=False, details=details,
-                          crash_report=write_crash_report(window.app.paths.crash_dir, details))
+                          crash_report=write_crash_report(crash_dir, details))
         from .failures import show_failure
-        QTimer.singleShot(0, lambda: window.dialogs.append(show_failure(window, failure)))
+        QTimer.singleShot(0, lambda: window.dialogs.keep(show_failure(window, failure)))
     sys.excepthook = hook
 
 
@@ -145,13 +139,12 @@ def open_window(build) -> int:
     language = resolve_language(settings_language(paths.settings_path))
     translators.install(language)
     from .main_window import MainWindow
-    window = MainWindow(config_dir=paths.config_dir)
-    window.translators = translators  # kept alive as long as the window
+    window = MainWindow(config_dir=paths.config_dir, translators=translators)
     window.frame.show_gate(read_gate(paths))  # a banner at "warn" or "stop" is there before the first paint
     failed: list[BaseException] = []
 
     def fill() -> None:
-        if window.closing or window.app is not None or failed:
+        if window.closing or window.filled or failed:
             return
         try:
             from .kit.pyside_check import check_signals
@@ -162,7 +155,7 @@ def open_window(build) -> int:
             if wanted != translators.language:
                 translators.install(wanted)
             fill_window(window, app, wanted)
-            install_excepthook(window)
+            install_excepthook(window, app.paths.crash_dir)
             for warning in startup_notes(app.settings_warnings):
                 window.statusBar().showMessage(warning, 20000)
         except BaseException as exc:  # noqa: BLE001 (raised again below, after the loop)
@@ -170,13 +163,13 @@ def open_window(build) -> int:
             window.hide()
             qapp.quit()
 
-    window.fill_after_paint = FirstPaint(window, fill)
+    FirstPaint(window, fill)  # the window's child: Qt keeps it until the paint it waits for
     QTimer.singleShot(LATE_FILL_MS, window, fill)  # a window that is not painted (minimised) fills anyway
     window.show()
     try:
         code = qapp.exec()
     finally:
-        if window.app is not None:
+        if window.filled:
             window.shutdown()
         window.close()
         translators.remove()

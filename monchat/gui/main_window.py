@@ -6,15 +6,15 @@ It is the only place that connects sibling widgets. Chat turns are started and s
 
 from __future__ import annotations
 
-import logging
 import time
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QTimer, Signal
 from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QMainWindow, QWidget
+from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QVBoxLayout, QWidget
 
 from ..core.paths import resource_dir
+from .kit.dialogs import OpenDialogs
 from .window_frame import FirstPaint, Frame
 from .window_state import about_box, restore_geometry, save_geometry
 
@@ -23,8 +23,6 @@ if TYPE_CHECKING:  # the chat's parts (and the app's core under them) are import
 
     from ..core.chat.service import TurnResult
     from .kit.workers import Failure
-
-log = logging.getLogger(__name__)
 
 OLDER_PAGE = 50
 # The gate is read again every minute; every 2 s while chat is paused or a flush runs, so a flush started or ended
@@ -49,12 +47,12 @@ class MainWindow(QMainWindow):
     gate_changed = Signal(object)
     meter_changed = Signal(object)
 
-    def __init__(self, app=None, parent: QWidget | None = None, *, config_dir=None) -> None:
-        """The frame (``window_frame.py``) at once; with ``app`` the window is filled too (else ``attach`` fills it).
-        ``config_dir``: where ``window.ini`` is (default: the app's config folder)."""
+    def __init__(self, app=None, parent: QWidget | None = None, *, config_dir=None, translators=None) -> None:
+        """The frame (``window_frame.py``) at once; with ``app`` filled too (else ``attach`` fills it). ``config_dir``:
+        where ``window.ini`` is (default: the app's); ``translators``: the installed translations, kept with it."""
         super().__init__(parent)
-        self.app = None
-        self.dialogs: list = []
+        self.app, self.translators = None, translators
+        self.dialogs = OpenDialogs()  # held until closed; the window's parts are given it to open theirs
         self.closing = False
         self.setWindowTitle(self.tr("monchat"))
         icon = resource_dir("assets") / "monchat.svg"
@@ -66,22 +64,34 @@ class MainWindow(QMainWindow):
         if app is not None:
             self.attach(app)
 
+    @property
+    def filled(self) -> bool:
+        """Whether ``attach`` has filled the frame with the chat."""
+        return self.app is not None
+
     def attach(self, app) -> None:
-        """Fill the frame with the chat for ``app``: its parts replace the frame's in one pass (no paint between)."""
+        """Fill the frame with the chat for ``app``: its parts replace the frame's in one pass (no paint between).
+        Each part is given the services it uses (one the start need not build as a function that returns it) and
+        ``self.dialogs`` to open its dialogs, never the window; ``_connect`` wires them."""
         from .chat.bubble import AVATAR_PX
         from .chat.context_meter import ContextMeterWidget, MeterCounter
         from .chat.composer import Composer
         from .chat.gate_bar import GateBar
+        from .chat.long_message import LongMessages
         from .chat.message_delete import MessageDeletions
         from .chat.outbound import CloudQuestion, LinkOpener
         from .chat.reply_ratings import ReplyRatings
         from .chat.turns import ChatTurns
         from .chat.view import ChatView
+        from .chat.your_controls import YourControls
+        from .history.menu import FileMenu
         from .memory.menu import MemoryMenu
         from .personas.avatars import Avatars
+        from .personas.picker import PersonaPicker
         from .kit.workers import TaskRunner
-        from .window_menus import build_help_menu, build_menus
-        from PySide6.QtWidgets import QComboBox, QLabel, QVBoxLayout
+        from .settings.model_help import ModelHelp
+        from .user_guide import UserGuide
+        from .window_menus import MainMenu
 
         self.setUpdatesEnabled(False)
         self.frame.remove()
@@ -90,33 +100,49 @@ class MainWindow(QMainWindow):
         self.gate_bar = GateBar(self)
         self.avatars = Avatars(app.personas, AVATAR_PX)
         self.chat_view = ChatView(self.persona_name, self, persona_avatar=self.avatars)
-        self.ratings = ReplyRatings(app.feedback, self.runner, self.chat_view, lambda t, ms: self.statusBar().showMessage(t, ms))
-        self.deletions = MessageDeletions(app.messages, self.runner, self.chat_view, self.ratings.say, self.reload_conversation,
-                                          busy=lambda: self.turns.current is not None)  # a reply is being written
+        self.ratings = ReplyRatings(app.feedback, self.runner, self.chat_view, self.say)
+        self.deletions = MessageDeletions(app.messages, self.runner, self.chat_view, self.ratings.say,
+                                          self.reload_conversation, busy=lambda: self.turns.current is not None)
         self.composer = Composer(self)
         self.cloud = CloudQuestion(app.backends, app.consent, app.settings, self)
-        self.links = LinkOpener(self, lambda text: self.statusBar().showMessage(text, 15000))
-        self.memory_menu = MemoryMenu(self)  # the Memory menu's windows and the review count
+        self.links = LinkOpener(self, self.say)
         self.turns = ChatTurns(app.chat, self.runner, self.chat_view, self.composer, self.persona_id,
                                self.refresh_gate, self._may_send, self)
+        self.persona_box = PersonaPicker(app.personas, app.settings, self)
+        self.meter = ContextMeterWidget(self)
+        self.meter_counter = MeterCounter(app.chat, self.runner, self.persona_id, lambda: self.nothing_said,
+                                          lambda: self.closing, self)
+        self.backend_label = QLabel(self)
+        self.menus = MainMenu(self)
+        self.file_menu = FileMenu(  # File: search (Ctrl+F), import, export, back up and restore
+            self.menus.file_menu, logbook=app.logbook, archive=app.archive, transfer=lambda: app.transfer,
+            gate=app.chat.gate, paths=app.paths, runner=self.runner, dialogs=self.dialogs,
+            persona_name=self.persona_name, parent=self)
+        self.memory_menu = MemoryMenu(  # the Memory menu's windows and the review count
+            memory=app.memory, flush=lambda: app.flush, chat=app.chat, personas=app.personas, settings=app.settings,
+            clock=app.clock, inbox=lambda: app.inbox, lint=lambda: app.lint, consent=app.consent, runner=self.runner,
+            dialogs=self.dialogs, persona_id=self.persona_id, busy=lambda: self.turns.current is not None,
+            may_flush=lambda: self.cloud.allows(None, self.memory_menu.open_flush),  # asks first, then opens it
+            closing=lambda: self.closing, parent=self)
+        self.controls = YourControls(  # off the record, pause memory, never remember (gui/chat/your_controls.py)
+            self.menus.chat_menu, self.menus.memory_menu, self.menus.send_key_action, chat=app.chat, pause=app.pause,
+            settings=app.settings, off_record=app.logbook.off_record, never=lambda: app.never, runner=self.runner,
+            dialogs=self.dialogs, persona_id=self.persona_id, parent=self)
+        self.model_help = ModelHelp(self.menus.help_menu, self.menus.about_action, models=lambda: app.models,
+                                    data_dir=app.paths.data_dir, runner=self.runner, dialogs=self.dialogs, parent=self)
+        self.user_guide = UserGuide(self.menus.help_menu, self.dialogs, self)  # Help → monchat Help… (the README)
+        self.long_messages = LongMessages(app.chat.history, self.runner, self.dialogs, lambda: self.chat_view.bubbles,
+                                          self)  # "Show all" under a long message
         central = QWidget(self)
         column = QVBoxLayout(central)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
-        column.addWidget(self.gate_bar)
-        column.addWidget(self.chat_view, 1)
-        column.addWidget(self.composer)
+        for part, stretch in ((self.gate_bar, 0), (self.chat_view, 1), (self.controls.banner, 0), (self.composer, 0)):
+            column.addWidget(part, stretch)
         self.setCentralWidget(central)
-
-        self.persona_box = QComboBox(self)
-        self.persona_box.setToolTip(self.tr("Who you are talking to"))
-        self.meter = ContextMeterWidget(self)
-        self.meter_counter = MeterCounter(self)
-        self.backend_label = QLabel(self)
-        self.statusBar().addPermanentWidget(self.backend_label)
-        self.statusBar().addPermanentWidget(self.meter)
-        build_menus(self)
-        build_help_menu(self)
+        self.addToolBar(self.menus.toolbar(self.persona_box, self))
+        for part in (self.backend_label, self.meter, self.controls.paused_label):
+            self.statusBar().addPermanentWidget(part)
         self._connect()
 
         self.gate_timer = QTimer(self, interval=GATE_POLL_MS, timeout=self.refresh_gate)
@@ -132,8 +158,7 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(LATE_START_MS, self, self._start_late)
 
     def _start_late(self) -> None:
-        """After the first paint: count the context meter (it may load a tokenizer on a worker, which would
-        slow the paint) and, a little later, the review queue."""
+        """After the first paint: the context meter (a tokenizer may load, slowing a paint), later the review count."""
         if self._started or self.closing:
             return
         self._started = True
@@ -150,27 +175,51 @@ class MainWindow(QMainWindow):
                 and self.app is not None):
             self.refresh_gate()
 
-    # ---- construction ----------------------------------------------------
+    # ---- the one wiring block: every part's signals, and what the window does with them -------------
     def _connect(self) -> None:
-        self.composer.send_requested.connect(self.turns.send)
-        self.composer.stop_requested.connect(self.turns.stop)
-        self.composer.cancel_edit_requested.connect(self.turns.cancel_edit)
-        self.turns.busy_changed.connect(self.update_actions)
-        self.turns.finished.connect(self._turn_finished)
-        self.turns.failed.connect(self._turn_failed)
-        self.gate_bar.flush_requested.connect(self.open_flush)
-        self.chat_view.older_requested.connect(self.load_older)
-        self.chat_view.link_requested.connect(self.links.request)
-        self.persona_box.currentIndexChanged.connect(self._persona_picked)
+        """Each part says what the user asked for or what happened; here, and only here, what follows is decided."""
+        menus, files, memory, controls = self.menus, self.file_menu, self.memory_menu, self.controls
+        counter, view, turns = self.meter_counter, self.chat_view, self.turns
+        for signal, *slots in (
+                (menus.regenerate_requested, turns.regenerate), (menus.edit_requested, turns.begin_edit_last),
+                (menus.stop_requested, turns.stop), (menus.quit_requested, self.close),
+                (menus.flush_requested, memory.open_flush), (menus.memory_requested, memory.open_memory),
+                (menus.review_queue_requested, memory.open_review_queue), (menus.inbox_requested, memory.open_inbox),
+                (menus.chat_personas_requested, self.open_surface_personas),
+                (menus.filter_personas_requested, self.open_filter_personas),
+                (menus.settings_requested, self.open_settings), (menus.about_requested, self.open_about),
+                (menus.ctrl_enter_sends_toggled, self.set_ctrl_enter_sends),
+                (self.composer.send_requested, turns.send), (self.composer.stop_requested, turns.stop),
+                (self.composer.cancel_edit_requested, turns.cancel_edit), (turns.busy_changed, self.update_actions),
+                (turns.finished, self._turn_finished), (turns.failed, self._turn_failed),
+                (self.turn_finished, memory.after_turn), (self.turn_failed, memory.after_turn),
+                (self.gate_bar.flush_requested, memory.open_flush), (view.older_requested, self.load_older),
+                (view.link_requested, self.links.request), (view.show_all_requested, self.long_messages.show_bubble),
+                (self.persona_box.picked, self._persona_picked),
+                (self.persona_box.currentIndexChanged, controls.refresh),
+                (files.history_imported, self.reload_conversation, self.refresh_gate, self.refresh_meter),
+                (files.memory_imported, self.refresh_meter), (memory.memory_changed, self.refresh_meter),
+                (memory.gate_moved, self.refresh_gate), (memory.conversation_changed, self.reload_conversation),
+                (memory.review_count_changed, menus.queue_action.setText),
+                (controls.title_changed, self.setWindowTitle), (controls.said, self.say),
+                (controls.conversation_changed, self.reload_conversation, self.refresh_meter),
+                (controls.memory_changed, self.refresh_meter), (self.gate_changed, controls.refresh),
+                (counter.counted, self.meter.set_meter, self.meter_changed), (counter.unknown, self.meter.set_unknown),
+                (counter.backend_named, self.backend_label.setText), (counter.welcome_changed, view.set_welcome)):
+            for slot in slots:
+                signal.connect(slot)
+        controls.refresh()
+
+    def say(self, text: str, ms: int = 15000) -> None:
+        """A line in the status bar for ``ms`` milliseconds."""
+        self.statusBar().showMessage(text, ms)
 
     # ---- the send key (settings.chat.ctrl_enter_sends) ------------------------
     def show_send_key(self) -> None:
         """The composer and the Chat menu follow the setting."""
         value = bool(self.app.settings.chat.ctrl_enter_sends)
         self.composer.set_ctrl_enter_sends(value)
-        self.send_key_action.blockSignals(True)
-        self.send_key_action.setChecked(value)
-        self.send_key_action.blockSignals(False)
+        self.menus.show_ctrl_enter_sends(value)
 
     def set_ctrl_enter_sends(self, value: bool) -> None:
         """The Chat menu's toggle: saved in settings.toml at once."""
@@ -187,7 +236,7 @@ class MainWindow(QMainWindow):
         try:
             self.app.save_settings()
         except KnownError as exc:
-            self.dialogs.append(show_failure(self, Failure.from_known(exc)))
+            self.dialogs.keep(show_failure(self, Failure.from_known(exc)))
             return False
         return True
 
@@ -197,29 +246,13 @@ class MainWindow(QMainWindow):
         return persona.name if persona else (persona_id or self.tr("Assistant"))
 
     def persona_id(self) -> str:
-        return self.persona_box.currentData() or self.app.settings.chat.persona
+        return self.persona_box.persona_id()
 
     def reload_personas(self) -> None:
-        from PySide6.QtCore import Qt
-        current = self.persona_box.currentData()
-        if current not in self.app.personas.surface:  # none yet, or the one shown was deleted
-            current = self.app.settings.chat.persona
-        self.persona_box.blockSignals(True)
-        self.persona_box.clear()
-        for persona in sorted(self.app.personas.surface.values(), key=lambda p: p.name):
-            self.persona_box.addItem(persona.name, persona.id)
-            self.persona_box.setItemData(self.persona_box.count() - 1, persona.description,
-                                         Qt.ItemDataRole.ToolTipRole)
-        index = max(self.persona_box.findData(current), 0)
-        self.persona_box.setCurrentIndex(index)
-        self.persona_box.blockSignals(False)
+        self.persona_box.reload()
         self._show_greeting()
 
-    def _persona_picked(self, _index: int) -> None:
-        persona_id = self.persona_box.currentData()
-        if not persona_id or persona_id == self.app.settings.chat.persona:
-            return
-        self.app.settings.chat.persona = persona_id
+    def _persona_picked(self, _persona_id: str) -> None:
         self.save_settings()
         self._show_greeting()
         self.refresh_meter()
@@ -258,25 +291,25 @@ class MainWindow(QMainWindow):
                           last_role=view.bubbles[-1].role if view.bubbles else "",
                           has_user_message=view.last_bubble("user") is not None,
                           nothing_to_flush=self.gate_bar.files == 0, flushing=self.gate_bar.flushing)
-        self._reasons.apply(state, self.regenerate_action, self.edit_action, self.flush_action, self.gate_bar)
+        self.menus.show_state(state, self.gate_bar)
         self.persona_box.setEnabled(not state.streaming)
 
     def _turn_finished(self, result: TurnResult) -> None:
         from .failures import backend_note
         for warning in result.warnings:
-            self.statusBar().showMessage(backend_note(warning), 15000)
+            self.say(backend_note(warning))
         self.refresh_gate()
         self.update_actions()
         if result.meter is None:
             self.refresh_meter()
         else:  # counted by the turn from the window it read: the logs are not read a second time
-            self.meter_counter.counted(result.meter)
+            self.meter_counter.show_counted(result.meter)
         self.turn_finished.emit(result)
 
     def _turn_failed(self, failure: Failure) -> None:
         from .failures import show_failure
         if not failure.known:
-            self.dialogs.append(show_failure(self, failure))
+            self.dialogs.keep(show_failure(self, failure))
         self.refresh_gate()
         self.update_actions()
         self.refresh_meter()
@@ -298,25 +331,10 @@ class MainWindow(QMainWindow):
         """Count the context meter again (``chat/context_meter.py``: off the GUI thread, asks coalesced)."""
         self.meter_counter.refresh()
 
-    # ---- dialogs ---------------------------------------------------------
-    def _open(self, dialog, modal: bool = True):
-        """Show ``dialog``: window-modal (``open()``), or (``modal=False``) as a window beside the chat."""
-        from .kit.lifetime import alive as _alive
-        for old in self.dialogs:  # closed dialogs are dropped the next time one opens
-            if _alive(old) and not old.isVisible():
-                old.deleteLater()
-        self.dialogs = [d for d in self.dialogs if _alive(d) and d.isVisible()]
-        self.dialogs.append(dialog)
-        if modal:
-            dialog.open()
-        else:
-            dialog.setModal(False)
-            dialog.show()
-        return dialog
-
+    # ---- dialogs (opened through ``self.dialogs``, ``kit/dialogs.py``) -------------------------
     def open_about(self):
         box = about_box(self, self.app.paths.data_dir, self.app.paths.config_dir)
-        self.dialogs.append(box)
+        self.dialogs.keep(box)
         return box
 
     def open_settings(self):
@@ -325,12 +343,11 @@ class MainWindow(QMainWindow):
         dialog = SettingsDialog(app.settings, app.paths, app.personas, app.secrets, app.backends,
                                 app.learning, self.runner, self)
         dialog.saved.connect(self._settings_saved)
-        return self._open(dialog)
+        return self.dialogs.open(dialog)
 
     def _settings_saved(self, restart_needed: bool) -> None:
         if restart_needed:
-            self.statusBar().showMessage(
-                self.tr("Saved. Some changes take effect the next time monchat starts."), 20000)
+            self.say(self.tr("Saved. Some changes take effect the next time monchat starts."), 20000)
         self.show_send_key()
         self.reload_personas()
         self.refresh_gate()
@@ -342,7 +359,7 @@ class MainWindow(QMainWindow):
                                       chat=self.app.settings.chat)
         dialog.personas_changed.connect(self._personas_changed)
         dialog.chat_persona_changed.connect(self.save_settings)
-        return self._open(dialog)
+        return self.dialogs.open(dialog)
 
     def _personas_changed(self) -> None:
         self.avatars.clear()
@@ -352,31 +369,15 @@ class MainWindow(QMainWindow):
     def open_filter_personas(self):
         from .personas.filter_editor import FilterPersonaDialog
         app = self.app
-        return self._open(FilterPersonaDialog(app.personas, app.settings, app.paths.settings_path, app.flush,
+        return self.dialogs.open(FilterPersonaDialog(app.personas, app.settings, app.paths.settings_path, app.flush,
                                               self.runner, self))
-
-    # The Memory menu's windows live in memory/menu.py (not modal: they sit beside the chat).
-    def open_flush(self):
-        return None if self.turns.current is not None else self.memory_menu.open_flush()
-
-    def open_memory(self):
-        return self.memory_menu.open_memory()
-
-    def open_review_queue(self):
-        return self.memory_menu.open_review_queue()
-
-    def open_inbox(self):
-        return self.memory_menu.open_inbox()
 
     # ---- closing ---------------------------------------------------------
     def shutdown(self, timeout_ms: int = 15000) -> bool:
         """Stop a streaming reply and any flush, and wait for the workers."""
-        from .kit.lifetime import alive as _alive
         self.closing = True
         self.turns.stop()
-        for dialog in self.dialogs:
-            if _alive(dialog) and hasattr(dialog, "cancel"):
-                dialog.cancel()
+        self.dialogs.cancel_work()
         self.gate_timer.stop()
         return self.runner.drain(timeout_ms)
 
@@ -388,12 +389,10 @@ class MainWindow(QMainWindow):
         if not self.shutdown():
             self.closing = False
             self.gate_timer.start()
-            from PySide6.QtWidgets import QMessageBox
             box = QMessageBox(QMessageBox.Icon.Warning, self.tr("monchat"),
                               self.tr("A task is still running; monchat will close when it ends."),
                               QMessageBox.StandardButton.Ok, self)
-            box.open()
-            self.dialogs.append(box)
+            self.dialogs.keep(box).open()
             event.ignore()
             return
         save_geometry(self, self.app.paths.config_dir)

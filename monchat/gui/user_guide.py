@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QMenu, QTextBrowser, QVBoxLayout, QWidget
 
 from .translation import ui_is_english
 
@@ -68,14 +68,13 @@ class UserGuideWindow(QDialog):
 
 
 class UserGuide:
-    """Adds Help → monchat Help… (F1) to ``window``; one guide window at a time."""
+    """Adds Help → monchat Help… (F1) first in ``help_menu``; one guide window at a time."""
 
-    def __init__(self, window) -> None:
-        self.window = window
-        action = QAction(QCoreApplication.translate("UserGuide", "monchat Help…"), window)
+    def __init__(self, help_menu: QMenu, dialogs, parent: QWidget) -> None:
+        self.dialogs, self.parent = dialogs, parent
+        action = QAction(QCoreApplication.translate("UserGuide", "monchat Help…"), parent)
         action.setShortcut(QKeySequence(QKeySequence.StandardKey.HelpContents))
         action.triggered.connect(self.open_help)
-        help_menu = window.menuBar().actions()[-1].menu()  # Help is the last menu (_build_help_menu)
         help_menu.insertAction(help_menu.actions()[0], action)
         self.action = action
         self.guide: UserGuideWindow | None = None
@@ -85,5 +84,5 @@ class UserGuide:
         if self.guide is not None and alive(self.guide) and self.guide.isVisible():
             self.guide.activateWindow()
             return self.guide
-        self.guide = UserGuideWindow(self.window)
-        return self.window._open(self.guide, modal=False)
+        self.guide = UserGuideWindow(self.parent)
+        return self.dialogs.open(self.guide, modal=False)

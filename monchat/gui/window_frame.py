@@ -110,10 +110,10 @@ class FirstPaint(QObject):
     """Calls ``then`` in the pass of the event loop after the window's next paint, then stops watching (so later
     paints cost no Python call)."""
 
-    def __init__(self, window: QWidget, then) -> None:
-        super().__init__(window)
+    def __init__(self, widget: QWidget, then) -> None:
+        super().__init__(widget)
         self.then = then
-        window.installEventFilter(self)
+        widget.installEventFilter(self)
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt override)
         if event.type() == QEvent.Type.Paint:

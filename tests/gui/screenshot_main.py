@@ -185,7 +185,7 @@ def main(home: str, output: str, language: str = "ja", dark: bool = False) -> in
     def flush_step():
         """The flush while it runs (one filter's first answer held back: the time left is estimated from the
         others' parts), then when it is done."""
-        dialog = window.open_flush()
+        dialog = window.memory_menu.open_flush()
         release, held = threading.Event(), threading.Event()
 
         def hold(_n, kind):  # the first filter call of this flush (the scenes' flushes made calls before)
@@ -215,7 +215,7 @@ def main(home: str, output: str, language: str = "ja", dark: bool = False) -> in
 
     def verdict_menu_step():
         """The judge row with its "approve as…" menu open (a popup: grabbed from the screen)."""
-        dialog = window.open_review_queue()
+        dialog = window.memory_menu.open_review_queue()
         dialog.select(made["judge"].id)
         button = dialog.other_verdict_button
 
@@ -272,15 +272,15 @@ def main(home: str, output: str, language: str = "ja", dark: bool = False) -> in
     steps += [dialog_step(name.removeprefix("open_"), opener) for name, opener in sorted(openers(window).items())]
     steps += [unshot_step]
     steps += [flush_step,
-              dialog_step("review_queue", window.open_review_queue, lambda d: d.select(made["judge"].id)),
+              dialog_step("review_queue", window.memory_menu.open_review_queue, lambda d: d.select(made["judge"].id)),
               verdict_menu_step,
-              dialog_step("memory", window.open_memory, lambda d: d.refresh(made["kanazawa"])),
-              dialog_step("memory_superseded", window.open_memory, show_superseded),
-              dialog_step("memory_preference", window.open_memory, show_preference),
+              dialog_step("memory", window.memory_menu.open_memory, lambda d: d.refresh(made["kanazawa"])),
+              dialog_step("memory_superseded", window.memory_menu.open_memory, show_superseded),
+              dialog_step("memory_preference", window.memory_menu.open_memory, show_preference),
               dialog_step("settings_chat", window.open_settings, lambda d: d.tabs.setCurrentIndex(1)),
               dialog_step("settings_memory", window.open_settings, lambda d: d.tabs.setCurrentIndex(2)),
               dialog_step("settings_growing", window.open_settings, lambda d: d.tabs.setCurrentIndex(tab_index(d.tabs, d.growing)))]
-    steps += [dialog_step(f"inbox_{tab}", window.open_inbox, lambda d, n=n: d.tabs.setCurrentIndex(n))
+    steps += [dialog_step(f"inbox_{tab}", window.memory_menu.open_inbox, lambda d, n=n: d.tabs.setCurrentIndex(n))
               for n, tab in enumerate(("insights", "diary", "interests", "graph", "lint"))]
     steps += [stop_step] + ([] if dark else [dark_step])
     QTimer.singleShot(1500, capture_main)  # the context meter and the layout settle first

@@ -78,7 +78,7 @@ def test_the_layer_rows_read_in_japanese(app, backend, make_window, qtbot):
 def inbox_after_a_flush(app, backend, make_window, language="en"):
     week(app, backend)
     app.flush.run()
-    return make_window(language).open_inbox()
+    return make_window(language).memory_menu.open_inbox()
 
 
 def rows(dialog) -> list[list[str]]:
@@ -122,7 +122,7 @@ def test_a_gap_the_program_found_reads_in_the_windows_language(app, make_window)
         BackgroundStore(app.store).add_gap({"kind": "structural", "slot": "family/partner", "source": "neighbours",
                                             "text": "talks about family often (6 messages in 30 days), never about "
                                                     "family/partner", "failures": 0, "run_id": 1})
-    dialog = make_window("ja").open_inbox()
+    dialog = make_window("ja").memory_menu.open_inbox()
     assert rows(dialog) == [["家族 についてよく話すのに、家族：partner は話に出ない", "話に出ない", "未読"]]
     dialog.close()
 
@@ -146,7 +146,7 @@ def test_an_insight_names_its_topics_in_words(app, make_window):
     with app.store.atomic():
         BackgroundStore(app.store).add_insight({"run_id": 2, "kind": "insight", "text": "drink/daily came up often",
                                                 "slots": ["drink/daily"], "created_at": "2026-12-01T22:00:00"})
-    dialog = make_window("ja").open_inbox()
+    dialog = make_window("ja").memory_menu.open_inbox()
     top = dialog.insights.topLevelItem(0)
     assert [top.text(c) for c in range(4)] == ["飲み物：daily came up often", "気づき", "飲み物：daily", "2"]
     dialog.close()

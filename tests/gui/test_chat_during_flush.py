@@ -31,7 +31,7 @@ def test_chat_is_open_while_a_flush_runs_and_its_message_waits_for_the_next_flus
     backend.default_reply = NO_ITEMS
     release, entered = threading.Event(), threading.Event()
     backend.enqueue(held_answer(release, entered))
-    dialog = window.open_flush()
+    dialog = window.memory_menu.open_flush()
     qtbot.waitUntil(dialog.start_button.isEnabled, timeout=5000)
     assert not dialog.isModal()
     try:
@@ -93,7 +93,7 @@ def test_the_flush_window_estimates_the_time_left_from_the_parts_read(qtbot):
 def test_the_looking_back_notes_are_worded_in_the_windows_language(make_window, language):
     from monchat.core.types import Coded
     from tests.gui.walker import other_script
-    dialog = make_window(language).open_flush()
+    dialog = make_window(language).memory_menu.open_flush()
     note = Coded("reflect: 2 entr(ies) left out: not of the schema's shape or resting on no slot it was shown.",
                  "reflect_unshown", 2)
     worded = dialog.report_words(note)
@@ -114,7 +114,7 @@ def test_a_flush_in_another_process_opens_chat_here_and_what_is_sent_waits_for_t
     with flush_in_another_process(home) as other:
         qtbot.waitUntil(window.composer.edit.isEnabled, timeout=10000)  # the window reads the gate by itself
         assert "A flush is running" in window.gate_bar.banner_label.text()
-        assert window.gate_bar.visible_flush_buttons() == [] and not window.flush_action.isEnabled()
+        assert window.gate_bar.visible_flush_buttons() == [] and not window.menus.flush_action.isEnabled()
         backend.enqueue("Still here.")
         window.composer.edit.setPlainText("sent while the other flush runs")
         with qtbot.waitSignal(window.turn_finished, timeout=5000):
@@ -125,6 +125,6 @@ def test_a_flush_in_another_process_opens_chat_here_and_what_is_sent_waits_for_t
     assert len(during) == 2 and not {m.id for m in during} & app.archive.ids()
     assert len(app.logbook.files()) == 1, "the file with the new message is kept for the next flush"
     qtbot.waitUntil(lambda: "Unflushed log files: 1" in window.gate_bar.count_label.text(), timeout=10000)
-    assert window.flush_action.isEnabled() and not window.gate_bar.banner.isVisibleTo(window.gate_bar)
+    assert window.menus.flush_action.isEnabled() and not window.gate_bar.banner.isVisibleTo(window.gate_bar)
     backend.default_reply = NO_ITEMS
     assert app.flush.run().messages_archived == 2 and app.logbook.files() == []

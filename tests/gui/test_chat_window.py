@@ -82,7 +82,7 @@ def test_regenerate_replaces_the_last_reply(window, backend, app, qtbot):
     backend.enqueue("first answer", "second answer")
     send(window, qtbot, "質問です")
     with qtbot.waitSignal(window.turn_finished, timeout=5000):
-        window.regenerate_action.trigger()
+        window.menus.regenerate_action.trigger()
     texts = [(b.role, b.text()) for b in window.chat_view.bubbles]
     assert texts == [("user", "質問です"), ("assistant", "second answer")]
     window.reload_conversation()  # what is on disk agrees
@@ -92,7 +92,7 @@ def test_regenerate_replaces_the_last_reply(window, backend, app, qtbot):
 def test_edit_last_message_replaces_it_and_its_reply(window, backend, app, qtbot):
     backend.enqueue("answer one", "answer two")
     send(window, qtbot, "typo mesage")
-    window.edit_action.trigger()
+    window.menus.edit_action.trigger()
     assert window.composer.edit_row.isVisible() and window.composer.text() == "typo mesage"
     send(window, qtbot, "typo message, fixed")
     assert [b.text() for b in window.chat_view.bubbles] == ["typo message, fixed", "answer two"]

@@ -121,14 +121,14 @@ def test_the_send_key_is_the_setting_chat_ctrl_enter_sends(app, make_window, qtb
     import tomllib
     app.settings.chat.ctrl_enter_sends = True
     window = make_window("en")
-    assert window.composer.edit.ctrl_enter_sends and window.send_key_action.isChecked()
+    assert window.composer.edit.ctrl_enter_sends and window.menus.send_key_action.isChecked()
 
-    window.send_key_action.trigger()  # the Chat menu's toggle: saved at once
+    window.menus.send_key_action.trigger()  # the Chat menu's toggle: saved at once
     assert not app.settings.chat.ctrl_enter_sends and not window.composer.edit.ctrl_enter_sends
     assert "Enter sends" in window.composer.edit.placeholderText()
     saved = tomllib.loads(app.paths.settings_path.read_text(encoding="utf-8"))
     assert saved["chat"]["ctrl_enter_sends"] is False
-    window.send_key_action.trigger()
+    window.menus.send_key_action.trigger()
     saved = tomllib.loads(app.paths.settings_path.read_text(encoding="utf-8"))
     assert saved["chat"]["ctrl_enter_sends"] is True and window.composer.edit.ctrl_enter_sends
 

@@ -169,7 +169,7 @@ def test_disabled_buttons_are_dimmed_yet_visible_and_the_flush_notes_read(app, m
     fill_log_files(app, 1)
     window = make_window("en")
     themed(light_palette() if theme == "light" else dark_palette())
-    dialog = window.open_flush()
+    dialog = window.memory_menu.open_flush()
     qtbot.waitUntil(dialog.start_button.isEnabled, timeout=5000)
     qtbot.wait(50)
     assert not dialog.cancel_button.isEnabled() and dialog.close_button.isEnabled()

@@ -52,7 +52,7 @@ def test_a_reply_rated_down_in_the_chat_lowers_what_it_relied_on(kept, app, back
 
 
 def test_a_memory_rated_down_in_the_browser_waits_for_review(kept, app, window, qtbot):
-    browser = window.open_memory()
+    browser = window.memory_menu.open_memory()
     browser.set_view("layer1")
     rows = {browser.table.topLevelItem(i).text(0): browser.table.topLevelItem(i)
             for i in range(browser.table.topLevelItemCount())}
@@ -96,7 +96,7 @@ def test_the_rating_words_are_japanese_in_the_japanese_window(kept, app, make_wi
     window = make_window("ja")
     dialog = window.open_settings()
     assert "まだ何も学んでいません" in dialog.learning.label.text()
-    browser = window.open_memory()
+    browser = window.memory_menu.open_memory()
     assert "頼りにした記憶" in browser.rating.down.toolTip()
 
 

@@ -110,7 +110,7 @@ def test_a_first_start_offers_no_empty_flush_and_no_pause_warning(window):
     bar = window.gate_bar
     assert bar.count_label.text() == "Unflushed log files: 0" and "pauses" not in bar.count_label.text()
     assert "chat pauses at 5" in bar.count_label.toolTip()
-    assert not window.flush_action.isEnabled() and window.flush_action.toolTip() == "Nothing to flush yet: chat first."
+    assert not window.menus.flush_action.isEnabled() and window.menus.flush_action.toolTip() == "Nothing to flush yet: chat first."
     assert not bar.flush_button.isEnabled() and bar.flush_button.toolTip() == "Nothing to flush yet: chat first."
 
 

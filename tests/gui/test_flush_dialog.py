@@ -11,7 +11,7 @@ from tests.gui.flush_script import NO_ITEMS, item_answer
 
 
 def open_flush(window, qtbot):
-    dialog = window.open_flush()
+    dialog = window.memory_menu.open_flush()
     assert dialog is not None and dialog.isVisible()
     qtbot.waitUntil(dialog.start_button.isEnabled, timeout=5000)
     return dialog
@@ -167,7 +167,7 @@ def test_a_persona_that_cannot_read_offers_a_partial_flush(app, make_window, bac
 
 
 def test_start_flush_is_disabled_with_the_reason_when_there_are_no_log_files(window, qtbot):
-    dialog = window.open_flush()
+    dialog = window.memory_menu.open_flush()
     qtbot.waitUntil(lambda: bool(dialog.persona_rows), timeout=5000)
     assert "no log files" in dialog.plan_label.text()
     assert not dialog.start_button.isEnabled() and "chat first" in dialog.start_button.toolTip()

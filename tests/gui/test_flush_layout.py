@@ -13,7 +13,7 @@ from tests.gui.test_review_next_step import JUNK, lines_as_items
 
 
 def open_flush(window, qtbot):
-    dialog = window.open_flush()
+    dialog = window.memory_menu.open_flush()
     qtbot.waitUntil(dialog.start_button.isEnabled, timeout=5000)
     qtbot.wait(50)  # the plan's rows are laid out
     return dialog

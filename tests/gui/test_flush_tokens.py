@@ -38,7 +38,7 @@ def test_a_persona_bar_counts_the_tokens_of_the_answer_it_is_reading(app, make_w
     log_message(app, 3, "今日はすき焼きを食べた")
     log_message(app, 2.9, "いいですね！", role="assistant")
     window = make_window("en")
-    dialog = window.open_flush()
+    dialog = window.memory_menu.open_flush()
     qtbot.waitUntil(dialog.start_button.isEnabled, timeout=5000)
     _name, bar = next(iter(dialog.persona_rows.values()))
     seen: list[int] = []

@@ -79,21 +79,21 @@ def test_at_five_files_regenerate_and_edit_are_disabled_with_the_reason(app, mak
     log_message(app, 0.007, "the answer", role="assistant")
     window = make_window("en")
     assert window.chat_view.bubbles  # there is something they would act on …
-    for act in (window.regenerate_action, window.edit_action):
+    for act in (window.menus.regenerate_action, window.menus.edit_action):
         assert not act.isEnabled() and "paused" in act.toolTip()  # … but chat is paused
     window.turns.begin_edit_last()  # the shortcut's slot, called anyway
     assert not window.composer.edit_row.isVisible()  # never an editing banner without a usable box
 
 
 def test_an_empty_chat_says_why_regenerate_and_edit_cannot_act(window, backend, qtbot):
-    assert not window.regenerate_action.isEnabled() and "send a message first" in window.regenerate_action.toolTip()
-    assert not window.edit_action.isEnabled() and "no message of yours" in window.edit_action.toolTip()
+    assert not window.menus.regenerate_action.isEnabled() and "send a message first" in window.menus.regenerate_action.toolTip()
+    assert not window.menus.edit_action.isEnabled() and "no message of yours" in window.menus.edit_action.toolTip()
     backend.enqueue("hello back")
     window.composer.edit.setPlainText("hello")
     with qtbot.waitSignal(window.turn_finished, timeout=5000):
         window.composer.submit()
-    assert window.regenerate_action.isEnabled() and window.edit_action.isEnabled()
-    assert window.regenerate_action.toolTip() == "Ask for the last reply again"
+    assert window.menus.regenerate_action.isEnabled() and window.menus.edit_action.isEnabled()
+    assert window.menus.regenerate_action.toolTip() == "Ask for the last reply again"
 
 
 def test_while_a_reply_streams_flush_is_disabled_with_the_reason_then_works(app, make_window, backend, qtbot):
@@ -106,11 +106,11 @@ def test_while_a_reply_streams_flush_is_disabled_with_the_reason_then_works(app,
     qtbot.waitUntil(lambda: window.turns.current is not None, timeout=2000)
     button = window.gate_bar.banner_button
     assert not button.isEnabled() and "reply is being written" in button.toolTip()
-    assert not window.flush_action.isEnabled() and not window.regenerate_action.isEnabled()
-    assert "stop it" in window.regenerate_action.toolTip()
+    assert not window.menus.flush_action.isEnabled() and not window.menus.regenerate_action.isEnabled()
+    assert "stop it" in window.menus.regenerate_action.toolTip()
     with qtbot.waitSignal(window.turn_finished, timeout=10000):
         pass
-    assert button.isEnabled() and window.flush_action.isEnabled()
+    assert button.isEnabled() and window.menus.flush_action.isEnabled()
     button.click()
     dialog = window.dialogs[-1]
     assert dialog.isVisible() and dialog.windowTitle() == "Flush"

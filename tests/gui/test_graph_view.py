@@ -45,7 +45,7 @@ def test_the_graph_tab_draws_the_top_nodes_their_labels_and_only_drawn_edges(app
     held = {(e["source"], e["target"]) for e in graph["edges"] if e["held"]}
     drawn = {(e["source"], e["target"]) for e in graph["edges"] if not e["held"]}
     assert held and drawn
-    dialog = make_window("en").open_inbox()
+    dialog = make_window("en").memory_menu.open_inbox()
     dialog.tabs.setCurrentIndex(3)
     view = dialog.graph_view
     assert dialog.tabs.tabText(3) == "Graph" and not dialog.graph_empty.isVisible()
@@ -62,7 +62,7 @@ def test_the_graph_tab_draws_the_top_nodes_their_labels_and_only_drawn_edges(app
 
 
 def test_the_graph_tab_reads_in_japanese_and_says_when_there_is_no_graph(make_window):
-    dialog = make_window("ja").open_inbox()
+    dialog = make_window("ja").memory_menu.open_inbox()
     dialog.tabs.setCurrentIndex(3)
     assert dialog.tabs.tabText(3) == "グラフ"
     assert dialog.graph_empty.isVisible() and "整理" in dialog.graph_empty.text()
@@ -74,7 +74,7 @@ def test_a_discovery_is_shown_in_the_inbox_in_the_windows_words(app, make_window
     log_message(app, 30, "Met Mira in Sendai, ギターを弾いた")  # the item's words are all the user's
     log_message(app, 20, "ギターの練習、緑茶を飲んだ")
     app.flush.run()
-    dialog = make_window("en").open_inbox()
+    dialog = make_window("en").memory_menu.open_inbox()
     rows = [[dialog.insights.topLevelItem(i).text(c) for c in range(3)]
             for i in range(dialog.insights.topLevelItemCount())]
     two_hop = [r for r in rows if r[1] == "two steps apart"]
@@ -86,7 +86,7 @@ def test_a_discovery_dismissed_in_the_inbox_leaves_the_list(app, make_window):
     log_message(app, 30, "Met Mira in Sendai, ギターを弾いた")  # the item's words are all the user's
     log_message(app, 20, "ギターの練習、緑茶を飲んだ")
     app.flush.run()
-    dialog = make_window("en").open_inbox()
+    dialog = make_window("en").memory_menu.open_inbox()
 
     def discoveries():
         return [dialog.insights.topLevelItem(i) for i in range(dialog.insights.topLevelItemCount())

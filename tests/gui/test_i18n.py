@@ -107,9 +107,9 @@ SCREENS = {
     "settings": (lambda w: w.open_settings(), "設定", "Settings"),
     "surface personas": (lambda w: w.open_surface_personas(), "会話ペルソナ", "Chat personas"),
     "filter personas": (lambda w: w.open_filter_personas(), "フィルターペルソナ", "Filter personas"),
-    "flush": (lambda w: w.open_flush(), "整理（フラッシュ）", "Flush"),
-    "memory": (lambda w: w.open_memory(), "記憶", "Memory"),
-    "review queue": (lambda w: w.open_review_queue(), "確認待ちの変更", "Review queue"),
+    "flush": (lambda w: w.memory_menu.open_flush(), "整理（フラッシュ）", "Flush"),
+    "memory": (lambda w: w.memory_menu.open_memory(), "記憶", "Memory"),
+    "review queue": (lambda w: w.memory_menu.open_review_queue(), "確認待ちの変更", "Review queue"),
 }
 
 
@@ -122,7 +122,7 @@ def test_every_screen_opens_in_both_languages(make_window, qtbot, language, scre
     assert shown is not None and shown.isVisible()
     texts = shown_texts(shown)
     if screen == "main window":
-        texts += [a.text() for a in window.findChildren(type(window.settings_action))]
+        texts += [a.text() for a in window.findChildren(type(window.menus.settings_action))]
         texts += shown_texts(window.composer) + shown_texts(window.gate_bar)
     expected = japanese if language == "ja" else english
     assert expected in texts, f"{expected!r} not shown on the {screen}"
@@ -187,7 +187,7 @@ def test_flush_progress_and_summary_read_in_japanese(app, make_window, backend, 
     log_message(app, 2, "今日はすき焼きを食べた")
     backend.enqueue(item_answer("仙台に住んでいる", "home/city"))
     window = make_window("ja")
-    dialog = window.open_flush()
+    dialog = window.memory_menu.open_flush()
     qtbot.waitUntil(dialog.start_button.isEnabled, timeout=5000)
     statuses, messages = [], []
     original = dialog.show_progress
@@ -226,7 +226,7 @@ def _wrap_progress(start, shown, recording):
 def test_every_change_kind_and_stage_has_japanese_words(make_window):
     from monchat.core.flush.records import STAGES
     window = make_window("ja")
-    dialog = window.open_flush()
+    dialog = window.memory_menu.open_flush()
     kinds = ("new", "reinforced", "merged", "superseded", "retracted", "queued", "layer1", "layer2", "pending",
              "dormant", "expired", "contradicted")
     for names, words in ((kinds, dialog.change_name), (STAGES, dialog.stage_name),

@@ -21,7 +21,7 @@ def test_the_inbox_shows_insights_gaps_the_diary_and_the_profile(app, backend, m
     report = app.flush.run()
     assert len(report.background["diary"]) == 2
     window = make_window("en")
-    dialog = window.open_inbox()
+    dialog = window.memory_menu.open_inbox()
     rows = [[dialog.insights.topLevelItem(i).text(c) for c in range(4)]
             for i in range(dialog.insights.topLevelItemCount())]
     assert ["The user is settling into a new city", "insight", "home: city", "1"] in rows  # the slot home/city in words
@@ -46,7 +46,7 @@ def test_the_inbox_shows_insights_gaps_the_diary_and_the_profile(app, backend, m
 
 def test_the_inbox_reads_in_japanese_and_says_when_it_is_empty(make_window):
     window = make_window("ja")
-    dialog = window.open_inbox()
+    dialog = window.memory_menu.open_inbox()
     assert dialog.windowTitle() == "受信箱"
     assert dialog.insights_empty.isVisible() and "ギャップ" in dialog.insights_empty.text()
     assert dialog.tabs.tabText(2) == "関心" and dialog.windows["30"].title() == "直近 30 日"
@@ -59,7 +59,7 @@ def test_the_memory_browser_shows_a_skills_level(app, backend, window):
     log_message(app, 3, "Wrote a Rust async server today")
     backend.enqueue(item_answer("Rust async", "skill/rust-async", kind="skill", score=0.8))
     app.flush.run()
-    browser = window.open_memory()
+    browser = window.memory_menu.open_memory()
     browser.set_view("all")
     browser.table.setCurrentItem(browser.table.topLevelItem(0))
     assert "Kind: a skill" in browser.facts.text() and "Level L1 (1 day of use)" in browser.facts.text()
@@ -76,14 +76,14 @@ def test_the_inbox_lists_lint_findings_in_both_languages(app, backend, make_wind
         app.store.db.execute("UPDATE memories SET slot = 'tea' WHERE text = 'green tea'")
     app.lint.run(no_llm=True)  # as the next flush (or Check now) would
     window = make_window("en")
-    dialog = window.open_inbox()
+    dialog = window.memory_menu.open_inbox()
     tab = dialog.lint_tab
     assert dialog.tabs.tabText(dialog.tabs.indexOf(tab)) == "Check" and not tab.empty.isVisible()
     row = [tab.findings.topLevelItem(0).text(c) for c in range(4)]
     assert row == ["Malformed: empty text, filed under no topic and detail, or a value out of range", "green tea",
                    "structure", "marked: checked again at the next flush"]
     dialog.close()
-    dialog = make_window("ja").open_inbox()
+    dialog = make_window("ja").memory_menu.open_inbox()
     assert dialog.tabs.tabText(dialog.tabs.indexOf(dialog.lint_tab)) == "点検"
     assert dialog.lint_tab.findings.topLevelItem(0).text(3) == "印を付けました: 次の整理で再点検"
     dialog.close()
@@ -101,7 +101,7 @@ def test_the_inbox_fits_its_texts_and_all_three_profile_windows_in_japanese(app,
     log_message(app, 3, "答えは簡潔なのが好き")
     backend.enqueue(item_answer("簡潔な答えが好き", "communication/answer-length", kind="preference"))
     app.flush.run()
-    dialog = make_window("ja").open_inbox()
+    dialog = make_window("ja").memory_menu.open_inbox()
     qtbot.waitUntil(dialog.isVisible)
     header = dialog.insights.header()
     # The insight's words get the width; the kind, slot, flush and status columns fit their contents.
@@ -139,7 +139,7 @@ def test_interests_and_the_graph_show_nothing_that_waits_for_review_until_it_is_
     app.flush.run()
     assert {r.action for r in app.memory.queue()} == {"layer1"}  # the guard dropped the placeholder
     window = make_window("en")
-    dialog = window.open_inbox()
+    dialog = window.memory_menu.open_inbox()
     assert [name.text() for name, _bar, _trend in dialog.bars["90"]] == ["hobbies"]  # Interests
     assert "topic:role_id_1" not in dialog.graph_view.node_items and "topic:home" not in dialog.graph_view.node_items
     assert "topic:hobby" in dialog.graph_view.node_items
@@ -147,7 +147,7 @@ def test_interests_and_the_graph_show_nothing_that_waits_for_review_until_it_is_
 
     [sendai] = [r for r in app.memory.queue() if r.text == "Lives in Sendai"]
     app.memory.approve(str(sendai.id))
-    dialog = window.open_inbox()
+    dialog = window.memory_menu.open_inbox()
     assert sorted(name.text() for name, _bar, _trend in dialog.bars["90"]) == ["hobbies", "home"]
     assert {"topic:home", "entity:sendai"} <= set(dialog.graph_view.node_items)
     assert "topic:role_id_1" not in dialog.graph_view.node_items

@@ -117,7 +117,7 @@ def test_the_walker_finds_dialogs_and_openers_generically(window):
             self.owner = owner
 
         def open_flush_again(self):
-            return self.owner.open_flush()
+            return self.owner.memory_menu.open_flush()
 
     window.file_menu = Helper(window)
     assert {"open_settings", "open_flush_again"} <= set(openers(window))

@@ -25,7 +25,7 @@ def memory_with_a_malformed_slot(app, backend):
 
 def test_check_now_runs_lint_and_shows_the_finding(app, backend, make_window, qtbot):
     memory_with_a_malformed_slot(app, backend)
-    dialog = make_window("en").open_inbox()
+    dialog = make_window("en").memory_menu.open_inbox()
     tab = dialog.lint_tab
     dialog.tabs.setCurrentWidget(tab)
     assert tab.check_button.isVisible() and tab.findings.topLevelItemCount() == 0 and tab.empty.isVisible()
@@ -46,7 +46,7 @@ def test_check_now_runs_lint_and_shows_the_finding(app, backend, make_window, qt
 
 def test_check_now_while_a_flush_holds_the_lock_says_so_and_changes_nothing(app, backend, make_window, qtbot):
     memory_with_a_malformed_slot(app, backend)
-    dialog = make_window("ja").open_inbox()
+    dialog = make_window("ja").memory_menu.open_inbox()
     tab = dialog.lint_tab
     assert tab.check_button.text() == "今すぐ点検"
     with held_lock(app.paths.flush_lock) as held:
@@ -95,7 +95,7 @@ def test_check_now_leaves_the_model_check_out_for_a_cloud_not_agreed_to(home, qt
         assert lint_calls(backend) == 0
         window = MainWindow(app)
         qtbot.addWidget(window)
-        tab = window.open_inbox().lint_tab
+        tab = window.memory_menu.open_inbox().lint_tab
         with qtbot.waitSignal(tab.checked, timeout=10000):
             tab.check_button.click()
         assert lint_calls(backend) == 0

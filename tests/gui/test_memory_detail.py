@@ -35,7 +35,7 @@ def test_every_evidence_row_draws_its_time_in_one_font(app, backend, make_window
     log_message(app, 2, KANA_FIRST)
     backend.enqueue(oden)
     app.flush.run()
-    browser = make_window("ja").open_memory()
+    browser = make_window("ja").memory_menu.open_memory()
     browser.set_view("all")
     evidence = browser.evidence
     assert [line.split("  ", 1)[1] for line in evidence.texts()] == [KANJI_FIRST, KANA_FIRST]
@@ -51,7 +51,7 @@ def test_every_evidence_row_draws_its_time_in_one_font(app, backend, make_window
 @pytest.mark.parametrize("opener", ["open_memory", "open_review_queue"])
 def test_the_list_takes_the_room_and_the_detail_what_it_needs(app, make_window, qtbot, opener):
     window = make_window("en")
-    dialog = getattr(window, opener)()
+    dialog = getattr(window.memory_menu, opener)()
     dialog.resize(1000, 700)  # a window on a 1366×768 screen
     qtbot.waitUntil(lambda: dialog.table.viewport().height() > 0)
     listing = dialog.table.viewport().height()

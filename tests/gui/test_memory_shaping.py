@@ -16,7 +16,7 @@ def select(browser, text: str) -> None:
 
 
 def test_the_browser_opens_on_what_the_last_flush_proposed(queued, window):  # noqa: F811
-    browser = window.open_memory()
+    browser = window.memory_menu.open_memory()
     assert browser.view().value == "new" and browser.tabs.tabText(browser.tabs.currentIndex()) == \
         "New from the last flush"
     assert sorted(rows(browser)) == ["仙台に住んでいる", "朝はブラックコーヒー"]  # not only under "All"
@@ -24,13 +24,13 @@ def test_the_browser_opens_on_what_the_last_flush_proposed(queued, window):  # n
 
 
 def test_an_empty_memory_opens_on_lasting_memory(window):
-    browser = window.open_memory()
+    browser = window.memory_menu.open_memory()
     assert browser.view().value == "layer1"
     browser.close()
 
 
 def test_an_edit_is_kept_as_written(queued, window, qtbot):  # noqa: F811
-    browser = window.open_memory()
+    browser = window.memory_menu.open_memory()
     select(browser, "朝はブラックコーヒー")
     browser.text_edit.setPlainText("朝は必ずブラックコーヒー")
     with qtbot.waitSignal(browser.memory_changed, timeout=5000):
@@ -43,7 +43,7 @@ def test_an_edit_is_kept_as_written(queued, window, qtbot):  # noqa: F811
 
 def test_forget_asks_and_can_be_undone(queued, window, qtbot):  # noqa: F811
     queued.approve(str(queued.queue()[0].id))
-    browser = window.open_memory()
+    browser = window.memory_menu.open_memory()
     browser.set_view("layer1")
     [text] = rows(browser)
     box = browser.forget_selected()
@@ -62,7 +62,7 @@ def test_a_forgotten_memory_can_be_restored_from_history(queued, window, qtbot):
     memory_id = queued.queue()[0].memory_id
     queued.approve(memory_id)
     queued.forget(memory_id)
-    browser = window.open_memory()
+    browser = window.memory_menu.open_memory()
     browser.set_view("history")
     browser.refresh(memory_id)
     assert browser.forget_button.text() == "Restore" and browser.forget_button.isEnabled()
@@ -73,7 +73,7 @@ def test_a_forgotten_memory_can_be_restored_from_history(queued, window, qtbot):
 
 
 def test_delete_asks_then_removes_the_memory_for_good(queued, app, window, qtbot):  # noqa: F811
-    browser = window.open_memory()
+    browser = window.memory_menu.open_memory()
     select(browser, "仙台に住んでいる")
     box = browser.delete_selected()
     assert isinstance(box, QMessageBox) and "cannot be undone" in box.text()

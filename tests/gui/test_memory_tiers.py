@@ -48,7 +48,7 @@ def test_the_browser_has_a_tier_column_and_shows_what_a_digest_covers(app, clock
                                                                        hot, digest_words):
     scenes.cold_food(app, clock, DAY1)
     window = make_window(language)
-    browser = window.open_memory()
+    browser = window.memory_menu.open_memory()
     browser.set_view("all")
     assert browser.table.headerItem().text(TIER_COLUMN) == ("Talked about" if language == "en" else "話題にした時期")
     shown = rows(browser)

@@ -25,7 +25,7 @@ def queued(app, backend):
 
 def test_review_queue_approve_and_reject_change_the_store(queued, window, qtbot):
     memory = queued
-    dialog = window.open_review_queue()
+    dialog = window.memory_menu.open_review_queue()
     assert dialog.table.topLevelItemCount() == 2
     texts = {dialog.table.topLevelItem(i).text(0): i for i in range(2)}
     assert set(texts) == {"朝はブラックコーヒー", "仙台に住んでいる"}
@@ -55,7 +55,7 @@ def test_review_queue_approve_and_reject_change_the_store(queued, window, qtbot)
 
 def test_memory_browser_views_history_evidence_and_actions(queued, window, qtbot):
     memory = queued
-    browser = window.open_memory()
+    browser = window.memory_menu.open_memory()
     browser.set_view("waiting")
     assert browser.table.topLevelItemCount() == 2
     assert browser.table.topLevelItem(0).text(2) == "waiting for review"

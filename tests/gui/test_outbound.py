@@ -68,7 +68,7 @@ class TestCloud:
 
     def test_a_flush_to_a_cloud_asks_first(self, window, app, qtbot):
         log_message(app, 1, "something to flush")
-        assert window.open_flush() is None
+        assert window.memory_menu.open_flush() is None
         box = window.cloud.box
         assert box is not None and "unflushed logs" in box.text()
         answer(box, accept=True)

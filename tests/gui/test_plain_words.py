@@ -34,7 +34,7 @@ def test_no_window_shows_the_programs_vocabulary_outside_tooltips(app, make_wind
         log_message(app, 3 - n * 0.01, text)
     backend.enqueue(three_items)
     window = make_window("en")
-    flush = window.open_flush()
+    flush = window.memory_menu.open_flush()
     qtbot.waitUntil(flush.start_button.isEnabled, timeout=5000)
     before = program_words(shown_texts(flush, tooltips=False))  # the plan: the personas and their roles
     with qtbot.waitSignal(flush.flush_finished, timeout=20000):

@@ -39,7 +39,7 @@ def select(browser, text: str) -> None:
 
 def test_the_browser_shows_the_category_and_the_version_chain(app, backend, window):
     two_versions(app, backend)
-    browser = window.open_memory()
+    browser = window.memory_menu.open_memory()
     select(browser, "detailed explanations")
     facts = browser.facts.text()
     assert "Kind: a preference" in facts
@@ -54,7 +54,7 @@ def test_the_browser_shows_the_category_and_the_version_chain(app, backend, wind
 
 def test_the_chain_reads_in_japanese(app, backend, make_window):
     two_versions(app, backend)
-    browser = make_window("ja").open_memory()
+    browser = make_window("ja").memory_menu.open_memory()
     select(browser, "detailed explanations")
     facts = browser.facts.text()
     assert "種類: 好み" in facts and "好み: コミュニケーション、版 2/2、重み 1.00" in facts

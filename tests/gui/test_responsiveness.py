@@ -99,7 +99,7 @@ def test_gui_stays_responsive_during_a_flush_with_a_slow_backend(app, make_windo
         log_message(app, 1 + n / 60, f"今日の出来事 {n}: 散歩して、コーヒーを飲んで、少し本を読んだ。")
     window = make_window("en")
     backend.enqueue(item_answer("散歩が日課", "habit/walk", kind="habit", score=0.7))
-    dialog = window.open_flush()
+    dialog = window.memory_menu.open_flush()
     qtbot.waitUntil(dialog.start_button.isEnabled, timeout=5000)
     probe = EventLoopProbe().watch(backend)
     with qtbot.waitSignal(dialog.flush_finished, timeout=30000):

@@ -32,13 +32,13 @@ def test_a_flush_with_reviews_ends_with_open_review_queue_and_eight_are_rejected
         log_message(app, 3 - n * 0.01, text)
     backend.enqueue(lines_as_items(0), lines_as_items(3), lines_as_items(6))
     window = make_window("en")
-    dialog = window.open_flush()
+    dialog = window.memory_menu.open_flush()
     qtbot.waitUntil(dialog.start_button.isEnabled, timeout=5000)
     with qtbot.waitSignal(dialog.flush_finished, timeout=20000) as blocker:
         dialog.start_button.click()
     assert blocker.args[0].queued == 8
     assert dialog.review_button.isVisible() and dialog.review_button.text() == "Open review queue (8)"
-    qtbot.waitUntil(lambda: window.queue_action.text() == "Review queue (8)…", timeout=5000)
+    qtbot.waitUntil(lambda: window.menus.queue_action.text() == "Review queue (8)…", timeout=5000)
 
     dialog.review_button.click()
     queue = next(d for d in window.dialogs if isinstance(d, ReviewQueueDialog) and d.isVisible())
@@ -49,7 +49,7 @@ def test_a_flush_with_reviews_ends_with_open_review_queue_and_eight_are_rejected
         queue.reject_button.click()  # one click
     assert app.memory.queue() == [] and queue.table.topLevelItemCount() == 0
     assert {m.state for m in app.memory.list(all=True) if m.text in JUNK} == {"rejected"}
-    qtbot.waitUntil(lambda: window.queue_action.text() == "Review queue…", timeout=5000)
+    qtbot.waitUntil(lambda: window.menus.queue_action.text() == "Review queue…", timeout=5000)
     queue.close()
     dialog.close()
 
@@ -58,11 +58,11 @@ def test_a_flush_without_reviews_has_no_review_button(app, make_window, backend,
     backend.default_reply = NO_ITEMS
     log_message(app, 3, "hello there")
     window = make_window("en")
-    dialog = window.open_flush()
+    dialog = window.memory_menu.open_flush()
     qtbot.waitUntil(dialog.start_button.isEnabled, timeout=5000)
     with qtbot.waitSignal(dialog.flush_finished, timeout=20000):
         dialog.start_button.click()
-    assert not dialog.review_button.isVisible() and window.queue_action.text() == "Review queue…"
+    assert not dialog.review_button.isVisible() and window.menus.queue_action.text() == "Review queue…"
     dialog.close()
 
 
@@ -97,7 +97,7 @@ def test_the_finished_flush_shows_each_change_kind_whole(app, make_window, backe
     for n, text in enumerate(JUNK[:3]):
         log_message(app, 3 - n * 0.01, text)
     backend.enqueue(lines_as_items(0))
-    dialog = make_window("en").open_flush()
+    dialog = make_window("en").memory_menu.open_flush()
     qtbot.waitUntil(dialog.start_button.isEnabled, timeout=5000)
     with qtbot.waitSignal(dialog.flush_finished, timeout=20000):
         dialog.start_button.click()
@@ -134,7 +134,7 @@ def six_junk_and_two_alike(app, backend) -> list[str]:
 def test_near_duplicates_wait_as_one_row_and_one_reject_rejects_them_all(app, make_window, backend, qtbot):
     alike = six_junk_and_two_alike(app, backend)
     assert len(app.memory.queue()) == 8
-    queue = make_window("en").open_review_queue()
+    queue = make_window("en").memory_menu.open_review_queue()
     assert queue.table.topLevelItemCount() == 6  # 8 items, 3 of them alike: 6 rows
     rows = [queue.table.topLevelItem(i) for i in range(6)]
     [folded] = [row for row in rows if row.text(0).startswith(JUNK[2])]
@@ -183,13 +183,13 @@ def test_the_menu_the_flush_button_status_and_the_queue_count_the_same_rows(app,
     log_message(app, 1, JUNK[6])
     backend.enqueue(item_answer(JUNK[6], "teapot/thing"))
     window = make_window("en")
-    dialog = window.open_flush()
+    dialog = window.memory_menu.open_flush()
     qtbot.waitUntil(dialog.start_button.isEnabled, timeout=5000)
     with qtbot.waitSignal(dialog.flush_finished, timeout=20000) as blocker:
         dialog.start_button.click()
     assert blocker.args[0].queued == 1 and len(app.memory.queue()) == 9
     assert dialog.review_button.isVisible() and dialog.review_button.text() == "Open review queue (7)"
-    qtbot.waitUntil(lambda: window.queue_action.text() == "Review queue (7)…", timeout=5000)
+    qtbot.waitUntil(lambda: window.menus.queue_action.text() == "Review queue (7)…", timeout=5000)
     dialog.review_button.click()
     queue = next(d for d in window.dialogs if isinstance(d, ReviewQueueDialog) and d.isVisible())
     assert queue.table.topLevelItemCount() == 7
@@ -203,7 +203,7 @@ def test_the_menu_the_flush_button_status_and_the_queue_count_the_same_rows(app,
     with qtbot.waitSignal(queue.memory_changed, timeout=10000):
         queue.reject_button.click()
     assert queue.table.topLevelItemCount() == 6
-    qtbot.waitUntil(lambda: window.queue_action.text() == "Review queue (6)…", timeout=5000)
+    qtbot.waitUntil(lambda: window.menus.queue_action.text() == "Review queue (6)…", timeout=5000)
     assert dialog.review_button.text() == "Open review queue (6)"
     queue.close()
     dialog.close()

@@ -46,7 +46,7 @@ def memory_record(app, text: str):
 def test_a_judgement_approved_as_something_else_keeps_the_memory(app, clock, make_window, qtbot):
     row = scenes.unsure_green_tea(app, clock, DAY1, leaning="SUPERSEDE")
     window = make_window("en")
-    dialog = window.open_review_queue()
+    dialog = window.memory_menu.open_review_queue()
     assert dialog.current().id == row.id
     assert dialog.table.currentItem().text(2) == "Decide (leaning: Replace)"
     assert dialog.approve_button.text() == "Approve: Replace"
@@ -66,7 +66,7 @@ def test_a_judgement_approved_as_something_else_keeps_the_memory(app, clock, mak
 def test_approving_a_judgement_applies_the_leaning(app, clock, make_window, qtbot):
     row = scenes.unsure_green_tea(app, clock, DAY1, leaning="SUPERSEDE")
     window = make_window("en")
-    dialog = window.open_review_queue()
+    dialog = window.memory_menu.open_review_queue()
     with qtbot.waitSignal(dialog.memory_changed, timeout=5000):
         dialog.approve_button.click()
     assert memory_record(app, scenes.GREEN).superseded_by == row.memory_id
@@ -76,7 +76,7 @@ def test_approving_a_judgement_applies_the_leaning(app, clock, make_window, qtbo
 def test_a_judgement_can_be_approved_as_the_same_thing(app, clock, make_window, qtbot):
     row = scenes.unsure_green_tea(app, clock, DAY1, leaning="COEXIST")
     window = make_window("ja")
-    dialog = window.open_review_queue()
+    dialog = window.memory_menu.open_review_queue()
     assert dialog.approve_button.text() == "承認: 別のこと"
     offered = {action.text().split(" — ")[0] for action in dialog.verdict_actions.values() if action.isVisible()}
     assert offered == {"同じこと", "まとめる", "置き換え", "食い違い"}
@@ -94,7 +94,7 @@ def test_the_review_queue_words_a_judgement_in_japanese(app, clock, make_window)
     row = scenes.unsure_green_tea(app, clock, DAY1, leaning="SUPERSEDE")
     assert "leaned" in row.reason  # core's English prose, which the window must not show
     window = make_window("ja")
-    dialog = window.open_review_queue()
+    dialog = window.memory_menu.open_review_queue()
     assert dialog.reason.text() == ("理由: 「毎食、緑茶を飲む」との関係を判断できませんでした。判定の傾き: 置き換え（確信度 0.30）\n"
                                     "提案したペルソナ: ベースペルソナ。")  # who proposed it, by name (tests/gui/test_small_model_and_proposers.py)
     assert dialog.table.currentItem().text(2) == "判断（傾き: 置き換え）"
@@ -155,7 +155,7 @@ def test_the_memory_browser_shows_history_evidence_and_reasons_in_japanese(app, 
     app.settings.flush.ask_before_layer1 = False
     made = scenes.memory_with_history(app, clock, DAY1)
     window = make_window("ja")
-    browser = window.open_memory()
+    browser = window.memory_menu.open_memory()
     browser.set_view("layer1")
     shown = {browser.table.topLevelItem(i).text(0) for i in range(browser.table.topLevelItemCount())}
     assert shown == {scenes.KANAZAWA_EDITED, scenes.CAT}
@@ -189,7 +189,7 @@ def test_the_memory_browser_shows_history_evidence_and_reasons_in_japanese(app, 
 def test_the_memory_browser_approves_a_waiting_judgement_with_its_leaning(app, clock, make_window, qtbot):
     row = scenes.unsure_green_tea(app, clock, DAY1, leaning="SUPERSEDE")
     window = make_window("ja")
-    browser = window.open_memory()
+    browser = window.memory_menu.open_memory()
     browser.set_view("all")
     browser.refresh(row.target_id)  # the kept memory: a proposal targets it, but nothing of its own waits
     assert not browser.approve_button.isEnabled() and browser.approve_button.text() == "承認"

@@ -19,7 +19,7 @@ def test_run_gui_shows_the_window_and_returns(app, qapp, qtbot):
     def look_and_quit():
         windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
         seen["windows"] = len(windows)
-        seen["title"] = windows[0].settings_action.text() if windows else ""
+        seen["title"] = windows[0].menus.settings_action.text() if windows else ""
         seen["hook"] = sys.excepthook is not sys.__excepthook__
         seen["interval"] = sys.getswitchinterval()
         seen["icon"] = not windows[0].windowIcon().isNull()
@@ -38,7 +38,7 @@ def test_an_exception_in_a_slot_becomes_a_crash_report(app, qapp, qtbot):
     from monchat.gui.main import create_main_window, install_excepthook
     window = create_main_window(app)
     qtbot.addWidget(window)
-    install_excepthook(window)
+    install_excepthook(window, app.paths.crash_dir)
     try:
         try:
             raise ValueError("slot exploded")

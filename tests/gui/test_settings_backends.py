@@ -154,7 +154,7 @@ def test_the_memory_browser_says_whose_conversations_a_memory_came_from(app, bac
     log_message(app, 3, "覚えておいて：朝はブラックコーヒーを飲む", persona="mira")
     backend.enqueue(item_answer("朝はブラックコーヒー", "drink/morning"))
     app.flush.run()
-    browser = window.open_memory()
+    browser = window.memory_menu.open_memory()
     browser.set_view("all")
     browser.table.setCurrentItem(browser.table.topLevelItem(0))
     assert "From conversations with: Mira" in browser.facts.text()

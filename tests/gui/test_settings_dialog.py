@@ -91,7 +91,7 @@ def test_settings_are_saved_and_the_key_goes_to_the_keyring_only(window, app, us
                    if p.is_file() and p.suffix in (".toml", ".txt", ".json"))
     # The services share the settings object, so the window follows at once.
     assert app.chat.gate().warn_at == 4 and window.composer.edit.ctrl_enter_sends
-    assert app.settings.chat.ctrl_enter_sends and window.send_key_action.isChecked()
+    assert app.settings.chat.ctrl_enter_sends and window.menus.send_key_action.isChecked()
     assert app.store.get_state("gui.send_key") is None  # the old key/value preference is gone
     assert window.gate_bar.count_label.toolTip() == "A flush is recommended at 4 files; chat pauses at 7."
 

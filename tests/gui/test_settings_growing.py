@@ -90,7 +90,7 @@ def flush_in_window(app, make_window, backend, qtbot):
     log_message(app, 30, "覚えておいて、私は仙台に住んでいます。")
     window = make_window("en")
     backend.enqueue(item_answer("仙台に住んでいる", "home/city"))
-    dialog = window.open_flush()
+    dialog = window.memory_menu.open_flush()
     qtbot.waitUntil(dialog.start_button.isEnabled, timeout=5000)
     with qtbot.waitSignal(dialog.flush_finished, timeout=10000) as blocker:
         dialog.start_button.click()

@@ -21,7 +21,7 @@ WARNING = {"en": ("memory built with it will be unreliable", "ollama pull gemma3
 
 
 def _flush(window, qtbot):
-    dialog = window.open_flush()
+    dialog = window.memory_menu.open_flush()
     qtbot.waitUntil(dialog.start_button.isEnabled, timeout=5000)
     return dialog
 
@@ -99,12 +99,12 @@ def test_the_review_queue_shows_one_row_with_who_proposed_it(app, make_window, b
         backend.enqueue(item_answer(wording, "home/city", "explicit", 0.95))
     report = app.flush.run(seed=7)
     window = make_window(language)
-    dialog = window.open_review_queue()
+    dialog = window.memory_menu.open_review_queue()
     assert dialog.table.topLevelItemCount() == 1
     assert proposed in dialog.reason.text(), dialog.reason.text()
     assert held in dialog.reason.text()
     dialog.close()
-    flush_dialog = window.open_flush()  # the summary's words for the fold
+    flush_dialog = window.memory_menu.open_flush()  # the summary's words for the fold
     [note] = [n for n in report.notes if n.code == "folded"]
     worded = {"en": "Base, Lifestyle, Project proposed the same change; it is one item: “Lives in Sendai”.",
               "ja": "ベースペルソナ、ライフスタイルペルソナ、プロジェクトペルソナ が同じ変更を提案しました。"
@@ -112,6 +112,6 @@ def test_the_review_queue_shows_one_row_with_who_proposed_it(app, make_window, b
     assert flush_dialog.report_words(note) == worded
     flush_dialog.close()
     del app.personas.filters["project"]  # a persona since deleted: its id is all there is to show
-    dialog = window.open_review_queue()
+    dialog = window.memory_menu.open_review_queue()
     assert proposed.replace({"en": "Project", "ja": "プロジェクトペルソナ"}[language], "project") in dialog.reason.text()
     dialog.close()

@@ -22,14 +22,14 @@ def test_copy_says_copied_then_goes_back(window, backend, qtbot):
 
 
 def test_ctrl_comma_opens_the_settings(window):
-    assert QKeySequence("Ctrl+,") in window.settings_action.shortcuts()
+    assert QKeySequence("Ctrl+,") in window.menus.settings_action.shortcuts()
 
 
 def test_help_about_shows_the_version_and_the_data_folder(window, app):
     from monchat import __version__
     box = window.open_about()
     assert box.isVisible() and __version__ in box.text() and str(app.paths.data_dir) in box.informativeText()
-    assert window.about_action in window.menuBar().actions()[-1].menu().actions()  # Help is the last menu
+    assert window.menus.about_action in window.menuBar().actions()[-1].menu().actions()  # Help is the last menu
     box.close()
 
 

@@ -68,7 +68,7 @@ def test_a_flush_running_in_another_process_is_said_in_the_dialog(app, make_wind
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "held"
-        dialog = window.open_flush()
+        dialog = window.memory_menu.open_flush()
         qtbot.waitUntil(dialog.start_button.isEnabled, timeout=5000)
         with qtbot.waitSignal(dialog.flush_failed, timeout=10000) as blocker:
             dialog.start_button.click()

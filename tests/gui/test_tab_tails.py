@@ -42,7 +42,7 @@ def test_the_windows_with_tabs_put_the_tab_style_on_their_bars_not_on_the_app(ap
     window = create_main_window(app, translators)
     qtbot.addWidget(window)
     assert not isinstance(qapp.style(), TabStyle)
-    bars = [window.open_settings().tabs.tabBar(), window.open_inbox().tabs.tabBar(), window.open_memory().tabs]
+    bars = [window.open_settings().tabs.tabBar(), window.memory_menu.open_inbox().tabs.tabBar(), window.memory_menu.open_memory().tabs]
     assert all(isinstance(bar.style(), TabStyle) for bar in bars)
     for bar in bars:
         bar.window().close()

@@ -53,7 +53,7 @@ def filter_bodies(server, since: int = 0) -> list[str]:
 def test_edit_in_the_window_then_a_flush_sends_the_old_words_to_no_filter(window, app, server, qtbot,
                                                                           quiet_background):
     send(window, qtbot, SECRET)
-    window.edit_action.trigger()
+    window.menus.edit_action.trigger()
     send(window, qtbot, "I like green tea")
     assert [b.text() for b in window.chat_view.bubbles] == ["I like green tea", "Noted."]
     since = len(server.requests)
@@ -128,7 +128,7 @@ def test_deleting_a_reply_says_no_memory_changes(window, app, qtbot):
 
 def test_file_search_shows_an_edited_away_message_marked_replaced(window, app, server, qtbot, quiet_background):
     send(window, qtbot, SECRET)
-    window.edit_action.trigger()
+    window.menus.edit_action.trigger()
     send(window, qtbot, "I like green tea, password or not")
     app.flush.run(seed=1)  # the mark holds in the archive as in the logs
     dialog = window.file_menu.open_search()
@@ -165,6 +165,6 @@ def test_the_flush_dialog_says_edited_away_messages_were_archived_unread(make_wi
     note = Coded("2 message(s) you edited away (or replies asked for again) were archived unread.",
                  "taken_back_unread", 2)
     window = make_window("ja")
-    dialog = window.open_flush()
+    dialog = window.memory_menu.open_flush()
     assert dialog.report_words(note) == ("書き直して取り消したメッセージと、作り直して置き換えた返信 2 件は、"
                                          "読まずにアーカイブしました。")

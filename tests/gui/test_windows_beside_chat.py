@@ -5,7 +5,7 @@ from __future__ import annotations
 
 
 def test_the_memory_windows_are_not_modal_and_chat_goes_on(window, backend, qtbot):
-    opened = [window.open_memory(), window.open_review_queue(), window.open_inbox(), window.file_menu.open_search()]
+    opened = [window.memory_menu.open_memory(), window.memory_menu.open_review_queue(), window.memory_menu.open_inbox(), window.file_menu.open_search()]
     assert all(d.isVisible() and not d.isModal() for d in opened)
     backend.enqueue("Still here.")
     window.composer.edit.setPlainText("chatting with every window open")

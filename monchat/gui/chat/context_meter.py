@@ -7,7 +7,9 @@ start one count, in a pass of its own, so the count never lengthens the slice th
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QTimer
+from typing import Callable
+
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QWidget
 
 from ...core.chat.service import ContextMeter
@@ -52,57 +54,65 @@ class ContextMeterWidget(QWidget):
 
 
 class MeterCounter(QObject):
-    """Counts the main window's context meter off the GUI thread and shows it (and the first start's welcome)."""
+    """Counts the main window's context meter off the GUI thread; the window shows what it says.
 
-    def __init__(self, window) -> None:
-        super().__init__(window)
-        self.window = window
+    Signals:
+        counted(ContextMeter): the meter, counted (by a count here or by a turn).
+        unknown(str): it could not be counted; why, in the window's language.
+        backend_named(str): the persona's backend and model, as the status bar shows them.
+        welcome_changed(str): the first start's welcome ("" once something was said).
+    """
+
+    counted = Signal(object)
+    unknown = Signal(str)
+    backend_named = Signal(str)
+    welcome_changed = Signal(str)
+
+    def __init__(self, chat, runner, persona_id: Callable[[], str], nothing_said: Callable[[], bool],
+                 closing: Callable[[], bool], parent: QObject | None = None) -> None:
+        """``chat``: the chat service; ``closing``: the window is closing (nothing more is counted)."""
+        super().__init__(parent)
+        self.chat, self.runner, self.persona_id = chat, runner, persona_id
+        self.nothing_said, self.closing = nothing_said, closing
         self.generation = 0  # counts started; a result of an older one is dropped
         self._asked = False
 
     def refresh(self) -> None:
         """Count again, once for every ask of this pass of the event loop."""
-        if self.window.closing or self._asked:
+        if self.closing() or self._asked:
             return
         self._asked = True
         QTimer.singleShot(0, self, self._count)
 
     def _count(self) -> None:
         self._asked = False
-        w = self.window
-        if w.closing:
+        if self.closing():
             return
         self.generation += 1
-        generation, chat, persona_id = self.generation, w.app.chat, w.persona_id()
+        generation, chat, persona_id = self.generation, self.chat, self.persona_id()
 
         def work(_report):
             meter = chat.context_meter(persona_id)
             backend = chat.backend_for(chat.persona(persona_id))
             return generation, meter, backend.describe(), backend.name, backend.model_size()  # asked once a model
-        w.runner.start("context meter", work, on_finished=self._ready, on_failed=self._failed)
+        self.runner.start("context meter", work, on_finished=self._ready, on_failed=self._failed)
 
-    def counted(self, meter: ContextMeter) -> None:
+    def show_counted(self, meter: ContextMeter) -> None:
         """A turn counted it from the window it read: shown, and any count still running is older."""
         self.generation += 1
-        self.show(meter)
-
-    def show(self, meter: ContextMeter) -> None:
-        self.window.meter.set_meter(meter)
-        self.window.meter_changed.emit(meter)
+        self.counted.emit(meter)
 
     def _ready(self, result) -> None:
         from .first_start import welcome_text
         generation, meter, backend, backend_name, size = result
         if generation != self.generation:
             return
-        w = self.window
-        w.backend_label.setText(backend)
-        w.chat_view.set_welcome(welcome_text(backend_name, backend, size) if w.nothing_said else "")
-        self.show(meter)
+        self.backend_named.emit(backend)
+        self.welcome_changed.emit(welcome_text(backend_name, backend, size) if self.nothing_said() else "")
+        self.counted.emit(meter)
 
     def _failed(self, failure) -> None:
         from ..failures import explanation, headline
         from .first_start import welcome_text
-        w = self.window
-        w.meter.set_unknown(f"{headline(failure)}\n{explanation(failure)}")
-        w.chat_view.set_welcome(welcome_text("", "") if w.nothing_said else "")
+        self.unknown.emit(f"{headline(failure)}\n{explanation(failure)}")
+        self.welcome_changed.emit(welcome_text("", "") if self.nothing_said() else "")

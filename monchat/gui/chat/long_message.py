@@ -8,6 +8,8 @@ is. A message the chat window read cut (``core/records/long_text.py``) is read w
 
 from __future__ import annotations
 
+from typing import Callable
+
 from PySide6.QtCore import QCoreApplication, QLocale, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
@@ -109,33 +111,33 @@ class LongMessageDialog(QDialog):
 
 
 class LongMessages:
-    """Opens the reader when a bubble's "Show all" is clicked (attached to the window by ``main.py``)."""
+    """Opens the reader when a bubble's "Show all" is clicked (the main window connects ``show_bubble``)."""
 
-    def __init__(self, window) -> None:
-        self.window = window
-        window.chat_view.show_all_requested.connect(self.show_bubble)
+    def __init__(self, history, runner, dialogs, bubbles: Callable[[], list], parent: QWidget) -> None:
+        """``history``: the chat's history (reads a message whole by id); ``bubbles``: the bubbles shown."""
+        self.history, self.runner, self.dialogs, self.bubbles, self.parent = history, runner, dialogs, bubbles, parent
 
     def show_bubble(self, bubble) -> LongMessageDialog:
         """The reader for ``bubble``'s message: its own text, or read whole by id when the window read it cut."""
         if left_out(bubble.text()) and bubble.message_id:
             return self.open_long_message(bubble.message_id)
-        return self._open(bubble.text())
+        return self._reader(bubble.text())
 
     def open_long_message(self, message_id: str = "") -> LongMessageDialog:
         """The reader for a message read whole by id (the last message shown when no id is given)."""
-        bubbles = self.window.chat_view.bubbles
+        bubbles = self.bubbles()
         message_id = message_id or (bubbles[-1].message_id if bubbles else "")
-        dialog = self._open(None)
-        history = self.window.app.chat.history
-        self.window.runner.start("read a whole message", lambda _report: history.message(message_id),
-                                 on_finished=lambda m: alive(dialog) and dialog.set_message(m),
-                                 on_failed=lambda failure: alive(dialog) and dialog.failed(headline(failure)))
+        dialog = self._reader(None)
+        history = self.history
+        self.runner.start("read a whole message", lambda _report: history.message(message_id),
+                          on_finished=lambda m: alive(dialog) and dialog.set_message(m),
+                          on_failed=lambda failure: alive(dialog) and dialog.failed(headline(failure)))
         return dialog
 
-    def _open(self, text: str | None) -> LongMessageDialog:
-        dialog = LongMessageDialog(text, self.window)
+    def _reader(self, text: str | None) -> LongMessageDialog:
+        dialog = LongMessageDialog(text, self.parent)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        self.window.dialogs.append(dialog)
+        self.dialogs.keep(dialog)
         dialog.show()
         return dialog
 

@@ -1,26 +1,39 @@
 """The File menu: search (Ctrl+F), import, export, memory in and out, back up and restore — history you can find
 and bring along.
 
-The main window calls ``add_file_menu(window)`` once; the dialogs live in ``history/search_dialog.py`` and
-``history/transfer_dialogs.py`` and are opened through the window's ``_open`` (non-modal, kept alive).
+The main window hands ``FileMenu`` the File menu (``window_menus.py`` makes it first, as in every desktop app),
+the services its dialogs use and its ``OpenDialogs``; the dialogs live in ``history/search_dialog.py``,
+``history/transfer_dialogs.py`` and ``history/memory_transfer.py``.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication
+from typing import Callable
+
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMenu, QWidget
 
 
-class FileMenu:
-    """The File menu's actions and the dialogs they open (``window.file_menu``)."""
+class FileMenu(QObject):
+    """The File menu's actions and the dialogs they open (``window.file_menu``).
 
-    def __init__(self, window) -> None:
-        self.window = window
-        menu_bar = window.menuBar()
-        self.menu = menu_bar.addMenu(QCoreApplication.translate("FileMenu", "&File"))
-        first = menu_bar.actions()[0] if menu_bar.actions() else None
-        if first is not None and first is not self.menu.menuAction():
-            menu_bar.insertMenu(first, self.menu)  # File comes first, as in every desktop app
+    Signals:
+        history_imported: a history import finished: the chat, the gate and the meter are read again.
+        memory_imported: memories were imported: the context meter is counted again.
+    """
+
+    history_imported = Signal()
+    memory_imported = Signal()
+
+    def __init__(self, menu: QMenu, *, logbook, archive, transfer, gate: Callable, paths, runner, dialogs,
+                 persona_name: Callable[[str], str], parent: QWidget) -> None:
+        """``transfer``: a function that returns the transfer service (built when a dialog opens); ``gate``: reads
+        the flush gate (``ChatService.gate``)."""
+        super().__init__(parent)
+        self.menu, self.parent_widget = menu, parent
+        self.logbook, self.archive, self.transfer, self.gate, self.paths = logbook, archive, transfer, gate, paths
+        self.runner, self.dialogs, self.persona_name = runner, dialogs, persona_name
         self.search_action = self._action(QCoreApplication.translate("FileMenu", "Search…"), self.open_search,
                                           QKeySequence.StandardKey.Find)
         self.menu.addSeparator()
@@ -36,7 +49,7 @@ class FileMenu:
                                           self.open_backup)
 
     def _action(self, text: str, slot, shortcut=None) -> QAction:
-        action = QAction(text, self.window)
+        action = QAction(text, self.parent_widget)
         action.triggered.connect(slot)
         if shortcut is not None:
             action.setShortcut(QKeySequence(shortcut))
@@ -46,35 +59,30 @@ class FileMenu:
     def open_search(self):
         from ...core.logs.search import SearchService
         from .search_dialog import SearchDialog
-        w = self.window
-        return w._open(SearchDialog(SearchService(w.app.logbook, w.app.archive), w.persona_name, w.runner, w),
-                       modal=False)  # beside the chat, as Memory is
+        return self.dialogs.open(SearchDialog(SearchService(self.logbook, self.archive), self.persona_name,
+                                              self.runner, self.parent_widget),
+                                 modal=False)  # beside the chat, as Memory is
 
     def open_import(self):
         from .transfer_dialogs import ImportDialog
-        w = self.window
-        dialog = ImportDialog(w.app.transfer, w.app.chat.gate, w.runner, w)
-        dialog.imported.connect(lambda _report: (w.reload_conversation(), w.refresh_gate(), w.refresh_meter()))
-        return w._open(dialog)
+        dialog = ImportDialog(self.transfer(), self.gate, self.runner, self.parent_widget)
+        dialog.imported.connect(lambda _report: self.history_imported.emit())
+        return self.dialogs.open(dialog)
 
     def open_export(self):
         from .transfer_dialogs import ExportDialog
-        w = self.window
-        return w._open(ExportDialog(w.app.transfer, w.runner, w))
+        return self.dialogs.open(ExportDialog(self.transfer(), self.runner, self.parent_widget))
 
     def open_memory_import(self):
         from .memory_transfer import MemoryImportDialog
-        w = self.window
-        dialog = MemoryImportDialog(w.app.transfer, w.runner, w)
-        dialog.imported.connect(lambda _report: w.refresh_meter())  # as the review queue does after a change
-        return w._open(dialog)
+        dialog = MemoryImportDialog(self.transfer(), self.runner, self.parent_widget)
+        dialog.imported.connect(lambda _report: self.memory_imported.emit())  # as the review queue does after a change
+        return self.dialogs.open(dialog)
 
     def open_memory_export(self):
         from .memory_transfer import MemoryExportDialog
-        w = self.window
-        return w._open(MemoryExportDialog(w.app.transfer, w.runner, w))
+        return self.dialogs.open(MemoryExportDialog(self.transfer(), self.runner, self.parent_widget))
 
     def open_backup(self):
         from .transfer_dialogs import BackupDialog
-        w = self.window
-        return w._open(BackupDialog(w.app.paths, w.runner, w))
+        return self.dialogs.open(BackupDialog(self.paths, self.runner, self.parent_widget))

@@ -83,15 +83,14 @@ class ModelOffer(QDialog):
             self.later.setText(self.tr("Close"))
 
 
-def offer_model(window) -> ModelOffer | None:
+def offer_model(models, data_dir, runner, dialogs, parent) -> ModelOffer | None:
     """On a first start: offer the recommended catalog model, unless it is the built-in one or already here."""
-    models = window.app.models
     machine = this_machine()
     model = recommend(machine)
     if models.installed(model):
         return None
-    dialog = ModelOffer(models, window.app.paths.data_dir, window.runner, model, machine, window)
+    dialog = ModelOffer(models, data_dir, runner, model, machine, parent)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    window.dialogs.append(dialog)
+    dialogs.keep(dialog)
     dialog.show()
     return dialog
