@@ -17,8 +17,8 @@ become the ordinary forms), case-folded, a typographic apostrophe as ``'``, runs
   order, next to each other (only spaces, ``-``, ``_`` or ``/`` between them). One word covers another when
   they are the same word in another inflection: their Snowball (Porter2) stems are equal **and** what each adds
   after the part they share is an inflectional ending (-s, -es, -'s, -ed, -d, -ing, -ies, -ied, a final -e or
-  -y, a doubled consonant before -ed/-ing). The stem alone would join "organ" and "organic", "universe" and
-  "university"; the ending check keeps a rule from covering another word that merely shares a root, so "cat"
+  -y, a doubled consonant before -ed/-ing). The stem alone would join "import" and "important", "present" and
+  "presentation"; the ending check keeps a rule from covering another word that merely shares a root, so "cat"
   never covers "category", "health" not "healthy", "password" not "passwordless", "art" not "started".
 - **Japanese (and other CJK) rules** cover their text as a substring (Japanese writes compounds without
   spaces: 健康 covers 健康診断), and also by dictionary forms: the rule and the text are cut into morphemes and
@@ -162,7 +162,7 @@ def _in_words(rule: tuple[str, ...], words: list[tuple[str, int, int]], text: st
 
 def same_word(word: str, rule: str) -> bool:
     """Whether ``word`` is ``rule`` in another inflection (both folded): "passwords"/"password",
-    "divorced"/"divorce", "salaries"/"salary" — never "category"/"cat" or "organic"/"organ"."""
+    "divorced"/"divorce", "salaries"/"salary" — never "category"/"cat" or "important"/"import"."""
     if word == rule:
         return True
     if word.isdigit() or rule.isdigit():
