@@ -146,6 +146,7 @@ COVERED = [
     ("divorced", "thinking about divorcing"),
     ("salary", "My salaries…"),
     ("password", "My password123 habit"),
+    ("password", "パスワードはpassword123です"),
     ("covid19", "I had covid-19 in March"),
     ("AC/DC", "I have loved AC/DC since I was twelve"),
     ("AC/DC", "ＡＣ／ＤＣ rocks"),

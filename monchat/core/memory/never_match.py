@@ -213,9 +213,9 @@ def _analyser():
         return _ANALYSER[0]
 
 
-@lru_cache(maxsize=2048)
 def _morphemes(text: str) -> tuple[tuple[str, str], ...]:
-    """``(dictionary form, part of speech)`` per morpheme of folded ``text``."""
+    """``(dictionary form, part of speech)`` per morpheme of folded ``text`` (not cached: a user's line is not
+    kept in memory past the check; only rules are, ``_rule_lemmas``)."""
     out = []
     for token in _analyser().tokenize(text):
         base = token.base_form if token.base_form not in ("", "*") else token.surface
