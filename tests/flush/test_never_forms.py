@@ -14,6 +14,8 @@ import json
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from monchat.cli import main as cli
 from monchat.core.errors import InputError
@@ -284,3 +286,16 @@ print(json.dumps(out))
     assert result == {"flushed": True, "no rules": [], "latin rule": ["snowballstemmer"],
                       "latin rule, japanese text": ["snowballstemmer"],
                       "japanese rule": ["snowballstemmer", "janome"]}
+
+
+# ---- any rule the user can write ---------------------------------------------------------------------------
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("aAzZ09 -_/'+.éßＡ１あア漢ｶ"), min_size=1, max_size=12),
+       st.text(alphabet=st.sampled_from("aAzZ09 -_/'+.éßＡ１あア漢ｶ\n"), max_size=30))
+def test_any_rule_covers_its_own_words_and_never_raises(rule, text):
+    """A rule written as text (not a slot family only) covers that very text, in any surroundings; any text is
+    checked without an error."""
+    matches_never(text, text, [rule])
+    folded = never_match.fold(rule)
+    if folded.strip("/ ") and ("/" not in folded or never_match._LITERAL_SLASH.search(folded)):
+        assert matches_never(f"said {rule} today", "", [rule]) == rule
