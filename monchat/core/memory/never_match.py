@@ -44,8 +44,8 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Iterable
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\uac00-\ud7af]")
-_CJK_RANGES = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\uac00-\ud7af"
+_CJK_RANGES = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\uac00-\ud7af"  # kana, kanji, hangul
+_CJK = re.compile(f"[{_CJK_RANGES}]")
 _LETTERS = rf"[^\W\d_{_CJK_RANGES}]+"  # letters of any alphabet, never digits, ``_`` or CJK
 _WORD = re.compile(rf"{_LETTERS}(?:'{_LETTERS})*|\d+")  # letters and digits part: "password123" → 2 words
 _GAP = re.compile(r"[\s\-_/']*")  # what may stand between two words of one rule ("my ex", "my-ex", "ac/dc")
@@ -91,12 +91,12 @@ class _Seen:
         return _words(self.text)
 
     @cached_property
-    def slot_words(self) -> list[tuple[str, int, int]]:
-        return _words(_SLOT_SEPARATORS.sub(" ", self.slot))
+    def slot_text(self) -> str:
+        return _SLOT_SEPARATORS.sub(" ", self.slot)  # "health/sleep_quality" → "health sleep quality"
 
     @cached_property
-    def slot_text(self) -> str:
-        return _SLOT_SEPARATORS.sub(" ", self.slot)
+    def slot_words(self) -> list[tuple[str, int, int]]:
+        return _words(self.slot_text)
 
     @cached_property
     def lemmas(self) -> list[str]:
