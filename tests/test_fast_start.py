@@ -21,10 +21,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Each of these costs a tenth of a second or more to import, and none is needed to say the status.
 NOT_FOR_STATUS = ("google.genai", "llama_cpp", "ollama", "openai", "numpy", "keyring", "tiktoken", "jinja2",
-                  "monchat.core.flush.service")
+                  "monchat.core.flush.service", "snowballstemmer", "janome")
 # The window shows and counts its context meter through the embedded model's own tokenizer; it never
 # needs a cloud SDK or a server client it did not pick.
-NOT_FOR_WINDOW = ("google.genai", "ollama", "openai", "monchat.core.flush.service")
+NOT_FOR_WINDOW = ("google.genai", "ollama", "openai", "monchat.core.flush.service", "snowballstemmer", "janome")
 
 
 def run_python(code: str, home: Path) -> dict:

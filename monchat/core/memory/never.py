@@ -7,11 +7,9 @@ personas are told the rules in their part of the request (``prompts/filter_perso
 guarantee is this module's, not the model's. Memories already kept that match a rule are offered for
 forgetting (``NeverRules.matching``/``forget_matching``; ``monchat memory never …`` and Settings → Memory).
 
-How a rule matches (``matches_never``), on text and slot folded alike (NFKC, case-folded, spaces collapsed):
-- a rule with a ``/`` is a slot family: the slot itself or any slot under it (``food/`` → ``food/daily``);
-- a rule in Japanese (or any CJK script) matches as a substring of the text or the slot;
-- any other rule matches whole words, case-insensitive, a plural ``s``/``es``/``'s`` allowed ("password"
-  finds "Passwords" but not "passwordless"), and also a slot family of that name (``health`` → ``health/sleep``).
+What a rule covers is decided in one place, ``never_match.py`` (slot families, literal slashes, English word
+forms through a stemmer, letters glued to digits, Japanese inflection through a morphological analyser,
+full-width forms); this module holds the rules and re-exports ``matches_never`` and ``fold``.
 
 Two functions are the core's door for other faces (the MCP server must not show what a rule covers):
 ``never_rules(store)`` and ``matches_never(text, slot, rules)``.
@@ -20,62 +18,24 @@ Two functions are the core's door for other faces (the MCP server must not show 
 from __future__ import annotations
 
 import builtins
-import re
-import unicodedata
 from dataclasses import replace
 from datetime import datetime
-from functools import lru_cache
 from typing import Iterable
 
 from ..errors import InputError, NotFound
 from ..store.db import Store
 from ..store.never import NeverStore
+from .never_match import fold, matches_never
+
+__all__ = ["MAX_RULE_CHARS", "NEVER_RULE", "NeverRules", "fold", "matches_never", "never_rules", "told"]
 
 NEVER_RULE = "never_remember"  # the rule name a dropped proposal carries (``Dropped.rule``)
 MAX_RULE_CHARS = 100
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\uac00-\ud7af]")
-_LATIN = "0-9a-z\u00c0-\u024f"  # what continues a word: a rule's word must not be part of a longer one
-_SLOT_SEPARATORS = re.compile(r"[/_\-]+")
-
-
-def fold(text: str) -> str:
-    """Text as rules compare it: NFKC, case-folded, runs of white space as one space."""
-    return " ".join(unicodedata.normalize("NFKC", text or "").casefold().split())
 
 
 def never_rules(store: Store) -> list[str]:
     """The user's rules as written, oldest first (what ``matches_never`` takes)."""
     return [row["text"] for row in NeverStore(store).rules()]
-
-
-def matches_never(text: str, slot: str = "", rules: Iterable[str] = ()) -> str | None:
-    """The first of ``rules`` that ``text`` or ``slot`` falls under, or None."""
-    folded_text, folded_slot = fold(text), fold(slot).replace(" ", "")
-    slot_words = _SLOT_SEPARATORS.sub(" ", folded_slot).strip()
-    for rule in rules:
-        if _matches(fold(rule), folded_text, folded_slot, slot_words):
-            return rule
-    return None
-
-
-def _matches(rule: str, text: str, slot: str, slot_words: str) -> bool:
-    if not rule:
-        return False
-    if "/" in rule:
-        family = rule.replace(" ", "").strip("/")
-        return bool(family) and (slot == family or slot.startswith(family + "/"))
-    if slot and (slot == rule or slot.startswith(rule + "/")):
-        return True
-    if _CJK.search(rule):
-        return rule in text or rule in slot
-    pattern = _word_pattern(rule)
-    return bool(pattern.search(text) or pattern.search(slot_words))
-
-
-@lru_cache(maxsize=256)
-def _word_pattern(rule: str) -> re.Pattern:
-    words = r"[\s\-_]+".join(re.escape(word) for word in rule.split())
-    return re.compile(rf"(?<![{_LATIN}]){words}(?:s|es|'s)?(?![{_LATIN}])")
 
 
 class NeverRules:
