@@ -142,7 +142,7 @@ def test_two_slashes_send_one(ollama, home, given):
 
 def test_help_quit_regenerate_and_edit_act_in_a_pipe_as_at_the_prompt(ollama, home):
     done = monchat(home, *OLLAMA, "chat", "--persona", "hana",
-                   stdin="/help\nI like coffee\n/regenerate\n/edit I like green tea\n/quit\nnever sent\n")
+                   stdin="/help\nI like coffee\n/regenerate\n/edit I like green tea\n/quit\nnever sent\n/no such\n")
     assert done.returncode == 0, done.stderr
     assert "/offrecord on|off" in done.stdout and "//path sends /path" in done.stdout
     assert user_turns(ollama) == ["I like coffee", "I like coffee", "I like green tea"]

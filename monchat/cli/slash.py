@@ -92,8 +92,9 @@ def read_given(lines) -> list[Said | Command]:
     """Every line of a pipe or of ``-m``, read before any is done.
 
     Raises:
-        InputError: a line is no command (``read_line``), or needs a terminal (``/edit`` alone asks for the
-            text): the whole input is refused, nothing sent or logged. The message names the line.
+        InputError: a line before any ``/quit`` is no command (``read_line``), or needs a terminal (``/edit``
+            alone asks for the text): the whole input is refused, nothing sent or logged. The message names the
+            line.
     """
     steps: list[Said | Command] = []
     for number, line in enumerate(lines, start=1):
@@ -106,4 +107,6 @@ def read_given(lines) -> list[Said | Command]:
                              "Nothing was sent or logged.", "Give the text with it: /edit TEXT.")
         if step is not None:
             steps.append(step)
+        if isinstance(step, Command) and step.name in ("/quit", "/exit"):
+            break  # what follows is left unread, as at the prompt
     return steps
