@@ -4,8 +4,13 @@ Terminal input is decoded with replacement characters (and the user told), piped
 lines one by one, so one undecodable line never stops the ones after it. Ctrl+C
 stops a reply the way the GUI's Stop button does: the reply runs on a worker
 thread, the main thread only sets the stop event, and the partial text is
-logged as ``stopped``. At the interactive prompt ``/regenerate`` and ``/edit`` make
-the same ChatService calls as the GUI's Regenerate and Edit (``/help`` lists them).
+logged as ``stopped``. ``/regenerate`` and ``/edit`` make the same ChatService calls as
+the GUI's Regenerate and Edit (``/help`` lists them).
+
+A line is read the same way at the prompt, in a pipe and in ``-m`` (``slash.py``): a line
+that starts with ``/`` is a command, done as at the prompt, and never a message (``//``
+sends one slash). The lines of a pipe or ``-m`` are all read before any is done, so input
+with a line that is no command is refused whole (exit 2): nothing sent, nothing logged.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import threading
 
 from .consent import ensure_cloud_consent
 from .output import print_error
+from .slash import HELP, Command, Said, read_given, read_line
 from .terminal import stdin_lines, terminal_text
 from ..core.errors import InputError, KnownError
 from ..core.vocabulary.states import GateState
@@ -38,13 +44,31 @@ def messages_given(args) -> bool:
     return bool(args.message or (sys.stdin is not None and not sys.stdin.isatty()))
 
 
+def _given_steps(args) -> list[Said | Command]:
+    """The ``-m`` messages or the piped lines, each read as the prompt reads it, before any is done.
+
+    Raises:
+        InputError: a line is no command, or needs a terminal (``slash.read_given``).
+    """
+    return read_given(terminal_text(line) for line in (args.message or stdin_lines()))
+
+
 def _without_database(args, error) -> int | None:
-    """Given messages are logged (unanswered) before the command fails; an interactive chat has none."""
+    """Given messages are logged (unanswered) before the command fails; an interactive chat has none.
+
+    The commands among them act as they would with a database: what follows ``/offrecord on`` goes to the
+    off-the-record files; a turn (``/regenerate``, ``/edit TEXT``) cannot be done and is said to be skipped.
+    """
     if not messages_given(args):
         return None
     from ..core.paths import Paths
     from .degraded import log_without_database
-    return log_without_database(Paths.from_env(), error, args.message or stdin_lines(), args.persona)
+    try:
+        steps = _given_steps(args)
+    except InputError as exc:  # refused whole, as with a database: the user's line is named on stderr only
+        print_error(exc)
+        return exc.exit_code
+    return log_without_database(Paths.from_env(), error, steps, args.persona, args.off_record)
 
 
 def chat_in_terminal(app, args) -> int:
@@ -52,24 +76,60 @@ def chat_in_terminal(app, args) -> int:
     chat = app.chat
     from ..core.personas.library import terminal_persona
     persona_id = args.persona or terminal_persona(app.personas, app.settings.chat)
+    steps = None
+    if messages_given(args):
+        try:
+            steps = _given_steps(args)  # all read first: a line refused means nothing is sent or logged
+        except InputError as exc:
+            print_error(exc)  # not through the command's error log: the message names what the user typed
+            return exc.exit_code
     if getattr(args, "off_record", None) is not None:  # --off-record / --on-record, for this session
         chat.set_off_record(persona_id, args.off_record)
     ensure_cloud_consent(app, _persona_or_none(chat, persona_id))  # before anything is logged, as the window asks
-    if args.message:
-        lines = iter(args.message)
-    elif not sys.stdin.isatty():
-        lines = stdin_lines()
-    else:
+    if steps is None:
         return interactive_chat(app, persona_id)
-    for line in lines:
-        line = terminal_text(line)
-        if not line.strip():
+    for step in steps:
+        if isinstance(step, Command) and step.name in ("/quit", "/exit"):
+            break
+        turn = _do_command(chat, persona_id, step, sys.stderr) if isinstance(step, Command) else _send(chat, step)
+        if turn is None:
             continue
-        result = chat.send(line, persona_id=persona_id)
+        result = turn(persona_id, None, None)
         print(result.reply.text if result.reply else "", flush=True)
         for warning in result.warnings:
             print(f"monchat: warning: {warning}", file=sys.stderr)
     return 0
+
+
+def _send(chat, said: Said):
+    """The turn that sends a message (``turn(persona_id, stop, on_chunk)``)."""
+    def turn(persona_id, stop, on_chunk):
+        return chat.send(said.text, persona_id=persona_id, stop=stop, on_chunk=on_chunk)
+    return turn
+
+
+def _do_command(chat, persona_id: str, command: Command, notices):
+    """Do a command that needs no model call now; return the turn of one that does (else None).
+
+    ``notices``: where a command says what it did — the prompt's stdout, or stderr when stdout carries the
+    replies of a pipe or ``-m``. ``/quit`` is the caller's (it ends its loop); ``/edit`` alone too (it asks).
+    """
+    if command.name == "/help":
+        print(HELP)
+        return None
+    if command.name == "/offrecord":
+        chat.set_off_record(persona_id, command.argument == "on")
+        print("Off the record: no flush reads what you say now." if command.argument == "on" else
+              "On the record again: a flush reads what you say now.", file=notices, flush=True)
+        return None
+    if command.name == "/regenerate":
+        def turn(persona_id, stop, on_chunk):
+            return chat.regenerate(persona_id=persona_id, stop=stop, on_chunk=on_chunk)
+        return turn
+
+    def edit(persona_id, stop, on_chunk, text=command.argument):
+        return chat.edit_last(text, persona_id=persona_id, stop=stop, on_chunk=on_chunk)
+    return edit
 
 
 def _persona_or_none(chat, persona_id):
@@ -80,17 +140,8 @@ def _persona_or_none(chat, persona_id):
         return None
 
 
-HELP = """Commands:
-  /regenerate    ask again for the last reply; the new reply replaces it
-  /edit TEXT     replace your last message with TEXT and ask again (/edit alone asks for the text)
-  /offrecord on|off  go off the record (no flush reads what follows; removed after off_record.hours) or back
-  /help          this list
-  /quit, /exit   leave (Ctrl+D too)
-Ctrl+C stops a reply; what arrived is kept, marked stopped. Anything else is sent as a message."""
-
-
 def interactive_chat(app, persona_id: str) -> int:
-    """The prompt loop: each line is a message or a command (``/help`` lists them)."""
+    """The prompt loop: each line is a message or a command (``/help`` lists them; ``slash.read_line``)."""
     chat = app.chat
     persona = chat.persona(persona_id)
     backend = chat.backend_for(persona)
@@ -116,36 +167,25 @@ def interactive_chat(app, persona_id: str) -> int:
         except KeyboardInterrupt:
             print()
             return 130
-        line = terminal_text(line)
-        command, _, rest = line.strip().partition(" ")
-        if command in ("/quit", "/exit") and not rest:
+        try:
+            step = read_line(terminal_text(line))
+        except InputError as exc:  # not sent, not logged; the prompt stays
+            print_error(exc)
+            continue
+        if step is None:
+            continue
+        if isinstance(step, Command) and step.name in ("/quit", "/exit"):
             return 0
-        if command == "/help" and not rest:
-            print(HELP)
-            continue
-        if command == "/offrecord" and rest.strip() in ("on", "off"):
-            chat.set_off_record(persona.id, rest.strip() == "on")
-            print("Off the record: no flush reads what you say now." if rest.strip() == "on" else
-                  "On the record again: a flush reads what you say now.")
-            continue
-        if not line.strip():
-            continue
-        if command == "/regenerate" and not rest:
-            def turn(stop, on_chunk):
-                return chat.regenerate(persona_id=persona.id, stop=stop, on_chunk=on_chunk)
-        elif command == "/edit":
-            text = rest.strip() or _ask_edited_text(chat)
-            if not text:
+        if step == Command("/edit"):
+            step = Command("/edit", _ask_edited_text(chat))
+            if not step.argument:
                 continue
-
-            def turn(stop, on_chunk, text=text):
-                return chat.edit_last(text, persona_id=persona.id, stop=stop, on_chunk=on_chunk)
-        else:
-            def turn(stop, on_chunk, line=line):
-                return chat.send(line, persona_id=persona.id, stop=stop, on_chunk=on_chunk)
+        turn = _do_command(chat, persona.id, step, sys.stdout) if isinstance(step, Command) else _send(chat, step)
+        if turn is None:
+            continue
         print(f"{persona.name}: ", end="", flush=True)
         try:
-            result = _run_stoppable(turn)
+            result = _run_stoppable(lambda stop, on_chunk, turn=turn: turn(persona.id, stop, on_chunk))
         except KnownError as exc:
             print()
             print_error(exc)

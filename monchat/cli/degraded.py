@@ -19,7 +19,6 @@ from ..core.paths import Paths, is_marked, write_private
 from ..core.transfer.messages import export_record
 from ..core.types import Message, format_ts, local_now, new_message_id
 from .output import print_error
-from .terminal import terminal_text
 
 
 def export_logs_only(paths: Paths, error: StorageError, output) -> int:
@@ -62,20 +61,29 @@ def doctor_without_database(paths: Paths, error: StorageError, as_json: bool) ->
     return error.exit_code
 
 
-def log_without_database(paths: Paths, error: StorageError, texts, persona: str | None) -> int:
+def log_without_database(paths: Paths, error: StorageError, steps, persona: str | None,
+                         off_record: bool | None = None) -> int:
     """``chat -m`` (or lines piped to ``chat``) without a database: log each message (unanswered), then fail.
 
-    Each message is appended and synced as a chat turn would; the user is told where it is, or that it
-    could not be saved. The gate holds as in a turn: with chat paused for a flush nothing is logged.
+    ``steps`` are the lines as ``cli/slash.py`` read them (decoded). Each message is appended and synced as a chat turn
+    would; the user is told where it is, or that it could not be saved. The gate holds as in a turn: with chat
+    paused for a flush nothing is logged. Off the record (``off_record``, else the persona's default, then each
+    ``/offrecord on|off``) a message goes to the off-the-record files, as a turn would put it; ``/quit`` ends the
+    input; a turn (``/regenerate``, ``/edit``) needs the database and is skipped, and said so.
     """
+    from ..core.logs.off_record import OffRecordLog
     from ..core.settings import load_settings
+    from .slash import HELP, Command
     print_error(error)
     try:
         settings, _ = load_settings(paths.settings_path)
     except KnownError:
         from ..core.settings import Settings
         settings = Settings()
+    persona = persona or settings.chat.persona
     logbook = LogBook(paths.logs_dir, paths.quarantine_dir)
+    off_book = OffRecordLog(paths.off_record_dir)
+    off = persona in settings.off_record.personas if off_record is None else off_record
     gate = logbook.gate(settings.gate.warn_files, settings.gate.stop_files)
     if is_marked(paths.flush_running):  # a flush runs in another process: chat is open, as with a database
         gate = dataclasses.replace(gate, flushing=True)
@@ -83,14 +91,21 @@ def log_without_database(paths: Paths, error: StorageError, texts, persona: str 
         print(f"monchat: your message was not saved: {gate.unflushed_files} log files wait for a flush.",
               file=sys.stderr)
         return error.exit_code
-    for text in texts:
-        text = terminal_text(text)
-        if not text.strip():
+    for step in steps:
+        if isinstance(step, Command):
+            if step.name in ("/quit", "/exit"):
+                break
+            if step.name == "/help":
+                print(HELP)
+            elif step.name == "/offrecord":
+                off = step.argument == "on"
+            else:
+                print(f"monchat: {step.name} was not done: it needs the database.", file=sys.stderr)
             continue
-        message = Message(id=new_message_id(), ts=format_ts(local_now()), role="user", text=text,
-                          persona=persona or settings.chat.persona)
+        message = Message(id=new_message_id(), ts=format_ts(local_now()), role="user", text=step.text,
+                          persona=persona, off_record=off)
         try:
-            path = logbook.append(message)
+            path = (off_book if off else logbook).append(message)
         except (StorageError, ValueError) as exc:
             print(f"monchat: your message was not saved and not sent: {getattr(exc, 'message', exc)}", file=sys.stderr)
             return error.exit_code
