@@ -160,3 +160,11 @@ def m025_never_remember(db: Database) -> None:
         not_null={"text", "key"},
     )
     db["never_rules"].create_index(["key"], unique=True)
+
+
+@migrations()
+def m026_quoted_material(db: Database) -> None:
+    """Quoted material (issue 36): the lines a memory file says its memory rests on, kept with the review item that
+    quotes them (a JSON list of ``{text, said_at, persona}``), never in the archive: the user did not say them here.
+    NULL for an item that quotes nothing."""
+    db["review_queue"].add_column("quoted", str)

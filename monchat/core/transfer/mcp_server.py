@@ -233,7 +233,7 @@ class MemoryPort:
         with held_lock(self.app.paths.flush_lock) as held:
             if not held:
                 raise FlushRunning("monchat is flushing right now.", "Propose again in a minute.")
-            report = queue_proposals(self.app.memory, self.app.archive, [Proposal(text, slot)], held=Held.MCP,
+            report = queue_proposals(self.app.memory, [Proposal(text, slot)], held=Held.MCP,
                                      proposer=client, prefix="mcp",
                                      reason=f"proposed by {client} through monchat's MCP server: it becomes "
                                             f"memory only if you approve it")
