@@ -168,3 +168,38 @@ def test_an_mcp_proposal_is_no_message_and_a_history_import_never_replaces_one(t
         assert "Paris" not in app.transfer.history_text("jsonl")
     finally:
         app.close()
+
+
+def test_lines_an_earlier_memory_import_archived_become_quoted_and_leave_the_archive(tmp_path):
+    """A data folder that ran ``import --memory`` before issue 36 holds the file's lines as messages (backend
+    "import", cited as "import" evidence). m026 moves them to their item's quoted material; a history import's
+    messages (backend "import" too, never cited as "import") stay, and so does a line a flush cited too."""
+    from monchat.app import build_app
+    from monchat.core.logs.search import SearchService
+    from monchat.core.store.migrations import quote_imported_evidence
+    from monchat.core.types import Message
+
+    app = build_app(tz=timezone.utc)
+    try:
+        app.transfer.import_memory(memory_export(tmp_path / "memory.json", []))
+        [item] = app.memory.queue()
+        app.transfer.import_memory(memory_export(tmp_path / "other.json", [], text="Drinks tea in the morning"))
+        other = app.memory.queue()[1]
+        planted = Message(id="u-planted", ts=just_now(30), role="user", text=PLANTED, backend="import")
+        history = Message(id="h-1", ts=just_now(20), role="user", text="hunter2 is my cat's name", backend="import")
+        both = Message(id="h-2", ts=just_now(10), role="user", text="green tea every morning", backend="import")
+        app.archive.archive([planted, history, both])
+        db = app.store.db
+        for memory_id, message_id, persona in ((item.memory_id, "u-planted", "import"),
+                                               (item.memory_id, "h-2", "import"), (other.memory_id, "h-2", "base")):
+            db.execute("INSERT INTO evidence (memory_id, message_id, day, session, kind, contradicts, persona) "
+                       "VALUES (?, ?, '', '', 'preference', 0, ?)", [memory_id, message_id, persona])
+        db.conn.commit()
+        with app.store.atomic():
+            assert quote_imported_evidence(db) == 1
+        assert sorted(app.archive.ids()) == ["h-1", "h-2"]
+        assert [q["text"] for q in app.memory.queue()[0].quoted] == [PLANTED, "green tea every morning"]
+        assert [m.id for m in SearchService(app.logbook, app.archive).search("hunter2", 10)] == ["h-1"]
+        assert [r[0] for r in db.execute("SELECT message_id FROM evidence").fetchall()] == ["h-2"]
+    finally:
+        app.close()
