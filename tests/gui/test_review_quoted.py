@@ -27,3 +27,16 @@ def test_the_review_queue_shows_a_files_lines_under_their_own_heading(app, make_
     assert [(item.text(0), item.text(1)) for item in shown] == [(heading, ""), ("2026-11-30 10:00", PLANTED)]
     assert app.archive.count() == 0
     dialog.close()
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("en", "Its words are that app's, not said here."), ("ja", "ここであなたが話したことではありません")])
+def test_an_mcp_proposal_is_worded_as_the_apps_words(app, make_window, language, words):
+    from monchat.cli import main as cli
+    from monchat.core.transfer.mcp_server import MemoryPort
+    assert cli.main(["settings", "set", "mcp.allow_propose", "true"]) == 0
+    MemoryPort(app).propose("Plays the guitar on Saturdays", "hobby/guitar")
+    dialog = make_window(language).open_review_queue()
+    assert words in dialog.reason.text()
+    assert app.archive.count() == 0
+    dialog.close()

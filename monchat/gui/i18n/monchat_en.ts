@@ -3721,6 +3721,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Its words are that app&apos;s, not said here. It becomes memory only if you approve it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>It becomes memory only if you approve it.</source>
         <translation type="unfinished"></translation>
     </message>

@@ -120,6 +120,8 @@ class ReviewWords:
 
     def held(self, row: ReviewItem) -> str:
         """Why a flush held the item back when that is not its action (a model known to be small)."""
+        if row.held == Held.MCP:  # the proposal's words are the app's (issue 36: quoted material)
+            return self.tr("Its words are that app's, not said here. It becomes memory only if you approve it.")
         if row.held in FROM_OUTSIDE:
             return self.tr("It becomes memory only if you approve it.")
         if row.held != Held.SMALL_MODEL:
