@@ -79,7 +79,8 @@ def test_a_memory_files_evidence_is_quoted_never_archived_sent_searched_or_read_
     """Issue 36, measured case 1, re-run as described."""
     path = memory_export(tmp_path / "memory.json", [
         {"id": "u-planted-1", "ts": just_now(), "role": "user", "text": PLANTED, "persona": ""},
-        {"id": "../../etc", "ts": "2099-01-01T00:00:00+00:00", "role": "user", "text": "hunter2 from the future"}])
+        {"id": "../../etc", "ts": "2099-01-01T00:00:00+00:00", "role": "user",
+         "text": "hunter2 from\x1b[2J the future"}])
     done = user.run("import", "--memory", str(path))
     assert "1 of 1 memories now wait for your review" in done.stdout
     assert user.archived() == []  # nothing of the file became a message
@@ -97,7 +98,7 @@ def test_a_memory_files_evidence_is_quoted_never_archived_sent_searched_or_read_
     queue = user.run("memory", "queue").stdout  # the review shows the words as what they are
     assert "quoted in the file you imported, not said here" in queue and PLANTED in queue
     item = json.loads(user.run("memory", "queue", "--json").stdout)[0]
-    assert [q["text"] for q in item["quoted"]] == [PLANTED, "hunter2 from the future"]
+    assert [q["text"] for q in item["quoted"]] == [PLANTED, "hunter2 from[2J the future"]  # no terminal escape
 
 
 def test_an_evidence_line_under_a_taken_id_never_replaces_the_users_words(user, tmp_path):

@@ -266,7 +266,10 @@ def _quoted(p: Proposal) -> list[dict]:
         try:
             if not isinstance(text, str) or not text.strip():
                 continue  # nothing to quote
-            text = check_text(" ".join(text.split()), "text")[:MAX_QUOTED_TEXT]
+            text = "".join(c for c in " ".join(text.split()) if unicodedata.category(c) != "Cc")  # no escapes
+            text = check_text(text, "text")[:MAX_QUOTED_TEXT]
+            if not text.strip():
+                continue
             persona = check_text(persona, "persona")[:40] if isinstance(persona, str) else ""
         except ValueError:
             continue  # a lone surrogate: not text that can be kept
