@@ -99,6 +99,9 @@ def test_a_memory_files_evidence_is_quoted_never_archived_sent_searched_or_read_
     assert "quoted in the file you imported, not said here" in queue and PLANTED in queue
     item = json.loads(user.run("memory", "queue", "--json").stdout)[0]
     assert [q["text"] for q in item["quoted"]] == [PLANTED, "hunter2 from[2J the future"]  # no terminal escape
+    user.run("memory", "approve", str(item["id"]))
+    shown = user.run("memory", "show", item["memory_id"]).stdout  # kept with the item after the review closed
+    assert "quoted in the file you imported, not said here" in shown and PLANTED in shown and "←" not in shown
 
 
 def test_an_evidence_line_under_a_taken_id_never_replaces_the_users_words(user, tmp_path):
