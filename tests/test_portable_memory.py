@@ -81,13 +81,16 @@ def test_a_round_trip_lands_in_the_review_queue_only_and_twice_adds_nothing(sour
     kanazawa = next(m for m in fresh.memory.memories.all() if m.text == "Lives in Kanazawa")
     assert (kanazawa.slot, kanazawa.kind, kanazawa.valid_at) == ("home/city", "explicit",
                                                                  "2026-11-29T19:00:00.000+09:00")
-    assert [e["text"] for e in fresh.memory.evidence(kanazawa.id)] == ["moved last week, I'm in Kanazawa now"]
-    assert report.messages == 2
+    # Its words come along as quoted material, kept with the review item; never as messages (issue 36).
+    assert fresh.memory.evidence(kanazawa.id) == [] and fresh.archive.count() == 0
+    assert [q["text"] for q in fresh.transfer.quoted(kanazawa.id)] == ["moved last week, I'm in Kanazawa now"]
+    assert report.quoted == 2
     again = import_memory(fresh, path)
-    assert (again.queued, again.already_known, again.messages) == (0, 2, 0)
-    assert len(fresh.memory.queue()) == 2 and fresh.archive.count() == 2
+    assert (again.queued, again.already_known, again.quoted) == (0, 2, 0)
+    assert len(fresh.memory.queue()) == 2 and fresh.archive.count() == 0
     fresh.memory.approve(str(queue[-1].id))  # the user's yes makes it memory
     assert [i.text for i in fresh.memory.prompt_items()[0]] == [queue[-1].text]
+    assert fresh.transfer.quoted(queue[-1].memory_id) == queue[-1].quoted  # still kept with its closed review
 
 
 def test_importing_an_export_into_the_same_monchat_adds_nothing(source, tmp_path):
@@ -207,6 +210,7 @@ def test_evidence_whose_id_holds_other_words_here_is_not_carried(source, fresh, 
     import_memory(fresh, path)
     kanazawa = next(m for m in fresh.memory.memories.all() if m.text == "Lives in Kanazawa")
     assert fresh.memory.evidence(kanazawa.id) == []
+    assert fresh.archive.get("u-kanazawa").text == "something else entirely"  # the message here stays as it was
 
 
 def test_an_import_left_unanswered_is_set_aside_never_left_to_the_views(source, fresh, tmp_path):

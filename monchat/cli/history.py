@@ -174,7 +174,8 @@ def _import_memory(app, args) -> int:
     print(f"{report.format}: {report.queued} of {report.read} memories now wait for your review"
           + (f"; {report.already_known} already known" if report.already_known else "")
           + (f"; {report.left_out} earlier, refused or forgotten ones left out" if report.left_out else "")
-          + (f"; {report.messages} message(s) they rest on archived" if report.messages else ""))
+          + (f"; {report.quoted} line(s) the file quotes kept with them, not as your messages"
+             if report.quoted else ""))
     if report.queued:
         print("nothing is remembered until you approve it: `monchat memory queue` shows the review queue, "
               "`monchat memory approve N` / `reject N` decide")

@@ -74,7 +74,19 @@ def _queue_lines(groups: list[list[ReviewItem]], replaces: bool = False) -> list
                  if len(group) > 1 else "")
         lines.append(f"#{row.id} {row.action:9} {row.memory_id}  {row.text}{was}{alike} — "
                      f"{row.reason}{_proposed_by(row)}")
+        lines += _quoted_lines(row.quoted)
     return lines
+
+
+QUOTED = "quoted in the file you imported, not said here:"
+
+
+def _quoted_lines(quoted: list[dict]) -> list[str]:
+    """The lines an imported item's file quotes, marked as what they are (issue 36: never the user's words here)."""
+    if not quoted:
+        return []
+    dated = [f" (the file dates it {q['said_at'][:16]})" if q.get("said_at") else "" for q in quoted]
+    return [f"    {QUOTED}"] + [f"      “{q['text']}”{when}" for q, when in zip(quoted, dated)]
 
 
 def _memory_line(data: dict) -> str:
@@ -137,6 +149,7 @@ def memory_show(app, args) -> int:
     m = memory.get(_need_id(args))
     out = memory.to_dict(m)
     out["evidence_messages"] = memory.evidence(m.id)
+    out["quoted"] = app.transfer.quoted(m.id)  # what the file it came from quoted: not said here
     out["rating"] = memory.rating(m.id)
     out["events"] = memory.events(m.id)
     if args.json:
@@ -153,6 +166,8 @@ def memory_show(app, args) -> int:
     for ev in out["evidence_messages"]:
         flag = " (contradicts)" if ev["contradicts"] else ""
         print(f"  ← {ev['ts'][:16]} {ev['role']}: {ev['text']}{flag}")
+    for line in _quoted_lines(out["quoted"]):
+        print(line[2:])
     return 0
 
 

@@ -1,7 +1,7 @@
 """The review queue hands out ``ReviewItem``s, not dicts; ``--json`` prints them as the rows it printed before.
 
 ``monchat memory queue --json``: the ``review_queue`` table's columns in their order (``proposers`` read from
-its JSON), then ``alike``; ``approve --json`` says the item's number, memory, action and result.
+its JSON, ``quoted`` too), then ``alike``; ``approve --json`` says the item's number, memory, action and result.
 """
 
 from __future__ import annotations
@@ -35,7 +35,8 @@ def test_the_queue_is_review_items_and_its_json_is_the_tables_row(world, capsys)
 
     [row] = world.rows("review_queue")
     printed = world.cli_json(capsys, "memory", "queue")
-    assert printed == [{**row, "proposers": json.loads(row["proposers"] or "[]"), "alike": [row["id"]]}]
+    assert printed == [{**row, "proposers": json.loads(row["proposers"] or "[]"),
+                       "quoted": json.loads(row["quoted"] or "[]"), "alike": [row["id"]]}]
     assert list(printed[0]) == [*row, "alike"]  # the keys in the table's order, as before
 
     decided = world.cli_json(capsys, "memory", "approve", str(item.id))

@@ -2,7 +2,7 @@
 ``reject``, ``decide_many``): one row of the ``review_queue`` table, read once into named fields.
 
 ``as_dict`` is the row as it was handed out before it had a shape of its own (the table's columns, in their
-order, ``proposers`` read from its JSON): what ``monchat memory queue --json`` prints, unchanged.
+order, ``proposers`` and ``quoted`` read from their JSON): what ``monchat memory queue --json`` prints, unchanged.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..store.quoted import quoted_lines
 from ..vocabulary.states import Action
 
 
@@ -33,6 +34,9 @@ class ReviewItem:
     merged_text: str | None = None  # for a MERGE: the judge's wording
     proposers: list[str] = field(default_factory=list)  # the filter personas (or the source) that proposed it
     held: str | None = None  # why it waits besides its action (``states.Held``), if it does
+    # Quoted material: lines the file it came from says it rests on ({text, said_at, persona}); never the user's
+    # words here, never messages (``store/quoted.py``).
+    quoted: list[dict] = field(default_factory=list)
 
     @classmethod
     def of(cls, row: dict) -> "ReviewItem":
@@ -40,6 +44,7 @@ class ReviewItem:
         values: dict[str, Any] = {name: row.get(name) for name in cls.__dataclass_fields__}
         values["action"] = Action(row["action"])
         values["proposers"] = json.loads(row["proposers"]) if row.get("proposers") else []
+        values["quoted"] = quoted_lines(row.get("quoted"))
         return cls(**values)
 
     def as_dict(self) -> dict:

@@ -6,6 +6,7 @@ in ``early_migrations.py``, which holds the registry they all join; importing it
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -160,3 +161,44 @@ def m025_never_remember(db: Database) -> None:
         not_null={"text", "key"},
     )
     db["never_rules"].create_index(["key"], unique=True)
+
+
+@migrations()
+def m026_quoted_material(db: Database) -> None:
+    """Quoted material (issue 36): the lines a memory file says its memory rests on, kept with the review item that
+    quotes them (a JSON list of ``{text, said_at, persona}``), never in the archive: the user did not say them here.
+    NULL for an item that quotes nothing. The lines an earlier ``import --memory`` archived as the user's messages
+    become what they were (``quote_imported_evidence``)."""
+    db["review_queue"].add_column("quoted", str)
+    quote_imported_evidence(db)
+
+
+def quote_imported_evidence(db: Database) -> int:
+    """Lines a memory import archived before issue 36 — messages with backend "import" that the ledger cites as
+    "import" evidence — become quoted material of the imported items that cite them; their ledger rows go, and
+    so does each such message no other ledger row cites (its words leave the index and the file's free pages).
+    A history import's messages (backend "import" too) are never cited as "import": they stay. Returns the
+    messages removed."""
+    cited = db.execute(
+        "SELECT e.memory_id, m.id, m.ts, m.text, m.persona FROM evidence e JOIN messages m ON m.id = e.message_id "
+        "WHERE e.persona = 'import' AND m.backend = 'import' AND m.role = 'user' ORDER BY m.ts_epoch, m.id").fetchall()
+    if not cited:
+        return 0
+    quoted: dict[str, list[dict]] = {}
+    for memory_id, _message_id, ts, text, persona in cited:
+        quoted.setdefault(memory_id, []).append({"text": text, "said_at": ts, "persona": persona or ""})
+    for memory_id, lines in quoted.items():
+        db.execute("UPDATE review_queue SET quoted = ? WHERE memory_id = ? AND held = 'imported'",
+                   [json.dumps(lines, ensure_ascii=False), memory_id])
+    db.execute("PRAGMA secure_delete = ON")
+    ids = sorted({row[1] for row in cited})
+    removed = 0
+    for start in range(0, len(ids), 500):
+        part = ids[start:start + 500]
+        marks = ",".join("?" * len(part))
+        db.execute(f"DELETE FROM evidence WHERE persona = 'import' AND message_id IN ({marks})", part)
+        removed += db.execute(f"DELETE FROM messages WHERE backend = 'import' AND id IN ({marks}) AND id NOT IN "
+                              f"(SELECT message_id FROM evidence)", part).rowcount
+    if removed and db["messages_fts"].exists():  # the delete trigger took them out; merge the index's segments
+        db.execute("INSERT INTO messages_fts(messages_fts) VALUES('optimize')")
+    return removed

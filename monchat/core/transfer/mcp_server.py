@@ -233,10 +233,10 @@ class MemoryPort:
         with held_lock(self.app.paths.flush_lock) as held:
             if not held:
                 raise FlushRunning("monchat is flushing right now.", "Propose again in a minute.")
-            report = queue_proposals(self.app.memory, self.app.archive, [Proposal(text, slot)], held=Held.MCP,
+            report = queue_proposals(self.app.memory, [Proposal(text, slot)], held=Held.MCP,
                                      proposer=client, prefix="mcp",
-                                     reason=f"proposed by {client} through monchat's MCP server: it becomes "
-                                            f"memory only if you approve it")
+                                     reason=f"proposed by {client} through monchat's MCP server, in its words, "
+                                            f"not said here: it becomes memory only if you approve it")
         self.log.write(client, "propose_memory", slot, report.queued)
         return {"queued": bool(report.queued), "already_known": bool(report.already_known),
                 "note": "It waits for the user's review; nothing is remembered unless the user approves it."}

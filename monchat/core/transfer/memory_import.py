@@ -7,8 +7,10 @@ calls ``queue_proposals`` with ``held`` = "mcp".
 
 - A monchat export (``core/transfer/memory_export.py``; JSON or its Markdown form): each current, live memory
   (history and what the user refused or forgot stay out) with its slot, kind and date. The user lines it
-  rests on are put into the archive (idempotent by id; no flush reads the archive again) and become its
-  evidence, so its words come along.
+  says it rests on are **quoted material** (issue 36): kept with its review item (``store/quoted.py``) and shown
+  there as quoted in the file, never put into the archive. Only what the user typed here and a history import
+  of their own chats become messages: a file's line is never a chat turn, never in a model's request, never in
+  ``search``, never read by the diary, and never takes the place of a message under an id already used.
 - A pasted list: one memory per line or bullet (ChatGPT's "saved memories", Claude's memory export or
   the answer of Claude's import prompt: headings, code fences and dates in brackets are read as such;
   a long paragraph is split into sentences). Each becomes an ``explicit`` item in the slot
@@ -32,11 +34,14 @@ from ..records.memory import MemoryRecord
 from ..vocabulary.states import Action, Held, Kind, State
 from ..memory.transitions import Transitions
 from .memory_export import FORMAT, MARKDOWN_MARK
-from ..types import Message, check_id, check_text, format_ts, parse_ts
+from ..store.quoted import QuotedStore
+from ..types import check_text, format_ts, parse_ts
 
 MAX_BYTES = 20_000_000  # a memory export of ~10,000 memories with their words; more is not a memory file
 MAX_ITEMS = 5000
 MAX_TEXT = 2000  # characters of one memory
+MAX_QUOTED = 20  # lines a memory of a file may quote; its review shows them, no more
+MAX_QUOTED_TEXT = 4000  # characters of one quoted line
 SOURCES = ("chatgpt", "claude", "pasted")
 HISTORY_STATES = {State.SUPERSEDED, State.RETRACTED, State.RETRACTION, State.FORGOTTEN, State.REJECTED}
 
@@ -59,7 +64,7 @@ class MemoryImportReport:
     queued: int = 0  # now waiting for review
     already_known: int = 0  # the same words are already a memory, or were imported before
     left_out: int = 0  # history, refused or forgotten memories of an export: not proposed again
-    messages: int = 0  # the words they rest on, newly archived
+    quoted: int = 0  # the lines they say they rest on, kept with their review items (never archived)
     queue_ids: list[int] = field(default_factory=list)
 
 
@@ -97,7 +102,10 @@ def parse(text: str, source: str = "pasted") -> tuple[str, list[Proposal], int]:
     stripped = text.lstrip()
     if stripped.startswith(("{", "[")):  # JSON: ours or nothing (never read as a list of lines)
         try:
-            data = json.loads(stripped)
+            data = json.loads(stripped, parse_constant=_no_constant)
+        except _NotANumber as exc:
+            raise InputError(f"This memory file holds {exc.args[0]}, which is not a number; nothing was imported.",
+                             "Export the memory again with `monchat export --memory json`.") from None
         except (ValueError, RecursionError):
             raise InputError("This file starts like JSON but cannot be read as JSON; nothing was imported.",
                              "Export the memory again with `monchat export --memory json`.") from None
@@ -113,14 +121,24 @@ def parse(text: str, source: str = "pasted") -> tuple[str, list[Proposal], int]:
     return source, items, 0
 
 
+class _NotANumber(ValueError):
+    pass
+
+
+def _no_constant(name: str):
+    """``NaN``, ``Infinity`` and ``-Infinity`` are not JSON (Python's reader takes them): refused wherever they are."""
+    raise _NotANumber(name)
+
+
 def _from_export(data: dict) -> tuple[list[Proposal], int]:
     if data.get("format") != FORMAT or not isinstance(data.get("memories"), list):
         raise InputError("This JSON is not a monchat memory export (no \"format\": \"monchat-memory\").",
                          "Export with `monchat export --memory json`; for a ChatGPT or Claude conversation "
                          "export use `monchat import FILE` (without --memory).")
-    if not isinstance(data.get("version"), int) or data["version"] > 1:
-        raise InputError(f"This memory export has version {data.get('version')!r}; this monchat reads version 1.",
-                         "Update monchat, or export again with this one.")
+    version = data.get("version")
+    if type(version) is not int or version != 1:  # a bool is an int to Python, and 1.0 is not a version
+        raise InputError(f"This memory export has version {json.dumps(version)}; this monchat reads version 1, "
+                         "so nothing was imported.", "Update monchat, or export again with this one.")
     out, left_out = [], 0
     for n, entry in enumerate(data["memories"], start=1):
         try:
@@ -203,12 +221,12 @@ def proposal_id(prefix: str, p: Proposal) -> str:
     return f"{prefix}-" + hashlib.sha256(f"{p.slot}\x1f{p.kind}\x1f{_norm(p.text)}".encode()).hexdigest()[:12]
 
 
-def queue_proposals(memory, archive, proposals: list[Proposal], *, held: str, proposer: str, reason: str,
+def queue_proposals(memory, proposals: list[Proposal], *, held: str, proposer: str, reason: str,
                     prefix: str = "imp", report: MemoryImportReport | None = None) -> MemoryImportReport:
     """Each proposal not known yet becomes a queued memory with a review row; one transaction.
 
     Args:
-        memory: the ``MemoryService``; archive: the ``MessageArchive`` (for the words they rest on).
+        memory: the ``MemoryService`` (never the archive: a proposal is no message).
         held: why it waits ("imported", "mcp"); proposer: who proposed it (the review shows it).
     """
     report = report or MemoryImportReport(format="")
@@ -221,14 +239,17 @@ def queue_proposals(memory, archive, proposals: list[Proposal], *, held: str, pr
             if memory.memories.get(memory_id) is not None or _norm(p.text) in known:
                 report.already_known += 1
                 continue
-            rows = _archive_evidence(archive, p, t.stamp, report)
+            quoted = _quoted(p)
             record = MemoryRecord(id=memory_id, text=p.text, slot=p.slot, kind=p.kind, state=State.QUEUED,
                                   score=0.0, confidence=0.0, persona=proposer[:40], valid_at=p.valid_at or t.stamp,
                                   created_at=t.stamp, updated_at=t.stamp)
-            record = t.create(record, rows)
+            record = t.create(record, [])  # no ledger rows: nothing the user said here stands behind it
             t.proposers[record.id] = [proposer]
-            report.queue_ids.append(t.queue(record, Action.LAYER1, reason, 0.0, evidence=[r["message_id"] for r in rows],
-                                            held=held))
+            queue_id = t.queue(record, Action.LAYER1, reason, 0.0, held=held)
+            if quoted:
+                QuotedStore(memory.store).keep(queue_id, quoted)
+                report.quoted += len(quoted)
+            report.queue_ids.append(queue_id)
             known.add(_norm(p.text))
             report.queued += 1
     if report.queued:
@@ -236,30 +257,28 @@ def queue_proposals(memory, archive, proposals: list[Proposal], *, held: str, pr
     return report
 
 
-def _archive_evidence(archive, p: Proposal, stamp: str, report: MemoryImportReport) -> list[dict]:
-    """Put the user lines a memory rests on into the archive (those it has already stay) → its ledger rows."""
-    messages = []
-    for e in p.evidence:
+def _quoted(p: Proposal) -> list[dict]:
+    """The lines a file's memory says it rests on, as quoted material: the words, when the file says they were
+    said and by which persona, each as the file gives it (its id is the file's, not an id here: not kept)."""
+    lines: list[dict] = []
+    for e in p.evidence[:MAX_QUOTED]:
+        text, persona = e.get("text"), e.get("persona")
         try:
-            messages.append(Message(id=check_id(str(e["id"])), ts=format_ts(parse_ts(e["ts"])), role="user",
-                                    text=_clean_message(e["text"]), persona=str(e.get("persona") or ""),
-                                    backend="import"))
-        except (KeyError, TypeError, ValueError):
-            continue  # a line that cannot be a message: the memory comes without it
-    if not messages:
-        return []
-    report.messages += archive.archive(messages, parse_ts(stamp))
-    said = {m.id: m.text for m in messages}
-    rows = archive.get_many(list(said))
-    # Only a line the archive holds with these very words: an id already used for other words is not this evidence.
-    return [{"message_id": mid, "day": row["day"], "session": row["session"], "kind": p.kind, "contradicts": 0,
-             "persona": "import"} for mid, row in rows.items() if row["role"] == "user" and row["text"] == said[mid]]
-
-
-def _clean_message(text) -> str:
-    if not isinstance(text, str) or not text.strip():
-        raise ValueError("empty")
-    return check_text(text, "text")
+            if not isinstance(text, str) or not text.strip():
+                continue  # nothing to quote
+            text = "".join(c for c in " ".join(text.split()) if unicodedata.category(c) != "Cc")  # no escapes
+            text = check_text(text, "text")[:MAX_QUOTED_TEXT]
+            if not text.strip():
+                continue
+            persona = check_text(persona, "persona")[:40] if isinstance(persona, str) else ""
+        except ValueError:
+            continue  # a lone surrogate: not text that can be kept
+        try:
+            said_at = format_ts(parse_ts(e["ts"])) if isinstance(e.get("ts"), str) else None
+        except ValueError:
+            said_at = None
+        lines.append({"text": text, "said_at": said_at, "persona": persona})
+    return lines
 
 
 def import_memory(app, path: Path | None = None, text: str | None = None, source: str = "pasted"
@@ -278,6 +297,6 @@ def import_memory(app, path: Path | None = None, text: str | None = None, source
         if not held:
             raise FlushRunning("A flush is running in another monchat window or terminal.",
                                "Import the memory when it has finished.")
-        return queue_proposals(app.memory, app.archive, proposals, held=Held.IMPORTED, proposer=proposer,
+        return queue_proposals(app.memory, proposals, held=Held.IMPORTED, proposer=proposer,
                                reason=f"imported from {proposer}: it becomes memory only if you approve it",
                                report=report)

@@ -56,4 +56,10 @@ class Transfer:
     def import_memory(self, path: Path | None = None, text: str | None = None, source: str = "pasted"):
         """A memory file or pasted list into the review queue; its ``MemoryImportReport``."""
         from .memory_import import import_memory
-        return import_memory(self, path, text, source)  # reads .paths, .memory and .archive
+        return import_memory(self, path, text, source)  # reads .paths and .memory (never .archive)
+
+    def quoted(self, memory_id: str) -> list[dict]:
+        """What the file a memory came from quoted as its grounds (``{text, said_at, persona}``), kept with its review
+        items, open or closed: quoted material, never the user's words here (``store/quoted.py``)."""
+        from ..store.quoted import QuotedStore
+        return QuotedStore(self.memory.store).of_memory(memory_id)

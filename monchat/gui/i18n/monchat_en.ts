@@ -3717,6 +3717,14 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Quoted in the file you imported, not said here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Its words are that app&apos;s, not said here. It becomes memory only if you approve it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>It becomes memory only if you approve it.</source>
         <translation type="unfinished"></translation>
     </message>

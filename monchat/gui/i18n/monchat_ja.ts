@@ -3701,6 +3701,14 @@ Open it in your browser?</source>
         <translation>、</translation>
     </message>
     <message>
+        <source>Quoted in the file you imported, not said here</source>
+        <translation>取り込んだファイルに引用されていた言葉です（ここで話したことではありません）</translation>
+    </message>
+    <message>
+        <source>Its words are that app&apos;s, not said here. It becomes memory only if you approve it.</source>
+        <translation>この言葉はそのアプリのもので、ここであなたが話したことではありません。あなたが承認したときだけ記憶になります。</translation>
+    </message>
+    <message>
         <source>It becomes memory only if you approve it.</source>
         <translation>あなたが承認したときだけ記憶になります。</translation>
     </message>

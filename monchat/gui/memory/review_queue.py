@@ -223,6 +223,9 @@ class ReviewQueueDialog(QDialog):
         if compare:
             self._evidence_heading(arg(self.tr("Evidence for the current memory “%1”"), row.old_text or ""))
             self._evidence_lines(row.target_id)
+        if row.quoted:  # what the imported file quotes: shown apart, as the file's words, never as evidence
+            self._evidence_heading(words.quoted_heading(row))
+            self.evidence.add_messages([{"ts": q.get("said_at") or "", "text": q["text"]} for q in row.quoted])
 
     def alike_text(self, row: ReviewItem) -> str:
         """The alike items a row stands for, each with its number and words ("" for a row of one)."""

@@ -113,8 +113,15 @@ class ReviewWords:
         proposers = row.proposers
         return arg(self.tr("Proposed by %1."), self.tr(", ").join(name(p) for p in proposers)) if proposers else ""
 
+    def quoted_heading(self, row: ReviewItem) -> str:
+        """The heading over the lines an imported item's file quotes ("" when it quotes none): quoted material, never
+        the user's words here (issue 36)."""
+        return self.tr("Quoted in the file you imported, not said here") if row.quoted else ""
+
     def held(self, row: ReviewItem) -> str:
         """Why a flush held the item back when that is not its action (a model known to be small)."""
+        if row.held == Held.MCP:  # the proposal's words are the app's (issue 36: quoted material)
+            return self.tr("Its words are that app's, not said here. It becomes memory only if you approve it.")
         if row.held in FROM_OUTSIDE:
             return self.tr("It becomes memory only if you approve it.")
         if row.held != Held.SMALL_MODEL:
@@ -136,3 +143,4 @@ verdict_effect = _words.verdict_effect
 reason = _words.reason
 proposed_by = _words.proposed_by
 held = _words.held
+quoted_heading = _words.quoted_heading
