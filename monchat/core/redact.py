@@ -37,6 +37,9 @@ def remember(key: str | None) -> None:
             _remembered.add(key.strip())
 
 
+register = remember  # the name a reader of a secret calls (models/download.py)
+
+
 def _keys() -> list[str]:
     found = {os.environ.get(name, "").strip() for name in KEY_VARIABLES}
     with _lock:
