@@ -16,20 +16,31 @@ Knobs (set before the request):
     server.drop_after   bytes of the next GET of the blob after which the connection is dropped
                         (a network that breaks mid-download); it applies once, then resets to None
     server.served       the bytes served (defaults to the file's; replace them to serve "another file")
+    server.extra_bytes  bytes served past the file by a GET of the blob, counted in its Content-Length (a mirror
+                        whose blob is larger than the size it announced)
+    server.endless      True: a GET of the blob sends the file, then more, without end and without a
+                        Content-Length, until the client closes the connection (or ``ENDLESS_CAP`` bytes)
+    server.refuse       None, or (status, "resolve" | "blob"): that request is answered ``status`` with every
+                        request header it got echoed, in ``X-Error-Message`` and in a JSON body
+                        {"error": "..."} (a mirror at its worst: ``Authorization: Bearer hf_…`` included)
 
-Records: ``server.requests`` (list of (method, path, Range header)).
+Records: ``server.requests`` (list of (method, path, Range header)), ``server.headers`` (each request's
+headers, a dict, in the same order) and ``server.blob_bytes_sent`` (bytes the blob GETs wrote).
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
+ENDLESS_CAP = 1024 * 1024 * 1024  # an endless blob stops here, so a client that never stops cannot fill the disk
+ENDLESS_BLOCK = 64 * 1024
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -42,8 +53,26 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, *args) -> None:
         pass
 
+    def _refused(self, where: str) -> bool:
+        """Answer the request with the status ``server.refuse`` names for ``where``, its headers echoed."""
+        refuse = self.server.hub.refuse
+        if refuse is None or refuse[1] != where:
+            return False
+        echoed = "; ".join(f"{name}: {value}" for name, value in self.headers.items())
+        body = json.dumps({"error": f"refused; your request headers were {echoed}"}).encode()
+        self.send_response(refuse[0])
+        self.send_header("X-Error-Message", f"refused ({echoed})")
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body) if self.command != "HEAD" else 0))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+        return True
+
     def _resolve_headers(self) -> bool:
         hub = self.server.hub
+        if self._refused("resolve"):
+            return False
         if self.path != f"/{hub.repo}/resolve/{hub.revision}/{hub.file}":
             self.send_response(404)
             self.send_header("X-Error-Code", "EntryNotFound")
@@ -62,20 +91,31 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         return True
 
+    def _record(self) -> None:
+        hub = self.server.hub
+        hub.requests.append((self.command, self.path, self.headers.get("Range")))
+        hub.headers.append(dict(self.headers.items()))
+
     def do_HEAD(self) -> None:
-        self.server.hub.requests.append(("HEAD", self.path, self.headers.get("Range")))
+        self._record()
         self._resolve_headers()
 
     def do_GET(self) -> None:
         hub = self.server.hub
-        hub.requests.append(("GET", self.path, self.headers.get("Range")))
+        self._record()
         if not self.path.startswith("/cdn/"):
             self._resolve_headers()
+            return
+        if self._refused("blob"):
+            return
+        if hub.endless:
+            self._endless()
             return
         data, start = hub.served, 0
         ranged = self.headers.get("Range", "")
         if ranged.startswith("bytes="):
             start = int(ranged[len("bytes="):].split("-")[0])
+        data = data + b"\0" * hub.extra_bytes
         self.send_response(206 if start else 200)
         self.send_header("Content-Length", str(len(data) - start))
         if start:
@@ -87,12 +127,30 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             self.wfile.write(body)
             self.wfile.flush()
+            hub.blob_bytes_sent += len(body)
         except (BrokenPipeError, ConnectionResetError):  # the client stopped reading (a cancelled pull)
             self.close_connection = True
             return
         if drop is not None:
             self.close_connection = True
             self.connection.shutdown(socket.SHUT_RDWR)
+
+    def _endless(self) -> None:
+        """The file, then zeros without end: no Content-Length, so only closing the connection ends it."""
+        hub = self.server.hub
+        self.close_connection = True
+        self.send_response(200)
+        self.send_header("ETag", f'"{hub.sha256}"')
+        self.send_header("Connection", "close")
+        self.end_headers()
+        block = hub.served
+        try:
+            while hub.blob_bytes_sent < ENDLESS_CAP:
+                self.wfile.write(block)
+                hub.blob_bytes_sent += len(block)
+                block = b"\0" * ENDLESS_BLOCK
+        except (BrokenPipeError, ConnectionResetError, OSError):  # the client stopped reading
+            return
 
 
 class FakeHub:
@@ -101,7 +159,12 @@ class FakeHub:
         self.served = path.read_bytes()
         self.sha256 = hashlib.sha256(self.served).hexdigest()
         self.drop_after: int | None = None
+        self.extra_bytes = 0
+        self.endless = False
+        self.refuse: tuple[int, str] | None = None
         self.requests: list[tuple] = []
+        self.headers: list[dict] = []
+        self.blob_bytes_sent = 0
         self.url = ""
 
 

@@ -6,7 +6,15 @@
   within the same pull); a pull that fails or is cancelled deletes its partial file (huggingface_hub 2.x
   keeps none between runs), so the next pull starts over. It honours ``HF_ENDPOINT`` (a mirror; read at
   each pull) and ``HF_HUB_OFFLINE`` (a clear error here, before anything is asked).
-- The free disk space is checked before starting (what is left to fetch, plus a margin).
+- The free disk space is checked before starting (what is left to fetch, plus a margin), and again at each
+  block received: a disk that fills meanwhile stops the download (``NoDiskSpace``) before it is full.
+- The catalog's size bounds the stream: a server that sends more than it declares (plus ``OVERRUN_BYTES``),
+  an endless body or a blob larger than announced, is cut at the block that passes it, before that block is
+  written, and the partial file is removed (``DownloadError``). huggingface_hub's own check of the size
+  comes only once the stream has ended, after writing all of it.
+- The Hugging Face token huggingface_hub sends (``HF_TOKEN``, ``HUGGING_FACE_HUB_TOKEN`` or its token file)
+  is read here first and registered with ``core/redact.py``, so a mirror that echoes the request's headers
+  in its error does not put it in monchat.log, the error or a crash report.
 - The SHA-256 is verified after; a file that does not match is removed, never used, and the error says so.
   Only then ``verified.json`` marks the model installed (``catalog.installed_file``).
 - Progress (bytes, speed, time left) goes to a callback, which may cancel by setting ``cancel``.
@@ -26,11 +34,16 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import InputError, KnownError
+from ..redact import register
 from .catalog import VERIFIED, CatalogModel, installed_file, model_folder
 
 log = logging.getLogger(__name__)
 
 MARGIN_BYTES = 200 * 1024 * 1024  # room left after the download: the database and logs still need to grow
+RESERVE_BYTES = MARGIN_BYTES // 2  # during it: what else the disk may lose before the download stops
+# The catalog's size is exact (the SHA-256 is checked after), so any byte past it is already a wrong file; the
+# margin of one network read only keeps the rule from hanging on how a server frames its last bytes.
+OVERRUN_BYTES = 64 * 1024
 
 
 class DownloadError(KnownError):
@@ -95,7 +108,7 @@ def pull(model: CatalogModel, models_dir: Path, *, on_progress: Callable[[Progre
         raise NoDiskSpace(f"{model.name} needs {_size(needed)} of free disk space; {_size(free)} is free.",
                           f"Free some space on the disk that holds {models_dir}, then pull again.")
     folder.mkdir(parents=True, exist_ok=True)
-    path = _fetch(model, folder, on_progress, cancel)
+    path = _fetch(model, folder, on_progress, cancel, _bounds(model, folder, models_dir, free_space))
     _verify(model, folder, path, on_progress)
     return path
 
@@ -109,18 +122,44 @@ def remove(model: CatalogModel, models_dir: Path) -> bool:
     return True
 
 
-def _fetch(model: CatalogModel, folder: Path, on_progress, cancel) -> Path:
-    from huggingface_hub import errors, hf_hub_download
+def _bounds(model: CatalogModel, folder: Path, models_dir: Path,
+            free_space: Callable[[Path], int]) -> Callable[[int, int], None]:
+    """What each block received is checked against: the catalog's size and the free disk space."""
+    limit = model.size_bytes + OVERRUN_BYTES
+
+    def check(done: int, adding: int) -> None:
+        if done + adding > limit:
+            raise DownloadError(f"The server sent more than the {_size(model.size_bytes)} the catalog declares "
+                                f"for {model.name}; the download was stopped and its partial file removed.",
+                                "The server (or HF_ENDPOINT) serves another file than the catalog names; "
+                                "check HF_ENDPOINT, then pull again.")
+        left, free = max(0, model.size_bytes - done), free_space(folder)
+        if free < left + RESERVE_BYTES:
+            raise NoDiskSpace(f"The disk ran short of space while downloading {model.name} ({_size(free)} free, "
+                              f"{_size(left)} still to come); the download was stopped and its partial file "
+                              "removed.", f"Free some space on the disk that holds {models_dir}, then pull again.")
+
+    return check
+
+
+def _fetch(model: CatalogModel, folder: Path, on_progress, cancel, check) -> Path:
+    from huggingface_hub import errors, get_token, hf_hub_download
     failures = (OSError, ValueError, errors.HfHubHTTPError, errors.LocalEntryNotFoundError,
                 errors.OfflineModeIsEnabled, errors.FileMetadataError) + _transport_errors()
     endpoint = os.environ.get("HF_ENDPOINT") or None  # read now: huggingface_hub reads it once, at import
     try:
+        register(get_token())  # the token huggingface_hub is about to send: a secret read (core/redact.py)
         return Path(hf_hub_download(model.repo, model.file, revision=model.revision or None, local_dir=folder,
-                                    endpoint=endpoint, tqdm_class=_progress_bar(on_progress, cancel)))
+                                    endpoint=endpoint, tqdm_class=_progress_bar(on_progress, cancel, check)))
     except _Cancel as exc:
+        _remove_partial(folder)
         raise DownloadCancelled(f"The download of {model.name} was cancelled; nothing was installed.",
                                 "Pull it again when you want it.") from exc
+    except KnownError:  # stopped by ``check``: too many bytes, too little disk
+        _remove_partial(folder)
+        raise
     except failures as exc:
+        _remove_partial(folder)
         log.warning("download of %s failed: %r", model.name, exc)
         raise DownloadError(f"{model.name} could not be downloaded ({_reason(exc)}).",
                             "Check the internet connection (or HF_ENDPOINT) and pull again.") from exc
@@ -149,12 +188,19 @@ def _verify(model: CatalogModel, folder: Path, path: Path, on_progress) -> None:
     os.replace(temporary, folder / VERIFIED)
 
 
+def _remove_partial(folder: Path) -> None:
+    """Delete what a stopped download left in ``folder`` (huggingface_hub removes its own; this is sure)."""
+    for partial in (folder / ".cache").rglob("*.incomplete"):
+        partial.unlink(missing_ok=True)
+
+
 class _Cancel(Exception):
     """Raised inside huggingface_hub's progress bar to stop a download."""
 
 
-def _progress_bar(on_progress, cancel):
-    """A tqdm class huggingface_hub reports to: it forwards progress and stops the download on cancel."""
+def _progress_bar(on_progress, cancel, check):
+    """A tqdm class huggingface_hub reports to: it forwards progress, stops the download on cancel, and
+    checks each block with ``check`` (done so far, this block's bytes) before huggingface_hub writes it."""
     from tqdm import tqdm
 
     class Bar(tqdm):
@@ -168,6 +214,8 @@ def _progress_bar(on_progress, cancel):
         def update(self, n=1):
             if cancel is not None and cancel.is_set():
                 raise _Cancel()
+            if n > 0:
+                check(int(self.n), int(n))
             shown = super().update(n)
             if on_progress is not None and self.total:
                 elapsed = max(1e-6, time.monotonic() - self._started)

@@ -1,5 +1,8 @@
 """API keys: from the environment or the OS keyring, never from a file we write.
 
+Every key read here is registered with ``core/redact.py`` (``register``) where it is read, so no log,
+error, crash report or doctor report carries it; the variables are ``redact.SECRET_VARIABLES``.
+
 ``keyring`` is imported when a key is first looked up there (finding the OS keyring
 takes a while), so a start that needs no key never loads it.
 """
@@ -10,7 +13,7 @@ import logging
 import os
 
 from ..errors import KeyringUnavailable
-from ..redact import remember
+from ..redact import register
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +67,7 @@ class SecretStore:
 def _key(env: tuple[str, ...], name: str) -> str | None:
     for variable in env:
         if os.environ.get(variable):
+            register(os.environ[variable])  # hidden even after the variable is unset
             return os.environ[variable]
     import keyring
     import keyring.errors
@@ -74,7 +78,7 @@ def _key(env: tuple[str, ...], name: str) -> str | None:
         # Reported as "no key" by the caller, whose hint names the variable; the cause is logged.
         log.warning("the OS keyring could not be read: %s", exc)
         return None
-    remember(key)  # never in a log, an error or a report (core/redact.py)
+    register(key)  # never in a log, an error or a report (core/redact.py)
     return key
 
 
@@ -86,7 +90,9 @@ def _key_source(env: tuple[str, ...], name: str) -> str:
     import keyring.errors
 
     try:
-        if keyring.get_password(SERVICE, name):
+        key = keyring.get_password(SERVICE, name)
+        register(key)
+        if key:
             return "keyring"
     except keyring.errors.KeyringError as exc:
         log.warning("the OS keyring could not be read: %s", exc)
@@ -94,7 +100,7 @@ def _key_source(env: tuple[str, ...], name: str) -> str:
 
 
 def _set_key(name: str, key: str | None, variable: str) -> None:
-    remember(key)
+    register(key)
     import keyring
     import keyring.errors
 

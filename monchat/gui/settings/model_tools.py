@@ -11,6 +11,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QPushButton, QSizePolicy, QWidget
 
 from ...core.privacy.secrets import SecretStore
+from ...core.redact import register
 from ..failures import explanation, headline
 from ..kit.download_row import DownloadRow
 from ..translation import arg, ui_is_english
@@ -26,6 +27,8 @@ class TypedKeys(SecretStore):
     def __init__(self, gemini: str = "", openai: str = "") -> None:
         self.typed_gemini = gemini
         self.typed_openai = openai
+        register(gemini)  # a typed key is a secret read here (core/redact.py)
+        register(openai)
 
     def gemini_key(self) -> str | None:
         return self.typed_gemini or super().gemini_key()
