@@ -15,8 +15,10 @@ the zip's directory has been judged:
 Then each entry is streamed (never read whole) into a hidden copy beside the folder and its CRC
 checked; the database must be exactly what this monchat's migrations make, intact, with the counts
 the manifest states (``store/restored.py``); its search indexes pass FTS5's own check or are rebuilt
-from the messages they index; consent to a cloud is removed from it (it is asked again on this machine). Only then does ``core/transfer/swap.py`` rename the copies into place. Any refusal is
-``InputError`` (exit 2), leaves the folder as it was and removes the copy.
+from the messages they index; consent to a cloud is removed from it (it is asked again on this
+machine). Only then does ``core/transfer/swap.py`` rename the copies into place. Any refusal is
+``InputError`` (exit 2), leaves the folder as it was and removes the copy; no restore (done, refused,
+failed) leaves its lock, journal or copy beside the folder (``swap.restore_lock``).
 """
 
 from __future__ import annotations
