@@ -85,3 +85,22 @@ def test_a_backup_with_a_damaged_search_index_restores_and_search_finds_the_mess
     finally:
         conn.close()
     assert beside(Paths.from_env()) == []
+
+
+def test_an_index_that_cannot_be_rebuilt_from_its_table_is_a_refusal(tmp_path):
+    """When the table an index is rebuilt from cannot give its words, the copy is refused (``restore``: exit 2),
+    never restored with a search that fails."""
+    from monchat.core.store.restored import ForeignDatabase, check_search_indexes
+    db = tmp_path / "x.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE messages(id TEXT, text TEXT)")
+    conn.execute("CREATE VIRTUAL TABLE messages_fts USING fts5(text, tokenize='trigram', content='messages')")
+    conn.execute("INSERT INTO messages VALUES ('m1', 'hello there')")
+    conn.execute("INSERT INTO messages_fts(rowid, text) VALUES (1, 'hello there')")
+    conn.commit()
+    assert check_search_indexes(db) == []  # a sound index is left as it is
+    conn.execute("ALTER TABLE messages RENAME COLUMN text TO words")  # the index's table lost its column
+    conn.commit()
+    conn.close()
+    with pytest.raises(ForeignDatabase, match="search index messages_fts"):
+        check_search_indexes(db)
