@@ -218,3 +218,15 @@ def test_processes_taking_and_removing_the_lock_in_a_loop_still_exclude_each_oth
     assert [run.wait(timeout=300) for run in runs] == [0, 0, 0]
     assert int(counter.read_text()) == 450
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_a_link_in_the_lock_files_place_is_a_clear_error_not_a_crash(tmp_path, monkeypatch, capsys):
+    backup = backup_of(tmp_path, monkeypatch)
+    home = tmp_path / "home"
+    monkeypatch.setenv("MONCHAT_HOME", str(home))
+    (tmp_path / ".home-restore.lock").symlink_to(tmp_path / "elsewhere")
+    capsys.readouterr()
+    assert cli.main(["restore", str(backup)]) == 6
+    err = capsys.readouterr().err
+    assert "is in the way" in err and "Traceback" not in err
+    assert not (tmp_path / "elsewhere").exists()

@@ -23,6 +23,7 @@ beside the data folder.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import json
 import logging
@@ -93,7 +94,7 @@ def restore_lock(paths: Paths, wait_s: float = 0.0) -> Iterator[None]:
     make_private_dir(lock.parent)
     deadline = time.monotonic() + wait_s
     while True:
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        fd = _open_lock(lock)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -115,6 +116,20 @@ def restore_lock(paths: Paths, wait_s: float = 0.0) -> Iterator[None]:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(lock)  # still held: no one else can count a lock on it as theirs
         os.close(fd)
+
+
+def _open_lock(lock: Path) -> int:
+    """The lock file opened (made when missing); never through a link put in its place."""
+    try:
+        return os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise StorageError(f"{lock} is in the way (a link, not the lock file monchat makes there).",
+                               "Remove it; monchat needs that name for its restore lock.") from None
+        mapped = storage_error(exc, lock)
+        if mapped is None:
+            raise
+        raise mapped from exc
 
 
 def _is_at(fd: int, path: Path) -> bool:
