@@ -231,9 +231,9 @@ def test_the_access_log_keeps_its_newest_entries_within_its_bound(tmp_path):
     from monchat.core.transfer.mcp_server import AccessLog
     log = AccessLog(tmp_path / "mcp-access.jsonl", max_bytes=2000)
     for n in range(200):
-        log.write("busy-client", "search_memory", f"call {n}", n)
+        log.write("busy-client", "search_memory", "", n)
     entries = log.read()
     assert (tmp_path / "mcp-access.jsonl").stat().st_size <= 2000
-    assert entries[-1]["what"] == "call 199" and 0 < len(entries) < 200
+    assert entries[-1]["results"] == 199 and 0 < len(entries) < 200
     assert [e["results"] for e in entries] == list(range(200 - len(entries), 200))  # the newest, in order
     assert (tmp_path / "mcp-access.jsonl").stat().st_mode & 0o777 == 0o600

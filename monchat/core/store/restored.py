@@ -12,7 +12,11 @@ build, and it is read in an order that runs none of its code before that is know
    index, trigger and view — against a blank database migrated here by the same migrations;
 4. SQLite's integrity check and the row counts, under a time bound (a progress handler).
 
-Anything else is ``ForeignDatabase`` with the reason. Consent to a cloud is then removed from the
+Anything else is ``ForeignDatabase`` with the reason. ``PRAGMA integrity_check`` does not look inside an
+FTS5 index (its blocks can be random bytes and the file still "ok"; then every search fails), so each
+search index of the checked copy is then checked by FTS5's own ``integrity-check`` and, when that fails,
+rebuilt from the table it indexes — the archive's messages and the memories are the truth, the index is
+derived (``check_search_indexes``); when even the rebuilt index fails, the backup is refused. Consent to a cloud is then removed from the
 copy (``forget_state``): it was given on another machine, and is asked again on this one.
 """
 
@@ -60,18 +64,24 @@ def _schema(conn: sqlite3.Connection) -> dict[tuple[str, str], tuple[str, str]]:
     return found
 
 
+def _blank(applied: tuple[str, ...] | None) -> sqlite3.Connection:
+    """A blank in-memory database after this monchat's migrations named in ``applied`` (None: all)."""
+    conn = sqlite3.connect(":memory:")
+    db = Database(conn)
+    migrations.ensure_migrations_table(db)
+    for migration in migrations._migrations:  # in this monchat's order, as they were applied
+        if applied is None or migration.name in applied:
+            with db.atomic():
+                migration.fn(db)
+                migrations._record_applied(db, migration.name)
+    return conn
+
+
 @functools.lru_cache(maxsize=8)
 def reference_schema(applied: tuple[str, ...]) -> dict[tuple[str, str], tuple[str, str]]:
     """The schema a blank database has after this monchat's migrations named in ``applied``."""
-    conn = sqlite3.connect(":memory:")
+    conn = _blank(applied)
     try:
-        db = Database(conn)
-        migrations.ensure_migrations_table(db)
-        for migration in migrations._migrations:  # in this monchat's order, as they were applied
-            if migration.name in applied:
-                with db.atomic():
-                    migration.fn(db)
-                    migrations._record_applied(db, migration.name)
         return _schema(conn)
     finally:
         conn.close()
@@ -147,3 +157,86 @@ def forget_state(path: Path, prefix: str) -> int:
             return conn.execute("DELETE FROM kv WHERE substr(key, 1, ?) = ?", [len(prefix), prefix]).rowcount
     finally:
         conn.close()
+
+
+SEARCH_INDEXES = ("messages_fts", "memories_fts")  # FTS5 indexes over a content table (content=…)
+SHADOWS = ("data", "idx", "docsize", "config")  # the tables FTS5 keeps an index in
+
+
+def _index_ok(conn: sqlite3.Connection, index: str) -> bool:
+    """FTS5's check of ``index``: its own structure, and (rank 1) that it indexes what its table holds."""
+    try:
+        conn.execute(f"INSERT INTO {index}({index}, rank) VALUES('integrity-check', 1)")
+        return True
+    except sqlite3.DatabaseError:
+        return False
+
+
+def _blank_index(index: str) -> dict[str, list[tuple]]:
+    """The rows of ``index``'s shadow tables in a blank database of this monchat (an empty, valid index)."""
+    conn = _blank(None)
+    try:
+        return {shadow: conn.execute(f"SELECT * FROM {index}_{shadow}").fetchall() for shadow in SHADOWS}
+    finally:
+        conn.close()
+
+
+def _rebuild(path: Path, index: str) -> None:
+    """Rebuild ``index`` from its content table; when FTS5 cannot even open it (its structure record or
+    configuration is damaged), its shadow tables are first reset to a blank index's rows."""
+    conn = sqlite3.connect(path)
+    try:
+        with conn:
+            conn.execute(f"INSERT INTO {index}({index}) VALUES('rebuild')")
+        return
+    except sqlite3.DatabaseError:
+        pass
+    finally:
+        conn.close()
+    conn = sqlite3.connect(path)
+    try:
+        with conn:
+            for shadow, rows in _blank_index(index).items():
+                conn.execute(f"DELETE FROM {index}_{shadow}")
+                if rows:
+                    marks = ", ".join("?" * len(rows[0]))
+                    conn.executemany(f"INSERT INTO {index}_{shadow} VALUES ({marks})", rows)
+    finally:
+        conn.close()
+    conn = sqlite3.connect(path)  # a connection that has not met the damaged index
+    try:
+        with conn:
+            conn.execute(f"INSERT INTO {index}({index}) VALUES('rebuild')")
+    finally:
+        conn.close()
+
+
+def check_search_indexes(path: Path) -> list[str]:
+    """Check each search index of the verified copy at ``path``; rebuild a damaged one from its table.
+
+    Call only after ``verify_restored`` (the schema, and so every trigger, is then known to be ours).
+    Returns the indexes that were rebuilt.
+
+    Raises:
+        ForeignDatabase: an index still fails its check after the rebuild (the rows it indexes are bad).
+    """
+    conn = sqlite3.connect(path)
+    try:
+        present = {str(r[0]) for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        damaged = [index for index in SEARCH_INDEXES if index in present and not _index_ok(conn, index)]
+    finally:
+        conn.close()
+    for index in damaged:
+        try:
+            _rebuild(path, index)
+        except sqlite3.DatabaseError as exc:
+            raise ForeignDatabase(f"its search index {index} is damaged and cannot be rebuilt from what it "
+                                  f"indexes ({exc})") from None
+        conn = sqlite3.connect(path)
+        try:
+            if not _index_ok(conn, index):
+                raise ForeignDatabase(f"its search index {index} is damaged and still fails its check after "
+                                      "being rebuilt from what it indexes")
+        finally:
+            conn.close()
+    return damaged

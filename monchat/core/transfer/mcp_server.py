@@ -13,8 +13,8 @@ An MCP server (the official ``mcp`` SDK, ``MCPServer``) that offers:
   (``mcp.allow_propose``, read from settings.toml at every call, so turning it off takes effect at once).
 
 Every request that names its client, and every tool call and resource read, is written to the access
-log (``mcp-access.jsonl`` in the data folder; ``monchat mcp log``): which client, what it asked, how
-many results — never the words.
+log (``mcp-access.jsonl`` in the data folder; ``monchat mcp log``): which client, which tool or resource,
+how many results — never the words (no query, no proposal's text or slot: ``LOGGED_WHAT``).
 
 **The one hook.** Every result the server hands out — each profile line, memory, message and proposal
 — passes ``visible_to_clients``. Off-the-record messages and "never remember" topics (issue 28, items 1
@@ -55,6 +55,12 @@ def visible_to_clients(app, kind: str, record: dict) -> bool:
 
 
 # ---- the access log ----------------------------------------------------------------
+# Everything an entry's "what" may say: the log names clients, tools and counts, never words (a slot such as
+# "hobby/stamps" says what the user is like as much as a text does).
+LOGGED_WHAT = frozenset({"", PROFILE_URI, "proposing is off", "the user keeps this topic out of memory",
+                         "the review queue is full"})
+
+
 @dataclass
 class AccessLog:
     """Who asked what, newest last. Past ``max_bytes`` the oldest entries go: the newest half is kept."""
@@ -63,7 +69,10 @@ class AccessLog:
     max_bytes: int = 1_000_000  # some 8,000 entries
 
     def write(self, client: str, event: str, what: str = "", results: int | None = None) -> None:
-        entry: dict[str, object] = {"at": format_ts(local_now()), "client": client, "event": event, "what": what}
+        """Append one entry. ``what`` is kept only when it is one of ``LOGGED_WHAT`` (a resource or a fixed
+        reason): anything else — a proposal's slot or text, a query — is a client's or the user's words."""
+        entry: dict[str, object] = {"at": format_ts(local_now()), "client": client, "event": event,
+                                    "what": what if what in LOGGED_WHAT else ""}
         if results is not None:
             entry["results"] = results
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)

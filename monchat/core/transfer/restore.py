@@ -14,14 +14,17 @@ the zip's directory has been judged:
 
 Then each entry is streamed (never read whole) into a hidden copy beside the folder and its CRC
 checked; the database must be exactly what this monchat's migrations make, intact, with the counts
-the manifest states (``store/restored.py``); consent to a cloud is removed from it (it is asked
-again on this machine). Only then does ``core/transfer/swap.py`` rename the copies into place. Any refusal is
-``InputError`` (exit 2), leaves the folder as it was and removes the copy.
+the manifest states (``store/restored.py``); its search indexes pass FTS5's own check or are rebuilt
+from the messages they index; consent to a cloud is removed from it (it is asked again on this
+machine). Only then does ``core/transfer/swap.py`` rename the copies into place. Any refusal is
+``InputError`` (exit 2), leaves the folder as it was and removes the copy; no restore (done, refused,
+failed) leaves its lock, journal or copy beside the folder (``swap.restore_lock``).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import sqlite3
@@ -35,7 +38,7 @@ from .backup import CONFIG_ENTRIES, DB_NAME, FORMAT, MANIFEST, VERSION, skipped_
 from ..errors import InputError, StorageFull, storage_error
 from ..paths import Paths, make_private_dir, write_all
 from ..privacy.cloud import CONSENT_KEY
-from ..store.restored import ForeignDatabase, forget_state, verify_restored
+from ..store.restored import ForeignDatabase, check_search_indexes, forget_state, verify_restored
 from .swap import recover_locked, remove_tree, restore_lock, swap_in
 
 MAX_MEMBERS = 50_000  # 34 years of 6-hour log files, with personas
@@ -47,6 +50,8 @@ RATIO_FROM_BYTES = 2**20  # a small entry's ratio says nothing
 MAX_MANIFEST_BYTES = 64 * 2**10
 MAX_COUNT = 10**12
 CHUNK = 2**20
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -210,6 +215,13 @@ def _check_database(source: Path, stage: Path, manifest: dict) -> dict[str, int]
         raise _not_a_backup(source, f"its database does not hold what its manifest says (manifest {stated}, "
                                     f"database {found})")
     forget_state(db, CONSENT_KEY.format(where=""))
+    try:
+        rebuilt = check_search_indexes(db)
+    except ForeignDatabase as exc:
+        raise _not_a_backup(source, str(exc)) from None
+    if rebuilt:
+        log.warning("the search index of %s was damaged (%s) and was rebuilt from its messages",
+                    source, ", ".join(rebuilt))
     return found
 
 

@@ -14,12 +14,16 @@ folders, then the journal. Whatever starts next — a restore, any command, the 
   and reported: without a journal nothing proves it is not the only copy.
 
 A lock beside the data folder (``.NAME-restore.lock``) is held by a restore from start to end and
-taken by recovery, so nothing recovers a restore that is still running.
+taken by recovery, so nothing recovers a restore that is still running; its holder removes it
+(``restore_lock`` says why that is safe), and recovery removes one a kill left, with any half-written
+journal temp file: after any restore, and after the recovery of a killed one, nothing of it is left
+beside the data folder.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import json
 import logging
@@ -57,8 +61,14 @@ def olds(target: Path) -> list[Path]:
     return sorted(target.parent.glob(f".{target.name}-old-*"))
 
 
+def _journal_temps(paths: Paths) -> list[Path]:
+    """Temp files of the journal (``paths.write_private``'s) that a killed restore left half-written."""
+    journal = _journal(paths)
+    return sorted(journal.parent.glob(f".{journal.name}.*.tmp")) if journal.parent.is_dir() else []
+
+
 def _left_over(paths: Paths) -> bool:
-    if _journal(paths).exists():
+    if _journal(paths).exists() or os.path.lexists(_lock_path(paths)) or _journal_temps(paths):
         return True
     return any(t.parent.is_dir() and (stages(t) or olds(t)) for t in _targets(paths))
 
@@ -67,26 +77,69 @@ def _left_over(paths: Paths) -> bool:
 def restore_lock(paths: Paths, wait_s: float = 0.0) -> Iterator[None]:
     """Hold the restore lock of ``paths``, waiting up to ``wait_s`` seconds for it.
 
+    The lock is ``flock`` on ``.NAME-restore.lock`` beside the data folder, and that file exists only
+    while someone holds it: the holder removes it *before* letting go, so a restore (done, refused or
+    failed) leaves nothing beside the folder. Removing a lock file is safe here because a process counts
+    the lock as its own only when the file it locked is still the one at the path (same device and inode,
+    compared while it holds the lock and its descriptor keeps the inode from being reused). One that
+    opened the file before its holder removed it gets its ``flock`` on a removed file, sees that, and
+    starts again with the file now at the path. So at any moment the only lock that counts is the one
+    on the file at the path, and it has one holder. A SIGKILLed holder leaves the empty file;
+    ``recover_interrupted`` takes it and removes it.
+
     Raises:
         StorageLocked: a restore into these folders is running in another process.
     """
     lock = _lock_path(paths)
     make_private_dir(lock.parent)
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+    deadline = time.monotonic() + wait_s
+    while True:
+        fd = _open_lock(lock)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            if time.monotonic() >= deadline:
+                raise StorageLocked(f"A restore into {paths.data_dir} is running in another monchat.",
+                                    "Wait for it to finish, then try again.") from None
+            time.sleep(0.05)
+            continue
+        except BaseException:
+            os.close(fd)
+            raise
+        if _is_at(fd, lock):
+            break
+        os.close(fd)  # its holder removed this file before letting go: lock the one at the path now
     try:
-        deadline = time.monotonic() + wait_s
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise StorageLocked(f"A restore into {paths.data_dir} is running in another monchat.",
-                                        "Wait for it to finish, then try again.") from None
-                time.sleep(0.05)
         yield
     finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(lock)  # still held: no one else can count a lock on it as theirs
         os.close(fd)
+
+
+def _open_lock(lock: Path) -> int:
+    """The lock file opened (made when missing); never through a link put in its place."""
+    try:
+        return os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise StorageError(f"{lock} is in the way (a link, not the lock file monchat makes there).",
+                               "Remove it; monchat needs that name for its restore lock.") from None
+        mapped = storage_error(exc, lock)
+        if mapped is None:
+            raise
+        raise mapped from exc
+
+
+def _is_at(fd: int, path: Path) -> bool:
+    """Whether the open file ``fd`` is the file at ``path`` now."""
+    try:
+        at = os.stat(path, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    mine = os.fstat(fd)
+    return (at.st_dev, at.st_ino) == (mine.st_dev, mine.st_ino)
 
 
 def recover_interrupted(paths: Paths) -> None:
@@ -105,6 +158,10 @@ def recover_interrupted(paths: Paths) -> None:
 
 def recover_locked(paths: Paths) -> None:
     """``recover_interrupted`` for a caller that holds the restore lock."""
+    for temp in _journal_temps(paths):  # only a lock holder writes the journal: any other one's temp is dead
+        if temp.name != f".{_journal(paths).name}.{os.getpid()}.tmp":
+            log.info("removing %s, a restore journal's temp file left by one that was stopped", temp)
+            temp.unlink()
     journal = _read_journal(paths)
     if journal is not None:
         if not journal.get("done"):
