@@ -50,6 +50,12 @@ if TYPE_CHECKING:  # the flush machinery is imported when it is first used, not 
 log = logging.getLogger(__name__)
 
 
+def take_back_edited(logbook, archive, memory, paths, ids: list[str]) -> object:
+    """What an edit replaced, out of every file (``core/memory/scrub.py``, imported at the first edit)."""
+    from .core.memory.scrub import Scrubber
+    return Scrubber(logbook, archive, memory, paths).take_back_edited(ids)
+
+
 @dataclass
 class App:
     """What one monchat is made of. The services below the fields are each built once, at first use (their modules
@@ -239,7 +245,8 @@ def build_app(home: str | None = None, *, backend: str | None = None, model: str
                            logbook=logbook)
     built: list = []  # the flush service, once built: while it (or one in another process) runs, chat stays open
     chat = ChatService(settings, logbook, archive, personas, prompts, backends, memory=memory, clock=clock,
-                       flush_running=lambda: (bool(built) and built[0].running) or is_marked(paths.flush_running))
+                       flush_running=lambda: (bool(built) and built[0].running) or is_marked(paths.flush_running),
+                       take_back=lambda ids: take_back_edited(logbook, archive, memory, paths, ids))
 
     def make_flush() -> "FlushService":
         from .core.flush.service import FlushService

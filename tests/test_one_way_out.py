@@ -1,0 +1,113 @@
+"""One way out (issue 36, point 2): words the user takes back are in no file under the data folder.
+
+The schema walk reads the live schema (``sqlite_master``): every text column must have a rule in
+``core/store/scrub.py`` ``TEXT_COLUMNS`` (a table added later fails here until it gets one). Then a unique word
+is planted through the public paths that store text — a chat turn (``ChatService.send``), a flush whose oracle
+makes it a memory, a flush run's record, a diary page, kept answers, memory.md, ``monchat.log`` — taken back
+(Delete message, Edit) and searched for by raw bytes in every file under the data folder, the database's
+``-wal`` and ``-shm`` included, while the app still has the database open.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from monchat.core.store.scrub import TEXT_COLUMNS, text_columns, unknown_columns
+from tests.flush.conftest import Rule, World
+
+WORD = "zqxjvorbelmint"
+SECRET = f"My locker code word is {WORD}, please remember it"
+
+
+def holding(home: Path, word: str) -> list[str]:
+    """Every file under ``home`` whose raw bytes hold ``word`` (UTF-8)."""
+    needle = word.encode("utf-8")
+    return sorted(str(p.relative_to(home)) for p in home.rglob("*") if p.is_file() and needle in p.read_bytes())
+
+
+def planted(home: Path) -> World:
+    """A world where ``WORD`` is in a chat turn, a memory, a flush run, a diary page and memory.md."""
+    world = World(home, start="2026-11-23T21:00:00+09:00")
+    world.oracle.rules = [Rule(WORD, f"the locker code word is {WORD}", "secret/locker", "explicit"),
+                          Rule("green tea", "likes green tea", "drink/tea", "preference")]
+    world.app.chat.send(SECRET)
+    world.say("2026-11-23T21:02:00+09:00", "I like green tea")
+    logging.getLogger("monchat.test").warning("the user said: %s", SECRET)  # as a careless log line would
+    world.flush("2026-11-23T22:00:00+09:00")
+    return world
+
+
+def test_every_text_column_of_the_live_schema_has_a_rule(home):
+    world = World(home)
+    assert unknown_columns(world.app.store) == []
+    assert set(text_columns(world.app.store)) <= set(TEXT_COLUMNS)
+
+
+def test_the_walk_fails_on_a_table_nobody_decided_about(home):
+    world = World(home)
+    world.app.store.db.execute("CREATE TABLE notes_from_the_future (id INTEGER PRIMARY KEY, said TEXT)")
+    assert unknown_columns(world.app.store) == ["notes_from_the_future.said"]
+
+
+@pytest.fixture
+def file_log(home):
+    """``monchat.log`` as the app sets it up, so a line quoting the words is in a file too."""
+    home.mkdir(parents=True, exist_ok=True)
+    handler = logging.FileHandler(home / "monchat.log", encoding="utf-8")
+    root = logging.getLogger()
+    root.addHandler(handler)
+    yield handler
+    root.removeHandler(handler)
+    handler.close()
+
+
+def test_delete_message_leaves_the_word_in_no_file(home, file_log):
+    world = planted(home)
+    assert world.oracle.diary_calls
+    before = holding(home, WORD)
+
+    assert "monchat.db" in " ".join(before) and "monchat.log" in before  # planted where it counts
+    assert any(WORD in r["changes"] for r in world.rows("flush_runs") if r["changes"])
+    user = next(m for m in world.app.archive.all() if m.text == SECRET)
+    world.app.messages.delete(user.id)
+    assert holding(home, WORD) == []
+    logging.getLogger("monchat.test").warning("still logging after the rewrite")
+    file_log.flush()
+    assert "still logging" in (home / "monchat.log").read_text(encoding="utf-8")
+
+
+def test_edit_leaves_the_old_word_in_no_file(home, file_log):
+    world = World(home, start="2026-11-23T21:00:00+09:00")
+    world.app.chat.send(SECRET)
+    assert holding(home, WORD)
+    world.app.chat.edit_last("I like green tea")
+    assert holding(home, WORD) == []
+    assert [m.text for m in world.app.chat.window() if m.role == "user"] == ["I like green tea"]
+
+
+def test_edit_after_a_flush_leaves_the_old_word_in_no_file(home, file_log):
+    world = planted(home)
+    world.clock.now = world.clock.now.replace(minute=30)
+    window = [m.text for m in world.app.chat.window() if m.role == "user"]
+    assert window[-1] == "I like green tea"
+    world.app.chat.edit_last("I like black tea")  # the last one: the secret stays until it is deleted
+    assert holding(home, WORD)
+    user = next(m for m in world.app.archive.all() if m.text == SECRET)
+    world.app.messages.delete(user.id)
+    assert holding(home, WORD) == []
+
+
+def test_a_memory_that_rests_on_other_lines_too_keeps_living_and_its_run_record_loses_the_line(home):
+    """The run's ``changes`` quote each evidence line: the deleted one is scrubbed there, the memory lives on."""
+    world = World(home, start="2026-11-23T21:00:00+09:00")
+    world.oracle.rules = [Rule("bike", "has a bike", "things/bike", "explicit")]
+    first = world.say("2026-11-23T21:00:00+09:00", f"I ride my bike to {WORD} every morning")
+    world.say("2026-11-23T21:01:00+09:00", "My bike is blue")
+    world.flush("2026-11-23T22:00:00+09:00")
+    assert any(WORD in (r["changes"] or "") for r in world.rows("flush_runs"))
+    world.app.messages.delete(first)
+    assert world.has("has a bike")
+    assert holding(home, WORD) == []
