@@ -111,3 +111,32 @@ def test_a_memory_that_rests_on_other_lines_too_keeps_living_and_its_run_record_
     world.app.messages.delete(first)
     assert world.has("has a bike")
     assert holding(home, WORD) == []
+
+
+def test_a_deleted_memory_is_out_of_the_log_file_and_the_wal(home, file_log):
+    world = World(home, start="2026-11-23T21:00:00+09:00")
+    """The memory's own wording (not the message's, which stays in the archive: ``monchat memory delete``)."""
+    world.oracle.rules = [Rule("bike", f"rides a bike called {WORD}", "things/bike", "explicit")]
+    world.say("2026-11-23T21:00:00+09:00", f"I ride a bike called {WORD} every morning")
+    world.flush("2026-11-23T22:00:00+09:00")
+    memory = world.mem(f"rides a bike called {WORD}")
+    logging.getLogger("monchat.test").warning("memory: %s", memory.text)
+    assert {"monchat.log", "memory.md"} <= set(holding(home, memory.text))
+    world.app.memory.delete(memory.id)
+    assert holding(home, memory.text) == []
+
+
+def test_off_the_record_clear_and_expiry_take_the_words_out_of_monchat_log(home, file_log):
+    world = World(home, start="2026-11-23T21:00:00+09:00")
+    chat = world.app.chat
+    chat.set_off_record(None, True)
+    chat.send(SECRET)
+    logging.getLogger("monchat.test").warning("the user said: %s", SECRET)
+    assert "monchat.log" in holding(home, WORD)
+    assert world.app.logbook.off_record.clear() >= 1
+    assert holding(home, WORD) == []
+    chat.send(SECRET)
+    logging.getLogger("monchat.test").warning("the user said: %s", SECRET)
+    world.clock.now = world.clock.now.replace(day=25)
+    chat.window()  # expires what is older than off_record.hours
+    assert holding(home, WORD) == []

@@ -24,15 +24,19 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..logs.files import LogBook, rewrite_without_words
 from ..paths import Paths, held_lock
 from ..store.message_traces import MessageTraces
 from ..store.messages import MessageArchive
 from ..store.scrub import WordScrub
-from .service import MemoryService
 from .transitions import Transitions
 from .withdraw import EDITED_AWAY, Withdrawn, withdraw
+
+if TYPE_CHECKING:  # a type only: MemoryService.delete calls delete_memory below
+    from ..records.memory import MemoryRecord
+    from .service import MemoryService
 
 log = logging.getLogger(__name__)
 
@@ -114,9 +118,26 @@ class Scrubber:
 
     def scrub_files(self, texts: list[str]) -> int:
         """Drop the lines that quote ``texts`` from the text files monchat writes beside the database."""
-        if not texts:
-            return 0
-        return sum(_rewrite(path, texts) for path in text_files(self.paths, self.logbook))
+        return scrub_text_files(self.paths, self.logbook, texts)
+
+
+def delete_memory(memory: MemoryService, chain: list[MemoryRecord]) -> list[str]:
+    """``monchat memory delete``: the memory and its history leave the memory tables (``Transitions.delete``),
+    then the text files beside the database and the WAL; returns the ids deleted."""
+    with memory.change() as t:
+        t.delete(chain)
+    texts = [m.text for m in chain if m.text.strip()]
+    if memory.logbook is not None and texts:
+        for path in text_files(memory.paths, memory.logbook):
+            _rewrite(path, texts)
+    WordScrub(memory.store).checkpoint()
+    return [m.id for m in chain]
+
+
+def scrub_text_files(paths: Paths, logbook: LogBook, texts: list[str]) -> int:
+    """Off the record's expiry and clearing (``OffRecordLog.on_removed``): the removed words out of the text
+    files beside the logs."""
+    return sum(_rewrite(path, texts) for path in text_files(paths, logbook)) if texts else 0
 
 
 def text_files(paths: Paths, logbook: LogBook) -> list[Path]:
