@@ -10,6 +10,7 @@ makes it a memory, a flush run's record, a diary page, kept answers, memory.md, 
 
 from __future__ import annotations
 
+import json
 import logging
 from pathlib import Path
 
@@ -140,3 +141,16 @@ def test_off_the_record_clear_and_expiry_take_the_words_out_of_monchat_log(home,
     world.clock.now = world.clock.now.replace(day=25)
     chat.window()  # expires what is older than off_record.hours
     assert holding(home, WORD) == []
+
+
+def test_a_short_text_is_taken_out_only_where_it_is_a_whole_value_and_never_from_a_json_key(home):
+    """Deleting the message "ok" must not turn "tokens" into "t[deleted]ens" (nor break a record's JSON)."""
+    from monchat.core.store.scrub import WordScrub
+    store = World(home).app.store
+    store.set_state("probe", json.dumps({"tokens": 3, "said": "ok", "note": "look", "lines": ["ok", "okay"]}))
+    store.set_state("prose", f"the user said {SECRET} at nine")
+    with store.atomic():
+        WordScrub(store).scrub(["ok", SECRET])
+    assert json.loads(store.get_state("probe")) == {"tokens": 3, "said": "[deleted]", "note": "look",
+                                                    "lines": ["[deleted]", "okay"]}
+    assert store.get_state("prose") == "the user said [deleted] at nine"

@@ -88,6 +88,38 @@ def spellings(text: str) -> list[str]:
     return [f for f in dict.fromkeys(forms) if f.strip()]
 
 
+DISTINCT_CHARS = 8  # a text this long is the user's wherever it appears; a shorter one only as a whole value
+
+
+def _without(value: str, text: str) -> str:
+    """``value`` with ``text`` replaced by ``DELETED_MARK``: inside JSON, in its string values only (never a key)."""
+    if value.lstrip()[:1] in ("{", "["):
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            parsed = None
+        if parsed is not None:
+            scrubbed = _scrub_json(parsed, text)
+            return value if scrubbed == parsed else json.dumps(scrubbed, ensure_ascii=False)
+    return _scrub_string(value, text)
+
+
+def _scrub_string(value: str, text: str) -> str:
+    if value == text or value.strip() == text.strip():
+        return DELETED_MARK
+    return value.replace(text, DELETED_MARK) if len(text) >= DISTINCT_CHARS else value
+
+
+def _scrub_json(value, text: str):
+    if isinstance(value, dict):
+        return {k: _scrub_json(v, text) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrub_json(v, text) for v in value]
+    if isinstance(value, str):
+        return _without(value, text) if value.lstrip()[:1] in ("{", "[") else _scrub_string(value, text)
+    return value
+
+
 def text_columns(store: Store) -> dict[str, list[str]]:
     """Every table of the live schema and its text columns (declared TEXT, BLOB or with no type)."""
     db = store.db
@@ -115,23 +147,35 @@ class WordScrub:
 
     def scrub(self, texts: list[str]) -> int:
         """Take ``texts`` out of every QUOTE and WORDS column (inside the caller's transaction); return the
-        rows changed or dropped."""
+        rows changed or dropped.
+
+        A text shorter than ``DISTINCT_CHARS`` ("ok", "yes") is taken out only where a value (or a JSON string
+        in it) is that text whole: as a part of other words it says nothing of the user, and replacing it would
+        change words that are not theirs (a JSON key, a status).
+        """
         db = self.store.db
         present = text_columns(self.store)
+        texts = [t for t in dict.fromkeys(texts) if t.strip()]
         changed = 0
-        for form in (f for text in texts for f in spellings(text)):
-            for table, columns in TEXT_COLUMNS.items():
-                for column, how in columns.items():
-                    if column not in present.get(table, ()):
-                        continue
-                    if how == QUOTE:
-                        changed += db.execute(f'DELETE FROM "{table}" WHERE instr("{column}", ?) > 0',
-                                              [form]).rowcount
-                    elif how == WORDS:
-                        changed += db.execute(
-                            f'UPDATE "{table}" SET "{column}" = replace("{column}", ?, ?) '
-                            f'WHERE instr("{column}", ?) > 0', [form, DELETED_MARK, form]).rowcount
+        for table, columns in TEXT_COLUMNS.items():
+            for column, how in columns.items():
+                if column not in present.get(table, ()) or how not in (QUOTE, WORDS):
+                    continue
+                for text in texts:
+                    for form in spellings(text):
+                        rows = db.execute(f'SELECT rowid, "{column}" FROM "{table}" WHERE instr("{column}", ?) > 0',
+                                          [form]).fetchall()
+                        for rowid, value in rows:
+                            changed += self._take_out(table, column, how, rowid, value, text)
         return changed
+
+    def _take_out(self, table: str, column: str, how: str, rowid: int, value, text: str) -> int:
+        new = _without(value, text) if isinstance(value, str) else value
+        if new == value:
+            return 0
+        if how == QUOTE:
+            return self.store.db.execute(f'DELETE FROM "{table}" WHERE rowid = ?', [rowid]).rowcount
+        return self.store.db.execute(f'UPDATE "{table}" SET "{column}" = ? WHERE rowid = ?', [new, rowid]).rowcount
 
     def checkpoint(self) -> None:
         """Merge the text indexes and empty the WAL into the file (outside any transaction), so the words'
