@@ -154,3 +154,46 @@ def test_a_short_text_is_taken_out_only_where_it_is_a_whole_value_and_never_from
     assert json.loads(store.get_state("probe")) == {"tokens": 3, "said": "[deleted]", "note": "look",
                                                     "lines": ["[deleted]", "okay"]}
     assert store.get_state("prose") == "the user said [deleted] at nine"
+
+
+def test_python_m_monchat_chat_flush_and_message_delete_leave_the_word_in_no_file(tmp_path):
+    """Through the entry point a user runs: ``chat -m`` and ``flush`` against a loopback Ollama (the real
+    ``ollama`` client; the oracle answers the flush's calls), ``search``, ``message delete --yes --json`` —
+    then every file under the data folder, by raw bytes (``/edit`` in ``monchat chat``: tests/test_take_back_cli.py)."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.flush.oracle_server import running_oracle_ollama
+    from tests.support.oracle import Oracle
+
+    home = tmp_path / "home"
+    rules = [Rule(WORD, f"the locker code word is {WORD}", "secret/locker", "explicit", 0.9),
+             Rule("green tea", "likes green tea", "drink/tea", "preference", 0.9)]
+    with running_oracle_ollama(Oracle(rules)) as server:
+        env = {**os.environ, "MONCHAT_HOME": str(home), "OLLAMA_HOST": server.url,
+               "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
+               "PYTHONPATH": os.pathsep.join([str(Path(__file__).resolve().parents[1]),
+                                              os.environ.get("PYTHONPATH", "")])}
+        for name in ("GEMINI_API_KEY", "GOOGLE_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_KEY"):
+            env.pop(name, None)
+
+        def monchat(*args: str) -> str:
+            done = subprocess.run([sys.executable, "-m", "monchat", *args], env=env, capture_output=True,
+                                  text=True, timeout=180)
+            assert done.returncode == 0, f"monchat {' '.join(args)}: {done.stderr}"
+            return done.stdout
+
+        monchat("settings", "set", "backend.name", "ollama")
+        monchat("settings", "set", "ollama.model", "llama3.2")
+        monchat("chat", "-m", SECRET)
+        monchat("chat", "-m", "I like green tea")
+        monchat("--verbose", "flush", "--seed", "7")
+        assert any("monchat.db" in name for name in holding(home, WORD))
+        assert f"the locker code word is {WORD}" in monchat("memory", "list")
+        [hit] = [h for h in json.loads(monchat("search", WORD, "--json")) if h["text"] == SECRET]
+        done = json.loads(monchat("message", "delete", hit["id"], "--yes", "--json"))
+        assert done["archived"] == 1 and done["memories_deleted"]
+        assert holding(home, WORD) == []
+        assert "likes green tea" in monchat("memory", "list")
+        assert server.errors == []
