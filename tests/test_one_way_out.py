@@ -10,8 +10,10 @@ makes it a memory, a flush run's record, a diary page, kept answers, memory.md, 
 
 from __future__ import annotations
 
+import io
 import json
 import logging
+import sys
 from pathlib import Path
 
 import pytest
@@ -197,3 +199,46 @@ def test_python_m_monchat_chat_flush_and_message_delete_leave_the_word_in_no_fil
         assert holding(home, WORD) == []
         assert "likes green tea" in monchat("memory", "list")
         assert server.errors == []
+
+
+def test_a_backup_made_after_the_deletion_holds_no_word(home, tmp_path):
+    """Measured case 3: a backup made after ``message delete`` carried the words (``flush_runs.changes``)."""
+    import zipfile
+
+    from monchat.core.transfer.backup import create_backup
+    world = planted(home)
+    user = next(m for m in world.app.archive.all() if m.text == SECRET)
+    world.app.messages.delete(user.id)
+    dest = create_backup(world.app.paths, tmp_path / "after.zip").path
+    with zipfile.ZipFile(dest) as archive:
+        holders = [name for name in archive.namelist() if WORD.encode() in archive.read(name)]
+    assert holders == []
+
+
+def test_the_cli_question_and_its_answer_say_backups_made_before_still_hold_the_words(home, monkeypatch, capsys):
+    from monchat.cli import main as cli
+    world = World(home, start="2026-11-23T21:00:00+09:00")
+    said = world.say("2026-11-23T21:00:00+09:00", SECRET)
+    world.app.close()
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+    monkeypatch.setattr(sys, "stdin", Terminal("y\n"))
+    assert cli.main(["message", "delete", said]) == 0
+    out = capsys.readouterr().out
+    assert out.count("Backups you made before now still hold these words.") == 2  # asked, then done
+
+
+def test_an_edit_while_a_flush_runs_keeps_the_old_words_marked_replaced_until_delete(home):
+    """The flush may be reading the old message: it stays, read by no filter (taken back), until Delete."""
+    from monchat.core.paths import held_lock
+    world = World(home, start="2026-11-23T21:00:00+09:00")
+    world.app.chat.send(SECRET)
+    with held_lock(world.app.paths.flush_lock) as held:  # as a flush in another process holds it
+        assert held
+        world.app.chat.edit_last("I like green tea")
+    old = next(m for m in world.app.logbook.read_all().messages if m.text == SECRET)
+    assert holding(home, WORD) and old.id in {m.replaces for m in world.app.logbook.read_all().messages}
+    world.app.messages.delete(old.id)
+    assert holding(home, WORD) == []
