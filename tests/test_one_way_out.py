@@ -242,3 +242,14 @@ def test_an_edit_while_a_flush_runs_keeps_the_old_words_marked_replaced_until_de
     assert holding(home, WORD) and old.id in {m.replaces for m in world.app.logbook.read_all().messages}
     world.app.messages.delete(old.id)
     assert holding(home, WORD) == []
+
+
+def test_an_edit_after_a_regeneration_takes_back_every_reply_of_the_chain(home):
+    """Taking back only the last reply would bring the one it regenerated away back into the window."""
+    world = World(home, start="2026-11-23T21:00:00+09:00")
+    world.app.chat.send(SECRET)
+    world.app.chat.regenerate()
+    world.app.chat.edit_last("I like green tea")
+    window = world.app.chat.window()
+    assert [m.role for m in window] == ["user", "assistant"] and window[0].text == "I like green tea"
+    assert len(world.app.logbook.read_all().messages) == 2 and holding(home, WORD) == []

@@ -111,10 +111,18 @@ class Scrubber:
                 log.info("a flush is running: the edited-away message stays until it is deleted")
                 return None
             off = self.logbook.off_record
-            logged = self.logbook.read_all().messages + (off.read_all().messages if off is not None else [])
-            texts = {m.id: m.text for m in logged if m.id in set(ids)}
-            texts.update(self.archive.texts([i for i in ids if i not in texts]))
-            return self.take_back(ids, list(texts.values()), EDITED_AWAY)
+            logged = {m.id: m for m in self.logbook.read_all().messages
+                      + (off.read_all().messages if off is not None else [])}
+            chain: list[str] = list(dict.fromkeys(ids))
+            texts: list[str] = []
+            for message_id in chain:  # with the versions each replaced: a reply regenerated away would come back
+                found = logged.get(message_id) or self.archive.get(message_id)
+                if found is None:
+                    continue
+                texts.append(found.text)
+                if found.replaces and found.replaces not in chain:
+                    chain.append(found.replaces)
+            return self.take_back(chain, texts, EDITED_AWAY)
 
     def scrub_files(self, texts: list[str]) -> int:
         """Drop the lines that quote ``texts`` from the text files monchat writes beside the database."""
