@@ -39,6 +39,8 @@ def planted(home: Path) -> World:
     world.app.chat.send(SECRET)
     world.say("2026-11-23T21:02:00+09:00", "I like green tea")
     logging.getLogger("monchat.test").warning("the user said: %s", SECRET)  # as a careless log line would
+    from monchat.core.transfer.mcp_server import access_log
+    access_log(world.app.paths).write("a client", "search_history", what=SECRET)  # as an older monchat logged
     world.flush("2026-11-23T22:00:00+09:00")
     return world
 
@@ -72,7 +74,7 @@ def test_delete_message_leaves_the_word_in_no_file(home, file_log):
     assert world.oracle.diary_calls
     before = holding(home, WORD)
 
-    assert "monchat.db" in " ".join(before) and "monchat.log" in before  # planted where it counts
+    assert "monchat.db" in " ".join(before) and {"monchat.log", "mcp-access.jsonl", "memory.md"} <= set(before)
     assert any(WORD in r["changes"] for r in world.rows("flush_runs") if r["changes"])
     user = next(m for m in world.app.archive.all() if m.text == SECRET)
     world.app.messages.delete(user.id)
