@@ -255,3 +255,18 @@ def test_an_edit_after_a_regeneration_takes_back_every_reply_of_the_chain(home):
     window = world.app.chat.window()
     assert [m.role for m in window] == ["user", "assistant"] and window[0].text == "I like green tea"
     assert len(world.app.logbook.read_all().messages) == 2 and holding(home, WORD) == []
+
+
+def test_an_edit_whose_take_back_the_disk_refuses_still_answers_and_delete_finishes_later(home, caplog):
+    from monchat.core.errors import StorageError
+    world = World(home, start="2026-11-23T21:00:00+09:00")
+    world.app.chat.send(SECRET)
+
+    def refused(ids: list[str]) -> None:
+        raise StorageError("The disk is full.", "Free some space.")
+    world.app.chat.take_back = refused
+    result = world.app.chat.edit_last("I like green tea")
+    assert result.reply is not None and "still on disk" in caplog.text
+    old = next(m for m in world.app.logbook.read_all().messages if m.text == SECRET)
+    world.app.messages.delete(old.id)
+    assert holding(home, WORD) == []

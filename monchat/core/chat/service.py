@@ -280,12 +280,18 @@ class ChatService:
             result = self._turn(text, persona_id, on_chunk, stop, replaces=old[0], history=window[:position],
                                 reply_replaces=old_reply.id if old_reply else "", seen=window)
         except BackendError:  # the new message is logged: it replaces the old one all the same
-            if self.take_back is not None:
-                self.take_back(old)
+            self._take_back(old)
             raise
-        if self.take_back is not None:
-            self.take_back(old)
+        self._take_back(old)
         return result
+
+    def _take_back(self, ids: list[str]) -> None:
+        """A disk that refuses now leaves the old words marked replaced (read by no flush); Delete finishes."""
+        try:
+            if self.take_back is not None:
+                self.take_back(ids)
+        except StorageError as exc:
+            log.warning("the edited-away message is still on disk (%s); delete it to take it out", exc.message)
 
     def _turn(self, text, persona_id, on_chunk, stop, replaces: str,
               history: list[Message] | None = None, reply_replaces: str = "",
