@@ -50,6 +50,18 @@ if TYPE_CHECKING:  # the flush machinery is imported when it is first used, not 
 log = logging.getLogger(__name__)
 
 
+def scrub_text_files(paths, logbook, texts: list[str]) -> object:
+    """Words removed off the record, out of monchat.log and the other text files (``core/memory/scrub.py``)."""
+    from .core.memory.scrub import scrub_text_files
+    return scrub_text_files(paths, logbook, texts)
+
+
+def take_back_edited(logbook, archive, memory, paths, ids: list[str]) -> object:
+    """What an edit replaced, out of every file (``core/memory/scrub.py``, imported at the first edit)."""
+    from .core.memory.scrub import Scrubber
+    return Scrubber(logbook, archive, memory, paths).take_back_edited(ids)
+
+
 @dataclass
 class App:
     """What one monchat is made of. The services below the fields are each built once, at first use (their modules
@@ -220,6 +232,7 @@ def build_app(home: str | None = None, *, backend: str | None = None, model: str
     store = Store(paths.db_path, open_timeout=open_timeout)
     off_record = OffRecordLog(paths.off_record_dir, tz=tz)  # its own files: no flush reads them (core/logs/off_record.py)
     logbook = LogBook(paths.logs_dir, paths.quarantine_dir, tz=tz, off_record=off_record)
+    off_record.on_removed = lambda texts: scrub_text_files(paths, logbook, texts)  # the one way out (memory/scrub.py)
     expire_quietly(off_record, clock(), settings.off_record.hours)
     archive = MessageArchive(store, tz=tz)
     personas = PersonaRegistry(resource_dir("personas"), paths.user_surface_dir, paths.user_filter_dir,
@@ -239,7 +252,8 @@ def build_app(home: str | None = None, *, backend: str | None = None, model: str
                            logbook=logbook)
     built: list = []  # the flush service, once built: while it (or one in another process) runs, chat stays open
     chat = ChatService(settings, logbook, archive, personas, prompts, backends, memory=memory, clock=clock,
-                       flush_running=lambda: (bool(built) and built[0].running) or is_marked(paths.flush_running))
+                       flush_running=lambda: (bool(built) and built[0].running) or is_marked(paths.flush_running),
+                       take_back=lambda ids: take_back_edited(logbook, archive, memory, paths, ids))
 
     def make_flush() -> "FlushService":
         from .core.flush.service import FlushService

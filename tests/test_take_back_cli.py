@@ -63,7 +63,7 @@ def flush_requests(server, since: int) -> list[str]:
             if r["path"] == "/api/chat" and r["body"].get("format")]
 
 
-def test_edit_in_monchat_chat_then_flush_sends_the_old_words_to_no_filter(main, ollama, monkeypatch, capsys):
+def test_edit_in_monchat_chat_then_flush_sends_the_old_words_to_no_filter(main, ollama, home, monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", TerminalInput(f"{SECRET}\n/edit I like green tea\n"))
     assert main([*OLLAMA, "chat"]) == 0
     before_flush = len(ollama.requests)
@@ -73,14 +73,11 @@ def test_edit_in_monchat_chat_then_flush_sends_the_old_words_to_no_filter(main, 
     assert all("hunter2" not in body for body in sent)
     assert all("green tea" in body for body in sent)
     capsys.readouterr()
-    assert main(["search", "hunter2", "--json"]) == 0
+    assert main(["search", "hunter2"]) == 1  # issue 36: the edit took the old words out of every file
+    assert not [p for p in home.rglob("*") if p.is_file() and b"hunter2" in p.read_bytes()]  # raw bytes
+    assert main(["search", "green tea", "--json"]) == 0
     [hit] = json.loads(capsys.readouterr().out)
-    assert hit["replaced"] is True and hit["text"] == SECRET
-    assert main(["search", "hunter2"]) == 0
-    assert "(replaced) My secret diary password" in capsys.readouterr().out
-    assert main(["search", "--around", hit["id"], "--json"]) == 0  # the conversation at that moment marks it too
-    around = {m["text"]: m["replaced"] for m in json.loads(capsys.readouterr().out)}
-    assert around[SECRET] is True and around["I like green tea"] is False
+    assert hit["replaced"] is False and hit["text"] == "I like green tea"
 
 
 def log(app, text: str, role: str = "user", minutes_ago: float = 1) -> Message:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 
 from ..core.errors import InputError
+from ..core.memory.scrub import BACKUPS_KEEP
 from .output import print_json
 
 
@@ -32,7 +33,8 @@ def _explain(plan) -> list[str]:
     lines = [f"{m.ts[:16].replace('T', ' ')}  {m.role}: {_short(m.text)}  [{m.id}]"]
     if len(plan.versions) > 1:
         lines.append(f"  with the {len(plan.versions) - 1} earlier version(s) it replaced")
-    lines.append("Deleting removes it from the log files and the archive for good.")
+    lines.append("Deleting removes it from the log files, the archive and every record that quotes it, for good.")
+    lines.append(BACKUPS_KEEP)  # zip files the user made, out of monchat's reach
     if m.role == "assistant":
         lines.append("A reply is never evidence of memory; its rating, if any, goes with it.")
     for memory in plan.retracted:
@@ -78,4 +80,5 @@ def cmd_message(app, args) -> int:
         print("  its rating was cleared")
     if done.diary_days:
         print(f"  diary pages to be written again at the next flush: {', '.join(done.diary_days)}")
+    print(BACKUPS_KEEP)
     return 0

@@ -19,7 +19,7 @@ from typing import Callable, Protocol
 
 from ..backends.base import Backend
 from ..backends.registry import BackendRegistry
-from ..errors import GateClosed, InputError, KnownError, StorageError
+from ..errors import BackendError, GateClosed, InputError, KnownError, StorageError
 from ..logs.history import History, merge_history
 from ..logs.files import FlushGate, LogBook
 from ..records.long_text import TURN_CUT_MARK, TURN_TEXT_CHARS, bounded  # noqa: F401 (re-exported)
@@ -98,9 +98,11 @@ class ChatService:
     def __init__(self, settings: Settings, logbook: LogBook, archive: MessageArchive,
                  personas: PersonaRegistry, prompts: PromptLibrary, backends: BackendRegistry,
                  memory: PromptMemory | None = None, clock: Clock = local_now,
-                 flush_running: Callable[[], bool] = lambda: False) -> None:
+                 flush_running: Callable[[], bool] = lambda: False,
+                 take_back: Callable[[list[str]], object] | None = None) -> None:
         """Args:
             flush_running: whether a flush runs now (then the gate does not pause chat: ``FlushGate``).
+            take_back: message ids → taken out of every file (``memory/scrub.py``): what an edit replaced.
         """
         self.settings = settings
         self.logbook = logbook
@@ -112,6 +114,7 @@ class ChatService:
         self.memory = memory or NoMemory()
         self.clock = clock
         self.flush_running = flush_running
+        self.take_back = take_back
         self._prompt_cache: dict[str, tuple[str, str]] = {}  # persona id -> (revision key, prompt)
         self._off_record: dict[str, bool] = {}  # persona id -> this session's choice (else the persona's default)
         self._token_counts: dict[tuple[str, str], dict[str, int]] = {}  # (backend, model) -> text -> tokens
@@ -261,7 +264,8 @@ class ChatService:
     def edit_last(self, text: str, *, persona_id: str | None = None, on_chunk=None, stop=None) -> TurnResult:
         """Replace the last user message with ``text`` and answer it again.
 
-        The new message replaces the old one and the new reply replaces the old reply.
+        The new message replaces the old one and the new reply replaces the old reply; once the new one is
+        logged, the old message and its reply are taken out of every file (``take_back``).
         """
         if not text.strip():
             raise InputError("The message is empty.", "Type something to send.")
@@ -271,8 +275,23 @@ class ChatService:
             raise InputError("There is no message to edit.", "Send a message first.")
         position = user_positions[-1]
         old_reply = next((m for m in window[position + 1:] if m.role == "assistant"), None)
-        return self._turn(text, persona_id, on_chunk, stop, replaces=window[position].id,
-                          history=window[:position], reply_replaces=old_reply.id if old_reply else "", seen=window)
+        old = [window[position].id] + ([old_reply.id] if old_reply else [])
+        try:
+            result = self._turn(text, persona_id, on_chunk, stop, replaces=old[0], history=window[:position],
+                                reply_replaces=old_reply.id if old_reply else "", seen=window)
+        except BackendError:  # the new message is logged: it replaces the old one all the same
+            self._take_back(old)
+            raise
+        self._take_back(old)
+        return result
+
+    def _take_back(self, ids: list[str]) -> None:
+        """A disk that refuses now leaves the old words marked replaced (read by no flush); Delete finishes."""
+        try:
+            if self.take_back is not None:
+                self.take_back(ids)
+        except StorageError as exc:
+            log.warning("the edited-away message is still on disk (%s); delete it to take it out", exc.message)
 
     def _turn(self, text, persona_id, on_chunk, stop, replaces: str,
               history: list[Message] | None = None, reply_replaces: str = "",

@@ -349,6 +349,27 @@ class LogBook:
         return kept
 
 
+def rewrite_without_words(path: Path, words: list[str]) -> int:
+    """Rewrite a text file (``monchat.log``, the MCP access log) without its lines that hold any of ``words``,
+    atomically (``write_private``: a temp file, fsync, rename, fsync of the folder); return the lines dropped.
+
+    Raises:
+        StorageError: the file could not be rewritten (it is unchanged).
+    """
+    wanted = [w.encode("utf-8") for w in words if w.strip()]
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return 0
+    except OSError as exc:
+        raise storage_error(exc, path) or exc from exc
+    lines = data.splitlines(keepends=True)
+    kept = [line for line in lines if not any(w in line for w in wanted)]
+    if len(kept) != len(lines):
+        write_private(path, b"".join(kept))
+    return len(lines) - len(kept)
+
+
 def parse_line(name: str, line_no: int, raw: bytes) -> Message | BadLine:
     """One non-blank line of a log file: its message, or why it cannot be read."""
     try:

@@ -19,6 +19,7 @@ import logging
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Callable
 
 from ..errors import StorageError, storage_error
 from ..paths import SLOT_HOURS
@@ -56,6 +57,9 @@ class OffRecordLog(LogBook):
 
     def __init__(self, folder: Path, tz=None) -> None:
         super().__init__(folder, folder / "quarantine", tz)
+        # the words of removed messages → out of the text files that may quote them (``memory/scrub.py``, set by
+        # app.py: the logs sit below memory); the files themselves are removed or rewritten atomically here
+        self.on_removed: Callable[[list[str]], object] | None = None
 
     def append(self, message: Message) -> Path:
         return super().append(message if message.off_record else replace(message, off_record=True))
@@ -81,17 +85,20 @@ class OffRecordLog(LogBook):
         cut = now.timestamp() - hours * 3600
         removed = 0
         straddling = []
+        texts: list[str] = []
         for path in self.files():
             start = _slot_start(path, self.tz)
             if start is None:
                 continue
             if start + SLOT_HOURS * 3600 <= cut:
-                removed += self._remove_file(path)
+                removed += self._remove_file(path, texts)
             elif start < cut:
                 straddling.append(path)
-        old = {m.id for path in straddling for m in self.read(path).messages if m.dt.timestamp() < cut}
+        old = {m.id: m.text for path in straddling for m in self.read(path).messages if m.dt.timestamp() < cut}
         if old:
-            removed += self.remove_messages(old)
+            removed += self.remove_messages(set(old))
+            texts += old.values()
+        self._removed(texts)
         for bad in self.quarantined():  # an unreadable off-the-record line is not kept longer than the rest
             if bad.stat().st_mtime < cut:
                 bad.unlink(missing_ok=True)
@@ -101,9 +108,11 @@ class OffRecordLog(LogBook):
 
     def clear(self) -> int:
         """Remove every off-the-record message now; return how many went."""
-        removed = sum(self._remove_file(path) for path in self.files())
+        texts: list[str] = []
+        removed = sum(self._remove_file(path, texts) for path in self.files())
         for bad in self.quarantined():
             bad.unlink(missing_ok=True)
+        self._removed(texts)
         log.info("off the record: cleared %s message(s)", removed)
         return removed
 
@@ -113,8 +122,14 @@ class OffRecordLog(LogBook):
         goes = (oldest.dt + timedelta(hours=hours)).isoformat(timespec="seconds") if oldest else None
         return OffRecordSummary(len(messages), len(self.files()), hours, oldest.ts if oldest else None, goes)
 
-    def _remove_file(self, path: Path) -> int:
-        count = len(self.read(path).messages)
+    def _removed(self, texts: list[str]) -> None:
+        if texts and self.on_removed is not None:
+            self.on_removed(texts)
+
+    def _remove_file(self, path: Path, texts: list[str]) -> int:
+        messages = self.read(path).messages
+        texts += [m.text for m in messages]
+        count = len(messages)
         try:
             path.unlink()
             fsync_folder(self.logs_dir)

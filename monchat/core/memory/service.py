@@ -354,10 +354,8 @@ class MemoryService:
         Returns:
             The ids deleted (the memory and its earlier and later versions).
         """
-        chain = self.history(memory_id)
-        with self.change() as t:
-            t.delete(chain)
-        return [m.id for m in chain]
+        from .scrub import delete_memory  # the one way out (issue 36): its words leave the files too
+        return delete_memory(self, self.history(memory_id))
 
     def pin(self, memory_id: str, pinned: bool = True) -> MemoryRecord:
         """A pinned memory is always in Layer 1: it never decays, goes dormant or is left out."""

@@ -2,20 +2,19 @@
 
 **Edited away.** An edit (Edit in the window, ``/edit`` in the terminal) logs a new message whose ``replaces``
 is the old one's id, and the new reply replaces the old reply; a regeneration logs a reply that replaces the
-last one. A message that another message replaces is *taken back* (``types.taken_back``), along the whole chain: an
-edit of an edit takes back both earlier versions. A taken-back message stays where it is — in its log file,
-then in the archive, so nothing the user wrote is lost without their word — but no filter persona reads it at
-a flush, nor do the diary and reflect that read what the filters read (``flush/orient.py``), and search shows
-it marked as replaced (``core/logs/search.py``). When the edited message had already been flushed, the flush that
-archives the edit takes its evidence back from memory (``memory/withdraw.py``, reason "edited away").
+last one. A message that another message replaces is *taken back* (``types.taken_back``), along the whole chain.
+Once the edit is logged, the old message and its old reply go out of every file as a deletion does
+(``memory/scrub.py`` ``take_back_edited``, issue 36). Only when a flush runs at that moment do they stay for a
+while: then no filter persona reads them at a flush, nor do the diary and reflect (``flush/orient.py``), search
+shows them marked as replaced (``core/logs/search.py``), the flush that archives the edit takes their evidence
+back from memory (``memory/withdraw.py``, reason "edited away"), and Delete message takes them out.
 
 **Deleted.** ``MessageDeletion.delete(id)`` removes a message — with the earlier versions it replaced — for
-good: from the log files (each rewritten atomically under its append lock, ``LogBook.remove_messages``) and
-from the archive (the row and its full-text entry). Memories that rested only on it are retracted, others lose
-it as evidence (``memory/withdraw.py``, reason "deleted"); a rating of it is cleared (its effects undone); a
-diary page that cites it goes and its day is owed to the next flush; the prompt is rebuilt. It runs under the
-flush lock, so no flush reads the message while it goes. The logs are rewritten before the database
-transaction: a kill between the two leaves the message in the archive only, and deleting it again finishes.
+good, through the one way out (``memory/scrub.py``, which names every place words are kept): the log files,
+the archive and its index, every record that quotes it. Memories that rested only on it are deleted with their
+history, others lose it as evidence (``memory/withdraw.py``, reason "deleted"); a rating of it is cleared (its
+effects undone); a diary page that cites it goes and its day is owed to the next flush; the prompt is rebuilt.
+It runs under the flush lock, so no flush reads the message while it goes.
 """
 
 from __future__ import annotations
@@ -24,11 +23,10 @@ from dataclasses import dataclass, field
 
 from ..errors import FlushRunning, NotFound
 from ..logs.files import LogBook
+from .scrub import Scrubber
 from .service import MemoryService
-from .transitions import Transitions
-from .withdraw import DELETED, Withdrawn, withdraw
+from .withdraw import DELETED, Withdrawn
 from ..paths import Paths, held_lock
-from ..store.message_traces import MessageTraces
 from ..store.messages import MessageArchive
 from ..types import Message, taken_back
 
@@ -61,12 +59,13 @@ class Deleted:
     memory: Withdrawn
     ratings_cleared: int = 0
     diary_days: list[str] = field(default_factory=list)  # pages dropped (the next flush writes them again)
+    memories_deleted: list[str] = field(default_factory=list)  # retracted ones and their history, deleted
 
     def as_dict(self) -> dict:
         return {"id": self.id, "role": self.role, "ids": self.ids, "log_lines": self.log_lines,
                 "archived": self.archived, "memories_retracted": self.memory.retracted,
                 "memories_weakened": self.memory.weakened, "ratings_cleared": self.ratings_cleared,
-                "diary_days": self.diary_days}
+                "diary_days": self.diary_days, "memories_deleted": self.memories_deleted}
 
 
 class MessageDeletion:
@@ -127,19 +126,7 @@ class MessageDeletion:
                 raise FlushRunning("A flush is running in another monchat window or terminal.",
                                    "Delete the message when it has finished.")
             plan = self.plan(message_id)
-            ids = plan.ids
-            lines = self.logbook.remove_messages(set(ids))
-            if self.logbook.off_record is not None:
-                lines += self.logbook.off_record.remove_messages(set(ids))
-            store = self.memory.store
-            t = Transitions(self.memory.memories, self.memory.settings.flush, self.memory.clock())
-            feedback = self.memory.feedback  # the one App.feedback is (core/memory/service.py)
-            with store.atomic():
-                withdrawn = withdraw(self.memory.memories, t, ids, DELETED)
-                cleared = sum(feedback.drop_message_rating(t, i) for i in ids)
-                days = MessageTraces(store).remove(ids, [m.text for m in plan.versions])
-                archived = self.archive.delete(ids)
-            self.memory.rebuild()
-            for day in days:
-                (self.paths.data_dir / "diary" / f"{day}.md").unlink(missing_ok=True)
-        return Deleted(plan.message.id, plan.message.role, ids, lines, archived, withdrawn, cleared, days)
+            done = Scrubber(self.logbook, self.archive, self.memory, self.paths).take_back(
+                plan.ids, [m.text for m in plan.versions], DELETED)
+        return Deleted(plan.message.id, plan.message.role, plan.ids, done.log_lines, done.archived, done.memory,
+                       done.ratings_cleared, done.diary_days, done.memories_deleted)

@@ -107,6 +107,7 @@ class Store:
                 conn = sqlite3.connect(self.path, timeout=self.busy_timeout)
                 conn.execute("PRAGMA foreign_keys = ON")
                 conn.execute("PRAGMA synchronous = FULL")
+                conn.execute("PRAGMA secure_delete = ON")  # freed pages zeroed: taken-back words leave the file
                 if self.newer_schema is not None:
                     conn.execute("PRAGMA query_only = ON")
             db = Database(conn)

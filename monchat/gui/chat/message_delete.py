@@ -72,7 +72,8 @@ class MessageDeletions(QObject):
                                      len(plan.weakened))
         if len(plan.versions) > 1:
             text += " " + self.tr("The %n earlier version(s) it replaced go too.", "", len(plan.versions) - 1)
-        return text + " " + self.tr("This cannot be undone.")
+        return text + " " + self.tr("This cannot be undone.") + " " + self.tr(
+            "Backups you made before now still hold these words.")
 
     def _confirm(self, plan) -> None:
         if not alive(self.chat_view):

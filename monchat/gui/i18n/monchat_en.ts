@@ -2900,6 +2900,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Backups you made before now still hold these words.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Delete message</source>
         <translation type="unfinished"></translation>
     </message>

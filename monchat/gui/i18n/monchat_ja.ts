@@ -2894,6 +2894,10 @@ Open it in your browser?</source>
         <translation>元には戻せません。</translation>
     </message>
     <message>
+        <source>Backups you made before now still hold these words.</source>
+        <translation>これまでに作成したバックアップには、この言葉がまだ残っています。</translation>
+    </message>
+    <message>
         <source>Delete message</source>
         <translation>メッセージを削除</translation>
     </message>
