@@ -40,7 +40,11 @@ def planted(home: Path) -> World:
     world.say("2026-11-23T21:02:00+09:00", "I like green tea")
     logging.getLogger("monchat.test").warning("the user said: %s", SECRET)  # as a careless log line would
     from monchat.core.transfer.mcp_server import access_log
-    access_log(world.app.paths).write("a client", "search_history", what=SECRET)  # as an older monchat logged
+    log = access_log(world.app.paths)  # a line as an older monchat logged it, before it kept only fixed words
+    log.path.parent.mkdir(parents=True, exist_ok=True)
+    with log.path.open("a", encoding="utf-8") as out:
+        out.write(json.dumps({"at": "2026-11-23T21:03:00+09:00", "client": "a client", "event": "search_history",
+                              "what": SECRET}, ensure_ascii=False) + "\n")
     world.flush("2026-11-23T22:00:00+09:00")
     return world
 

@@ -59,7 +59,7 @@ TEXT_COLUMNS: dict[str, dict[str, str]] = {
     "verdicts": {**_all(NONE, "memory_id", "target_id", "verdict", "model", "applied"), "reasoning": WORDS},
     "review_queue": {**_all(NONE, "memory_id", "action", "target_id", "created_at", "status", "resolved_at",
                             "verdict", "held"),
-                     **_all(WORDS, "text", "old_text", "reason", "merged_text", "proposers")},
+                     **_all(WORDS, "text", "old_text", "reason", "merged_text", "proposers", "quoted")},
     "memory_events": {**_all(NONE, "memory_id", "at", "action"), "detail": WORDS},
     "flush_answers": {**_all(NONE, "key", "backend", "model"), "answer": QUOTE},
     **_index("messages_fts"),
