@@ -20,7 +20,7 @@ from typing import Callable
 
 from ..errors import BackendUnavailable, KnownError
 from ..privacy.secrets import SecretStore
-from ..privacy.cloud import Destination, destination, is_local_url
+from ..privacy.cloud import CloudConsent, Destination, destination, is_local_url
 from ..settings import Settings
 from . import autoprobe
 from .addresses import ollama_host, resolve_base_url
@@ -172,6 +172,13 @@ class BackendRegistry:
             return None
         name = self.chosen_name()
         return destination(self.get(name, self.chosen_model(name)))
+
+    def held(self, backend: Backend) -> str:
+        """Why nothing may contact ``backend`` now ("not agreed yet": a destination that is not this computer or
+        your network, not agreed to on this machine), or "" when it may. ``status``, ``doctor`` and the
+        window's checks ask this before any request; chat and flush ask the user (``cli/consent.py``,
+        ``gui/chat/outbound.py``)."""
+        return CloudConsent(self.state).held(destination(backend))
 
     def _first_working(self) -> str:
         """The first local backend that answers, asked without building adapters or importing SDKs."""
