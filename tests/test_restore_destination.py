@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from monchat.app import build_app
+from monchat.core.errors import CloudConsentNeeded
 from monchat.core.privacy.cloud import CloudConsent, Destination, is_local_url
 
 REPO = Path(__file__).resolve().parents[1]
@@ -158,5 +159,21 @@ def test_consent_to_one_openai_compatible_server_does_not_admit_another(tmp_path
         assert not consent.needed(agreed)
         assert consent.needed(Destination("openai", "gpt-x", PLANTED, False))
         assert consent.needed(Destination("openai", "other", "https://openrouter.ai/api/v1/", False)) is False
+    finally:
+        app.close()
+
+
+def test_an_openai_compatible_server_elsewhere_is_refused_at_its_one_door_until_agreed(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "settings.toml").write_text(PLANTED_TOML, encoding="utf-8")
+    app = build_app(str(home))
+    try:
+        backend = app.backends.default()
+        with pytest.raises(CloudConsentNeeded) as refused:
+            backend.list_models()  # any request: the window's meter, a model list, a background task
+        assert "not contacted: not agreed yet" in refused.value.message
+        CloudConsent(app.store).grant(app.backends.planned_destination(None))
+        backend.hold()  # agreed: the door opens (nothing is asked here)
     finally:
         app.close()

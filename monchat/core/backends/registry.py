@@ -18,7 +18,7 @@ import threading
 from pathlib import Path
 from typing import Callable
 
-from ..errors import BackendUnavailable, KnownError
+from ..errors import BackendUnavailable, CloudConsentNeeded, KnownError
 from ..privacy.secrets import SecretStore
 from ..privacy.cloud import CloudConsent, Destination, destination, is_local_url
 from ..settings import Settings
@@ -76,9 +76,13 @@ class BackendRegistry:
                                  keep_alive=s.ollama.keep_alive, timeout_s=s.ollama.timeout_s, retry=retry)
         if name == "openai":
             from .openai_compat import OpenAICompatBackend
-            return OpenAICompatBackend(model, base_url=s.openai.base_url, api_key=self.secrets.openai_key,
-                                       context_length=s.openai.context_length, timeout_s=s.openai.timeout_s,
-                                       state=self.state, json_mode=s.openai.json_mode, retry=retry)
+            adapter = OpenAICompatBackend(model, base_url=s.openai.base_url, api_key=self.secrets.openai_key,
+                                          context_length=s.openai.context_length, timeout_s=s.openai.timeout_s,
+                                          state=self.state, json_mode=s.openai.json_mode, retry=retry)
+            # Its one door to the network (``_client``) refuses while a server elsewhere is not agreed to, so no
+            # caller — the window's meter, a model list, a background task — contacts it before a yes.
+            adapter.hold = lambda: self.refuse_if_held(adapter)
+            return adapter
         if name == "gemini":
             from .gemini import GeminiBackend
             return GeminiBackend(model, api_key=self.secrets.gemini_key, api_version=s.gemini.api_version,
@@ -179,6 +183,19 @@ class BackendRegistry:
         window's checks ask this before any request; chat and flush ask the user (``cli/consent.py``,
         ``gui/chat/outbound.py``)."""
         return CloudConsent(self.state).held(destination(backend))
+
+    def refuse_if_held(self, backend: Backend) -> None:
+        """Return when ``backend`` may be contacted; else raise, before any request.
+
+        Raises:
+            CloudConsentNeeded: its destination is elsewhere and not agreed to on this machine.
+        """
+        held = self.held(backend)
+        if held:
+            raise CloudConsentNeeded(f"{backend.name} at {backend.where()} is not on this computer or your network: "
+                                     f"not contacted: {held}.",
+                                     "monchat asks before anything goes there: answer once in `monchat chat` at a "
+                                     "terminal or in the window, or choose a local backend (`monchat settings`).")
 
     def _first_working(self) -> str:
         """The first local backend that answers, asked without building adapters or importing SDKs."""

@@ -164,6 +164,8 @@ class CloudConsent:
         """True when ``dest`` is a cloud the user has not agreed to yet."""
         if dest.local:
             return False
+        if self.state is None:  # nowhere to remember a yes (a registry built without a store): never agreed
+            return True
         legacy = CONSENT_KEY.format(where=f"{dest.backend}@{dest.where}")  # a yes kept before keys were normalised
         return self.state.get_state(self._key(dest)) != "yes" and self.state.get_state(legacy) != "yes"
 
