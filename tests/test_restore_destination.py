@@ -177,3 +177,16 @@ def test_an_openai_compatible_server_elsewhere_is_refused_at_its_one_door_until_
         backend.hold()  # agreed: the door opens (nothing is asked here)
     finally:
         app.close()
+
+
+def test_an_ollama_elsewhere_is_not_contacted_by_status_or_pull(tmp_path):
+    home, seen = tmp_path / "home", tmp_path / "outside.txt"
+    home.mkdir()
+    (home / "settings.toml").write_text('[backend]\nname = "ollama"\n\n[ollama]\nhost = "http://198.51.100.7:11434"\n',
+                                        encoding="utf-8")
+    status = guarded(home, seen, "status", "--json")
+    assert status.returncode == 0, status.stderr
+    assert json.loads(status.stdout)["memory_goes_to"]["held"] == "not agreed yet"
+    pull = guarded(home, seen, "pull", "llama3.2")
+    assert pull.returncode == 2 and "not contacted: not agreed yet" in pull.stderr, pull.stderr
+    assert attempts(seen) == []
