@@ -115,7 +115,7 @@ def held_report(registry, backend) -> DoctorReport | None:
     if backend.name == "gemini" and not _gemini_key(registry):  # said without a request, as its doctor does
         from .backends.gemini import NO_KEY_HINT
         checks.append(Check("api key", False, "not set", NO_KEY_HINT, code="no_key"))
-    checks.append(Check("contacted", False, f"{backend.where()}: not contacted: {held}", HELD_HINT,
+    checks.append(Check("destination", False, f"{backend.where()}: not contacted: {held}", HELD_HINT,
                         code="cloud_consent"))
     return DoctorReport(backend.name, backend.model, checks)
 
