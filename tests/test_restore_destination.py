@@ -190,3 +190,31 @@ def test_an_ollama_elsewhere_is_not_contacted_by_status_or_pull(tmp_path):
     pull = guarded(home, seen, "pull", "llama3.2")
     assert pull.returncode == 2 and "not contacted: not agreed yet" in pull.stderr, pull.stderr
     assert attempts(seen) == []
+
+
+@pytest.fixture(scope="module")
+def restored_once(tmp_path_factory) -> tuple[Path, Path]:
+    """One planted restore for the walk below (its commands hold, so none changes what the next one sees)."""
+    tmp = tmp_path_factory.mktemp("walk")
+    seen = tmp / "outside.txt"
+    assert guarded(tmp / "source", seen, "backup", str(tmp / "real.zip")).returncode == 0
+    plant(tmp / "real.zip", tmp / "planted.zip")
+    assert guarded(tmp / "home", seen, "restore", str(tmp / "planted.zip")).returncode == 0
+    return tmp / "home", seen
+
+
+# Every command that might ask a backend something (a count, a context, a check, a reply): none contacts the
+# planted address. A command added later that asks a backend belongs here.
+WALK = [("flush",), ("lint",), ("memory", "budget"), ("memory", "list"), ("memory", "queue"), ("search", "hi"),
+        ("profile",), ("insights",), ("diary",), ("gaps",), ("skills",), ("inbox",), ("discoveries",), ("graph",),
+        ("export", "--jsonl"), ("settings",), ("personas", "list"), ("models", "list"), ("offrecord",),
+        ("mcp", "log"), ("status",), ("doctor",), ("chat", "-m", "hi"), ("pull", "llama3.2")]
+
+
+@pytest.mark.parametrize("command", WALK, ids=" ".join)
+def test_no_command_contacts_a_restored_destination_not_agreed_to(restored_once, command):
+    home, _ = restored_once
+    seen = home.parent / f"outside-{'-'.join(command)}.txt"  # each command's own: one failure names one command
+    done = guarded(home, seen, *command)
+    assert "Traceback" not in done.stderr and done.returncode != 70, done.stderr
+    assert attempts(seen) == [], command
