@@ -218,3 +218,14 @@ def test_no_command_contacts_a_restored_destination_not_agreed_to(restored_once,
     done = guarded(home, seen, *command)
     assert "Traceback" not in done.stderr and done.returncode != 70, done.stderr
     assert attempts(seen) == [], command
+
+
+def test_the_automatic_choice_does_not_probe_a_public_address_however_it_is_spelt(tmp_path):
+    home, seen = tmp_path / "home", tmp_path / "outside.txt"
+    home.mkdir()
+    (home / "settings.toml").write_text('[ollama]\nhost = "http://0xcb007109:11434"\n\n'
+                                        '[openai]\nbase_url = "http://3405803785/v1"\n', encoding="utf-8")
+    done = guarded(home, seen, "status", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["backend"] == "embedded"  # neither was a bare host name on your network
+    assert attempts(seen) == []
