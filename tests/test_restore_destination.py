@@ -229,3 +229,21 @@ def test_the_automatic_choice_does_not_probe_a_public_address_however_it_is_spel
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["backend"] == "embedded"  # neither was a bare host name on your network
     assert attempts(seen) == []
+
+
+def test_an_ollama_elsewhere_is_refused_at_its_client_until_agreed(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "settings.toml").write_text('[backend]\nname = "ollama"\n\n[ollama]\nhost = "http://198.51.100.7:11434"\n',
+                                        encoding="utf-8")
+    app = build_app(str(home))
+    try:
+        backend = app.backends.default()
+        with pytest.raises(CloudConsentNeeded):
+            backend.list_models()
+        with pytest.raises(CloudConsentNeeded):
+            list(backend.stream("", []))
+        CloudConsent(app.store).grant(app.backends.planned_destination(None))
+        assert callable(backend._client.list)  # agreed: the client is reached (a method looked up; nothing asked)
+    finally:
+        app.close()

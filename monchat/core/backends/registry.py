@@ -34,6 +34,20 @@ BACKEND_NAMES = ("ollama", "openai", "gemini", "embedded")
 AUTO_ORDER = ("ollama", "openai", "embedded")
 
 
+class HeldClient:
+    """An SDK client whose every call first asks ``hold`` (which raises while its destination is not agreed to);
+    closing it never asks."""
+
+    def __init__(self, inner, hold: Callable[[], None]) -> None:
+        self._inner = inner
+        self._hold = hold
+
+    def __getattr__(self, name: str):
+        if name != "close":
+            self._hold()
+        return getattr(self._inner, name)
+
+
 class BackendRegistry:
     def __init__(self, settings: Settings, secrets: SecretStore, state, *,
                  backend: str | None = None, model: str | None = None,
@@ -72,8 +86,11 @@ class BackendRegistry:
         retry = self.retry_policy()
         if name == "ollama":
             from .ollama import OllamaBackend
-            return OllamaBackend(model, host=s.ollama.host, num_ctx=s.ollama.num_ctx,
-                                 keep_alive=s.ollama.keep_alive, timeout_s=s.ollama.timeout_s, retry=retry)
+            ollama = OllamaBackend(model, host=s.ollama.host, num_ctx=s.ollama.num_ctx,
+                                   keep_alive=s.ollama.keep_alive, timeout_s=s.ollama.timeout_s, retry=retry)
+            # Its chat, warm, list and pull go through one client: held while an Ollama elsewhere is not agreed to.
+            ollama._client = HeldClient(ollama._client, lambda: self.refuse_if_held(ollama))  # type: ignore[assignment]
+            return ollama
         if name == "openai":
             from .openai_compat import OpenAICompatBackend
             adapter = OpenAICompatBackend(model, base_url=s.openai.base_url, api_key=self.secrets.openai_key,
