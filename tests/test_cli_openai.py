@@ -138,7 +138,8 @@ def test_the_automatic_choice_takes_a_local_openai_server_when_ollama_is_down(ho
     status = json.loads(done.stdout)
     assert status["backend"] == "openai"
     # with openai.model empty, the server's first chat model answers; status names it (found asking its size)
-    assert status["memory_goes_to"] == {"backend": "openai", "model": MODEL, "where": server.url, "local": True}
+    assert status["memory_goes_to"] == {"backend": "openai", "model": MODEL, "where": server.url, "local": True,
+                                        "contacted": True, "held": ""}
 
 
 def test_status_and_doctor_say_a_chosen_cloud_is_not_local(home):

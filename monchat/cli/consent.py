@@ -19,7 +19,7 @@ def question(dest: Destination, hours: int) -> str:
     return (f"{dest.backend} (model {dest.model or '—'}) at {dest.where} is not on this computer or your "
             f"network.\nEach message sends it: this persona's text, your memory (what monchat remembers about "
             f"you), and the conversation of the last {hours} hours. A flush sends it the unflushed logs.\n"
-            "Send to it? monchat asks only once for this service. [y/N] ")
+            "Send to it? monchat asks only once for this address. [y/N] ")
 
 
 def ensure_cloud_consent(app, persona=None) -> None:

@@ -25,6 +25,7 @@ def register(sub) -> None:
 def cmd_pull(app, args) -> int:
     """``ollama pull`` through monchat's Ollama settings; Ctrl+C stops the download."""
     backend = app.backends.build("ollama", args.name)
+    app.backends.refuse_if_held(backend)  # an Ollama elsewhere (a restored ollama.host) is not contacted before a yes
     last = [""]
 
     def show(step) -> None:

@@ -37,8 +37,10 @@ def cmd_status(app, args) -> int:
         print(f"warning:   a small model: memory built with it will be unreliable, and a flush puts nothing into "
               f"lasting memory without your approval; for memory you can rely on use {SUGGESTION}")
     from ..core.privacy.cloud import Destination
-    goes_to = Destination(**status["memory_goes_to"])
-    print(f"privacy:   your memory is sent to {goes_to.sentence()}")
+    where = status["memory_goes_to"]
+    goes_to = Destination(where["backend"], where["model"], where["where"], where["local"])
+    held = f"; not contacted: {where['held']} (asked before the first message goes there)" if where["held"] else ""
+    print(f"privacy:   your memory is sent to {goes_to.sentence()}{held}")
     print(f"logs:      {status['unflushed_files']} unflushed file(s) — {GATE_WORDS[status['gate']]}"
           f" (warn at {status['warn_at']}, stop at {status['stop_at']})")
     print(f"archive:   {status['archived_messages']} message(s)")

@@ -78,7 +78,8 @@ def run_doctor(app) -> dict:
     for name in BACKEND_NAMES:
         model = _model_for(registry, name)
         try:
-            report: DoctorReport = registry.get(name, model).doctor()
+            backend = registry.get(name, model)
+            report: DoctorReport = held_report(registry, backend) or backend.doctor()
         except KnownError as exc:
             report = DoctorReport(name, model, [Check("available", False, exc.message, exc.hint, code=exc.code)])
         if report.ok:
@@ -100,6 +101,30 @@ def run_doctor(app) -> dict:
 
 
 NO_MODEL_WORDS = {"openai": "no model set: the server's first"}
+HELD_HINT = ("It is not this computer or your network, so monchat asks before anything goes there: answer once in "
+             "`monchat chat` at a terminal or in the window, or choose a local backend (`monchat settings`).")
+
+
+def held_report(registry, backend) -> DoctorReport | None:
+    """The report of a backend that may not be contacted (a destination elsewhere, not agreed to), made without a
+    request; None when it may be, and its own ``doctor()`` asks. The window's check calls this too."""
+    held = registry.held(backend)
+    if not held:
+        return None
+    checks = []
+    if backend.name == "gemini" and not _gemini_key(registry):  # said without a request, as its doctor does
+        from .backends.gemini import NO_KEY_HINT
+        checks.append(Check("api key", False, "not set", NO_KEY_HINT, code="no_key"))
+    checks.append(Check("destination", False, f"{backend.where()}: not contacted: {held}", HELD_HINT,
+                        code="cloud_consent"))
+    return DoctorReport(backend.name, backend.model, checks)
+
+
+def _gemini_key(registry) -> str | None:
+    try:
+        return registry.secrets.gemini_key()
+    except Exception:  # noqa: BLE001 (a broken keyring must not break doctor; the key is then not set)
+        return None
 
 
 def _model_for(registry, name: str) -> str:
@@ -114,7 +139,8 @@ def _privacy_checks(app, backend) -> list[Check]:
 
     A cloud is not a failure (the user chose it); the check says so plainly.
     """
-    checks = [Check("memory goes to", True, destination(backend).sentence())]
+    held = app.backends.held(backend)
+    checks = [Check("memory goes to", True, destination(backend).sentence() + (f"; not contacted: {held}" if held else ""))]
     for persona in app.personas.surface.values():
         if not persona.backend:
             continue

@@ -31,13 +31,18 @@ class StatusService:
         name = self.backends.chosen_name()
         counts = self.memory.counts()
         backend = self.backends.default()
+        # a destination not agreed to is not contacted, not even for its model's size (issue 36)
+        held = self.backends.held(backend)
+        size = None if held else backend.model_size()  # asking may name the model (a server's first)
+        goes_to = {**destination(backend).to_dict(), "contacted": not held, "held": held}
         return {
             "backend": name,
             "model": backend.model,
             # the model's parameters when the backend states them; "small" (< 1 B): memory built with it is unreliable
-            "model_size": size.to_dict() if (size := backend.model_size()) is not None else None,
-            # who is sent the persona, your memory and the recent conversation, and whether it is local
-            "memory_goes_to": destination(backend).to_dict(),
+            "model_size": size.to_dict() if size is not None else None,
+            # who is sent the persona, your memory and the recent conversation, whether it is local, and
+            # whether it is held ("not agreed yet": status did not contact it)
+            "memory_goes_to": goes_to,
             "unflushed_files": gate.unflushed_files,
             "gate": gate.state,
             "warn_at": gate.warn_at,

@@ -84,6 +84,7 @@ class OpenAICompatBackend(Backend):
         self._learned: int | None = None  # the context this object learned from the server's refusal
         self._one_at_a_time = self._stored(ONE_AT_A_TIME_KEY) == "1"
         self._one_lock = threading.Lock()  # held by each structured call once the server interrupts
+        self.hold: Callable[[], None] = lambda: None  # raises while the destination is not agreed to (registry)
 
     @property
     def PARALLEL_CALLS(self) -> int:  # type: ignore[override]  # noqa: N802 (the backend's class constant, per server)
@@ -101,6 +102,7 @@ class OpenAICompatBackend(Backend):
 
     # ---- client ----------------------------------------------------------
     def _client(self, timeout_s: float | None = None) -> openai.OpenAI:
+        self.hold()  # every request starts here: none goes to a destination not agreed to (issue 36)
         key = self._api_key() or NO_KEY
         if timeout_s is not None:  # doctor and probe: a short-lived client of their own
             return openai.OpenAI(base_url=self.base_url, api_key=key, max_retries=0, timeout=timeout_s)

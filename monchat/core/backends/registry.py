@@ -18,9 +18,9 @@ import threading
 from pathlib import Path
 from typing import Callable
 
-from ..errors import BackendUnavailable, KnownError
+from ..errors import BackendUnavailable, CloudConsentNeeded, KnownError
 from ..privacy.secrets import SecretStore
-from ..privacy.cloud import Destination, destination, is_local_url
+from ..privacy.cloud import CloudConsent, Destination, destination, is_local_url
 from ..settings import Settings
 from . import autoprobe
 from .addresses import ollama_host, resolve_base_url
@@ -32,6 +32,20 @@ log = logging.getLogger(__name__)
 BACKEND_NAMES = ("ollama", "openai", "gemini", "embedded")
 # What the automatic choice tries, in order; each is taken only when its address is local.
 AUTO_ORDER = ("ollama", "openai", "embedded")
+
+
+class HeldClient:
+    """An SDK client whose every call first asks ``hold`` (which raises while its destination is not agreed to);
+    closing it never asks."""
+
+    def __init__(self, inner, hold: Callable[[], None]) -> None:
+        self._inner = inner
+        self._hold = hold
+
+    def __getattr__(self, name: str):
+        if name != "close":
+            self._hold()
+        return getattr(self._inner, name)
 
 
 class BackendRegistry:
@@ -72,13 +86,20 @@ class BackendRegistry:
         retry = self.retry_policy()
         if name == "ollama":
             from .ollama import OllamaBackend
-            return OllamaBackend(model, host=s.ollama.host, num_ctx=s.ollama.num_ctx,
-                                 keep_alive=s.ollama.keep_alive, timeout_s=s.ollama.timeout_s, retry=retry)
+            ollama = OllamaBackend(model, host=s.ollama.host, num_ctx=s.ollama.num_ctx,
+                                   keep_alive=s.ollama.keep_alive, timeout_s=s.ollama.timeout_s, retry=retry)
+            # Its chat, warm, list and pull go through one client: held while an Ollama elsewhere is not agreed to.
+            ollama._client = HeldClient(ollama._client, lambda: self.refuse_if_held(ollama))  # type: ignore[assignment]
+            return ollama
         if name == "openai":
             from .openai_compat import OpenAICompatBackend
-            return OpenAICompatBackend(model, base_url=s.openai.base_url, api_key=self.secrets.openai_key,
-                                       context_length=s.openai.context_length, timeout_s=s.openai.timeout_s,
-                                       state=self.state, json_mode=s.openai.json_mode, retry=retry)
+            adapter = OpenAICompatBackend(model, base_url=s.openai.base_url, api_key=self.secrets.openai_key,
+                                          context_length=s.openai.context_length, timeout_s=s.openai.timeout_s,
+                                          state=self.state, json_mode=s.openai.json_mode, retry=retry)
+            # Its one door to the network (``_client``) refuses while a server elsewhere is not agreed to, so no
+            # caller — the window's meter, a model list, a background task — contacts it before a yes.
+            adapter.hold = lambda: self.refuse_if_held(adapter)
+            return adapter
         if name == "gemini":
             from .gemini import GeminiBackend
             return GeminiBackend(model, api_key=self.secrets.gemini_key, api_version=s.gemini.api_version,
@@ -172,6 +193,26 @@ class BackendRegistry:
             return None
         name = self.chosen_name()
         return destination(self.get(name, self.chosen_model(name)))
+
+    def held(self, backend: Backend) -> str:
+        """Why nothing may contact ``backend`` now ("not agreed yet": a destination that is not this computer or
+        your network, not agreed to on this machine), or "" when it may. ``status``, ``doctor`` and the
+        window's checks ask this before any request; chat and flush ask the user (``cli/consent.py``,
+        ``gui/chat/outbound.py``)."""
+        return CloudConsent(self.state).held(destination(backend))
+
+    def refuse_if_held(self, backend: Backend) -> None:
+        """Return when ``backend`` may be contacted; else raise, before any request.
+
+        Raises:
+            CloudConsentNeeded: its destination is elsewhere and not agreed to on this machine.
+        """
+        held = self.held(backend)
+        if held:
+            raise CloudConsentNeeded(f"{backend.name} at {backend.where()} is not on this computer or your network: "
+                                     f"not contacted: {held}.",
+                                     "monchat asks before anything goes there: answer once in `monchat chat` at a "
+                                     "terminal or in the window, or choose a local backend (`monchat settings`).")
 
     def _first_working(self) -> str:
         """The first local backend that answers, asked without building adapters or importing SDKs."""

@@ -94,7 +94,8 @@ class MeterCounter(QObject):
         def work(_report):
             meter = chat.context_meter(persona_id)
             backend = chat.backend_for(chat.persona(persona_id))
-            return generation, meter, backend.describe(), backend.name, backend.model_size()  # asked once a model
+            size = None if chat.backends.held(backend) else backend.model_size()  # asked once a model, once agreed
+            return generation, meter, backend.describe(), backend.name, size
         self.runner.start("context meter", work, on_finished=self._ready, on_failed=self._failed)
 
     def show_counted(self, meter: ContextMeter) -> None:

@@ -56,7 +56,9 @@ def doctor_results(registry, names: list[str]) -> list[tuple[str, DoctorReport |
     results: list[tuple[str, DoctorReport | KnownError]] = []
     for name in names:
         try:
-            results.append((name, registry.build(name).doctor()))
+            backend = registry.build(name)
+            from ...core.doctor import held_report  # a destination not agreed to is not contacted (issue 36)
+            results.append((name, held_report(registry, backend) or backend.doctor()))
         except KnownError as exc:
             results.append((name, exc))
     return results
