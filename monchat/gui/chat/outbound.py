@@ -69,7 +69,7 @@ class CloudQuestion(QObject):
         return arg(self.tr("%1 (model %2) at %3 is not on this computer or your network.\n\n"
                            "Each message sends it: this persona's text, your memory (what monchat remembers "
                            "about you), and the conversation of the last %4 hours. A flush sends it the "
-                           "unflushed logs.\n\nSend to it? monchat asks only once for this service."),
+                           "unflushed logs.\n\nSend to it? monchat asks only once for this address."),
                    dest.backend, dest.model or "—", dest.where, str(hours))
 
 

@@ -280,7 +280,7 @@ Settings folder: %2</source>
 
 Each message sends it: this persona&apos;s text, your memory (what monchat remembers about you), and the conversation of the last %4 hours. A flush sends it the unflushed logs.
 
-Send to it? monchat asks only once for this service.</source>
+Send to it? monchat asks only once for this address.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -280,12 +280,12 @@ Settings folder: %2</source>
 
 Each message sends it: this persona&apos;s text, your memory (what monchat remembers about you), and the conversation of the last %4 hours. A flush sends it the unflushed logs.
 
-Send to it? monchat asks only once for this service.</source>
+Send to it? monchat asks only once for this address.</source>
         <translation>%3 の %1（モデル %2）は、このコンピューターにもあなたのネットワークにもありません。
 
 メッセージごとに送られるもの: このペルソナの文章、あなたの記憶（monchat が覚えているあなたのこと）、直近 %4 時間の会話。整理（フラッシュ）では未整理のログが送られます。
 
-送りますか？ このサービスについて確認するのは一度だけです。</translation>
+送りますか？ この送り先について確認するのは一度だけです。</translation>
     </message>
 </context>
 <context>
