@@ -35,7 +35,6 @@ def test_the_context_comes_from_the_file_before_it_is_loaded(rewritten):
     assert answer_room(REWRITTEN_CONTEXT) < answer_room(4096) < answer_room(32768)
 
 
-@pytest.mark.embedded
 def test_the_chat_template_comes_from_the_file(rewritten):
     other = require_embedded(EmbeddedBackend(str(rewritten), n_ctx=4096, max_tokens=8))
     bundled = require_embedded(EmbeddedBackend(n_ctx=512, max_tokens=8))
