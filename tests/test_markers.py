@@ -39,16 +39,19 @@ def marks(relative: str, function: str, fixtures=()) -> set[str]:
 
 
 def test_the_search_finds_each_kind():
-    assert marks("tests/test_markers.py", "test_a_test_that_starts_monchat_in_a_new_process_is_marked_subprocess") \
-        == {"subprocess"}
+    assert marks("tests/test_markers.py",
+                 "test_a_test_that_starts_monchat_in_a_new_process_is_marked_subprocess") == {"subprocess"}
     assert marks("tests/test_llama_server.py", "test_doctor_finds_the_server_takes_no_schema_with_one_tiny_request",
                  ["server_4096"]) >= {"llama_server", "embedded", "subprocess", "slow"}
     assert marks("tests/gui/test_composer.py", "test_ctrl_enter_mode", ["composer", "qtbot"]) == {"gui"}
     # through a module-scoped fixture that calls a method (World.run) of a class in the module
     assert "subprocess" in marks("tests/test_e2e_growing.py", "test_rate_a_reply_up_down_and_none", ["grown"])
     # through a function nested in the test
-    assert "subprocess" in marks("tests/test_your_controls_cli.py", "test_python_m_monchat_never_rules_and_an_unknown_action",
-                                 ["home"])
+    assert "subprocess" in marks("tests/test_your_controls_cli.py",
+                                 "test_python_m_monchat_never_rules_and_an_unknown_action", ["home"])
+    # through a helper of another test module imported inside the test
+    assert "subprocess" in marks("tests/test_openai_server_faults.py",
+                                 "test_terminal_chat_talks_with_the_persona_of_the_terminals_language", ["home", "fake"])
     assert marks("tests/test_your_controls_cli.py", "test_chat_off_record_then_flush_sends_none_of_it",
                  ["ollama", "home", "capsys"]) == set()
     # a test that only needs llama-cpp-python says so, and is found by it
@@ -116,3 +119,11 @@ def test_every_marker_is_explained_in_the_testing_doc():
     assert all(f"`{name}`" in text for name in MARKERS)
     assert Path(ROOT / "pyproject.toml").read_text(encoding="utf-8").count('"not (gui or subprocess or embedded '
                                                                              'or llama_server or slow)"') == 1
+
+
+def test_ci_runs_exactly_the_readmes_test_command_and_it_runs_everything():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()[2]
+    command = readme.split("#")[0].strip().removeprefix("bash scripts/setup && ")
+    assert command.startswith(".venv/bin/python -m pytest ") and ' -m "" ' in f"{command} "
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert command in [line.strip() for line in ci]

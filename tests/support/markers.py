@@ -130,6 +130,12 @@ def _module_path(dotted: str) -> Path | None:
     return None
 
 
+def _local_imports(node: ast.AST) -> dict[str, tuple[str, str]]:
+    return {alias.asname or alias.name: (sub.module, alias.name) for sub in ast.walk(node)
+            if isinstance(sub, ast.ImportFrom) and sub.module and sub.module.split(".")[0] == "tests"
+            for alias in sub.names}
+
+
 def _references(node: ast.AST) -> tuple[set[str], set[str]]:
     names, attributes = set(), set()
     for sub in ast.walk(node):
@@ -160,8 +166,12 @@ def _reach(path: Path, name: str, method: bool, seen: frozenset) -> set[str]:
     for node in (module.methods if method else module.functions).get(name, []):
         marks |= direct_marks(node)
         names, attributes = _references(node)
+        local = _local_imports(node)  # `from tests.x import run` inside the function
         for called in names - {name}:
-            if called in module.functions or called in module.imported:
+            if called in local:
+                target = _module_path(local[called][0])
+                marks |= _reach(target, local[called][1], False, seen) if target else set()
+            elif called in module.functions or called in module.imported:
                 marks |= _reach(path, called, False, seen)
         for called in attributes:
             if called in module.methods:
