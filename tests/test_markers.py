@@ -52,6 +52,9 @@ def test_the_search_finds_each_kind():
     # through a helper of another test module imported inside the test
     assert "subprocess" in marks("tests/test_openai_server_faults.py",
                                  "test_terminal_chat_talks_with_the_persona_of_the_terminals_language", ["home", "fake"])
+    # through a method of a class imported from another test module (User.run of test_e2e_growing)
+    assert "subprocess" in marks("tests/test_tiny_model_flush.py", "test_every_junk_proposal_is_dropped_with_its_rule",
+                                 ["flushed"])
     assert marks("tests/test_your_controls_cli.py", "test_chat_off_record_then_flush_sends_none_of_it",
                  ["ollama", "home", "capsys"]) == set()
     # a test that only needs llama-cpp-python says so, and is found by it

@@ -118,7 +118,11 @@ def test_offline_is_a_clear_error(hub, tmp_path, monkeypatch, capsys):
     assert main(["models", "pull", "smol"]) != 0
     assert "HF_HUB_OFFLINE" in capsys.readouterr().err
     assert hub.requests == []
-    monkeypatch.delenv("HF_HUB_OFFLINE")
+
+
+# huggingface_hub retries a refused connection five times, 1 + 2 + 4 + 8 + 8 s apart: 23 s nobody can shorten.
+@pytest.mark.slow
+def test_no_network_is_a_clear_error(hub, tmp_path, monkeypatch):
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # nothing listens: no network
     with pytest.raises(DownloadError, match="could not be downloaded"):
         pull(find_model("smol"), tmp_path / "models")

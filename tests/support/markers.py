@@ -106,6 +106,9 @@ class _Module:
             elif isinstance(stmt, ast.Expr) or (isinstance(stmt, ast.If) and not _is_main_guard(stmt)):
                 self.module_marks |= direct_marks(stmt)  # e.g. pytest.importorskip("llama_cpp") at the top
 
+    def imported_paths(self) -> list[Path]:
+        return [p for p in {_module_path(dotted) for dotted, _ in self.imported.values()} if p is not None]
+
     def _function(self, node, into) -> None:
         into.setdefault(node.name, []).append(node)
         for sub in ast.walk(node):
@@ -173,9 +176,10 @@ def _reach(path: Path, name: str, method: bool, seen: frozenset) -> set[str]:
                 marks |= _reach(target, local[called][1], False, seen) if target else set()
             elif called in module.functions or called in module.imported:
                 marks |= _reach(path, called, False, seen)
-        for called in attributes:
-            if called in module.methods:
-                marks |= _reach(path, called, True, seen)
+        for called in attributes:  # a method: of a class here, or of one in a tests.* module imported here
+            for where in [path, *module.imported_paths()]:
+                if called in _module(where).methods:
+                    marks |= _reach(where, called, True, seen)
     return marks
 
 
