@@ -60,21 +60,27 @@ def direct_marks(node: ast.AST) -> set[str]:
     """The markers a piece of code earns by itself, before following the names it calls."""
     marks: set[str] = set()
     for sub in ast.walk(node):
-        if _is_sys_executable(sub):
+        marks |= _marks_of(sub)
+    return marks
+
+
+def _marks_of(sub: ast.AST) -> set[str]:
+    marks: set[str] = set()
+    if _is_sys_executable(sub):
+        marks.add("subprocess")
+    words = _strings(sub)
+    for first, second in zip(words, words[1:]):
+        if first == "-m" and second and second.split(".")[0] == "monchat":
             marks.add("subprocess")
-        words = _strings(sub)
-        for first, second in zip(words, words[1:]):
-            if first == "-m" and second and second.split(".")[0] == "monchat":
-                marks.add("subprocess")
-        if isinstance(sub, ast.Call):
-            name = _call_name(sub)
-            if name == "require_embedded":
-                marks.add("embedded")
-            elif name == "importorskip" and sub.args and isinstance(sub.args[0], ast.Constant) \
-                    and str(sub.args[0].value).split(".")[0] == "llama_cpp":
-                marks.add("embedded")
-            elif name == "running_llama_server":
-                marks.update(("llama_server", "embedded", "subprocess"))
+    if isinstance(sub, ast.Call):
+        name = _call_name(sub)
+        if name == "require_embedded":
+            marks.add("embedded")
+        elif name == "importorskip" and sub.args and isinstance(sub.args[0], ast.Constant) \
+                and str(sub.args[0].value).split(".")[0] == "llama_cpp":
+            marks.add("embedded")
+        elif name == "running_llama_server":
+            marks.update(("llama_server", "embedded", "subprocess"))
     return marks
 
 
@@ -82,6 +88,7 @@ class _Module:
     """One parsed module: its functions by name, its methods by name, its imports from ``tests.*``."""
 
     def __init__(self, path: Path) -> None:
+        self.path = path
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         self.functions: dict[str, list[ast.AST]] = {}  # module-level functions and values, nested functions
         self.methods: dict[str, list[ast.AST]] = {}
@@ -106,8 +113,11 @@ class _Module:
             elif isinstance(stmt, ast.Expr) or (isinstance(stmt, ast.If) and not _is_main_guard(stmt)):
                 self.module_marks |= direct_marks(stmt)  # e.g. pytest.importorskip("llama_cpp") at the top
 
-    def imported_paths(self) -> list[Path]:
-        return [p for p in {_module_path(dotted) for dotted, _ in self.imported.values()} if p is not None]
+    @functools.cached_property
+    def search_paths(self) -> list[Path]:
+        """This module and the tests.* modules it imports from: where a method called here may be."""
+        return [self.path] + sorted(p for p in {_module_path(dotted) for dotted, _ in self.imported.values()}
+                                    if p is not None and p != self.path)
 
     def _function(self, node, into) -> None:
         into.setdefault(node.name, []).append(node)
@@ -125,6 +135,7 @@ def _module(path: Path) -> _Module:
     return _Module(path)
 
 
+@functools.lru_cache(maxsize=None)
 def _module_path(dotted: str) -> Path | None:
     base = ROOT.joinpath(*dotted.split("."))
     for candidate in (base.with_suffix(".py"), base / "__init__.py"):
@@ -133,54 +144,78 @@ def _module_path(dotted: str) -> Path | None:
     return None
 
 
-def _local_imports(node: ast.AST) -> dict[str, tuple[str, str]]:
-    return {alias.asname or alias.name: (sub.module, alias.name) for sub in ast.walk(node)
-            if isinstance(sub, ast.ImportFrom) and sub.module and sub.module.split(".")[0] == "tests"
-            for alias in sub.names}
-
-
-def _references(node: ast.AST) -> tuple[set[str], set[str]]:
-    names, attributes = set(), set()
-    for sub in ast.walk(node):
-        if isinstance(sub, ast.Name):
-            names.add(sub.id)
-        elif isinstance(sub, ast.Attribute):
-            attributes.add(sub.attr)
-    return names, attributes
-
-
-@functools.lru_cache(maxsize=None)
 def name_marks(path: Path, name: str, method: bool = False) -> frozenset[str]:
     """The markers the function, method or value called ``name`` in the module at ``path`` reaches."""
-    return frozenset(_reach(path, name, method, frozenset()))
+    return frozenset(_reach(path, name, method, frozenset())[0])
 
 
-def _reach(path: Path, name: str, method: bool, seen: frozenset) -> set[str]:
+_reached: dict[tuple, set[str]] = {}  # results found without meeting a cycle: final
+
+
+def _reach(path: Path, name: str, method: bool, seen: frozenset) -> tuple[set[str], bool]:
+    """(markers, whether a cycle cut the search short, so the answer is not final)."""
     key = (path, name, method)
+    if key in _reached:
+        return _reached[key], False
     if key in seen:
-        return set()
+        return set(), True
     seen = seen | {key}
     module = _module(path)
     if not method and name in module.imported:
         dotted, original = module.imported[name]
         target = _module_path(dotted)
-        return _reach(target, original, False, seen) if target else set()
-    marks: set[str] = set()
-    for node in (module.methods if method else module.functions).get(name, []):
-        marks |= direct_marks(node)
-        names, attributes = _references(node)
-        local = _local_imports(node)  # `from tests.x import run` inside the function
-        for called in names - {name}:
-            if called in local:
-                target = _module_path(local[called][0])
-                marks |= _reach(target, local[called][1], False, seen) if target else set()
-            elif called in module.functions or called in module.imported:
-                marks |= _reach(path, called, False, seen)
-        for called in attributes:  # a method: of a class here, or of one in a tests.* module imported here
-            for where in [path, *module.imported_paths()]:
-                if called in _module(where).methods:
-                    marks |= _reach(where, called, True, seen)
-    return marks
+        marks, cut = _reach(target, original, False, seen) if target else (set(), False)
+    else:
+        marks, cut = set(), False
+        for node in (module.methods if method else module.functions).get(name, []):
+            found = _node_facts(node)
+            marks |= found.marks
+            calls = []
+            for called in found.names - {name}:
+                if called in found.local:
+                    target = _module_path(found.local[called][0])
+                    if target:
+                        calls.append((target, found.local[called][1], False))
+                elif called in module.functions or called in module.imported:
+                    calls.append((path, called, False))
+            for called in found.attributes:  # a method: of a class here, or of one in a tests.* module imported
+                calls += [(where, called, True) for where in module.search_paths if called in _module(where).methods]
+            for call in calls:
+                more, more_cut = _reach(*call, seen)
+                marks |= more
+                cut = cut or more_cut
+    if not cut:
+        _reached[key] = marks
+    return marks, cut
+
+
+class _Facts:
+    """What one function says, in one walk: its own markers, the names it uses, its local tests.* imports."""
+
+    def __init__(self, node: ast.AST) -> None:
+        self.marks: set[str] = set()
+        self.names: set[str] = set()
+        self.attributes: set[str] = set()
+        self.local: dict[str, tuple[str, str]] = {}  # `from tests.x import run` inside the function
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Name):
+                self.names.add(sub.id)
+            elif isinstance(sub, ast.Attribute):
+                self.attributes.add(sub.attr)
+                self.marks |= _marks_of(sub)
+            elif isinstance(sub, (ast.List, ast.Tuple, ast.Call)):
+                self.marks |= _marks_of(sub)
+            elif isinstance(sub, ast.ImportFrom) and sub.module and sub.module.split(".")[0] == "tests":
+                self.local.update({a.asname or a.name: (sub.module, a.name) for a in sub.names})
+
+
+_facts: dict[int, _Facts] = {}
+
+
+def _node_facts(node: ast.AST) -> _Facts:
+    if id(node) not in _facts:
+        _facts[id(node)] = _Facts(node)
+    return _facts[id(node)]
 
 
 def marks_for(path: Path, function: str, fixtures: list[str], conftests: list[Path]) -> set[str]:
