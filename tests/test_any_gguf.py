@@ -55,8 +55,9 @@ def test_the_chat_template_comes_from_the_file(rewritten):
         bundled.close()
 
 
-def test_backend_embedded_model_path_picks_the_file(rewritten, tmp_path, monkeypatch, capsys):
+def test_backend_embedded_model_path_picks_the_file(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("MONCHAT_HOME", str(tmp_path / "home"))
+    rewritten = header_only_gguf(tmp_path / "rewritten.gguf")  # status reads the file's header, not its weights
     assert main(["--backend", "embedded", "--model", str(rewritten), "status", "--json"]) == 0
     status = json.loads(capsys.readouterr().out)
     assert status["backend"] == "embedded" and status["model"] == "rewritten"
