@@ -58,6 +58,7 @@ def pytest_make_collect_report(collector):
     outcome = yield  # a module-level importorskip skips the whole file at collection
     _fail_unexpected_skip(outcome.get_result())
 
+
 # ---- markers: conftest applies them from what each test does (tests/support/markers.py) ------------------------
 
 SPAWNS = markers.SpawnGuard()
