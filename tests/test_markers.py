@@ -51,7 +51,8 @@ def test_the_search_finds_each_kind():
                                  "test_python_m_monchat_never_rules_and_an_unknown_action", ["home"])
     # through a helper of another test module imported inside the test
     assert "subprocess" in marks("tests/test_openai_server_faults.py",
-                                 "test_terminal_chat_talks_with_the_persona_of_the_terminals_language", ["home", "fake"])
+                                 "test_terminal_chat_talks_with_the_persona_of_the_terminals_language",
+                                 ["home", "fake"])
     # through a method of a class imported from another test module (User.run of test_e2e_growing)
     assert "subprocess" in marks("tests/test_tiny_model_flush.py", "test_every_junk_proposal_is_dropped_with_its_rule",
                                  ["flushed"])
