@@ -8,6 +8,7 @@ import stat
 import pytest
 
 from monchat.app import build_app
+from monchat.core.errors import StorageCorrupt
 from monchat.core.store.db import Store
 from monchat.core.store.migrations import known_names
 from tests.support.db_template import use_migrated_template
@@ -60,6 +61,6 @@ def test_a_file_already_there_is_never_replaced(tmp_path, monkeypatch):
     use_migrated_template(monkeypatch)
     path = tmp_path / "monchat.db"
     path.write_bytes(b"not a database")
-    with pytest.raises(Exception):
+    with pytest.raises(StorageCorrupt):
         Store(path)
     assert path.read_bytes() == b"not a database"

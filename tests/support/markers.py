@@ -130,12 +130,12 @@ def _is_main_guard(stmt: ast.If) -> bool:
     return "__main__" in ast.dump(stmt.test)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _module(path: Path) -> _Module:
     return _Module(path)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _module_path(dotted: str) -> Path | None:
     base = ROOT.joinpath(*dotted.split("."))
     for candidate in (base.with_suffix(".py"), base / "__init__.py"):
