@@ -9,10 +9,15 @@ its dependency, and a green run would hide it. Only a reason in
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
+
+from tests.support import markers
+from tests.support.db_template import use_migrated_template
 
 # Substrings of skip reasons that stay skips under CI=true. None today: every skip in the suite is
 # a missing dependency that scripts/setup installs.
@@ -53,6 +58,61 @@ def pytest_make_collect_report(collector):
     outcome = yield  # a module-level importorskip skips the whole file at collection
     _fail_unexpected_skip(outcome.get_result())
 
+
+# ---- markers: conftest applies them from what each test does (tests/support/markers.py) ------------------------
+
+SPAWNS = markers.SpawnGuard()
+if not getattr(sys, "_monchat_spawn_guard", None):  # one audit hook per interpreter (it cannot be removed)
+    sys._monchat_spawn_guard = SPAWNS
+    sys.addaudithook(SPAWNS)
+SPAWNS = sys._monchat_spawn_guard
+
+
+def pytest_configure(config):
+    for name, text in markers.MARKERS.items():
+        config.addinivalue_line("markers", f"{name}: {text}")
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by them
+def pytest_collection_modifyitems(config, items):
+    from importlib.util import find_spec
+    no_llama = find_spec("llama_cpp") is None
+    for item in items:
+        path = Path(str(item.fspath)).resolve()
+        function = getattr(item, "originalname", None) or item.name.split("[")[0]
+        for name in sorted(markers.marks_for(path, function, list(getattr(item, "fixturenames", ())),
+                                             markers.conftests_of(path))):
+            if item.get_closest_marker(name) is None:
+                item.add_marker(name)
+        if shares_a_module_fixture(item):  # built once: its module's tests go to one xdist worker (--dist loadgroup)
+            item.add_marker(pytest.mark.xdist_group(name=item.nodeid.split("::")[0]))
+        if no_llama and (item.get_closest_marker("embedded") or item.get_closest_marker("llama_server")):
+            item.add_marker(pytest.mark.skip(
+                reason="llama-cpp-python is not installed (pip install -e '.[test-real]', or bash scripts/setup)"))
+
+
+def shares_a_module_fixture(item) -> bool:
+    """Whether the test uses a module- or class-scoped fixture (a real model's flush, a started server)."""
+    info = getattr(item, "_fixtureinfo", None)
+    definitions = info.name2fixturedefs.values() if info is not None else ()
+    return any(d.scope in ("module", "class") for defs in definitions for d in defs)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    SPAWNS.started = []
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item):
+    yield
+    started, SPAWNS.started = SPAWNS.started, None
+    if started and item.get_closest_marker("subprocess") is None:
+        pytest.fail("this test started a new Python interpreter but has no `subprocess` marker, so plain `pytest` "
+                    f"runs it: {started[0]!r}. tests/support/markers.py did not find it in the test's source; "
+                    "reach sys.executable from the test, a fixture or a helper it calls by name.", pytrace=False)
+
+
 for _name in ("GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_ENTERPRISE", "GOOGLE_GENAI_API_VERSION",
               "GEMINI_API_KEY", "GOOGLE_API_KEY", "OLLAMA_HOST"):
     os.environ.pop(_name, None)
@@ -60,10 +120,16 @@ os.environ["NO_PROXY"] = "127.0.0.1,localhost"
 os.environ["no_proxy"] = "127.0.0.1,localhost"
 
 
+# Modules whose tests are about migrating a blank database: their Store migrates for itself.
+MIGRATES_FOR_ITSELF = {"test_store.py", "test_db_template.py"}
+
+
 @pytest.fixture(autouse=True)
-def _isolated_home(tmp_path, monkeypatch):
-    """Every test gets its own data folder and no real keyring."""
+def _isolated_home(request, tmp_path, monkeypatch):
+    """Every test gets its own data folder and no real keyring; a new database starts as a migrated copy."""
     home = tmp_path / "monchat-home"
+    if request.node.path.name not in MIGRATES_FOR_ITSELF:
+        use_migrated_template(monkeypatch)
     monkeypatch.setenv("MONCHAT_HOME", str(home))
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
     for name in ("GEMINI_API_KEY", "GOOGLE_API_KEY", "OLLAMA_HOST"):

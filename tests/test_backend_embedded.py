@@ -63,7 +63,6 @@ def long_history(pairs: int) -> list[Turn]:
     return turns
 
 
-@pytest.mark.embedded
 def test_chat_turn_streams_pieces_and_fills_usage(backend):
     reply, pieces = chat(backend)
     assert len(pieces) > 1
@@ -75,14 +74,12 @@ def test_chat_turn_streams_pieces_and_fills_usage(backend):
     assert usage.estimated_prompt_tokens and usage.estimated_prompt_tokens > 10
 
 
-@pytest.mark.embedded
 def test_japanese_message_gets_a_reply(backend):
     reply, _ = chat(backend, [Turn("user", "こんにちは！今日はいい天気ですね。")])
     assert reply.text.strip()
     assert reply.usage.prompt_tokens > 10
 
 
-@pytest.mark.embedded
 def test_model_is_loaded_once_and_kept_warm(backend):
     assert EmbeddedBackend(n_ctx=N_CTX).loads == 0  # constructing loads nothing
     first = backend.load()
@@ -115,7 +112,6 @@ CODED_SCHEMA = {
 }
 
 
-@pytest.mark.embedded
 def test_complete_json_follows_the_schema(backend):
     answer = backend.complete_json(FACTS_SYSTEM, FACTS_TURNS, CODED_SCHEMA)
     assert set(answer) == {"code", "items"}
@@ -127,7 +123,6 @@ def test_complete_json_follows_the_schema(backend):
         assert isinstance(item["score"], (int, float)) and not isinstance(item["score"], bool)
 
 
-@pytest.mark.embedded
 def test_stop_ends_the_stream_early_and_frees_the_model(backend):
     _, unstopped = chat(backend)
     stop = threading.Event()
@@ -142,7 +137,6 @@ def test_stop_ends_the_stream_early_and_frees_the_model(backend):
     assert not backend.busy
 
 
-@pytest.mark.embedded
 def test_an_abandoned_stream_frees_the_model(backend):
     pieces = iter(backend.stream(SYSTEM, HELLO, temperature=0.0))
     next(pieces)
@@ -151,7 +145,6 @@ def test_an_abandoned_stream_frees_the_model(backend):
     assert not backend.busy
 
 
-@pytest.mark.embedded
 def test_a_chat_and_a_structured_call_from_two_threads_are_serialised(backend):
     results, errors = {}, []
 
@@ -173,7 +166,6 @@ def test_a_chat_and_a_structured_call_from_two_threads_are_serialised(backend):
     assert results["chat"].strip() and isinstance(results["json"]["items"], list)
 
 
-@pytest.mark.embedded
 def test_long_history_drops_the_oldest_turns_with_a_warning(backend):
     turns = long_history(20)
     reply, _ = chat(backend, turns)
@@ -189,7 +181,6 @@ def test_long_history_drops_the_oldest_turns_with_a_warning(backend):
     assert kept[0].role == "user" and tokens == reply.usage.prompt_tokens
 
 
-@pytest.mark.embedded
 def test_a_message_longer_than_the_context_is_a_clear_error(backend):
     with pytest.raises(BackendError, match="longer than the embedded model's context") as caught:
         chat(backend, [Turn("user", "tea and biscuits " * 600)])
@@ -197,7 +188,6 @@ def test_a_message_longer_than_the_context_is_a_clear_error(backend):
     assert not backend.busy
 
 
-@pytest.mark.embedded
 def test_doctor_reports_the_context(backend):
     report = backend.doctor()
     assert report.ok, report.checks
@@ -205,7 +195,6 @@ def test_doctor_reports_the_context(backend):
     assert any(check.name == "context" and f"n_ctx {N_CTX}" in check.detail for check in report.checks)
 
 
-@pytest.mark.embedded
 def test_a_turn_after_a_turn_evaluates_only_the_new_messages(backend):
     first, _ = chat(backend)
     second_turns = HELLO + [Turn("assistant", first.text), Turn("user", "And a good name for a dog?")]
@@ -220,7 +209,6 @@ def test_a_turn_after_a_turn_evaluates_only_the_new_messages(backend):
     assert usage.prompt_tokens - usage.cached_tokens <= new_tokens + 1
 
 
-@pytest.mark.embedded
 def test_a_structured_answer_tells_its_tokens_as_they_arrive(backend):
     heard = []
 
@@ -230,7 +218,6 @@ def test_a_structured_answer_tells_its_tokens_as_they_arrive(backend):
     assert abs(heard[-1] - backend.last_usage.output_tokens) <= 3  # pieces tokenised apart may differ a bit
 
 
-@pytest.mark.embedded
 def test_doctor_reports_the_threads_it_runs_with(backend):
     report = backend.doctor()
     detail = next(check.detail for check in report.checks if check.name == "threads")
@@ -262,7 +249,6 @@ def test_the_default_thread_count_is_the_physical_cores_this_process_may_use():
     assert default_threads() == len(cores) >= 1
 
 
-@pytest.mark.embedded
 def test_probe_is_true_when_installed(backend):
     assert backend.probe() is True
 

@@ -23,7 +23,6 @@ from monchat.core.prompts import PromptLibrary
 from tests.flush.conftest import Oracle, Rule, World
 from tests.support.embedded import require_embedded
 
-pytestmark = [pytest.mark.embedded]
 
 SETS = {  # (what the user said, the rule the oracle proposes it as), in English and Japanese
     "en": [("remember: I like ramen", Rule("ramen", "I like ramen", "food/likes", "explicit", 0.9)),

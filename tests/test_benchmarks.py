@@ -19,7 +19,7 @@ import pytest
 from monchat.core.backends.embedded import EmbeddedBackend
 from tests.support.embedded import require_embedded
 
-pytestmark = [pytest.mark.embedded, pytest.mark.slow]
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 RUN = ROOT / "benchmarks" / "run"

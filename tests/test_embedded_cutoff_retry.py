@@ -16,7 +16,6 @@ from monchat.core.errors import MalformedReply
 from monchat.core.types import Turn
 from tests.support.embedded import require_embedded
 
-pytestmark = pytest.mark.embedded
 
 SYSTEM = "List facts about the user as JSON."
 TURNS = [Turn("user", "I like tea.")]

@@ -23,7 +23,6 @@ from monchat.core.prompts import PromptLibrary
 from monchat.core.types import Message, Turn, content_message_id, format_ts
 from tests.support.embedded import require_embedded
 
-pytestmark = [pytest.mark.embedded]
 
 SAYINGS = [
     ("user", "今日は会社で新しいプロジェクトの打ち合わせがあった。"),

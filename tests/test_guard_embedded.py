@@ -16,7 +16,7 @@ from tests.support.recorded import VIEWS, run_evening, traces, views
 
 # Each flush is about a minute of two cores (64 s English, 78 s Japanese, measured); on a machine shared with other model runs it took 5 to 16 minutes,
 # and the evening's flush is the first test's setup: the guard against a hung model is wider than the default.
-pytestmark = [pytest.mark.embedded, pytest.mark.slow, pytest.mark.timeout(1800)]
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 
 MESSAGES = 6  # three user lines and their replies
 

@@ -29,7 +29,7 @@ from tests.support.llama_server import MODEL_ALIAS, running_llama_server
 from tests.test_cli_backends import logged, run
 
 # A flush here is 7-9 calls of SmolLM2 on 2 cores: a minute or two on an idle machine, ten on a crowded one.
-pytestmark = [pytest.mark.embedded, pytest.mark.llama_server, pytest.mark.slow, pytest.mark.timeout(1800)]
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 FLUSH_GUARD_S = 1500  # only a guard against a hung flush: nothing here is timed
 
 FEW = [  # two days, so two log files: enough for every flush stage, short enough for a quick run

@@ -31,7 +31,6 @@ def test_the_estimate_scales_with_the_model():
     assert "estimate" in large.text()
 
 
-@pytest.mark.embedded
 def test_the_probe_is_measured_once_and_remembered(tmp_path):
     pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed (the embedded extra)")
     machine = Machine(8 * GB, 2)
@@ -42,8 +41,8 @@ def test_the_probe_is_measured_once_and_remembered(tmp_path):
     assert remembered_probe(tmp_path, Machine(16 * GB, 2)) is None  # another machine: measured again
 
 
-@pytest.mark.embedded
 def test_doctor_names_the_recommended_model_and_its_speed(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed (the embedded extra)")
     monkeypatch.setenv("MONCHAT_HOME", str(tmp_path))
     main(["doctor", "--json"])
     sections = {s["title"]: s for s in json.loads(capsys.readouterr().out)["sections"]}

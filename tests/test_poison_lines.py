@@ -96,6 +96,8 @@ def test_status_counts_the_poison_lines_before_any_other_command(poisoned_home, 
 
 
 def test_doctor_counts_the_poison_lines_before_any_other_command(poisoned_home, capsys):
+    from tests.support.machine_probe import remember_a_probe
+    remember_a_probe(poisoned_home)
     code, out, err = run(["doctor", "--json"], capsys)
     assert code in (0, 1), err
     checks = {c["name"]: c for s in json.loads(out)["sections"] for c in s["checks"]}

@@ -110,7 +110,9 @@ def test_a_corrupt_database_gives_clear_errors_and_export_still_has_the_logs(hom
 
 
 def test_doctor_checks_the_database_when_it_opens(home, capsys):
+    from tests.support.machine_probe import remember_a_probe
     build_app(str(home)).close()
+    remember_a_probe(home)
     assert cli.main(["doctor", "--json"], pinned_backend=ScriptedBackend()) in (0, 1)
     checks = {c["name"]: c for s in json.loads(capsys.readouterr().out)["sections"] for c in s["checks"]}
     assert checks["database"]["ok"] and "intact" in checks["database"]["detail"]

@@ -113,7 +113,6 @@ def test_an_openai_compatible_server_has_nothing_to_warm(home):
         app.close()
 
 
-@pytest.mark.embedded
 def test_the_embedded_turn_after_a_warm_up_reuses_the_prefix():
     backend = require_embedded(EmbeddedBackend(n_ctx=512, max_tokens=8))
     try:

@@ -60,12 +60,12 @@ Helpers: `server.generate_bodies()` (bodies of generate calls, stream or not),
 
 import itertools
 import json
-import socket
-import struct
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import urlsplit
+
+from tests.fakes import http
 
 KEPT_HEADERS = ("content-type", "x-goog-api-key", "user-agent", "x-goog-api-client")
 STAMP = "2025-01-01T00:00:00.000000Z"
@@ -224,9 +224,7 @@ class Handler(BaseHTTPRequestHandler):
             if fault[0] == "stall":
                 time.sleep(fault[1])
             elif fault[0] == "reset":
-                self.close_connection = True
-                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-                return self.connection.close()
+                return http.reset_connection(self)
         cached = body.get("cachedContent")
         if cached and any(k in body for k in ("systemInstruction", "tools", "toolConfig")):
             return self._send_error(
@@ -291,15 +289,7 @@ class Handler(BaseHTTPRequestHandler):
         self._send_json(200, srv.caches[name])
 
 
-class FakeGeminiServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def get_request(self):
-        # Small request/answer pairs must not wait for Nagle's algorithm.
-        conn, address = super().get_request()
-        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        return conn, address
-
+class FakeGeminiServer(http.LoopbackServer):
     def calls(self, method, fragment=""):
         """Requests with this HTTP method whose path contains ``fragment``."""
         with self.lock:
@@ -316,9 +306,7 @@ def start(host="127.0.0.1", port=0):
     The bound port is `server.server_address[1]`. Call `server.shutdown()` and
     `server.server_close()` when the test is done.
     """
-    server = FakeGeminiServer((host, port), Handler)
-    server.lock = threading.Lock()
-    server.requests = []
+    server = FakeGeminiServer(Handler, (host, port))
     server.reply_chunks = ["Hel", "lo!"]
     server.error = None
     server.mode = "ok"
@@ -330,9 +318,7 @@ def start(host="127.0.0.1", port=0):
     server.cache_ids = itertools.count(1)
     server.faults = []
     server.thoughts_tokens = None
-    # A short poll interval keeps shutdown() (and so each test's teardown) quick.
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
-    return server
+    return http.start(server)
 
 
 if __name__ == "__main__":  # manual use: python -m tests.fakes.fake_gemini

@@ -34,9 +34,10 @@ import contextlib
 import hashlib
 import json
 import socket
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
+
+from tests.fakes import http
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
 ENDLESS_CAP = 1024 * 1024 * 1024  # an endless blob stops here, so a client that never stops cannot fill the disk
@@ -45,10 +46,6 @@ ENDLESS_BLOCK = 64 * 1024
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
-
-    def setup(self) -> None:
-        super().setup()
-        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def log_message(self, *args) -> None:
         pass
@@ -171,15 +168,8 @@ class FakeHub:
 @contextlib.contextmanager
 def running_fake_hub(path: Path, repo: str, file: str, revision: str = "main"):
     hub = FakeHub(path, repo, file, revision)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    server.daemon_threads = True
+    server = http.LoopbackServer(_Handler)
     server.hub = hub
-    hub.url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    hub.url = server.root_url
+    with http.serving(server):
         yield hub
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)

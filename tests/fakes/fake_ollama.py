@@ -64,13 +64,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-import socket
-import struct
-import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Iterator
+
+from tests.fakes import http
+from tests.fakes.http import ClientWentAway, dead_url, reset_connection  # noqa: F401 (imported from here too)
 
 INSTALLED = {"llama3.2", "llama3.2:latest"}
 
@@ -131,10 +131,6 @@ def _show(context_length: int | None, parameter_size: str = "3.2B") -> dict:
         "capabilities": ["completion", "tools"],
         "modified_at": "2025-05-04T17:37:44.706015396-07:00",
     }
-
-
-class ClientWentAway(Exception):
-    """The client closed the connection while we were still streaming."""
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -294,13 +290,6 @@ class Handler(BaseHTTPRequestHandler):
         self._send_ndjson(lines, delay_s=srv.chunk_delay_s if srv.mode == "slow" else 0.0)
 
 
-def reset_connection(handler: BaseHTTPRequestHandler) -> None:
-    """Drop the connection without an answer: SO_LINGER 0 makes close() send a TCP RST."""
-    handler.close_connection = True
-    handler.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-    handler.connection.close()
-
-
 def model_prompt_tokens(messages: list[dict]) -> int:
     """A model's count of a chat prompt: its tokenizer takes ~10 % more than cl100k, and its
     template frames each message (``<start_of_turn>user\n … <end_of_turn>\n``)."""
@@ -308,15 +297,10 @@ def model_prompt_tokens(messages: list[dict]) -> int:
     return sum(int(count_tokens(m.get("content") or "") * 1.1) + 6 for m in messages) + 2
 
 
-class FakeOllamaServer(ThreadingHTTPServer):
-    daemon_threads = True
-
+class FakeOllamaServer(http.LoopbackServer):
     def __init__(self, address):
-        super().__init__(address, Handler)
-        self.lock = threading.Lock()
-        self.requests: list[dict] = []
+        super().__init__(Handler, address)
         self.disconnects = 0
-        self.errors: list[BaseException] = []  # the fake's own failures
         self.installed = set(INSTALLED)
         self.reply_chunks = ["Hel", "lo"]
         self.structured_content = '{"answer": "yes"}'
@@ -340,28 +324,13 @@ class FakeOllamaServer(ThreadingHTTPServer):
         self.faults: list = []
         self.pull_delay_s = 0.0  # before each /api/pull progress line (a download that takes a while)
 
-    def get_request(self):
-        # Small request/answer pairs must not wait for Nagle's algorithm.
-        conn, address = super().get_request()
-        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        return conn, address
-
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}"
+        return self.root_url
 
     def chat_requests(self) -> list[dict]:
         with self.lock:
             return [r for r in self.requests if r["path"] == "/api/chat"]
-
-    def handle_error(self, request, client_address):
-        exc = sys.exc_info()[1]
-        # A client that hung up (a stopped stream, a timed-out test) is expected here.
-        if isinstance(exc, (ClientWentAway, BrokenPipeError, ConnectionResetError)):
-            return
-        with self.lock:
-            self.errors.append(exc)
-        super().handle_error(request, client_address)
 
 
 def start(host="127.0.0.1", port=0) -> FakeOllamaServer:
@@ -370,30 +339,14 @@ def start(host="127.0.0.1", port=0) -> FakeOllamaServer:
     The bound port is ``server.server_address[1]`` (``server.url`` is the full
     address). Call ``server.shutdown()`` and ``server.server_close()`` when done.
     """
-    server = FakeOllamaServer((host, port))
-    # A short poll interval makes shutdown() quick (the default waits up to 0.5 s).
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
-    return server
+    return http.start(FakeOllamaServer((host, port)))
 
 
 @contextlib.contextmanager
 def running_fake_ollama() -> Iterator[FakeOllamaServer]:
     """A fake Ollama for the duration of a ``with`` block."""
-    server = start()
-    try:
+    with http.serving(FakeOllamaServer(("127.0.0.1", 0))) as server:
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-def dead_url() -> str:
-    """An address on 127.0.0.1 where nothing listens (a stopped Ollama)."""
-    server = start()
-    url = server.url
-    server.shutdown()
-    server.server_close()
-    return url
 
 
 if __name__ == "__main__":  # manual use: python -m tests.fakes.fake_ollama

@@ -62,14 +62,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-import socket
-import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Iterator
 
-from tests.fakes.fake_ollama import ClientWentAway, reset_connection
+from tests.fakes import http
+from tests.fakes.http import ClientWentAway, reset_connection
 
 USAGE = {"prompt_tokens": 120, "completion_tokens": 3, "total_tokens": 123,
          "prompt_tokens_details": {"cached_tokens": 96}}
@@ -232,15 +231,10 @@ class Handler(BaseHTTPRequestHandler):
             raise ClientWentAway() from exc
 
 
-class FakeOpenAIServer(ThreadingHTTPServer):
-    daemon_threads = True
-
+class FakeOpenAIServer(http.LoopbackServer):
     def __init__(self, address):
-        super().__init__(address, Handler)
-        self.lock = threading.Lock()
-        self.requests: list[dict] = []
+        super().__init__(Handler, address)
         self.disconnects = 0
-        self.errors: list[BaseException] = []
         self.models = ["qwen2.5-7b-instruct", "text-embedding-nomic-embed-text-v1.5"]
         self.model_extra: dict = {}
         self.api_key = ""
@@ -267,43 +261,24 @@ class FakeOpenAIServer(ThreadingHTTPServer):
         self.props: dict | None = None
         self.openapi_title: str | None = None
 
-    def get_request(self):
-        conn, address = super().get_request()
-        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        return conn, address
-
     @property
     def url(self) -> str:
         """The base URL a client is given (with /v1, as LM Studio shows it)."""
-        return f"http://127.0.0.1:{self.server_address[1]}/v1"
+        return f"{self.root_url}/v1"
 
     def chat_requests(self) -> list[dict]:
         with self.lock:
             return [r for r in self.requests if r["path"] == "/v1/chat/completions"]
 
-    def handle_error(self, request, client_address):
-        exc = sys.exc_info()[1]
-        if isinstance(exc, (ClientWentAway, BrokenPipeError, ConnectionResetError)):
-            return
-        with self.lock:
-            self.errors.append(exc)
-        super().handle_error(request, client_address)
-
 
 def start() -> FakeOpenAIServer:
-    server = FakeOpenAIServer(("127.0.0.1", 0))
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
-    return server
+    return http.start(FakeOpenAIServer(("127.0.0.1", 0)))
 
 
 @contextlib.contextmanager
 def running_fake_openai() -> Iterator[FakeOpenAIServer]:
-    server = start()
-    try:
+    with http.serving(FakeOpenAIServer(("127.0.0.1", 0))) as server:
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 if __name__ == "__main__":  # manual use: python -m tests.fakes.fake_openai

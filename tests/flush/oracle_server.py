@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import contextlib
 import json
-import threading
 from typing import Iterator
 
+from tests.fakes import http
 from tests.fakes.fake_ollama import FakeOllamaServer, Handler, reset_connection
 from tests.support.oracle import kind_of
 
@@ -83,10 +83,5 @@ class OracleOllamaServer(FakeOllamaServer):
 @contextlib.contextmanager
 def running_oracle_ollama(oracle) -> Iterator[OracleOllamaServer]:
     """A loopback Ollama whose structured answers come from ``oracle``."""
-    server = OracleOllamaServer(("127.0.0.1", 0), oracle)
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
-    try:
+    with http.serving(OracleOllamaServer(("127.0.0.1", 0), oracle)) as server:
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()

@@ -18,7 +18,6 @@ def embedded_app(home):
     app.store.close()
 
 
-@pytest.mark.embedded
 @pytest.mark.slow
 def test_first_chat_with_the_embedded_model(embedded_app, qtbot, translators):
     from monchat.gui.main_window import MainWindow

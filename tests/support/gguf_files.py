@@ -40,3 +40,20 @@ def rewrite_gguf(source: Path, target: Path, *, template: str = GEMMA_TEMPLATE,
     }
     copy_with_new_metadata(reader, writer, new, [])
     return target
+
+
+def header_only_gguf(target: Path, *, template: str = GEMMA_TEMPLATE, context: int = REWRITTEN_CONTEXT,
+                     name: str = "Rewritten-Gemma-Style") -> Path:
+    """A GGUF with the rewritten file's metadata and no weights: enough for what is read from the header
+    (the trained context, the template), written in milliseconds where ``rewrite_gguf`` copies ~100 MB."""
+    import gguf
+
+    writer = gguf.GGUFWriter(str(target), arch="llama")
+    writer.add_name(name)
+    writer.add_context_length(context)
+    writer.add_chat_template(template)
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    return target
