@@ -84,18 +84,9 @@ def pytest_collection_modifyitems(config, items):
                                              markers.conftests_of(path))):
             if item.get_closest_marker(name) is None:
                 item.add_marker(name)
-        if shares_a_module_fixture(item):  # built once: its module's tests go to one xdist worker (--dist loadgroup)
-            item.add_marker(pytest.mark.xdist_group(name=item.nodeid.split("::")[0]))
         if no_llama and (item.get_closest_marker("embedded") or item.get_closest_marker("llama_server")):
             item.add_marker(pytest.mark.skip(
                 reason="llama-cpp-python is not installed (pip install -e '.[test-real]', or bash scripts/setup)"))
-
-
-def shares_a_module_fixture(item) -> bool:
-    """Whether the test uses a module- or class-scoped fixture (a real model's flush, a started server)."""
-    info = getattr(item, "_fixtureinfo", None)
-    definitions = info.name2fixturedefs.values() if info is not None else ()
-    return any(d.scope in ("module", "class") for defs in definitions for d in defs)
 
 
 @pytest.hookimpl(tryfirst=True)
