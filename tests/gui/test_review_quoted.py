@@ -22,7 +22,7 @@ def test_the_review_queue_shows_a_files_lines_under_their_own_heading(app, make_
         encoding="utf-8")
     app.transfer.import_memory(path)
     window = make_window(language)
-    dialog = window.open_review_queue()
+    dialog = window.memory_menu.open_review_queue()
     shown = [dialog.evidence.topLevelItem(i) for i in range(dialog.evidence.topLevelItemCount())]
     assert [(item.text(0), item.text(1)) for item in shown] == [(heading, ""), ("2026-11-30 10:00", PLANTED)]
     assert app.archive.count() == 0
@@ -36,7 +36,7 @@ def test_an_mcp_proposal_is_worded_as_the_apps_words(app, make_window, language,
     from monchat.core.transfer.mcp_server import MemoryPort
     assert cli.main(["settings", "set", "mcp.allow_propose", "true"]) == 0
     MemoryPort(app).propose("Plays the guitar on Saturdays", "hobby/guitar")
-    dialog = make_window(language).open_review_queue()
+    dialog = make_window(language).memory_menu.open_review_queue()
     assert words in dialog.reason.text()
     assert app.archive.count() == 0
     dialog.close()
