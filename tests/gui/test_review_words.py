@@ -104,6 +104,7 @@ def test_the_review_queue_words_a_judgement_in_japanese(app, clock, make_window)
     assert evidence[0] == "提案「最近は緑茶ばかり飲んでいる」の根拠" and evidence[1].endswith("最近も緑茶ばかり")
     assert evidence[2] == "今ある記憶「毎食、緑茶を飲む」の根拠"
     assert evidence[3].endswith("毎食、緑茶を飲んでる")  # both sides, to compare
+    assert dialog.evidence_label.text() == "根拠: あなたの発言"  # lines of the user's are there
     dialog.close()
 
 

@@ -3582,6 +3582,10 @@ Open it in your browser?</source>
         <source>Evidence for the current memory “%1”</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Evidence: nothing you said here</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message numerus="yes">
         <source>This row stands for %n alike proposals; Approve and Reject decide all of them:</source>
         <translation>

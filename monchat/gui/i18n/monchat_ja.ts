@@ -3567,6 +3567,10 @@ Open it in your browser?</source>
         <source>Evidence for the current memory “%1”</source>
         <translation>今ある記憶「%1」の根拠</translation>
     </message>
+    <message>
+        <source>Evidence: nothing you said here</source>
+        <translation>根拠: ここであなたが話したことはありません</translation>
+    </message>
     <message numerus="yes">
         <source>This row stands for %n alike proposals; Approve and Reject decide all of them:</source>
         <translation>

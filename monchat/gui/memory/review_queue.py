@@ -111,7 +111,8 @@ class ReviewQueueDialog(QDialog):
         col = QVBoxLayout(detail)
         col.setContentsMargins(0, 0, 0, 0)
         col.addWidget(self.reason)
-        col.addWidget(QLabel(self.tr("Evidence: what you said"), detail))
+        self.evidence_label = QLabel(self.tr("Evidence: what you said"), detail)
+        col.addWidget(self.evidence_label)
         col.addWidget(self.evidence, 1)
         col.addLayout(buttons)
         col.addWidget(self.effect)
@@ -219,10 +220,12 @@ class ReviewQueueDialog(QDialog):
         compare = bool(row.target_id) and row.action != Action.LAYER1
         if compare:  # both sides, so the user can see what each rests on
             self._evidence_heading(arg(self.tr("Evidence for the proposal “%1”"), row.text or ""))
-        self._evidence_lines(*[member.memory_id for member in self.groups.get(row.id, [row])])  # alike too
+        said = self._evidence_lines(*[member.memory_id for member in self.groups.get(row.id, [row])])  # alike too
         if compare:
             self._evidence_heading(arg(self.tr("Evidence for the current memory “%1”"), row.old_text or ""))
-            self._evidence_lines(row.target_id)
+            said += self._evidence_lines(row.target_id)
+        self.evidence_label.setText(self.tr("Evidence: what you said") if said  # a file's quote or an app's proposal:
+                                    else self.tr("Evidence: nothing you said here"))  # nothing said here
         if row.quoted:  # what the imported file quotes: shown apart, as the file's words, never as evidence
             self._evidence_heading(words.quoted_heading(row))
             self.evidence.add_messages([{"ts": q.get("said_at") or "", "text": q["text"]} for q in row.quoted])
@@ -240,8 +243,9 @@ class ReviewQueueDialog(QDialog):
     def _evidence_heading(self, text: str) -> None:
         self.evidence.add_heading(text)
 
-    def _evidence_lines(self, *memory_ids: str) -> None:
-        """What these memories rest on, each message once (alike items often rest on the same words)."""
+    def _evidence_lines(self, *memory_ids: str) -> int:
+        """Show what these memories rest on, each message once (alike items often rest on the same words); return
+        how many messages that is."""
         lines: dict = {}
         for memory_id in memory_ids:
             try:
@@ -251,6 +255,7 @@ class ReviewQueueDialog(QDialog):
             for message in found:
                 lines.setdefault(message["id"], message)
         self.evidence.add_messages(sorted(lines.values(), key=lambda m: str(m.get("ts") or "")))
+        return len(lines)
 
     def _apply(self, name: str, fn) -> None:
         if self.busy:
