@@ -87,6 +87,7 @@ def pytest_collection_modifyitems(config, items):
         if no_llama and (item.get_closest_marker("embedded") or item.get_closest_marker("llama_server")):
             item.add_marker(pytest.mark.skip(
                 reason="llama-cpp-python is not installed (pip install -e '.[test-real]', or bash scripts/setup)"))
+    items[:] = markers.heaviest_first(items)
 
 
 @pytest.hookimpl(tryfirst=True)

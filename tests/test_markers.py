@@ -131,3 +131,28 @@ def test_ci_runs_exactly_the_readmes_test_command_and_it_runs_everything():
     assert command.startswith(".venv/bin/python -m pytest ") and ' -m "" ' in f"{command} "
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert command in [line.strip() for line in ci]
+
+
+class _Item:
+    def __init__(self, nodeid: str, *marks: str):
+        self.nodeid, self.marks = nodeid, set(marks)
+
+    def get_closest_marker(self, name):
+        return name if name in self.marks else None
+
+
+def test_the_heaviest_modules_start_first_and_a_modules_tests_stay_together_in_order():
+    from tests.support.markers import heaviest_first
+    items = [_Item("tests/a.py::one"), _Item("tests/a.py::two"), _Item("tests/gui/b.py::one", "gui"),
+             _Item("tests/c.py::one", "embedded", "slow"), _Item("tests/c.py::two"),
+             _Item("tests/d.py::one", "llama_server", "embedded"), _Item("tests/e.py::one")]
+    order = [item.nodeid for item in heaviest_first(items)]
+    assert order == ["tests/d.py::one", "tests/c.py::one", "tests/c.py::two", "tests/gui/b.py::one",
+                     "tests/a.py::one", "tests/a.py::two", "tests/e.py::one"]
+
+
+def test_xdist_keeps_that_order():
+    # By default loadscope sorts modules by their number of tests, which sends the real-model modules (few, long
+    # tests) to the end of the run, where each runs alone.
+    addopts = Path(ROOT / "pyproject.toml").read_text(encoding="utf-8").split("addopts = ", 1)[1].split("]", 1)[0]
+    assert '"--dist", "loadscope", "--no-loadscope-reorder"' in addopts

@@ -276,3 +276,24 @@ class SpawnGuard:
         if event == "subprocess.Popen" and self.started is not None and starts_interpreter(args):
             self.started.append(" ".join(os.fsdecode(a) if isinstance(a, bytes) else str(a)
                                          for a in (args[1] if isinstance(args[1], (list, tuple)) else [args[1]]))[:200])
+
+
+# What a test costs, roughly, by its markers: a real server's flush, a real model, a wait, a new interpreter, a window.
+COST = {"llama_server": 60.0, "embedded": 10.0, "slow": 5.0, "subprocess": 1.5, "gui": 0.5}
+PLAIN_COST = 0.1
+
+
+def heaviest_first(items: list) -> list:
+    """The items with their modules in order of cost, heaviest first; a module's tests stay together, in order.
+
+    pytest-xdist's ``--dist loadscope`` hands each worker one module at a time in this order (``--no-loadscope-reorder``
+    in pyproject keeps it; by default xdist orders modules by how many tests they have, which puts the real-model
+    modules, a few long tests each, last). Started first, a module of a few minutes runs while the other worker
+    takes the many short ones, instead of running alone at the end of the run."""
+    cost: dict[str, float] = {}
+    for item in items:
+        marks = [COST[name] for name in COST if item.get_closest_marker(name) is not None]
+        module = item.nodeid.split("::", 1)[0]
+        cost[module] = cost.get(module, 0.0) + max(marks, default=PLAIN_COST)
+    first_seen = {module: place for place, module in enumerate(dict.fromkeys(i.nodeid.split("::", 1)[0] for i in items))}
+    return sorted(items, key=lambda i: (-cost[i.nodeid.split("::", 1)[0]], first_seen[i.nodeid.split("::", 1)[0]]))
