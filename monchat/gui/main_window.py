@@ -199,6 +199,7 @@ class MainWindow(QMainWindow):
                 (self.persona_box.currentIndexChanged, controls.refresh),
                 (files.history_imported, self.reload_conversation, self.refresh_gate, self.refresh_meter),
                 (files.memory_imported, self.refresh_meter), (memory.memory_changed, self.refresh_meter),
+                (files.review_queue_requested, memory.open_review_queue),
                 (memory.gate_moved, self.refresh_gate), (memory.conversation_changed, self.reload_conversation),
                 (memory.review_count_changed, menus.queue_action.setText),
                 (controls.title_changed, self.setWindowTitle), (controls.said, self.say),
