@@ -112,7 +112,7 @@ class MainWindow(QMainWindow):
         self.meter = ContextMeterWidget(self)
         self.meter_counter = MeterCounter(app.chat, self.runner, self.persona_id, lambda: self.nothing_said,
                                           lambda: self.closing, self)
-        self.backend_label = QLabel(self)
+        self.backend_label = QLabel(self, indent=24)  # a gap: a status-bar hint never runs into the name (issue 45)
         self.menus = MainMenu(self)
         self.file_menu = FileMenu(  # File: search (Ctrl+F), import, export, back up and restore
             self.menus.file_menu, logbook=app.logbook, archive=app.archive, transfer=lambda: app.transfer,

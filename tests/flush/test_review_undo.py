@@ -115,3 +115,18 @@ def test_memories_that_say_the_same_thing_merge_into_one_with_their_evidence(wor
     assert sorted(world.mem("Has two cats").evidence) == sorted([first, second])
     assert world.mem("The user has two cats.").superseded_by == kept.id
     assert duplicate_groups(world.memory) == [] and merge_duplicates(world.memory) == []
+
+
+def test_the_markdown_export_says_where_a_memory_is_in_plain_words_and_old_files_still_read(world):
+    from monchat.core.transfer.memory_export import export_markdown
+    from monchat.core.transfer.memory_import import _from_markdown
+    world.oracle.rules = [Rule("I live in Osaka", OSAKA, "home/city", "explicit", 0.9)]
+    world.say("2026-11-23T21:00:00+09:00", "Remember: I live in Osaka")
+    world.flush("2026-11-23T22:00:00+09:00")
+    text = export_markdown(world.store, world.clock())
+    assert "- in lasting memory · said outright · about home / city" in text.splitlines()
+    assert not [line for line in text.splitlines() if line.startswith("- state:")]  # the fields only in a comment
+    [proposal], left_out = _from_markdown(text)
+    assert (proposal.text, proposal.slot, str(proposal.kind), left_out) == (OSAKA, "home/city", "explicit", 0)
+    old = "## Lives in Osaka\n\n- state: active · slot: home/city · kind: explicit · layer: 1\n"
+    assert [p.text for p in _from_markdown(old)[0]] == [OSAKA]  # an export from before issue 45

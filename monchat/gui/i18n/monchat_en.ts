@@ -3052,6 +3052,14 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Empty: the address in OLLAMA_HOST (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Empty: Ollama on this computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>List installed</source>
         <translation type="unfinished"></translation>
     </message>

@@ -3042,6 +3042,14 @@ Open it in your browser?</source>
         <translation>内蔵（このコンピューター上の小さなモデル）</translation>
     </message>
     <message>
+        <source>Empty: the address in OLLAMA_HOST (%1)</source>
+        <translation>空欄: OLLAMA_HOST のアドレス（%1）</translation>
+    </message>
+    <message>
+        <source>Empty: Ollama on this computer</source>
+        <translation>空欄: このコンピューターの Ollama</translation>
+    </message>
+    <message>
         <source>List installed</source>
         <translation>インストール済みを表示</translation>
     </message>

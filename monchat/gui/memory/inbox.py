@@ -105,6 +105,12 @@ class InboxDialog(QDialog):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.insights.setRootIsDecorated(False)
         self.insights.currentItemChanged.connect(lambda *_: self._enable_marks())
+        # The selected row's whole text, wrapped: a long insight is read here, not only in a tooltip (issue 45).
+        self.insight_text = QLabel()
+        self.insight_text.setWordWrap(True)
+        self.insight_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.insights.currentItemChanged.connect(lambda item, _old: self.insight_text.setText(
+            item.text(0) if item is not None else ""))
         self.read_button = QPushButton(self.tr("Mark as read"))
         self.dismiss_button = QPushButton(self.tr("Dismiss"))
         self.dismiss_button.setToolTip(self.tr("Take it off this list; a dismissed gap is no longer asked about "
@@ -122,6 +128,7 @@ class InboxDialog(QDialog):
         layout = QVBoxLayout(page)
         layout.addWidget(self.insights_empty)
         layout.addWidget(self.insights)
+        layout.addWidget(self.insight_text)
         layout.addLayout(marks)
         return page
 
@@ -197,6 +204,8 @@ class InboxDialog(QDialog):
             item.setToolTip(0, r["text"])  # the whole text where the column cuts it
             self.insights.addTopLevelItem(item)
         self.insights_empty.setVisible(not rows)
+        if rows and self.insights.currentItem() is None:  # the first row's words show below at once
+            self.insights.setCurrentItem(self.insights.topLevelItem(0))
         self._enable_marks()
         self.days.clear()
         for page in reversed(self.inbox.diary()):
