@@ -113,7 +113,9 @@ def test_memories_that_say_the_same_thing_merge_into_one_with_their_evidence(wor
     merged = merge_duplicates(world.memory)
     assert [m.kept for m in merged] == [kept.id]
     assert sorted(world.mem("Has two cats").evidence) == sorted([first, second])
-    assert world.mem("The user has two cats.").superseded_by == kept.id
+    gone = world.mem("The user has two cats.")
+    assert gone.superseded_by == kept.id
+    assert gone.invalid_at == "2026-11-24T22:00:00.000+09:00" >= gone.valid_at  # history from the merge, not before it
     assert duplicate_groups(world.memory) == [] and merge_duplicates(world.memory) == []
 
 

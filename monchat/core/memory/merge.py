@@ -7,7 +7,7 @@ Only memories in play and shown are merged (active, candidate, dormant): an item
 yet, and history stays history.
 
 Of each group one memory is kept — pinned first, then lasting (Layer 1), then the one with the most days of
-evidence, then the oldest — and each other one is merged into it through ``Transitions.merge``: the kept memory
+evidence, then the oldest — and each other one is merged into it through ``Transitions.merge_duplicate``: the kept memory
 takes its evidence, it becomes history superseded by the kept one (its audit trail says so). A kept memory that
 was not lasting while one of its duplicates was becomes lasting: merging never demotes what the user had.
 """
@@ -52,7 +52,7 @@ def merge_duplicates(memory: MemoryService) -> list[Merged]:
         for group in duplicate_groups(memory):
             keeper, others = group[0], group[1:]
             for other in others:
-                keeper = t.merge(t.refresh(other), t.refresh(keeper))
+                keeper = t.merge_duplicate(t.refresh(other), t.refresh(keeper))
             if not keeper.in_layer1 and any(m.in_layer1 for m in others):
                 keeper = t.activate(keeper)
             done.append(Merged(keeper.id, keeper.text, tuple(m.id for m in others)))

@@ -244,6 +244,13 @@ class Transitions(UserChanges):
         self.note(ChangeKind.MERGED, merged, evidence, target.text)
         return merged
 
+    def merge_duplicate(self, duplicate: MemoryRecord, keeper: MemoryRecord) -> MemoryRecord:
+        """A kept memory that says what ``keeper`` says (``merge.py``): ``keeper`` takes its evidence and replaces it,
+        from now (``merge`` dates the end by the successor's start, which for an older keeper is before it began)."""
+        kept = self.merge(duplicate, keeper)
+        self.memories.update(duplicate.id, invalid_at=self.stamp)
+        return kept
+
     def fold_into(self, statement: MemoryRecord, target: MemoryRecord, verdict: str) -> None:
         """A proposal judged SAME as (or CONTRADICTing) a kept memory lives on only as that memory's evidence."""
         self.memories.update(statement.id, state=State.SUPERSEDED, superseded_by=target.id,

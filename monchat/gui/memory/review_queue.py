@@ -128,9 +128,10 @@ class ReviewQueueDialog(QDialog):
         col.addWidget(self.evidence, 1)
         col.addLayout(buttons)
         col.addWidget(self.effect)
-        outcome = QHBoxLayout()
-        outcome.addWidget(self.message, 1)
+        outcome = QHBoxLayout()  # Undo right after the count it undoes
+        outcome.addWidget(self.message)
         outcome.addWidget(self.undo_button)
+        outcome.addStretch(1)
         col.addLayout(outcome)
         splitter = DetailSplitter(self.table, detail, self)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
