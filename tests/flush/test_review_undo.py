@@ -132,3 +132,19 @@ def test_the_markdown_export_says_where_a_memory_is_in_plain_words_and_old_files
     assert (proposal.text, proposal.slot, str(proposal.kind), left_out) == (OSAKA, "home/city", "explicit", 0)
     old = "## Lives in Osaka\n\n- state: active · slot: home/city · kind: explicit · layer: 1\n"
     assert [p.text for p in _from_markdown(old)[0]] == [OSAKA]  # an export from before issue 45
+
+
+def test_the_cli_says_when_there_is_nothing_to_undo_and_exits_2(home, capsys):
+    import logging
+
+    from monchat.cli.main import main
+    before = list(logging.getLogger().handlers)
+    try:
+        assert main(["memory", "undo"]) == 2
+        assert "There is no review decision to undo." in capsys.readouterr().err
+        assert main(["memory", "merge-duplicates"]) == 0
+        assert "nothing to merge" in capsys.readouterr().out
+    finally:
+        for handler in [h for h in logging.getLogger().handlers if h not in before]:
+            logging.getLogger().removeHandler(handler)
+            handler.close()

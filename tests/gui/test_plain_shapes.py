@@ -117,3 +117,13 @@ def test_memories_that_say_the_same_thing_are_merged_from_the_memory_window(home
     finally:
         assert runner.drain(10000)
         app.store.close()
+
+
+@pytest.mark.parametrize("language, kind, days", [
+    ("en", "imported from ChatGPT", "No message of yours backs it yet"),
+    ("ja", "ChatGPT から取り込み", "まだあなたの発言による裏付けはありません")])
+def test_an_imported_memory_says_where_it_came_from_not_said_outright_on_0_days(translators, language, kind, days):
+    translators.install(language)
+    assert memory_words.kind_name("explicit", "imported/chatgpt") == kind
+    assert memory_words.evidence_days(0) == days
+    assert memory_words.kind_name("explicit", "pet/cat") != kind

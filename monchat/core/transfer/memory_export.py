@@ -15,6 +15,7 @@ from ..memory.preferences import chain
 from ..records.memory import MemoryRecord
 from ..store.memories import MemoryStore
 from ..types import format_ts
+from ..vocabulary.states import Kind, State
 
 FORMAT = "monchat-memory"
 VERSION = 1
@@ -58,11 +59,14 @@ def _quote(text: str) -> str:
 
 # The Markdown says each memory's place in plain words; the program's fields follow in a comment (what import reads).
 PLACE_WORDS = {1: "in lasting memory", 2: "in recent memory"}
-STATE_WORDS = {"active": "in lasting memory", "candidate": "kept, not in use yet", "queued": "waiting for your review",
-               "pending": "set aside", "dormant": "dormant (not talked about for a while)", "superseded": "replaced",
-               "retracted": "taken back", "forgotten": "forgotten", "rejected": "rejected", "retraction": "a taking back"}
-KIND_WORDS = {"explicit": "said outright", "correction": "a correction", "fact": "a fact", "habit": "a habit",
-              "retraction": "a taking back", "skill": "a skill", "preference": "a preference"}
+STATE_WORDS = {State.ACTIVE: "in lasting memory", State.CANDIDATE: "kept, not in use yet",
+               State.QUEUED: "waiting for your review", State.PENDING: "set aside",
+               State.DORMANT: "dormant (not talked about for a while)", State.SUPERSEDED: "replaced",
+               State.RETRACTED: "taken back", State.FORGOTTEN: "forgotten", State.REJECTED: "rejected",
+               State.RETRACTION: "a taking back"}
+KIND_WORDS = {Kind.EXPLICIT: "said outright", Kind.CORRECTION: "a correction", Kind.FACT: "a fact",
+              Kind.HABIT: "a habit", Kind.RETRACTION: "a taking back", Kind.SKILL: "a skill",
+              Kind.PREFERENCE: "a preference"}
 
 
 def _plain(e: dict) -> str:

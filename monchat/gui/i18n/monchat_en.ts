@@ -2370,14 +2370,6 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Evidence on %1 days</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Evidence on 1 day</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Valid from %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2642,6 +2634,18 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>a preference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No message of yours backs it yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evidence on 1 day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evidence on %1 days</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

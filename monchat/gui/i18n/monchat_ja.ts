@@ -2367,14 +2367,6 @@ Open it in your browser?</source>
         <translation>種類: %1</translation>
     </message>
     <message>
-        <source>Evidence on %1 days</source>
-        <translation>%1 日分の根拠</translation>
-    </message>
-    <message>
-        <source>Evidence on 1 day</source>
-        <translation>1 日分の根拠</translation>
-    </message>
-    <message>
         <source>Valid from %1</source>
         <translation>%1 から有効</translation>
     </message>
@@ -2639,6 +2631,18 @@ Open it in your browser?</source>
     <message>
         <source>a preference</source>
         <translation>好み</translation>
+    </message>
+    <message>
+        <source>No message of yours backs it yet</source>
+        <translation>まだあなたの発言による裏付けはありません</translation>
+    </message>
+    <message>
+        <source>Evidence on 1 day</source>
+        <translation>1 日分の根拠</translation>
+    </message>
+    <message>
+        <source>Evidence on %1 days</source>
+        <translation>%1 日分の根拠</translation>
     </message>
     <message>
         <source>writing style</source>

@@ -242,8 +242,8 @@ class MemoryBrowser(QDialog):
                                       self.tr("Take it out of the prompt (you can undo it; its history is kept)"))
         self.forget_button.setEnabled((forgotten or not history_state) and not self.busy)
         facts = [arg(self.tr("State: %1"), memory_words.state_name(record.state)),
-                 arg(self.tr("Kind: %1"), memory_words.kind_name(record.kind)),
-                 self.tr("Evidence on 1 day") if record.days == 1 else arg(self.tr("Evidence on %1 days"), record.days)]
+                 arg(self.tr("Kind: %1"), memory_words.kind_name(record.kind, record.slot)),
+                 memory_words.evidence_days(record.days)]
         if record.valid_at:
             facts.append(arg(self.tr("Valid from %1"), self.when(record.valid_at)))
         if record.invalid_at:

@@ -33,11 +33,20 @@ class MemoryWords:
                 State.RETRACTED: self.tr("taken back"), State.FORGOTTEN: self.tr("forgotten"),
                 State.REJECTED: self.tr("rejected"), State.RETRACTION: self.tr("a taking back")}[state]
 
-    def kind_name(self, kind: str) -> str:
+    def kind_name(self, kind: str, slot: str = "") -> str:
+        """How a memory was said; an imported one's is where it came from (a file says no more, issue 45)."""
+        if slot.partition("/")[0].strip().casefold() == "imported":
+            return self.topic(slot)
         return {Kind.EXPLICIT: self.tr("said outright"), Kind.CORRECTION: self.tr("a correction"),
                 Kind.FACT: self.tr("a fact"), Kind.HABIT: self.tr("a habit"),
                 Kind.RETRACTION: self.tr("a taking back"), Kind.SKILL: self.tr("a skill"),
                 Kind.PREFERENCE: self.tr("a preference")}.get(kind, kind)
+
+    def evidence_days(self, days: int) -> str:
+        """On how many days the user's own messages back a memory; none (an import, so far) says so plainly."""
+        if not days:
+            return self.tr("No message of yours backs it yet")
+        return self.tr("Evidence on 1 day") if days == 1 else arg(self.tr("Evidence on %1 days"), days)
 
     def category_name(self, category: str | None) -> str:
         """A preference's category (core/memory/preferences.py CATEGORIES) in the window's language."""
