@@ -2637,6 +2637,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>, </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>No message of yours backs it yet</source>
         <translation type="unfinished"></translation>
     </message>

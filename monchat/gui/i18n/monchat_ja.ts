@@ -2633,6 +2633,10 @@ Open it in your browser?</source>
         <translation>好み</translation>
     </message>
     <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
         <source>No message of yours backs it yet</source>
         <translation>まだあなたの発言による裏付けはありません</translation>
     </message>

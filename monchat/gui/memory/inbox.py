@@ -83,8 +83,8 @@ class InboxDialog(QDialog):
             return arg(self.tr("%1 and %2 now link two groups that had no link."), first, second)
         if kind == "two_hop":
             return arg(self.tr("%1 and %2 both go with %3, but never came up together."), first, second,
-                       ", ".join(names[2:]))
-        return arg(self.tr("%1 goes with most of %2, yet is not drawn with them."), first, ", ".join(names[1:6]))
+                       memory_words.listed(names[2:]))
+        return arg(self.tr("%1 goes with most of %2, yet is not drawn with them."), first, memory_words.listed(names[1:6]))
 
     def trend_name(self, trend: str) -> str:
         return {"rising": self.tr("↑ rising"), "steady": self.tr("→ steady"),
@@ -198,7 +198,7 @@ class InboxDialog(QDialog):
                          "text": self.discovery_text(d["kind"], labels), "slots": labels[:2], "run_id": d["run_id"]})
         rows = [r for r in rows if r["status"] != DISMISSED]
         for r in rows:
-            item = QTreeWidgetItem([r["text"], self.kind_name(r["kind"]), ", ".join(r["slots"]), str(r["run_id"] or ""),
+            item = QTreeWidgetItem([r["text"], self.kind_name(r["kind"]), memory_words.listed(r["slots"]), str(r["run_id"] or ""),
                                     self.status_name(r["status"])])
             item.setData(0, Qt.ItemDataRole.UserRole, (r["what"], r["id"], r["status"]))
             item.setToolTip(0, r["text"])  # the whole text where the column cuts it
@@ -245,7 +245,7 @@ class InboxDialog(QDialog):
         if current is None:
             return
         page = current.data(Qt.ItemDataRole.UserRole)
-        topics = ", ".join(memory_words.topic(t) for t in page["topics"]) or "—"
+        topics = memory_words.listed(memory_words.topic(t) for t in page["topics"]) or "—"
         self.page.setPlainText(f"{page['text']}\n\n" + arg(self.tr("Topics: %1. Messages cited: %2."), topics,
                                                            str(len(page["messages"]))))
 

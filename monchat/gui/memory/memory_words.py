@@ -42,6 +42,10 @@ class MemoryWords:
                 Kind.RETRACTION: self.tr("a taking back"), Kind.SKILL: self.tr("a skill"),
                 Kind.PREFERENCE: self.tr("a preference")}.get(kind, kind)
 
+    def listed(self, names) -> str:
+        """Names in a row, with the window language's separator (「、」 in Japanese)."""
+        return self.tr(", ").join(names)
+
     def evidence_days(self, days: int) -> str:
         """On how many days the user's own messages back a memory; none (an import, so far) says so plainly."""
         if not days:
