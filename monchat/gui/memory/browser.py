@@ -149,7 +149,7 @@ class MemoryBrowser(QDialog):
         close.rejected.connect(self.reject)
         self.merge_button = MergeDuplicatesButton(memory, runner, self.message, self)  # says what it did there
         close.addButton(self.merge_button, QDialogButtonBox.ButtonRole.ActionRole)
-        self.merge_button.merged.connect(lambda: (self.refresh(), self.memory_changed.emit()))
+        self.merge_button.merged.connect(lambda: (self.refresh(self.merge_button.kept), self.memory_changed.emit()))
         self.merge_button.failed.connect(self._apply_failed)
         layout = QVBoxLayout(self)
         layout.addWidget(self.tabs)

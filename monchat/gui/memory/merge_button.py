@@ -36,6 +36,7 @@ class MergeDuplicatesButton(QPushButton):
         self.setToolTip(self.tr("Memories that say the same thing become one, with their evidence together"))
         self.memory = memory
         self.runner = runner
+        self.kept = ""  # the memory the last merge kept (the window selects it)
         self.clicked.connect(lambda: self.ask())
 
     def ask(self, confirmed: bool = False) -> QMessageBox | None:
@@ -64,6 +65,7 @@ class MergeDuplicatesButton(QPushButton):
         if not alive(self):
             return
         self.setEnabled(True)
+        self.kept = merged[0].kept if merged else ""
         self.message.setText(self.tr("%n memories merged into the one that says the same; their evidence is "
                                      "together now.", "", sum(len(m.merged) for m in merged)))
         self.merged.emit()
