@@ -148,3 +148,21 @@ def test_the_cli_says_when_there_is_nothing_to_undo_and_exits_2(home, capsys):
         for handler in [h for h in logging.getLogger().handlers if h not in before]:
             logging.getLogger().removeHandler(handler)
             handler.close()
+
+
+def test_undoing_an_unsure_same_takes_back_the_evidence_it_carried_over(world):
+    world.oracle.rules = [Rule("I live in Osaka", OSAKA, "home/city", "explicit", 0.9)]
+    world.say("2026-11-23T21:00:00+09:00", "Remember: I live in Osaka")
+    world.flush("2026-11-23T22:00:00+09:00")
+    again = "Still lives in Osaka"
+    world.oracle.rules = [Rule("still in Osaka", again, "home/city", "explicit", 0.9)]
+    world.oracle.judgements = {(OSAKA, None): Judgement("SAME", 0.3)}
+    world.say("2026-11-25T20:00:00+09:00", "I am still in Osaka, by the way")
+    world.flush("2026-11-25T21:00:00+09:00")
+    [row] = [r for r in world.queue() if r["action"] == "judge"]
+    before = _tables(world)
+    evidence = len(world.ledger(world.mem(OSAKA).id))
+    world.memory.approve(str(row["id"]))
+    assert len(world.ledger(world.mem(OSAKA).id)) == evidence + 1  # the statement's line, now the kept memory's
+    undo_last(world.memory)
+    assert _tables(world) == before

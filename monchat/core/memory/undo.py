@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from ..errors import InputError
 from ..store.db import Store
-from ..store.decisions import TABLES, DecisionRows
+from ..store.decisions import GROWS_ONLY, TABLES, DecisionRows
 
 if TYPE_CHECKING:
     from .service import MemoryService
@@ -54,6 +54,9 @@ def recorded(store: Store, at: str) -> Iterator[None]:
     before = rows.snapshot()
     yield
     after = rows.snapshot()
+    for table in GROWS_ONLY:  # the ledger: what was added, against nothing before
+        after[table] = rows.added_since(table, before[table][""])
+        before[table] = {}
     changes = [(table, before[table].get(key), after[table].get(key))
                for table in TABLES for key in sorted(set(before[table]) | set(after[table]))
                if before[table].get(key) != after[table].get(key)]

@@ -26,11 +26,31 @@ def _key(table: str, row: dict) -> str:
     return "\x1f".join(str(row[c]) for c in TABLES[table])
 
 
+GROWS_ONLY = ("evidence",)  # a decision only adds ledger rows (INSERT OR IGNORE): read what is new, not all
+
+
 class DecisionRows(StoreView):
     def snapshot(self) -> Rows:
-        """Every row of the tables a decision can change, by table and key."""
-        return {table: {_key(table, row): row for row in self.db.query(f"SELECT * FROM {table}")}
-                for table in TABLES}
+        """Every row of the tables a decision can change, by table and key; of the ledger only its mark (the highest
+        rowid and the count), read again by ``added_since`` — the whole ledger took 0.6 s at 50,000 rows."""
+        rows: Rows = {table: {_key(table, row): row for row in self.db.query(f"SELECT * FROM {table}")}
+                      for table in TABLES if table not in GROWS_ONLY}
+        for table in GROWS_ONLY:
+            top, count = self.db.execute(f"SELECT COALESCE(MAX(rowid), 0), COUNT(*) FROM {table}").fetchone()
+            rows[table] = {"": {"top": top, "count": count}}
+        return rows
+
+    def added_since(self, table: str, mark: dict) -> dict[str, dict]:
+        """The rows of a grow-only table added after ``mark`` (a ``snapshot``'s), by key.
+
+        Raises:
+            RuntimeError: rows were removed meanwhile (then the table did not only grow: our bug).
+        """
+        added = {_key(table, row): row for row in self.db.query(f"SELECT * FROM {table} WHERE rowid > ?", [mark["top"]])}
+        count = self.db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+        if count != mark["count"] + len(added):
+            raise RuntimeError(f"{table} lost rows inside a review decision; it may only grow there")
+        return added
 
     def current(self, table: str, row: dict) -> dict | None:
         """The row with ``row``'s key as it is now (None: there is none)."""
