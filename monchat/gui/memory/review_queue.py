@@ -35,6 +35,7 @@ from .memory_words import memory_words
 from ..failures import explanation, headline
 from ..kit.detail_splitter import DetailSplitter, EvidenceList
 from ..kit.lifetime import alive
+from ..kit.times import shown_time
 from ..translation import arg
 from ..kit.workers import Failure, TaskRunner
 
@@ -287,7 +288,7 @@ class ReviewQueueDialog(QDialog):
             return ""
         return "\n".join([self.tr("This row stands for %n alike proposals; Approve and Reject decide all of them:",
                                    "", len(group))]
-                         + [arg(self.tr("#%1 (%2): “%3”"), r.id, str(r.created_at or "")[:10],
+                         + [arg(self.tr("#%1 (%2): “%3”"), r.id, shown_time(r.created_at, self.memory.tz)[:10],
                                 r.text or "") for r in group])
 
     def _evidence_heading(self, text: str) -> None:
