@@ -229,6 +229,25 @@ def _decide(app, args, approve: bool) -> int:
     return 0
 
 
+def memory_undo(app, args) -> int:
+    """Reverse the last approve/reject (a batch counts as one), as the review queue's Undo does."""
+    from ..core.memory.undo import undo_last
+    done = undo_last(app.memory)
+    return print_result({"approved": done.approved, "rejected": done.rejected, "queue": list(done.queue_ids),
+                         "decided_at": done.at}, args.json,
+                        [f"undone: {done.approved} approved, {done.rejected} rejected (decided {done.at[:16]}); "
+                         f"{'they wait' if len(done.queue_ids) > 1 else 'it waits'} for review again"])
+
+
+def memory_merge_duplicates(app, args) -> int:
+    """Put together kept memories that say the same thing, as the Memory window's "Merge duplicates" does."""
+    from ..core.memory.merge import merge_duplicates
+    merged = merge_duplicates(app.memory)
+    return print_result([{"kept": m.kept, "text": m.text, "merged": list(m.merged)} for m in merged], args.json,
+                        [f"merged {', '.join(m.merged)} into {m.kept}: {m.text}" for m in merged]
+                        or ["No two memories say the same thing: nothing to merge."])
+
+
 # ---- changing one memory ------------------------------------------------------------------------------------------
 def memory_rate(app, args) -> int:
     if not args.id or len(args.text) != 1:
@@ -343,5 +362,5 @@ RUNS = {"list": memory_list, "show": memory_show, "history": memory_history, "ap
         "reject": memory_reject, "edit": memory_edit, "forget": memory_forget, "restore": memory_restore,
         "delete": memory_delete, "pin": memory_pin, "unpin": memory_unpin, "queue": memory_queue,
         "budget": memory_budget, "rate": memory_rate, "pause": memory_pause, "resume": memory_resume,
-        "never": memory_never}
+        "never": memory_never, "undo": memory_undo, "merge-duplicates": memory_merge_duplicates}
 MEMORY_ACTIONS = tuple(RUNS)

@@ -112,7 +112,7 @@ class MainWindow(QMainWindow):
         self.meter = ContextMeterWidget(self)
         self.meter_counter = MeterCounter(app.chat, self.runner, self.persona_id, lambda: self.nothing_said,
                                           lambda: self.closing, self)
-        self.backend_label = QLabel(self)
+        self.backend_label = QLabel(self, indent=24)  # a gap: a status-bar hint never runs into the name (issue 45)
         self.menus = MainMenu(self)
         self.file_menu = FileMenu(  # File: search (Ctrl+F), import, export, back up and restore
             self.menus.file_menu, logbook=app.logbook, archive=app.archive, transfer=lambda: app.transfer,
@@ -199,6 +199,7 @@ class MainWindow(QMainWindow):
                 (self.persona_box.currentIndexChanged, controls.refresh),
                 (files.history_imported, self.reload_conversation, self.refresh_gate, self.refresh_meter),
                 (files.memory_imported, self.refresh_meter), (memory.memory_changed, self.refresh_meter),
+                (files.review_queue_requested, memory.open_review_queue),
                 (memory.gate_moved, self.refresh_gate), (memory.conversation_changed, self.reload_conversation),
                 (memory.review_count_changed, menus.queue_action.setText),
                 (controls.title_changed, self.setWindowTitle), (controls.said, self.say),

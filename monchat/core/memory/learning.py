@@ -7,7 +7,10 @@ lower it (more is approved without asking), rejections raise it, never by ``LEAR
 A reset (Settings → Reset what reviews taught, ``monchat settings reset-learning``) forgets the decisions
 made until then. The Layer 1 auto-approval (``Transitions.promote``) is where the threshold is used, so only
 the decisions on Layer 1 promotions (action ``layer1``) are learned from: the other review actions (a
-replacement of a lasting memory, an unsure judgement, a 👎) are never approved by themselves.
+replacement of a lasting memory, an unsure judgement, a 👎) are never approved by themselves. Nor do items
+from outside teach it (an import, another app's proposal: ``FROM_OUTSIDE``): approving 25 imported memories says
+nothing about what the flush should approve alone. A decision counts while it stands: an undone one
+(``undo.py``: its item waits again) does not, and an item decided again counts once, as last decided.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from datetime import datetime
 from ..store.db import Store
 from ..store.feedback import LEARNING_SINCE_KEY, FeedbackStore
 from ..types import parse_ts
-from ..vocabulary.states import Action
+from ..vocabulary.states import FROM_OUTSIDE, Action
 
 LEARN_BOUND = 0.15
 LEARNED_ACTIONS = (Action.LAYER1,)  # the review actions that have an auto-approval to move
@@ -32,9 +35,15 @@ def learned(store: Store) -> dict[tuple[str, str], dict]:
     """(topic, action) → ``{"approved", "rejected", "offset"}`` from the decisions since the last reset."""
     since = float(store.get_state(LEARNING_SINCE_KEY) or 0)
     counts: dict[tuple[str, str], list[int]] = {}
-    for d in FeedbackStore(store).review_decisions():
+    decisions = FeedbackStore(store).review_decisions()
+    last = {d["queue"]: n for n, d in enumerate(decisions) if d["queue"] is not None}
+    for n, d in enumerate(decisions):
         if d["action"] not in LEARNED_ACTIONS or parse_ts(d["at"]).timestamp() <= since:
             continue
+        if d["held"] in FROM_OUTSIDE:  # an import or another app's proposal teaches nothing about the flush's
+            continue
+        if d["queue"] is not None and (last[d["queue"]] != n or d["status"] != d["decision"]):
+            continue  # undone (the item waits again), or decided again later: only the standing decision counts
         pair = counts.setdefault((topic_of(d["slot"]), d["action"]), [0, 0])
         pair[0 if d["decision"] == "approved" else 1] += 1
     return {key: {"approved": a, "rejected": r, "offset": offset(a, r)} for key, (a, r) in counts.items()}

@@ -33,6 +33,7 @@ from .review_item import ReviewItem
 from ..records.tiers import memory_tier
 from ..vocabulary.states import Action, Kind, State, Verdict, View
 from .transitions import Transitions
+from .undo import recorded
 
 
 class MemoryService:
@@ -237,7 +238,7 @@ class MemoryService:
             if row.action != Action.JUDGE:
                 raise InputError(f"Review item {row.id} is a {row.action}, not a judgement.",
                                  "Approve it without a verdict.")
-        with self.change() as t:
+        with self.change() as t, recorded(self.store, t.stamp):  # the decision undo reverses (memory/undo.py)
             self._approve_row(t, row, chosen)
         return row
 
@@ -259,7 +260,7 @@ class MemoryService:
     def reject(self, ref: str) -> ReviewItem:
         """Refuse a queued change: the proposed memory is kept as rejected; a target stays as it was."""
         row = self._queue_row(ref)
-        with self.change() as t:
+        with self.change() as t, recorded(self.store, t.stamp):
             self._reject_row(t, row)
         return row
 
@@ -277,7 +278,7 @@ class MemoryService:
         """
         rows = [self._queue_row(ref) for ref in refs]
         done = []
-        with self.change() as t:
+        with self.change() as t, recorded(self.store, t.stamp):
             for row in rows:
                 fresh = self.memories.queue_get(row.id)
                 if fresh is None or fresh["status"] != "open":

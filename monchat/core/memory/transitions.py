@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 from typing import Callable, Iterable
 
 from ..settings import FlushSettings
+from ..store.decisions import TABLES, DecisionRows
 from ..store.memories import MemoryStore
 from ..types import format_ts
 from ..records.memory import Change, MemoryRecord
@@ -243,6 +244,13 @@ class Transitions(UserChanges):
         self.note(ChangeKind.MERGED, merged, evidence, target.text)
         return merged
 
+    def merge_duplicate(self, duplicate: MemoryRecord, keeper: MemoryRecord) -> MemoryRecord:
+        """A kept memory that says what ``keeper`` says (``merge.py``): ``keeper`` takes its evidence and replaces it,
+        from now (``merge`` dates the end by the successor's start, which for an older keeper is before it began)."""
+        kept = self.merge(duplicate, keeper)
+        self.memories.update(duplicate.id, invalid_at=self.stamp)
+        return kept
+
     def fold_into(self, statement: MemoryRecord, target: MemoryRecord, verdict: str) -> None:
         """A proposal judged SAME as (or CONTRADICTing) a kept memory lives on only as that memory's evidence."""
         self.memories.update(statement.id, state=State.SUPERSEDED, superseded_by=target.id,
@@ -262,6 +270,18 @@ class Transitions(UserChanges):
             if proposal is not None and proposal.state is State.QUEUED:
                 self._set_state(proposal, State.CANDIDATE)
                 self.event(proposal.id, "review closed", {"queue": row["id"], "history": memory_id})
+
+    def undo_decision(self, rows: DecisionRows, changes: list[tuple[str, dict | None, dict | None]],
+                      queue_ids: list[int]) -> None:
+        """Put back every row a review decision changed (``memory/undo.py`` checked none changed since): what it
+        added goes first (a ledger row before its memory), then what it changed or removed comes back as it was."""
+        order = list(TABLES)
+        added = sorted((c for c in changes if c[1] is None), key=lambda c: -order.index(c[0]))
+        for table, before, after in added + sorted((c for c in changes if c[1] is not None),
+                                                   key=lambda c: order.index(c[0])):
+            rows.put_back(table, before, after)
+        for memory_id in sorted({b["id"] for table, b, _a in changes if table == "memories" and b}):
+            self.event(memory_id, "undone", {"queue": queue_ids})
 
     # ---- the layers ----------------------------------------------------------
     def activate(self, memory: MemoryRecord) -> MemoryRecord:

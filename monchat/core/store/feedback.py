@@ -46,13 +46,17 @@ class FeedbackStore:
 
     # ---- review learning -------------------------------------------------
     def review_decisions(self) -> list[dict]:
-        """The user's approve/reject decisions in review: ``{slot, action, decision, at}``, oldest first."""
+        """The user's approve/reject decisions in review: ``{slot, action, decision, at, queue, status, held}``,
+        oldest first; ``status`` and ``held`` are the review item's now (None when the item is gone)."""
         rows = self.store.db.execute(
-            "SELECT m.slot, e.action, e.detail, e.at FROM memory_events e JOIN memories m ON m.id = e.memory_id "
+            "SELECT m.slot, e.action, e.detail, e.at, q.id, q.status, q.held FROM memory_events e "
+            "JOIN memories m ON m.id = e.memory_id "
+            "LEFT JOIN review_queue q ON q.id = json_extract(e.detail, '$.queue') "
             "WHERE e.action IN ('approved', 'rejected') ORDER BY e.id").fetchall()
         out = []
-        for slot, decision, detail, at in rows:
+        for slot, decision, detail, at, queue_id, status, held in rows:
             action = json.loads(detail or "{}").get("action")
             if action:
-                out.append({"slot": slot, "action": action, "decision": decision, "at": at})
+                out.append({"slot": slot, "action": action, "decision": decision, "at": at, "queue": queue_id,
+                            "status": status, "held": held})
         return out

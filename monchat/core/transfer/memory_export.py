@@ -15,6 +15,7 @@ from ..memory.preferences import chain
 from ..records.memory import MemoryRecord
 from ..store.memories import MemoryStore
 from ..types import format_ts
+from ..vocabulary.states import Kind, State
 
 FORMAT = "monchat-memory"
 VERSION = 1
@@ -56,27 +57,47 @@ def _quote(text: str) -> str:
     return " ".join(text.split())
 
 
+# The Markdown says each memory's place in plain words; the program's fields follow in a comment (what import reads).
+PLACE_WORDS = {1: "in lasting memory", 2: "in recent memory"}
+STATE_WORDS = {State.ACTIVE: "in lasting memory", State.CANDIDATE: "kept, not in use yet",
+               State.QUEUED: "waiting for your review", State.PENDING: "set aside",
+               State.DORMANT: "dormant (not talked about for a while)", State.SUPERSEDED: "replaced",
+               State.RETRACTED: "taken back", State.FORGOTTEN: "forgotten", State.REJECTED: "rejected",
+               State.RETRACTION: "a taking back"}
+KIND_WORDS = {Kind.EXPLICIT: "said outright", Kind.CORRECTION: "a correction", Kind.FACT: "a fact",
+              Kind.HABIT: "a habit", Kind.RETRACTION: "a taking back", Kind.SKILL: "a skill",
+              Kind.PREFERENCE: "a preference"}
+
+
+def _plain(e: dict) -> str:
+    """``- in lasting memory · said outright · about home/city · pinned``: what the fields mean, for reading."""
+    place = PLACE_WORDS.get(e["layer"]) or STATE_WORDS.get(e["state"], e["state"])
+    return " · ".join([f"- {place}", KIND_WORDS.get(e["kind"], e["kind"]), f"about {e['slot'].replace('/', ' / ')}"]
+                      + (["pinned"] if e["pinned"] else []))
+
+
 def export_markdown(memories: MemoryStore, now: datetime) -> str:
     """The same content for reading: one section per current memory, its earlier versions and its words."""
     data = export_data(memories, now)
     by_id = {e["id"]: e for e in data["memories"]}
     lines = ["# monchat memory export", MARKDOWN_MARK, "",
-             f"Exported {data['exported_at'][:16].replace('T', ' ')}. Each memory: its state, key (slot) and kind, "
-             "the versions it replaced, and the messages it rests on.", ""]
+             f"Exported {data['exported_at'][:16].replace('T', ' ')}. Each memory: where it is (lasting or recent "
+             "memory), how you said it and what it is about, the versions it replaced, and the messages it rests on.",
+             ""]
     current = [e for e in data["memories"] if not e["superseded_by"]]
     if not current:
         lines += ["_Nothing remembered yet._", ""]
     for e in current:
         lines += [f"## {_quote(e['text'])}", "",
-                  f"- state: {e['state']} · slot: {e['slot']} · kind: {e['kind']} · layer: {e['layer']}"
-                  + (" · pinned" if e["pinned"] else ""),
+                  _plain(e),
+                  f"  <!-- state: {e['state']} · slot: {e['slot']} · kind: {e['kind']} · layer: {e['layer']} -->",
                   f"- valid from: {(e['valid_at'] or '')[:16].replace('T', ' ') or '-'}"
                   + (f" · until: {e['invalid_at'][:16].replace('T', ' ')}" if e["invalid_at"] else ""),
                   f"- id: {e['id']}"]
         for old_id in reversed(e.get("history", [])):
             old = by_id.get(old_id)
             if old is not None:
-                lines.append(f"- before: “{_quote(old['text'])}” ({old['state']}, "
+                lines.append(f"- before: “{_quote(old['text'])}” ({STATE_WORDS.get(old['state'], old['state'])}, "
                              f"{(old['valid_at'] or '')[:10]} – {(old['invalid_at'] or '')[:10]})")
         for said in e["evidence"]:
             mark = " (against)" if said["contradicts"] else ""

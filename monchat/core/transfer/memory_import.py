@@ -159,7 +159,7 @@ def _from_export(data: dict) -> tuple[list[Proposal], int]:
     return out, left_out
 
 
-_FIELDS = re.compile(r"^- state: (\w+) · slot: (.+?) · kind: (\w+)")
+_FIELDS = re.compile(r"^\s*(?:- |<!-- )state: (\w+) · slot: (.+?) · kind: (\w+)")  # a comment since issue 45
 
 
 def _from_markdown(text: str) -> tuple[list[Proposal], int]:

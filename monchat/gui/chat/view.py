@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Callable
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QDate, QLocale, Qt, Signal
 from PySide6.QtGui import QPalette, QPixmap
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
@@ -77,6 +77,7 @@ class ChatView(QScrollArea):
         self._stick_to_bottom = True
         self._keep_from_bottom: int | None = None
         self.markers: list[QLabel] = []
+        self.day_markers: list[QLabel] = []  # a date line where a multi-day conversation passes into another day
         self.current_persona = ""
 
     # ---- building bubbles ----------------------------------------------
@@ -237,7 +238,29 @@ class ChatView(QScrollArea):
     def _update_greeting_visibility(self) -> None:
         self.greeting.setVisible(bool(self.greeting.text()) and not self.bubbles)
         self.welcome.setVisible(bool(self.welcome.text()) and not self.bubbles)
+        self._show_days()
         self._show_persona_changes()
+
+    def _show_days(self) -> None:
+        """When the shown messages span several days (in this computer's zone, as each bubble's time is shown), the
+        date above each day's first message: a multi-day chat says when each part was said (issue 45)."""
+        for marker in self.day_markers:
+            self.column.removeWidget(marker)
+            marker.deleteLater()
+        self.day_markers = []
+        days = [datetime.fromtimestamp(b.epoch).date() if b.epoch else None for b in self.bubbles]
+        if len({d for d in days if d}) < 2:
+            return
+        for n, (bubble, day) in enumerate(zip(self.bubbles, days)):
+            if day is None or (n and days[n - 1] in (day, None)):
+                continue
+            marker = QLabel(QLocale().toString(QDate(day.year, day.month, day.day), QLocale.FormatType.LongFormat),
+                            self.container)
+            marker.setObjectName("day_marker")
+            marker.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            marker.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+            self.column.insertWidget(self.column.indexOf(bubble), marker)
+            self.day_markers.append(marker)
 
     def set_current_persona(self, persona_id: str) -> None:
         """Who answers next: a change since the last message is marked at the end of the conversation."""

@@ -8,6 +8,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
 
 from .dropped_rows import add_dropped_rows
+from ..kit.times import shown_time
 
 
 REFLECT_NOTES = ("reflect_unshown", "reflect_said_nothing", "reflect_echoed")
@@ -55,7 +56,7 @@ def fill_changes(tree: QTreeWidget, report, change_name: Callable, no_changes: s
         item.setToolTip(1, text)
         evidence = {e.get("id") or e.get("text"): e for c in group for e in c.evidence}
         for line in evidence.values():
-            child = QTreeWidgetItem(item, [str(line.get("ts", ""))[:16].replace("T", " "), str(line.get("text", ""))])
+            child = QTreeWidgetItem(item, [shown_time(line.get("ts")), str(line.get("text", ""))])  # the user's zone
             child.setToolTip(1, str(line.get("text", "")))
         item.setExpanded(True)
     add_dropped_rows(tree, report.dropped_items)

@@ -12,7 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QComboBox, QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QWidget
+from PySide6.QtWidgets import (QComboBox, QDialogButtonBox, QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit,
+                               QPushButton, QWidget)
 
 from ...core.transfer.service import Transfer
 from ..kit.lifetime import alive
@@ -40,9 +41,11 @@ class MemoryExportDialog(_SaveAsDialog):
 class MemoryImportDialog(_WorkDialog):
     """Signals:
         imported(MemoryImportReport): the memories now wait in the review queue.
+        review_requested(): the user asked for the review queue ("Open review queue (N)" after an import).
     """
 
     imported = Signal(object)
+    review_requested = Signal()
 
     def __init__(self, transfer: Transfer, runner: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(runner, parent)
@@ -73,6 +76,11 @@ class MemoryImportDialog(_WorkDialog):
         self.column.addWidget(self.pasted, 1)
         self.column.addLayout(row)
         self.finish_layout()
+        # After an import: the queue where the items wait, one click away (the rows it shows: alike items as one).
+        self.open_queue_button = self.buttons.addButton(self.tr("Open review queue"),
+                                                        QDialogButtonBox.ButtonRole.ActionRole)
+        self.open_queue_button.setVisible(False)
+        self.open_queue_button.clicked.connect(self._open_queue)
 
     def choose(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Import memory"), str(Path.home()),
@@ -105,4 +113,11 @@ class MemoryImportDialog(_WorkDialog):
         if report.left_out:
             lines.append(arg(self.tr("%1 earlier, refused or forgotten memories were left out."), report.left_out))
         self.status.setText("\n".join(lines))
+        waiting = self.transfer.memory.review_rows()
+        self.open_queue_button.setText(self.tr("Open review queue (%n)", "", waiting))
+        self.open_queue_button.setVisible(waiting > 0)
         self.imported.emit(report)
+
+    def _open_queue(self) -> None:
+        self.close()
+        self.review_requested.emit()

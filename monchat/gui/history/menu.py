@@ -21,10 +21,12 @@ class FileMenu(QObject):
     Signals:
         history_imported: a history import finished: the chat, the gate and the meter are read again.
         memory_imported: memories were imported: the context meter is counted again.
+        review_queue_requested: the memory import's "Open review queue (N)" was clicked.
     """
 
     history_imported = Signal()
     memory_imported = Signal()
+    review_queue_requested = Signal()
 
     def __init__(self, menu: QMenu, *, logbook, archive, transfer, gate: Callable, paths, runner, dialogs,
                  persona_name: Callable[[str], str], parent: QWidget) -> None:
@@ -77,6 +79,7 @@ class FileMenu(QObject):
         from .memory_transfer import MemoryImportDialog
         dialog = MemoryImportDialog(self.transfer(), self.runner, self.parent_widget)
         dialog.imported.connect(lambda _report: self.memory_imported.emit())  # as the review queue does after a change
+        dialog.review_requested.connect(self.review_queue_requested)
         return self.dialogs.open(dialog)
 
     def open_memory_export(self):

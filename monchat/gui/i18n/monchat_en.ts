@@ -2006,6 +2006,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Filed under “%1”, usually filed as “%2”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Replaced by a memory that does not exist</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2019,10 +2023,6 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Nothing found: each flush checks your memory for broken links, values that do not fit their topic and contradictions. A fix is only ever proposed in the review queue, after a second check.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Filed under %1, usually filed as %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2370,14 +2370,6 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Evidence on %1 days</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Evidence on 1 day</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Valid from %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2505,6 +2497,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Open review queue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Memory (*.json *.md *.txt);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2523,6 +2519,13 @@ Open it in your browser?</source>
     <message>
         <source>%1 earlier, refused or forgotten memories were left out.</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Open review queue (%n)</source>
+        <translation>
+            <numerusform>Open review queue (%n)</numerusform>
+            <numerusform>Open review queue (%n)</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2631,6 +2634,22 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>a preference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No message of yours backs it yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evidence on 1 day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evidence on %1 days</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2778,7 +2797,19 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>imported from %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a list you pasted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a monchat export</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2796,6 +2827,54 @@ Open it in your browser?</source>
     <message>
         <source>%1 (as last time)</source>
         <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MergeDuplicatesButton</name>
+    <message>
+        <source>Merge duplicates…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memories that say the same thing become one, with their evidence together</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No two memories say the same thing: nothing to merge.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” ×%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>and %n more</numerusform>
+            <numerusform>and %n more</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n memories say the same thing as another one:</source>
+        <translation>
+            <numerusform>%n memory says the same thing as another one:</numerusform>
+            <numerusform>%n memories say the same thing as another one:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Merge each group into one memory, with all of its evidence? The others go into its history.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Merge duplicates</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n memories merged into the one that says the same; their evidence is together now.</source>
+        <translation>
+            <numerusform>%n memory merged into the one that says the same; their evidence is together now.</numerusform>
+            <numerusform>%n memories merged into the one that says the same; their evidence is together now.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2978,6 +3057,14 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Embedded (small model on this computer)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Empty: the address in OLLAMA_HOST (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Empty: Ollama on this computer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3516,6 +3603,14 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Undo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Put the last decision back: its items wait for review again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Evidence: what you said</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3570,6 +3665,13 @@ Open it in your browser?</source>
         <source>Approve: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <source>Undone: %n items wait for review again.</source>
+        <translation>
+            <numerusform>Undone: %n item waits for review again.</numerusform>
+            <numerusform>Undone: %n items wait for review again.</numerusform>
+        </translation>
+    </message>
     <message>
         <source>Nothing is waiting for review.</source>
         <translation type="unfinished"></translation>
@@ -3587,6 +3689,29 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
+        <source>%n of these ask how two memories relate; Approve applies the model&apos;s leaning to each (approve one alone to decide otherwise):</source>
+        <translation>
+            <numerusform>%n of these asks how two memories relate; Approve applies the model&apos;s leaning to it (approve it alone to decide otherwise):</numerusform>
+            <numerusform>%n of these ask how two memories relate; Approve applies the model&apos;s leaning to each (approve one alone to decide otherwise):</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>“%1”: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your decision teaches the auto-approve rule for %1: approving lowers the confidence from which such memories are kept without asking, rejecting raises it (Settings → Memory).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imported items and other apps&apos; proposals teach the auto-approve rule nothing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
         <source>This row stands for %n alike proposals; Approve and Reject decide all of them:</source>
         <translation>
             <numerusform>This row stands for %n alike proposals; Approve and Reject decide all of them:</numerusform>
@@ -3600,6 +3725,20 @@ Open it in your browser?</source>
     <message>
         <source>Saving…</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n approved</source>
+        <translation>
+            <numerusform>%n approved</numerusform>
+            <numerusform>%n approved</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rejected</source>
+        <translation>
+            <numerusform>%n rejected</numerusform>
+            <numerusform>%n rejected</numerusform>
+        </translation>
     </message>
     <message>
         <source>Done.</source>
@@ -3714,6 +3853,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Could not decide how this relates to “%1”. The model leans to: %2 (confidence %3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imported from %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -2003,6 +2003,10 @@ Open it in your browser?</source>
         <translation>モデルによる点検は行いませんでした: %1 は、まだ送信に同意していないクラウドサービスです（会話か整理のときに確認します）。</translation>
     </message>
     <message>
+        <source>Filed under “%1”, usually filed as “%2”</source>
+        <translation>「%1」に分類されていますが、ふつうは「%2」です</translation>
+    </message>
+    <message>
         <source>Replaced by a memory that does not exist</source>
         <translation>存在しない記憶に置き換えられています</translation>
     </message>
@@ -2017,10 +2021,6 @@ Open it in your browser?</source>
     <message>
         <source>Nothing found: each flush checks your memory for broken links, values that do not fit their topic and contradictions. A fix is only ever proposed in the review queue, after a second check.</source>
         <translation>何も見つかっていません。整理のたびに、記憶の壊れたつながり、分類に合わない値、食い違いを点検します。直し方は二度目の点検のあとに、確認待ちで提案するだけです。</translation>
-    </message>
-    <message>
-        <source>Filed under %1, usually filed as %2</source>
-        <translation>%1 に分類されていますが、ふつうは %2 です</translation>
     </message>
     <message>
         <source>Filed as a date, but names no date</source>
@@ -2367,14 +2367,6 @@ Open it in your browser?</source>
         <translation>種類: %1</translation>
     </message>
     <message>
-        <source>Evidence on %1 days</source>
-        <translation>%1 日分の根拠</translation>
-    </message>
-    <message>
-        <source>Evidence on 1 day</source>
-        <translation>1 日分の根拠</translation>
-    </message>
-    <message>
         <source>Valid from %1</source>
         <translation>%1 から有効</translation>
     </message>
@@ -2503,6 +2495,10 @@ Open it in your browser?</source>
         <translation>どこから</translation>
     </message>
     <message>
+        <source>Open review queue</source>
+        <translation>確認待ちを開く</translation>
+    </message>
+    <message>
         <source>Memory (*.json *.md *.txt);;All files (*)</source>
         <translation>記憶 (*.json *.md *.txt);;すべてのファイル (*)</translation>
     </message>
@@ -2521,6 +2517,12 @@ Open it in your browser?</source>
     <message>
         <source>%1 earlier, refused or forgotten memories were left out.</source>
         <translation>以前の版・却下した記憶・忘れた記憶の %1 件は読み込みませんでした。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Open review queue (%n)</source>
+        <translation>
+            <numerusform>確認待ちを開く（%n 件）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2629,6 +2631,22 @@ Open it in your browser?</source>
     <message>
         <source>a preference</source>
         <translation>好み</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>No message of yours backs it yet</source>
+        <translation>まだあなたの発言による裏付けはありません</translation>
+    </message>
+    <message>
+        <source>Evidence on 1 day</source>
+        <translation>1 日分の根拠</translation>
+    </message>
+    <message>
+        <source>Evidence on %1 days</source>
+        <translation>%1 日分の根拠</translation>
     </message>
     <message>
         <source>writing style</source>
@@ -2775,8 +2793,20 @@ Open it in your browser?</source>
         <translation>その他</translation>
     </message>
     <message>
+        <source>imported from %1</source>
+        <translation>%1 から取り込み</translation>
+    </message>
+    <message>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>a list you pasted</source>
+        <translation>貼り付けたリスト</translation>
+    </message>
+    <message>
+        <source>a monchat export</source>
+        <translation>monchat のエクスポート</translation>
     </message>
     <message>
         <source>Filed by the program as “%1”</source>
@@ -2793,6 +2823,51 @@ Open it in your browser?</source>
     <message>
         <source>%1 (as last time)</source>
         <translation>%1件（前回と同じ）</translation>
+    </message>
+</context>
+<context>
+    <name>MergeDuplicatesButton</name>
+    <message>
+        <source>Merge duplicates…</source>
+        <translation>重複をまとめる…</translation>
+    </message>
+    <message>
+        <source>Memories that say the same thing become one, with their evidence together</source>
+        <translation>同じことを言っている記憶を、根拠ごと一つにまとめます</translation>
+    </message>
+    <message>
+        <source>No two memories say the same thing: nothing to merge.</source>
+        <translation>同じことを言っている記憶はありません。まとめるものはありません。</translation>
+    </message>
+    <message>
+        <source>“%1” ×%2</source>
+        <translation>「%1」×%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>ほか %n 組</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n memories say the same thing as another one:</source>
+        <translation>
+            <numerusform>%n 件の記憶が、ほかの記憶と同じことを言っています:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Merge each group into one memory, with all of its evidence? The others go into its history.</source>
+        <translation>それぞれを根拠ごと一つの記憶にまとめますか？ ほかのものはその履歴に入ります。</translation>
+    </message>
+    <message>
+        <source>Merge duplicates</source>
+        <translation>重複をまとめる</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n memories merged into the one that says the same; their evidence is together now.</source>
+        <translation>
+            <numerusform>%n 件の記憶を、同じことを言う記憶にまとめました。根拠も一つになりました。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2973,6 +3048,14 @@ Open it in your browser?</source>
     <message>
         <source>Embedded (small model on this computer)</source>
         <translation>内蔵（このコンピューター上の小さなモデル）</translation>
+    </message>
+    <message>
+        <source>Empty: the address in OLLAMA_HOST (%1)</source>
+        <translation>空欄: OLLAMA_HOST のアドレス（%1）</translation>
+    </message>
+    <message>
+        <source>Empty: Ollama on this computer</source>
+        <translation>空欄: このコンピューターの Ollama</translation>
     </message>
     <message>
         <source>List installed</source>
@@ -3506,6 +3589,14 @@ Open it in your browser?</source>
         <translation>すべての項目を選び、まとめて承認または却下します</translation>
     </message>
     <message>
+        <source>Undo</source>
+        <translation>元に戻す</translation>
+    </message>
+    <message>
+        <source>Put the last decision back: its items wait for review again</source>
+        <translation>直前の判断を取り消します。その項目はまた確認を待ちます</translation>
+    </message>
+    <message>
         <source>Evidence: what you said</source>
         <translation>根拠: あなたの発言</translation>
     </message>
@@ -3555,6 +3646,12 @@ Open it in your browser?</source>
         <source>Approve: %1</source>
         <translation>承認: %1</translation>
     </message>
+    <message numerus="yes">
+        <source>Undone: %n items wait for review again.</source>
+        <translation>
+            <numerusform>取り消しました: %n 件がまた確認を待っています。</numerusform>
+        </translation>
+    </message>
     <message>
         <source>Nothing is waiting for review.</source>
         <translation>確認待ちのものはありません。</translation>
@@ -3572,6 +3669,28 @@ Open it in your browser?</source>
         <translation>根拠: ここであなたが話したことはありません</translation>
     </message>
     <message numerus="yes">
+        <source>%n of these ask how two memories relate; Approve applies the model&apos;s leaning to each (approve one alone to decide otherwise):</source>
+        <translation>
+            <numerusform>このうち %n 件は 2 つの記憶の関係を問うものです。承認すると、それぞれモデルの見立てどおりに反映します（別の判断にするには 1 件ずつ承認してください）:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>“%1”: %2</source>
+        <translation>「%1」: %2</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>Your decision teaches the auto-approve rule for %1: approving lowers the confidence from which such memories are kept without asking, rejecting raises it (Settings → Memory).</source>
+        <translation>この判断は「%1」の自動承認の基準に反映されます。承認すると、こうした記憶を確認なしで残す信頼度が下がり、却下すると上がります（設定 → 記憶）。</translation>
+    </message>
+    <message>
+        <source>Imported items and other apps&apos; proposals teach the auto-approve rule nothing.</source>
+        <translation>取り込んだ項目やほかのアプリの提案は、自動承認の基準を変えません。</translation>
+    </message>
+    <message numerus="yes">
         <source>This row stands for %n alike proposals; Approve and Reject decide all of them:</source>
         <translation>
             <numerusform>この行は似た提案 %n 件をまとめたものです。承認・却下はすべてに適用されます：</numerusform>
@@ -3584,6 +3703,18 @@ Open it in your browser?</source>
     <message>
         <source>Saving…</source>
         <translation>保存中…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n approved</source>
+        <translation>
+            <numerusform>%n 件を承認</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rejected</source>
+        <translation>
+            <numerusform>%n 件を却下</numerusform>
+        </translation>
     </message>
     <message>
         <source>Done.</source>
@@ -3699,6 +3830,10 @@ Open it in your browser?</source>
     <message>
         <source>Could not decide how this relates to “%1”. The model leans to: %2 (confidence %3).</source>
         <translation>「%1」との関係を判断できませんでした。判定の傾き: %2（確信度 %3）</translation>
+    </message>
+    <message>
+        <source>Imported from %1.</source>
+        <translation>%1 から取り込みました。</translation>
     </message>
     <message>
         <source>Proposed by %1.</source>

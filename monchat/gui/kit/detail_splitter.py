@@ -11,9 +11,14 @@ with headings where a detail shows two memories' evidence.
 
 from __future__ import annotations
 
+from datetime import tzinfo
+
 from PySide6.QtCore import QRect, Qt, QTimer
 from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QSplitter, QStyleOptionViewItem, QTreeWidget,
                                QTreeWidgetItem, QWidget)
+
+from .excerpt import excerpt
+from .times import shown_time
 
 LIST_SHARE = 0.6  # of the splitter's height, for the list, when the window first shows
 EVIDENCE_LINES = 6  # the evidence list's least height, in lines (its header hidden): a few messages show
@@ -59,8 +64,10 @@ class EvidenceList(QTreeWidget):
     before a kanji in the Latin one, so one row's time looked smaller than the next.
     """
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, tz: tzinfo | None = None) -> None:
+        """``tz``: the zone times are shown in (the user's: ``MemoryService.tz``; None is the machine's)."""
         super().__init__(parent)
+        self.tz = tz
         self.setColumnCount(2)
         self.setHeaderHidden(True)
         self.setRootIsDecorated(False)
@@ -96,11 +103,14 @@ class EvidenceList(QTreeWidget):
         font.setBold(True)
         item.setFont(0, font)
 
-    def add_messages(self, messages: list[dict]) -> None:
+    def add_messages(self, messages: list[dict], about: str = "") -> None:
+        """One row a message; a long one as an excerpt centred on its sentence closest to ``about`` (the memory's
+        words), the whole message in the tooltip."""
         for message in messages:
-            when = str(message.get("ts") or "")[:16].replace("T", " ")
-            item = QTreeWidgetItem(self, [when, str(message.get("text", ""))])
-            item.setToolTip(1, item.text(1))
+            when = shown_time(message.get("ts"), self.tz)  # the user's zone, as Search shows it
+            text = str(message.get("text", ""))
+            item = QTreeWidgetItem(self, [when, excerpt(text, about)])
+            item.setToolTip(1, text)
             item.setTextAlignment(0, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.fit_rows()
 

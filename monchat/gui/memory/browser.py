@@ -34,6 +34,8 @@ from ..chat.rating_buttons import RatingButtons
 from ..translation import arg
 from ..kit.workers import Failure, TaskRunner
 from ..kit.tab_style import keep_tails
+from ..kit.times import shown_time
+from .merge_button import MergeDuplicatesButton
 
 FILTERS = tuple(View)
 TIER_COLUMN = 6
@@ -93,7 +95,7 @@ class MemoryBrowser(QDialog):
         history_header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for column in (1, 2, 3):
             history_header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
-        self.evidence = EvidenceList(self)
+        self.evidence = EvidenceList(self, memory.tz)
         self.save_text_button = QPushButton(self.tr("Save wording"), self)
         self.save_text_button.setToolTip(self.tr("Your words are kept as written, as lasting memory"))
         self.save_text_button.clicked.connect(self.edit_selected)
@@ -145,6 +147,10 @@ class MemoryBrowser(QDialog):
         splitter = DetailSplitter(self.table, detail, self)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         close.rejected.connect(self.reject)
+        self.merge_button = MergeDuplicatesButton(memory, runner, self.message, self)  # says what it did there
+        close.addButton(self.merge_button, QDialogButtonBox.ButtonRole.ActionRole)
+        self.merge_button.merged.connect(lambda: (self.refresh(self.merge_button.kept), self.memory_changed.emit()))
+        self.merge_button.failed.connect(self._apply_failed)
         layout = QVBoxLayout(self)
         layout.addWidget(self.tabs)
         layout.addWidget(splitter, 1)
@@ -152,9 +158,8 @@ class MemoryBrowser(QDialog):
         self.refresh()
 
     # ---- words (the rest: gui/memory/memory_words.py) ---------------------------
-    @staticmethod
-    def when(stamp) -> str:
-        return str(stamp or "")[:16].replace("T", " ")
+    def when(self, stamp) -> str:
+        return shown_time(stamp, self.memory.tz)  # the user's zone, as Search and the review queue show it
 
     # ---- reading ---------------------------------------------------------
     def view(self) -> View:
@@ -237,8 +242,8 @@ class MemoryBrowser(QDialog):
                                       self.tr("Take it out of the prompt (you can undo it; its history is kept)"))
         self.forget_button.setEnabled((forgotten or not history_state) and not self.busy)
         facts = [arg(self.tr("State: %1"), memory_words.state_name(record.state)),
-                 arg(self.tr("Kind: %1"), memory_words.kind_name(record.kind)),
-                 self.tr("Evidence on 1 day") if record.days == 1 else arg(self.tr("Evidence on %1 days"), record.days)]
+                 arg(self.tr("Kind: %1"), memory_words.kind_name(record.kind, record.slot)),
+                 memory_words.evidence_days(record.days)]
         if record.valid_at:
             facts.append(arg(self.tr("Valid from %1"), self.when(record.valid_at)))
         if record.invalid_at:
@@ -285,16 +290,13 @@ class MemoryBrowser(QDialog):
                     item.setFont(column, font)
                 item.setText(0, "▶ " + item.text(0))
         evidence = self.memory.evidence(record.id)
-        self.evidence.add_messages(evidence)
+        self.evidence.add_messages(evidence, record.text)
         # Which surface personas' conversations it came from (role-play shows up here, if it was read).
-        sources = sorted({self._persona_name(r.get("surface_persona") or "") for r in evidence} - {""})
+        sources = sorted({getattr(self.personas.surface.get(p), "name", p)
+                          for r in evidence if (p := r.get("surface_persona") or "")})
         if sources:
             self.facts.setText(self.facts.text() + "\n" + arg(self.tr("From conversations with: %1"),
                                                               ", ".join(sources)))
-
-    def _persona_name(self, persona_id: str) -> str:
-        persona = self.personas.surface.get(persona_id)
-        return persona.name if persona else persona_id
 
     # ---- changing (off the GUI thread) -------------------------------------
     def _apply(self, name: str, fn, select: str = "", undo_id: str = "") -> None:

@@ -83,8 +83,8 @@ class InboxDialog(QDialog):
             return arg(self.tr("%1 and %2 now link two groups that had no link."), first, second)
         if kind == "two_hop":
             return arg(self.tr("%1 and %2 both go with %3, but never came up together."), first, second,
-                       ", ".join(names[2:]))
-        return arg(self.tr("%1 goes with most of %2, yet is not drawn with them."), first, ", ".join(names[1:6]))
+                       memory_words.listed(names[2:]))
+        return arg(self.tr("%1 goes with most of %2, yet is not drawn with them."), first, memory_words.listed(names[1:6]))
 
     def trend_name(self, trend: str) -> str:
         return {"rising": self.tr("↑ rising"), "steady": self.tr("→ steady"),
@@ -105,6 +105,12 @@ class InboxDialog(QDialog):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.insights.setRootIsDecorated(False)
         self.insights.currentItemChanged.connect(lambda *_: self._enable_marks())
+        # The selected row's whole text, wrapped: a long insight is read here, not only in a tooltip (issue 45).
+        self.insight_text = QLabel()
+        self.insight_text.setWordWrap(True)
+        self.insight_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.insights.currentItemChanged.connect(lambda item, _old: self.insight_text.setText(
+            item.text(0) if item is not None else ""))
         self.read_button = QPushButton(self.tr("Mark as read"))
         self.dismiss_button = QPushButton(self.tr("Dismiss"))
         self.dismiss_button.setToolTip(self.tr("Take it off this list; a dismissed gap is no longer asked about "
@@ -122,6 +128,7 @@ class InboxDialog(QDialog):
         layout = QVBoxLayout(page)
         layout.addWidget(self.insights_empty)
         layout.addWidget(self.insights)
+        layout.addWidget(self.insight_text)
         layout.addLayout(marks)
         return page
 
@@ -191,12 +198,14 @@ class InboxDialog(QDialog):
                          "text": self.discovery_text(d["kind"], labels), "slots": labels[:2], "run_id": d["run_id"]})
         rows = [r for r in rows if r["status"] != DISMISSED]
         for r in rows:
-            item = QTreeWidgetItem([r["text"], self.kind_name(r["kind"]), ", ".join(r["slots"]), str(r["run_id"] or ""),
+            item = QTreeWidgetItem([r["text"], self.kind_name(r["kind"]), memory_words.listed(r["slots"]), str(r["run_id"] or ""),
                                     self.status_name(r["status"])])
             item.setData(0, Qt.ItemDataRole.UserRole, (r["what"], r["id"], r["status"]))
             item.setToolTip(0, r["text"])  # the whole text where the column cuts it
             self.insights.addTopLevelItem(item)
         self.insights_empty.setVisible(not rows)
+        if rows and self.insights.currentItem() is None:  # the first row's words show below at once
+            self.insights.setCurrentItem(self.insights.topLevelItem(0))
         self._enable_marks()
         self.days.clear()
         for page in reversed(self.inbox.diary()):
@@ -236,7 +245,7 @@ class InboxDialog(QDialog):
         if current is None:
             return
         page = current.data(Qt.ItemDataRole.UserRole)
-        topics = ", ".join(memory_words.topic(t) for t in page["topics"]) or "—"
+        topics = memory_words.listed(memory_words.topic(t) for t in page["topics"]) or "—"
         self.page.setPlainText(f"{page['text']}\n\n" + arg(self.tr("Topics: %1. Messages cited: %2."), topics,
                                                            str(len(page["messages"]))))
 

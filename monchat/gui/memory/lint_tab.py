@@ -16,6 +16,7 @@ from ...core.background.lint_service import LintService
 from ..failures import explanation, headline
 from ..kit.lifetime import alive
 from ..translation import arg
+from .memory_words import memory_words
 from ..kit.workers import Failure, TaskRunner
 
 
@@ -91,7 +92,8 @@ class LintTab(QWidget):
     def finding_text(self, finding: dict) -> str:
         kind, detail = finding["kind"], finding["detail"]
         if kind == "slot_name":
-            return arg(self.tr("Filed under %1, usually filed as %2"), detail.get("slot", ""), detail.get("canonical", ""))
+            return arg(self.tr("Filed under “%1”, usually filed as “%2”"), memory_words.topic(detail.get("slot", ""), True),
+                       memory_words.topic(detail.get("canonical", ""), True))
         if kind == "value":
             return {"date": self.tr("Filed as a date, but names no date"),
                     "place": self.tr("Filed as a place, but is only a date or a number"),

@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 from ...core.memory import Kind, State, View
-from ..translation import arg
+from ..translation import arg, ui_language
 
 
 class MemoryWords:
@@ -33,11 +33,24 @@ class MemoryWords:
                 State.RETRACTED: self.tr("taken back"), State.FORGOTTEN: self.tr("forgotten"),
                 State.REJECTED: self.tr("rejected"), State.RETRACTION: self.tr("a taking back")}[state]
 
-    def kind_name(self, kind: str) -> str:
+    def kind_name(self, kind: str, slot: str = "") -> str:
+        """How a memory was said; an imported one's is where it came from (a file says no more, issue 45)."""
+        if slot.partition("/")[0].strip().casefold() == "imported":
+            return self.topic(slot)
         return {Kind.EXPLICIT: self.tr("said outright"), Kind.CORRECTION: self.tr("a correction"),
                 Kind.FACT: self.tr("a fact"), Kind.HABIT: self.tr("a habit"),
                 Kind.RETRACTION: self.tr("a taking back"), Kind.SKILL: self.tr("a skill"),
                 Kind.PREFERENCE: self.tr("a preference")}.get(kind, kind)
+
+    def listed(self, names) -> str:
+        """Names in a row, with the window language's separator (「、」 in Japanese)."""
+        return self.tr(", ").join(names)
+
+    def evidence_days(self, days: int) -> str:
+        """On how many days the user's own messages back a memory; none (an import, so far) says so plainly."""
+        if not days:
+            return self.tr("No message of yours backs it yet")
+        return self.tr("Evidence on 1 day") if days == 1 else arg(self.tr("Evidence on %1 days"), days)
 
     def category_name(self, category: str | None) -> str:
         """A preference's category (core/memory/preferences.py CATEGORIES) in the window's language."""
@@ -50,6 +63,10 @@ class MemoryWords:
     def topic_name(self, topic: str) -> str:
         """A slot's first part (a topic of the interests and the graph) as a word of the window's language."""
         key = (topic or "").strip().casefold()
+        return self.known_word(key) or spaced(key) or self.tr("other")
+
+    def known_word(self, key: str) -> str:
+        """A slot word the window has a word for ("" when it has none)."""
         known = {"home": self.tr("home"), "drink": self.tr("drinks"), "food": self.tr("food"),
                  "hobby": self.tr("hobbies"), "study": self.tr("studies"), "skill": self.tr("skills"),
                  "work": self.tr("work"), "job": self.tr("work"), "pet": self.tr("pets"),
@@ -59,18 +76,38 @@ class MemoryWords:
                  "book": self.tr("books"), "books": self.tr("books"), "game": self.tr("games"),
                  "games": self.tr("games"), "place": self.tr("places"), "people": self.tr("people"),
                  "person": self.tr("people"), "profile": self.tr("about you"), "project": self.tr("projects"),
-                 "schedule": self.tr("plans"), "school": self.tr("school"), "language": self.tr("languages"),
+                 "schedule": self.tr("plans"), "plan": self.tr("plans"), "plans": self.tr("plans"),
+                 "hobbies": self.tr("hobbies"), "pets": self.tr("pets"), "career": self.tr("work"), "school": self.tr("school"), "language": self.tr("languages"),
                  "sleep": self.tr("sleep"), "other": self.tr("other"), "writing": self.tr("writing style"),
                  "tech": self.tr("tech choice"), "design": self.tr("design principle"), "pace": self.tr("pace"),
                  "aesthetic": self.tr("aesthetic"), "communication": self.tr("communication"),
                  "learning": self.tr("learning"), "money": self.tr("money"), "social": self.tr("social")}
-        return known.get(key) or spaced(key) or self.tr("other")
+        return known.get(key.strip().casefold(), "")
 
-    def topic(self, slot: str) -> str:
-        """A slot in words: its topic, then what about it (``food/oden`` → "food and drink: oden")."""
+    def topic(self, slot: str, whole: bool = False) -> str:
+        """A slot in words: its topic, then what about it (``health/sleep`` → "health: sleep", 「健康：睡眠」).
+
+        Words after the topic are shown in the window's language or not at all: a Japanese window leaves out an
+        English slot word it has no word for (the key stays in the tooltip), never "健康：sleep". An imported item's
+        slot (``imported/chatgpt``) names where it came from. ``whole``: every word, where two slots of one topic
+        must differ (a lint finding that one is filed unlike the other)."""
         topic, _, rest = (slot or "").partition("/")
+        if topic.strip().casefold() == "imported":
+            return arg(self.tr("imported from %1"), self.source_name(rest))
         name = self.topic_name(topic)
-        return arg(self.tr("%1: %2"), name, spaced(rest.replace("/", " "))) if spaced(rest) else name
+        parts = [spaced(part) for part in rest.split("/") if spaced(part)]
+        english = whole or ui_language() == "en"
+        about = " ".join(w for part in parts if (w := self.known_word(part) or (part if english or not part.isascii()
+                                                                                else "")))
+        return arg(self.tr("%1: %2"), name, about) if about else name
+
+    def source_name(self, source: str) -> str:
+        """Where imported memories came from (an import's format or proposer) in words."""
+        key = spaced(source).casefold()
+        return {"chatgpt": "ChatGPT", "claude": "Claude", "pasted": self.tr("a list you pasted"),
+                "pasted list": self.tr("a list you pasted"), "monchat": self.tr("a monchat export"),
+                "monchat export": self.tr("a monchat export"), "monchat json": self.tr("a monchat export"),
+                "monchat markdown": self.tr("a monchat export")}.get(key, spaced(source))
 
     def topic_tip(self, slot: str) -> str:
         return arg(self.tr("Filed by the program as “%1”"), slot)

@@ -6,6 +6,9 @@ Several rows can be selected (Shift/Ctrl-click, Select all): Approve and Reject 
 in one transaction (``MemoryService.decide_many``), so eight junk items go with one selection and one click.
 Items that propose the same change (near-duplicates, ``MemoryService.queue_groups``: the rule the flush folds by)
 are one row, "×3", with each of them in the detail; deciding the row decides all of them.
+A decision says what it did ("8 approved, 5 rejected") with Undo (``core/memory/undo.py``), and the list keeps its
+place. Before deciding, the detail says what approving does to judge items among the chosen ones (the model's
+leaning) and when a decision teaches the auto-approve rule (``core/memory/learning.py``; imports never do).
 """
 
 from __future__ import annotations
@@ -19,14 +22,20 @@ from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QHB
 
 from ...core.errors import KnownError
 from ...core.memory import Action, Verdict
+from ...core.memory.learning import LEARNED_ACTIONS, topic_of
 from ...core.memory.review_item import ReviewItem
+from ...core.memory.rules import leaning
 from ...core.memory.service import MemoryService
+from ...core.memory.undo import Decision, last_decision, undo_last
+from ...core.vocabulary.states import FROM_OUTSIDE
 from ...core.personas.library import PersonaRegistry
 from ...core.settings import Settings
 from . import review_words as words
+from .memory_words import memory_words
 from ..failures import explanation, headline
 from ..kit.detail_splitter import DetailSplitter, EvidenceList
 from ..kit.lifetime import alive
+from ..kit.times import shown_time
 from ..translation import arg
 from ..kit.workers import Failure, TaskRunner
 
@@ -75,7 +84,7 @@ class ReviewQueueDialog(QDialog):
         self.reason = QLabel(self)
         self.reason.setWordWrap(True)
         self.reason.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.evidence = EvidenceList(self)
+        self.evidence = EvidenceList(self, memory.tz)  # the user's zone, as Search and the Memory window show times
         self.approve_button = QPushButton(self.tr("Approve"), self)
         self.approve_button.clicked.connect(self.approve_selected)
         # For a judgement: approve as another verdict than the judge's leaning.
@@ -99,8 +108,12 @@ class ReviewQueueDialog(QDialog):
         self.select_all_button.clicked.connect(self.table.selectAll)
         self.effect = QLabel(self)  # what the Approve button will do (for a judgement)
         self.effect.setWordWrap(True)
-        self.message = QLabel(self)
+        self.message = QLabel(self)  # what the last decision did ("8 approved, 5 rejected"), beside Undo
         self.message.setWordWrap(True)
+        self.undo_button = QPushButton(self.tr("Undo"), self)
+        self.undo_button.setToolTip(self.tr("Put the last decision back: its items wait for review again"))
+        self.undo_button.clicked.connect(self.undo_last)
+        self.undo_button.setVisible(False)
         buttons = QHBoxLayout()
         buttons.addWidget(self.approve_button)
         buttons.addWidget(self.other_verdict_button)
@@ -116,7 +129,11 @@ class ReviewQueueDialog(QDialog):
         col.addWidget(self.evidence, 1)
         col.addLayout(buttons)
         col.addWidget(self.effect)
-        col.addWidget(self.message)
+        outcome = QHBoxLayout()  # Undo right after the count it undoes
+        outcome.addWidget(self.message)
+        outcome.addWidget(self.undo_button)
+        outcome.addStretch(1)
+        col.addLayout(outcome)
         splitter = DetailSplitter(self.table, detail, self)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         close.rejected.connect(self.reject)
@@ -132,7 +149,9 @@ class ReviewQueueDialog(QDialog):
             return arg(self.tr("Decide (leaning: %1)"), words.verdict_name(words.leaning(row)))
         return words.action_name(action)
 
-    def refresh(self) -> None:
+    def refresh(self, at_row: int = 0) -> None:
+        """Read the queue again; the row at ``at_row`` (or the last) becomes current, so a decision keeps the place."""
+        scrolled = self.table.verticalScrollBar().value()
         groups = self.memory.queue_groups()
         self.groups = {group[0].id: group for group in groups}
         self.rows = [row for group in groups for row in group]
@@ -140,7 +159,7 @@ class ReviewQueueDialog(QDialog):
         for group in groups:
             row = group[0]
             deadline = min((r.deadline_epoch for r in group if r.deadline_epoch), default=None)
-            when = datetime.fromtimestamp(deadline).strftime("%Y-%m-%d") if deadline else ""
+            when = datetime.fromtimestamp(deadline, self.memory.tz).strftime("%Y-%m-%d") if deadline else ""
             text = row.text or ""
             item = QTreeWidgetItem(self.table, [
                 arg(self.tr("%1  ×%2"), text, len(group)) if len(group) > 1 else text,
@@ -153,7 +172,8 @@ class ReviewQueueDialog(QDialog):
                 item.setToolTip(0, self.tr("%n alike proposals of the same change: approving or rejecting this row "
                                            "decides all of them", "", len(group)))
         if self.table.topLevelItemCount():
-            self.table.setCurrentItem(self.table.topLevelItem(0))
+            self.table.setCurrentItem(self.table.topLevelItem(min(at_row, self.table.topLevelItemCount() - 1)))
+            self.table.verticalScrollBar().setValue(scrolled)
         if not self.rows:
             self.reason.setText(self.tr("Nothing is waiting for review."))
         self.show_detail()
@@ -196,7 +216,7 @@ class ReviewQueueDialog(QDialog):
         self.approve_button.setText(self.tr("Approve"))
         self.reject_button.setText(self.tr("Reject"))
         self.approve_button.setToolTip("")
-        self.effect.clear()
+        self.effect.setText("\n".join(t for t in (self.judges_text(), self.teaching_text()) if t))
         if many > 1 and len(self.table.selectedItems()) == 1:  # one row of alike items: all of them
             self.approve_button.setText(self.tr("Approve all %n", "", many))
             self.reject_button.setText(self.tr("Reject all %n", "", many))
@@ -212,7 +232,7 @@ class ReviewQueueDialog(QDialog):
             lean = words.leaning(row)
             self.approve_button.setText(arg(self.tr("Approve: %1"), words.verdict_name(lean)))
             self.approve_button.setToolTip(words.verdict_effect(lean))
-            self.effect.setText(words.verdict_effect(lean))
+            self.effect.setText("\n".join(t for t in (words.verdict_effect(lean), self.teaching_text()) if t))
             for verdict, action in self.verdict_actions.items():
                 action.setVisible(verdict != lean)
         else:
@@ -230,6 +250,37 @@ class ReviewQueueDialog(QDialog):
             self._evidence_heading(words.quoted_heading(row))
             self.evidence.add_messages([{"ts": q.get("said_at") or "", "text": q["text"]} for q in row.quoted])
 
+    def deciding(self) -> list[ReviewItem]:
+        """The items Approve and Reject would decide now."""
+        chosen = self.selected_rows()
+        row = self.current()
+        return chosen if chosen else [row] if row is not None else []
+
+    def judges_text(self) -> str:
+        """For a bulk approve: the judge items among the chosen, each with the verdict approving applies."""
+        chosen = self.selected_rows()
+        judges = [r for r in chosen if r.action == Action.JUDGE]
+        if len(chosen) < 2 or not judges:
+            return ""
+        return "\n".join([self.tr("%n of these ask how two memories relate; Approve applies the model's leaning to "
+                                   "each (approve one alone to decide otherwise):", "", len(judges))]
+                         + [arg(self.tr("“%1”: %2"), r.text or "", words.verdict_name(leaning(r))) for r in judges])
+
+    def teaching_text(self) -> str:
+        """Whether deciding the chosen items teaches the auto-approve rule (Settings → Memory), and for what."""
+        chosen = [r for r in self.deciding() if r.action in LEARNED_ACTIONS]
+        teach = [r for r in chosen if r.held not in FROM_OUTSIDE]
+        lines = []
+        if teach:
+            slots = {getattr(self.memory.memories.get(r.memory_id), "slot", "") for r in teach}
+            topics = self.tr(", ").join(sorted({memory_words.topic_name(topic_of(slot)) for slot in slots}))
+            lines.append(arg(self.tr("Your decision teaches the auto-approve rule for %1: approving lowers the "
+                                     "confidence from which such memories are kept without asking, rejecting raises "
+                                     "it (Settings → Memory)."), topics))
+        if len(teach) < len(chosen):
+            lines.append(self.tr("Imported items and other apps' proposals teach the auto-approve rule nothing."))
+        return "\n".join(lines)
+
     def alike_text(self, row: ReviewItem) -> str:
         """The alike items a row stands for, each with its number and words ("" for a row of one)."""
         group = self.groups.get(row.id, [])
@@ -237,7 +288,7 @@ class ReviewQueueDialog(QDialog):
             return ""
         return "\n".join([self.tr("This row stands for %n alike proposals; Approve and Reject decide all of them:",
                                    "", len(group))]
-                         + [arg(self.tr("#%1 (%2): “%3”"), r.id, str(r.created_at or "")[:10],
+                         + [arg(self.tr("#%1 (%2): “%3”"), r.id, shown_time(r.created_at, self.memory.tz)[:10],
                                 r.text or "") for r in group])
 
     def _evidence_heading(self, text: str) -> None:
@@ -254,7 +305,8 @@ class ReviewQueueDialog(QDialog):
                 found = []
             for message in found:
                 lines.setdefault(message["id"], message)
-        self.evidence.add_messages(sorted(lines.values(), key=lambda m: str(m.get("ts") or "")))
+        about = " ".join(r.text or "" for r in self.rows if r.memory_id in memory_ids)  # the sentence it rests on
+        self.evidence.add_messages(sorted(lines.values(), key=lambda m: str(m.get("ts") or "")), about)
         return len(lines)
 
     def _apply(self, name: str, fn) -> None:
@@ -263,14 +315,50 @@ class ReviewQueueDialog(QDialog):
         self.busy = True
         self.show_detail()
         self.message.setText(self.tr("Saving…"))
-        self.runner.start(name, lambda _report: fn(), on_finished=self._applied, on_failed=self._failed)
+        self.undo_button.setVisible(False)
+        store = self.memory.store
+        self.runner.start(name, lambda _report: (fn(), last_decision(store))[1], on_finished=self._applied,
+                          on_failed=self._failed)
 
-    def _applied(self, _result) -> None:
+    def _place(self) -> int:
+        """The table position of the first selected (or the current) row: where the list stays after a change."""
+        rows = [self.table.indexOfTopLevelItem(item) for item in self.table.selectedItems()]
+        current = self.table.currentItem()
+        return min(rows) if rows else self.table.indexOfTopLevelItem(current) if current is not None else 0
+
+    def decided_text(self, decision: Decision) -> str:
+        parts = [self.tr("%n approved", "", decision.approved) if decision.approved else "",
+                 self.tr("%n rejected", "", decision.rejected) if decision.rejected else ""]
+        return self.tr(", ").join(p for p in parts if p)
+
+    def _applied(self, decision: Decision | None) -> None:
         if not alive(self):
             return
         self.busy = False
-        self.message.setText(self.tr("Done."))
-        self.refresh()
+        self.refresh(self._place())
+        self.message.setText(self.decided_text(decision) if decision else self.tr("Done."))
+        self.undo_button.setVisible(decision is not None)
+        self.memory_changed.emit()
+
+    def undo_last(self) -> None:
+        """Reverse the last decision (``core/memory/undo.py``); its items come back, the first of them current."""
+        if self.busy:
+            return
+        self.busy = True
+        self.undo_button.setVisible(False)
+        self.show_detail()
+        memory = self.memory
+        self.runner.start("undo review", lambda _report: undo_last(memory), on_finished=self._undone,
+                          on_failed=self._failed)
+
+    def _undone(self, decision: Decision) -> None:
+        if not alive(self):
+            return
+        self.busy = False
+        self.refresh(self._place())
+        if decision.queue_ids:
+            self.select(decision.queue_ids[0])
+        self.message.setText(self.tr("Undone: %n items wait for review again.", "", len(decision.queue_ids)))
         self.memory_changed.emit()
 
     def _failed(self, failure: Failure) -> None:

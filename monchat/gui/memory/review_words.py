@@ -13,6 +13,7 @@ from ...core.vocabulary.states import FROM_OUTSIDE, Held
 from ...core.memory.review_item import ReviewItem
 from ...core.memory.rules import leaning
 from ..translation import arg, ui_language
+from .memory_words import memory_words
 
 
 def confidence_text(value) -> str:
@@ -111,6 +112,8 @@ class ReviewWords:
                 persona no longer exists, or the source's own words for an import or an MCP app).
         """
         proposers = row.proposers
+        if proposers and row.held == Held.IMPORTED:  # the file's source, not a persona of ours
+            return arg(self.tr("Imported from %1."), self.tr(", ").join(memory_words.source_name(p) for p in proposers))
         return arg(self.tr("Proposed by %1."), self.tr(", ").join(name(p) for p in proposers)) if proposers else ""
 
     def quoted_heading(self, row: ReviewItem) -> str:

@@ -10,6 +10,7 @@ here are stored by the dialog (``SettingsDialog._store_keys``), never written to
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 from typing import Callable
 
@@ -17,6 +18,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit,
                                QPlainTextEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
+from ...core.backends.addresses import ollama_host
 from ...core.backends.llama_support import default_threads
 from ...core.backends.registry import BACKEND_NAMES, BackendRegistry
 from ...core.errors import KnownError
@@ -71,7 +73,9 @@ class ModelPage(QWidget):
 
         self.ollama_group = QGroupBox(self.tr("Ollama"), page)
         self.ollama_host = QLineEdit(s.ollama.host, self.ollama_group)
-        self.ollama_host.setPlaceholderText("http://127.0.0.1:11434")
+        self.ollama_host.setPlaceholderText(shown_host())  # empty: OLLAMA_HOST when set, as the backend reads it
+        self.ollama_host.setToolTip(arg(self.tr("Empty: the address in OLLAMA_HOST (%1)"), shown_host())
+                                    if os.environ.get("OLLAMA_HOST") else self.tr("Empty: Ollama on this computer"))
         self.ollama_model = ModelField(s.ollama.model, self.tr("List installed"), self.ollama_group)
         self.ollama_model.list_requested.connect(lambda: self.list_models("ollama"))
         self.pull = PullControl(self.runner, self.ollama_model.text, self._ollama_for_pull, self.ollama_group)
@@ -304,3 +308,11 @@ class ModelPage(QWidget):
         self.test_button.setEnabled(True)
         self.test_output.setPlainText(f"{headline(failure)}\n{explanation(failure)}")
         self.tested.emit([(False, failure.message)])
+
+
+def shown_host() -> str:
+    """The address an empty Host field means: ``OLLAMA_HOST`` when set (as the backend reads it), else this computer."""
+    try:
+        return ollama_host("")
+    except KnownError:  # not an address: shown as written (the doctor and the backend say what is wrong)
+        return os.environ.get("OLLAMA_HOST", "")
