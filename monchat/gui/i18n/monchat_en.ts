@@ -1331,6 +1331,10 @@ Send to it? monchat asks only once for this address.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Off the record you can go on chatting: nothing said off the record waits for a flush.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Turn the waiting log files into memory</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3435,6 +3439,21 @@ Open it in your browser?</source>
     <name>ReplyRatings</name>
     <message>
         <source>Rated. Memories the reply relied on that changed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ReplyWait</name>
+    <message>
+        <source>Answering after the flush&apos;s current step (the model does one thing at a time).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answering after the flush&apos;s current step, about %1 s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answering after the flush&apos;s current step, about %1 min.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

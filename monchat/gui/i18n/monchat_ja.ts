@@ -1327,6 +1327,10 @@ Send to it? monchat asks only once for this address.</source>
         <translation>整理を実行中です。このままチャットを続けられます。いま送るメッセージは次の整理で記憶にします。</translation>
     </message>
     <message>
+        <source>Off the record you can go on chatting: nothing said off the record waits for a flush.</source>
+        <translation>オフレコなら会話を続けられます。オフレコで話したことは整理を待ちません。</translation>
+    </message>
+    <message>
         <source>Turn the waiting log files into memory</source>
         <translation>待っているログファイルを記憶にまとめる</translation>
     </message>
@@ -3426,6 +3430,21 @@ Open it in your browser?</source>
     <message>
         <source>Rated. Memories the reply relied on that changed: %1</source>
         <translation>評価しました。返信が頼りにした記憶のうち変わったもの：%1 件</translation>
+    </message>
+</context>
+<context>
+    <name>ReplyWait</name>
+    <message>
+        <source>Answering after the flush&apos;s current step (the model does one thing at a time).</source>
+        <translation>整理の今の手順が終わったら答えます（モデルは一度に一つのことしかできません）。</translation>
+    </message>
+    <message>
+        <source>Answering after the flush&apos;s current step, about %1 s.</source>
+        <translation>整理の今の手順が終わったら答えます。あと約 %1 秒。</translation>
+    </message>
+    <message>
+        <source>Answering after the flush&apos;s current step, about %1 min.</source>
+        <translation>整理の今の手順が終わったら答えます。あと約 %1 分。</translation>
     </message>
 </context>
 <context>
