@@ -1122,6 +1122,10 @@ Send to it? monchat asks only once for this address.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Elapsed: %1 · about %2 left (at the pace of the last flush)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Elapsed: %1 · about %2 left (from %3 of %4 parts read)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1249,7 +1253,7 @@ Send to it? monchat asks only once for this address.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>See monchat.log for the details.</source>
+        <source>%1 (said by the program in English)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

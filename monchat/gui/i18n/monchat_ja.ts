@@ -1123,6 +1123,10 @@ Send to it? monchat asks only once for this address.</source>
         <translation>経過時間: %1</translation>
     </message>
     <message>
+        <source>Elapsed: %1 · about %2 left (at the pace of the last flush)</source>
+        <translation>経過 %1 · 残りおよそ %2（前回の整理の速さから）</translation>
+    </message>
+    <message>
         <source>Elapsed: %1 · about %2 left (from %3 of %4 parts read)</source>
         <translation>経過時間: %1 · 残りおよそ %2（全 %4 区切りのうち %3 を読み終えた速さから）</translation>
     </message>
@@ -1250,8 +1254,8 @@ Send to it? monchat asks only once for this address.</source>
         <translation>%1 が同じ変更を %2 回提案しました。ひとつの項目にまとめています:「%3」</translation>
     </message>
     <message>
-        <source>See monchat.log for the details.</source>
-        <translation>詳しくは monchat.log を見てください。</translation>
+        <source>%1 (said by the program in English)</source>
+        <translation>%1（プログラムが英語で出した内容です）</translation>
     </message>
     <message>
         <source>, </source>
