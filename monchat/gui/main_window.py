@@ -130,7 +130,7 @@ class MainWindow(QMainWindow):
             dialogs=self.dialogs, persona_id=self.persona_id, parent=self)
         self.model_help = ModelHelp(self.menus.help_menu, self.menus.about_action, models=lambda: app.models,
                                     data_dir=app.paths.data_dir, runner=self.runner, dialogs=self.dialogs, parent=self)
-        self.user_guide = UserGuide(self.menus.help_menu, self.dialogs, self)  # Help → monchat Help… (the README)
+        self.user_guide = UserGuide(self.menus.help_menu, self.dialogs, self)  # Help → monchat Help… (gui/guide/)
         self.long_messages = LongMessages(app.chat.history, self.runner, self.dialogs, lambda: self.chat_view.bubbles,
                                           self)  # "Show all" under a long message
         central = QWidget(self)

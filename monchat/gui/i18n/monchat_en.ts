@@ -4077,14 +4077,6 @@ Open it in your browser?</source>
         <source>monchat Help</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>This guide is written in English.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The guide is not installed; see https://pypi.org/project/monchat/.</source>
-        <translation type="unfinished"></translation>
-    </message>
 </context>
 <context>
     <name>Welcome</name>

@@ -4059,14 +4059,6 @@ Open it in your browser?</source>
         <source>monchat Help</source>
         <translation>monchat の使い方</translation>
     </message>
-    <message>
-        <source>This guide is written in English.</source>
-        <translation>この説明は英語で書かれています。</translation>
-    </message>
-    <message>
-        <source>The guide is not installed; see https://pypi.org/project/monchat/.</source>
-        <translation>説明がインストールされていません。https://pypi.org/project/monchat/ をご覧ください。</translation>
-    </message>
 </context>
 <context>
     <name>Welcome</name>
