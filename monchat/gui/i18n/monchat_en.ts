@@ -3429,6 +3429,17 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>RatingButtons</name>
     <message>
         <source>Good: what it relied on lasts longer (click again to clear)</source>

@@ -3419,6 +3419,17 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>アドレス(&amp;L):</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>ファイルの種類(&amp;T):</translation>
+    </message>
+</context>
+<context>
     <name>RatingButtons</name>
     <message>
         <source>Good: what it relied on lasts longer (click again to clear)</source>
