@@ -419,6 +419,14 @@ Send to it? monchat asks only once for this address.</source>
         <source>A small model: memory built with it will be unreliable. For memory you can rely on, use a larger model through Ollama (e.g. gemma3:4b), LM Studio, or Gemini.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Not found here, so not used: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Works: Automatic uses %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Download</name>
@@ -469,7 +477,7 @@ Send to it? monchat asks only once for this address.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Its topic is not “subject/attribute” in words (a placeholder or a field name of the request)</source>
+        <source>The model gave it no real topic, only a placeholder or a word copied from its instructions</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

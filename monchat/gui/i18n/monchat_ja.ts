@@ -423,6 +423,14 @@ Send to it? monchat asks only once for this address.</source>
         <source>A small model: memory built with it will be unreliable. For memory you can rely on, use a larger model through Ollama (e.g. gemma3:4b), LM Studio, or Gemini.</source>
         <translation>小さなモデルです。これで作る記憶は当てになりません。頼れる記憶のためには、Ollama（例: gemma3:4b）、LM Studio、Gemini などで、もっと大きなモデルを使ってください。</translation>
     </message>
+    <message>
+        <source>Not found here, so not used: %1.</source>
+        <translation>ここでは見つからないので使いません: %1。</translation>
+    </message>
+    <message>
+        <source>Works: Automatic uses %1.</source>
+        <translation>使えます。自動では %1 を使います。</translation>
+    </message>
 </context>
 <context>
     <name>Download</name>
@@ -473,8 +481,8 @@ Send to it? monchat asks only once for this address.</source>
         <translation>中身がない: 数字や箇条書きの記号、句読点、同じ音の繰り返しだけ</translation>
     </message>
     <message>
-        <source>Its topic is not “subject/attribute” in words (a placeholder or a field name of the request)</source>
-        <translation>話題の名前が「対象/属性」の形の言葉になっていない（仮の名前や、依頼文の項目名）</translation>
+        <source>The model gave it no real topic, only a placeholder or a word copied from its instructions</source>
+        <translation>モデルがきちんとした話題を付けなかった（仮の名前か、指示から写した言葉だけ）</translation>
     </message>
     <message>
         <source>The assistant&apos;s words, not yours</source>
