@@ -4097,6 +4097,10 @@ Open it in your browser?</source>
         <source>That is the small model built into monchat: enough to try the window, weak at conversation. For better replies install Ollama (ollama.com) and a model such as gemma3:4b, or choose another backend in Settings.</source>
         <translation>これは monchat に組み込まれた小さなモデルです。画面を試すには十分ですが、会話は得意ではありません。もっと良い返事がほしいときは Ollama（ollama.com）と gemma3:4b などのモデルを入れるか、設定で別のバックエンドを選んでください。</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Its Japanese replies will be nonsense&lt;/b&gt;, and its English ones often are: a model this small cannot hold a conversation in Japanese. For Japanese, use a model of 4B parameters or more (for example gemma3:4b).</source>
+        <translation>&lt;b&gt;このモデルの日本語の返事は意味をなしません&lt;/b&gt;（英語でもよく崩れます）。この大きさのモデルでは日本語の会話ができません。日本語で話すなら、40 億パラメーター（4B）以上のモデル（たとえば gemma3:4b）を使ってください。</translation>
+    </message>
 </context>
 <context>
     <name>YourControls</name>
