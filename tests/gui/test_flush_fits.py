@@ -63,18 +63,27 @@ def test_a_finished_flush_with_many_changes_fits_and_close_is_on_the_screen(app,
     dialog.close()
 
 
-def test_the_estimate_shows_from_start_at_the_last_flushs_pace(app, make_window, backend, qtbot):
-    app.flush.memories.add_run({"started_at": "2026-12-01T10:00:00+09:00", "finished_at": "2026-12-01T10:10:00+09:00",
-                                "duration_s": 600.0, "messages_archived": 20, "llm_calls": 9})
+@pytest.mark.parametrize("language, words", [("en", "pace of the last flush"), ("ja", "前回の整理の速さから")])
+def test_the_estimate_shows_within_seconds_of_start_at_the_last_flushs_pace(app, make_window, backend, qtbot,
+                                                                           language, words):
+    import threading
+
+    from tests.gui.test_chat_during_flush import held_answer
+    app.flush.memories.add_run({"started_at": "2026-12-01T10:00:00+09:00", "duration_s": 600.0,
+                                "messages_archived": 20, "llm_calls": 9})  # 30 s a message, last time
     for n in range(10):
         log_message(app, 3 - n * 0.01, f"message {n}")
-    dialog = open_flush(make_window("en"), qtbot)
-    dialog.timing.start(dialog.timing.prior)  # nothing yet: no prior before Start
-    assert "left" not in dialog.timing.label.text()
-    from monchat.gui.flush.timing import prior_estimate
-    dialog.timing.start(prior_estimate(dialog.plan.last_run, dialog.plan.messages))  # as Start does
-    assert dialog.timing.remaining() == pytest.approx(300, abs=5)  # 10 messages at 30 s a message
-    assert "about 4:5" in dialog.timing.label.text() or "about 5:00" in dialog.timing.label.text()
-    assert "pace of the last flush" in dialog.timing.label.text()
-    dialog.timing.stop()
+    backend.default_reply = NO_ITEMS
+    release, entered = threading.Event(), threading.Event()
+    backend.enqueue(held_answer(release, entered))  # the first filter call takes its time
+    dialog = open_flush(make_window(language), qtbot)
+    try:
+        dialog.start_button.click()
+        qtbot.waitUntil(lambda: words in dialog.timing.label.text(), timeout=3000)  # before any part is read
+        assert 280 <= dialog.timing.remaining() <= 300  # 10 messages at 30 s a message
+    finally:
+        release.set()
+    with qtbot.waitSignal(dialog.flush_finished, timeout=20000):
+        pass
+    assert words not in dialog.timing.label.text()
     dialog.close()
