@@ -36,7 +36,7 @@ def test_a_chat_turn_during_a_flush_is_served_before_the_flushs_next_call(home):
     assert replies and replies[0].reply.text == model.chat_reply
     assert model.order[:2] == ["json", "chat"], model.order  # the chat turn went before the flush's next call
     assert model.order.count("json") > 1, "the flush had calls left when the chat turn came"
-    assert call_turns(model).served[:2] == [BACKGROUND, CHAT]
+    assert list(call_turns(model).served)[:2] == [BACKGROUND, CHAT]
 
 
 def test_chat_wait_says_what_the_running_call_has_left():
@@ -61,4 +61,4 @@ def test_a_stopped_chat_turn_leaves_the_line_without_a_call():
         stop.set()
         waiter.join(5)
     assert got == [False]
-    assert turns.served == [BACKGROUND]
+    assert list(turns.served) == [BACKGROUND]

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
 CHAT, BACKGROUND = 0, 1  # a call's kind: a chat turn goes before any call that can wait
 POLL_S = 0.1  # how often a waiting chat turn looks at its stop event
+SERVED_KEPT = 256  # the last calls' kinds kept (a backend lives as long as the window)
 
 
 class CallTurns:
@@ -36,7 +38,7 @@ class CallTurns:
         self._tickets = 0
         self._mine = threading.local()  # calls this thread holds (an adapter calling itself passes through)
         self.call_seconds: float | None = None  # how long a call that can wait took, smoothed
-        self.served: list[int] = []  # the kinds, in the order their calls started (tests and benchmarks read it)
+        self.served: deque[int] = deque(maxlen=SERVED_KEPT)  # the kinds, in the order their calls started (tests)
 
     def widen(self, size: int) -> None:
         """Let up to ``size`` calls run at once (a flush's ``flush.parallel`` against a cloud)."""
