@@ -6,7 +6,7 @@ Each group builds its own data in a temporary MONCHAT_HOME and uses loopback fak
 servers (tests/fakes, TCP_NODELAY) or the embedded model. ``--quick`` runs smaller
 sizes and skips the embedded flush; ``--smoke`` runs the smallest sizes, only to show
 that every figure is produced (tests/test_benchmarks.py); ``--only`` takes a figure or a group name
-(turns, prefix, memory, flush, start, gui, embedded, unflushed, models) and may repeat.
+(turns, prefix, memory, flush, chat_first, start, gui, embedded, unflushed, models) and may repeat.
 The JSON has ``figures`` (value, baseline, what the baseline is, unit), ``details``
 (each group's raw numbers) and ``machine`` (cores and load average before and
 after: figures taken on a busy machine say so). Nothing here asserts a time.
@@ -56,6 +56,8 @@ FIGURES: dict[str, tuple[str, str, str, str, str]] = {
                         "a bare PySide6 QMainWindow's first paint (s)", "×"),
     "gui_max_stall_ms": ("gui", "gui_max_stall_ms", "gui_max_stall_baseline_idle_ms",
                          "the same timer with the window idle (ms)", "ms"),
+    "chat_during_flush_ratio": ("chat_first", "chat_during_flush_ratio", "chat_during_flush_baseline_call_s",
+                                "a chat turn with nothing else running, same one-call-at-a-time model (s)", "×"),
     "embedded_decode_tok_s": ("embedded", "embedded_decode_tok_s", "embedded_decode_baseline_llama_cpp_tok_s",
                               "llama-cpp-python's own streamed chat completion, same model (tok/s)", "tok/s"),
     "embedded_turn_s": ("embedded", "embedded_turn_s", "embedded_turn_baseline_first_turn_s",
@@ -65,7 +67,7 @@ FIGURES: dict[str, tuple[str, str, str, str, str]] = {
 }
 UNFLUSHED = "unflushed_turns"  # benchmarks/bench_unflushed.py (another change) measures it when present
 MODELS = "embedded_models"  # benchmarks/bench_models.py: the embedded figures per installed model
-GROUPS = ("start", "turns", "prefix", "memory", "flush", "gui", "embedded", "unflushed", "models")
+GROUPS = ("start", "turns", "prefix", "memory", "flush", "chat_first", "gui", "embedded", "unflushed", "models")
 
 
 def run_turns(size: str) -> dict:
@@ -85,6 +87,11 @@ def run_memory(size: str) -> dict:
 
 def run_flush(size: str) -> dict:
     from bench_flush_server import measure
+    return measure(size)
+
+
+def run_chat_first(size: str) -> dict:
+    from bench_chat_first import measure
     return measure(size)
 
 
@@ -130,6 +137,7 @@ def run_unflushed(size: str) -> dict:
 
 
 RUNNERS = {"turns": run_turns, "prefix": run_prefix, "memory": run_memory, "flush": run_flush,
+           "chat_first": run_chat_first,
            "start": run_start, "gui": run_gui, "embedded": run_embedded, "unflushed": run_unflushed,
            "models": run_models}
 

@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RUN = ROOT / "benchmarks" / "run"
 FIGURES = ("turn_overhead_ms", "turn_overhead_ratio", "prefix_breaks_per_100_turns", "requests_over_context",
            "memory_prompt_tokens", "flush_calls_per_1k_messages", "flush_overhead_s", "flush_parallel_ratio", "flush_background_s",
+           "chat_during_flush_ratio",
            "status_start_ratio", "gui_start_ratio", "gui_max_stall_ms", "embedded_decode_tok_s", "embedded_turn_s",
            "embedded_flush_s")
 SKIPPED_IN_SMOKE = {"embedded_flush_s"}  # minutes of CPU: only a full run measures it

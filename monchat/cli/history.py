@@ -113,11 +113,23 @@ def _day(text: str) -> str:
         raise InputError(f"{text!r} is not a day.", "Write it as YYYY-MM-DD, e.g. 2026-11-29.") from None
 
 
+def _first_start_persona(app: App) -> str | None:
+    """Before the first start (no settings.toml): the shipped persona of the terminal's language, the one the
+    window's first start talks with (``gui/chat/first_start.py``), so English history imported first shows under
+    Mira in an English window, not under ハナ. Afterwards None: ``chat.persona``."""
+    if app.paths.settings_path.exists():
+        return None
+    from ..core.personas.library import persona_for_language, terminal_language
+    chat = app.settings.chat
+    return persona_for_language(app.personas, chat.persona, terminal_language(chat.language))
+
+
 def cmd_import(app: App, args) -> int:
     if args.memory:
         return _import_memory(app, args)
     from ..core.transfer.importers import label
-    report = app.transfer.import_history(args.file, persona=args.persona, skip_bad=args.skip_bad)
+    report = app.transfer.import_history(args.file, persona=args.persona, skip_bad=args.skip_bad,
+                                         default_persona=_first_start_persona(app))
     print(f"{label(report.format)}: imported {report.imported} of {report.read} message(s)"
           + (f"; {report.already_known} already known" if report.already_known else ""))
     if report.skipped:

@@ -130,7 +130,7 @@ class MainWindow(QMainWindow):
             dialogs=self.dialogs, persona_id=self.persona_id, parent=self)
         self.model_help = ModelHelp(self.menus.help_menu, self.menus.about_action, models=lambda: app.models,
                                     data_dir=app.paths.data_dir, runner=self.runner, dialogs=self.dialogs, parent=self)
-        self.user_guide = UserGuide(self.menus.help_menu, self.dialogs, self)  # Help → monchat Help… (the README)
+        self.user_guide = UserGuide(self.menus.help_menu, self.dialogs, self)  # Help → monchat Help… (gui/guide/)
         self.long_messages = LongMessages(app.chat.history, self.runner, self.dialogs, lambda: self.chat_view.bubbles,
                                           self)  # "Show all" under a long message
         central = QWidget(self)
@@ -196,14 +196,14 @@ class MainWindow(QMainWindow):
                 (self.gate_bar.flush_requested, memory.open_flush), (view.older_requested, self.load_older),
                 (view.link_requested, self.links.request), (view.show_all_requested, self.long_messages.show_bubble),
                 (self.persona_box.picked, self._persona_picked),
-                (self.persona_box.currentIndexChanged, controls.refresh),
+                (self.persona_box.currentIndexChanged, controls.refresh, self.refresh_gate),
                 (files.history_imported, self.reload_conversation, self.refresh_gate, self.refresh_meter),
                 (files.memory_imported, self.refresh_meter), (memory.memory_changed, self.refresh_meter),
                 (files.review_queue_requested, memory.open_review_queue),
                 (memory.gate_moved, self.refresh_gate), (memory.conversation_changed, self.reload_conversation),
                 (memory.review_count_changed, menus.queue_action.setText),
                 (controls.title_changed, self.setWindowTitle), (controls.said, self.say),
-                (controls.conversation_changed, self.reload_conversation, self.refresh_meter),
+                (controls.conversation_changed, self.reload_conversation, self.refresh_meter, self.refresh_gate),
                 (controls.memory_changed, self.refresh_meter), (self.gate_changed, controls.refresh),
                 (counter.counted, self.meter.set_meter, self.meter_changed), (counter.unknown, self.meter.set_unknown),
                 (counter.backend_named, self.backend_label.setText), (counter.welcome_changed, view.set_welcome)):
@@ -320,8 +320,8 @@ class MainWindow(QMainWindow):
     def refresh_gate(self):
         gate = self.app.chat.gate()
         self.gate_timer.setInterval(GATE_WATCH_MS if gate.closed or gate.flushing else GATE_POLL_MS)
-        self.gate_bar.set_gate(gate)
-        self.composer.set_gate_closed(gate.closed)
+        self.gate_bar.set_gate(gate, off_record=self.app.chat.off_record(self.persona_id()))
+        self.composer.set_gate_closed(gate.closed and not self.gate_bar.off_record)  # off the record goes on
         if gate.closed and self.turns.editing:
             self.turns.cancel_edit(keep_text=True)  # no "editing" banner over a box that cannot send
         self.update_actions()

@@ -1,7 +1,8 @@
-"""Help → monchat Help…: the README's part for users (everything before "Development"), in a window beside the chat.
+"""Help → monchat Help… (F1): a short guide for people who use monchat, in the window's language, beside the chat.
 
-The README is read from the source checkout, else from the installed package's metadata (the wheel carries it
-as its long description); it is written in English, which the window says in a Japanese window.
+The guides are ``guide/en.md`` and ``guide/ja.md`` in this package (what personas, logs, Flush, memory, review and
+off the record are; how to pick a model; where the data lives). They name menus, never environment variables or
+command-line flags: the developer docs stay in ``docs/`` and the README.
 """
 
 from __future__ import annotations
@@ -10,30 +11,17 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QMenu, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu, QTextBrowser, QVBoxLayout, QWidget
 
-from .translation import ui_is_english
+from .translation import ui_language
 
-README = Path(__file__).resolve().parents[2] / "README.md"
-DEVELOPER_PART = "\n## Development"
-
-
-def user_part(readme: str) -> str:
-    """The README from its title (the setup lines above it are for a checkout) up to its developers' part."""
-    title = readme.find("\n# ")
-    start = title + 1 if title >= 0 and not readme.startswith("# ") else 0
-    return readme[start:].split(DEVELOPER_PART, 1)[0].rstrip() + "\n"
+GUIDES = Path(__file__).resolve().parent / "guide"
 
 
-def read_guide() -> str:
-    """The README's user part; "" when neither the checkout nor the package metadata has it."""
-    if README.is_file():
-        return user_part(README.read_text(encoding="utf-8"))
-    from importlib import metadata  # here, not at the top: some 30 ms of every window start
-    try:
-        return user_part(metadata.metadata("monchat").get("Description") or "")
-    except metadata.PackageNotFoundError:
-        return ""
+def read_guide(language: str | None = None) -> str:
+    """The guide in ``language`` (the window's by default; English for a language without one)."""
+    path = GUIDES / f"{language or ui_language()}.md"
+    return (path if path.is_file() else GUIDES / "en.md").read_text(encoding="utf-8")
 
 
 class UserGuideWindow(QDialog):
@@ -43,20 +31,13 @@ class UserGuideWindow(QDialog):
         super().__init__(parent)
         self.setWindowTitle(self.tr("monchat Help"))
         self.resize(820, 640)
-        self.note = QLabel(self.tr("This guide is written in English."), self)
-        self.note.setVisible(not ui_is_english())
         self.text = QTextBrowser(self)
         self.text.setOpenLinks(False)
         self.text.anchorClicked.connect(self._link)
-        guide = read_guide()
-        if guide:
-            self.text.setMarkdown(guide)
-        else:
-            self.text.setPlainText(self.tr("The guide is not installed; see https://pypi.org/project/monchat/."))
+        self.text.setMarkdown(read_guide())
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.close)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.note)
         layout.addWidget(self.text, 1)
         layout.addWidget(buttons)
 

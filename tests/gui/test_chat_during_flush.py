@@ -45,8 +45,17 @@ def test_chat_is_open_while_a_flush_runs_and_its_message_waits_for_the_next_flus
         assert dialog.timing.label.text().startswith("Elapsed: 0:0")
         backend.enqueue("Still here.")
         window.composer.edit.setPlainText("sent while the flush runs")
+        window.composer.submit()
+        # The one-call-at-a-time model finishes the flush's running call first: the reply says it waits.
+        reply = window.turns.current.reply
+        qtbot.waitUntil(reply.wait_label.isVisible, timeout=5000)
+        assert reply.wait_label.text().startswith("Answering after the flush's current step")
         with qtbot.waitSignal(window.turn_finished, timeout=5000):
-            window.composer.submit()
+            release.set()
+        assert not reply.wait_label.isVisible()
+        # The chat turn went before the flush's next call.
+        kinds = [kind for kind, *_ in backend.history]
+        assert kinds[:2] == ["json", "chat"], kinds
     finally:
         release.set()
     with qtbot.waitSignal(dialog.flush_finished, timeout=20000) as blocker:

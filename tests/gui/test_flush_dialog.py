@@ -237,11 +237,11 @@ GUARD_ROWS = {
     "en": {"Pick the few things worth remembering about the user that fit your talent.":
            "Repeats the filter's own instructions, not your words",
            "1.": "Says nothing: only a number, a list marker, punctuation or one repeated syllable",
-           "I had ramen": "Its topic is not “subject/attribute” in words (a placeholder or a field name of the request)"},
+           "I had ramen": "The model gave it no real topic, only a placeholder or a word copied from its instructions"},
     "ja": {"Pick the few things worth remembering about the user that fit your talent.":
            "あなたの言葉ではなく、フィルターへの指示をなぞっている",
            "1.": "中身がない: 数字や箇条書きの記号、句読点、同じ音の繰り返しだけ",
-           "I had ramen": "話題の名前が「対象/属性」の形の言葉になっていない（仮の名前や、依頼文の項目名）"},
+           "I had ramen": "モデルがきちんとした話題を付けなかった（仮の名前か、指示から写した言葉だけ）"},
 }
 
 

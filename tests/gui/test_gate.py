@@ -182,3 +182,22 @@ def test_a_pause_during_an_edit_leaves_edit_mode_and_keeps_the_words(app, make_w
     window.refresh_gate()
     assert not window.composer.edit_row.isVisible() and window.composer.text() == "first try"
     assert not window.composer.edit.isEnabled()
+
+
+def test_at_five_files_off_the_record_sends_and_the_banner_says_so(app, make_window, backend, qtbot):
+    fill_log_files(app, 5)
+    window = make_window("en")
+    assert not window.composer.edit.isEnabled()
+    window.controls.off_record_action.setChecked(True)  # Chat → Off the record
+    assert window.composer.edit.isEnabled() and window.composer.send_button.isEnabled()
+    assert "Off the record you can go on chatting" in window.gate_bar.banner_label.text()
+    backend.enqueue("just between us")
+    window.composer.edit.setPlainText("off the record at the stop gate")
+    with qtbot.waitSignal(window.turn_finished, timeout=5000):
+        window.composer.submit()
+    assert len(app.logbook.files()) == 5  # nothing added to the flush's backlog
+    window.controls.off_record_action.setChecked(False)  # on the record: paused again
+    assert not window.composer.edit.isEnabled()
+    assert "Off the record" not in window.gate_bar.banner_label.text()
+    window.turns.send("on the record?")
+    assert window.turns.current is None and [k for k, *_ in backend.history] == ["chat"]

@@ -84,3 +84,18 @@ def test_not_now_downloads_nothing(window, app, hub, qtbot):
     offer.later.click()
     assert not offer.isVisible() and hub.requests == []
     assert app.settings.embedded.model_path == ""
+
+
+def test_the_offers_description_is_whole_once_the_progress_row_shows(window, app, hub, qtbot):
+    """Issue 38: the first-start offer's description was cut mid-sentence once its progress row appeared."""
+    offer = ModelOffer(app.models, app.paths.data_dir, window.runner, find_model("smol"), Machine(8 * 2**30, 2), window)
+    qtbot.addWidget(offer)
+    offer.show()
+    offer.resize(440, offer.minimumSizeHint().height())
+    qtbot.wait(20)
+    offer.download.bar.setVisible(True)  # as a download shows its progress
+    offer.download.bar.setValue(40)
+    qtbot.wait(50)
+    for label in (offer.text, offer.speed):
+        assert label.height() >= label.heightForWidth(label.width()), label.text()[:40]
+    offer.close()

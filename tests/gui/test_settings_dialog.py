@@ -176,3 +176,27 @@ def test_your_name_is_saved_and_used_for_user_in_imported_cards(window, app, tmp
     persona = editor.import_card_file(card)
     assert persona is not None and persona.greeting == "Welcome back, Kenji."
     editor.close()
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_test_connection_with_automatic_names_the_one_it_uses_and_no_fault_of_one_never_asked_for(
+        make_window, qtbot, language):
+    """Issue 38: Automatic with a working server opened with "Something needs fixing:" and ✗ for the backends the
+    user never asked for (and a cloud Automatic never uses)."""
+    from tests.fakes.fake_openai import running_fake_openai
+    dialog = make_window(language).open_settings()
+    page = dialog.model
+    with running_fake_openai() as server:
+        page.backend_box.setCurrentIndex(page.backend_box.findData("auto"))
+        page.ollama_host.setText("http://127.0.0.1:9")  # no Ollama here
+        page.openai_url.setText(server.url)
+        page.openai_model.setText(server.models[0])
+        with qtbot.waitSignal(dialog.tested, timeout=20000) as blocker:
+            page.test_button.click()
+    output = page.test_output.toPlainText()
+    first = output.splitlines()[0]
+    assert first == {"en": "Works: Automatic uses openai.", "ja": "使えます。自動では openai を使います。"}[language]
+    assert "✗" not in output and "gemini" not in output and "embedded" not in output
+    assert "ollama" in output.splitlines()[-1]  # said once, as not found here
+    assert all(ok for ok, _ in blocker.args[0])
+    dialog.close()

@@ -72,6 +72,8 @@ def test_the_first_start_welcome_says_a_small_model_makes_unreliable_memory(app,
     welcome = window.chat_view.welcome
     qtbot.waitUntil(lambda: WARNING[language][0] in welcome.text(), timeout=5000)
     assert all(words in welcome.text() for words in WARNING[language])
+    plainly = {"en": "Its Japanese replies will be nonsense", "ja": "日本語の返事は意味をなしません"}[language]
+    assert plainly in welcome.text()  # issue 38: not only "memory unreliable"
 
 
 def test_the_embedded_model_is_called_unreliable_for_memory_in_the_welcome(translators):

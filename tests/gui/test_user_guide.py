@@ -1,62 +1,52 @@
-"""Help → monchat Help… (F1): the README's part for users in a window beside the chat (gui/user_guide.py)."""
+"""Help → monchat Help… (F1): a short guide for people, in the window's language (gui/user_guide.py, gui/guide/)."""
 
 from __future__ import annotations
 
+import re
+
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 
-README = """```sh
-bash scripts/setup && .venv/bin/monchat
-```
+from tests.gui.walker import other_script
 
-Setup notes for a checkout.
-# monchat
-
-For users.
-
-## The flush
-
-Press Flush.
-
-## Development
-
-How to run the tests.
-"""
+TOPICS = {"en": ("Personas", "Logs and Flush", "Memory", "Review", "Off the record", "Choosing a model",
+                 "Where your data lives"),
+          "ja": ("ペルソナ", "ログと整理", "記憶", "確認待ち", "オフレコ", "モデルの選び方", "データの保存場所")}
 
 
-def test_the_guide_is_the_readme_from_its_title_up_to_the_developers_part():
-    from monchat.gui.user_guide import user_part
-    guide = user_part(README)
-    assert guide.startswith("# monchat\n") and "scripts/setup" not in guide and "Setup notes" not in guide
-    assert "## The flush\n\nPress Flush." in guide and "Development" not in guide and "run the tests" not in guide
-    assert user_part("# monchat\n\nOnly users.\n") == "# monchat\n\nOnly users.\n"  # no setup lines, no dev part
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_guide_covers_what_a_user_meets_and_names_no_developer_things(language):
+    from monchat.gui.user_guide import read_guide
+    guide = read_guide(language)
+    headings = re.findall(r"^## (.+)$", guide, re.M)
+    assert tuple(headings) == TOPICS[language]
+    assert "MONCHAT_" not in guide and not re.search(r"(^|\s)--\w", guide)  # no environment variables, no flags
+    assert "docs/" not in guide and "README" not in guide and "pytest" not in guide
+    assert "nonsense" in guide or "意味をなしません" in guide  # the tiny model's Japanese, said plainly
 
 
-def test_f1_and_the_help_menu_open_the_guide(app, qtbot, translators):
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_f1_opens_the_guide_of_the_windows_language(app, qtbot, translators, language):
     from monchat.gui.main import create_main_window
     from monchat.gui.user_guide import UserGuideWindow
+    app.settings.chat.language = language
     window = create_main_window(app, translators)
     qtbot.addWidget(window)
     window.show()
     help_menu = window.menuBar().actions()[-1].menu()
-    assert help_menu.title().replace("&", "") == "Help"
     entry = help_menu.actions()[0]
-    assert entry.text() == "monchat Help…" and entry.shortcut() == QKeySequence(Qt.Key.Key_F1)
+    assert entry.shortcut() == QKeySequence(Qt.Key.Key_F1)
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow, timeout=2000)
     qtbot.keyClick(window, Qt.Key.Key_F1)
     guides = [d for d in window.findChildren(UserGuideWindow) if d.isVisible()]
-    assert len(guides) == 1 and "The flush" in guides[0].text.toPlainText()
+    assert len(guides) == 1
+    text = guides[0].text.toPlainText()
+    assert all(topic in text for topic in TOPICS[language])
+    if language == "ja":
+        prose = [line.replace("Ctrl+Shift+O", "") for line in text.splitlines() if line.strip()]  # a key is a key
+        assert other_script(prose, "ja") == [], "the Japanese guide is Japanese"
+        assert "英語" not in guides[0].windowTitle()
     guides[0].close()
     assert window.shutdown(10000)
-
-
-def test_the_guide_names_only_files_a_user_has():
-    """The README's user part once sent readers to ``../shared/DESIGN.md``, outside the project (and Help showed it).
-    Every path it names is in the source folder."""
-    import re
-    from monchat.gui.user_guide import README as path, read_guide
-    guide = read_guide()
-    assert "../" not in guide and "shared/" not in guide
-    named = set(re.findall(r"`((?:docs|scripts|personas|prompts)/[^`\s]+)`", guide))
-    assert named and all((path.parent / name).exists() for name in named), named

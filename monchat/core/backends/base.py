@@ -22,6 +22,7 @@ from ..types import Turn, Usage
 from .checks import Check
 from .model_size import ModelSize
 from .retry import NO_RETRY, RetryPolicy
+from .turns import BACKGROUND, CHAT, call_turns
 
 log = logging.getLogger(__name__)
 
@@ -105,10 +106,14 @@ class Backend(ABC):
 
     def stream(self, system: str, turns: list[Turn], *, temperature: float | None = None,
                stop: threading.Event | None = None) -> Reply:
-        """Start one chat call. The call happens when the reply is iterated."""
+        """Start one chat call. The call happens when the reply is iterated, ahead of any waiting flush call
+        (``turns.py``); stopped while it waits, it ends with nothing asked."""
         def produce(reply: Reply) -> Generator[str, None, None]:
-            self.calls += 1
-            yield from self._stream(system, turns, temperature, reply)
+            with call_turns(self).hold(CHAT, reply.stop) as started:
+                if not started:
+                    return
+                self.calls += 1
+                yield from self._stream(system, turns, temperature, reply)
         return Reply(produce, stop)
 
     def complete_json(self, system: str, turns: list[Turn], schema: dict, *,
@@ -132,7 +137,8 @@ class Backend(ABC):
             here = self._usage_here
             here.listener, here.tokens = on_tokens, 0
             try:
-                raw = self._complete_json(system, turns, schema, temperature)
+                with call_turns(self).hold(BACKGROUND):  # a waiting chat turn goes first (``turns.py``)
+                    raw = self._complete_json(system, turns, schema, temperature)
             finally:
                 here.listener = None
             if on_tokens is not None and here.tokens == 0 and self.last_usage.output_tokens:

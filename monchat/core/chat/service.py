@@ -296,15 +296,14 @@ class ChatService:
     def _turn(self, text, persona_id, on_chunk, stop, replaces: str,
               history: list[Message] | None = None, reply_replaces: str = "",
               seen: list[Message] | None = None) -> TurnResult:
-        gate = self.gate()
-        if gate.state == GateState.STOP:
+        gate, persona_id = self.gate(), persona_id or self.settings.chat.persona
+        if gate.state == GateState.STOP and not self.off_record(persona_id):  # off the record adds no backlog
             raise gate_error(gate)
         try:
             check_text(text, "the message")
         except ValueError as exc:
             raise InputError(f"{str(exc).capitalize()}.", "Type the message again; monchat cannot store it as "
                              "it is.") from None
-        persona_id = persona_id or self.settings.chat.persona
         user = Message(id=new_message_id(), ts=format_ts(self.clock()), role="user", text=text,
                        persona=persona_id, replaces=replaces, off_record=self.off_record(persona_id))
         try:
@@ -332,7 +331,7 @@ class ChatService:
         """
         if check_gate:
             gate = self.gate()
-            if gate.state == GateState.STOP:
+            if gate.state == GateState.STOP and not (user.off_record and self.off_record(persona_id)):
                 raise gate_error(gate)
         persona = persona or self.persona(persona_id)
         backend = self.backend_for(persona)

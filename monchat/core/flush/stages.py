@@ -32,6 +32,7 @@ from ..asking.slots import CallSlots
 from ..background.lint import LintAnswer
 from ..background.track import Basis, BackgroundTrack, Proposals
 from ..backends.base import Backend
+from ..backends.turns import call_turns
 from ..memory.never import never_rules, told
 from ..memory.prompt import load_selection
 from ..vocabulary.states import FlushStage, Kind
@@ -75,6 +76,8 @@ def ask(ctx: FlushContext, *, orientation: Orientation, readable: list[Message],
     report, progress, now = ctx.report, ctx.progress, ctx.now
     parallel = ctx.settings.flush.parallel or ctx.backend.PARALLEL_CALLS
     slots = CallSlots(parallel, reserved=1)  # one slot kept for the commit's path until reflect asked
+    if not ctx.backend.is_local():  # a cloud serves this many at once; a local model's line stays its own
+        call_turns(ctx.backend).widen(parallel)
     urgent = answers.wrap(ctx.backend, slots=slots, urgency=URGENT)
     later = answers.wrap(ctx.backend, slots=slots, urgency=LATER)
     escalation = answers.wrap(ctx.escalation, role="escalation", slots=slots, urgency=URGENT)

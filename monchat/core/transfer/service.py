@@ -25,10 +25,11 @@ class Transfer:
 
     # ---- history ---------------------------------------------------------------
     def import_history(self, path: Path, *, persona: str | None = None, skip_bad: bool = False,
-                       progress: Callable[[int, int], None] | None = None):
-        """A chat export into the logs (``core/transfer/importers.py``); its ``ImportReport``."""
+                       progress: Callable[[int, int], None] | None = None, default_persona: str | None = None):
+        """A chat export into the logs (``core/transfer/importers.py``); its ``ImportReport``. ``default_persona``:
+        who answered in a line that names no persona (else ``chat.persona``)."""
         from .importers import import_file
-        return import_file(path, self.logbook, self.archive, default_persona=self.settings.chat.persona,
+        return import_file(path, self.logbook, self.archive, default_persona=default_persona or self.settings.chat.persona,
                            persona=persona, persona_names={p.name: p.id for p in self.personas.surface.values()},
                            skip_bad=skip_bad, now=self.clock(), tz=self.logbook.tz, progress=progress)
 

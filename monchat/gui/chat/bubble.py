@@ -182,6 +182,11 @@ class MessageBubble(QWidget):
         self.cut_label.setObjectName("cut_off")
         self.cut_label.setWordWrap(True)
         self.cut_label.hide()
+        self.wait_label = QLabel(self.card)  # a reply waiting for the model (a flush's call runs): how long
+        self.wait_label.setObjectName("reply_wait")
+        self.wait_label.setWordWrap(True)
+        self.wait_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.wait_label.hide()
         self.hidden_label = QLabel(self.card)  # how much of a long message is not painted
         self.hidden_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.show_all_button = QToolButton(self.card)
@@ -214,6 +219,7 @@ class MessageBubble(QWidget):
         inner.setContentsMargins(10, 6, 10, 8)
         inner.setSpacing(2)
         inner.addLayout(top)
+        inner.addWidget(self.wait_label)
         inner.addWidget(self.body)
         inner.addLayout(hidden_row)
         inner.addWidget(self.cut_label)
@@ -268,12 +274,19 @@ class MessageBubble(QWidget):
     def append(self, piece: str) -> None:
         """Add streamed text; rendering is coalesced so a fast stream never floods the GUI."""
         self._text += piece
+        self.wait_label.hide()  # the reply began
         if not self._render_pending:
             self._render_pending = True
             QTimer.singleShot(RENDER_DELAY_MS, self._render)
 
+    def set_waiting(self, words: str) -> None:
+        """Say above the empty reply why it has not begun (hidden by its first piece)."""
+        self.wait_label.setText(words)
+        self.wait_label.setVisible(not self._text)
+
     def finish(self, message: Message | None, status: str) -> None:
         """The reply ended: take its logged id and status."""
+        self.wait_label.hide()
         if message is not None:
             self.message_id = message.id
             self.epoch = message.dt.timestamp()

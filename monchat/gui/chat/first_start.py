@@ -51,5 +51,9 @@ def welcome_text(backend_name: str, backend: str, size: ModelSize | None = None)
                        "conversation. For better replies install Ollama (ollama.com) and a model such as "
                        "gemma3:4b, or choose another backend in Settings."))
     if size is not None and size.small:
+        lines.append(QCoreApplication.translate(
+            "Welcome", "<b>Its Japanese replies will be nonsense</b>, and its English ones often are: a model this "
+                       "small cannot hold a conversation in Japanese. For Japanese, use a model of 4B parameters or "
+                       "more (for example gemma3:4b)."))
         lines.append(small_model_warning(size.label))
     return "<p>" + "</p><p>".join(lines) + "</p>"

@@ -35,6 +35,7 @@ class GateBar(QWidget):
         self.files = -1  # unflushed log files (-1: not read yet)
         self.flushing = False  # a flush runs now (here or in another process): chat is open at any count
         self._blocked_reason = ""
+        self.off_record = False  # this persona's chat is off the record: it goes on at "stop"
         self.parts = build_gate_parts(self)  # the frame's gate row is built by the same function (gate_look.py)
         self.count_label, self.flush_button = self.parts.count_label, self.parts.flush_button
         self.banner, self.banner_label, self.banner_button = (self.parts.banner, self.parts.banner_label,
@@ -42,13 +43,18 @@ class GateBar(QWidget):
         self.flush_button.clicked.connect(self.flush_requested)
         self.banner_button.clicked.connect(self.flush_requested)
 
-    def set_gate(self, gate: FlushGate) -> None:
-        """The gate's words and banner, as the window's frame shows them for the same numbers (``gate_look.py``)."""
+    def set_gate(self, gate: FlushGate, off_record: bool = False) -> None:
+        """The gate's words and banner, as the window's frame shows them for the same numbers (``gate_look.py``);
+        ``off_record``: this persona's chat is off the record, which goes on at "stop" (the banner says so)."""
         self.state = gate.state
         self.files = gate.unflushed_files
         self.flushing = gate.flushing
+        self.off_record = off_record
         show_gate(self.parts, self.palette(), gate.unflushed_files, gate.warn_at, gate.stop_at, gate.flushing,
                   self._notice())
+        if gate.closed and off_record:
+            self.banner_label.setText(self.banner_label.text() + "\n" + self.tr(
+                "Off the record you can go on chatting: nothing said off the record waits for a flush."))
         self._show_blocked()
 
     def _notice(self) -> GateNotice:

@@ -22,6 +22,7 @@ from ...core.vocabulary.states import GateState, ReplyStatus
 from ...core.types import Message, format_ts, local_now
 from .view import ChatView, MessageBubble
 from .composer import Composer
+from .reply_wait import ReplyWait, report_wait, wait_words
 from ..failures import backend_note, explanation, headline
 from ..kit.workers import Failure, TaskRunner
 
@@ -80,7 +81,9 @@ class ChatTurns(QObject):
         self.editing = False
 
     def _allowed(self) -> bool:
-        return self.current is None and self.read_gate().state != GateState.STOP
+        # At "stop" only off the record goes on: what is said there adds nothing to the flush's backlog.
+        return self.current is None and (self.read_gate().state != GateState.STOP
+                                         or self.chat.off_record(self.persona_id()))
 
     # ---- starting a turn ---------------------------------------------------
     def send(self, text: str) -> None:
@@ -101,11 +104,13 @@ class ChatTurns(QObject):
                     bubble.hide()
 
             def work(report):
+                report_wait(chat, persona_id, report)
                 return chat.edit_last(text, persona_id=persona_id, on_chunk=report, stop=stop)
         else:
             kind = "send"
 
             def work(report):
+                report_wait(chat, persona_id, report)
                 return chat.send(text, persona_id=persona_id, on_chunk=report, stop=stop)
         draft = Message(id="", ts=format_ts(local_now()), role="user", text=text, persona=persona_id)
         user = self.chat_view.add_message(draft)
@@ -130,6 +135,7 @@ class ChatTurns(QObject):
         self.current = StreamingTurn("regenerate", "", stop, reply, None, replaced)
 
         def work(report):
+            report_wait(chat, persona_id, report)
             return chat.regenerate(persona_id=persona_id, on_chunk=report, stop=stop)
         self._start(work)
 
@@ -169,8 +175,12 @@ class ChatTurns(QObject):
                           on_finished=self._on_finished, on_failed=self._on_failed)
 
     # ---- while it streams and when it ends ---------------------------------
-    def _on_chunk(self, piece: str) -> None:
-        if self.current is not None:
+    def _on_chunk(self, piece: str | ReplyWait) -> None:
+        if self.current is None:
+            return
+        if isinstance(piece, ReplyWait):  # the model is busy with a flush's call: the reply goes next
+            self.current.reply.set_waiting(wait_words(piece))
+        else:
             self.current.reply.append(piece)
 
     def _end(self) -> StreamingTurn | None:

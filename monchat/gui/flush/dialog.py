@@ -20,7 +20,8 @@ from ...core.personas.library import PersonaRegistry
 from ..failures import explanation, headline
 from .changes import fill_changes
 from .layers import LayerRows
-from .timing import FlushTiming
+from .fit import ScrollingLabel, fit_on_screen
+from .timing import FlushTiming, prior_estimate
 from .words import FlushWords
 from ..kit.lifetime import alive
 from ..chat.small_model_words import small_model_warning
@@ -53,7 +54,7 @@ class FlushDialog(QDialog):
         self.runner = runner
         self.cancel_event: threading.Event | None = None
         self.running = False
-        self.report = None
+        self.report = self.plan = None  # the flush's report once it ends; the plan once read
         self._close_when_done = False
         self.persona_rows: dict[str, tuple[QLabel, QProgressBar]] = {}
         self.role_labels: dict[str, QLabel] = {}
@@ -95,7 +96,7 @@ class FlushDialog(QDialog):
         self.persona_grid = QGridLayout(self.personas_box)
         self.persona_grid.setColumnStretch(2, 1)
 
-        self.summary = QLabel(self)
+        self.summary = ScrollingLabel(self)  # many notes scroll inside: Close stays on the screen
         self.summary.setWordWrap(True)
         self.summary.hide()
         self.layers = LayerRows(self)  # what each background layer changed, once the flush is done
@@ -159,6 +160,7 @@ class FlushDialog(QDialog):
     def _plan_ready(self, plan) -> None:
         if not alive(self):
             return
+        self.plan = plan
         if not plan.files:
             self.plan_label.setText(self.tr("There are no log files to flush."))
         else:
@@ -237,7 +239,7 @@ class FlushDialog(QDialog):
             bar.setFormat(self.tr("waiting"))
         self.status.setText(self.tr("Starting…"))
         self.status.show()
-        self.timing.start()
+        self.timing.start(prior_estimate(self.plan.last_run, self.plan.messages) if self.plan else None)
         self.runner.start("flush", lambda report: flush.run(dry_run=dry_run, progress=report, cancel=cancel,
                                                             accept_partial=accept_partial),
                           on_progress=self.show_progress, on_finished=self._finished, on_failed=self._failed)
@@ -327,7 +329,7 @@ class FlushDialog(QDialog):
         self.show_summary(report)
         self.progress_area.setVisible(report.nothing_to_flush)  # the changes get the room
         self.show_review_rows(report.review_rows)
-        self.resize(self.width(), max(self.height(), min(640, self.screen().availableGeometry().height() - 80)))
+        fit_on_screen(self)  # as tall as 640 px where there is room, never below the screen's edge
         self.flush_finished.emit(report)
         if self._close_when_done:
             self.accept()
@@ -370,10 +372,10 @@ class FlushDialog(QDialog):
             arg(self.tr("Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s"),
                 report.dropped, report.llm_calls, self.words.tokens_text(report.usage), f"{report.duration_s:.1f}"),
         ]
-        for note in report.notes:
-            lines.append(arg(self.tr("Note: %1"), self.report_words(note)))
-        for error in report.errors:
-            lines.append(arg(self.tr("Problem: %1"), self.report_words(error)))
+        for note in dict.fromkeys(map(self.report_words, report.notes)):  # each said once
+            lines.append(arg(self.tr("Note: %1"), note))
+        for error in dict.fromkeys(map(self.report_words, report.errors)):
+            lines.append(arg(self.tr("Problem: %1"), error))
         self.summary.setText("\n".join(lines))
         self.summary.show()
         fill_changes(self.changes, report, self.change_name, self.tr("No changes"))

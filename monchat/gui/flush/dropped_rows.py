@@ -24,8 +24,8 @@ class DroppedWords(QObject):
         return {
             GuardRule.NO_STATEMENT: self.tr("Says nothing: only a number, a list marker, punctuation or one "
                                             "repeated syllable"),
-            GuardRule.BAD_SLOT: self.tr("Its topic is not “subject/attribute” in words (a placeholder or a field "
-                                        "name of the request)"),
+            GuardRule.BAD_SLOT: self.tr("The model gave it no real topic, only a placeholder or a word copied "
+                                        "from its instructions"),
             GuardRule.ASSISTANTS_WORDS: self.tr("The assistant's words, not yours"),
             GuardRule.ECHOES_INSTRUCTIONS: self.tr("Repeats the filter's own instructions, not your words"),
             GuardRule.NOT_THEIR_WORDS: self.tr("Shares nothing with your messages it cites"),

@@ -15,6 +15,7 @@ from ..translation import arg
 
 LAYER_ORDER = ("reflect", "profile", "diary", "gaps", "skills", "preferences", "tiers", "graph", "lint")
 OPTIONAL = ("tiers", "graph", "lint")  # rows shown only when the layer ran (its settings may turn it off)
+MAX_PX = 200  # more rows (long wrapped ones) scroll inside: the window fits a 768-px screen
 
 
 class LayerRows(QTreeWidget):
@@ -102,7 +103,7 @@ class LayerRows(QTreeWidget):
             item = QTreeWidgetItem(self, [self.layer_name(layer), text])
             item.setToolTip(1, text)
         rows = sum(max(self.sizeHintForRow(i), 1) for i in range(self.topLevelItemCount()))
-        self.setFixedHeight(self.header().sizeHint().height() + rows + 2 * self.frameWidth() + 2)
+        self.setFixedHeight(min(MAX_PX, self.header().sizeHint().height() + rows + 2 * self.frameWidth() + 2))
         self.show()
 
     def rows(self) -> list[tuple[str, str]]:

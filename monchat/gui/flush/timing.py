@@ -1,8 +1,10 @@
 """How long a flush has run and about how long it has left, estimated from the parts already read.
 
 The filter personas' reading (the score stage) is most of a flush on a slow model: each persona reads the
-log in parts and reports each part. The estimate is the time per part so far times the parts left, shown
-once a part is done; the other stages are short and only add to the elapsed time.
+log in parts and reports each part. From Start, the estimate is what the last flush took per message times
+the messages this one reads (``prior_estimate``: the same data folder, mostly the same model); once a part
+is done it is the time per part so far times the parts left. The other stages are short and only add to the
+elapsed time.
 """
 
 from __future__ import annotations
@@ -24,6 +26,14 @@ def clock_text(seconds: float) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
+def prior_estimate(last_run: dict | None, messages: int) -> float | None:
+    """Seconds the flush of ``messages`` should take at the last flush's pace (None: no flush read any before)."""
+    if not last_run or not messages:
+        return None
+    read, took = last_run.get("messages_archived") or 0, last_run.get("duration_s") or 0.0
+    return took / read * messages if read > 0 and took > 0 else None
+
+
 class FlushTiming(QObject):
     """A label that shows the elapsed time every second and, from the parts read, the time left."""
 
@@ -34,11 +44,12 @@ class FlushTiming(QObject):
         self.started: float | None = None
         self.reading_started: float | None = None
         self.parts: dict[str, tuple[int, int]] = {}  # persona → (parts read, parts in all)
+        self.prior: float | None = None  # seconds the whole flush should take at the last flush's pace
         self.timer = QTimer(self, interval=1000, timeout=self.show)
         self.show()
 
-    def start(self) -> None:
-        self.started, self.reading_started, self.parts = time.monotonic(), None, {}
+    def start(self, prior: float | None = None) -> None:
+        self.started, self.reading_started, self.parts, self.prior = time.monotonic(), None, {}, prior
         self.timer.start()
         self.show()
 
@@ -50,10 +61,16 @@ class FlushTiming(QObject):
         self.show()
 
     def remaining(self) -> float | None:
-        """Seconds left for the reading, from the time per part so far; None before a part is done."""
+        """Seconds left for the reading, from the time per part so far; before a part is done, from the last
+        flush's pace (``prior``); None when neither tells."""
         done = sum(d for d, _ in self.parts.values())
         total = sum(t for _, t in self.parts.values())
-        if self.reading_started is None or not done or done >= total:
+        if self.reading_started is None or not done:
+            if self.prior is None or self.started is None or (total and done >= total):
+                return None
+            left = self.prior - (time.monotonic() - self.started)
+            return left if left >= 1 else None  # longer than last time: no made-up figure
+        if done >= total:
             return None
         return (time.monotonic() - self.reading_started) / done * (total - done)
 
@@ -70,6 +87,9 @@ class FlushTiming(QObject):
         left = self.remaining() if self.timer.isActive() else None
         if left is None:
             self.label.setText(arg(self.tr("Elapsed: %1"), elapsed))
+        elif not sum(d for d, _ in self.parts.values()):
+            self.label.setText(arg(self.tr("Elapsed: %1 · about %2 left (at the pace of the last flush)"),
+                                   elapsed, clock_text(math.ceil(left))))
         else:
             done = sum(d for d, _ in self.parts.values())
             total = sum(t for _, t in self.parts.values())

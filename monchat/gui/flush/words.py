@@ -78,7 +78,7 @@ class FlushWords(QObject):
         if code == "small_model":
             return small_model_note(values[1])
         if code not in words:  # no code: core's English, only in an English window
-            return text if ui_is_english() else self.tr("See monchat.log for the details.")
+            return text if ui_is_english() else arg(self.tr("%1 (said by the program in English)"), text)
         names = [self.persona_name(v) if code in ("read_in_halves", "part_unread") and n == 0 else v
                  for n, v in enumerate(values)]
         if code in ("folded", "repeated"):

@@ -419,6 +419,14 @@ Send to it? monchat asks only once for this address.</source>
         <source>A small model: memory built with it will be unreliable. For memory you can rely on, use a larger model through Ollama (e.g. gemma3:4b), LM Studio, or Gemini.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Not found here, so not used: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Works: Automatic uses %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Download</name>
@@ -469,7 +477,7 @@ Send to it? monchat asks only once for this address.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Its topic is not “subject/attribute” in words (a placeholder or a field name of the request)</source>
+        <source>The model gave it no real topic, only a placeholder or a word copied from its instructions</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1122,6 +1130,10 @@ Send to it? monchat asks only once for this address.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Elapsed: %1 · about %2 left (at the pace of the last flush)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Elapsed: %1 · about %2 left (from %3 of %4 parts read)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1249,7 +1261,7 @@ Send to it? monchat asks only once for this address.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>See monchat.log for the details.</source>
+        <source>%1 (said by the program in English)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1328,6 +1340,10 @@ Send to it? monchat asks only once for this address.</source>
     </message>
     <message>
         <source>A flush is running. You can keep chatting: what you send now is kept for the next flush.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off the record you can go on chatting: nothing said off the record waits for a flush.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3508,6 +3524,17 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>RatingButtons</name>
     <message>
         <source>Good: what it relied on lasts longer (click again to clear)</source>
@@ -3522,6 +3549,21 @@ Open it in your browser?</source>
     <name>ReplyRatings</name>
     <message>
         <source>Rated. Memories the reply relied on that changed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ReplyWait</name>
+    <message>
+        <source>Answering after the flush&apos;s current step (the model does one thing at a time).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answering after the flush&apos;s current step, about %1 s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answering after the flush&apos;s current step, about %1 min.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4197,14 +4239,6 @@ Open it in your browser?</source>
         <source>monchat Help</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>This guide is written in English.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The guide is not installed; see https://pypi.org/project/monchat/.</source>
-        <translation type="unfinished"></translation>
-    </message>
 </context>
 <context>
     <name>Welcome</name>
@@ -4222,6 +4256,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>That is the small model built into monchat: enough to try the window, weak at conversation. For better replies install Ollama (ollama.com) and a model such as gemma3:4b, or choose another backend in Settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Its Japanese replies will be nonsense&lt;/b&gt;, and its English ones often are: a model this small cannot hold a conversation in Japanese. For Japanese, use a model of 4B parameters or more (for example gemma3:4b).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -423,6 +423,14 @@ Send to it? monchat asks only once for this address.</source>
         <source>A small model: memory built with it will be unreliable. For memory you can rely on, use a larger model through Ollama (e.g. gemma3:4b), LM Studio, or Gemini.</source>
         <translation>小さなモデルです。これで作る記憶は当てになりません。頼れる記憶のためには、Ollama（例: gemma3:4b）、LM Studio、Gemini などで、もっと大きなモデルを使ってください。</translation>
     </message>
+    <message>
+        <source>Not found here, so not used: %1.</source>
+        <translation>ここでは見つからないので使いません: %1。</translation>
+    </message>
+    <message>
+        <source>Works: Automatic uses %1.</source>
+        <translation>使えます。自動では %1 を使います。</translation>
+    </message>
 </context>
 <context>
     <name>Download</name>
@@ -473,8 +481,8 @@ Send to it? monchat asks only once for this address.</source>
         <translation>中身がない: 数字や箇条書きの記号、句読点、同じ音の繰り返しだけ</translation>
     </message>
     <message>
-        <source>Its topic is not “subject/attribute” in words (a placeholder or a field name of the request)</source>
-        <translation>話題の名前が「対象/属性」の形の言葉になっていない（仮の名前や、依頼文の項目名）</translation>
+        <source>The model gave it no real topic, only a placeholder or a word copied from its instructions</source>
+        <translation>モデルがきちんとした話題を付けなかった（仮の名前か、指示から写した言葉だけ）</translation>
     </message>
     <message>
         <source>The assistant&apos;s words, not yours</source>
@@ -1123,6 +1131,10 @@ Send to it? monchat asks only once for this address.</source>
         <translation>経過時間: %1</translation>
     </message>
     <message>
+        <source>Elapsed: %1 · about %2 left (at the pace of the last flush)</source>
+        <translation>経過 %1 · 残りおよそ %2（前回の整理の速さから）</translation>
+    </message>
+    <message>
         <source>Elapsed: %1 · about %2 left (from %3 of %4 parts read)</source>
         <translation>経過時間: %1 · 残りおよそ %2（全 %4 区切りのうち %3 を読み終えた速さから）</translation>
     </message>
@@ -1250,8 +1262,8 @@ Send to it? monchat asks only once for this address.</source>
         <translation>%1 が同じ変更を %2 回提案しました。ひとつの項目にまとめています:「%3」</translation>
     </message>
     <message>
-        <source>See monchat.log for the details.</source>
-        <translation>詳しくは monchat.log を見てください。</translation>
+        <source>%1 (said by the program in English)</source>
+        <translation>%1（プログラムが英語で出した内容です）</translation>
     </message>
     <message>
         <source>, </source>
@@ -1325,6 +1337,10 @@ Send to it? monchat asks only once for this address.</source>
     <message>
         <source>A flush is running. You can keep chatting: what you send now is kept for the next flush.</source>
         <translation>整理を実行中です。このままチャットを続けられます。いま送るメッセージは次の整理で記憶にします。</translation>
+    </message>
+    <message>
+        <source>Off the record you can go on chatting: nothing said off the record waits for a flush.</source>
+        <translation>オフレコなら会話を続けられます。オフレコで話したことは整理を待ちません。</translation>
     </message>
     <message>
         <source>Turn the waiting log files into memory</source>
@@ -3494,6 +3510,17 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>アドレス(&amp;L):</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>ファイルの種類(&amp;T):</translation>
+    </message>
+</context>
+<context>
     <name>RatingButtons</name>
     <message>
         <source>Good: what it relied on lasts longer (click again to clear)</source>
@@ -3509,6 +3536,21 @@ Open it in your browser?</source>
     <message>
         <source>Rated. Memories the reply relied on that changed: %1</source>
         <translation>評価しました。返信が頼りにした記憶のうち変わったもの：%1 件</translation>
+    </message>
+</context>
+<context>
+    <name>ReplyWait</name>
+    <message>
+        <source>Answering after the flush&apos;s current step (the model does one thing at a time).</source>
+        <translation>整理の今の手順が終わったら答えます（モデルは一度に一つのことしかできません）。</translation>
+    </message>
+    <message>
+        <source>Answering after the flush&apos;s current step, about %1 s.</source>
+        <translation>整理の今の手順が終わったら答えます。あと約 %1 秒。</translation>
+    </message>
+    <message>
+        <source>Answering after the flush&apos;s current step, about %1 min.</source>
+        <translation>整理の今の手順が終わったら答えます。あと約 %1 分。</translation>
     </message>
 </context>
 <context>
@@ -4171,14 +4213,6 @@ Open it in your browser?</source>
         <source>monchat Help</source>
         <translation>monchat の使い方</translation>
     </message>
-    <message>
-        <source>This guide is written in English.</source>
-        <translation>この説明は英語で書かれています。</translation>
-    </message>
-    <message>
-        <source>The guide is not installed; see https://pypi.org/project/monchat/.</source>
-        <translation>説明がインストールされていません。https://pypi.org/project/monchat/ をご覧ください。</translation>
-    </message>
 </context>
 <context>
     <name>Welcome</name>
@@ -4197,6 +4231,10 @@ Open it in your browser?</source>
     <message>
         <source>That is the small model built into monchat: enough to try the window, weak at conversation. For better replies install Ollama (ollama.com) and a model such as gemma3:4b, or choose another backend in Settings.</source>
         <translation>これは monchat に組み込まれた小さなモデルです。画面を試すには十分ですが、会話は得意ではありません。もっと良い返事がほしいときは Ollama（ollama.com）と gemma3:4b などのモデルを入れるか、設定で別のバックエンドを選んでください。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Its Japanese replies will be nonsense&lt;/b&gt;, and its English ones often are: a model this small cannot hold a conversation in Japanese. For Japanese, use a model of 4B parameters or more (for example gemma3:4b).</source>
+        <translation>&lt;b&gt;このモデルの日本語の返事は意味をなしません&lt;/b&gt;（英語でもよく崩れます）。この大きさのモデルでは日本語の会話ができません。日本語で話すなら、40 億パラメーター（4B）以上のモデル（たとえば gemma3:4b）を使ってください。</translation>
     </message>
 </context>
 <context>

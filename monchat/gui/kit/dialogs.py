@@ -11,6 +11,7 @@ from typing import TypeVar
 from PySide6.QtWidgets import QWidget
 
 from .lifetime import alive
+from .wheel_guard import install_wheel_guard
 
 D = TypeVar("D", bound=QWidget)
 
@@ -20,6 +21,7 @@ class OpenDialogs:
 
     def __init__(self) -> None:
         self._held: list[QWidget] = []
+        install_wheel_guard()  # a wheel over an unfocused setting scrolls the page in every dialog (wheel_guard.py)
 
     def open(self, dialog: D, modal: bool = True) -> D:
         """Show ``dialog``: window-modal (``open()``), or (``modal=False``) as a window beside the chat.

@@ -12,7 +12,7 @@ from PySide6.QtCore import QCoreApplication
 from ...core.backends.base import DoctorReport
 from ...core.errors import KnownError
 from ..failures import advice, headline
-from ..translation import ui_is_english
+from ..translation import arg, ui_is_english
 from ..kit.workers import Failure
 
 
@@ -91,3 +91,20 @@ def doctor_lines(results: list[tuple[str, DoctorReport | KnownError]]) -> list[t
                 text = f"  {mark} {check_name(check.name)}: {_failure_words(check.code)}"
             lines.append((check.ok, text))
     return lines
+
+
+def automatic_lines(results: list[tuple[str, DoctorReport | KnownError]]) -> tuple[list[tuple[bool, str]], str]:
+    """Automatic's test (``AUTO_ORDER``'s results): the lines of the backend it would use, the first that works,
+    with the verdict naming it; the ones before it that are not there are said in one line, not as faults (the user
+    never asked for them). When none works, every line, and "" (the caller's "Something needs fixing:")."""
+    working = next((n for n, (name, report) in enumerate(results)
+                    if isinstance(report, DoctorReport) and report.ok), None)
+    if working is None:
+        return doctor_lines(results), ""
+    name = results[working][0]
+    lines = doctor_lines([results[working]])
+    skipped = [other for other, _ in results[:working]]
+    if skipped:
+        lines.append((True, arg(QCoreApplication.translate("DoctorWords", "Not found here, so not used: %1."),
+                                ", ".join(skipped))))
+    return lines, arg(QCoreApplication.translate("DoctorWords", "Works: Automatic uses %1."), name)

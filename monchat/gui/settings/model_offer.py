@@ -58,6 +58,13 @@ class ModelOffer(QDialog):
         if known is not None:
             self._measured(known)
 
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        """The wrapped words keep the height they need at this width, so the window grows when the download's
+        progress row appears instead of cutting the description mid-sentence."""
+        super().resizeEvent(event)
+        for label in (self.text, self.speed):
+            label.setMinimumHeight(label.heightForWidth(label.width()))
+
     def start_probe(self) -> None:
         self.measure.setEnabled(False)
         self.speed.setText(self.tr("How fast it will be: measuring this computer (a few seconds)…"))

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QFormLayout, QGroupBox, Q
 
 from ...core.backends.addresses import ollama_host
 from ...core.backends.llama_support import default_threads
-from ...core.backends.registry import BACKEND_NAMES, BackendRegistry
+from ...core.backends.registry import AUTO_ORDER, BACKEND_NAMES, BackendRegistry
 from ...core.errors import KnownError
 from ...core.privacy.secrets import SecretStore
 from ...core.settings import Settings, empty_model_names
@@ -28,7 +28,7 @@ from ..failures import explanation, headline
 from ..kit.lifetime import alive
 from ..kit.workers import Failure, TaskRunner
 from ..translation import arg
-from .doctor_words import doctor_lines, doctor_results
+from .doctor_words import automatic_lines, doctor_lines, doctor_results
 from .model_catalog import CatalogPicker
 from .model_tools import ModelField, PullControl, TypedKeys
 from .openai_fields import AnswerFormatBox, context_box
@@ -252,7 +252,7 @@ class ModelPage(QWidget):
             self.test_output.setPlainText("\n".join(problems))
             return
         name = settings.backend.name
-        names = list(BACKEND_NAMES) if name == "auto" else [name]
+        names = list(AUTO_ORDER) if name == "auto" else [name]  # Automatic never asks a cloud: it is not tested
         registry = self._registry(settings)
         self.test_button.setEnabled(False)
         self.test_output.setPlainText(self.tr("Testing…"))
@@ -296,9 +296,10 @@ class ModelPage(QWidget):
     def _tested(self, results: list) -> None:
         if not alive(self):
             return
-        lines = doctor_lines(results)
+        automatic = [name for name, _ in results] == list(AUTO_ORDER) and len(results) > 1
+        lines, verdict = automatic_lines(results) if automatic else (doctor_lines(results), "")
         self.test_button.setEnabled(True)
-        verdict = self.tr("Works.") if all(ok for ok, _ in lines) else self.tr("Something needs fixing:")
+        verdict = verdict or (self.tr("Works.") if all(ok for ok, _ in lines) else self.tr("Something needs fixing:"))
         self.test_output.setPlainText(verdict + "\n" + "\n".join(text for _, text in lines))
         self.tested.emit(lines)
 
