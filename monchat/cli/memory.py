@@ -121,7 +121,8 @@ def memory_list(app, args) -> int:
 
 def memory_queue(app, args) -> int:
     groups = app.memory.queue_groups()
-    out = [{**row.as_dict(), "alike": [r.id for r in group]} for group in groups for row in group]
+    out = [{**row.as_dict(), "alike": [r.id for r in group], "origin": str(row.origin)}
+           for group in groups for row in group]
     if args.json:
         return print_json(out)
     for line in _queue_lines(groups):

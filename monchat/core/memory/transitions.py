@@ -35,6 +35,7 @@ from ..vocabulary.states import FROM_OUTSIDE, Action, ChangeKind, State, Verdict
 # A supersession (or a judgement that may be one) unanswered past its deadline is set aside as pending;
 # a Layer 1 promotion (or a wording review from before the guard dropped such items) returns to candidate. Neither is ever confirmed silently.
 EXPIRES_TO_PENDING = (Action.SUPERSEDE, Action.MERGE, Action.JUDGE)
+USER_WORD = 1.0  # the confidence of a memory the user approved that had none of its own
 
 
 @dataclass
@@ -102,7 +103,7 @@ class Transitions(UserChanges):
         self.memories.add_evidence(memory.id, evidence_rows, self.run_id)
         return self.refresh(memory)
 
-    def queue(self, memory: MemoryRecord, action: Action, reason: str, confidence: float,
+    def queue(self, memory: MemoryRecord, action: Action, reason: str, confidence: float | None,
               target: MemoryRecord | None = None, evidence: Iterable[str] = (), verdict: str | None = None,
               merged_text: str | None = None, held: str | None = None) -> int:
         """Ask the user: a review item with a deadline (past it: ``expire_review``). Returns its number.
@@ -268,6 +269,13 @@ class Transitions(UserChanges):
         memory = self._set_state(memory, State.ACTIVE, layer2_until=None)
         self.memories.event(memory.id, self.stamp, "activated", {}, self.run_id)
         return memory
+
+    def approve(self, memory: MemoryRecord) -> MemoryRecord:
+        """The user approved it into lasting memory. One with no confidence of its own (a pasted list's line, which
+        no file gave a number) takes the user's word, 1.0: left at 0 it would decay out at the next flush."""
+        if not memory.confidence:
+            memory = self._set_state(memory, memory.state, confidence=USER_WORD, score=max(memory.score or 0, USER_WORD))
+        return self.activate(memory)
 
     def layer2(self, memory: MemoryRecord, score: float, evidence: Iterable[str] = ()) -> None:
         """Recent memory for ``layer2_hours``, for a proposal that scored at least the threshold."""

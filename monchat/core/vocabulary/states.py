@@ -91,6 +91,18 @@ class Held(StrEnum):
     MCP = "mcp"  # proposed by another app through ``monchat mcp`` (core/transfer/mcp_server.py)
 
 
+class Origin(StrEnum):
+    """Where a review item's words came from (``ReviewItem.origin``): the window and the CLI say it in place of
+    "what you said" for an item no line of the user's backs."""
+
+    CHAT = "chat"  # a flush read it in the user's own messages
+    MONCHAT_EXPORT = "monchat_export"  # a monchat memory export (JSON or Markdown): its lines are quoted material
+    CHATGPT = "chatgpt"  # pasted from ChatGPT's saved memories
+    CLAUDE = "claude"  # pasted from Claude's memory
+    PASTED = "pasted"  # a pasted list of another source
+    MCP = "mcp"  # proposed by another app through ``monchat mcp``
+
+
 # Proposals from outside monchat's chats: unanswered past the deadline they are set aside, never left as candidates.
 FROM_OUTSIDE = (Held.IMPORTED, Held.MCP)
 
