@@ -41,9 +41,9 @@ def register(sub) -> None:
     p = sub.add_parser("memory", help="list, show and change memories")
     p.add_argument("action", choices=MEMORY_ACTIONS, action=PickRun)
     p.add_argument("id", nargs="?", help="memory id (mem-…) or review item number; never: list, add, remove, "
-                   "matches or forget")
+                   "matches or forget; cut, queue-cut: a flush's number")
     p.add_argument("text", nargs="*", help="new text (edit); up, down or none (rate); never add|remove: the rule; "
-                   "more item numbers (approve, reject)")
+                   "more item numbers (approve, reject); queue-cut: the numbers `memory cut` shows (none: all)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--all", action="store_true", help="list: every memory, history included; approve/reject: "
                    "every item waiting for review")
@@ -230,6 +230,40 @@ def _decide(app, args, approve: bool) -> int:
     return 0
 
 
+def _run_number(args) -> int:
+    if not args.id or not args.id.isdigit():
+        raise InputError(f"memory {args.action} needs a flush's number.",
+                         "`monchat flush` ends with it (\"Flush 12 done.\"); `monchat flush --json` has it as run_id.")
+    return int(args.id)
+
+
+def memory_cut(app, args) -> int:
+    """What a persona's limit cut at a flush (``core/flush/cut.py``), numbered for ``queue-cut``."""
+    from ..core.flush.cut import cut_items
+    run_id = _run_number(args)
+    cut = cut_items(app.memory, run_id)
+    lines = [f"{c['number']:>3}  {c['day'] or '?':10} {c['slot']:18} {c['text']}  ({c['persona']}, score "
+             f"{float(c['score'] or 0):.2f})" + ("  — sent to review" if c["queued"] else "") for c in cut]
+    return print_result(cut, args.json, lines + [f"Send them to your review: `monchat memory queue-cut {run_id}` "
+                                                 "(all) or with their numbers."] if cut else
+                        [f"Flush {run_id} cut nothing over a persona's limit."])
+
+
+def memory_queue_cut(app, args) -> int:
+    """Send what a persona's limit cut at a flush to the review queue: all, or the numbers ``memory cut`` shows."""
+    from ..core.flush.cut import queue_cut
+    run_id = _run_number(args)
+    numbers = []
+    for word in args.text:
+        if not word.isdigit():
+            raise InputError(f"{word!r} is not a number of `monchat memory cut {run_id}`.", "Give their numbers.")
+        numbers.append(int(word))
+    queued = queue_cut(app.memory, app.archive, run_id, numbers or None)
+    return print_result({"run_id": run_id, "queued": queued}, args.json,
+                        [f"{len(queued)} sent to your review: see them with `monchat memory queue`." if queued else
+                         "Nothing new sent to review (each was sent before, or its lines are gone)."])
+
+
 # ---- changing one memory ------------------------------------------------------------------------------------------
 def memory_rate(app, args) -> int:
     if not args.id or len(args.text) != 1:
@@ -344,5 +378,5 @@ RUNS = {"list": memory_list, "show": memory_show, "history": memory_history, "ap
         "reject": memory_reject, "edit": memory_edit, "forget": memory_forget, "restore": memory_restore,
         "delete": memory_delete, "pin": memory_pin, "unpin": memory_unpin, "queue": memory_queue,
         "budget": memory_budget, "rate": memory_rate, "pause": memory_pause, "resume": memory_resume,
-        "never": memory_never}
+        "never": memory_never, "cut": memory_cut, "queue-cut": memory_queue_cut}
 MEMORY_ACTIONS = tuple(RUNS)

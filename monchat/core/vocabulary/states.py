@@ -215,6 +215,7 @@ class DropCategory(StrEnum):
     LIMIT = "limit"  # over the persona's limit of proposals
     NO_TARGET = "no_target"  # a retraction with nothing kept to take back
     NEVER = "never"  # matches one of the user's "never remember" rules
+    KNOWN = "known"  # already known: its only lines repeat a memory the prompt carried (not "no evidence")
 
 
 class ReplyStatus(StrEnum):
