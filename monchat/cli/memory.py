@@ -63,7 +63,7 @@ def _proposed_by(row: ReviewItem) -> str:
     return f" (proposed by {', '.join(row.proposers)})" if row.proposers else ""
 
 
-def _queue_lines(groups: list[list[ReviewItem]], replaces: bool = False) -> list[str]:
+def _queue_lines(groups: list[list[ReviewItem]], replaces: bool = False, again: dict | None = None) -> list[str]:
     """One line per change waiting: near-duplicates (``MemoryService.queue_groups``) once, with how many and
     every number, so `monchat memory reject 3 5 8` decides them together."""
     lines = []
@@ -75,6 +75,8 @@ def _queue_lines(groups: list[list[ReviewItem]], replaces: bool = False) -> list
         lines.append(f"#{row.id} {row.action:9} {row.memory_id}  {row.text}{was}{alike} — "
                      f"{row.reason}{_proposed_by(row)}")
         lines += _quoted_lines(row.quoted)
+        for line in (again or {}).get(row.memory_id, []):  # the user said it again while it waited
+            lines.append(f"    said again on {line['ts'][:10]}: “{line['text']}”")
     return lines
 
 
@@ -120,12 +122,15 @@ def memory_list(app, args) -> int:
 
 
 def memory_queue(app, args) -> int:
+    from ..core.memory.waiting import said_again
     groups = app.memory.queue_groups()
-    out = [{**row.as_dict(), "alike": [r.id for r in group], "origin": str(row.origin)}
-           for group in groups for row in group]
+    again = {row.memory_id: said_again(app.memory.memories, app.archive, row.memory_id)
+             for group in groups for row in group}
+    out = [{**row.as_dict(), "alike": [r.id for r in group], "origin": str(row.origin),
+            "said_again": again[row.memory_id]} for group in groups for row in group]
     if args.json:
         return print_json(out)
-    for line in _queue_lines(groups):
+    for line in _queue_lines(groups, again=again):
         print(line)
     return 0
 

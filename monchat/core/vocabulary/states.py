@@ -37,8 +37,9 @@ class State(StrEnum):
 
     @property
     def layer2_eligible(self) -> bool:
-        """May sit in Layer 2 (recent memory) while its window lasts."""
-        return self in (State.CANDIDATE, State.QUEUED)
+        """May sit in Layer 2 (recent memory) while its window lasts: a candidate. A memory waiting for review
+        never does (issue 45: waiting means waiting, ``memory/waiting.py``)."""
+        return self is State.CANDIDATE
 
 
 LIVE = frozenset({State.CANDIDATE, State.ACTIVE, State.QUEUED, State.PENDING, State.DORMANT})
@@ -141,7 +142,8 @@ class ChangeKind(StrEnum):
 
 
 class View(StrEnum):
-    """The memory browser's tabs. A memory can be in more than one (a queued proposal sits in Layer 2)."""
+    """The memory browser's tabs. A memory can be in more than one (a proposal of the last flush is new and in its
+    layer); one waiting for review is only in ``WAITING`` (and ``NEW``, ``ALL``)."""
 
     NEW = "new"  # proposed by the last flush, whatever became of them (where a user looks first)
     LAYER1 = "layer1"
