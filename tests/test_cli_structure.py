@@ -32,9 +32,11 @@ def test_each_memory_action_runs_through_its_own_function():
     parse = build_parser().parse_args
     runs = {action: parse(["memory", action]).run for action in memory.MEMORY_ACTIONS}
     assert set(runs) == {"list", "show", "history", "approve", "reject", "edit", "forget", "restore", "delete", "pin",
-                         "unpin", "queue", "budget", "rate", "pause", "resume", "never", "undo", "merge-duplicates"}
+                         "unpin", "queue", "budget", "rate", "pause", "resume", "never", "undo", "merge-duplicates",
+                         "cut", "queue-cut"}
     assert len(set(runs.values())) == len(runs)  # no action shares another's function
-    assert all(run.__module__ == "monchat.cli.memory" and run is not memory.cmd_memory for run in runs.values())
+    assert all(run.__module__ in ("monchat.cli.memory", "monchat.cli.memory_cut") and run is not memory.cmd_memory
+               for run in runs.values())
     assert parse(["memory", "--json", "pin", "mem-1"]).run is memory.memory_pin  # options before the action too
 
 

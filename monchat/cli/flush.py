@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from ..core.vocabulary.states import ChangeKind
+from ..core.flush.accounting import accounting_line
+from ..core.vocabulary.states import ChangeKind, DropCategory
 from .output import print_json
 from .words import TIER_WORDS
 
@@ -82,6 +83,8 @@ def cmd_flush(app, args) -> int:
     print(f"  lasting memory +{report.promoted['layer1']}, recent memory +{report.promoted['layer2']}, "
           f"replaced {report.superseded}, sent to review {report.queued}, "
           f"dropped {len(report.dropped_items)}")
+    if report.accounting:  # every proposal, what became of it: the counts add up
+        print(f"  {accounting_line(report.accounting)}")
     for change in report.changes:
         old = f"  (was: {change.old_text})" if change.old_text else ""
         print(f"  {CHANGE_WORDS.get(change.kind, change.kind):12} {change.memory_id}  {change.text}{old}")
@@ -90,6 +93,10 @@ def cmd_flush(app, args) -> int:
     for item in report.dropped_items:
         rule = f" [{item['rule']}]" if item.get("rule") else ""  # the guard's rule (memory/guard.py)
         print(f"  dropped ({item['persona']}){rule}: {item['text'] or '(empty)'} — {item['reason']}")
+    cut = report.accounting.get("dropped", {}).get(DropCategory.LIMIT, 0) if report.accounting else 0
+    if cut and not report.dry_run:
+        print(f"  {cut} proposal(s) over a persona's limit were cut: send them to your review with "
+              f"`monchat memory queue-cut {report.run_id}`")
     print_flush_background(report)
     print_flush_lint(report)
     for note in report.notes:

@@ -14,6 +14,7 @@ import json
 from ..core.errors import InputError
 from ..core.memory import Kind, State, Verdict
 from ..core.memory.review_item import ReviewItem
+from .memory_cut import memory_cut, memory_queue_cut
 from .output import print_json, print_result
 from .words import RATING_WORDS, TIER_WORDS
 
@@ -41,9 +42,9 @@ def register(sub) -> None:
     p = sub.add_parser("memory", help="list, show and change memories")
     p.add_argument("action", choices=MEMORY_ACTIONS, action=PickRun)
     p.add_argument("id", nargs="?", help="memory id (mem-…) or review item number; never: list, add, remove, "
-                   "matches or forget")
+                   "matches or forget; cut, queue-cut: a flush's number")
     p.add_argument("text", nargs="*", help="new text (edit); up, down or none (rate); never add|remove: the rule; "
-                   "more item numbers (approve, reject)")
+                   "more item numbers (approve, reject); queue-cut: the numbers `memory cut` shows (none: all)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--all", action="store_true", help="list: every memory, history included; approve/reject: "
                    "every item waiting for review")
@@ -63,7 +64,7 @@ def _proposed_by(row: ReviewItem) -> str:
     return f" (proposed by {', '.join(row.proposers)})" if row.proposers else ""
 
 
-def _queue_lines(groups: list[list[ReviewItem]], replaces: bool = False) -> list[str]:
+def _queue_lines(groups: list[list[ReviewItem]], replaces: bool = False, again: dict | None = None) -> list[str]:
     """One line per change waiting: near-duplicates (``MemoryService.queue_groups``) once, with how many and
     every number, so `monchat memory reject 3 5 8` decides them together."""
     lines = []
@@ -75,6 +76,8 @@ def _queue_lines(groups: list[list[ReviewItem]], replaces: bool = False) -> list
         lines.append(f"#{row.id} {row.action:9} {row.memory_id}  {row.text}{was}{alike} — "
                      f"{row.reason}{_proposed_by(row)}")
         lines += _quoted_lines(row.quoted)
+        for line in (again or {}).get(row.memory_id, []):  # the user said it again while it waited
+            lines.append(f"    said again on {line['ts'][:10]}: “{line['text']}”")
     return lines
 
 
@@ -120,11 +123,15 @@ def memory_list(app, args) -> int:
 
 
 def memory_queue(app, args) -> int:
+    from ..core.memory.waiting import said_again
     groups = app.memory.queue_groups()
-    out = [{**row.as_dict(), "alike": [r.id for r in group]} for group in groups for row in group]
+    again = {row.memory_id: said_again(app.memory.memories, app.archive, row.memory_id)
+             for group in groups for row in group}
+    out = [{**row.as_dict(), "alike": [r.id for r in group], "origin": str(row.origin),
+            "said_again": again[row.memory_id]} for group in groups for row in group]
     if args.json:
         return print_json(out)
-    for line in _queue_lines(groups):
+    for line in _queue_lines(groups, again=again):
         print(line)
     return 0
 
@@ -362,5 +369,6 @@ RUNS = {"list": memory_list, "show": memory_show, "history": memory_history, "ap
         "reject": memory_reject, "edit": memory_edit, "forget": memory_forget, "restore": memory_restore,
         "delete": memory_delete, "pin": memory_pin, "unpin": memory_unpin, "queue": memory_queue,
         "budget": memory_budget, "rate": memory_rate, "pause": memory_pause, "resume": memory_resume,
-        "never": memory_never, "undo": memory_undo, "merge-duplicates": memory_merge_duplicates}
+        "never": memory_never, "undo": memory_undo, "merge-duplicates": memory_merge_duplicates,
+        "cut": memory_cut, "queue-cut": memory_queue_cut}
 MEMORY_ACTIONS = tuple(RUNS)

@@ -36,8 +36,9 @@ def test_the_queue_is_review_items_and_its_json_is_the_tables_row(world, capsys)
     [row] = world.rows("review_queue")
     printed = world.cli_json(capsys, "memory", "queue")
     assert printed == [{**row, "proposers": json.loads(row["proposers"] or "[]"),
-                       "quoted": json.loads(row["quoted"] or "[]"), "alike": [row["id"]]}]
-    assert list(printed[0]) == [*row, "alike"]  # the keys in the table's order, as before
+                       "quoted": json.loads(row["quoted"] or "[]"), "alike": [row["id"]], "origin": "chat",
+                       "said_again": []}]
+    assert list(printed[0]) == [*row, "alike", "origin", "said_again"]  # the keys in the table's order, as before; then added
 
     decided = world.cli_json(capsys, "memory", "approve", str(item.id))
     assert decided == {"queue": item.id, "memory_id": item.memory_id, "action": "supersede", "result": "approved"}

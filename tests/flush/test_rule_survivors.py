@@ -11,6 +11,7 @@ Every promotion, to either layer, shows in the report the lines it stood on. Mut
 from __future__ import annotations
 
 from monchat.core.types import format_ts
+from monchat.core.memory.waiting import said_again
 from tests.flush.conftest import Judgement, Rule
 
 COFFEE, TEA = "朝はコーヒーを飲む", "朝は紅茶も飲む"
@@ -99,19 +100,19 @@ def test_a_memory_that_supersedes_a_candidate_is_promoted_with_its_own_line(worl
     assert water.state == "candidate" and world.layer(WATER) == 2
 
 
-def test_a_statement_replacing_a_layer1_memory_waits_in_layer2_with_its_own_line(world):
+def test_a_statement_replacing_a_layer1_memory_waits_outside_layer2_with_its_own_line(world):
     report = _morning(world, "explicit", "habit", {COFFEE: Judgement("SUPERSEDE", 0.9)}, said=WATER_SAID,
                       new_text=WATER)
     water, coffee = world.mem(WATER), world.mem(COFFEE)
     assert coffee.state == "active" and coffee.superseded_by is None  # asked, not done
-    assert changes_of(report, water.id) == [("queued", 0, [WATER_SAID]), ("layer2", 2, [WATER_SAID])]
-    assert water.state == "queued" and world.layer(WATER) == 2
+    assert changes_of(report, water.id) == [("queued", 0, [WATER_SAID])]
+    assert water.state == "queued" and world.layer(WATER) == 0  # waiting means waiting (issue 45)
 
 
-def test_a_layer1_promotion_that_waits_for_review_and_its_later_support_show_their_lines_in_layer2(world):
-    # Said outright (Layer 1 at once) with a confidence below auto-approval: asked, and meanwhile in
-    # Layer 2. Said again two days later (the window is over): reinforced while it waits, back in
-    # Layer 2 on the new line.
+def test_a_layer1_promotion_that_waits_for_review_keeps_its_later_support_beside_it(world):
+    # Said outright (Layer 1 at once) with a confidence below auto-approval: asked, and meanwhile in no
+    # layer (issue 45: waiting means waiting). Said again two days later in words that say it: kept beside
+    # the review item as said again, not reinforced while it waits; approval makes it evidence.
     world.oracle.rules = [Rule("コーヒーを淹れ", COFFEE, "drink/morning", "explicit", 0.7),
                           Rule("今朝もコーヒー", "毎朝コーヒー", "drink/morning", "explicit", 0.7)]
     world.oracle.judgements = {(COFFEE, "毎朝コーヒー"): Judgement("SAME", 0.9)}
@@ -119,15 +120,16 @@ def test_a_layer1_promotion_that_waits_for_review_and_its_later_support_show_the
     first = world.flush("2026-11-23T08:00:00+09:00")
     coffee = world.mem(COFFEE)
     assert changes_of(first, coffee.id) == [("new", 0, ["覚えておいて、朝はコーヒーを淹れる"]),
-                                            ("queued", 0, ["覚えておいて、朝はコーヒーを淹れる"]),
-                                            ("layer2", 2, ["覚えておいて、朝はコーヒーを淹れる"])]
+                                            ("queued", 0, ["覚えておいて、朝はコーヒーを淹れる"])]
     assert [r["action"] for r in world.queue()] == ["layer1"]
 
-    world.say("2026-11-25T07:00:00+09:00", "今朝もコーヒーを飲んだ")
+    again = world.say("2026-11-25T07:00:00+09:00", "今朝もコーヒーを飲む")
     second = world.flush("2026-11-25T08:00:00+09:00")
-    assert changes_of(second, coffee.id) == [("reinforced", 0, ["今朝もコーヒーを飲んだ"]),
-                                             ("layer2", 2, ["今朝もコーヒーを飲んだ"])]
-    assert world.mem(COFFEE).state == "queued" and world.layer(COFFEE) == 2
+    assert changes_of(second, coffee.id) == []
+    assert world.mem(COFFEE).state == "queued" and world.layer(COFFEE) == 0 and world.mem(COFFEE).days == 1
+    assert [s["message_id"] for s in said_again(world.store, world.app.archive, coffee.id)] == [again]
+    world.memory.approve(coffee.id)
+    assert world.mem(COFFEE).days == 2 and world.layer(COFFEE) == 1
 
 
 # ---- the audit trail of the user's own decisions -------------------------------------------------------

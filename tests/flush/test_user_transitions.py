@@ -225,7 +225,7 @@ def test_forgetting_a_proposal_closes_its_own_review_and_leaves_the_kept_memory(
     assert [a for a, _ in events(world, sendai.id)][-1] != "review closed"
     assert events(world, kanazawa.id)[-1] == ("forgotten", {"was": "queued", "pinned": 0,
                                                           "layer2_until": kanazawa.layer2_until})
-    assert kanazawa.layer2_until  # a waiting proposal was recent memory: restore brings that back
+    assert kanazawa.layer2_until is None  # a waiting proposal is never recent memory (issue 45)
 
 
 # ---- pin ------------------------------------------------------------------------------------------
@@ -309,10 +309,10 @@ def test_a_merge_whose_wording_is_the_statements_own_is_not_a_rewording(world):
 
 # ---- refusing, and taking back what is lasting ---------------------------------------------------------
 
-def test_a_rejected_proposal_leaves_layer_2_too(world):
+def test_a_rejected_proposal_never_enters_layer_2(world):
     _moved(world)
     kanazawa = world.mem(KANAZAWA)
-    assert kanazawa.state == "queued" and kanazawa.layer2_until  # recent while it waits
+    assert kanazawa.state == "queued" and kanazawa.layer2_until is None  # not recent while it waits (issue 45)
     [row] = open_queue(world)
     world.memory.reject(str(row["id"]))
     rejected = row_of(world, kanazawa.id)
@@ -400,10 +400,10 @@ def test_restoring_a_pinned_memory_brings_back_its_pin(world):
     assert SENDAI in world.prompt()
 
 
-def test_restoring_a_forgotten_proposal_brings_it_back_as_a_recent_candidate(world):
+def test_restoring_a_forgotten_proposal_brings_it_back_as_a_candidate(world):
     _moved(world)
     kanazawa = world.mem(KANAZAWA)
-    assert kanazawa.state == "queued" and kanazawa.layer2_until
+    assert kanazawa.state == "queued" and kanazawa.layer2_until is None
     world.memory.forget(kanazawa.id)
     world.clock.now = world.clock.now.replace(hour=23)
     world.memory.restore(kanazawa.id)
@@ -441,11 +441,13 @@ def test_deleting_one_memory_a_retraction_names_leaves_the_retraction_waiting_on
 
 
 def test_forgetting_a_recent_memory_takes_it_out_of_layer_2(world):
-    _moved(world)
-    kanazawa = world.mem(KANAZAWA)
-    assert kanazawa.layer2_until
-    world.memory.forget(kanazawa.id)
-    assert (row_of(world, kanazawa.id)["state"], row_of(world, kanazawa.id)["layer2_until"]) == ("forgotten", None)
+    world.oracle.rules = [Rule("紅茶", "朝は紅茶", "drink/morning", "fact", 0.9)]
+    world.say("2026-11-23T08:00:00+09:00", "朝は紅茶")
+    world.flush("2026-11-23T22:00:00+09:00")
+    tea = world.mem("朝は紅茶")
+    assert tea.layer2_until
+    world.memory.forget(tea.id)
+    assert (row_of(world, tea.id)["state"], row_of(world, tea.id)["layer2_until"]) == ("forgotten", None)
 
 
 def test_an_edited_proposal_is_answered_in_its_review_with_the_users_words(world):

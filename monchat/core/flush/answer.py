@@ -21,6 +21,8 @@ from .records import Dropped, Item, LogLine
 # Bounds of a filter answer's strings (characters) and evidence list.
 ANSWER_LIMITS = {"reason": 80, "text": 120, "slot": 32, "evidence": 4}
 MIN_INJECTED_LENGTH = 8  # shorter memory texts are too generic to call a copy
+REPEATS_MEMORY = "repeats memory that was injected into the prompt"
+ALREADY_KNOWN = "already known: its lines repeat a memory you have"
 
 
 def item_schema(max_items: int, user_ids: list[str] | None = None) -> dict:
@@ -122,10 +124,12 @@ def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine
         elif line.role != "user":
             problems.append(f"{key}: an assistant line is not evidence about the user")
         elif any(len(t) >= MIN_INJECTED_LENGTH and t in line.text for t in injected):
-            problems.append(f"{key}: repeats memory that was injected into the prompt")
+            problems.append(f"{key}: {REPEATS_MEMORY}")
         elif line.message_id not in [e.message_id for e in evidence]:
             evidence.append(line)
     if not evidence:
+        if problems and all(p.endswith(REPEATS_MEMORY) for p in problems):  # its lines say what is kept already
+            return Dropped(persona.id, text, ALREADY_KNOWN, [str(x) for x in local_ids], category=DropCategory.KNOWN)
         reason = "; ".join(problems) if problems else "no evidence"
         return Dropped(persona.id, text, reason, [str(x) for x in local_ids])
     slot = normalise_slot(str(raw.get("slot") or ""))

@@ -22,6 +22,7 @@ from ..vocabulary.states import Applied, DropCategory, FlushStage
 from ..memory.transitions import Transitions
 from ..memory.withdraw import EDITED_AWAY, withdraw
 from ..store.memories import MemoryStore
+from .accounting import account
 from .consolidate import Consolidator
 from .context import FlushContext, Progress, quiet
 from .judge import JudgeOutcome
@@ -37,6 +38,8 @@ class Read:
     items: list[Item]
     recalls: list[Item]
     dropped: list[Dropped]
+    proposals: int = 0  # every item the filters answered, whatever became of it (``accounting.py``)
+    folded: int = 0  # of them, folded into another persona's identical proposal
 
 
 @dataclass
@@ -108,6 +111,8 @@ def commit(ctx: FlushContext, orientation: Orientation, asked: Asked) -> None:
     selection = rebuild_selection(memories, ctx.settings.flush, now, ctx.background.hint())
     report.dropped_items = [vars(d) for d in dropped]
     report.dropped = sum(1 for d in dropped if d.category == DropCategory.EVIDENCE)
+    report.accounting = account(asked.read.proposals, len(items) - len(consolidator.unmatched_retractions),
+                                asked.read.folded, len(asked.read.recalls), dropped)
     report.promoted = {"layer1": consolidator.counters.layer1, "layer2": consolidator.counters.layer2}
     report.superseded = consolidator.counters.superseded
     report.queued = consolidator.counters.queued

@@ -31,6 +31,7 @@ from ..records.memory import MemoryRecord
 from ..memory.rules import merged_text
 from ..vocabulary.states import DECISIVE, Action, ChangeKind, Kind, State, Verdict
 from ..memory.transitions import Transitions, guarded
+from ..memory.waiting import is_waiting, supports
 from ..settings import FlushSettings
 from ..store.memories import MemoryStore
 from .records import NO_VERDICT, Item, Judgement
@@ -135,6 +136,9 @@ class Consolidator:
         return sorted(found, key=lambda pair: (order[pair[0].verdict], guarded(pair[1])))
 
     def apply(self, item: Item, verdicts: list[Judgement]) -> None:
+        verdicts, heard = self._apart_from_waiting(item, verdicts)
+        if heard and not verdicts:  # the same as what waits for review: one row, the line kept beside it
+            return
         threshold = self.settings.judge_confidence
         sure = [v for v in verdicts if v.confidence >= threshold]
         unsure = [v for v in verdicts if v.confidence < threshold]
@@ -158,6 +162,25 @@ class Consolidator:
         memory = self._new_memory(item)
         self.t.note(ChangeKind.NEW, memory, item.evidence)
         self.t.promote(memory, item.score, item.evidence)
+
+    def _apart_from_waiting(self, item: Item, verdicts: list[Judgement]) -> tuple[list[Judgement], bool]:
+        """The verdicts about memories that are memory, without those about one waiting for review, which a flush
+        never reinforces, rewords, contradicts or judges (``memory/waiting.py``); only a sure SUPERSEDE stays: the
+        user's newer statement replaces the proposal, whose review closes (its words never entered memory). When
+        the item is the same as a waiting memory (SAME or MERGE) and its lines say the waiting words themselves,
+        they are kept beside it as said again. Returns the other verdicts and whether a waiting memory heard it."""
+        kept, heard = [], False
+        for verdict in verdicts:
+            target = self._target(verdict)
+            if target is None or not is_waiting(target) or (
+                    verdict.verdict == Verdict.SUPERSEDE and verdict.confidence >= self.settings.judge_confidence):
+                kept.append(verdict)
+                continue
+            lines = [self.messages[m]["text"] for m in item.evidence if m in self.messages]
+            if verdict.verdict in (Verdict.SAME, Verdict.MERGE) and supports(target.text, lines):
+                self.t.said_again(target, self._evidence_rows(item))
+                heard = True
+        return kept, heard
 
     def _same_slot_preference(self, item: Item) -> MemoryRecord | None:
         """The newest live preference (not one waiting for review) in the slot of a preference item."""

@@ -50,8 +50,11 @@ class FlushReport:
     llm_calls: int = 0
     tokens: int = 0  # ``usage.total``: what the backends reported, plus estimates where one reported nothing
     usage: TokenUsage = field(default_factory=TokenUsage)
-    dropped: int = 0
+    dropped: int = 0  # dropped for lack of evidence only (``DropCategory.EVIDENCE``); every reason: ``accounting``
     dropped_items: list[dict] = field(default_factory=list)
+    # Every proposal accounted for (``flush/accounting.py``): {"proposals", "kept", "folded", "recalls",
+    # "dropped": {category: n}}, adding up to "proposals".
+    accounting: dict = field(default_factory=dict)
     promoted: dict = field(default_factory=lambda: {"layer1": 0, "layer2": 0})
     superseded: int = 0
     queued: int = 0
@@ -92,4 +95,4 @@ class FlushReport:
             "promoted": self.promoted, "llm_calls": self.llm_calls, "tokens": self.tokens,
             "usage": self.usage.to_dict(), "duration_s": self.duration_s, "errors": self.errors,
             "notes": self.notes, "files": self.files, "messages_archived": self.messages_archived,
-            "budget": self.budget, "background": self.background}
+            "budget": self.budget, "background": self.background, "accounting": self.accounting}

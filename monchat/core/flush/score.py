@@ -227,18 +227,41 @@ def score_chunk(backend: Backend, prompts: PromptLibrary, persona: FilterPersona
     return result
 
 
+def item_day(item: Item) -> str:
+    """The day of an item's first line (``first_ts`` is "2026-11-23 Mon 21:10")."""
+    return item.first_ts[:10]
+
+
+def pick_spread(items: list[Item], limit: int) -> tuple[list[Item], list[Item]]:
+    """``limit`` items chosen by score and spread over the days they were said: the best of each day first (the
+    days in the order of their best item), then each day's second best, and so on. Over a 12-day flush with a
+    limit of 3 the three best days each give their best item, not the first day its first three. Returns the
+    chosen and the cut, each best first."""
+    def rank(i: Item) -> tuple:
+        return (-i.score, i.first_epoch, i.slot, i.text)
+    by_day: dict[str, list[Item]] = {}
+    for item in sorted(items, key=rank):
+        by_day.setdefault(item_day(item), []).append(item)
+    rounds: list[Item] = []
+    depth = max((len(day) for day in by_day.values()), default=0)
+    for n in range(depth):
+        rounds += sorted((day[n] for day in by_day.values() if len(day) > n), key=rank)
+    return rounds[:limit], sorted(rounds[limit:], key=rank)
+
+
 def collect(persona: FilterPersona, parts: list[ChunkResult]) -> PersonaResult:
-    """A persona's results over all chunks: its best ``max_items`` items, the rest dropped."""
+    """A persona's results over all chunks: its ``max_items`` items by score, spread over the days
+    (``pick_spread``); the rest dropped as over its limit, each with what it needs to be sent to review."""
     total = ChunkResult(persona.id, 0)
     for part in sorted(parts, key=lambda p: p.part):
         total.add(part)
     result = PersonaResult(persona.id, dropped=total.dropped, errors=total.errors, notes=total.notes,
                            unread=total.unread, usage=total.usage)
-    items = sorted(total.items, key=lambda i: (-i.score, i.first_epoch, i.slot, i.text))
-    kept, extra = items[:persona.max_items], items[persona.max_items:]
+    kept, extra = pick_spread(total.items, persona.max_items)
     for item in extra:
         result.dropped.append(Dropped(persona.id, item.text, f"over max_items={persona.max_items}",
-                                      item.evidence, category=DropCategory.LIMIT))
+                                      item.evidence, category=DropCategory.LIMIT, slot=item.slot, kind=item.kind,
+                                      score=item.score, day=item_day(item)))
     result.items = sorted(kept, key=lambda i: (i.first_epoch, i.slot, i.text))
     return result
 

@@ -168,6 +168,7 @@ def score(ctx: FlushContext, readable: list[Message], chosen: list, backend: Bac
         report.notes.append(Coded(f"A partial flush, accepted: {what}.", "partial_accepted",
                                   sum(len(missed) for missed in unread.values())))
     items, dropped = [], []
+    proposals = sum(len(result.items) + len(result.dropped) for result in results)  # each answered item once
     for result in results:
         report.add_usage(result.usage)
         report.errors.extend(result.errors)
@@ -179,11 +180,12 @@ def score(ctx: FlushContext, readable: list[Message], chosen: list, backend: Bac
     order = {p.id: n for n, p in enumerate(personas)}
     items.sort(key=lambda i: (i.first_epoch, order[i.persona], i.slot, i.text))
     recalls = [i for i in items if i.kind == Kind.RECALL]
-    items, report.folded = fold_items([i for i in items if i.kind != Kind.RECALL])  # one item per change
+    statements = [i for i in items if i.kind != Kind.RECALL]
+    items, report.folded = fold_items(statements)  # one item per change
     report.notes.extend(fold_notes(report.folded))
     for index, item in enumerate(items):
         item.index = index
-    return Read(items, recalls, dropped)
+    return Read(items, recalls, dropped, proposals, len(statements) - len(items))
 
 
 def judge_items(ctx: FlushContext, items: list[Item], backend: Backend, escalation: Backend | None,

@@ -8,8 +8,11 @@ so "alike" means the same thing everywhere.
 What is near-identical: the same slot (case, width, spaces and ``-``/``_`` aside), the same kind
 family (a retraction only with retractions, a preference only with preferences) and the same words
 in the same order, where a word may differ in case, width, punctuation and ending (Latin words
-compare by the stem ``guard.units`` uses) and a leading "the user" / 「ユーザーは」 is no word.
-A text without any word is alike to nothing.
+compare by the stem ``guard.units`` uses), a number may be written in figures, kanji or English words
+(猫を二匹 is 猫を2匹, "two cats" is "2 cats", 十二 is 12) and a leading "the user" / 「ユーザーは」 is no word.
+A text without any word is alike to nothing. An imported memory names no subject (its slot is
+``imported/<source>``): it is alike to a proposal of any slot with the same words (``same_change``), so an
+import and the flush's proposal saying the same thing are one review row, and approving stores one memory.
 """
 
 from __future__ import annotations
@@ -29,6 +32,25 @@ T = TypeVar("T")
 LEADING_SUBJECT = re.compile(r"^(?:the\s+user'?s?\b|user'?s?\b|ユーザーは|ユーザーが|ユーザーの)\s*")
 
 
+KANJI_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+KANJI_NUMBER = re.compile(r"[〇零一二三四五六七八九十]+")
+NUMBER_WORDS = {word: n for n, word in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())}
+IMPORTED_SLOT = "imported/"  # the slot of a pasted list's memories (``transfer/memory_import.py``): no subject
+
+
+def kanji_figures(run: str) -> str:
+    """A run of kanji numerals in figures: 二 → 2, 十二 → 12, 二十 → 20, 二〇二六 → 2026; a run that is no number
+    (十十) stays as it is."""
+    if "十" not in run:
+        return "".join(str(KANJI_DIGITS[c]) for c in run)
+    head, _, tail = run.partition("十")
+    if len(head) > 1 or len(tail) > 1 or "十" in tail:
+        return run
+    return str(KANJI_DIGITS.get(head, 1) * 10 + KANJI_DIGITS.get(tail, 0))
+
+
 def slot_key(slot: str) -> str:
     """A slot as folding compares it: ``Home / City`` and ``home/city`` are one slot."""
     folded = unicodedata.normalize("NFKC", slot).casefold()
@@ -40,10 +62,14 @@ def wording_key(text: str) -> tuple[str, ...]:
     """The words of ``text`` in order, each as it is compared (a Latin word by its ``units`` stem)."""
     folded = unicodedata.normalize("NFKC", text).casefold().strip()
     folded = LEADING_SUBJECT.sub("", folded)
+    folded = KANJI_NUMBER.sub(lambda m: kanji_figures(m.group()), folded)
     words = []
     for run in re.findall(r"[a-z0-9']+|[^\W\da-z_]+", folded):
         run = run.strip("'")
         if not run:
+            continue
+        if run in NUMBER_WORDS:  # "two cats" is "2 cats"
+            words.append(str(NUMBER_WORDS[run]))
             continue
         stem = units(run) if run.isascii() else set()
         words.append(next(iter(stem)) if len(stem) == 1 else run)
@@ -58,6 +84,15 @@ def family(kind: str) -> str:
 def change_key(slot: str, kind: str, text: str) -> tuple:
     """What two proposals must share to be one change."""
     return slot_key(slot), family(kind), wording_key(text)
+
+
+def same_change(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
+    """Whether two ``(slot, kind, text)`` say the same change: ``change_key`` equal, where an imported memory's slot
+    (no subject) matches any slot."""
+    ka, kb = change_key(*a), change_key(*b)
+    if not ka[-1] or ka[1:] != kb[1:]:
+        return False
+    return ka[0] == kb[0] or ka[0].startswith(IMPORTED_SLOT) or kb[0].startswith(IMPORTED_SLOT)
 
 
 def group_alike(things: Iterable[T], key: Callable[[T], tuple]) -> list[list[T]]:
@@ -81,4 +116,17 @@ def review_groups(rows: Iterable[ReviewItem], memory_of: Callable[[str], object 
         memory = memory_of(row.memory_id)
         return (row.action, row.target_id or "",
                 *change_key(getattr(memory, "slot", ""), getattr(memory, "kind", ""), row.text or ""))
-    return group_alike(rows, key)
+    groups = group_alike(rows, key)
+    # An import names no subject: it joins the group of the same words whatever that group's slot.
+    out: list[list[ReviewItem]] = []
+    first: dict[tuple, list[ReviewItem]] = {}
+    for group in groups:
+        action, target, slot, kind_family, words = key(group[0])
+        loose = (action, target, kind_family, words)
+        earlier = first.get(loose) if words else None
+        if earlier is not None and (slot.startswith(IMPORTED_SLOT) or key(earlier[0])[2].startswith(IMPORTED_SLOT)):
+            earlier.extend(group)
+            continue
+        first.setdefault(loose, group)
+        out.append(group)
+    return out

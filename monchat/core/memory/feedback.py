@@ -32,6 +32,7 @@ from ..types import Message
 from . import reliance
 from ..records.memory import MemoryRecord
 from .transitions import Transitions
+from .waiting import is_waiting
 
 if TYPE_CHECKING:
     from ..logs.files import LogBook
@@ -171,7 +172,8 @@ def reinforce_use(memories: MemoryStore, settings: FlushSettings, now: datetime,
             continue
         for memory_id in prompt_memory_ids(memories.store, reply.memory_revision):
             memory = memories.get(memory_id)
-            if memory is not None and memory.live and reliance.relied_on(memory.text, reply.text):
+            if memory is not None and memory.live and not is_waiting(memory) \
+                    and reliance.relied_on(memory.text, reply.text):
                 t.boost(memory, reliance.USE_STEP, f"used in reply {reply.id}")
                 given += 1
     return given

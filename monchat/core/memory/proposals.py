@@ -52,6 +52,12 @@ class Dropped:
     evidence: list[str] = field(default_factory=list)
     category: DropCategory = DropCategory.EVIDENCE
     rule: str = ""  # the guard's rule that dropped it (``memory.guard.GuardRule``), if the guard did
+    # A well-formed item cut by its persona's limit keeps what it needs to be sent to review later
+    # (``flush/cut.py``): its slot, kind, score and the day of its first line.
+    slot: str = ""
+    kind: str = ""
+    score: float | None = None
+    day: str = ""
 
 
 @dataclass

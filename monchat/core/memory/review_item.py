@@ -12,7 +12,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..store.quoted import quoted_lines
-from ..vocabulary.states import Action
+from ..vocabulary.states import Action, Held, Origin
+
+# The proposer ``core/transfer/memory_import.py`` records for each kind of file.
+IMPORT_ORIGINS = {"monchat export": Origin.MONCHAT_EXPORT, "ChatGPT": Origin.CHATGPT, "Claude": Origin.CLAUDE,
+                  "pasted list": Origin.PASTED}
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,17 @@ class ReviewItem:
         values["proposers"] = json.loads(row["proposers"]) if row.get("proposers") else []
         values["quoted"] = quoted_lines(row.get("quoted"))
         return cls(**values)
+
+    @property
+    def origin(self) -> Origin:
+        """Where its words came from: the user's messages (``CHAT``), a file or list imported (which one), or
+        another app (``MCP``). Only a ``CHAT`` item rests on lines the user said here; any other has none until
+        the user says it again (``memory/waiting.said_again``)."""
+        if self.held == Held.MCP:
+            return Origin.MCP
+        if self.held == Held.IMPORTED:
+            return IMPORT_ORIGINS.get(self.proposers[0] if self.proposers else "", Origin.PASTED)
+        return Origin.CHAT
 
     def as_dict(self) -> dict:
         return asdict(self)

@@ -253,7 +253,7 @@ class MemoryService:
         else:
             if target is not None and not target.superseded_by:
                 t.supersede(target, memory)
-            t.activate(memory)
+            t.approve(memory)
         t.event(memory.id, "approved", {"queue": row.id, "action": row.action,
                                         "verdict": str(chosen) if chosen else None})
 

@@ -30,12 +30,15 @@ from ..types import format_ts
 from ..records.memory import Change, MemoryRecord
 from . import learning, reliance
 from .user_changes import UserChanges
+from .alike import same_change
+from .waiting import SAID_AGAIN, is_waiting, said_again_rows
 from .rules import habit_set_aside, merged_text, required_days
 from ..vocabulary.states import FROM_OUTSIDE, Action, ChangeKind, State, Verdict
 
 # A supersession (or a judgement that may be one) unanswered past its deadline is set aside as pending;
 # a Layer 1 promotion (or a wording review from before the guard dropped such items) returns to candidate. Neither is ever confirmed silently.
 EXPIRES_TO_PENDING = (Action.SUPERSEDE, Action.MERGE, Action.JUDGE)
+USER_WORD = 1.0  # the confidence of a memory the user approved that had none of its own
 
 
 @dataclass
@@ -103,7 +106,7 @@ class Transitions(UserChanges):
         self.memories.add_evidence(memory.id, evidence_rows, self.run_id)
         return self.refresh(memory)
 
-    def queue(self, memory: MemoryRecord, action: Action, reason: str, confidence: float,
+    def queue(self, memory: MemoryRecord, action: Action, reason: str, confidence: float | None,
               target: MemoryRecord | None = None, evidence: Iterable[str] = (), verdict: str | None = None,
               merged_text: str | None = None, held: str | None = None) -> int:
         """Ask the user: a review item with a deadline (past it: ``expire_review``). Returns its number.
@@ -137,6 +140,8 @@ class Transitions(UserChanges):
         """What the user decided an unsure comparison is, applied as a flush applies a sure verdict (``memory``
         waited, ``target`` is the kept memory, ``proposed_text`` the judge's merged wording if it gave one)."""
         score = memory.score or 0.0
+        if is_waiting(target):  # a review row from before issue 45 against one that waits too: both stand alone
+            verdict = Verdict.COEXIST
         if verdict is Verdict.COEXIST:
             self.promote(self._set_state(memory, State.CANDIDATE), score)
         elif verdict in (Verdict.SUPERSEDE, Verdict.MERGE):
@@ -160,9 +165,17 @@ class Transitions(UserChanges):
             self.fold_into(memory, target, verdict)
 
     # ---- evidence ------------------------------------------------------------
+    def said_again(self, memory: MemoryRecord, evidence_rows: list[dict]) -> None:
+        """Lines the user said again for a memory waiting for review: kept beside it, not its evidence until the
+        user approves it (``memory/waiting.py``; the caller checked that the lines support its words)."""
+        lines = [{k: row[k] for k in ("message_id", "day", "session", "kind", "persona")} for row in evidence_rows]
+        self.event(memory.id, SAID_AGAIN, {"lines": lines})
+
     def reinforce(self, target: MemoryRecord, evidence_rows: list[dict], score: float, last_epoch: float,
                   evidence: Iterable[str] = ()) -> MemoryRecord:
-        """More support for a kept memory; new support wakes a dormant one (the rules decide again)."""
+        """More support for a kept memory; new support wakes a dormant one (the rules decide again). Never for a
+        memory waiting for review (``said_again`` is what a flush may do to it)."""
+        assert not is_waiting(target), f"{target.id} waits for review: it is not reinforced"
         added = self.memories.add_evidence(target.id, evidence_rows, self.run_id)
         self.memories.update(target.id, score=max(target.score or 0, score),
                              confidence=max(target.confidence or 0, score),
@@ -185,7 +198,9 @@ class Transitions(UserChanges):
         self.event(memory.id, "boosted", {"why": why, "boost": round(value, 4)})
 
     def contradict(self, target: MemoryRecord, evidence_rows: list[dict], evidence: Iterable[str] = ()) -> None:
-        """Counted against the memory, never a decrement; a habit contradicted twice goes pending."""
+        """Counted against the memory, never a decrement; a habit contradicted twice goes pending. Never for a
+        memory waiting for review: it is not memory yet."""
+        assert not is_waiting(target), f"{target.id} waits for review: it is not contradicted"
         rows = [{**row, "contradicts": 1} for row in evidence_rows]
         if not self.memories.add_evidence(target.id, rows, self.run_id):
             return
@@ -288,6 +303,28 @@ class Transitions(UserChanges):
         memory = self._set_state(memory, State.ACTIVE, layer2_until=None)
         self.memories.event(memory.id, self.stamp, "activated", {}, self.run_id)
         return memory
+
+    def approve(self, memory: MemoryRecord) -> MemoryRecord:
+        """The user approved it into lasting memory. The lines said again while it waited become its evidence
+        (``memory/waiting.py``). One with no confidence of its own (a pasted list's line, which no file gave a
+        number) takes the user's word, 1.0: left at 0 it would decay out at the next flush."""
+        again = said_again_rows(self.memories, memory.id)
+        if again and self.memories.add_evidence(memory.id, again, self.run_id):
+            memory = self.refresh(memory)
+        twin = self._kept_alike(memory)
+        if twin is not None:  # the same thing is kept already (or was approved a moment ago): one memory
+            self.memories.copy_evidence(memory.id, twin.id)
+            self.fold_into(memory, twin, Verdict.SAME)
+            return twin if twin.state is State.ACTIVE else self.activate(twin)
+        if not memory.confidence:
+            memory = self._set_state(memory, memory.state, confidence=USER_WORD, score=max(memory.score or 0, USER_WORD))
+        return self.activate(memory)
+
+    def _kept_alike(self, memory: MemoryRecord) -> MemoryRecord | None:
+        """A live memory, not waiting, that says the same change as ``memory`` (``alike.same_change``)."""
+        mine = (memory.slot, memory.kind, memory.text)
+        return next((m for m in self.memories.live() if m.id != memory.id and not is_waiting(m)
+                     and same_change(mine, (m.slot, m.kind, m.text))), None)
 
     def layer2(self, memory: MemoryRecord, score: float, evidence: Iterable[str] = ()) -> None:
         """Recent memory for ``layer2_hours``, for a proposal that scored at least the threshold."""

@@ -184,14 +184,12 @@ class MemoryStore(StoreView):
         return self.db["flush_runs"].insert(encoded).last_pk
 
     def runs(self, limit: int = 20) -> list[dict]:
-        out = []
-        for r in self.db.query("SELECT * FROM flush_runs ORDER BY id DESC LIMIT ?", [limit]):
-            for key in ("personas", "items", "dropped", "verdicts", "changes", "promoted", "errors",
-                        "files", "budget", "notes", "usage", "background"):
-                if r.get(key):
-                    r[key] = json.loads(r[key])
-            out.append(r)
-        return out
+        return [_run_row(r) for r in self.db.query("SELECT * FROM flush_runs ORDER BY id DESC LIMIT ?", [limit])]
+
+    def run(self, run_id: int) -> dict | None:
+        """One flush's row, as ``runs`` reads it; None when there is no such run."""
+        rows = list(self.db.query("SELECT * FROM flush_runs WHERE id = ?", [run_id]))
+        return _run_row(rows[0]) if rows else None
 
     def next_run_id(self) -> int:
         row = self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM flush_runs").fetchone()
@@ -278,3 +276,12 @@ def _scrub(value, words: list[str], ids: list[str]):
             value = value.replace(word, "[deleted]")
         return value
     return value
+
+
+def _run_row(r: dict) -> dict:
+    """A ``flush_runs`` row with its JSON columns read."""
+    for key in ("personas", "items", "dropped", "verdicts", "changes", "promoted", "errors",
+                "files", "budget", "notes", "usage", "background", "accounting"):
+        if r.get(key):
+            r[key] = json.loads(r[key])
+    return r

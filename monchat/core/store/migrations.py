@@ -202,3 +202,11 @@ def quote_imported_evidence(db: Database) -> int:
     if removed and db["messages_fts"].exists():  # the delete trigger took them out; merge the index's segments
         db.execute("INSERT INTO messages_fts(messages_fts) VALUES('optimize')")
     return removed
+
+
+@migrations()
+def m027_flush_accounting(db: Database) -> None:
+    """Every proposal of a flush accounted for (``flush/accounting.py``, issue 45): a run's row keeps how many items
+    its filters answered and what became of each — kept, folded, recalls, and the drops by reason — as JSON
+    (``{"proposals", "kept", "folded", "recalls", "dropped": {category: n}}``). NULL for a run before this."""
+    db["flush_runs"].add_column("accounting", str)

@@ -53,7 +53,7 @@ TEXT_COLUMNS: dict[str, dict[str, str]] = {
                         "superseded_by", "superseded_at", "created_at", "updated_at")},
     **_index("memories_fts"),
     "evidence": _all(NONE, "memory_id", "message_id", "day", "session", "kind", "persona"),
-    "flush_runs": {**_all(NONE, "started_at", "finished_at", "budget", "usage", "files"),
+    "flush_runs": {**_all(NONE, "started_at", "finished_at", "budget", "usage", "files", "accounting"),
                    **_all(WORDS, "personas", "items", "dropped", "verdicts", "changes", "promoted", "errors",
                           "notes", "background")},
     "verdicts": {**_all(NONE, "memory_id", "target_id", "verdict", "model", "applied"), "reasoning": WORDS},

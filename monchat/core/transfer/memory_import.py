@@ -55,6 +55,7 @@ class Proposal:
     kind: str = Kind.EXPLICIT
     valid_at: str | None = None
     evidence: list[dict] = field(default_factory=list)  # export lines {id, ts, role, text, persona}
+    confidence: float | None = None  # what the file says (a monchat export: 0 to 1); None: it says none
 
 
 @dataclass
@@ -151,12 +152,19 @@ def _from_export(data: dict) -> tuple[list[Proposal], int]:
             evidence = [e for e in entry.get("evidence") or [] if isinstance(e, dict) and e.get("role") == "user"
                         and not e.get("contradicts")]
             out.append(Proposal(_clean(entry["text"]), _clean(entry["slot"]), Kind(entry["kind"]),
-                                entry.get("valid_at"), evidence))
+                                entry.get("valid_at"), evidence, _confidence(entry.get("confidence"))))
         except (KeyError, TypeError, ValueError) as exc:
             raise InputError(f"Memory {n} of the export cannot be read ({exc}); nothing was imported.",
                              "Export it again; a file edited by hand must keep the format of docs/memory-export.md."
                              ) from None
     return out, left_out
+
+
+def _confidence(value) -> float | None:
+    """A file's confidence as it says it (0.9 stays 0.9), None where it gives no number in 0..1."""
+    if type(value) not in (int, float) or not 0 <= value <= 1:  # a bool is no confidence
+        return None
+    return float(value)
 
 
 _FIELDS = re.compile(r"^\s*(?:- |<!-- )state: (\w+) · slot: (.+?) · kind: (\w+)")  # a comment since issue 45
@@ -240,12 +248,13 @@ def queue_proposals(memory, proposals: list[Proposal], *, held: str, proposer: s
                 report.already_known += 1
                 continue
             quoted = _quoted(p)
+            confidence = p.confidence if p.confidence is not None else 0.0  # 0.0: the file gives none
             record = MemoryRecord(id=memory_id, text=p.text, slot=p.slot, kind=p.kind, state=State.QUEUED,
-                                  score=0.0, confidence=0.0, persona=proposer[:40], valid_at=p.valid_at or t.stamp,
+                                  score=confidence, confidence=confidence, persona=proposer[:40], valid_at=p.valid_at or t.stamp,
                                   created_at=t.stamp, updated_at=t.stamp)
             record = t.create(record, [])  # no ledger rows: nothing the user said here stands behind it
             t.proposers[record.id] = [proposer]
-            queue_id = t.queue(record, Action.LAYER1, reason, 0.0, held=held)
+            queue_id = t.queue(record, Action.LAYER1, reason, p.confidence, held=held)  # None: the file gives none
             if quoted:
                 QuotedStore(memory.store).keep(queue_id, quoted)
                 report.quoted += len(quoted)

@@ -37,8 +37,9 @@ class State(StrEnum):
 
     @property
     def layer2_eligible(self) -> bool:
-        """May sit in Layer 2 (recent memory) while its window lasts."""
-        return self in (State.CANDIDATE, State.QUEUED)
+        """May sit in Layer 2 (recent memory) while its window lasts: a candidate. A memory waiting for review
+        never does (issue 45: waiting means waiting, ``memory/waiting.py``)."""
+        return self is State.CANDIDATE
 
 
 LIVE = frozenset({State.CANDIDATE, State.ACTIVE, State.QUEUED, State.PENDING, State.DORMANT})
@@ -91,6 +92,18 @@ class Held(StrEnum):
     MCP = "mcp"  # proposed by another app through ``monchat mcp`` (core/transfer/mcp_server.py)
 
 
+class Origin(StrEnum):
+    """Where a review item's words came from (``ReviewItem.origin``): the window and the CLI say it in place of
+    "what you said" for an item no line of the user's backs."""
+
+    CHAT = "chat"  # a flush read it in the user's own messages
+    MONCHAT_EXPORT = "monchat_export"  # a monchat memory export (JSON or Markdown): its lines are quoted material
+    CHATGPT = "chatgpt"  # pasted from ChatGPT's saved memories
+    CLAUDE = "claude"  # pasted from Claude's memory
+    PASTED = "pasted"  # a pasted list of another source
+    MCP = "mcp"  # proposed by another app through ``monchat mcp``
+
+
 # Proposals from outside monchat's chats: unanswered past the deadline they are set aside, never left as candidates.
 FROM_OUTSIDE = (Held.IMPORTED, Held.MCP)
 
@@ -129,7 +142,8 @@ class ChangeKind(StrEnum):
 
 
 class View(StrEnum):
-    """The memory browser's tabs. A memory can be in more than one (a queued proposal sits in Layer 2)."""
+    """The memory browser's tabs. A memory can be in more than one (a proposal of the last flush is new and in its
+    layer); one waiting for review is only in ``WAITING`` (and ``NEW``, ``ALL``)."""
 
     NEW = "new"  # proposed by the last flush, whatever became of them (where a user looks first)
     LAYER1 = "layer1"
@@ -203,6 +217,7 @@ class DropCategory(StrEnum):
     LIMIT = "limit"  # over the persona's limit of proposals
     NO_TARGET = "no_target"  # a retraction with nothing kept to take back
     NEVER = "never"  # matches one of the user's "never remember" rules
+    KNOWN = "known"  # already known: its only lines repeat a memory the prompt carried (not "no evidence")
 
 
 class ReplyStatus(StrEnum):

@@ -40,7 +40,8 @@ class DroppedWords(QObject):
                 DropCategory.INVALID: self.tr("Not a well-formed proposal"),
                 DropCategory.LIMIT: self.tr("Over the persona's limit of proposals"),
                 DropCategory.NO_TARGET: self.tr("Nothing kept to take back"),
-                DropCategory.NEVER: self.tr("Matches one of your “never remember” rules")}.get(category, category)
+                DropCategory.NEVER: self.tr("Matches one of your “never remember” rules"),
+                DropCategory.KNOWN: self.tr("Already known: it repeats a memory you have")}.get(category, category)
 
 
 def add_dropped_rows(tree: QTreeWidget, dropped: list[dict]) -> None:
