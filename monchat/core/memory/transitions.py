@@ -57,10 +57,7 @@ def guarded(memory: MemoryRecord) -> bool:
 class Transitions(UserChanges):
     def __init__(self, memories: MemoryStore, settings: FlushSettings, now: datetime, run_id: int | None = None,
                  describe: Callable[[list[str]], list[dict]] | None = None) -> None:
-        """
-        Args:
-            describe: message ids → the evidence lines a ``Change`` shows (the flush knows the messages).
-        """
+        """``describe``: message ids → the evidence lines a ``Change`` shows (the flush knows the messages)."""
         self.memories = memories
         self.settings = settings
         self.now = now

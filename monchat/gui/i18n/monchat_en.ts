@@ -520,6 +520,10 @@ Send to it? monchat asks only once for this address.</source>
         <source>Nothing kept to take back</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Already known: it repeats a memory you have</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>

@@ -524,6 +524,10 @@ Send to it? monchat asks only once for this address.</source>
         <source>Nothing kept to take back</source>
         <translation>取り消す記憶がない</translation>
     </message>
+    <message>
+        <source>Already known: it repeats a memory you have</source>
+        <translation>既に覚えていること: あなたの記憶の繰り返しです</translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>
