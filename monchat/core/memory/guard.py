@@ -18,10 +18,18 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 
 from .guard_lean import negation_turned, turned
+from .guard_text import KANJI as _KANJI
+from .guard_text import KATAKANA_RUN as _KATAKANA_RUN
+from .guard_text import MIN_WORD as MIN_WORD
+from .guard_text import SHORT_NAME as _SHORT_NAME
+from .guard_text import WORD_STEM as WORD_STEM
+from .guard_text import Word as Word
+from .guard_text import fold as fold
+from .guard_text import stem as stem
+from .guard_text import swapped
 from .guard_words import DISTILLING_EN, DISTILLING_WORDS, FUNCTION_WORDS, JA_WORDS
 
 
@@ -58,8 +66,6 @@ COPIED_SHARE = 0.6  # this close to one assistant line …
 COPIED_LEAD = 0.2  # … and this much closer to it than to the cited user lines: the assistant's words
 ECHO_SHARE = 0.5  # this much of it in the instructions …
 ECHO_LEAD = 0.2  # … and this much more than in its evidence: the model reading itself
-WORD_STEM = 5  # Latin words compare by their first letters after a light stem
-MIN_WORD = 3  # shorter Latin words ("a", "of", "UI") say too little
 MIN_MEANING = 3  # a statement has at least this many meaningful characters (a CJK character counts 2)
 MAX_RUN_LETTERS = 2  # text made of this few distinct letters is one repeated syllable ("バルバババ", "hahaha")
 
@@ -76,28 +82,8 @@ PLACEHOLDER_WORDS = SCHEMA_WORDS | {"role", "skill", "user", "line", "category",
 
 _TOKEN = re.compile(r"[a-z]+|[0-9]+|[^\W\da-z_]+")
 _WORD = re.compile(r"[a-z0-9]+|[^\W\da-z_]+")
-_KANJI = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆]")
-_KATAKANA_RUN = re.compile(r"[\u30a1-\u30fa\u30fc\u30fd\u30fe\uff66-\uff9f]{2,}")
-_SHORT_NAME = re.compile(r"(?<![A-Za-z])[A-Z][A-Za-z](?![A-Za-z-])")
 _SLOT_PART = re.compile(r"[a-z0-9][a-z0-9_.+\-]*")  # as lint's SLOT_SHAPE: "tech/c++", "tech/node.js"
 MAX_SLOT_PARTS = 4
-
-
-def fold(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).casefold()
-
-
-def stem(word: str) -> str:
-    """A light English stem: "baking", "baked", "bake" → "bak"; "studies", "study" → "studi"."""
-    for suffix, keep in (("ies", "i"), ("ing", ""), ("ed", ""), ("es", ""), ("s", ""), ("ly", "")):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[:-len(suffix)] + keep
-            break
-    if word.endswith("y") and len(word) > 3:
-        word = word[:-1] + "i"
-    if word.endswith("e") and len(word) > 3:
-        word = word[:-1]
-    return word[:WORD_STEM]
 
 
 def units(text: str) -> set[str]:
@@ -147,12 +133,6 @@ def meaningful_share(text: str, sources: list[str] | str) -> float:
 
 
 # ---- content words ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Word:
-    shown: str  # as the text writes it
-    key: str  # what it is compared by
-
-
 def content_words(text: str) -> list[Word]:
     """The words of ``text`` that carry content: names, numbers, claims (in order, without repeats)."""
     folded = fold(text)
@@ -383,7 +363,6 @@ def check_item(text: str, slot: str | None, cited: list[str], assistant_lines: S
     memories = restated(text, known_texts)
     if shares_nothing(text, cited, memories):
         return GuardRule.NOT_THEIR_WORDS
-    from .guard_unsure import swapped  # (it builds on this module)
     if memories and swapped(text, cited, [w for w in content_words(text) if w.shown in adds_words(text, cited)]):
         return GuardRule.NOT_THEIR_WORDS  # a kept memory's words for what the line says otherwise (猫 / 犬を…)
     if adds_words(text, [*cited, *known_texts]) or turned(text, [*cited, *memories]) or negation_turned(text, cited):

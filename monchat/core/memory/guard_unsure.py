@@ -23,11 +23,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-import unicodedata
-
-from .guard_words import DISTILLING_WORDS, FUNCTION_WORDS, JA_WORDS
-from .guard import (_KANJI, _KATAKANA_RUN, _SHORT_NAME, MIN_WORD, GuardRule, Word, adds_words, content_words, fold,
-                    restated, stem)
+from .guard import GuardRule, adds_words, content_words, restated
+from .guard_text import KATAKANA_RUN, Word, fold, swapped
 
 WORDS_RULES = (GuardRule.ADDS_WORDS, GuardRule.NOT_THEIR_WORDS)
 MAX_UNSURE_ADDED = 2  # more words the user did not say than this: not a distillation, a claim
@@ -35,7 +32,6 @@ MIN_SHARED = 2  # fewer of the user's content words than this: too little of the
 UNSURE_REASON = "monchat is not sure these are your words: compare them with what you said"
 _CLAUSE = re.compile(r"[,;:.!?、。，；：！？\n]+|\b(?:and|but|also|plus|while|although|because|since|with|after|so)\b|と|ため|ので")
 _NAME = re.compile(r"(?<=[a-z,;] )[A-Z][a-z]+")  # a capitalised word inside a sentence: a name
-_SEQUENCE = re.compile(r"[a-z]+|[0-9]+|[\u30a1-\u30fa\u30fc\u30fd\u30fe]+|[^\W\d_a-z]")
 
 
 def _added(text: str, sources: list[str]) -> list[Word]:
@@ -47,7 +43,7 @@ def _extends(word: Word, sources: list[str]) -> bool:
     """Whether an added katakana word is a katakana word of the sources made longer (サワードウ → サワードウパン)."""
     if not word.key.startswith("k:"):
         return False
-    return any(len(run) >= 3 and run in word.key for run in _KATAKANA_RUN.findall(fold("\n".join(sources))))
+    return any(len(run) >= 3 and run in word.key for run in KATAKANA_RUN.findall(fold("\n".join(sources))))
 
 
 def invented_claim(text: str, sources: list[str]) -> bool:
@@ -56,70 +52,6 @@ def invented_claim(text: str, sources: list[str]) -> bool:
         words = content_words(clause) if clause else []
         if words and len(adds_words(clause, sources)) == len(words):
             return True
-    return False
-
-
-def _sequence(text: str) -> list[str]:
-    """The text's tokens in order, each as the key its content word would have (a Latin stem, a number, a kanji,
-    "k:" and a katakana word, a short name) or, marked "~", as a word that is no content (a function or
-    distilling word, 今朝, 飼) or as itself (a particle)."""
-    names = {w.casefold() for w in _SHORT_NAME.findall(unicodedata.normalize("NFKC", text))} - FUNCTION_WORDS
-    folded = fold(text)
-    keys: list[str] = []
-    i = 0
-    while i < len(folded):
-        quiet = next((w for w in JA_WORDS if folded.startswith(w, i)), None)
-        if quiet is not None:
-            keys.append("~" + quiet)
-            i += len(quiet)
-            continue
-        match = _SEQUENCE.match(folded, i)
-        if match is None:
-            i += 1
-            continue
-        token = match.group()
-        i = match.end()
-        if token.isdigit():
-            keys.append(f"#{int(token)}")
-        elif token.isascii():
-            quiet_word = len(token) < MIN_WORD or token in FUNCTION_WORDS or token in DISTILLING_WORDS
-            keys.append(token if token in names else "~" + token if quiet_word else stem(token))
-        elif _KATAKANA_RUN.fullmatch(token):
-            keys.append("k:" + token)
-        else:
-            keys.append(token)
-    return keys
-
-
-def _is_content(key: str) -> bool:
-    return key.startswith(("k:", "#")) or bool(_KANJI.fullmatch(key)) or (key.isascii() and key[:1].isalpha())
-
-
-def swapped(text: str, cited: Sequence[str], added: list[Word]) -> bool:
-    """Whether an added word stands where a cited line has another word the item left out: the same neighbour
-    on one side, a different content word in its place ("has a dog" / "I have a cat", "犬を飼う" / "猫を飼う")."""
-    mine = _sequence(text)
-    kept = set(mine)
-    new = {word.key for word in added}
-    for line in cited:
-        theirs = _sequence(line)
-        for i, key in enumerate(mine):
-            if key not in new:
-                continue
-            for side in (-1, 1):
-                if not 0 <= i + side < len(mine) or mine[i + side] in new:
-                    continue
-                anchor = mine[i + side]
-                # the other word on the anchor's same side; either side when the anchor is a content word
-                # ("14 April" / "March 14")
-                places = (-side, side) if _is_content(anchor) else (-side,)
-                for j, other in enumerate(theirs):
-                    if other != anchor:
-                        continue
-                    for place in places:
-                        k = j + place
-                        if 0 <= k < len(theirs) and theirs[k] not in kept and _is_content(theirs[k]):
-                            return True
     return False
 
 

@@ -28,7 +28,7 @@ they them their theirs one ones of in on at by for with about against between in
 after above below to from up down out off over under again further once just also as per via
 get got gets getting make makes made lot lots thing things something anything everything way ways
 really quite rather much many still even ever now new own bit kind sort
-without within since until while because though although across around near instead almost longer
+without within since until while because though although across around near instead almost longer another
 """.split())
 
 # English distilling words: who, how often and how sure, the everyday verbs of a habit, and times and days
