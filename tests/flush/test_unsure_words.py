@@ -30,9 +30,12 @@ def test_a_habit_reinforced_on_three_days_in_a_capable_models_words_becomes_last
     world.say("2026-11-23T07:30:00+09:00", "I run 30 minutes before work every morning")
     world.flush("2026-11-23T22:00:00+09:00")
     assert world.mem(RUNS).days == 1 and world.mem(RUNS).state == "candidate"
+    world.say("2026-11-24T23:00:00+09:00", "nothing much today")
+    world.flush("2026-11-24T23:30:00+09:00")  # past Layer 2's 24 hours: out of the prompt, still kept
+    assert world.layer(RUNS) == 0 and RUNS not in world.prompt()
 
     jog = world.say("2026-11-25T07:40:00+09:00", "went for my morning jog, still keeping it up")
-    report = world.flush("2026-11-25T22:00:00+09:00")  # out of Layer 2 by now: a kept candidate, still known
+    report = world.flush("2026-11-25T22:00:00+09:00")  # a kept candidate the guard knows (not the prompt's)
     assert report.dropped_items == [] and report.unsure == 0
     assert jog in world.mem(RUNS).evidence and world.mem(RUNS).days == 2
 
@@ -58,6 +61,30 @@ def test_a_proposal_the_guard_is_not_sure_of_waits_for_review_beside_the_line_it
     assert memory.state == State.QUEUED and memory.evidence == [line]
     assert world.layer(SLEEP) == 0 and SLEEP not in world.prompt()  # never straight into memory
     assert world.oracle.judged == []  # nothing to weigh against kept memories: the user decides
+
+
+def test_an_unsure_proposal_is_never_weighed_against_a_kept_memory(world):
+    """The judge never sees it: a sure SAME would otherwise lend its words to the kept memory's evidence."""
+    kept = "Sleeps 7 hours"
+    world.oracle.rules = [Rule("7 hours", kept, "health/sleep", "fact", 0.9),
+                          Rule("stressed", SLEEP, "health/sleep", "fact", 0.9)]
+    world.oracle.judgements = {(kept, None): Judgement("SAME", 0.9)}
+    world.say("2026-11-22T23:30:00+09:00", "I sleep 7 hours most nights")
+    world.flush("2026-11-23T00:30:00+09:00")
+    world.say("2026-11-23T23:30:00+09:00", "When I'm stressed I can't sleep at all")
+    report = world.flush("2026-11-24T00:30:00+09:00")
+    assert world.oracle.judged == [] and report.unsure == 1
+    assert world.mem(kept).days == 1 and world.mem(SLEEP).state == State.QUEUED
+
+
+def test_one_sure_proposal_of_the_same_words_makes_them_sure(world):
+    world.oracle.rules = [Rule("at all", SLEEP, "health/sleep", "fact", 0.95, persona="base"),
+                          Rule("badly", SLEEP, "health/sleep", "fact", 0.9, persona="lifestyle")]
+    world.say("2026-11-23T23:30:00+09:00", "When I'm stressed I can't sleep at all")
+    world.say("2026-11-23T23:35:00+09:00", "I sleep badly when stressed")
+    report = world.flush("2026-11-24T00:30:00+09:00")
+    assert report.unsure == 0 and world.queue() == []
+    assert world.mem(SLEEP).state == State.CANDIDATE and len(world.mem(SLEEP).evidence) == 2
 
 
 def test_the_flush_report_says_how_many_wait_because_the_guard_was_not_sure(world, capsys):

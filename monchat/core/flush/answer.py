@@ -141,13 +141,12 @@ def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine
     if never is not None:  # the user's own rule, whatever the model says (memory/never.py): its lines too
         return Dropped(persona.id, text, f"matches your never-remember rule {never!r}",
                        [line.message_id for line in evidence], category=DropCategory.NEVER, rule=NEVER_RULE)
-    memories = [*injected, *known]
     rule = check_item(text, slot, cited, [line.text for line in lines_by_local.values() if line.role != "user"],
-                      instructions, memories)
+                      instructions, injected, known)
     unsure = str(rule) if rule is not None and kind not in (Kind.RECALL, Kind.RETRACTION) \
-        and is_unsure(text, rule, cited, memories) else ""
+        and is_unsure(text, rule, cited, injected, known) else ""
     if rule is not None and not unsure:
-        return Dropped(persona.id, text, guard_reason(rule, kind, text, slot, [*cited, *memories]),
+        return Dropped(persona.id, text, guard_reason(rule, kind, text, slot, [*cited, *injected]),
                        [line.message_id for line in evidence], category=GUARD_CATEGORY.get(rule, DropCategory.WORDS),
                        rule=rule)
     evidence.sort(key=lambda line: (line.epoch, line.message_id))

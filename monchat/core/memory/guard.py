@@ -313,8 +313,11 @@ def restated(text: str, known: Sequence[str]) -> list[str]:
     words = content_words(text)
     if not words:
         return []
+    probes = [w.key.removeprefix("k:") for w in words if not w.key.startswith(("#", "x:"))]
     found = []
     for memory in known:
+        if probes and not any(probe in fold(memory) for probe in probes):
+            continue  # no word of the item in it (cheap: a flush may know thousands of memories)
         shared = len(words) - len(adds_words(text, [memory]))
         if shared and shared >= RESTATES_SHARE * len(words):
             found.append(memory)
@@ -338,7 +341,8 @@ def touches(text: str, sources: Sequence[str]) -> bool:
 
 
 def check_item(text: str, slot: str | None, cited: list[str], assistant_lines: Sequence[str] = (),
-               instruction_texts: Sequence[str] = (), known_texts: Sequence[str] = ()) -> GuardRule | None:
+               instruction_texts: Sequence[str] = (), known_texts: Sequence[str] = (),
+               kept_texts: Sequence[str] = ()) -> GuardRule | None:
     """The first rule an item breaks, or None when it is the user's words.
 
     Args:
@@ -349,6 +353,7 @@ def check_item(text: str, slot: str | None, cited: list[str], assistant_lines: S
             restates one (``restated``) is judged against that memory's words and its cited lines together: a
             correction or retraction keeps its subject ("違うよ、飲まないって言ったよね" → "コーヒーは飲まない" when
             "朝はコーヒーを飲む" is kept), a reinforcement may keep the memory's wording.
+        kept_texts: the user's other kept memories (out of the prompt): only one the item restates lends its words.
     """
     if not is_statement(text):
         return GuardRule.NO_STATEMENT
@@ -360,11 +365,11 @@ def check_item(text: str, slot: str | None, cited: list[str], assistant_lines: S
         return GuardRule.ASSISTANTS_WORDS
     if echoes(text, list(instruction_texts), cited):
         return GuardRule.ECHOES_INSTRUCTIONS
-    memories = restated(text, known_texts)
+    memories = restated(text, [*known_texts, *kept_texts])
     if shares_nothing(text, cited, memories):
         return GuardRule.NOT_THEIR_WORDS
     if memories and swapped(text, cited, [w for w in content_words(text) if w.shown in adds_words(text, cited)]):
         return GuardRule.NOT_THEIR_WORDS  # a kept memory's words for what the line says otherwise (猫 / 犬を…)
-    if adds_words(text, [*cited, *known_texts]) or turned(text, [*cited, *memories]) or negation_turned(text, cited):
+    if adds_words(text, [*cited, *known_texts, *memories]) or turned(text, [*cited, *memories]) or negation_turned(text, cited):
         return GuardRule.ADDS_WORDS
     return None

@@ -55,14 +55,16 @@ def invented_claim(text: str, sources: list[str]) -> bool:
     return False
 
 
-def is_unsure(text: str, rule: GuardRule | None, cited: Sequence[str], known: Sequence[str] = ()) -> bool:
-    """Whether a proposal the guard refused under ``rule`` should wait for the user's review instead."""
+def is_unsure(text: str, rule: GuardRule | None, cited: Sequence[str], known: Sequence[str] = (),
+              kept: Sequence[str] = ()) -> bool:
+    """Whether a proposal the guard refused under ``rule`` should wait for the user's review instead (``known``,
+    ``kept``: as ``check_item``'s ``known_texts`` and ``kept_texts``)."""
     if rule not in WORDS_RULES or not cited:
         return False
-    memories = restated(text, known)
+    memories = restated(text, [*known, *kept])
     if rule is GuardRule.NOT_THEIR_WORDS:
         return bool(memories)
-    sources = [*cited, *known]
+    sources = [*cited, *known, *memories]
     added = _added(text, sources)
     shared = len(content_words(text)) - len(added) + sum(1 for word in added if _extends(word, sources))
     if not added or len(added) > MAX_UNSURE_ADDED or shared < max(len(added), MIN_SHARED):
