@@ -6,7 +6,7 @@ Each group builds its own data in a temporary MONCHAT_HOME and uses loopback fak
 servers (tests/fakes, TCP_NODELAY) or the embedded model. ``--quick`` runs smaller
 sizes and skips the embedded flush; ``--smoke`` runs the smallest sizes, only to show
 that every figure is produced (tests/test_benchmarks.py); ``--only`` takes a figure or a group name
-(turns, prefix, memory, flush, chat_first, start, gui, embedded, unflushed, models) and may repeat.
+(turns, prefix, memory, flush, chat_first, start, gui, embedded, unflushed, models, guard) and may repeat.
 The JSON has ``figures`` (value, baseline, what the baseline is, unit), ``details``
 (each group's raw numbers) and ``machine`` (cores and load average before and
 after: figures taken on a busy machine say so). Nothing here asserts a time.
@@ -64,10 +64,23 @@ FIGURES: dict[str, tuple[str, str, str, str, str]] = {
                         "the first turn, which reads the whole window (s)", "s"),
     "embedded_flush_s": ("embedded", "embedded_flush_s", "embedded_flush_baseline_persona_major_s",
                          "the same flush, one persona after another (s)", "s"),
+    "guard_junk_kept": ("guard", "guard_junk_kept", "guard_junk",
+                        "junk cases of the guard's corpus, per language (goal: none kept)", "kept"),
+    "guard_honest_dropped_pct": ("guard", "guard_honest_dropped_pct", "guard_honest",
+                                 "honest cases of the guard's corpus, per language (goal: at most 3 % dropped)", "%"),
+    "guard_honest_dropped_by_rule": ("guard", "guard_honest_dropped_by_rule", "guard_honest",
+                                     "honest cases each rule dropped, per language", "cases"),
+    "guard_junk_kept_by_kind": ("guard", "guard_junk_kept_by_kind", "guard_junk",
+                                "junk kept, per language and kind (echo, placeholder, claim, loop, swap…)", "kept"),
+    "guard_junk_caught_by_rule": ("guard", "guard_junk_caught_by_rule", "guard_junk",
+                                  "junk cases each rule caught, per language (the first rule broken)", "cases"),
+    "guard_review": ("guard", "guard_review", "guard_honest",
+                     "sent to review as unsure, per language and side (the review load)", "cases"),
 }
 UNFLUSHED = "unflushed_turns"  # benchmarks/bench_unflushed.py (another change) measures it when present
 MODELS = "embedded_models"  # benchmarks/bench_models.py: the embedded figures per installed model
-GROUPS = ("start", "turns", "prefix", "memory", "flush", "chat_first", "gui", "embedded", "unflushed", "models")
+GROUPS = ("start", "turns", "prefix", "memory", "flush", "chat_first", "gui", "embedded", "unflushed", "models",
+          "guard")
 
 
 def run_turns(size: str) -> dict:
@@ -136,10 +149,15 @@ def run_unflushed(size: str) -> dict:
     return {UNFLUSHED: bench_unflushed.measure(quick=size != "full") if accepts_quick else bench_unflushed.measure()}
 
 
+def run_guard(size: str) -> dict:
+    from bench_guard import measure
+    return measure(size)
+
+
 RUNNERS = {"turns": run_turns, "prefix": run_prefix, "memory": run_memory, "flush": run_flush,
            "chat_first": run_chat_first,
            "start": run_start, "gui": run_gui, "embedded": run_embedded, "unflushed": run_unflushed,
-           "models": run_models}
+           "models": run_models, "guard": run_guard}
 
 
 def groups_for(only: list[str]) -> list[str]:

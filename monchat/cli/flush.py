@@ -81,7 +81,8 @@ def cmd_flush(app, args) -> int:
     print(f"  {report.messages_archived} message(s) archived; {report.llm_calls} LLM call(s); "
           f"{_tokens(report.usage)}; {report.duration_s:.1f}s")
     print(f"  lasting memory +{report.promoted['layer1']}, recent memory +{report.promoted['layer2']}, "
-          f"replaced {report.superseded}, sent to review {report.queued}, "
+          f"replaced {report.superseded}, sent to review {report.queued}"
+          f"{f' ({report.unsure} not sure these are your words)' if report.unsure else ''}, "
           f"dropped {len(report.dropped_items)}")
     if report.accounting:  # every proposal, what became of it: the counts add up
         print(f"  {accounting_line(report.accounting)}")

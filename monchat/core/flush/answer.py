@@ -13,6 +13,8 @@ from collections.abc import Sequence
 
 from ..memory import preferences
 from ..memory.guard import GuardRule, adds_words, check_item
+from ..memory.guard_lean import turned
+from ..memory.guard_unsure import is_unsure
 from ..memory.never import NEVER_RULE, matches_never
 from ..vocabulary.states import KINDS, DropCategory, Kind
 from ..personas.library import FilterPersona
@@ -90,14 +92,19 @@ GUARD_CATEGORY = {GuardRule.NO_STATEMENT: DropCategory.INVALID, GuardRule.BAD_SL
 
 
 def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine],
-                  injected: list[str], instructions: Sequence[str] = ()) -> Item | Dropped:
+                  injected: list[str], instructions: Sequence[str] = (), known: Sequence[str] = ()) -> Item | Dropped:
     """Check one raw item from the LLM; return an Item or the reason it is dropped.
 
     Evidence ids must name user lines of this request; then the guard (``memory/guard.py``) decides
     whether the text is the user's words: a statement, with a ``subject/attribute`` slot, not the
     assistant's words nor the request's ``instructions`` read back, sharing words with the lines it
-    cites and adding nothing they do not say. An item that breaks a rule is dropped with the rule,
-    never queued.
+    cites and adding nothing they do not say. An item that breaks a rule is dropped with the rule, except
+    one the guard is not sure of (``guard_unsure.is_unsure``: only a words rule broken, by what may be a
+    distillation): it is kept with ``unsure`` set, and the flush sends it to review, never into memory.
+
+    Args:
+        known: the user's kept memories' texts besides ``injected`` (candidates out of Layer 2 too): a proposal
+            that restates one is judged against its words and the cited lines together.
     """
     if not isinstance(raw, dict):
         return Dropped(persona.id, str(raw)[:200], "not an object", category=DropCategory.INVALID)
@@ -139,8 +146,10 @@ def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine
         return Dropped(persona.id, text, f"matches your never-remember rule {never!r}",
                        [line.message_id for line in evidence], category=DropCategory.NEVER, rule=NEVER_RULE)
     rule = check_item(text, slot, cited, [line.text for line in lines_by_local.values() if line.role != "user"],
-                      instructions, injected)
-    if rule is not None:
+                      instructions, injected, known)
+    unsure = str(rule) if rule is not None and kind not in (Kind.RECALL, Kind.RETRACTION) \
+        and is_unsure(text, rule, cited, injected, known) else ""
+    if rule is not None and not unsure:
         return Dropped(persona.id, text, guard_reason(rule, kind, text, slot, [*cited, *injected]),
                        [line.message_id for line in evidence], category=GUARD_CATEGORY.get(rule, DropCategory.WORDS),
                        rule=rule)
@@ -151,15 +160,22 @@ def validate_item(raw, persona: FilterPersona, lines_by_local: dict[str, LogLine
     return Item(persona=persona.id, style=persona.style, text=text,
                 slot=slot, kind=kind, score=score,
                 evidence=[line.message_id for line in evidence], reason=str(raw.get("reason") or "")[:500],
-                first_epoch=evidence[0].epoch, first_ts=evidence[0].when)
+                first_epoch=evidence[0].epoch, first_ts=evidence[0].when, unsure=unsure)
 
 
 def guard_reason(rule: GuardRule, kind: str, text: str, slot: str, cited: list[str]) -> str:
-    """The English line a drop by the guard carries (the CLI's and the log's; the GUI words the rule)."""
+    """The English line a drop by the guard carries (the CLI's and the log's; the GUI words the rule): which rule
+    and why in plain words, so a user can see when the guard was too strict (the words it did not find, the slot
+    it refused)."""
     if rule is GuardRule.NOT_THEIR_WORDS and kind == Kind.RECALL:
         return "a recall failure shares no words with the line it cites"
     if rule is GuardRule.ADDS_WORDS:
-        return f"{rule.description}: {', '.join(adds_words(text, cited)[:6])}"
+        added = adds_words(text, cited)
+        if not added and turned(text, cited):
+            return f"{rule.description}: it turns what you said round (likes for dislikes)"
+        if not added:
+            return f"{rule.description}: it says no to what you said, or yes to what you said no to"
+        return f"{rule.description}: {', '.join(added[:6])}"
     if rule is GuardRule.BAD_SLOT:
         return f"{rule.description}: {slot or '(none)'!s}"
     return rule.description

@@ -116,6 +116,7 @@ def commit(ctx: FlushContext, orientation: Orientation, asked: Asked) -> None:
     report.promoted = {"layer1": consolidator.counters.layer1, "layer2": consolidator.counters.layer2}
     report.superseded = consolidator.counters.superseded
     report.queued = consolidator.counters.queued
+    report.unsure = consolidator.unsure
     report.budget = selection.budget
     report.duration_s = round(time.monotonic() - ctx.started, 3)
     memories.add_run(report.run_row(now, ctx.clock(), verdicts))

@@ -16,6 +16,8 @@ each item and its verdicts into them:
   is a new version of it (``memory/preferences.py``).
 - A change to a preference (a new version, a merge) waits in the review queue unless auto-approved
   (``preferences.asks_first``), whatever layer the old version is in.
+- A proposal the guard was not sure of (``Item.unsure``) waits in the review queue, marked so, with the lines it
+  cites in its reason: never in a layer, never judged against kept memories (``guard_unsure.py``).
 - With a model known to be small (``small_model``) nothing enters Layer 1 by itself: what auto-approval
   would have applied, a preference's new version included, waits with ``held = "small_model"``.
 """
@@ -29,7 +31,8 @@ from datetime import datetime
 from ..memory import preferences
 from ..records.memory import MemoryRecord
 from ..memory.rules import merged_text
-from ..vocabulary.states import DECISIVE, Action, ChangeKind, Kind, State, Verdict
+from ..memory.guard_unsure import UNSURE_REASON
+from ..vocabulary.states import DECISIVE, Action, ChangeKind, Held, Kind, State, Verdict
 from ..memory.transitions import Transitions, guarded
 from ..memory.waiting import is_waiting, supports
 from ..settings import FlushSettings
@@ -65,6 +68,7 @@ class Consolidator:
         self.counters = self.t.counters
         self.item_memory: dict[int, str] = {}  # item index -> memory id it became or reinforced
         self.unmatched_retractions: list[Item] = []
+        self.unsure = 0  # proposals sent to review because the guard was not sure of their words
 
     # ---- an item's evidence ----------------------------------------------
     def _evidence_rows(self, item: Item) -> list[dict]:
@@ -143,6 +147,8 @@ class Consolidator:
         sure = [v for v in verdicts if v.confidence >= threshold]
         unsure = [v for v in verdicts if v.confidence < threshold]
         decisive = self._decisive(sure)
+        if item.unsure:
+            return self._apply_unsure(item)
         if item.kind == Kind.RETRACTION:
             return self._apply_retraction(item, decisive, unsure)
         if decisive:
@@ -181,6 +187,15 @@ class Consolidator:
                 self.t.said_again(target, self._evidence_rows(item))
                 heard = True
         return kept, heard
+
+    def _apply_unsure(self, item: Item) -> None:
+        """A proposal the guard was not sure is the user's words: it waits for review, beside the lines it cites,
+        out of every layer; approved it is theirs, unanswered it is set aside (``Held.UNSURE_WORDS``)."""
+        memory = self._new_memory(item, state=State.QUEUED)
+        said = " / ".join(f"“{line['text']}”" for line in self._evidence_lines(item.evidence))
+        self.t.queue(memory, Action.WORDS, f"{UNSURE_REASON}. You said: {said}", item.score, None, item.evidence,
+                     held=Held.UNSURE_WORDS)
+        self.unsure += 1
 
     def _same_slot_preference(self, item: Item) -> MemoryRecord | None:
         """The newest live preference (not one waiting for review) in the slot of a preference item."""

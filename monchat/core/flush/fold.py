@@ -61,7 +61,8 @@ def _fold(group: list[Item]) -> Item:
     first = min(group, key=lambda i: i.first_epoch)
     evidence = list(dict.fromkeys(mid for i in group for mid in i.evidence))
     return replace(best, score=max(i.score for i in group), evidence=evidence, first_epoch=first.first_epoch,
-                   first_ts=first.first_ts, kind=_loosest(group, best.kind), proposers=proposers)
+                   first_ts=first.first_ts, kind=_loosest(group, best.kind), proposers=proposers,
+                   unsure=best.unsure if all(i.unsure for i in group) else "")  # one sure proposal: sure
 
 
 def _loosest(group: list[Item], preferred: str) -> str:

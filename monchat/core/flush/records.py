@@ -58,6 +58,7 @@ class FlushReport:
     promoted: dict = field(default_factory=lambda: {"layer1": 0, "layer2": 0})
     superseded: int = 0
     queued: int = 0
+    unsure: int = 0  # of ``queued``: proposals the guard was not sure are the user's words (memory/guard_unsure.py)
     review_rows: int = 0  # the rows the review queue shows after the flush (``memory/alike.review_groups``)
     duration_s: float = 0.0
     changes: list[Change] = field(default_factory=list)

@@ -16,7 +16,7 @@ import logging
 import threading
 from concurrent.futures import as_completed
 from dataclasses import dataclass, field, replace
-from collections.abc import Set
+from collections.abc import Sequence, Set
 from typing import Callable
 from datetime import tzinfo
 
@@ -176,7 +176,7 @@ class ChunkResult:
 def score_chunk(backend: Backend, prompts: PromptLibrary, persona: FilterPersona, chunk: list[LogLine],
                 part: int, parts: int, max_items: int, injected: list[str],
                 cancel: threading.Event | None = None, retry_smaller: bool = True,
-                on_tokens: Callable[[int], None] | None = None) -> ChunkResult:
+                on_tokens: Callable[[int], None] | None = None, known: Sequence[str] = ()) -> ChunkResult:
     """One filter call: ``persona`` reads one chunk. Safe to run beside other calls.
 
     The request starts with what every persona shares (the system text, the
@@ -210,7 +210,7 @@ def score_chunk(backend: Backend, prompts: PromptLibrary, persona: FilterPersona
             middle = len(chunk) // 2
             for half in (chunk[:middle], chunk[middle:]):
                 result.add(score_chunk(backend, prompts, persona, half, part, parts, max_items, injected,
-                                       cancel, retry_smaller=False, on_tokens=on_tokens))
+                                       cancel, retry_smaller=False, on_tokens=on_tokens, known=known))
         else:
             result.errors.append(Coded(f"{persona.id} part {part}: {problem}", "part_unread", persona.id, part))
             result.unread += chunk
@@ -219,7 +219,7 @@ def score_chunk(backend: Backend, prompts: PromptLibrary, persona: FilterPersona
     assert isinstance(raw_items, list)  # no problem: the answer had its item list
     for raw in raw_items:
         # Evidence must be a line this call showed: an id from another chunk was never read here.
-        checked = validate_item(raw, persona, lines_by_local, injected, instructions)
+        checked = validate_item(raw, persona, lines_by_local, injected, instructions, known)
         if isinstance(checked, Item):
             result.items.append(checked)
         else:
@@ -270,7 +270,7 @@ def score_all(backend: Backend, prompts: PromptLibrary, personas: list[FilterPer
               chunks: list[list[LogLine]], injected: list[str], parallel: int,
               cancel: threading.Event, on_part: Callable[[str, int, int, int], None],
               chunk_major: bool = True,
-              on_tokens: Callable[[str, int, int], None] | None = None) -> list[PersonaResult]:
+              on_tokens: Callable[[str, int, int], None] | None = None, known: Sequence[str] = ()) -> list[PersonaResult]:
     """Every persona reads every chunk, up to ``parallel`` calls at once.
 
     Calls are started chunk by chunk (all personas on chunk 1, then chunk 2…),
@@ -297,7 +297,8 @@ def score_all(backend: Backend, prompts: PromptLibrary, personas: list[FilterPer
             return None if on_tokens is None else lambda count: on_tokens(persona_id, part, count)
 
         futures = [pool.submit(score_chunk, backend, prompts, persona, chunk, n, len(chunks), max_items,
-                               injected, cancel, on_tokens=listener(persona.id, n)) for persona, n, chunk in calls]
+                               injected, cancel, on_tokens=listener(persona.id, n), known=known)
+                   for persona, n, chunk in calls]
         try:
             for future in BATON.waiting(as_completed(futures)):  # one of the pool's threads runs meanwhile
                 part = future.result()

@@ -35,7 +35,7 @@ from ..backends.base import Backend
 from ..backends.turns import call_turns
 from ..memory.never import never_rules, told
 from ..memory.prompt import load_selection
-from ..vocabulary.states import FlushStage, Kind
+from ..vocabulary.states import SHOWN_STATES, FlushStage, Kind
 from ..types import Coded, Message
 from .commit import Asked, Read, apply
 from .context import FlushContext, Progress
@@ -131,6 +131,7 @@ def score(ctx: FlushContext, readable: list[Message], chosen: list, backend: Bac
     report, progress = ctx.report, ctx.progress
     selection = load_selection(ctx.store)
     injected = [i.text for i in selection.layer1 + selection.layer2]
+    known = [m.text for m in ctx.memories.in_state(*SHOWN_STATES)]  # what a proposal may restate (the guard)
     lines = build_lines(readable, ctx.tz, ctx.line_id_key)
     personas = told([p for p, _ in chosen], never_rules(ctx.store))  # the user's never-remember rules
     chunks, chunk_notes = plan_chunks(backend, ctx.prompts, personas, lines)
@@ -155,7 +156,7 @@ def score(ctx: FlushContext, readable: list[Message], chosen: list, backend: Bac
     slots.expect(len(chunks) * sum(1 for persona in personas if persona.max_items > 0))
     try:
         results = score_all(backend, ctx.prompts, personas, chunks, injected, slots.size, halt, on_part,
-                            ctx.chunk_major, on_tokens)
+                            ctx.chunk_major, on_tokens, known=known)
     finally:
         slots.expect(0)  # answers kept from an earlier run asked for no slot
     unread = {r.persona: r.unread for r in results if r.unread}
@@ -191,7 +192,7 @@ def score(ctx: FlushContext, readable: list[Message], chosen: list, backend: Bac
 def judge_items(ctx: FlushContext, items: list[Item], backend: Backend, escalation: Backend | None,
                 halt: threading.Event) -> JudgeOutcome:
     """Each item against the kept memories it may be about (LLM, no writes)."""
-    pairs = build_pairs(items, ctx.memories)
+    pairs = build_pairs([item for item in items if not item.unsure], ctx.memories)  # unsure: review, not judged
     ctx.progress(FlushProgress(FlushStage.JUDGE, None, 0, len(pairs), f"{len(pairs)} comparison(s)"))
     outcome = judge(pairs, backend, ctx.prompts, ctx.settings.flush.judge_confidence, escalation, halt)
     ctx.report.add_usage(outcome.usage)

@@ -18,17 +18,30 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import StrEnum
+
+from .guard_lean import negation_turned, turned
+from .guard_text import KANJI as _KANJI
+from .guard_text import KATAKANA_RUN as _KATAKANA_RUN
+from .guard_text import MIN_WORD as MIN_WORD
+from .guard_text import SHORT_NAME as _SHORT_NAME
+from .guard_text import WORD_STEM as WORD_STEM
+from .guard_text import Word as Word
+from .guard_text import fold as fold
+from .guard_text import stem as stem
+from .guard_text import swapped
+from .guard_words import DISTILLING_EN, DISTILLING_WORDS, FUNCTION_WORDS, JA_WORDS
 
 
 class GuardRule(StrEnum):
-    """Why a proposal is not the user's words; each drops the item (never queues it)."""
+    """Why a proposal is not the user's words. Each drops the item, except that a proposal breaking only a words
+    rule (``WORDS_RULES``) that the user may well have meant waits for review instead (``guard_unsure.py``)."""
 
     NO_STATEMENT = "no_statement"
     BAD_SLOT = "bad_slot"
     ASSISTANTS_WORDS = "assistants_words"
     ECHOES_INSTRUCTIONS = "echoes_instructions"
+    LOOPS = "loops"
     NOT_THEIR_WORDS = "not_their_words"
     ADDS_WORDS = "adds_words"
 
@@ -43,6 +56,7 @@ DESCRIPTIONS = {
     GuardRule.BAD_SLOT: "its slot is not subject/attribute made of words (a placeholder or a schema field)",
     GuardRule.ASSISTANTS_WORDS: "the assistant's words, not the user's",
     GuardRule.ECHOES_INSTRUCTIONS: "repeats the filter's own instructions, not the user's words",
+    GuardRule.LOOPS: "says one sentence over and over: a model stuck in a loop",
     GuardRule.NOT_THEIR_WORDS: "shares nothing with the user's lines it cites",
     GuardRule.ADDS_WORDS: "says something the user's lines it cites do not",
 }
@@ -52,45 +66,9 @@ COPIED_SHARE = 0.6  # this close to one assistant line …
 COPIED_LEAD = 0.2  # … and this much closer to it than to the cited user lines: the assistant's words
 ECHO_SHARE = 0.5  # this much of it in the instructions …
 ECHO_LEAD = 0.2  # … and this much more than in its evidence: the model reading itself
-WORD_STEM = 5  # Latin words compare by their first letters after a light stem
-MIN_WORD = 3  # shorter Latin words ("a", "of", "UI") say too little
 MIN_MEANING = 3  # a statement has at least this many meaningful characters (a CJK character counts 2)
 MAX_RUN_LETTERS = 2  # text made of this few distinct letters is one repeated syllable ("バルバババ", "hahaha")
 
-# Words any sentence needs; never content.
-FUNCTION_WORDS = frozenset("""
-a an the and or but nor so yet if then than that this these those there here what which who whom whose
-when where why how all any both each few more most other some such no not only own same too very
-can could will would shall should may might must do does did done doing be is am are was were been being
-have has had having i me my mine myself we us our ours you your yours he him his she her hers it its
-they them their theirs one ones of in on at by for with about against between into through during before
-after above below to from up down out off over under again further once just also as per via
-get got gets getting make makes made lot lots thing things something anything everything way ways
-really quite rather much many still even ever now new own bit kind sort
-""".split())
-# What a distillation may add to the user's words: who it is about, how often, how sure.
-DISTILLING_WORDS = frozenset("""
-user users person someone likes like liked liking loves love loved enjoys enjoy enjoyed fond favourite favorite
-prefers prefer preferred preference preferences often usually sometimes always never regularly recently
-currently lately mostly generally seems seem seemed apparently probably maybe tends tend tended
-talks talk talked talking mentions mention mentioned says say said tells told wants want wanted
-wishes hopes plans plan planning planned interested interest interests habit habits feels feel felt
-thinks think thought considers keen asks ask asked asking forgot forgotten remember remembers
-drinks drink drank eats eat ate lives live lived works work worked plays play played practises practise
-practised practices practice practiced uses use used goes go went does started starts start begins began
-studies study studied learns learn learned learning every daily each especially answer answers reply replies
-response responses today tonight morning mornings afternoon afternoons evening evenings night nights weekend
-weekends weekday weekdays day days week weeks monday tuesday wednesday thursday friday saturday sunday
-""".split())
-# (Times of day and days of the week come with each line the filter reads: its "when".)
-# Japanese distilling words, removed before content is compared (hiragana never counts anyway): who,
-# how often, how sure, the everyday verbs a distillation words a habit with ("緑茶を飲む" from "今日も緑茶"),
-# and times and days (each line the filter reads comes with its "when").
-DISTILLING_JA = ("ユーザー", "ユーザ", "大好き", "好き", "好み", "最近", "時々", "話題", "傾向", "習慣",
-                 "気に入", "興味", "話", "日課", "言って", "言った", "様子", "特に", "毎日", "毎食",
-                 "毎", "飲", "食べ", "住", "働", "弾", "飼", "練習", "始め", "始まっ", "勉強", "答え", "返事", "聞い", "尋ね",
-                 "忘れ", "今日", "今朝", "今夜", "今晩", "朝", "昼", "夕方", "夜", "晩", "週末", "平日",
-                 "月曜", "火曜", "水曜", "木曜", "金曜", "土曜", "日曜")
 NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                 "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
 KANJI_NUMERALS = {c: n for n, c in enumerate("〇一二三四五六七八九十")}
@@ -104,27 +82,8 @@ PLACEHOLDER_WORDS = SCHEMA_WORDS | {"role", "skill", "user", "line", "category",
 
 _TOKEN = re.compile(r"[a-z]+|[0-9]+|[^\W\da-z_]+")
 _WORD = re.compile(r"[a-z0-9]+|[^\W\da-z_]+")
-_KANJI = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆]")
-_KATAKANA_RUN = re.compile(r"[\u30a1-\u30fa\u30fc\u30fd\u30fe\uff66-\uff9f]{2,}")
 _SLOT_PART = re.compile(r"[a-z0-9][a-z0-9_.+\-]*")  # as lint's SLOT_SHAPE: "tech/c++", "tech/node.js"
 MAX_SLOT_PARTS = 4
-
-
-def fold(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).casefold()
-
-
-def stem(word: str) -> str:
-    """A light English stem: "baking", "baked", "bake" → "bak"; "studies", "study" → "studi"."""
-    for suffix, keep in (("ies", "i"), ("ing", ""), ("ed", ""), ("es", ""), ("s", ""), ("ly", "")):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[:-len(suffix)] + keep
-            break
-    if word.endswith("y") and len(word) > 3:
-        word = word[:-1] + "i"
-    if word.endswith("e") and len(word) > 3:
-        word = word[:-1]
-    return word[:WORD_STEM]
 
 
 def units(text: str) -> set[str]:
@@ -147,7 +106,8 @@ def units(text: str) -> set[str]:
     return found
 
 
-_QUIET = frozenset(stem(w) for w in FUNCTION_WORDS | DISTILLING_WORDS if len(w) >= MIN_WORD)
+# Category nouns (guard_words.CATEGORY_EN) stay meaningful here: "the tools they use" read back is an echo.
+_QUIET = frozenset(stem(w) for w in FUNCTION_WORDS | DISTILLING_EN if len(w) >= MIN_WORD)
 
 
 def meaningful_units(text: str) -> set[str]:
@@ -173,19 +133,17 @@ def meaningful_share(text: str, sources: list[str] | str) -> float:
 
 
 # ---- content words ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Word:
-    shown: str  # as the text writes it
-    key: str  # what it is compared by
-
-
 def content_words(text: str) -> list[Word]:
     """The words of ``text`` that carry content: names, numbers, claims (in order, without repeats)."""
     folded = fold(text)
-    for word in DISTILLING_JA:
+    for word in JA_WORDS:
         folded = folded.replace(word, " ")
     words: list[Word] = []
+    names = {w.casefold() for w in _SHORT_NAME.findall(unicodedata.normalize("NFKC", text))} - FUNCTION_WORDS
     for token in _WORD.findall(folded):
+        if token in names:  # a short name, capitalised: "Go", "VS"
+            words.append(Word(token, token))
+            continue
         if not token.isdigit() and not token.isalpha() and token.isascii():
             words.append(Word(token, "x:" + token))  # letters and digits together: "hunter2", "ff7", "3pm"
         elif token.isdigit():
@@ -273,7 +231,7 @@ def is_statement(text: str) -> bool:
 
 
 LOOP_TIMES = 3  # a sentence said this often in one text is a model's loop, not a telling
-LOOP_MIN_CHARS = 8  # shorter pieces ("yes", "ok") may well be said three times
+LOOP_MIN_CHARS = 8  # lighter pieces ("yes", "ok") may well be said three times (a CJK character weighs 2)
 
 
 def loops(text: str) -> bool:
@@ -283,7 +241,7 @@ def loops(text: str) -> bool:
     pieces = [meaningful_characters(p) for p in re.split(r"[.!?。！？,、;\n]+", text)]
     counts: dict[str, int] = {}
     for piece in pieces:
-        if len(piece) >= LOOP_MIN_CHARS:
+        if sum(1 if c.isascii() else 2 for c in piece) >= LOOP_MIN_CHARS:
             counts[piece] = counts.get(piece, 0) + 1
             if counts[piece] >= LOOP_TIMES:
                 return True
@@ -330,9 +288,15 @@ def echoes(text: str, instruction_texts: list[str], evidence_texts: list[str]) -
     return from_instructions >= ECHO_SHARE and from_instructions >= meaningful_share(text, evidence_texts) + ECHO_LEAD
 
 
-def shares_nothing(text: str, cited: list[str]) -> bool:
+def shares_nothing(text: str, cited: list[str], memories: Sequence[str] = ()) -> bool:
     """Whether ``text`` has nothing meaningful in common with the lines it cites: no unit beyond function
-    words, and no content word ("娘がいる" shares 娘 with "娘と公園に行った", though no bigram)."""
+    words, and no content word ("娘がいる" shares 娘 with "娘と公園に行った", though no bigram).
+
+    ``memories`` are the kept memories ``text`` restates (``restated``): then the cited line need only touch the
+    memory's words or the item's (``touches``): "runs 30 minutes every morning", kept, proposed again citing
+    "went for my morning jog, still keeping it up" is a reinforcement, not a stranger."""
+    if memories:
+        return not touches("\n".join([text, *memories]), cited)
     mine = meaningful_units(text) or units(text)
     if mine & units("\n".join(cited)):
         return False
@@ -340,28 +304,72 @@ def shares_nothing(text: str, cited: list[str]) -> bool:
     return not words or len(adds_words(text, cited)) == len(words)
 
 
+RESTATES_SHARE = 0.5  # this much of an item's content words in one kept memory: the item restates it
+
+
+def restated(text: str, known: Sequence[str]) -> list[str]:
+    """The kept memories ``text`` restates: those holding at least ``RESTATES_SHARE`` of its content words (the
+    user's earlier words, already guarded, which the item may repeat in the memory's wording)."""
+    words = content_words(text)
+    if not words:
+        return []
+    probes = [w.key.removeprefix("k:") for w in words if not w.key.startswith(("#", "x:"))]
+    found = []
+    for memory in known:
+        if probes and not any(probe in fold(memory) for probe in probes):
+            continue  # no word of the item in it (cheap: a flush may know thousands of memories)
+        shared = len(words) - len(adds_words(text, [memory]))
+        if shared and shared >= RESTATES_SHARE * len(words):
+            found.append(memory)
+    return found
+
+
+def _touch_keys(text: str) -> set[str]:
+    """Latin words (stemmed, function words left out, distilling words kept: "morning"), numbers, kanji one by
+    one and katakana words: what a line and a memory may have in common at the least."""
+    folded = fold(text)
+    keys = {stem(t) for t in re.findall(r"[a-z]+", folded) if len(t) >= MIN_WORD and t not in FUNCTION_WORDS}
+    keys.update(str(int(n)) for n in re.findall(r"[0-9]+", folded))
+    keys.update(_KANJI.findall(folded))
+    keys.update(_KATAKANA_RUN.findall(folded))
+    return keys
+
+
+def touches(text: str, sources: Sequence[str]) -> bool:
+    """Whether ``text`` and ``sources`` have a word in common, be it only a time word or one kanji (朝)."""
+    return bool(_touch_keys(text) & _touch_keys("\n".join(sources)))
+
+
 def check_item(text: str, slot: str | None, cited: list[str], assistant_lines: Sequence[str] = (),
-               instruction_texts: Sequence[str] = (), known_texts: Sequence[str] = ()) -> GuardRule | None:
+               instruction_texts: Sequence[str] = (), known_texts: Sequence[str] = (),
+               kept_texts: Sequence[str] = ()) -> GuardRule | None:
     """The first rule an item breaks, or None when it is the user's words.
 
     Args:
         text: the item's text. slot: its slot (None: not checked, for texts without one).
         cited: the user lines it cites. assistant_lines: the assistant lines shown beside them.
         instruction_texts: what the request told the model (system text, the persona's part, schema words).
-        known_texts: the user's kept memories (their earlier words, already guarded): a word the item
-            adds may come from them, so a correction or retraction keeps its subject ("違うよ、飲まないって
-            言ったよね" → "コーヒーは飲まない" when "コーヒー" is remembered).
+        known_texts: the user's kept and recent memories (their earlier words, already guarded). An item that
+            restates one (``restated``) is judged against that memory's words and its cited lines together: a
+            correction or retraction keeps its subject ("違うよ、飲まないって言ったよね" → "コーヒーは飲まない" when
+            "朝はコーヒーを飲む" is kept), a reinforcement may keep the memory's wording.
+        kept_texts: the user's other kept memories (out of the prompt): only one the item restates lends its words.
     """
     if not is_statement(text):
         return GuardRule.NO_STATEMENT
     if slot is not None and bad_slot(slot):
         return GuardRule.BAD_SLOT
+    if loops(text):
+        return GuardRule.LOOPS
     if copies_assistant(text, cited, list(assistant_lines)):
         return GuardRule.ASSISTANTS_WORDS
     if echoes(text, list(instruction_texts), cited):
         return GuardRule.ECHOES_INSTRUCTIONS
-    if shares_nothing(text, cited):
+    memories = restated(text, [*known_texts, *kept_texts])
+    if shares_nothing(text, cited, memories):
         return GuardRule.NOT_THEIR_WORDS
-    if adds_words(text, [*cited, *known_texts]):
+    if memories and swapped(text, cited, [w for w in content_words(text) if w.shown in adds_words(text, cited)]):
+        return GuardRule.NOT_THEIR_WORDS  # a kept memory's words for what the line says otherwise (猫 / 犬を…)
+    if adds_words(text, [*cited, *known_texts, *memories]) or turned(text, [*cited, *memories]) or negation_turned(text, cited):
         return GuardRule.ADDS_WORDS
     return None

@@ -42,6 +42,7 @@ class Item:
     first_ts: str
     index: int = 0  # order within the flush
     proposers: list[str] = field(default_factory=list)  # the personas that proposed it (flush/fold.py)
+    unsure: str = ""  # the words rule it broke when the guard was not sure (``memory/guard_unsure.py``): review only
 
 
 @dataclass

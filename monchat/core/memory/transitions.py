@@ -33,7 +33,7 @@ from .user_changes import UserChanges
 from .alike import same_change
 from .waiting import SAID_AGAIN, is_waiting, said_again_rows
 from .rules import habit_set_aside, merged_text, required_days
-from ..vocabulary.states import FROM_OUTSIDE, Action, ChangeKind, State, Verdict
+from ..vocabulary.states import ONLY_IF_APPROVED, Action, ChangeKind, State, Verdict
 
 # A supersession (or a judgement that may be one) unanswered past its deadline is set aside as pending;
 # a Layer 1 promotion (or a wording review from before the guard dropped such items) returns to candidate. Neither is ever confirmed silently.
@@ -384,7 +384,7 @@ class Transitions(UserChanges):
         if memory is None:
             return
         if memory.state is State.QUEUED:
-            outside = row.get("held") in FROM_OUTSIDE  # an import or another app's proposal: set aside, not shown
+            outside = row.get("held") in ONLY_IF_APPROVED  # an import, another app's, words unsure: set aside
             back = State.PENDING if row["action"] in EXPIRES_TO_PENDING or outside else State.CANDIDATE
             self.memories.update(memory.id, state=back, updated_at=self.stamp)
         self.note(ChangeKind.EXPIRED, memory, detail={"queue": row["id"], "action": row["action"]})

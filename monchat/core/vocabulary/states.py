@@ -75,7 +75,7 @@ class Action(StrEnum):
     """Why a review item waits for the user."""
 
     LAYER1 = "layer1"  # enough evidence for lasting memory, but not sure enough (or the user asks first)
-    # Not produced any more (the guard drops such items); kept so reviews written before can be answered.
+    # Produced for a proposal the guard was not sure of (held "unsure_words", memory/guard_unsure.py); older ones too.
     WORDS = "words"  # the text was not found in the user's words
     SUPERSEDE = "supersede"  # would replace a Layer 1 (or pinned) memory
     MERGE = "merge"  # would reword a Layer 1 memory
@@ -90,6 +90,7 @@ class Held(StrEnum):
     SMALL_MODEL = "small_model"  # a flush with a model known to be small held back a change it would have made
     IMPORTED = "imported"  # from a memory file or a pasted list (core/transfer/memory_import.py)
     MCP = "mcp"  # proposed by another app through ``monchat mcp`` (core/transfer/mcp_server.py)
+    UNSURE_WORDS = "unsure_words"  # the guard was not sure these are the user's words (core/memory/guard_unsure.py)
 
 
 class Origin(StrEnum):
@@ -106,6 +107,8 @@ class Origin(StrEnum):
 
 # Proposals from outside monchat's chats: unanswered past the deadline they are set aside, never left as candidates.
 FROM_OUTSIDE = (Held.IMPORTED, Held.MCP)
+# Proposals that never become memory unless the user says yes: unanswered past the deadline they are set aside too.
+ONLY_IF_APPROVED = (*FROM_OUTSIDE, Held.UNSURE_WORDS)
 
 
 class Kind(StrEnum):

@@ -28,6 +28,7 @@ class DroppedWords(QObject):
                                         "from its instructions"),
             GuardRule.ASSISTANTS_WORDS: self.tr("The assistant's words, not yours"),
             GuardRule.ECHOES_INSTRUCTIONS: self.tr("Repeats the filter's own instructions, not your words"),
+            GuardRule.LOOPS: self.tr("Says one sentence over and over: the model was stuck in a loop"),
             GuardRule.NOT_THEIR_WORDS: self.tr("Shares nothing with your messages it cites"),
             GuardRule.ADDS_WORDS: self.tr("Says something your messages it cites do not"),
             NEVER_RULE: self.tr("Matches one of your “never remember” rules"),

@@ -489,6 +489,10 @@ Send to it? monchat asks only once for this address.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Says one sentence over and over: the model was stuck in a loop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Shares nothing with your messages it cites</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3863,6 +3867,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Proposed by another app through monchat&apos;s MCP server.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>monchat is not sure these are your words: compare them with what you said.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -493,6 +493,10 @@ Send to it? monchat asks only once for this address.</source>
         <translation>あなたの言葉ではなく、フィルターへの指示をなぞっている</translation>
     </message>
     <message>
+        <source>Says one sentence over and over: the model was stuck in a loop</source>
+        <translation>同じ文を何度も繰り返している（モデルが同じところを回っていた）</translation>
+    </message>
+    <message>
         <source>Shares nothing with your messages it cites</source>
         <translation>根拠に挙げたあなたのメッセージと共通する言葉がない</translation>
     </message>
@@ -3840,6 +3844,10 @@ Open it in your browser?</source>
     <message>
         <source>Proposed by another app through monchat&apos;s MCP server.</source>
         <translation>ほかのアプリが monchat の MCP サーバーを通して提案したものです。</translation>
+    </message>
+    <message>
+        <source>monchat is not sure these are your words: compare them with what you said.</source>
+        <translation>monchat には、これがあなたの言葉なのか確かではありません。あなたが話したことと見比べてください。</translation>
     </message>
     <message>
         <source>Enough evidence has come together, so this becomes lasting memory (confidence %1).</source>

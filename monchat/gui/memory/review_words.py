@@ -78,6 +78,8 @@ class ReviewWords:
             return self.tr("Imported from another assistant's memory or a monchat export.")
         if row.held == Held.MCP:
             return self.tr("Proposed by another app through monchat's MCP server.")
+        if row.held == Held.UNSURE_WORDS:  # the guard was not sure (core/memory/guard_unsure.py)
+            return self.tr("monchat is not sure these are your words: compare them with what you said.")
         if action == Action.LAYER1:
             return arg(self.tr("Enough evidence has come together, so this becomes lasting memory "
                                "(confidence %1)."), sure)
@@ -125,7 +127,7 @@ class ReviewWords:
         """Why a flush held the item back when that is not its action (a model known to be small)."""
         if row.held == Held.MCP:  # the proposal's words are the app's (issue 36: quoted material)
             return self.tr("Its words are that app's, not said here. It becomes memory only if you approve it.")
-        if row.held in FROM_OUTSIDE:
+        if row.held in FROM_OUTSIDE or row.held == Held.UNSURE_WORDS:
             return self.tr("It becomes memory only if you approve it.")
         if row.held != Held.SMALL_MODEL:
             return ""
