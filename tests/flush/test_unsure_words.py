@@ -54,6 +54,7 @@ def test_a_proposal_the_guard_is_not_sure_of_waits_for_review_beside_the_line_it
     report = world.flush("2026-11-24T00:30:00+09:00")
 
     assert report.dropped_items == [] and report.queued == 1 and report.unsure == 1
+    assert report.accounting["unsure"] == 1 and report.accounting["kept"] == 0  # waiting, not kept
     [row] = world.queue()
     assert (row["action"], row["held"], row["text"]) == (Action.WORDS, Held.UNSURE_WORDS, SLEEP)
     assert row["reason"] == f"{UNSURE_REASON}. You said: “{said}”"

@@ -23,9 +23,10 @@ DROP_WORDS = {DropCategory.LIMIT: "over the persona's limit", DropCategory.EVIDE
               DropCategory.NEVER: "a never-remember rule", DropCategory.NO_TARGET: "nothing kept to take back"}
 
 
-def account(proposals: int, kept: int, folded: int, recalls: int, dropped: list[Dropped]) -> dict:
-    """The run's accounting: ``{"proposals", "kept", "folded", "recalls", "dropped": {category: n}}``; every
-    category is present (0 when none), and ``kept + folded + recalls + sum(dropped) == proposals``.
+def account(proposals: int, kept: int, folded: int, recalls: int, dropped: list[Dropped], unsure: int = 0) -> dict:
+    """The run's accounting: ``{"proposals", "kept", "unsure", "folded", "recalls", "dropped": {category: n}}``;
+    every category is present (0 when none), and ``kept + unsure + folded + recalls + sum(dropped) == proposals``
+    (``unsure``: sent to review because the guard is not sure they are the user's words, never kept unasked).
 
     Raises:
         AssertionError: the counts do not add up (a proposal lost on the way: our bug, never hidden).
@@ -33,8 +34,9 @@ def account(proposals: int, kept: int, folded: int, recalls: int, dropped: list[
     by_reason = {str(category): 0 for category in DROP_ORDER}
     for drop in dropped:
         by_reason[str(drop.category)] = by_reason.get(str(drop.category), 0) + 1
-    data = {"proposals": proposals, "kept": kept, "folded": folded, "recalls": recalls, "dropped": by_reason}
-    assert kept + folded + recalls + sum(by_reason.values()) == proposals, data
+    data = {"proposals": proposals, "kept": kept, "unsure": unsure, "folded": folded, "recalls": recalls,
+            "dropped": by_reason}
+    assert kept + unsure + folded + recalls + sum(by_reason.values()) == proposals, data
     return data
 
 
@@ -43,6 +45,8 @@ def accounting_line(data: dict) -> str:
     if not data:
         return ""
     parts = [f"{data['kept']} kept"]
+    if data.get("unsure"):
+        parts.append(f"{data['unsure']} sent to review (not sure they are your words)")
     if data["folded"]:
         parts.append(f"{data['folded']} the same as another persona's")
     if data["recalls"]:

@@ -111,8 +111,9 @@ def commit(ctx: FlushContext, orientation: Orientation, asked: Asked) -> None:
     selection = rebuild_selection(memories, ctx.settings.flush, now, ctx.background.hint())
     report.dropped_items = [vars(d) for d in dropped]
     report.dropped = sum(1 for d in dropped if d.category == DropCategory.EVIDENCE)
-    report.accounting = account(asked.read.proposals, len(items) - len(consolidator.unmatched_retractions),
-                                asked.read.folded, len(asked.read.recalls), dropped)
+    report.accounting = account(asked.read.proposals, len(items) - len(consolidator.unmatched_retractions)
+                                - consolidator.unsure, asked.read.folded, len(asked.read.recalls), dropped,
+                                consolidator.unsure)
     report.promoted = {"layer1": consolidator.counters.layer1, "layer2": consolidator.counters.layer2}
     report.superseded = consolidator.counters.superseded
     report.queued = consolidator.counters.queued
