@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..paths import write_all, write_private
 from ..types import format_ts, local_now
+from .mcp_stdio import ENDINGS
 
 ACCESS_LOG = "mcp-access.jsonl"
 PROFILE_URI = "monchat://profile"
@@ -38,6 +40,9 @@ MAX_LIMIT = 50
 ASKING = ("resources/list", "resources/read", "tools/list", "tools/call")  # requests that ask for memory or tools
 MAX_OPEN_PROPOSALS = 50  # proposals from other apps waiting for review at once; then propose_memory is refused
 UNNAMED = "unnamed client"
+FLUSHING = "monchat is flushing"  # the one holder of the flush lock a proposal does not wait out
+BUSY = "monchat stayed busy"  # another write held the flush lock past PROPOSAL_WAIT
+PROPOSAL_WAIT = 15.0  # seconds a proposal waits for another one (another host's, an import, a lint) to be written
 
 
 def visible_to_clients(app, kind: str, record: dict) -> bool:
@@ -58,7 +63,7 @@ def visible_to_clients(app, kind: str, record: dict) -> bool:
 # Everything an entry's "what" may say: the log names clients, tools and counts, never words (a slot such as
 # "hobby/stamps" says what the user is like as much as a text does).
 LOGGED_WHAT = frozenset({"", PROFILE_URI, "proposing is off", "the user keeps this topic out of memory",
-                         "the review queue is full"})
+                         "the review queue is full", FLUSHING, BUSY, *ENDINGS})
 
 
 @dataclass
@@ -162,6 +167,7 @@ class MemoryPort:
         self.app = app
         self.log = access_log(app.paths)
         self.client = UNNAMED  # who asks now (stdio: one client per server process)
+        self.wait = PROPOSAL_WAIT
 
     def _visible(self, kind: str, rows: list[dict]) -> list[dict]:
         return [r for r in rows if visible_to_clients(self.app, kind, r)]
@@ -213,11 +219,10 @@ class MemoryPort:
     def propose(self, text: str, slot: str = "") -> dict:
         """Put a proposal into the review queue. Raises InputError (proposing is off, a bad slot, …)."""
         client = self.client
-        from ..errors import FlushRunning, InputError
+        from ..errors import InputError
         from ..memory.guard import bad_slot
         from ..vocabulary.states import Held
         from .memory_import import Proposal, queue_proposals
-        from ..paths import held_lock
         from ..settings import load_settings
         settings, _warnings = load_settings(self.app.paths.settings_path)  # now, not when the server started
         if not settings.mcp.allow_propose:
@@ -239,16 +244,36 @@ class MemoryPort:
             self.log.write(client, "propose_memory refused", "the review queue is full")
             raise InputError(f"{waiting} proposals from other apps already wait for the user's review.",
                              "Propose again after the user has gone through them.")
-        with held_lock(self.app.paths.flush_lock) as held:
-            if not held:
-                raise FlushRunning("monchat is flushing right now.", "Propose again in a minute.")
-            report = queue_proposals(self.app.memory, [Proposal(text, slot)], held=Held.MCP,
-                                     proposer=client, prefix="mcp",
-                                     reason=f"proposed by {client} through monchat's MCP server, in its words, "
-                                            f"not said here: it becomes memory only if you approve it")
+        report = self._when_free(client, lambda: queue_proposals(
+            self.app.memory, [Proposal(text, slot)], held=Held.MCP, proposer=client, prefix="mcp",
+            reason=f"proposed by {client} through monchat's MCP server, in its words, "
+                   f"not said here: it becomes memory only if you approve it"))
         self.log.write(client, "propose_memory", slot, report.queued)
         return {"queued": bool(report.queued), "already_known": bool(report.already_known),
                 "note": "It waits for the user's review; nothing is remembered unless the user approves it."}
+
+    def _when_free(self, client: str, write):
+        """Run ``write`` under the flush lock. Another holder that is not a flush (another host's proposal, an
+        import, a lint) is waited for, up to ``PROPOSAL_WAIT``; a flush is not: it may take minutes.
+
+        Raises:
+            FlushRunning: a flush runs, or the lock stayed taken past the wait (either is logged).
+        """
+        from ..errors import FlushRunning
+        from ..paths import held_lock, is_marked
+        deadline = time.monotonic() + self.wait
+        while True:
+            with held_lock(self.app.paths.flush_lock) as held:
+                if held:
+                    return write()
+            if is_marked(self.app.paths.flush_running):
+                self.log.write(client, "propose_memory refused", FLUSHING)
+                raise FlushRunning("monchat is flushing right now.", "Propose again in a few minutes.")
+            if time.monotonic() >= deadline:
+                self.log.write(client, "propose_memory refused", BUSY)
+                raise FlushRunning(f"monchat was busy writing memory for {self.wait:.0f} s.",
+                                   "Propose again in a minute.")
+            time.sleep(0.05)
 
 
 def _terms(query: str) -> list[str]:
@@ -262,7 +287,7 @@ INSTRUCTIONS = ("monchat is the user's own chat companion, which remembers them 
                 "propose_memory only asks: the user reviews every proposal, and may not allow proposing at all.")
 
 
-def build_server(app):
+def build_server(app, port: MemoryPort | None = None):
     """The ``MCPServer`` over ``app`` (imported here: the rest of monchat never needs the SDK)."""
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
@@ -270,7 +295,7 @@ def build_server(app):
     from ... import __version__
     from ..errors import KnownError
 
-    port = MemoryPort(app)
+    port = port or MemoryPort(app)
     server = MCPServer(name="monchat", instructions=INSTRUCTIONS, version=__version__,
                        middleware=[_Recorder(port)])
 
@@ -304,7 +329,16 @@ def build_server(app):
     return server
 
 
-def serve(app) -> None:
-    """Run over stdin/stdout until the client goes away."""
-    build_server(app).run("stdio")
+def serve(app) -> str:
+    """Run over stdin/stdout until the host goes away (at any moment, in any way: ``mcp_stdio``); log and return
+    why the session ended."""
+    import anyio
+
+    from .mcp_stdio import claimed_stdio, serve_stdio
+    port = MemoryPort(app)
+    server = build_server(app, port)
+    with claimed_stdio() as (wire_in, wire_out):  # the SDK's own run_stdio_async serves its _lowlevel_server too
+        why = anyio.run(serve_stdio, server._lowlevel_server, wire_in, wire_out)
+    port.log.write(port.client, "disconnected", why)
+    return why
 
