@@ -20,7 +20,7 @@ from ..errors import BackendError, KnownError, MalformedReply
 from ..tokens import count_tokens, count_turns
 from ..types import Turn, Usage
 from .checks import Check
-from .model_size import ModelSize
+from .model_size import ModelSize, size_from_name
 from .retry import NO_RETRY, RetryPolicy
 
 log = logging.getLogger(__name__)
@@ -204,10 +204,10 @@ class Backend(ABC):
         sizes = self.__dict__.setdefault("_model_sizes", {})
         if self.model not in sizes:
             try:
-                sizes[self.model] = self._model_size()
+                sizes[self.model] = self._model_size() or size_from_name(self.model)
             except KnownError as exc:
                 log.info("%s could not say its model's size: %s", self.describe(), exc.message)
-                return None
+                return size_from_name(self.model)  # "SmolLM2-135M" is small even while its server is down
         return sizes[self.model]
 
     def _model_size(self) -> ModelSize | None:
