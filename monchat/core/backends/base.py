@@ -223,6 +223,11 @@ class Backend(ABC):
         """
         return ""
 
+    def not_running(self) -> KnownError | None:
+        """Why this backend's server does not answer now (not started, wrong address), with the remedy; None when
+        it answers or there is no server to ask (the embedded model, a cloud checked at its first call)."""
+        return None
+
     def probe(self) -> bool:
         """Cheap check that this backend can be used now (for automatic choice)."""
         return self.doctor().ok

@@ -35,7 +35,7 @@ from typing import Callable, Iterator
 
 import openai
 
-from ..errors import KnownError, MalformedReply, ModelNotFound
+from ..errors import BackendUnreachable, KnownError, MalformedReply, ModelNotFound
 from ..privacy.cloud import is_local_url
 from ..tokens import count_turns
 from ..types import Coded, Turn
@@ -341,6 +341,16 @@ class OpenAICompatBackend(Backend):
         """Check the server, the key, the model, the context length and the answer format; never raises."""
         from .openai_doctor import doctor
         return doctor(self)
+
+    def not_running(self) -> KnownError | None:
+        """``BackendUnreachable`` (with its remedy) when the server does not answer ``/models`` within 1.5 s."""
+        try:
+            self.list_models(self.PROBE_TIMEOUT_S)
+        except BackendUnreachable as exc:
+            return exc
+        except KnownError:
+            return None  # it answered (a refusal, a missing key): the call or doctor says the rest
+        return None
 
     def probe(self) -> bool:
         """True when the server answers within 1.5 s and has the model (or any, when none is set)."""
