@@ -22,7 +22,7 @@ from mcp.types import Implementation
 
 from monchat.app import build_app
 from monchat.cli import main as cli
-from monchat.core.errors import FlushRunning
+from monchat.core.errors import FlushRunning, InputError
 from monchat.core.paths import held_lock, running_mark
 from monchat.core.transfer.mcp_server import BUSY, FLUSHING, MemoryPort, access_log
 from monchat.core.transfer.mcp_stdio import CLOSED, LEFT_MID_ANSWER, STOPPED
@@ -210,5 +210,9 @@ def test_a_proposal_waits_for_another_writer_and_only_a_flush_refuses_it(app, ca
     with held_lock(app.paths.flush_lock):
         with pytest.raises(FlushRunning, match="busy"):
             port.propose("The user sails in summer", "hobby/sailing")
+    with pytest.raises(InputError):
+        port.propose("ab")
+    with pytest.raises(InputError):
+        port.propose("The user sails in summer", "no slot at all !!")
     refusals = [e["what"] for e in access_log(app.paths).read() if e["event"] == "propose_memory refused"]
-    assert refusals == [FLUSHING, BUSY]
+    assert refusals == [FLUSHING, BUSY, "a text of 3 to 2,000 characters is needed", "not a slot"]

@@ -63,7 +63,8 @@ def visible_to_clients(app, kind: str, record: dict) -> bool:
 # Everything an entry's "what" may say: the log names clients, tools and counts, never words (a slot such as
 # "hobby/stamps" says what the user is like as much as a text does).
 LOGGED_WHAT = frozenset({"", PROFILE_URI, "proposing is off", "the user keeps this topic out of memory",
-                         "the review queue is full", FLUSHING, BUSY, *ENDINGS})
+                         "the review queue is full", "a text of 3 to 2,000 characters is needed", "not a slot",
+                         FLUSHING, BUSY, *ENDINGS})
 
 
 @dataclass
@@ -233,8 +234,10 @@ class MemoryPort:
         text = " ".join(str(text).split())
         slot = slot.strip() or "proposed/mcp"
         if not (3 <= len(text) <= 2000):
+            self.log.write(client, "propose_memory refused", "a text of 3 to 2,000 characters is needed")
             raise InputError("A proposal needs a text of 3 to 2,000 characters.", "Say one thing about the user.")
         if bad_slot(slot):
+            self.log.write(client, "propose_memory refused", "not a slot")
             raise InputError(f"{slot!r} is not a slot.", "Use subject/attribute in words, e.g. drink/morning.")
         if not visible_to_clients(self.app, "proposal", {"text": text, "slot": slot}):
             self.log.write(client, "propose_memory refused", "the user keeps this topic out of memory")
