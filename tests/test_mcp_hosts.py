@@ -216,3 +216,10 @@ def test_a_proposal_waits_for_another_writer_and_only_a_flush_refuses_it(app, ca
         port.propose("The user sails in summer", "no slot at all !!")
     refusals = [e["what"] for e in access_log(app.paths).read() if e["event"] == "propose_memory refused"]
     assert refusals == [FLUSHING, BUSY, "a text of 3 to 2,000 characters is needed", "not a slot"]
+
+
+def test_a_server_started_without_a_host_on_its_stdin_says_so_with_exit_2(home):
+    done = subprocess.run([sys.executable, "-m", "monchat", "mcp"], capture_output=True, env=server_env(home),
+                          cwd=ROOT, timeout=60,
+                          preexec_fn=lambda: os.close(0))  # fd 0 closed, as `monchat mcp <&-`
+    assert done.returncode == 2 and b"needs a host" in done.stderr and no_crash(home)

@@ -100,3 +100,20 @@ def test_a_small_model_served_by_an_openai_compatible_server_puts_nothing_into_l
     assert report["small_model"]["label"] == "135M" and report["promoted"]["layer1"] == 0
     queue = run(home, *use, "memory", "queue", "--json")
     assert "small_model" in queue.stdout and "Lives in Sendai" in queue.stdout
+
+
+def test_a_server_restarted_with_a_smaller_context_is_relearned_at_the_first_refusal(make, fake):  # noqa: F811 (a fixture)
+    import pytest
+
+    from monchat.core.errors import ContextShrank
+    from tests.test_backend_openai import SCHEMA, SYSTEM
+    from tests.test_openai_context import long_turns
+    fake.n_ctx, fake.openapi_title = 8192, "🦙 llama.cpp Python API"
+    state = MemoryState()
+    assert make(state=state).context_length() == 8192
+    fake.n_ctx = 2048  # the user restarted the server with -n_ctx 2048
+    backend = make(state=state)
+    assert backend.context_length() == 8192  # remembered: no probe at every start
+    with pytest.raises(ContextShrank) as caught:
+        backend.complete_json(SYSTEM, long_turns(3000), SCHEMA)
+    assert caught.value.context == 2048 and make(state=state).context_length() == 2048

@@ -16,6 +16,10 @@ Every request that names its client, and every tool call and resource read, is w
 log (``mcp-access.jsonl`` in the data folder; ``monchat mcp log``): which client, which tool or resource,
 how many results — never the words (no query, no proposal's text or slot: ``LOGGED_WHAT``).
 
+A host may leave at any moment (``mcp_stdio.py``): the server then ends with exit 0 and a ``disconnected`` entry
+saying how. Several hosts are several processes: a proposal waits briefly for another's write to the review queue
+(``PROPOSAL_WAIT``); only a running flush refuses it at once. Every refusal is in the log.
+
 **The one hook.** Every result the server hands out — each profile line, memory, message and proposal
 — passes ``visible_to_clients``. Off-the-record messages and "never remember" topics (issue 28, items 1
 and 3) are hidden there and nowhere else.
@@ -338,8 +342,13 @@ def serve(app) -> str:
     import anyio
 
     from .mcp_stdio import claimed_stdio, serve_stdio
+    from ..errors import InputError
     port = MemoryPort(app)
     server = build_server(app, port)
+    import sys
+    if sys.stdin is None or sys.stdout is None:  # Python found fd 0 or 1 closed when it started
+        raise InputError("monchat mcp needs a host (an MCP client) on its standard input and output, and one "
+                         "of them is closed.", "Let an MCP client start it: see the README's MCP section.")
     with claimed_stdio() as (wire_in, wire_out):  # the SDK's own run_stdio_async serves its _lowlevel_server too
         why = anyio.run(serve_stdio, server._lowlevel_server, wire_in, wire_out)
     port.log.write(port.client, "disconnected", why)

@@ -78,8 +78,8 @@ class WireIn:
                 return os.read(self.fd, 65536)
             except BlockingIOError:
                 continue
-            except (ConnectionResetError, BrokenPipeError):
-                return b""  # a socket pair whose far end died: the same as an end of input
+            except OSError:  # a reset socket pair, a descriptor gone bad: the host is gone, as at an end of input
+                return b""
 
 
 class WireOut:
@@ -98,7 +98,7 @@ class WireOut:
             except BlockingIOError:
                 await anyio.wait_writable(self.fd)
                 continue
-            except HOST_GONE:
+            except OSError:  # EPIPE, ECONNRESET (HOST_GONE), or a descriptor gone bad: nobody reads any more
                 self.ending.end(LEFT_MID_ANSWER)
                 return
             view = view[written:]
