@@ -85,7 +85,7 @@ def measure(size: str = "full") -> dict:
     out: dict = {"flush_parts_8192": planned_parts(8192), "flush_parts_before_4096": planned_parts(4096),
                  "flush_parts_2048": planned_parts(2048), "flush_messages": FLUSH_MESSAGES}
     if size == "smoke":
-        out["context_learn_s_2048"] = out["context_learn_s_8192"] = "not measured (--smoke starts no server)"
+        out["context_learn_s_2048"] = out["context_learn_s_8192"] = "skipped in --smoke (it starts no server)"
         return out
     for n_ctx in (2048, 8192):
         found = learn(n_ctx)
