@@ -223,3 +223,11 @@ def test_a_server_started_without_a_host_on_its_stdin_says_so_with_exit_2(home):
                           cwd=ROOT, timeout=60,
                           preexec_fn=lambda: os.close(0))  # fd 0 closed, as `monchat mcp <&-`
     assert done.returncode == 2 and b"needs a host" in done.stderr and no_crash(home)
+
+
+def test_a_host_leaving_is_not_counted_among_the_clients_that_asked(tmp_path):
+    from monchat.core.transfer.mcp_server import ACCESS_LOG, AccessLog, recent_clients
+    log = AccessLog(tmp_path / ACCESS_LOG)
+    log.write("host-a 1", "connected")
+    log.write("unnamed client", "disconnected", CLOSED)  # `monchat mcp < /dev/null`: nobody asked anything
+    assert [client for client, _at in recent_clients(tmp_path)] == ["host-a 1"]

@@ -130,7 +130,8 @@ def recent_clients(data_dir: Path, count: int = 3) -> list[tuple[str, str]]:
     """The last ``count`` clients that asked anything, newest first, with when they last did (Settings → Memory)."""
     last: dict[str, str] = {}
     for entry in AccessLog(Path(data_dir) / ACCESS_LOG).read():
-        last[str(entry.get("client", ""))] = str(entry.get("at", ""))
+        if entry.get("event") != "disconnected":  # a host leaving asked nothing (and one that never named itself)
+            last[str(entry.get("client", ""))] = str(entry.get("at", ""))
     return sorted(last.items(), key=lambda item: item[1], reverse=True)[:count]
 
 
