@@ -29,7 +29,6 @@ CLOSED = "the host closed the connection"
 LEFT_MID_ANSWER = "the host went away before an answer reached it"
 STOPPED = "the host stopped the server"
 ENDINGS = frozenset({CLOSED, LEFT_MID_ANSWER, STOPPED})
-HOST_GONE = (BrokenPipeError, ConnectionResetError)  # writing to a host that is no longer there
 
 
 @dataclass
@@ -98,7 +97,7 @@ class WireOut:
             except BlockingIOError:
                 await anyio.wait_writable(self.fd)
                 continue
-            except OSError:  # EPIPE, ECONNRESET (HOST_GONE), or a descriptor gone bad: nobody reads any more
+            except OSError:  # EPIPE, ECONNRESET, or a descriptor gone bad: nobody reads any more
                 self.ending.end(LEFT_MID_ANSWER)
                 return
             view = view[written:]
