@@ -6,7 +6,8 @@ Each group builds its own data in a temporary MONCHAT_HOME and uses loopback fak
 servers (tests/fakes, TCP_NODELAY) or the embedded model. ``--quick`` runs smaller
 sizes and skips the embedded flush; ``--smoke`` runs the smallest sizes, only to show
 that every figure is produced (tests/test_benchmarks.py); ``--only`` takes a figure or a group name
-(turns, prefix, memory, flush, chat_first, start, gui, embedded, unflushed, models, guard) and may repeat.
+(turns, prefix, memory, flush, chat_first, start, gui, embedded, unflushed, models, guard, context) and may
+repeat.
 The JSON has ``figures`` (value, baseline, what the baseline is, unit), ``details``
 (each group's raw numbers) and ``machine`` (cores and load average before and
 after: figures taken on a busy machine say so). Nothing here asserts a time.
@@ -76,11 +77,18 @@ FIGURES: dict[str, tuple[str, str, str, str, str]] = {
                                   "junk cases each rule caught, per language (the first rule broken)", "cases"),
     "guard_review": ("guard", "guard_review", "guard_honest",
                      "sent to review as unsure, per language and side (the review load)", "cases"),
+    "context_learn_s_2048": ("context", "context_learn_s_2048", "context_learn_baseline_one_token_s_2048",
+                             "one 1-token chat request to the same llama_cpp.server at n_ctx 2,048 (s)", "s"),
+    "context_learn_s_8192": ("context", "context_learn_s_8192", "context_learn_baseline_one_token_s_8192",
+                             "one 1-token chat request to the same llama_cpp.server at n_ctx 8,192 (s)", "s"),
+    "flush_parts_8192": ("context", "flush_parts_8192", "flush_parts_before_4096",
+                         "the parts of the same 150-message flush planned at the 4,096 used before (issue 39)",
+                         "parts"),
 }
 UNFLUSHED = "unflushed_turns"  # benchmarks/bench_unflushed.py (another change) measures it when present
 MODELS = "embedded_models"  # benchmarks/bench_models.py: the embedded figures per installed model
 GROUPS = ("start", "turns", "prefix", "memory", "flush", "chat_first", "gui", "embedded", "unflushed", "models",
-          "guard")
+          "guard", "context")
 
 
 def run_turns(size: str) -> dict:
@@ -136,6 +144,11 @@ def run_models(size: str) -> dict:
     return measure(size)
 
 
+def run_context(size: str) -> dict:
+    from bench_context import measure
+    return measure(size)
+
+
 def run_unflushed(size: str) -> dict:
     try:
         import bench_unflushed
@@ -157,7 +170,7 @@ def run_guard(size: str) -> dict:
 RUNNERS = {"turns": run_turns, "prefix": run_prefix, "memory": run_memory, "flush": run_flush,
            "chat_first": run_chat_first,
            "start": run_start, "gui": run_gui, "embedded": run_embedded, "unflushed": run_unflushed,
-           "models": run_models, "guard": run_guard}
+           "models": run_models, "guard": run_guard, "context": run_context}
 
 
 def groups_for(only: list[str]) -> list[str]:

@@ -27,8 +27,9 @@ FIGURES = ("turn_overhead_ms", "turn_overhead_ratio", "prefix_breaks_per_100_tur
            "memory_prompt_tokens", "flush_calls_per_1k_messages", "flush_overhead_s", "flush_parallel_ratio", "flush_background_s",
            "chat_during_flush_ratio",
            "status_start_ratio", "gui_start_ratio", "gui_max_stall_ms", "embedded_decode_tok_s", "embedded_turn_s",
-           "embedded_flush_s")
-SKIPPED_IN_SMOKE = {"embedded_flush_s"}  # minutes of CPU: only a full run measures it
+           "embedded_flush_s", "context_learn_s_2048", "context_learn_s_8192", "flush_parts_8192")
+SKIPPED_IN_SMOKE = {"embedded_flush_s",  # minutes of CPU: only a full run measures it
+                    "context_learn_s_2048", "context_learn_s_8192"}  # a real llama_cpp.server: only full runs
 CONDITIONS = {"turn_overhead_ms": 3, "turn_overhead_ratio": 3, "memory_prompt_tokens": 3, "gui_max_stall_ms": 2}
 
 

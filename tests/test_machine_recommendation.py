@@ -47,5 +47,6 @@ def test_doctor_names_the_recommended_model_and_its_speed(tmp_path, monkeypatch,
     main(["doctor", "--json"])
     sections = {s["title"]: s for s in json.loads(capsys.readouterr().out)["sections"]}
     line = sections["machine"]["checks"][0]
-    assert "comfortably" in line["detail"] and "an estimate from a short probe" in line["detail"]
+    assert ("comfortably" in line["detail"] or "replies are slow" in line["detail"])  # a crowded machine is slow
+    assert "an estimate from a short probe" in line["detail"]
     assert (tmp_path / PROBE_FILE).is_file()

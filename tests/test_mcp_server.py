@@ -172,7 +172,7 @@ def test_a_host_using_the_initialize_handshake_is_named_too(app, home):
     profile = session(home, steps, mode="legacy")
     assert "- Lives in Kanazawa" in profile.contents[0].text
     assert [(e["client"], e["event"]) for e in access_log(app.paths).read()] == [
-        ("test-host 1.2", "connected"), ("test-host 1.2", "read")]
+        ("test-host 1.2", "connected"), ("test-host 1.2", "read"), ("test-host 1.2", "disconnected")]
 
 
 def test_proposals_stop_while_too_many_wait_for_review(app, monkeypatch):

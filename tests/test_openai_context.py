@@ -81,7 +81,7 @@ def test_llama_servers_props_state_the_context(make, fake):  # noqa: F811 (a fix
     backend = make()
     assert backend.context_length() == 2048
     report = backend.doctor()
-    assert next(c for c in report.checks if c.name == "context").detail == "2048 tokens (as the server says)"
+    assert next(c for c in report.checks if c.name == "context").detail == "2048 tokens (as the server's /props says)"
 
 
 def test_llama_cpp_server_is_asked_its_context_once_per_address_with_one_request_it_refuses(make, fake):  # noqa: F811 (a fixture)

@@ -32,6 +32,9 @@ def cmd_status(app, args) -> int:
     from ..core.doctor import NO_MODEL_WORDS  # an empty openai.model is the server's first, never "()"
     model = status["model"] or NO_MODEL_WORDS.get(status["backend"], "no model set")
     print(f"backend:   {status['backend']} ({model}{stated})")
+    if status["backend_problem"]:
+        problem = status["backend_problem"]
+        print(f"warning:   not running: {problem['message']} {problem['hint']}".rstrip())
     if size and size["small"]:
         from ..core.backends.model_size import SUGGESTION
         print(f"warning:   a small model: memory built with it will be unreliable, and a flush puts nothing into "

@@ -90,7 +90,8 @@ def run_doctor(app) -> dict:
     sections.append(_section("machine", [recommendation_check(app.paths.data_dir, app.paths.models_dir)]))
     try:
         backend = app.backends.default()
-        chosen = backend.describe()
+        chosen = backend.describe() if backend.model else (  # never "openai:" with nothing after it
+            f"{backend.name} ({NO_MODEL_WORDS.get(backend.name, 'no model set')})")
         sections.append(_section("privacy", _privacy_checks(app, backend)))
     except KnownError as exc:
         chosen = f"none ({exc.message})"

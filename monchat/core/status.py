@@ -33,6 +33,7 @@ class StatusService:
         backend = self.backends.default()
         # a destination not agreed to is not contacted, not even for its model's size (issue 36)
         held = self.backends.held(backend)
+        down = None if held else backend.not_running()  # a forced backend that does not answer is named so
         size = None if held else backend.model_size()  # asking may name the model (a server's first)
         goes_to = {**destination(backend).to_dict(), "contacted": not held, "held": held}
         return {
@@ -40,6 +41,9 @@ class StatusService:
             "model": backend.model,
             # the model's parameters when the backend states them; "small" (< 1 B): memory built with it is unreliable
             "model_size": size.to_dict() if size is not None else None,
+            # False: its server does not answer now ("Ollama is not running at …"); None: not contacted (held)
+            "backend_running": None if held else down is None,
+            "backend_problem": {"message": down.message, "hint": down.hint} if down is not None else None,
             # who is sent the persona, your memory and the recent conversation, whether it is local, and
             # whether it is held ("not agreed yet": status did not contact it)
             "memory_goes_to": goes_to,

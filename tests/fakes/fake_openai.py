@@ -51,6 +51,8 @@ Knobs on the server object (set them before the request):
     server.context_error       that 400's message, "{n_ctx}" filled in (a server naming no number)
     server.props               when set, ``GET /props`` answers it (llama-server: {"default_generation_settings":
                                {"n_ctx": N}}); else a 404
+    server.routes              {path: JSON}: ``GET`` (or ``POST``) of that path answers it (LM Studio's ``/api/v1/models``,
+                               Ollama's ``/api/version``, ``/api/show``, ``/api/ps``, as their documentation shows)
     server.openapi_title       when set, ``GET /openapi.json`` answers {"info": {"title": it}} (llama_cpp.server:
                                "🦙 llama.cpp Python API")
 
@@ -121,6 +123,8 @@ class Handler(BaseHTTPRequestHandler):
             return
         if self.path == "/openapi.json" and self.server.openapi_title is not None:
             return self._send_json(200, {"openapi": "3.1.0", "info": {"title": self.server.openapi_title}})
+        if self.path in self.server.routes:
+            return self._send_json(200, self.server.routes[self.path])
         if self.path == "/props" and self.server.props is not None:
             return self._send_json(200, self.server.props)
         if self.path.rstrip("/") == "/v1/models":
@@ -133,6 +137,8 @@ class Handler(BaseHTTPRequestHandler):
         body = self._read_json() or {}
         self._record("POST", body)
         srv = self.server
+        if self.path in srv.routes:
+            return self._send_json(200, srv.routes[self.path])
         if self.path != "/v1/chat/completions":
             return self._error(404, f"Unexpected endpoint or method. (POST {self.path})")
         with srv.lock:
@@ -260,6 +266,7 @@ class FakeOpenAIServer(http.LoopbackServer):
                               "tokens. Please reduce the length of the messages or completion.")
         self.props: dict | None = None
         self.openapi_title: str | None = None
+        self.routes: dict[str, dict] = {}
 
     @property
     def url(self) -> str:

@@ -170,10 +170,14 @@ def test_a_llama_cpp_server_states_its_parameters_in_the_model_list_and_others_s
         finally:
             small.close()
         server.model_extra = {}
-        other = OpenAICompatBackend("SmolLM2-135M-Instruct.Q4_1.gguf", base_url=server.url, timeout_s=2.0)
+        named = OpenAICompatBackend("SmolLM2-135M-Instruct.Q4_1.gguf", base_url=server.url, timeout_s=2.0)
+        server.models = ["local-model"]
+        other = OpenAICompatBackend("local-model", base_url=server.url, timeout_s=2.0)
         try:
+            assert named.model_size() == ModelSize(135_000_000, "135M")  # nothing stated: the name says it (issue 39)
             assert other.model_size() is None  # unknown is not small
         finally:
+            named.close()
             other.close()
 
 

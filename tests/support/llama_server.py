@@ -55,15 +55,16 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_llama_server(n_ctx: int) -> Iterator[LlamaServer]:
+def running_llama_server(n_ctx: int, alias: str | None = MODEL_ALIAS) -> Iterator[LlamaServer]:
+    """The server at ``n_ctx``; ``alias`` None: started as a new user starts it, its model id the GGUF's path."""
     gguf = bundled_gguf()
     port = _free_port()
     log = Path(tempfile.mkstemp(prefix=f"llama-server-{n_ctx}-", suffix=".log")[1])
     threads = str(max(1, min(2, os.cpu_count() or 1)))
     with open(log, "wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--model_alias", MODEL_ALIAS,
-             "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", threads,
+            [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf),
+             *(["--model_alias", alias] if alias else []), "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", threads,
              "--n_threads_batch", threads],
             stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     server = LlamaServer(url=f"http://127.0.0.1:{port}/v1", n_ctx=n_ctx, log=log)

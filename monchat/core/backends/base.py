@@ -20,7 +20,7 @@ from ..errors import BackendError, KnownError, MalformedReply
 from ..tokens import count_tokens, count_turns
 from ..types import Turn, Usage
 from .checks import Check
-from .model_size import ModelSize
+from .model_size import ModelSize, size_from_name
 from .retry import NO_RETRY, RetryPolicy
 from .turns import BACKGROUND, CHAT, call_turns
 
@@ -210,10 +210,10 @@ class Backend(ABC):
         sizes = self.__dict__.setdefault("_model_sizes", {})
         if self.model not in sizes:
             try:
-                sizes[self.model] = self._model_size()
+                sizes[self.model] = self._model_size() or size_from_name(self.model)
             except KnownError as exc:
                 log.info("%s could not say its model's size: %s", self.describe(), exc.message)
-                return None
+                return size_from_name(self.model)  # "SmolLM2-135M" is small even while its server is down
         return sizes[self.model]
 
     def _model_size(self) -> ModelSize | None:
@@ -228,6 +228,11 @@ class Backend(ABC):
         Raises what a chat call raises; the caller (``core/chat/warm.py``) logs it.
         """
         return ""
+
+    def not_running(self) -> KnownError | None:
+        """Why this backend's server does not answer now (not started, wrong address), with the remedy; None when
+        it answers or there is no server to ask (the embedded model, a cloud checked at its first call)."""
+        return None
 
     def probe(self) -> bool:
         """Cheap check that this backend can be used now (for automatic choice)."""

@@ -5,7 +5,8 @@ placeholders and misreads who said what: memory built with it is unreliable, so 
 a flush with it puts nothing into lasting memory unasked (``memory/transitions.py``). Each backend
 reports what its server states (``Backend.model_size``): a GGUF file's ``general.size_label`` (or
 its tensors counted), Ollama's ``details.parameter_size`` ("135M", "4.3B"), llama.cpp's
-``meta.n_params`` in ``/v1/models``. A model whose size is unknown is not called small.
+``meta.n_params`` in ``/v1/models``, LM Studio's ``params_string``; else the model's name says it
+("SmolLM2-135M-Instruct.Q4_1.gguf", "qwen2.5:0.5b"). A model whose size is unknown is not called small.
 """
 
 from __future__ import annotations
@@ -67,6 +68,18 @@ def listed_size(entries: list, model: str) -> ModelSize | None:
             if isinstance(count, int) and not isinstance(count, bool) and count > 0:
                 return ModelSize.of(count)
     return None
+
+
+# "SmolLM2-135M-Instruct.Q4_1.gguf", "qwen2.5:0.5b", "Llama-3.2-1B", "Mixtral-8x7B": a count of M or B parameters
+# standing alone between separators (not "Q4_K_M", "e2b", "128k").
+_IN_NAME = re.compile(r"(?<![A-Za-z0-9.])((?:\d+x)?\d+(?:\.\d+)?[mbMB])(?![A-Za-z0-9])")
+
+
+def size_from_name(model: str) -> ModelSize | None:
+    """The size a model's name (or its file's name) gives, when nothing the server states does; else None."""
+    name = (model or "").replace("\\", "/").rsplit("/", 1)[-1]
+    found = _IN_NAME.search(name)
+    return ModelSize.from_label(found.group(1)[:-1] + found.group(1)[-1].upper()) if found else None
 
 
 def parse_size_label(text: str) -> int | None:

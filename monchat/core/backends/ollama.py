@@ -293,6 +293,19 @@ class OllamaBackend(Backend):
             client.close()
         return model_size_of(info)
 
+    def not_running(self) -> KnownError | None:
+        """``BackendUnreachable`` ("Ollama is not running at …", start it with `ollama serve`) when the server does
+        not answer within 1.5 s; else None (a missing model is for the call, or doctor, to say)."""
+        client = ollama.Client(host=self.host, timeout=self.PROBE_TIMEOUT_S)
+        try:
+            client.ps()
+            return None
+        except CLIENT_ERRORS + (ValueError,) as exc:
+            error = self._translate(exc, self.PROBE_TIMEOUT_S)
+            return error if isinstance(error, BackendUnreachable) else None
+        finally:
+            client.close()
+
     def probe(self) -> bool:
         """True when the server answers within 1.5 s and has the model; never raises."""
         client = ollama.Client(host=self.host, timeout=self.PROBE_TIMEOUT_S)

@@ -35,7 +35,7 @@ from typing import Callable, Iterator
 
 import openai
 
-from ..errors import KnownError, MalformedReply, ModelNotFound
+from ..errors import BackendUnreachable, KnownError, MalformedReply, ModelNotFound
 from ..privacy.cloud import is_local_url
 from ..tokens import count_turns
 from ..types import Coded, Turn
@@ -44,6 +44,7 @@ from .base import Backend, DoctorReport, Reply, chat_messages, key_source_of
 from .model_size import ModelSize, listed_size
 from .openai_context import ASSUMED as DEFAULT_CONTEXT_LENGTH
 from .openai_context import CONTEXT_KEY, NO_KEY, filler, learn_context, server_context
+from .openai_stated import Stated, stated
 from .openai_errors import no_api, stream_cut_off, translate
 from .openai_json import SCHEMA, JsonMode, checked, response_format, schema_in_system
 from .openai_stream import StreamEnd, texts
@@ -80,6 +81,8 @@ class OpenAICompatBackend(Backend):
         self._client_obj: openai.OpenAI | None = None
         self._client_key: str | None = None
         self._server_context: int | None = None
+        self._context_said = ""  # where the server stated it (doctor)
+        self._stated_obj: Stated | None = None
         self._context_asked = False
         self._learned: int | None = None  # the context this object learned from the server's refusal
         self._one_at_a_time = self._stored(ONE_AT_A_TIME_KEY) == "1"
@@ -161,8 +164,9 @@ class OpenAICompatBackend(Backend):
         return self.model
 
     def _model_size(self) -> ModelSize | None:
-        """llama.cpp's ``llama-server`` states ``meta.n_params`` per model in ``/v1/models``; others nothing."""
-        return listed_size(self._model_entries(self.DOCTOR_TIMEOUT_S), self._model())
+        """llama.cpp's ``llama-server`` states ``meta.n_params`` per model in ``/v1/models``; LM Studio and Ollama in
+        their own APIs (``openai_stated``); else the name tells (``Backend.model_size``)."""
+        return listed_size(self._model_entries(self.DOCTOR_TIMEOUT_S), self._model()) or self._stated().size
 
     def context_length(self) -> int:
         """The setting; else what the server taught (remembered), what it states, or 4096 (``openai_context``)."""
@@ -174,11 +178,19 @@ class OpenAICompatBackend(Backend):
         if not self._context_asked:
             self._context_asked = True
             try:
-                self._server_context = self._context_from_server(self._model_entries(self.DOCTOR_TIMEOUT_S))
+                self._server_context, self._context_said = self._context_from_server(
+                    self._model_entries(self.DOCTOR_TIMEOUT_S))
             except KnownError as exc:
-                log.info("openai: the context length could not be asked (%s); using %s", exc.message,
-                         DEFAULT_CONTEXT_LENGTH)
+                log.info("openai: the context length could not be asked (%s)", exc.message)
+            if not self._server_context:
+                log.warning("openai: %s states no context; %s tokens assumed (set openai.context_length to the "
+                            "context the model is loaded with)", self.base_url, DEFAULT_CONTEXT_LENGTH)
         return self._server_context or DEFAULT_CONTEXT_LENGTH
+
+    def context_assumed(self) -> bool:
+        """Whether ``context_length`` is a guess (nothing set, stated or learned): doctor and status say so."""
+        self.context_length()
+        return not (self._context_setting > 0 or (self._stored(CONTEXT_KEY) or "").isdigit() or self._server_context)
 
     def context_source(self) -> str:
         """Where ``context_length`` comes from, for doctor."""
@@ -187,9 +199,15 @@ class OpenAICompatBackend(Backend):
         if (self._stored(CONTEXT_KEY) or "").isdigit():
             return "learned from the server, asked once for this address"
         if self._server_context:
-            return "as the server says"
-        return (f"the server does not say; {DEFAULT_CONTEXT_LENGTH} assumed — set openai.context_length to the "
-                "context the model is loaded with")
+            return self._context_said or "as the server says"
+        return ("assumed: the server does not say; set openai.context_length to the context the model is "
+                "loaded with")
+
+    def _stated(self) -> Stated:
+        """What LM Studio's or Ollama's own API states (context, size), asked once per object."""
+        if self._stated_obj is None:
+            self._stated_obj = stated(self.base_url, self._api_key() or NO_KEY, self.model, self.DOCTOR_TIMEOUT_S)
+        return self._stated_obj
 
     def json_answer_reserve(self) -> int:
         """A small context (2,048 or less: llama_cpp.server's default) keeps the embedded model's small answer
@@ -198,7 +216,7 @@ class OpenAICompatBackend(Backend):
             return min(SMALL_ANSWER_RESERVE, self.context_length() // 2)
         return super().json_answer_reserve()
 
-    def _context_from_server(self, entries: list) -> int | None:
+    def _context_from_server(self, entries: list) -> tuple[int | None, str]:
         return server_context(self, entries)
 
     def _learn_context(self, messages: list[dict], estimate: int | None = None) -> None:
@@ -323,6 +341,16 @@ class OpenAICompatBackend(Backend):
         """Check the server, the key, the model, the context length and the answer format; never raises."""
         from .openai_doctor import doctor
         return doctor(self)
+
+    def not_running(self) -> KnownError | None:
+        """``BackendUnreachable`` (with its remedy) when the server does not answer ``/models`` within 1.5 s."""
+        try:
+            self.list_models(self.PROBE_TIMEOUT_S)
+        except BackendUnreachable as exc:
+            return exc
+        except KnownError:
+            return None  # it answered (a refusal, a missing key): the call or doctor says the rest
+        return None
 
     def probe(self) -> bool:
         """True when the server answers within 1.5 s and has the model (or any, when none is set)."""

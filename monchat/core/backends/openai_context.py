@@ -5,16 +5,17 @@ Asked once per backend object, in this order (``OpenAICompatBackend.context_leng
 1. ``openai.context_length`` when set: the user's word stands.
 2. What a request over the context taught earlier, remembered for the address (state
    ``openai.context.<base url>``, like the JSON mode).
-3. What the server states: its model list (vLLM ``max_model_len``, OpenRouter ``context_length``, LM Studio
-   ``loaded_context_length``/``max_context_length``), else llama.cpp's ``llama-server`` ``GET /props``
-   (``default_generation_settings.n_ctx``, the context of one slot).
-4. 4,096 (LM Studio's default for a loaded model).
+3. What the server states (``server_context``): its model list (vLLM ``max_model_len``, OpenRouter
+   ``context_length``), llama.cpp's ``llama-server`` ``GET /props`` (``default_generation_settings.n_ctx``, the
+   context of one slot), LM Studio's and Ollama's own APIs (``openai_stated.py``), llama-server's trained
+   context (``meta.n_ctx_train``, an upper bound).
+4. llama-cpp-python's ``llama_cpp.server`` states nothing (its ``/v1/models`` lists ids only; its
+   ``/openapi.json`` says which server it is): it is sent one probe of ``PROBE_TOKENS`` tokens, far over any
+   context, which it refuses at tokenization naming its context — about a second, whatever the context (an
+   8,192 server evaluated the 4,096-token probe of before for minutes). Remembered for the address.
+5. 4,096 (LM Studio's default for a loaded model), logged and shown as assumed, never as a fact.
 
-llama-cpp-python's ``llama_cpp.server`` states nothing (its ``/v1/models`` lists ids only; its own default
-n_ctx is 2,048), so its context is learned from its answers — once up front (its ``/openapi.json`` says which
-server it is; a request of 4,096 tokens, refused at once by a smaller context, names it — a larger context
-evaluates it instead, once per address, the wait bounded by doctor's 5 s), and by any server when a request
-meets it:
+Any server teaches its context again when a request meets it (a server restarted with a smaller one):
 
 - a streamed request over its context gets 200 and an empty stream; the same request sent again without
   streaming (one token at most) is refused at once, before any prompt is evaluated, with a 400 naming the
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 
 import httpx
 import openai
@@ -48,6 +50,8 @@ CONTEXT_KEY = "openai.context.{url}"  # the context learned from the server's an
 CONTEXT_FIELDS = ("max_model_len", "context_length", "loaded_context_length", "max_context_length")
 NAMED_CONTEXT = re.compile(r"(?:maximum context length is|context window of|context size \(|context length of|"
                            r"n_ctx\W{0,3})\s*(\d{3,7})", re.IGNORECASE)
+PROBE_TOKENS = 1 << 20  # a probe's prompt: far over any context a server is loaded with, so it is refused
+PROBE_DEADLINE_S = 10.0  # a probe not refused by then has its connection closed (tokenizing 1M: ~1 s here)
 ROUNDING = 256  # a context estimated from a cut answer is rounded down to this
 LOWEST = 512  # never assumed lower: a flush does not fit under 2,048 anyway, and its error then says so
 
@@ -142,21 +146,58 @@ def lowered(assumed: int, refusal: str, estimate: int | None) -> int | None:
     return max(LOWEST, guess)
 
 
-def server_context(backend, entries: list) -> int | None:
-    """What ``backend``'s server states (its model list, else llama-server's ``/props``), else — for
-    llama_cpp.server, asked once per address and remembered — its refusal of a request of the assumed size."""
+def trained_context(entries: list, model: str) -> int | None:
+    """llama-server's ``meta.n_ctx_train`` in ``/v1/models``: the most the model can be loaded with."""
+    for entry in entries:
+        if not model or entry.id == model:
+            meta = (entry.model_extra or {}).get("meta")
+            value = meta.get("n_ctx_train") if isinstance(meta, dict) else None
+            return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+    return None
+
+
+def server_context(backend, entries: list) -> tuple[int | None, str]:
+    """The context ``backend``'s server states, and where (``openai_stated``); else — llama_cpp.server, which
+    states nothing — its refusal of a probe far over any context (``probe_context``); else (None, "")."""
     key = backend._api_key() or NO_KEY
-    stated = listed_context(entries, backend.model) or props_context(backend.base_url, key, backend.DOCTOR_TIMEOUT_S)
-    if stated or backend._stored(CONTEXT_KEY) or not is_llama_cpp_python(backend.base_url, key,
-                                                                          backend.DOCTOR_TIMEOUT_S):
-        return stated
-    client = backend._client(backend.DOCTOR_TIMEOUT_S)
+    listed = listed_context(entries, backend.model)
+    if listed:
+        return listed, "as the server's model list says"
+    props = props_context(backend.base_url, key, backend.DOCTOR_TIMEOUT_S)
+    if props:
+        return props, "as the server's /props says"
+    other = backend._stated()
+    if other.context:
+        return other.context, f"as the server says ({other.source})"
+    trained = trained_context(entries, backend.model)
+    if trained:
+        return trained, "the model's trained context, as the server says (lowered at the first refusal)"
+    if not backend._stored(CONTEXT_KEY) and is_llama_cpp_python(backend.base_url, key, backend.DOCTOR_TIMEOUT_S):
+        probed = probe_context(backend)
+        if probed:
+            return probed, "learned from the server's refusal of a probe"
+    return None, ""
+
+
+def probe_context(backend) -> int | None:
+    """Ask a server that states no context for it: a prompt of ``PROBE_TOKENS`` tokens, far over any context a
+    server loads, which it refuses when it tokenizes it, naming its context ("maximum context length is 8192
+    tokens") — never one it evaluates. Past ``PROBE_DEADLINE_S`` the connection is closed (the client's
+    timeout), so a server that started computing it anyway is not left waiting on an answer nobody reads.
+    What it names is remembered for the address; None when it named nothing (the context is then assumed)."""
+    started = time.monotonic()
+    client = backend._client(PROBE_DEADLINE_S)
     try:
-        refusal = refusal_of(client, backend._model(), filler(ASSUMED))
+        refusal = refusal_of(client, backend._model(), filler(PROBE_TOKENS))
     finally:
         client.close()
-    context = min(ASSUMED, context_in_text(refusal or "") or ASSUMED)
-    log.info("openai: llama_cpp.server at %s has a context of %s tokens", backend.base_url, context)
+    context = context_in_text(refusal or "")
+    if context is None:
+        log.warning("openai: %s named no context when probed (%s); %s tokens assumed", backend.base_url,
+                    refusal or "no refusal in time", ASSUMED)
+        return None
+    log.info("openai: %s has a context of %s tokens (learned in %.1f s)", backend.base_url, context,
+             time.monotonic() - started)
     backend._store(CONTEXT_KEY, str(context))
     return context
 

@@ -9,7 +9,8 @@ import openai
 
 from ..errors import AuthFailed, KnownError
 from .base import Check, DoctorReport
-from .openai_errors import error_text, rejects_schema, translate
+from .model_size import small_model_check
+from .openai_errors import rejects_schema, translate
 from .openai_json import AUTO, OBJECT, SCHEMA, response_format
 
 PROBE_SCHEMA = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
@@ -45,9 +46,12 @@ def doctor(backend) -> DoctorReport:
     report.model = model
     report.checks.append(Check("model", True, model if backend.model else f"{model} (the server's first)"))
     backend._context_asked = True
-    backend._server_context = backend._context_from_server(entries)
+    backend._server_context, backend._context_said = backend._context_from_server(entries)
     report.context_length = backend.context_length()
     report.checks.append(Check("context", True, f"{report.context_length} tokens ({backend.context_source()})"))
+    size = backend.model_size()  # what the server states, else the model's name ("SmolLM2-135M-…")
+    if size is not None and size.small:
+        report.checks.append(small_model_check(size))
     report.checks.append(_format_check(backend, model))
     return report
 
@@ -68,8 +72,8 @@ def _format_check(backend, model: str) -> Check:
     except openai.OpenAIError as exc:
         if rejects_schema(exc):
             backend.json_mode.remember(OBJECT)
-            return Check("answer format", True, "json_object with the schema (the server refused a JSON schema: "
-                                                f"{error_text(exc)[:80]})")
+            return Check("answer format", True, "json_object with the schema (the server refused a JSON schema "
+                                                "when asked just now)")
         failed = translate(exc, backend.base_url, backend.DOCTOR_TIMEOUT_S)
         return Check("answer format", False, f"a one-token test request failed: {failed.message}", failed.hint,
                      code=failed.code)

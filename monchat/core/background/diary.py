@@ -248,7 +248,8 @@ def write_pages(backend: Backend, prompts: PromptLibrary, store, readable: list[
                         replies, again=day in owed)
         with lock:
             written.append(day)
-            progress(FlushProgress(FlushStage.DIARY, None, len(written), len(days), f"wrote the diary of {day}"))
+            done = f"drafted the diary of {day}" if page is not None else f"no diary page for {day}"  # kept at the commit
+            progress(FlushProgress(FlushStage.DIARY, None, len(written), len(days), done))
         return page
 
     if days:

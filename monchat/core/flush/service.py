@@ -153,7 +153,14 @@ class FlushService:
         started = time.monotonic()
         now = self.clock()
         report = FlushReport(dry_run=dry_run)
-        orientation, readable = self._orient(report, progress)
+        told: list = []  # orientation's progress, said once the backend is known to answer
+        orientation, readable = self._orient(report, told.append)
+        if orientation.messages and not is_paused(self.store):
+            down = self.backend().not_running()
+            if down is not None:  # before any stage says it is reading or writing (issue 39)
+                raise down
+        for step in told:
+            progress(step)
         if not orientation.messages:
             report.nothing_to_flush = True
             if not dry_run:

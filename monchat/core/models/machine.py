@@ -133,10 +133,14 @@ def estimate(model: CatalogModel, probe: Probe) -> Estimate:
     return Estimate(model, TURN_PROMPT / prompt + TURN_ANSWER / decode, FLUSH_PROMPT / prompt + FLUSH_ANSWER / decode)
 
 
+SLOW_REPLY_S = 60.0  # an estimated reply slower than this is not called comfortable ("about 42 min a reply")
+
+
 def recommendation_line(model: CatalogModel, machine: Machine, guess: Estimate | None) -> str:
     """One sentence: what this machine runs comfortably, why, and how fast."""
+    pace = "comfortably" if guess is None or guess.turn_s <= SLOW_REPLY_S else "(it fits in memory; replies are slow)"
     head = (f"This computer ({machine.ram_gb:.0f} GB of memory, {machine.cores} cores) runs {model.title} "
-            f"comfortably")
+            f"{pace}")
     if model.bundled:
         head += "; it has too little memory for a larger embedded model"
     else:

@@ -16,6 +16,10 @@ Every request that names its client, and every tool call and resource read, is w
 log (``mcp-access.jsonl`` in the data folder; ``monchat mcp log``): which client, which tool or resource,
 how many results — never the words (no query, no proposal's text or slot: ``LOGGED_WHAT``).
 
+A host may leave at any moment (``mcp_stdio.py``): the server then ends with exit 0 and a ``disconnected`` entry
+saying how. Several hosts are several processes: a proposal waits briefly for another's write to the review queue
+(``PROPOSAL_WAIT``); only a running flush refuses it at once. Every refusal is in the log.
+
 **The one hook.** Every result the server hands out — each profile line, memory, message and proposal
 — passes ``visible_to_clients``. Off-the-record messages and "never remember" topics (issue 28, items 1
 and 3) are hidden there and nowhere else.
@@ -25,12 +29,14 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..paths import write_all, write_private
 from ..types import format_ts, local_now
+from .mcp_stdio import ENDINGS
 
 ACCESS_LOG = "mcp-access.jsonl"
 PROFILE_URI = "monchat://profile"
@@ -38,6 +44,9 @@ MAX_LIMIT = 50
 ASKING = ("resources/list", "resources/read", "tools/list", "tools/call")  # requests that ask for memory or tools
 MAX_OPEN_PROPOSALS = 50  # proposals from other apps waiting for review at once; then propose_memory is refused
 UNNAMED = "unnamed client"
+FLUSHING = "monchat is flushing"  # the one holder of the flush lock a proposal does not wait out
+BUSY = "monchat stayed busy"  # another write held the flush lock past PROPOSAL_WAIT
+PROPOSAL_WAIT = 15.0  # seconds a proposal waits for another one (another host's, an import, a lint) to be written
 
 
 def visible_to_clients(app, kind: str, record: dict) -> bool:
@@ -58,7 +67,8 @@ def visible_to_clients(app, kind: str, record: dict) -> bool:
 # Everything an entry's "what" may say: the log names clients, tools and counts, never words (a slot such as
 # "hobby/stamps" says what the user is like as much as a text does).
 LOGGED_WHAT = frozenset({"", PROFILE_URI, "proposing is off", "the user keeps this topic out of memory",
-                         "the review queue is full"})
+                         "the review queue is full", "a text of 3 to 2,000 characters is needed", "not a slot",
+                         FLUSHING, BUSY, *ENDINGS})
 
 
 @dataclass
@@ -120,7 +130,8 @@ def recent_clients(data_dir: Path, count: int = 3) -> list[tuple[str, str]]:
     """The last ``count`` clients that asked anything, newest first, with when they last did (Settings → Memory)."""
     last: dict[str, str] = {}
     for entry in AccessLog(Path(data_dir) / ACCESS_LOG).read():
-        last[str(entry.get("client", ""))] = str(entry.get("at", ""))
+        if entry.get("event") != "disconnected":  # a host leaving asked nothing (and one that never named itself)
+            last[str(entry.get("client", ""))] = str(entry.get("at", ""))
     return sorted(last.items(), key=lambda item: item[1], reverse=True)[:count]
 
 
@@ -162,6 +173,7 @@ class MemoryPort:
         self.app = app
         self.log = access_log(app.paths)
         self.client = UNNAMED  # who asks now (stdio: one client per server process)
+        self.wait = PROPOSAL_WAIT
 
     def _visible(self, kind: str, rows: list[dict]) -> list[dict]:
         return [r for r in rows if visible_to_clients(self.app, kind, r)]
@@ -213,11 +225,10 @@ class MemoryPort:
     def propose(self, text: str, slot: str = "") -> dict:
         """Put a proposal into the review queue. Raises InputError (proposing is off, a bad slot, …)."""
         client = self.client
-        from ..errors import FlushRunning, InputError
+        from ..errors import InputError
         from ..memory.guard import bad_slot
         from ..vocabulary.states import Held
         from .memory_import import Proposal, queue_proposals
-        from ..paths import held_lock
         from ..settings import load_settings
         settings, _warnings = load_settings(self.app.paths.settings_path)  # now, not when the server started
         if not settings.mcp.allow_propose:
@@ -228,8 +239,10 @@ class MemoryPort:
         text = " ".join(str(text).split())
         slot = slot.strip() or "proposed/mcp"
         if not (3 <= len(text) <= 2000):
+            self.log.write(client, "propose_memory refused", "a text of 3 to 2,000 characters is needed")
             raise InputError("A proposal needs a text of 3 to 2,000 characters.", "Say one thing about the user.")
         if bad_slot(slot):
+            self.log.write(client, "propose_memory refused", "not a slot")
             raise InputError(f"{slot!r} is not a slot.", "Use subject/attribute in words, e.g. drink/morning.")
         if not visible_to_clients(self.app, "proposal", {"text": text, "slot": slot}):
             self.log.write(client, "propose_memory refused", "the user keeps this topic out of memory")
@@ -239,16 +252,36 @@ class MemoryPort:
             self.log.write(client, "propose_memory refused", "the review queue is full")
             raise InputError(f"{waiting} proposals from other apps already wait for the user's review.",
                              "Propose again after the user has gone through them.")
-        with held_lock(self.app.paths.flush_lock) as held:
-            if not held:
-                raise FlushRunning("monchat is flushing right now.", "Propose again in a minute.")
-            report = queue_proposals(self.app.memory, [Proposal(text, slot)], held=Held.MCP,
-                                     proposer=client, prefix="mcp",
-                                     reason=f"proposed by {client} through monchat's MCP server, in its words, "
-                                            f"not said here: it becomes memory only if you approve it")
+        report = self._when_free(client, lambda: queue_proposals(
+            self.app.memory, [Proposal(text, slot)], held=Held.MCP, proposer=client, prefix="mcp",
+            reason=f"proposed by {client} through monchat's MCP server, in its words, "
+                   f"not said here: it becomes memory only if you approve it"))
         self.log.write(client, "propose_memory", slot, report.queued)
         return {"queued": bool(report.queued), "already_known": bool(report.already_known),
                 "note": "It waits for the user's review; nothing is remembered unless the user approves it."}
+
+    def _when_free(self, client: str, write):
+        """Run ``write`` under the flush lock. Another holder that is not a flush (another host's proposal, an
+        import, a lint) is waited for, up to ``PROPOSAL_WAIT``; a flush is not: it may take minutes.
+
+        Raises:
+            FlushRunning: a flush runs, or the lock stayed taken past the wait (either is logged).
+        """
+        from ..errors import FlushRunning
+        from ..paths import held_lock, is_marked
+        deadline = time.monotonic() + self.wait
+        while True:
+            with held_lock(self.app.paths.flush_lock) as held:
+                if held:
+                    return write()
+            if is_marked(self.app.paths.flush_running):
+                self.log.write(client, "propose_memory refused", FLUSHING)
+                raise FlushRunning("monchat is flushing right now.", "Propose again in a few minutes.")
+            if time.monotonic() >= deadline:
+                self.log.write(client, "propose_memory refused", BUSY)
+                raise FlushRunning(f"monchat was busy writing memory for {self.wait:.0f} s.",
+                                   "Propose again in a minute.")
+            time.sleep(0.05)
 
 
 def _terms(query: str) -> list[str]:
@@ -262,7 +295,7 @@ INSTRUCTIONS = ("monchat is the user's own chat companion, which remembers them 
                 "propose_memory only asks: the user reviews every proposal, and may not allow proposing at all.")
 
 
-def build_server(app):
+def build_server(app, port: MemoryPort | None = None):
     """The ``MCPServer`` over ``app`` (imported here: the rest of monchat never needs the SDK)."""
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
@@ -270,7 +303,7 @@ def build_server(app):
     from ... import __version__
     from ..errors import KnownError
 
-    port = MemoryPort(app)
+    port = port or MemoryPort(app)
     server = MCPServer(name="monchat", instructions=INSTRUCTIONS, version=__version__,
                        middleware=[_Recorder(port)])
 
@@ -304,7 +337,21 @@ def build_server(app):
     return server
 
 
-def serve(app) -> None:
-    """Run over stdin/stdout until the client goes away."""
-    build_server(app).run("stdio")
+def serve(app) -> str:
+    """Run over stdin/stdout until the host goes away (at any moment, in any way: ``mcp_stdio``); log and return
+    why the session ended."""
+    import anyio
+
+    from .mcp_stdio import claimed_stdio, serve_stdio
+    from ..errors import InputError
+    port = MemoryPort(app)
+    server = build_server(app, port)
+    import sys
+    if sys.stdin is None or sys.stdout is None:  # Python found fd 0 or 1 closed when it started
+        raise InputError("monchat mcp needs a host (an MCP client) on its standard input and output, and one "
+                         "of them is closed.", "Let an MCP client start it: see the README's MCP section.")
+    with claimed_stdio() as (wire_in, wire_out):  # the SDK's own run_stdio_async serves its _lowlevel_server too
+        why = anyio.run(serve_stdio, server._lowlevel_server, wire_in, wire_out)
+    port.log.write(port.client, "disconnected", why)
+    return why
 
