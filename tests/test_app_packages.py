@@ -12,6 +12,8 @@ import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
+
 import monchat
 
 PACKAGING = Path(__file__).resolve().parents[1] / "packaging"
@@ -108,3 +110,12 @@ def test_install_sh_leaves_another_installs_monchat_alone(tmp_path):
 def test_install_sh_says_how_it_is_used(tmp_path):
     done = _run(_fake_bundle(tmp_path), tmp_path / "home", "--remove")
     assert done.returncode == 2 and "usage" in done.stderr
+
+
+def test_version_says_which_monchat_this_is(capsys):
+    from monchat.cli.main import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"monchat {monchat.__version__}\n"
