@@ -78,7 +78,9 @@ mkdir -p "$bin_dir" "$(dirname "$desktop")" "$(dirname "$metainfo")"
 ln -sfn "$here/monchat" "$link"
 say "linked $link -> $here/monchat"
 # The launcher runs the link by its full path: ~/.local/bin is not on every desktop session's PATH.
-sed -e "s|^Exec=monchat|Exec=$link|" -e "s|^TryExec=monchat|TryExec=$link|" \
+exec_path="$link"
+case "$link" in *" "*) exec_path="\"$link\"" ;; esac  # a home with a space: the Exec key quotes it
+sed -e "s|^Exec=monchat|Exec=$exec_path|" -e "s|^TryExec=monchat|TryExec=$link|" \
     "$here/share/applications/$APP_ID.desktop" > "$desktop.tmp"
 mv "$desktop.tmp" "$desktop"
 say "wrote $desktop"
