@@ -27,6 +27,7 @@ import sqlite3
 import sys
 import traceback
 
+from .. import __version__
 from ..core.crash import write_crash_report
 from ..core.errors import KnownError, StorageError, storage_error
 from ..core.redact import redact, redact_last_resort
@@ -64,6 +65,7 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
                         help="backend for this run (else settings, else the first local one that works)")
     parser.add_argument("--model", help="model name for this run")
     parser.add_argument("--verbose", action="store_true", help="debug logging to monchat.log")
+    parser.add_argument("--version", action="version", version=f"monchat {__version__}")
     if not commands:
         parser.set_defaults(command="gui", **{**COMMON, **gui.DEFAULTS})
         return parser

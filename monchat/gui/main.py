@@ -58,6 +58,7 @@ def ensure_qapplication() -> QApplication:
     qapp.setApplicationName("monchat")
     qapp.setApplicationDisplayName("monchat")
     qapp.setOrganizationName("monchat")
+    qapp.setDesktopFileName("io.github.monchat.monchat")  # packaging/<this>.desktop: docks show its icon (Wayland)
     return qapp
 
 
