@@ -122,6 +122,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # status and doctor.
     ("services", ("monchat.core.flush", "monchat.core.chat", "monchat.core.transfer", "monchat.core.status",
                   "monchat.core.doctor")),
+    # Measuring the services: ``monchat eval`` runs sets through the flush and the chat (issue 42).
+    ("measures", ("monchat.core.evaluation",)),
     # The composition root: builds each service once and wires what a lower layer tells a higher one.
     ("root", ("monchat.app",)),
     # The faces: nothing below imports them.

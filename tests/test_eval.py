@@ -1,0 +1,155 @@
+"""``monchat eval`` (issue 42): the bundled sets through the scripted oracle (full marks, exactly), a hostile
+backend (nothing present, every trap caught), two runs field by field, the user's data folder hashed before and
+after, a bad set refused with exit 2."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from monchat.cli import main as cli_main
+from monchat.core.evaluation.sets import load_set
+from tests.support.oracle import Judgement, Oracle, Rule
+
+# What the oracle's lifestyle filter notices in en-week, and the texts it proposes.
+EN_RULES = [("I live in Leeds", "Lives in Leeds", "user/home", "base"), ("York", "Lives in York (moved from Leeds)",
+                                                                         "user/home", "base"),
+            ("Biscuit", "Has a dog, Biscuit", "user/pet", "lifestyle"),
+            ("drink coffee every", "Drinks coffee every morning", "user/drink", "lifestyle"),
+            ("quit coffee", "Quit coffee; drinks rooibos tea instead", "user/drink", "lifestyle"),
+            ("ooibos", "Drinks rooibos tea", "user/tea", "lifestyle"),
+            ("allergic to peanuts", "Allergic to peanuts", "user/health", "lifestyle"),
+            ("as a nurse", "Works as a nurse", "user/work", "project"),
+            ("learning Spanish", "Learning Spanish", "user/learning", "project"),
+            ("I drive a Vauxhall", "Drives a Vauxhall", "user/commute", "project"),
+            ("sold the Vauxhall", "Sold the Vauxhall; cycles to work", "user/commute", "project"),
+            ("I go to the gym every Monday", "Goes to the gym on Mondays", "user/exercise", "project"),
+            ("swimming on Mondays", "Switched from the gym to swimming on Mondays", "user/exercise", "project")]
+EN_SUPERSEDES = [("Lives in Leeds", "Lives in York (moved from Leeds)"),
+                 ("Drinks coffee every morning", "Quit coffee; drinks rooibos tea instead"),
+                 ("Drives a Vauxhall", "Sold the Vauxhall; cycles to work"),
+                 ("Goes to the gym on Mondays", "Switched from the gym to swimming on Mondays")]
+
+
+class AnsweringOracle(Oracle):
+    """The oracle, whose chat reply says a question's answer words when the memory in its system prompt holds them
+    (so a question is right only through memory), and that it does not know otherwise."""
+
+    def __init__(self, eval_set, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.expected = {q.question: q.answer_words for q in eval_set.questions}
+        self.unknown = "わからない" if eval_set.language == "ja" else "I don't know."
+
+    def _stream(self, system, turns, temperature, reply):
+        question = turns[-1].content
+        words = self.expected.get(question, ())
+        self.chat_reply = (" ".join(words) if words and all(w.casefold() in system.casefold() for w in words)
+                           else self.unknown)
+        yield from super()._stream(system, turns, temperature, reply)
+
+
+def en_oracle(eval_set) -> Oracle:
+    rules = [Rule(contains, text, slot, persona=persona) for contains, text, slot, persona in EN_RULES]
+    return AnsweringOracle(eval_set, rules=rules,
+                           judgements={pair: Judgement("SUPERSEDE", 0.95) for pair in EN_SUPERSEDES})
+
+
+def folder_digest(root: Path) -> dict[str, str]:
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def run_eval(argv, backend, capsys) -> tuple[int, dict | str]:
+    code = cli_main.main(["eval", *argv], pinned_backend=backend)
+    out = capsys.readouterr()
+    if "--json" in argv and code == 0:
+        return code, json.loads(out.out)
+    return code, out.out + out.err
+
+
+@pytest.fixture
+def user_home(tmp_path, monkeypatch):
+    home = tmp_path / "user"
+    monkeypatch.setenv("MONCHAT_HOME", str(home))
+    return home
+
+
+def test_the_oracle_scores_full_marks_on_en_week_and_the_users_folder_is_untouched(user_home, capsys):
+    from monchat.app import build_app
+    build_app(str(user_home)).close()  # the user's own monchat, with its database
+    before = folder_digest(user_home)
+    eval_set = load_set("en-week")
+    code, result = run_eval(["--set", "en-week", "--json"], en_oracle(eval_set), capsys)
+    assert code == 0, result
+    assert folder_digest(user_home) == before
+    assert isinstance(result, dict)
+    wrong = [f for f in result["facts"] if not f["right"]]
+    assert wrong == []
+    assert result["present"] == {"kept": 6, "of": 6} and result["retired"] == {"retired": 4, "of": 4}
+    assert result["never"] == {"clean": 4, "of": 4} and result["invented"] == 0
+    assert result["questions"]["right"] == result["questions"]["of"] == 6
+    assert set(result) >= {"set", "backend", "model", "now", "present", "retired", "never", "invented", "questions",
+                           "review", "calls", "tokens", "elapsed_s", "started", "finished", "facts"}
+    assert result["review"]["flushes"] == 5 and result["calls"] > 0
+
+
+def test_two_runs_agree_field_by_field_but_for_the_clock(user_home, capsys):
+    eval_set = load_set("en-week")
+    runs = [run_eval(["--set", "en-week", "--json", "--now", "2026-11-23T09:00:00+00:00"], en_oracle(eval_set),
+                     capsys)[1] for _ in range(2)]
+    first, second = ({k: v for k, v in run.items() if k not in ("elapsed_s", "started", "finished", "saved")}
+                     for run in runs)
+    assert first == second
+    assert first["now"].startswith("2026-11-23T09:00:00")
+
+
+class Hostile(Oracle):
+    """Proposals citing line ids no log has, or only the assistant's lines."""
+
+
+def test_a_hostile_backend_keeps_nothing_present_and_never_catches_it(user_home, capsys):
+    eval_set = load_set("en-week")
+    rules = [Rule("cello", "Plays the cello", "user/music", persona="lifestyle", roles=("assistant",)),
+             Rule("live in Leeds", "Lives in York", "user/home", persona="lifestyle", cite_matched=False,
+                  extra=("m999", "zz-unknown")),
+             Rule("dog Biscuit", "Has a dog named Biscuit", "user/pet", persona="lifestyle", cite_matched=False,
+                  extra=("nope",))]
+    code, result = run_eval(["--set", "en-week", "--json"], AnsweringOracle(eval_set, rules=rules), capsys)
+    assert code == 0, result
+    assert isinstance(result, dict)
+    assert result["present"]["kept"] == 0
+    cello = next(f for f in result["facts"] if f["id"] == "f10")
+    assert cello["right"] or result["invented"] >= 1  # kept out, or kept and counted as invented
+    assert result["never"]["clean"] <= result["never"]["of"]
+
+
+def test_a_bad_set_is_refused_with_exit_2_saying_where(user_home, tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    data = json.loads(Path(load_set("en-week").source).read_text(encoding="utf-8"))
+    data["facts"][0]["kind"] = "maybe"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    code, out = run_eval(["--set", str(bad)], Oracle(), capsys)
+    assert code == 2 and "facts/0/kind" in out
+    bad.write_text("{not json", encoding="utf-8")
+    code, out = run_eval(["--set", str(bad)], Oracle(), capsys)
+    assert code == 2 and "JSON" in out
+    code, out = run_eval(["--set", "no-such-set"], Oracle(), capsys)
+    assert code == 2 and "ja-week" in out
+    code, out = run_eval(["--set", "en-week", "--now", "yesterday"], Oracle(), capsys)
+    assert code == 2 and "--now" in out
+
+
+def test_the_bundled_sets_are_what_the_issue_asks(user_home):
+    for name in ("ja-week", "en-week"):
+        s = load_set(name)
+        messages = sum(len(session.messages) for session in s.sessions)
+        kinds = [f.kind for f in s.facts]
+        assert 20 <= messages <= 40 and kinds.count("present") >= 5 and kinds.count("retired") >= 4
+        assert kinds.count("never") >= 4 and len(s.questions) >= 5 and any(q.abstain for q in s.questions)
+        said = " ".join(m.text for session in s.sessions for m in session.messages)
+        assert all(all(w in said for w in f.words) for f in s.facts), name  # every fact's words are in the set
+        assert re.search(r"```", said)  # the code-block trap
