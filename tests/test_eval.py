@@ -153,3 +153,56 @@ def test_the_bundled_sets_are_what_the_issue_asks(user_home):
         said = " ".join(m.text for session in s.sessions for m in session.messages)
         assert all(all(w in said for w in f.words) for f in s.facts), name  # every fact's words are in the set
         assert re.search(r"```", said)  # the code-block trap
+
+
+# ---- LongMemEval (--format longmemeval) ------------------------------------------------------------------------
+LME = Path(__file__).parent / "data" / "longmemeval_tiny.json"
+
+
+class LmeOracle(Oracle):
+    """Remembers where the user lives; answers from the memory in its system prompt only."""
+
+    def __init__(self) -> None:
+        super().__init__(rules=[Rule("I live in Leeds", "Lives in Leeds", "user/home", persona="lifestyle"),
+                                Rule("moved to York", "Lives in York, moved there", "user/home", persona="lifestyle")],
+                         judgements={("Lives in Leeds", "Lives in York, moved there"): Judgement("SUPERSEDE", 0.95)})
+
+    def _stream(self, system, turns, temperature, reply):
+        self.chat_reply = "York" if "York" in system else "I don't know."
+        yield from super()._stream(system, turns, temperature, reply)
+
+
+def test_the_longmemeval_reader_scores_its_synthetic_file_per_type(user_home, capsys):
+    code, result = run_eval(["--set", str(LME), "--format", "longmemeval", "--json"], LmeOracle(), capsys)
+    assert code == 0, result
+    assert isinstance(result, dict)
+    assert result["types"]["knowledge-update"] == {"right": 1, "of": 1, "not_scored": 0}
+    assert result["types"]["single-session-user"] == {"right": 1, "of": 1, "not_scored": 0}  # _abs: abstained
+    assert result["types"]["temporal-reasoning"]["not_scored"] == 1  # a long answer is not scored by program
+    assert result["questions"]["right"] == 2 and result["questions"]["of"] == 2
+    code, limited = run_eval(["--set", str(LME), "--format", "longmemeval", "--json", "--types", "knowledge-update",
+                              "--limit", "1"], LmeOracle(), capsys)
+    assert isinstance(limited, dict) and list(limited["types"]) == ["knowledge-update"]
+
+
+def test_the_longmemeval_reader_never_reads_the_gold_labels(user_home, tmp_path, capsys):
+    """The same file with answer_session_ids and has_answer pointing elsewhere (a run that read them would import
+    only those sessions, or those lines, and answer otherwise) gives the same result."""
+    from monchat.core.evaluation.longmemeval import read_questions
+    data = json.loads(LME.read_text(encoding="utf-8"))
+    assert any("has_answer" in t for q in data for s in q["haystack_sessions"] for t in s)
+    for q in data:
+        q["answer_session_ids"] = ["nowhere"]
+        for session in q["haystack_sessions"]:
+            for t in session:
+                t["has_answer"] = not t.get("has_answer", False)
+    moved = tmp_path / "moved.json"
+    moved.write_text(json.dumps(data), encoding="utf-8")
+    results = []
+    for path in (LME, moved):
+        code, result = run_eval(["--set", str(path), "--format", "longmemeval", "--json"], LmeOracle(), capsys)
+        assert code == 0 and isinstance(result, dict)
+        results.append({k: v for k, v in result.items() if k not in ("elapsed_s", "started", "finished", "saved", "set")})
+    assert results[0] == results[1]
+    parsed = json.dumps(read_questions(moved))
+    assert "answer_session_ids" not in parsed and "has_answer" not in parsed  # dropped as the file is parsed

@@ -25,6 +25,7 @@ STAMPS = {"core/store/messages.py": "archived_at when a caller gives none (the f
           "core/types.py": "local_now, the default Clock; a message id's time order (not its ts)",
           "core/crash.py": "a crash report's file name",
           "core/evaluation/runner.py": "an eval run's started and finished (said, never compared)",
+          "core/evaluation/longmemeval.py": "a LongMemEval run's started and finished (said, never compared)",
           "core/backends/gemini_cache.py": "the age of a cloud's prompt cache (the cloud's clock, not memory's)",
           "core/models/download.py": "when a model file was verified",
           "core/models/machine.py": "when the speed probe measured",
