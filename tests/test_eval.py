@@ -206,3 +206,35 @@ def test_the_longmemeval_reader_never_reads_the_gold_labels(user_home, tmp_path,
     assert results[0] == results[1]
     parsed = json.dumps(read_questions(moved))
     assert "answer_session_ids" not in parsed and "has_answer" not in parsed  # dropped as the file is parsed
+
+
+def test_runs_are_saved_beside_the_data_folder_and_listed(user_home, tmp_path, capsys):
+    eval_set = load_set("en-week")
+    keep = tmp_path / "kept"
+    code, result = run_eval(["--set", "en-week", "--json", "--keep", str(keep)], en_oracle(eval_set), capsys)
+    assert code == 0 and isinstance(result, dict)
+    assert (keep / "home" / "monchat.db").is_file()  # --keep: the scratch folder stays for inspection
+    assert Path(result["saved"]).parent == user_home.parent / "user-eval" and not user_home.exists()
+    code, out = run_eval(["--set", "en-week", "--keep", str(keep)], en_oracle(eval_set), capsys)
+    assert code == 2 and "not empty" in out
+    code, listed = run_eval(["results", "--json"], Oracle(), capsys)
+    assert code == 0 and isinstance(listed, list) and [r["set"] for r in listed] == ["en-week"]
+    code, out = run_eval(["results"], Oracle(), capsys)
+    assert code == 0 and "en-week" in out and "6/6" in out and "oracle-1" in out
+
+
+def test_several_models_side_by_side_in_one_table(user_home, capsys):
+    eval_set = load_set("en-week")
+    code, out = run_eval(["--set", "en-week", "--models", "a,b"], en_oracle(eval_set), capsys)
+    assert code == 0 and isinstance(out, str)
+    table = [line for line in out.splitlines() if line.startswith(("set ", "en-week "))]
+    assert len(table) == 3 and table[0].split()[:4] == ["set", "backend", "model", "kept"]
+
+
+def test_a_judges_verdict_is_saved_beside_the_programs(user_home, capsys):
+    eval_set = load_set("en-week")
+    code, result = run_eval(["--set", "en-week", "--json", "--judge", "oracle-judge"], en_oracle(eval_set), capsys)
+    assert code == 0 and isinstance(result, dict)
+    asked = result["questions"]["asked"]
+    assert all("judge" in a and a["judge"] in (True, False, None) for a in asked)
+    assert result["questions"]["right"] == 6  # the program's verdict stands whatever the judge says
