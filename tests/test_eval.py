@@ -107,11 +107,8 @@ def test_two_runs_agree_field_by_field_but_for_the_clock(user_home, capsys):
     assert first["now"].startswith("2026-11-23T09:00:00")
 
 
-class Hostile(Oracle):
-    """Proposals citing line ids no log has, or only the assistant's lines."""
-
-
 def test_a_hostile_backend_keeps_nothing_present_and_never_catches_it(user_home, capsys):
+    """Proposals citing line ids no log has, or only the assistant's lines."""
     eval_set = load_set("en-week")
     rules = [Rule("cello", "Plays the cello", "user/music", persona="lifestyle", roles=("assistant",)),
              Rule("live in Leeds", "Lives in York", "user/home", persona="lifestyle", cite_matched=False,
@@ -122,9 +119,10 @@ def test_a_hostile_backend_keeps_nothing_present_and_never_catches_it(user_home,
     assert code == 0, result
     assert isinstance(result, dict)
     assert result["present"]["kept"] == 0
-    cello = next(f for f in result["facts"] if f["id"] == "f10")
-    assert cello["right"] or result["invented"] >= 1  # kept out, or kept and counted as invented
-    assert result["never"]["clean"] <= result["never"]["of"]
+    # the guard drops every such proposal: no trap reaches memory, nothing rests on no user line (and had one got
+    # in, ``never`` and ``invented`` would say so: test_the_program_scores_each_kind_of_fact)
+    assert result["never"] == {"clean": 4, "of": 4} and result["invented"] == 0
+    assert result["questions"]["right"] == 1  # only the abstention: it remembers nothing to answer with
 
 
 def test_a_bad_set_is_refused_with_exit_2_saying_where(user_home, tmp_path, capsys):
@@ -238,3 +236,25 @@ def test_a_judges_verdict_is_saved_beside_the_programs(user_home, capsys):
     asked = result["questions"]["asked"]
     assert all("judge" in a and a["judge"] in (True, False, None) for a in asked)
     assert result["questions"]["right"] == 6  # the program's verdict stands whatever the judge says
+
+
+def test_the_program_scores_each_kind_of_fact():
+    """What a hostile backend would leave behind is caught: a trap's words in any memory, history included;
+    a retired fact still active unless the memory says it ended; an active memory resting on no user line."""
+    from monchat.core.evaluation.score import Memory, abstains, score_facts
+    from monchat.core.evaluation.sets import Fact
+    facts = [Fact("p", "present", ("York",)), Fact("r", "retired", ("coffee",), ("quit",)),
+             Fact("r2", "retired", ("Leeds",)), Fact("n", "never", ("cello",))]
+    memories = [Memory("m1", "Lives in york", "active", True, True),
+                Memory("m2", "Quit coffee", "active", True, True),
+                Memory("m3", "Lives in Leeds", "candidate", True, True),  # recent: still active
+                Memory("m4", "Plays the cello", "superseded", False, False),  # history, and no user line
+                Memory("m5", "Likes jazz", "active", True, False)]
+    scored = score_facts(facts, memories)
+    verdicts = {f["id"]: (f["verdict"], f["memories"]) for f in scored["facts"]}
+    assert verdicts == {"p": ("kept", ["m1"]), "r": ("retired", []), "r2": ("still active", ["m3"]),
+                        "n": ("remembered", ["m4"])}
+    assert scored["present"] == {"kept": 1, "of": 1} and scored["retired"] == {"retired": 1, "of": 2}
+    assert scored["never"] == {"clean": 0, "of": 1} and scored["invented"] == 1
+    assert abstains("I don\u2019t know that yet.", "en") and abstains("それは聞いてないなあ", "ja")
+    assert not abstains("You live in York.", "en")
