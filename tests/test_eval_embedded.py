@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from monchat.cli import main as cli_main
 from monchat.core.backends.embedded import EmbeddedBackend
 from tests.support.embedded import require_embedded
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]  # one flush and two turns of the real model
 
 TINY = {"name": "tiny-en", "language": "en",
         "sessions": [{"date": "2026-11-16T08:00:00+00:00", "messages": [
@@ -21,7 +25,7 @@ TINY = {"name": "tiny-en", "language": "en",
 
 
 def test_the_embedded_model_runs_a_tiny_set(tmp_path, monkeypatch, capsys):
-    backend = require_embedded(EmbeddedBackend(n_ctx=4096, max_tokens=256))
+    backend = require_embedded(EmbeddedBackend(n_ctx=4096, max_tokens=192))
     monkeypatch.setenv("MONCHAT_HOME", str(tmp_path / "user"))
     path = tmp_path / "tiny.json"
     path.write_text(json.dumps(TINY), encoding="utf-8")

@@ -6,7 +6,6 @@ It runs before the app is built: the user's data folder is never opened, only th
 
 from __future__ import annotations
 
-import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -40,18 +39,9 @@ def user_paths():
 
 def app_factory(args, model: str | None):
     """``make_app(home, clock)``: a monchat in ``home`` with the user's settings and models (read, never written)."""
-    from ..app import build_app
-    user = user_paths()
-
-    def make_app(home: Path, clock):
-        home.mkdir(parents=True, exist_ok=True)
-        if user.settings_path.is_file():
-            shutil.copyfile(user.settings_path, home / "settings.toml")
-        if user.models_dir.is_dir():
-            (home / "models").symlink_to(user.models_dir, target_is_directory=True)
-        return build_app(str(home), backend=args.backend, model=model, clock=clock,
-                         pinned_backend=getattr(args, "pinned_backend", None))
-    return make_app
+    from ..app import scratch_factory
+    return scratch_factory(user_paths(), backend=args.backend, model=model,
+                           pinned_backend=getattr(args, "pinned_backend", None))
 
 
 def judge_of(args):

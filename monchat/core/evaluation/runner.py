@@ -14,6 +14,7 @@ import hashlib
 import json
 import shutil
 import tempfile
+import threading
 import time
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -46,9 +47,14 @@ def scratch_home(keep: Path | None) -> tuple[Path, bool]:
     return keep, False
 
 
+class EvalCancelled(Exception):
+    """``cancel`` was set: the run stopped between two steps (its scratch folder removed all the same)."""
+
+
 def run_set(eval_set: EvalSet, make_app: MakeApp, *, now: datetime | None = None, keep: Path | None = None,
-            judge: Judge | None = None, progress: Progress | None = None) -> dict:
-    """The result (docs/eval.md): names as issue 42 gives them."""
+            judge: Judge | None = None, progress: Progress | None = None,
+            cancel: threading.Event | None = None) -> dict:
+    """The result (docs/eval.md): names as issue 42 gives them. Raises EvalCancelled when ``cancel`` is set."""
     say = progress or (lambda line: None)
     now = now or default_now(eval_set)
     started, clock_started = format_ts(system_now()), time.monotonic()
@@ -63,6 +69,7 @@ def run_set(eval_set: EvalSet, make_app: MakeApp, *, now: datetime | None = None
         app.store.set_state(LINE_ID_KEY, hashlib.sha256(eval_set.name.encode()).hexdigest()[:32])
         calls = tokens = queued = 0
         for n, session in enumerate(sessions, 1):
+            stop_if(cancel)
             clock.set(session.ends)
             path = folder / f"session-{n:03}.jsonl"
             path.write_text("".join(json.dumps({"ts": m.ts, "role": m.role, "text": m.text}, ensure_ascii=False)
@@ -77,6 +84,7 @@ def run_set(eval_set: EvalSet, make_app: MakeApp, *, now: datetime | None = None
         scored = score_facts(eval_set.facts, end_state(app, now))
         asked: list[dict] = []
         for question in eval_set.questions:
+            stop_if(cancel)
             reply, used = ask(app, question.question)
             calls, tokens = calls + 1, tokens + used
             entry = {"id": question.id, "reply": reply, "right": reply_right(question, reply, eval_set.language)}
@@ -98,6 +106,11 @@ def run_set(eval_set: EvalSet, make_app: MakeApp, *, now: datetime | None = None
         app.close()
         if remove:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def stop_if(cancel: threading.Event | None) -> None:
+    if cancel is not None and cancel.is_set():
+        raise EvalCancelled()
 
 
 def approve_all(app) -> int:

@@ -3726,6 +3726,41 @@ Open it in your browser?</source>
     </message>
 </context>
 <context>
+    <name>ScoreRow</name>
+    <message>
+        <source>Measure on this computer</source>
+        <translation>このコンピューターで測る</translation>
+    </message>
+    <message>
+        <source>Runs a week of made-up conversations through the saved model in a scratch folder (your memory is not touched) and scores what it kept. A small model takes many minutes.</source>
+        <translation>作りものの一週間分の会話を、保存したモデルで作業用フォルダーに通し、何を覚えたかを採点します（あなたの記憶には触れません）。小さなモデルでは何分もかかります。</translation>
+    </message>
+    <message>
+        <source>Memory score: not measured on this computer yet.</source>
+        <translation>記憶スコア：このコンピューターではまだ測っていません。</translation>
+    </message>
+    <message>
+        <source>Memory score of %1 (%2): %3 of %4 kept, %5 of %6 retired, %7 invented</source>
+        <translation>%1 の記憶スコア（%2）：%4 件中 %3 件を保持、%6 件中 %5 件を更新済み、作り話 %7 件</translation>
+    </message>
+    <message>
+        <source>Measuring… (the first step is the slowest)</source>
+        <translation>測定中…（最初の段階がいちばん時間がかかります）</translation>
+    </message>
+    <message>
+        <source>Measuring: step %1 of %2</source>
+        <translation>測定中：%2 段階中 %1 段階目</translation>
+    </message>
+    <message>
+        <source>Measured.</source>
+        <translation>測りました。</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>取り消しました。</translation>
+    </message>
+</context>
+<context>
     <name>SearchDialog</name>
     <message>
         <source>Search the conversation</source>
