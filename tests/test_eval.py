@@ -212,6 +212,15 @@ def test_runs_are_saved_beside_the_data_folder_and_listed(user_home, tmp_path, c
     code, result = run_eval(["--set", "en-week", "--json", "--keep", str(keep)], en_oracle(eval_set), capsys)
     assert code == 0 and isinstance(result, dict)
     assert (keep / "home" / "monchat.db").is_file()  # --keep: the scratch folder stays for inspection
+    from monchat.app import build_app
+    kept = build_app(str(keep / "home"))
+    try:  # each session was flushed at its own time (the one clock): nothing is dated by the wall clock
+        memories = kept.memory.list(all=True)
+        assert memories and all(m.created_at and m.created_at.startswith("2026-11-") for m in memories)
+        assert {r["started_at"][:10] for r in kept.flush.runs()} == {"2026-11-16", "2026-11-17", "2026-11-18",
+                                                                      "2026-11-20", "2026-11-22"}
+    finally:
+        kept.close()
     assert Path(result["saved"]).parent == user_home.parent / "user-eval" and not user_home.exists()
     code, out = run_eval(["--set", "en-week", "--keep", str(keep)], en_oracle(eval_set), capsys)
     assert code == 2 and "not empty" in out
