@@ -61,3 +61,19 @@ def test_a_measure_through_the_oracle_is_saved_and_shown(qtbot, tmp_path):
     assert "6 of 6 kept" in row.last.text() and "4 of 4 retired" in row.last.text() and "0 invented" in row.last.text()
     assert not user.data_dir.exists()  # measured beside it, never in it
     assert runner.drain(5000)
+
+
+def test_the_catalog_shows_a_models_last_score(qtbot, tmp_path):
+    from monchat.core.evaluation.results import save
+    from monchat.gui.settings.model_catalog import CatalogPicker
+    user = Paths.from_env(str(tmp_path / "user"))
+    score = MemoryScore(user.data_dir, scratch_factory(user))
+    picker = CatalogPicker(TaskRunner(), user.models_dir, "smollm2-135m", score=score)
+    qtbot.addWidget(picker)
+    title = picker.current_model().title
+    assert "score" not in picker.details.text().lower()
+    for language in ("en", "ja"):
+        save({"set": f"{language}-week", "backend": "embedded", "model": title, "started": "2026-12-04T20:00:00+00:00",
+              "present": {"kept": 5, "of": 6}, "retired": {"retired": 4, "of": 4}, "invented": 0}, user.data_dir)
+    picker._show()
+    assert "5" in picker.details.text() and "2026-12-04" in picker.details.text()

@@ -199,6 +199,10 @@ Settings folder: %2</source>
         <source>Built in: nothing to download.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Memory score here (%1): %2 of %3 kept, %4 of %5 retired, %6 invented</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ChatPage</name>

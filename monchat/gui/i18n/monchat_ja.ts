@@ -199,6 +199,10 @@ Settings folder: %2</source>
         <source>Built in: nothing to download.</source>
         <translation>内蔵モデルです。ダウンロードは不要です。</translation>
     </message>
+    <message>
+        <source>Memory score here (%1): %2 of %3 kept, %4 of %5 retired, %6 invented</source>
+        <translation>このコンピューターでの記憶スコア（%1）：%3 件中 %2 件を保持、%5 件中 %4 件を更新済み、作り話 %6 件</translation>
+    </message>
 </context>
 <context>
     <name>ChatPage</name>

@@ -128,7 +128,8 @@ class ModelPage(QWidget):
         self.embedded_group = QGroupBox(self.tr("Embedded"), page)
         self.embedded_path = QLineEdit(s.embedded.model_path, self.embedded_group)
         self.embedded_path.setPlaceholderText(self.tr("(the bundled SmolLM2-135M-Instruct)"))
-        self.catalog = CatalogPicker(self.runner, self.models_dir, s.embedded.model_path or "smollm2-135m", self)
+        self.catalog = CatalogPicker(self.runner, self.models_dir, s.embedded.model_path or "smollm2-135m", self,
+                                     score=self.score)
         self.catalog.chosen.connect(lambda name: self.embedded_path.setText("" if name == "smollm2-135m" else name))
         browse = QPushButton(self.tr("Choose…"), self.embedded_group)
         browse.clicked.connect(self._choose_model_file)
