@@ -267,3 +267,11 @@ def test_the_program_scores_each_kind_of_fact():
     assert scored["never"] == {"clean": 0, "of": 1} and scored["invented"] == 1
     assert abstains("I don\u2019t know that yet.", "en") and abstains("それは聞いてないなあ", "ja")
     assert not abstains("You live in York.", "en")
+
+
+def test_backend_and_model_are_taken_after_eval_as_well():
+    parse = cli_main.build_parser().parse_args
+    after = parse(["eval", "--set", "ja-week", "--backend", "embedded", "--model", "m"])
+    before = parse(["--backend", "embedded", "--model", "m", "eval", "--set", "ja-week"])
+    assert (after.backend, after.model) == (before.backend, before.model) == ("embedded", "m")
+    assert parse(["--backend", "ollama", "eval", "--set", "x"]).backend == "ollama"  # not reset by eval's own option

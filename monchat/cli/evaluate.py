@@ -6,6 +6,8 @@ It runs before the app is built: the user's data folder is never opened, only th
 
 from __future__ import annotations
 
+import argparse
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -29,6 +31,9 @@ def register(sub) -> None:
     p.add_argument("--types", metavar="T1,T2", help="longmemeval: only these question types")
     p.add_argument("--ids", type=Path, metavar="FILE", help="longmemeval: only the question ids in FILE (one a line)")
     p.add_argument("--limit", type=int, metavar="N", help="longmemeval: at most N questions")
+    # the global --backend/--model, also taken after `eval` (`monchat eval --set ja-week --backend embedded`)
+    p.add_argument("--backend", choices=("ollama", "openai", "gemini", "embedded"), default=argparse.SUPPRESS)
+    p.add_argument("--model", default=argparse.SUPPRESS)
     p.set_defaults(run=cmd_eval, builds_app=False)  # never the user's app: each run builds its own
 
 
@@ -67,7 +72,7 @@ def judge_of(args):
     return judge
 
 
-def run_one(args, model: str | None) -> dict:
+def run_one(args, model: str | None, keep: Path | None = None) -> dict:
     from ..core.evaluation.results import save
     from ..core.evaluation.runner import run_set
     from ..core.evaluation.sets import load_set
@@ -83,7 +88,7 @@ def run_one(args, model: str | None) -> dict:
             now = parse_ts(args.now) if args.now else None
         except ValueError as exc:
             raise InputError(f"--now: {exc}", "Give a time such as 2026-11-28T21:00:00+09:00.") from None
-        result = run_set(eval_set, app_factory(args, model), now=now, keep=args.keep, judge=judge_of(args),
+        result = run_set(eval_set, app_factory(args, model), now=now, keep=keep, judge=judge_of(args),
                          progress=lambda line: print(line, file=sys.stderr))
     result["saved"] = str(save(result, user_paths().data_dir))
     return result
@@ -97,7 +102,7 @@ def cmd_eval(app, args) -> int:
         raise InputError("monchat eval needs --set FILE (or ja-week, en-week).", "See `monchat eval --help`.")
     if args.models:
         return side_by_side(args, [m.strip() for m in args.models.split(",") if m.strip()])
-    result = run_one(args, args.model)
+    result = run_one(args, args.model, args.keep)
     if args.json:
         return print_json(result)
     from ..core.evaluation.results import score_line
@@ -113,7 +118,9 @@ def cmd_eval(app, args) -> int:
 
 
 def side_by_side(args, models: list[str]) -> int:
-    results = [run_one(args, model) for model in models]
+    # --keep DIR with several models: one folder each inside it
+    results = [run_one(args, model, args.keep / re.sub(r"[^A-Za-z0-9._-]+", "_", model) if args.keep else None)
+               for model in models]
     if args.json:
         return print_json(results)
     print_table(results)
