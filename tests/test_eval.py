@@ -275,3 +275,21 @@ def test_backend_and_model_are_taken_after_eval_as_well():
     before = parse(["--backend", "embedded", "--model", "m", "eval", "--set", "ja-week"])
     assert (after.backend, after.model) == (before.backend, before.model) == ("embedded", "m")
     assert parse(["--backend", "ollama", "eval", "--set", "x"]).backend == "ollama"  # not reset by eval's own option
+
+
+def test_en_week_through_a_real_client_and_a_loopback_server(user_home, monkeypatch, capsys):
+    """``--backend openai``: the real ``openai`` client against a loopback server answering as the oracle would;
+    the facts score as through the pinned oracle (the chat replies are the server's fixed text)."""
+    from tests.fakes.fake_openai import running_fake_openai
+    from tests.test_cli_openai import answered_by
+    with running_fake_openai() as server:
+        server.structured_reply = answered_by(en_oracle(load_set("en-week")))
+        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+        code, result = run_eval(["--set", "en-week", "--json", "--backend", "openai", "--model",
+                                 "qwen2.5-7b-instruct"], None, capsys)
+        assert server.errors == []
+    assert code == 0, result
+    assert isinstance(result, dict) and (result["backend"], result["model"]) == ("openai", "qwen2.5-7b-instruct")
+    assert (result["present"], result["retired"], result["never"], result["invented"]) == (
+        {"kept": 6, "of": 6}, {"retired": 4, "of": 4}, {"clean": 4, "of": 4}, 0)
+    assert result["questions"]["right"] == 0 and result["calls"] > 30  # "Hello" answers nothing, nor abstains
