@@ -139,6 +139,11 @@ def test_a_bad_set_is_refused_with_exit_2_saying_where(user_home, tmp_path, caps
     assert code == 2 and "ja-week" in out
     code, out = run_eval(["--set", "en-week", "--now", "yesterday"], Oracle(), capsys)
     assert code == 2 and "--now" in out
+    code, out = run_eval([], Oracle(), capsys)
+    assert code == 2 and "--set" in out
+    bad.write_text(json.dumps({"not": "a list"}), encoding="utf-8")
+    code, out = run_eval(["--set", str(bad), "--format", "longmemeval"], Oracle(), capsys)
+    assert code == 2 and "LongMemEval" in out
 
 
 def test_the_bundled_sets_are_what_the_issue_asks(user_home):
