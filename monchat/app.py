@@ -40,6 +40,7 @@ from .core.types import Clock, local_now
 if TYPE_CHECKING:  # the flush machinery is imported when it is first used, not at every start
     from .core.background.inbox import Inbox  # the background's modules too (the graph's): not for the window
     from .core.background.lint_service import LintService
+    from .core.evaluation.service import MemoryScore
     from .core.flush.service import FlushService
     from .core.memory.feedback import Feedback
     from .core.memory.takeback import MessageDeletion
@@ -266,3 +267,25 @@ def build_app(home: str | None = None, *, backend: str | None = None, model: str
                backends, chat, memory, make_flush, clock)
 
 
+
+
+def scratch_factory(user: Paths, *, backend: str | None = None, model: str | None = None,
+                    pinned_backend: Backend | None = None) -> Callable:
+    """``make_app(home, clock)`` for ``monchat eval`` (``core/evaluation/runner.py``): a monchat in a scratch folder
+    with a copy of the user's settings and a link to their models, so it measures their own model; their data folder
+    is never opened."""
+    def make_app(home, clock: Clock) -> App:
+        import shutil
+        home.mkdir(parents=True, exist_ok=True)
+        if user.settings_path.is_file():
+            shutil.copyfile(user.settings_path, home / "settings.toml")
+        if user.models_dir.is_dir():
+            (home / "models").symlink_to(user.models_dir, target_is_directory=True)
+        return build_app(str(home), backend=backend, model=model, pinned_backend=pinned_backend, clock=clock)
+    return make_app
+
+
+def memory_score(user: Paths) -> "MemoryScore":
+    """Settings → Model's memory score (``core/evaluation/service.py``), measured with the saved settings."""
+    from .core.evaluation.service import MemoryScore
+    return MemoryScore(user.data_dir, scratch_factory(user))

@@ -98,6 +98,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # The vocabularies everything names (memory states, verdicts, kinds, the gate's states, the flush's stages,
     # a reply's status, a dropped proposal's category). Nothing of monchat is imported.
     ("vocabulary", ("monchat.core.vocabulary",)),
+    # The one clock: the only reader of the wall clock as "now" (tests/test_one_clock.py).
+    ("clock", ("monchat.core.clock",)),
     # The words above them: a message, tokens counted, an API key hidden.
     ("words", ("monchat", "monchat.core", "monchat.core.types", "monchat.core.tokens", "monchat.core.redact")),
     # The record types the store reads and writes (a memory, a tier, a long message's cut); the errors
@@ -120,6 +122,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # status and doctor.
     ("services", ("monchat.core.flush", "monchat.core.chat", "monchat.core.transfer", "monchat.core.status",
                   "monchat.core.doctor")),
+    # Measuring the services: ``monchat eval`` runs sets through the flush and the chat (issue 42).
+    ("measures", ("monchat.core.evaluation",)),
     # The composition root: builds each service once and wires what a lower layer tells a higher one.
     ("root", ("monchat.app",)),
     # The faces: nothing below imports them.

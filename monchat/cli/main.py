@@ -69,6 +69,7 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
     if not commands:
         parser.set_defaults(command="gui", **{**COMMON, **gui.DEFAULTS})
         return parser
+    from . import evaluate  # monchat eval: a memory score (issue 42)
     from . import (chat, feedback, flush, history, inbox, lint, memory, message, models, personas, portable, privacy,
                    settings, status)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
@@ -92,6 +93,7 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
     portable.register(sub)
     models.register(sub)
     privacy.register(sub)
+    evaluate.register(sub)
     return parser
 
 
@@ -115,6 +117,7 @@ def main(argv: list[str] | None = None, *, pinned_backend=None) -> int:
         return built[0]
 
     try:
+        args.pinned_backend = pinned_backend  # monchat eval builds its own apps, in scratch folders
         if not args.builds_app:
             return args.run(None, args)
         return args.run(build, args) if args.paints_first else args.run(build(), args)

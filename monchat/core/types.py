@@ -7,11 +7,11 @@ import json
 import re
 import secrets
 import threading
-import time
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Callable, Iterable
 
+from .clock import system_epoch, system_now
 from .vocabulary.states import ReplyStatus
 
 Clock = Callable[[], datetime]
@@ -22,7 +22,7 @@ STATUSES = tuple(ReplyStatus)  # ok: complete; partial: the backend failed mid-r
 
 def local_now() -> datetime:
     """The current time, aware, in the system's time zone."""
-    return datetime.now().astimezone()
+    return system_now()
 
 
 _last_id_ms = 0
@@ -37,7 +37,7 @@ def new_message_id() -> str:
     """
     global _last_id_ms
     with _id_lock:
-        _last_id_ms = max(int(time.time() * 1000), _last_id_ms + 1)
+        _last_id_ms = max(int(system_epoch() * 1000), _last_id_ms + 1)
         ms = _last_id_ms
     return f"{ms:012x}{secrets.token_hex(4)}"
 

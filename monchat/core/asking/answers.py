@@ -18,9 +18,9 @@ import hashlib
 import json
 import logging
 import threading
-import time
 from typing import Callable, Iterator, overload
 
+from ..clock import system_epoch
 from ..backends.base import Backend, DoctorReport, Reply, TokenListener
 from ..store.answers import AnswerStore, StoredAnswer
 from ..types import Turn, Usage
@@ -51,7 +51,7 @@ class AnswerCache:
             serve it, new ones are not kept and nothing is pruned.
     """
 
-    def __init__(self, answers: AnswerStore, *, clock: Callable[[], float] = time.time,
+    def __init__(self, answers: AnswerStore, *, clock: Callable[[], float] = system_epoch,
                  keep_days: float = KEEP_DAYS, write: bool = True) -> None:
         self.answers = answers
         self.clock = clock

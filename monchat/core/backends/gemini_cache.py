@@ -27,13 +27,13 @@ import logging
 import math
 import re
 import threading
-import time
 from dataclasses import asdict, dataclass
 
 from google import genai
 from google.genai import errors as genai_errors
 from google.genai import types
 
+from ..clock import system_epoch
 from ..tokens import count_tokens
 
 log = logging.getLogger(__name__)
@@ -101,7 +101,7 @@ class PromptCache:
         digest = prompt_digest(self.model, system)
         with self._lock:
             handle = self._load()
-            now = time.time()
+            now = system_epoch()
             if handle and handle.digest == digest:
                 age = now - handle.refreshed
                 if age < handle.ttl_s / 2:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from ..clock import utc_stamp
 from ..errors import InputError, KnownError
 from ..redact import register
 from .catalog import VERIFIED, CatalogModel, installed_file, model_folder
@@ -182,7 +183,7 @@ def _verify(model: CatalogModel, folder: Path, path: Path, on_progress) -> None:
                             f"differs); it was removed and will not be used.",
                             "Pull again; if it fails again, the server (or HF_ENDPOINT) serves another file.")
     record = {"sha256": found, "size_bytes": size, "repo": model.repo, "file": model.file,
-              "verified_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+              "verified_at": utc_stamp()}
     temporary = folder / (VERIFIED + ".tmp")
     temporary.write_text(json.dumps(record, indent=2), encoding="utf-8")
     os.replace(temporary, folder / VERIFIED)

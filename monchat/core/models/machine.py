@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..backends.model_size import parse_size_label
+from ..clock import utc_stamp
 from .catalog import CatalogModel, load_catalog
 
 log = logging.getLogger(__name__)
@@ -114,7 +115,7 @@ def probe_speed(data_dir: Path, machine: Machine, backend=None) -> Probe:
         probe = Probe(prompt_tps=evaluated / max(prompt_s, 1e-6), decode_tps=PROBE_DECODE_TOKENS / max(decode_s, 1e-6),
                       file_bytes=model.model_file().stat().st_size, parameters=size.parameters if size else 135_000_000,
                       ram_bytes=machine.ram_bytes, cores=machine.cores,
-                      measured_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+                      measured_at=utc_stamp())
     finally:
         if backend is None:
             model.close()

@@ -15,6 +15,7 @@ import re
 from datetime import datetime, timedelta, timezone, tzinfo
 from typing import TYPE_CHECKING, Iterable, Iterator
 
+from ..clock import system_zone
 from .import_ids import ImportIds, Keyed
 from ..types import ROLES, Message, check_id, check_text, format_ts, parse_ts
 
@@ -259,7 +260,7 @@ def _claude_record(message: dict) -> dict:
 
 def _iso(text: str, tz: tzinfo | None = None) -> datetime:
     dt = datetime.fromisoformat(text.replace("Z", "+00:00"))  # 3.11 reads Z too; older exports vary
-    return dt if dt.tzinfo else dt.replace(tzinfo=tz or datetime.now().astimezone().tzinfo)
+    return dt if dt.tzinfo else dt.replace(tzinfo=tz or system_zone())
 
 
 # ---- SillyTavern ------------------------------------------------------------
@@ -269,7 +270,7 @@ _HUMANIZED = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2}) ?@(\d{1,2})h ?(\d{1,2})m 
 def sillytavern_time(value, tz: tzinfo | None = None) -> datetime:
     """``send_date`` as SillyTavern has written it over the years: ISO, epoch ms, ``2026-11-29 @15h 04m 05s
     123ms``, or ``November 29, 2026 3:04pm``. Times without a zone are local. Raises ValueError."""
-    local = tz or datetime.now().astimezone().tzinfo
+    local = tz or system_zone()
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         seconds = value / 1000 if math.isfinite(value) and value > 1e11 else value
         return epoch_time(seconds, "send_date")

@@ -199,6 +199,10 @@ Settings folder: %2</source>
         <source>Built in: nothing to download.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Memory score here (%1): %2 of %3 kept, %4 of %5 retired, %6 invented</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ChatPage</name>
@@ -3935,6 +3939,41 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>It was made with a small model, whose memories are often wrong, so nothing from it goes into lasting memory without your yes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ScoreRow</name>
+    <message>
+        <source>Measure on this computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs a week of made-up conversations through the saved model in a scratch folder (your memory is not touched) and scores what it kept. A small model takes many minutes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory score: not measured on this computer yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory score of %1 (%2): %3 of %4 kept, %5 of %6 retired, %7 invented</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measuring… (the first step is the slowest)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measuring: step %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measured.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -199,6 +199,10 @@ Settings folder: %2</source>
         <source>Built in: nothing to download.</source>
         <translation>内蔵モデルです。ダウンロードは不要です。</translation>
     </message>
+    <message>
+        <source>Memory score here (%1): %2 of %3 kept, %4 of %5 retired, %6 invented</source>
+        <translation>このコンピューターでの記憶スコア（%1）：%3 件中 %2 件を保持、%5 件中 %4 件を更新済み、作り話 %6 件</translation>
+    </message>
 </context>
 <context>
     <name>ChatPage</name>
@@ -3912,6 +3916,41 @@ Open it in your browser?</source>
     <message>
         <source>It was made with a small model, whose memories are often wrong, so nothing from it goes into lasting memory without your yes.</source>
         <translation>小さなモデルで作られました。小さなモデルの記憶はよく間違うので、あなたが承認するまで長期の記憶には入りません。</translation>
+    </message>
+</context>
+<context>
+    <name>ScoreRow</name>
+    <message>
+        <source>Measure on this computer</source>
+        <translation>このコンピューターで測る</translation>
+    </message>
+    <message>
+        <source>Runs a week of made-up conversations through the saved model in a scratch folder (your memory is not touched) and scores what it kept. A small model takes many minutes.</source>
+        <translation>作りものの一週間分の会話を、保存したモデルで作業用フォルダーに通し、何を覚えたかを採点します（あなたの記憶には触れません）。小さなモデルでは何分もかかります。</translation>
+    </message>
+    <message>
+        <source>Memory score: not measured on this computer yet.</source>
+        <translation>記憶スコア：このコンピューターではまだ測っていません。</translation>
+    </message>
+    <message>
+        <source>Memory score of %1 (%2): %3 of %4 kept, %5 of %6 retired, %7 invented</source>
+        <translation>%1 の記憶スコア（%2）：%4 件中 %3 件を保持、%6 件中 %5 件を更新済み、作り話 %7 件</translation>
+    </message>
+    <message>
+        <source>Measuring… (the first step is the slowest)</source>
+        <translation>測定中…（最初の段階がいちばん時間がかかります）</translation>
+    </message>
+    <message>
+        <source>Measuring: step %1 of %2</source>
+        <translation>測定中：%2 段階中 %1 段階目</translation>
+    </message>
+    <message>
+        <source>Measured.</source>
+        <translation>測りました。</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>取り消しました。</translation>
     </message>
 </context>
 <context>

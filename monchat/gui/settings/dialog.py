@@ -72,7 +72,9 @@ class SettingsDialog(QDialog):
         self.message.setWordWrap(True)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         tabs = QTabWidget(self)
-        self.model = ModelPage(s, secrets, backends, paths.models_dir, runner, self.candidate, self.message, self)
+        from ...app import memory_score  # the memory score measures in scratch folders the root builds (issue 42)
+        self.model = ModelPage(s, secrets, backends, paths.models_dir, runner, self.candidate, self.message, self,
+                               score=memory_score(paths))
         for signal in ("tested", "models_listed", "pull_finished"):  # said by the dialog, as before the page
             getattr(self.model, signal).connect(getattr(self, signal))
         tabs.addTab(scrolled(self.model), self.tr("Model"))  # long pages scroll: the dialog fits 768 px

@@ -68,9 +68,10 @@ class CatalogPicker(QWidget):
 
     chosen = Signal(str)  # a catalog name ("smollm2-135m" for the bundled model)
 
-    def __init__(self, runner: TaskRunner, models_dir: Path, current: str, parent: QWidget | None = None) -> None:
+    def __init__(self, runner: TaskRunner, models_dir: Path, current: str, parent: QWidget | None = None,
+                 score=None) -> None:
         super().__init__(parent)
-        self.models_dir = models_dir
+        self.models_dir, self.score = models_dir, score  # score: the memory score (issue 42), or None
         self.models = load_catalog()
         self.box = QComboBox(self)
         self.details = QLabel(self)
@@ -116,7 +117,7 @@ class CatalogPicker(QWidget):
         purpose = model.purpose_ja if ui_language() == "ja" and model.purpose_ja else model.purpose
         self.details.setText(purpose + "\n" + arg(self.tr(
             "Languages: %1 (Japanese: %2). Context: %3 tokens. Licence: %4."),
-            ", ".join(model.languages), japanese, model.context_length, model.licence))
+            ", ".join(model.languages), japanese, model.context_length, model.licence) + self._score_line(model))
         ready = self.installed(model)
         self.download.button.setEnabled(not ready)
         self.use_button.setEnabled(ready)
@@ -126,6 +127,15 @@ class CatalogPicker(QWidget):
             self.download.state.setText(self.tr("Downloaded and verified."))
         else:
             self.download.state.setText(self.tr("Built in: nothing to download."))
+
+    def _score_line(self, model: CatalogModel) -> str:
+        """The model's last memory score on this computer (the bundled set of the window's language), if any."""
+        result = self.score.last(ui_language(), model.title) if self.score is not None else None
+        if result is None:
+            return ""
+        return "\n" + arg(self.tr("Memory score here (%1): %2 of %3 kept, %4 of %5 retired, %6 invented"),
+                           str(result["started"])[:10], result["present"]["kept"], result["present"]["of"],
+                           result["retired"]["retired"], result["retired"]["of"], result["invented"])
 
     def _use(self) -> None:
         model = self.current_model()

@@ -45,16 +45,17 @@ class ModelPage(QWidget):
 
     def __init__(self, settings: Settings, secrets: SecretStore, backends: BackendRegistry, models_dir: Path,
                  runner: TaskRunner, candidate: Callable[[], tuple[Settings, list[str]]], message: QLabel,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, score=None) -> None:
         """Args:
             backends: builds the form's trials (Test connection, List models, pull).
             models_dir: where the embedded catalog's downloads go.
             candidate: the whole dialog's settings as the form says, with its problems.
             message: the dialog's message line (what List models found, a key that could not be removed).
+            score: the memory score (``core/evaluation/service.py``), shown under Test connection when given.
         """
         super().__init__(parent)
         self.secrets, self.backends, self.models_dir, self.runner = secrets, backends, models_dir, runner
-        self.candidate, self.message = candidate, message
+        self.candidate, self.message, self.score = candidate, message, score
         self._build(settings)
         self._update_groups()
 
@@ -131,7 +132,8 @@ class ModelPage(QWidget):
         self.embedded_group = QGroupBox(self.tr("Embedded"), page)
         self.embedded_path = QLineEdit(s.embedded.model_path, self.embedded_group)
         self.embedded_path.setPlaceholderText(self.tr("(the bundled SmolLM2-135M-Instruct)"))
-        self.catalog = CatalogPicker(self.runner, self.models_dir, s.embedded.model_path or "smollm2-135m", self)
+        self.catalog = CatalogPicker(self.runner, self.models_dir, s.embedded.model_path or "smollm2-135m", self,
+                                     score=self.score)
         self.catalog.chosen.connect(lambda name: self.embedded_path.setText("" if name == "smollm2-135m" else name))
         browse = QPushButton(self.tr("Choose…"), self.embedded_group)
         browse.clicked.connect(self._choose_model_file)
@@ -174,6 +176,10 @@ class ModelPage(QWidget):
         layout.addWidget(self.embedded_group)
         layout.addWidget(self.test_button, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(self.test_output)
+        if self.score is not None:  # the memory score (issue 42): the last one, and measuring it again
+            from .model_score import ScoreRow
+            self.score_row = ScoreRow(self.score, self.runner, page)
+            layout.addWidget(self.score_row)
         layout.addStretch(1)
 
     def _update_groups(self) -> None:
