@@ -56,6 +56,8 @@ def test_the_result_counts_every_proposal_and_sends_what_the_limit_cut_to_review
     assert not any("lack of evidence" in s or "根拠不足" in s for s in summary)
     assert dialog.cut_button.isVisible() and dialog.cut_button.text() == button
     assert_fits(dialog)
+    summary_box = dialog.summary  # as tall as its lines at its width: no empty lines under them (the first shots)
+    assert summary_box.height() <= summary_box.label.heightForWidth(summary_box.viewport().width()) + 8
     waiting = len(app.memory.queue())
     with qtbot.waitSignal(dialog.cut_button.sent, timeout=10000) as sent:
         dialog.cut_button.click()
