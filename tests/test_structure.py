@@ -14,7 +14,8 @@ import monchat
 PACKAGE = Path(monchat.__file__).parent
 MAX_LINES = 400
 # What the GUI may import from the flush: the service it calls and the types it shows.
-GUI_FLUSH_IMPORTS = {"monchat.core.flush.service", "monchat.core.flush.records"}
+GUI_FLUSH_IMPORTS = {"monchat.core.flush.service", "monchat.core.flush.records",
+                     "monchat.core.flush.cut"}  # cut: what a limit cut, sent to review by the user (no stage)
 
 
 def _modules(under: Path) -> list[Path]:

@@ -19,6 +19,7 @@ from ...core.flush.service import FlushService
 from ...core.personas.library import PersonaRegistry
 from ..failures import explanation, headline
 from .changes import fill_changes
+from .cut_button import SendCutButton
 from .layers import LayerRows
 from .fit import ScrollingLabel, fit_on_screen
 from .timing import FlushTiming, prior_estimate
@@ -47,7 +48,7 @@ class FlushDialog(QDialog):
     review_requested = Signal()
 
     def __init__(self, flush: FlushService, personas: PersonaRegistry, runner: TaskRunner,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, memory=None) -> None:
         super().__init__(parent)
         self.flush = flush
         self.personas = personas
@@ -124,8 +125,10 @@ class FlushDialog(QDialog):
         self.review_button = QPushButton(self)  # "Open review queue (N)": the next step after a flush
         self.review_button.clicked.connect(self.review_requested)
         self.review_button.hide()
+        self.cut_button = SendCutButton(memory, flush.archive, runner, self.status, self)  # what the limit cut
         buttons = QHBoxLayout()
         buttons.addWidget(self.dry_run, 1)
+        buttons.addWidget(self.cut_button)
         buttons.addWidget(self.review_button)
         buttons.addWidget(self.partial_button)
         buttons.addWidget(self.start_button)
@@ -213,8 +216,8 @@ class FlushDialog(QDialog):
     def start(self, accept_partial: bool = False) -> None:
         if self.running:
             return
-        self.partial_button.hide()
-        self.review_button.hide()
+        for button in (self.partial_button, self.review_button, self.cut_button):
+            button.hide()
         self.progress_area.show()
         self.running = True
         self._announced = False
@@ -329,14 +332,14 @@ class FlushDialog(QDialog):
         self.show_summary(report)
         self.progress_area.setVisible(report.nothing_to_flush)  # the changes get the room
         self.show_review_rows(report.review_rows)
+        self.cut_button.show_for(report)
         fit_on_screen(self)  # as tall as 640 px where there is room, never below the screen's edge
         self.flush_finished.emit(report)
         if self._close_when_done:
             self.accept()
 
     def show_review_rows(self, rows: int) -> None:
-        """After a flush (not a preview): "Open review queue (N)" with the rows the queue shows (near-duplicates as
-        one), as the Memory menu counts them; hidden when none wait."""
+        """After a flush (not a preview): "Open review queue (N)", the queue's rows as the Memory menu counts them."""
         rows = rows if self.report is not None and not self.report.dry_run else 0
         self.review_button.setText(arg(self.tr("Open review queue (%1)"), rows))
         self.review_button.setVisible(bool(rows))
@@ -369,13 +372,12 @@ class FlushDialog(QDialog):
             arg(self.tr("Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Sent to review: %4"),
                 report.promoted.get("layer1", 0), report.promoted.get("layer2", 0), report.superseded,
                 report.queued),
-            arg(self.tr("Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s"),
-                report.dropped, report.llm_calls, self.words.tokens_text(report.usage), f"{report.duration_s:.1f}"),
-        ]
-        for note in dict.fromkeys(map(self.report_words, report.notes)):  # each said once
-            lines.append(arg(self.tr("Note: %1"), note))
-        for error in dict.fromkeys(map(self.report_words, report.errors)):
-            lines.append(arg(self.tr("Problem: %1"), error))
+            *[t for t in [self.words.accounting_text(report.accounting)] if t],  # every proposal, the counts add up
+            arg(self.tr("Model calls: %1   Tokens: %2   Time: %3 s"), report.llm_calls,
+                self.words.tokens_text(report.usage), f"{report.duration_s:.1f}")]
+        # each note and problem said once
+        lines += [arg(self.tr("Note: %1"), note) for note in dict.fromkeys(map(self.report_words, report.notes))]
+        lines += [arg(self.tr("Problem: %1"), e) for e in dict.fromkeys(map(self.report_words, report.errors))]
         self.summary.setText("\n".join(lines))
         self.summary.show()
         fill_changes(self.changes, report, self.change_name, self.tr("No changes"))

@@ -37,6 +37,13 @@ class ScrollingLabel(QScrollArea):
     def setWordWrap(self, on: bool) -> None:  # noqa: N802 (QLabel's name)
         self.label.setWordWrap(on)
 
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        """A new width wraps the text anew: its height is asked again (else the height wrapped at the width it had
+        when the text was set stays, empty lines under a short summary)."""
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()
+
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt override)
         width = max(200, self.viewport().width())
         return QSize(width, min(SUMMARY_MAX_PX, self.label.heightForWidth(width) + 4))

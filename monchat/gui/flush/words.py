@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject
 
-from ...core.vocabulary.states import ChangeKind, FilterRole, FlushStage
+from ...core.vocabulary.states import ChangeKind, DropCategory, FilterRole, FlushStage
 from ...core.personas.library import PersonaRegistry
 from ..chat.small_model_words import small_model_note
 from ..translation import arg, ui_is_english, ui_language
@@ -108,6 +108,33 @@ class FlushWords(QObject):
         persona = self.personas.filters.get(persona_id)
         return persona.texts(ui_language()).name if persona else persona_id
 
+    def accounting_text(self, data: dict) -> str:
+        """Every proposal of the flush and what became of it, in one line whose counts add up to the proposals
+        ("72 proposals: 10 kept, 60 over the persona's limit, 2 already known"; ``core/flush/accounting.py``); each
+        reason named once, none that counted nothing. "" for a report without the accounting (nothing was read)."""
+        if not data:
+            return ""
+        parts = [self.tr("%n kept", "", data["kept"])]
+        if data.get("unsure"):
+            parts.append(self.tr("%n waiting for you (not sure they are your words)", "", data["unsure"]))
+        if data.get("folded"):
+            parts.append(self.tr("%n the same as another persona's", "", data["folded"]))
+        if data.get("recalls"):
+            parts.append(self.tr("%n question(s) memory could not answer (never memories)", "", data["recalls"]))
+        parts += [self.drop_words(category, n) for category, n in data.get("dropped", {}).items() if n]
+        return arg(self.tr("%n proposal(s): %1", "", data["proposals"]), self.tr(", ").join(parts))
+
+    def drop_words(self, category: str, n: int) -> str:
+        """How many the flush dropped for one reason (``DropCategory``), in plain words."""
+        return {
+            DropCategory.LIMIT: self.tr("%n over the persona's limit", "", n),
+            DropCategory.EVIDENCE: self.tr("%n with no evidence in your messages", "", n),
+            DropCategory.KNOWN: self.tr("%n already known", "", n),
+            DropCategory.WORDS: self.tr("%n not in your words (the guard)", "", n),
+            DropCategory.INVALID: self.tr("%n not a well-formed proposal (the guard)", "", n),
+            DropCategory.NEVER: self.tr("%n matching a “never remember” rule", "", n),
+            DropCategory.NO_TARGET: self.tr("%n taking back nothing that was kept", "", n),
+        }.get(category, f"{n} {category}")
 
     def tokens_text(self, usage) -> str:
         """The run's tokens as the backend reported them; "about" where some had to be estimated."""

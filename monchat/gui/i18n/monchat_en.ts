@@ -1051,10 +1051,6 @@ Send to it? monchat asks only once for this address.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Note: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1104,6 +1100,10 @@ Send to it? monchat asks only once for this address.</source>
     </message>
     <message>
         <source>Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Sent to review: %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model calls: %1   Tokens: %2   Time: %3 s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1313,6 +1313,90 @@ Send to it? monchat asks only once for this address.</source>
         <translation>
             <numerusform>A partial flush was accepted: %n message was archived without being read by every filter.</numerusform>
             <numerusform>A partial flush was accepted: %n messages were archived without being read by every filter.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n kept</source>
+        <translation>
+            <numerusform>%n kept</numerusform>
+            <numerusform>%n kept</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n waiting for you (not sure they are your words)</source>
+        <translation>
+            <numerusform>%n waiting for you (not sure it is your words)</numerusform>
+            <numerusform>%n waiting for you (not sure they are your words)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n the same as another persona&apos;s</source>
+        <translation>
+            <numerusform>%n the same as another persona&apos;s</numerusform>
+            <numerusform>%n the same as another persona&apos;s</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n question(s) memory could not answer (never memories)</source>
+        <translation>
+            <numerusform>%n question memory could not answer (never a memory)</numerusform>
+            <numerusform>%n questions memory could not answer (never memories)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n proposal(s): %1</source>
+        <translation>
+            <numerusform>%n proposal: %1</numerusform>
+            <numerusform>%n proposals: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n over the persona&apos;s limit</source>
+        <translation>
+            <numerusform>%n over the persona&apos;s limit</numerusform>
+            <numerusform>%n over the persona&apos;s limit</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n with no evidence in your messages</source>
+        <translation>
+            <numerusform>%n with no evidence in your messages</numerusform>
+            <numerusform>%n with no evidence in your messages</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n already known</source>
+        <translation>
+            <numerusform>%n already known</numerusform>
+            <numerusform>%n already known</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n not in your words (the guard)</source>
+        <translation>
+            <numerusform>%n not in your words (the guard)</numerusform>
+            <numerusform>%n not in your words (the guard)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n not a well-formed proposal (the guard)</source>
+        <translation>
+            <numerusform>%n not a well-formed proposal (the guard)</numerusform>
+            <numerusform>%n not well-formed proposals (the guard)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n matching a “never remember” rule</source>
+        <translation>
+            <numerusform>%n matching a “never remember” rule</numerusform>
+            <numerusform>%n matching a “never remember” rule</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n taking back nothing that was kept</source>
+        <translation>
+            <numerusform>%n taking back nothing that was kept</numerusform>
+            <numerusform>%n taking back nothing that was kept</numerusform>
         </translation>
     </message>
     <message>
@@ -3930,6 +4014,38 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>From your ChatGPT memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From your Claude memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From a monchat export you imported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From a list you pasted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From another app (through monchat&apos;s MCP server)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: messages of yours that back it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: no message of yours backs it yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Said again on %1: “%2”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Its words are that app&apos;s, not said here. It becomes memory only if you approve it.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4067,6 +4183,47 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>[replaced]</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SendCutButton</name>
+    <message>
+        <source>The persona&apos;s limit left these proposals out of this flush. In the review queue you decide each; nothing becomes memory unless you approve it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send what was cut to review (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sending…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Sent to review (%n)</source>
+        <translation>
+            <numerusform>Sent to review (%n)</numerusform>
+            <numerusform>Sent to review (%n)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing new to send</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n proposal(s) the limit cut now wait for your review.</source>
+        <translation>
+            <numerusform>%n proposal the limit cut now waits for your review.</numerusform>
+            <numerusform>%n proposals the limit cut now wait for your review.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>What the limit cut waits for review already, or the lines it rests on were deleted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1055,10 +1055,6 @@ Send to it? monchat asks only once for this address.</source>
         <translation>確認待ちを開く（%1 件）</translation>
     </message>
     <message>
-        <source>Dropped for lack of evidence: %1   Model calls: %2   Tokens: %3   Time: %4 s</source>
-        <translation>根拠不足で除外: %1&#x3000;モデル呼び出し: %2&#x3000;トークン: %3&#x3000;時間: %4 秒</translation>
-    </message>
-    <message>
         <source>Note: %1</source>
         <translation>メモ: %1</translation>
     </message>
@@ -1109,6 +1105,10 @@ Send to it? monchat asks only once for this address.</source>
     <message>
         <source>Lasting memory: +%1   Recent memory: +%2   Replaced: %3   Sent to review: %4</source>
         <translation>長期の記憶: +%1&#x3000;最近の記憶: +%2&#x3000;置き換え: %3&#x3000;確認待ちへ: %4</translation>
+    </message>
+    <message>
+        <source>Model calls: %1   Tokens: %2   Time: %3 s</source>
+        <translation>モデル呼び出し: %1   トークン: %2   時間: %3 秒</translation>
     </message>
     <message>
         <source>No changes</source>
@@ -1309,6 +1309,78 @@ Send to it? monchat asks only once for this address.</source>
         <source>A partial flush was accepted: %n message(s) were archived without being read by every filter.</source>
         <translation>
             <numerusform>一部だけの整理を受け入れました: %n 件のメッセージは、すべてのフィルターには読まれないまま保管されました。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n kept</source>
+        <translation>
+            <numerusform>採用 %n 件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n waiting for you (not sure they are your words)</source>
+        <translation>
+            <numerusform>確認待ち %n 件（あなたの言葉か確かでないもの）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n the same as another persona&apos;s</source>
+        <translation>
+            <numerusform>他のペルソナと同じ提案 %n 件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n question(s) memory could not answer (never memories)</source>
+        <translation>
+            <numerusform>記憶では答えられなかった質問 %n 件（記憶にはしません）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n proposal(s): %1</source>
+        <translation>
+            <numerusform>提案 %n 件：%1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n over the persona&apos;s limit</source>
+        <translation>
+            <numerusform>ペルソナの上限超過 %n 件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n with no evidence in your messages</source>
+        <translation>
+            <numerusform>あなたの発言に根拠なし %n 件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n already known</source>
+        <translation>
+            <numerusform>既に記憶済み %n 件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n not in your words (the guard)</source>
+        <translation>
+            <numerusform>あなたの言葉ではない %n 件（ガード）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n not a well-formed proposal (the guard)</source>
+        <translation>
+            <numerusform>提案の形になっていない %n 件（ガード）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n matching a “never remember” rule</source>
+        <translation>
+            <numerusform>「覚えない」ルールに該当 %n 件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n taking back nothing that was kept</source>
+        <translation>
+            <numerusform>取り消す記憶がない取り消し %n 件</numerusform>
         </translation>
     </message>
     <message>
@@ -3906,6 +3978,38 @@ Open it in your browser?</source>
         <translation>取り込んだファイルに引用されていた言葉です（ここで話したことではありません）</translation>
     </message>
     <message>
+        <source>From your ChatGPT memory</source>
+        <translation>ChatGPT のメモリから</translation>
+    </message>
+    <message>
+        <source>From your Claude memory</source>
+        <translation>Claude のメモリから</translation>
+    </message>
+    <message>
+        <source>From a monchat export you imported</source>
+        <translation>取り込んだ monchat のエクスポートから</translation>
+    </message>
+    <message>
+        <source>From a list you pasted</source>
+        <translation>貼り付けたリストから</translation>
+    </message>
+    <message>
+        <source>From another app (through monchat&apos;s MCP server)</source>
+        <translation>別のアプリから（monchat の MCP サーバー経由）</translation>
+    </message>
+    <message>
+        <source>%1: messages of yours that back it</source>
+        <translation>%1：裏づけるあなたの発言</translation>
+    </message>
+    <message>
+        <source>%1: no message of yours backs it yet</source>
+        <translation>%1：裏づけるあなたの発言はまだありません</translation>
+    </message>
+    <message>
+        <source>Said again on %1: “%2”</source>
+        <translation>%1 にもう一度話しました：「%2」</translation>
+    </message>
+    <message>
         <source>Its words are that app&apos;s, not said here. It becomes memory only if you approve it.</source>
         <translation>この言葉はそのアプリのもので、ここであなたが話したことではありません。あなたが承認したときだけ記憶になります。</translation>
     </message>
@@ -4042,6 +4146,45 @@ Open it in your browser?</source>
     <message>
         <source>[replaced]</source>
         <translation>［置き換え済み］</translation>
+    </message>
+</context>
+<context>
+    <name>SendCutButton</name>
+    <message>
+        <source>The persona&apos;s limit left these proposals out of this flush. In the review queue you decide each; nothing becomes memory unless you approve it.</source>
+        <translation>ペルソナの上限のため、今回の整理から外れた提案です。確認待ちでひとつずつ決められます。承認しない限り記憶にはなりません。</translation>
+    </message>
+    <message>
+        <source>Send what was cut to review (%1)</source>
+        <translation>上限で外れた提案を確認待ちに送る（%1）</translation>
+    </message>
+    <message>
+        <source>Sending…</source>
+        <translation>送っています…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Sent to review (%n)</source>
+        <translation>
+            <numerusform>確認待ちに送りました（%n）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing new to send</source>
+        <translation>新しく送るものはありません</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n proposal(s) the limit cut now wait for your review.</source>
+        <translation>
+            <numerusform>上限で外れた提案 %n 件があなたの確認を待っています。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>What the limit cut waits for review already, or the lines it rests on were deleted.</source>
+        <translation>上限で外れた提案はすでに確認待ちにあるか、根拠の発言が削除されています。</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1%2</translation>
     </message>
 </context>
 <context>

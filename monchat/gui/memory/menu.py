@@ -77,11 +77,12 @@ class MemoryMenu(QObject):
         if self.busy() or not self.may_flush():
             return None
         from ..flush.dialog import FlushDialog
-        dialog = FlushDialog(self.flush(), self.personas, self.runner, self.parent_widget)
+        dialog = FlushDialog(self.flush(), self.personas, self.runner, self.parent_widget, memory=self.memory)
         dialog.flush_started.connect(self.gate_moved)  # chat opens again while it runs
         dialog.flush_finished.connect(self._flushed)
         dialog.flush_failed.connect(lambda _failure: self.gate_moved.emit())
         dialog.review_requested.connect(self.open_review_queue)
+        dialog.cut_button.sent.connect(lambda _count: self._memory_changed())  # the queue's count again
         self.flush_dialogs.append(dialog)
         return self.dialogs.open(dialog, modal=False)
 
@@ -115,7 +116,8 @@ class MemoryMenu(QObject):
                 old.refresh()
                 old.activateWindow()
                 return old
-        dialog = ReviewQueueDialog(self.memory, self.personas, self.settings, self.runner, self.parent_widget)
+        dialog = ReviewQueueDialog(self.memory, self.personas, self.settings, self.runner, self.parent_widget,
+                                   archive=self.chat.archive)
         dialog.memory_changed.connect(self._memory_changed)
         return self.dialogs.open(dialog, modal=False)
 

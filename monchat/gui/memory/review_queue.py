@@ -27,11 +27,13 @@ from ...core.memory.review_item import ReviewItem
 from ...core.memory.rules import leaning
 from ...core.memory.service import MemoryService
 from ...core.memory.undo import Decision, last_decision, undo_last
+from ...core.store.messages import MessageArchive
 from ...core.vocabulary.states import FROM_OUTSIDE
 from ...core.personas.library import PersonaRegistry
 from ...core.settings import Settings
 from . import review_words as words
 from .memory_words import memory_words
+from .review_said_again import show_said_again
 from ..failures import explanation, headline
 from ..kit.detail_splitter import DetailSplitter, EvidenceList
 from ..kit.lifetime import alive
@@ -50,15 +52,16 @@ class ReviewQueueDialog(QDialog):
     action_failed = Signal(object)
 
     def __init__(self, memory: MemoryService, personas: PersonaRegistry, settings: Settings, runner: TaskRunner,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, archive: MessageArchive | None = None) -> None:
         """Args:
             personas: the persona registry, for the names of the filter personas that proposed an item.
+            archive: the messages a waiting item's "said again" lines are read from (None: none are shown).
         """
         super().__init__(parent)
         self.memory = memory
         self.personas = personas
         self.settings = settings
-        self.runner = runner
+        self.runner, self.archive = runner, archive
         self.rows: list[ReviewItem] = []  # every open item
         self.groups: dict[int, list[ReviewItem]] = {}  # a row's first item's number → the alike items it stands for
         self.busy = False
@@ -244,8 +247,9 @@ class ReviewQueueDialog(QDialog):
         if compare:
             self._evidence_heading(arg(self.tr("Evidence for the current memory “%1”"), row.old_text or ""))
             said += self._evidence_lines(row.target_id)
-        self.evidence_label.setText(self.tr("Evidence: what you said") if said  # a file's quote or an app's proposal:
-                                    else self.tr("Evidence: nothing you said here"))  # nothing said here
+        self.evidence_label.setText(words.origin_heading(row, said) or (  # an import, another app: where from
+            self.tr("Evidence: what you said") if said else self.tr("Evidence: nothing you said here")))
+        show_said_again(self.evidence, self.memory.memories, self.archive, row)  # waiting: not evidence yet
         if row.quoted:  # what the imported file quotes: shown apart, as the file's words, never as evidence
             self._evidence_heading(words.quoted_heading(row))
             self.evidence.add_messages([{"ts": q.get("said_at") or "", "text": q["text"]} for q in row.quoted])

@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 from ...core.memory import Action, Verdict
-from ...core.vocabulary.states import FROM_OUTSIDE, Held
+from ...core.vocabulary.states import FROM_OUTSIDE, Held, Origin
 from ...core.memory.review_item import ReviewItem
 from ...core.memory.rules import leaning
 from ..translation import arg, ui_language
@@ -123,6 +123,23 @@ class ReviewWords:
         the user's words here (issue 36)."""
         return self.tr("Quoted in the file you imported, not said here") if row.quoted else ""
 
+    def origin_heading(self, row: ReviewItem, said: int) -> str:
+        """The evidence heading of an item whose words did not come from the user's chat (``ReviewItem.origin``):
+        where they came from, and whether a message of the user's backs them ("" for the user's chat: the window
+        says "what you said"). A waiting import has none until the user says it again and approves it."""
+        source = {Origin.CHATGPT: self.tr("From your ChatGPT memory"), Origin.CLAUDE: self.tr("From your Claude memory"),
+                  Origin.MONCHAT_EXPORT: self.tr("From a monchat export you imported"),
+                  Origin.PASTED: self.tr("From a list you pasted"),
+                  Origin.MCP: self.tr("From another app (through monchat's MCP server)")}.get(row.origin)
+        if source is None:
+            return ""
+        return (arg(self.tr("%1: messages of yours that back it"), source) if said
+                else arg(self.tr("%1: no message of yours backs it yet"), source))
+
+    def said_again(self, day: str, text: str) -> str:
+        """A line the user said the waiting item's words again in (``core/memory/waiting.said_again``)."""
+        return arg(self.tr("Said again on %1: “%2”"), day, text)
+
     def held(self, row: ReviewItem) -> str:
         """Why a flush held the item back when that is not its action (a model known to be small)."""
         if row.held == Held.MCP:  # the proposal's words are the app's (issue 36: quoted material)
@@ -149,3 +166,5 @@ reason = _words.reason
 proposed_by = _words.proposed_by
 held = _words.held
 quoted_heading = _words.quoted_heading
+origin_heading = _words.origin_heading
+said_again = _words.said_again
