@@ -1,0 +1,105 @@
+"""Memory import at its edges (issue 44: tests that bite): what must stay out stays out, state by state.
+
+Each test kills a mutant of ``core/transfer/memory_import.py`` that every other test let live: a memory the
+user refused (or forgot, or that was replaced or taken back) coming back into the review queue, a line the
+file marks as the assistant's quoted as the user's, the item limit grown tenfold.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import timezone
+
+import pytest
+
+from monchat.app import build_app
+from monchat.core.errors import InputError
+from monchat.core.transfer.memory_export import FORMAT, MARKDOWN_MARK
+from monchat.core.transfer.memory_import import import_memory, parse, pasted_items
+
+UTC = timezone.utc
+HISTORY = ["superseded", "retracted", "retraction", "forgotten", "rejected"]  # docs: never proposed again
+LIVE = ["active", "candidate", "queued", "pending", "dormant"]
+
+
+@pytest.fixture
+def fresh(tmp_path):
+    app = build_app(str(tmp_path / "home"), tz=UTC)
+    yield app
+    app.close()
+
+
+def export(*memories: dict) -> str:
+    return json.dumps({"format": FORMAT, "version": 1, "memories": list(memories)})
+
+
+def memory(text: str, state: str, **more) -> dict:
+    return {"id": f"mem-{abs(hash(text)) % 10**8}", "text": text, "slot": "food/likes", "kind": "explicit",
+            "state": state, "valid_at": "2026-11-29T19:00:00.000+09:00", "superseded_by": None, "evidence": [],
+            **more}
+
+
+@pytest.mark.parametrize("state", HISTORY)
+def test_a_memory_of_the_exports_history_never_comes_back_into_the_review_queue(fresh, state):
+    text = f"Likes natto ({state} in the file)"
+    report = import_memory(fresh, text=export(memory(text, state), memory("Likes umeboshi", "active")))
+    assert (report.queued, report.left_out) == (1, 1)
+    assert [r.text for r in fresh.memory.queue()] == ["Likes umeboshi"]
+    assert text not in {m.text for m in fresh.memory.memories.all()}
+
+
+@pytest.mark.parametrize("state", HISTORY)
+def test_the_markdown_form_leaves_the_same_history_out(fresh, state):
+    text = "\n".join([MARKDOWN_MARK, "", f"## Likes natto ({state})", "",
+                      f"- state: {state} · slot: food/likes · kind: explicit · layer: 1", "",
+                      "## Likes umeboshi", "", "- state: active · slot: food/likes · kind: explicit · layer: 1"])
+    report = import_memory(fresh, text=text)
+    assert (report.format, report.queued, report.left_out) == ("monchat-markdown", 1, 1)
+    assert [r.text for r in fresh.memory.queue()] == ["Likes umeboshi"]
+
+
+@pytest.mark.parametrize("state", LIVE)
+def test_a_live_memory_of_an_export_waits_for_review(fresh, state):
+    report = import_memory(fresh, text=export(memory("Likes natto", state)))
+    assert (report.queued, report.left_out) == (1, 0)
+
+
+def test_a_memory_the_export_says_was_replaced_stays_out_whatever_its_state(fresh):
+    report = import_memory(fresh, text=export(memory("Lived in Sendai", "active", superseded_by="mem-x")))
+    assert (report.queued, report.left_out) == (0, 1)
+
+
+def said(role: str, text: str, **more) -> dict:
+    return {"id": f"{role[0]}-1", "ts": "2026-11-29T19:00:00.000+09:00", "role": role, "text": text,
+            "persona": "mira", "contradicts": False, **more}
+
+
+def test_a_line_the_file_marks_as_the_assistants_is_not_quoted_as_the_users(fresh):
+    entry = memory("Lives in Kanazawa", "active", evidence=[
+        said("assistant", "You live in Kanazawa, right?"),
+        said("user", "moved last week, I'm in Kanazawa now"),
+        said("system", "The user lives in Kanazawa."),
+        said("user", "not Kanazawa, Sendai", contradicts=True)])
+    _fmt, proposals, _ = parse(export(entry))
+    assert [e["text"] for e in proposals[0].evidence] == ["moved last week, I'm in Kanazawa now"]
+    report = import_memory(fresh, text=export(entry))
+    assert report.quoted == 1
+    memory_id = fresh.memory.queue()[0].memory_id
+    assert [q["text"] for q in fresh.transfer.quoted(memory_id)] == ["moved last week, I'm in Kanazawa now"]
+
+
+# ---- the item limit: 5,000 memories read at once (the number the message names) ---------------------------
+def numbered(n: int) -> str:
+    return "\n".join(f"- remembers fact number {k}" for k in range(n))
+
+
+def test_a_list_of_the_limit_is_read_and_one_more_is_refused():
+    assert len(pasted_items(numbered(5000))) == 5000
+    with pytest.raises(InputError, match="5001 memories; at most 5000"):
+        pasted_items(numbered(5001))
+
+
+def test_a_list_ten_times_the_limit_is_refused_with_nothing_imported(fresh):
+    with pytest.raises(InputError, match="at most 5000"):
+        import_memory(fresh, text=numbered(50_000))
+    assert fresh.memory.queue() == []

@@ -1,0 +1,125 @@
+"""Restore and backup at the depths and names their rules are about (issue 44: tests that bite).
+
+Each case here was a mutant no test killed: a rule of ``core/transfer/restore.py`` or ``backup.py`` taken out
+(or one name of a list dropped) and every test still passing. A path climbing out of the backup's folder
+deeper than ``../evil`` (which the "only data/ and config/" rule refuses by itself), a manifest that leaves
+some tables' counts out, and each file a backup never holds — the app's log and each of its rotations, crash
+reports, off-the-record files, locks — are checked one by one.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from monchat.core.paths import Paths
+from monchat.core.transfer.backup import create_backup
+from tests.test_restore_hostile import entries, fill, make_zip, manifest_of, refused, with_manifest
+
+
+@pytest.fixture(scope="module")
+def good(tmp_path_factory) -> bytes:
+    home = tmp_path_factory.mktemp("edges") / "home"
+    fill(home)
+    dest = home.parent / "good.zip"
+    create_backup(Paths.from_env(home), dest)
+    return dest.read_bytes()
+
+
+# ---- a path that climbs out: deeper than one level, and refused by the ".." rule alone ------------------
+@pytest.mark.parametrize("name", [
+    "data/../../evil.txt",  # data/ then out of the folder restored into, and out of its parent
+    "data/logs/../../../evil.txt",  # three levels up from a real folder of a backup
+    "data/a/../../../evil.txt",  # at the depth limit (6 parts), every part a plain name but ".."
+    "data/../evil.txt",  # one level out, three parts
+    "config/personas/../../../evil.png",  # from config/, whose own rule would take personas/…
+])
+def test_an_entry_climbing_out_of_the_folder_at_any_depth_is_refused(good, tmp_path, monkeypatch, capsys, name):
+    """Only the ".." rule refuses these: each starts with data/ or config/, is at most 6 parts deep and names
+    no file a backup never holds. Without the rule the entry was written above the folder restored into."""
+    err = refused(tmp_path, monkeypatch, capsys, make_zip({**entries(good), name: b"planted"}))
+    assert "an unexpected entry" in err
+    assert not list(tmp_path.rglob("evil*"))
+
+
+# ---- the manifest states every table's count ----------------------------------------------------------
+def count_names(good: bytes) -> list[str]:
+    return sorted(manifest_of(good)["counts"])
+
+
+def test_the_manifest_counts_the_tables_a_restore_checks(good):
+    assert {"messages", "memories"} <= set(count_names(good))
+
+
+@pytest.mark.parametrize("left_out", ["messages", "memories"])
+def test_a_manifest_that_leaves_one_tables_count_out_is_refused(good, tmp_path, monkeypatch, capsys, left_out):
+    """A manifest is checked against the database table by table: leaving one out is no way around it."""
+    manifest = manifest_of(good)
+    del manifest["counts"][left_out]
+    err = refused(tmp_path, monkeypatch, capsys, with_manifest(good, manifest))
+    assert "does not hold what its manifest says" in err
+
+
+def test_every_count_of_the_manifest_is_needed(good, tmp_path, monkeypatch, capsys):
+    """Each table the backup counts, left out in turn (the list above names the ones known today)."""
+    for name in count_names(good):
+        manifest = manifest_of(good)
+        del manifest["counts"][name]
+        case = tmp_path / name
+        case.mkdir()
+        assert "does not hold what its manifest says" in refused(case, monkeypatch, capsys,
+                                                                 with_manifest(good, manifest)), name
+
+
+def test_a_manifest_with_every_count_restores(good, tmp_path, monkeypatch, capsys):
+    from monchat.cli import main as cli
+    backup = tmp_path / "b.zip"
+    backup.write_bytes(good)
+    monkeypatch.setenv("MONCHAT_HOME", str(tmp_path / "target"))
+    assert cli.main(["restore", str(backup)]) == 0
+
+
+# ---- what a backup never holds, name by name ------------------------------------------------------------
+NEVER_IN_A_BACKUP = [
+    "monchat.log", "monchat.log.1", "monchat.log.2", "monchat.log.5",  # the app's log and its rotations
+    "crash/crash-2026-12-04.txt",  # crash reports
+    "off_record/2026-12-04_18.jsonl",  # off the record: never kept beyond its hours
+    "monchat.db-wal", "monchat.db-shm", "monchat.db-journal", "monchat.db.lock",
+    "flush.lock", "flush.running",
+    "logs/.hidden", "logs/2026-12-04_18.jsonl.tmp",
+]
+
+
+@pytest.mark.parametrize("name", NEVER_IN_A_BACKUP)
+def test_a_backup_never_holds_this_file(home, tmp_path, name):
+    fill(home, 1)
+    planted = home / name
+    planted.parent.mkdir(parents=True, exist_ok=True)
+    planted.write_bytes(b"SECRET-WORDS of the app's own files\n")
+    dest = tmp_path / "out.zip"
+    create_backup(Paths.from_env(home), dest)
+    with zipfile.ZipFile(dest) as z:
+        names = z.namelist()
+        held = b"".join(z.read(n) for n in names if n != "data/monchat.db")
+    assert f"data/{name}" not in names
+    assert b"SECRET-WORDS" not in held
+    assert "data/monchat.db" in names and json.loads(z_manifest(dest))["counts"]["messages"] == 1
+
+
+def z_manifest(dest: Path) -> bytes:
+    with zipfile.ZipFile(dest) as z:
+        return z.read("monchat-backup.json")
+
+
+def test_a_log_of_the_users_own_messages_is_held(home, tmp_path):
+    """The other side: the chat's log files (logs/…jsonl) are what a backup is for."""
+    fill(home, 1)
+    log = home / "logs" / "2026-12-04_18.jsonl"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_bytes(b"")
+    create_backup(Paths.from_env(home), tmp_path / "out.zip")
+    with zipfile.ZipFile(tmp_path / "out.zip") as z:
+        assert "data/logs/2026-12-04_18.jsonl" in z.namelist()
