@@ -103,3 +103,56 @@ def test_a_list_ten_times_the_limit_is_refused_with_nothing_imported(fresh):
     with pytest.raises(InputError, match="at most 5000"):
         import_memory(fresh, text=numbered(50_000))
     assert fresh.memory.queue() == []
+
+
+# ---- what a file's memory quotes: bounded, plain text, each as the file gives it -------------------------------
+def quoted_of(fresh, *evidence: dict) -> list[dict]:
+    import_memory(fresh, text=export(memory("Lives in Kanazawa", "active", evidence=list(evidence))))
+    return fresh.transfer.quoted(fresh.memory.queue()[0].memory_id)
+
+
+def test_at_most_twenty_lines_are_quoted_in_the_files_order(fresh):
+    lines = quoted_of(fresh, *[said("user", f"line number {k} about Kanazawa") for k in range(25)])
+    assert [q["text"] for q in lines] == [f"line number {k} about Kanazawa" for k in range(20)]
+
+
+def test_a_quoted_line_is_one_line_of_plain_text_at_most_4000_characters(fresh):
+    lines = quoted_of(fresh, said("user", "x" * 5000), said("user", "a\x1b[2J  b\n\tc\x07d"),
+                      said("user", "   "), said("user", 42), said("user", "\x1b\x07"))
+    assert [q["text"] for q in lines] == ["x" * 4000, "a[2J b cd"]
+
+
+def test_who_and_when_are_kept_as_the_file_gives_them_or_left_empty(fresh):
+    lines = quoted_of(fresh, said("user", "first", persona="p" * 60),
+                      said("user", "second", persona=7, ts="not a time"),
+                      said("user", "third", ts=None))
+    assert [(q["text"], q["persona"], q["said_at"]) for q in lines] == [
+        ("first", "p" * 40, "2026-11-29T19:00:00.000+09:00"), ("second", "", None), ("third", "mira", None)]
+
+
+# ---- a pasted list: each bullet, the sentence split at 200 characters, the shortest memory --------------------
+@pytest.mark.parametrize("bullet", ["-", "*", "+", "•", "・", "●", "▪", "‣", "◦", "1.", "12)", "3．", "4、", "(5)",
+                                    "（6）"])
+def test_each_kind_of_bullet_is_taken_off(bullet):
+    assert pasted_items(f"{bullet} Likes barley tea") == [("Likes barley tea", None)]
+
+
+def test_a_line_of_200_characters_is_one_memory_and_a_longer_one_is_split_into_sentences():
+    first = "Likes barley tea in summer."
+    at_200 = first + " " + "b" * (200 - len(first) - 2) + "."
+    assert len(at_200) == 200 and len(pasted_items(at_200)) == 1
+    assert [t for t, _ in pasted_items(at_200 + "c")] == [first, "b" * (200 - len(first) - 2) + ".c"]
+
+
+def test_the_shortest_memory_has_three_characters_and_a_letter():
+    assert [t for t, _ in pasted_items("ab\nabc\n123 456\n- 7\ncat")] == ["abc", "cat"]
+
+
+def test_a_date_in_brackets_is_when_it_held_and_an_impossible_date_is_dropped():
+    (text, valid_at), = pasted_items("[2026-03-01] - Likes barley tea")
+    assert text == "Likes barley tea" and valid_at.startswith("2026-03-01T00:00:00")
+    assert pasted_items("2026-13-45: Likes green tea") == [("Likes green tea", None)]
+
+
+def test_the_same_memory_twice_in_a_list_is_one():
+    assert pasted_items("Likes Barley Tea\n- likes  barley   tea\nＬｉｋｅｓ barley tea") == [("Likes Barley Tea", None)]
