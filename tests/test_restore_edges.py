@@ -123,3 +123,70 @@ def test_a_log_of_the_users_own_messages_is_held(home, tmp_path):
     create_backup(Paths.from_env(home), tmp_path / "out.zip")
     with zipfile.ZipFile(tmp_path / "out.zip") as z:
         assert "data/logs/2026-12-04_18.jsonl" in z.namelist()
+
+
+# ---- each limit of an entry, on both sides of its edge (judged before anything is written) --------------------
+def judge(items: dict[str, bytes]) -> str:
+    """"" when ``plan_entries`` takes the entries (with a manifest), else why it refuses them."""
+    import io
+
+    from monchat.core.errors import InputError
+    from monchat.core.transfer.restore import plan_entries
+    raw = make_zip({"monchat-backup.json": b"{}", **items})
+    try:
+        with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+            plan_entries(Path("b.zip"), archive)
+    except InputError as exc:
+        return exc.message
+    return ""
+
+
+def test_an_entry_at_the_depth_limit_is_taken_and_one_deeper_is_not():
+    from monchat.core.transfer.restore import MAX_DEPTH
+    at = "data/" + "d/" * (MAX_DEPTH - 2) + "x.jsonl"
+    assert len(Path(at).parts) == MAX_DEPTH and judge({at: b"{}"}) == ""
+    assert f"{MAX_DEPTH + 1} folders deep" in judge({"data/d/" + at[5:]: b"{}"})
+
+
+def test_a_name_part_of_255_bytes_is_taken_and_one_of_256_is_not():
+    assert judge({"data/logs/" + "é" * 127 + "a": b""}) == ""
+    assert "longer than a file name can be" in judge({"data/logs/" + "é" * 128: b""})
+
+
+def test_a_control_character_is_refused_and_a_space_is_not():
+    assert judge({"data/logs/a b.jsonl": b""}) == ""
+    assert "an unexpected entry" in judge({"data/logs/a\x1fb.jsonl": b""})
+    assert "an unexpected entry" in judge({"data/logs/a\\b.jsonl": b""})
+    assert "an unexpected entry" in judge({"/data/logs/a.jsonl": b""})
+    assert "an unexpected entry" in judge({"data": b""})
+    assert "an unexpected entry" in judge({"elsewhere/a.jsonl": b""})
+
+
+@pytest.mark.parametrize("name, taken", [
+    ("config/settings.toml", True), ("config/personas/surface/mira.toml", True), ("config/personas/x.png", True),
+    ("config/other.toml", False), ("config/personas", False), ("config/settings.toml/x", False),
+    ("data/settings.toml", False), ("data/personas/x.toml", False), ("data/monchat.db/x", False),
+    ("data/monchat.db", True), ("data/logs/2026-12-04_18.jsonl", True), ("data/memory.md", True),
+])
+def test_which_names_a_backup_may_hold(name, taken):
+    assert (judge({name: b""}) == "") is taken
+
+
+def test_a_highly_packed_entry_is_judged_only_above_a_mebibyte():
+    from monchat.core.transfer.restore import RATIO_FROM_BYTES
+    assert judge({"data/logs/a.jsonl": b"\0" * RATIO_FROM_BYTES}) == ""
+    assert "a zip bomb" in judge({"data/logs/a.jsonl": b"\0" * (RATIO_FROM_BYTES + 1)})
+
+
+def test_a_manifest_of_64_kib_is_read_and_one_byte_more_is_not(good, tmp_path, monkeypatch, capsys):
+    from monchat.cli import main as cli
+    from monchat.core.transfer.restore import MAX_MANIFEST_BYTES
+    text = json.dumps(manifest_of(good)).encode()
+    at = text[:-1] + b" " * (MAX_MANIFEST_BYTES - len(text)) + b"}"
+    assert len(at) == MAX_MANIFEST_BYTES
+    err = refused(tmp_path, monkeypatch, capsys, with_manifest(good, at[:-1] + b" }"))
+    assert "more than a manifest ever is" in err
+    backup = tmp_path / "ok.zip"
+    backup.write_bytes(with_manifest(good, at))
+    monkeypatch.setenv("MONCHAT_HOME", str(tmp_path / "fresh"))
+    assert cli.main(["restore", str(backup)]) == 0
