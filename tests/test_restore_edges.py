@@ -190,3 +190,29 @@ def test_a_manifest_of_64_kib_is_read_and_one_byte_more_is_not(good, tmp_path, m
     backup.write_bytes(with_manifest(good, at))
     monkeypatch.setenv("MONCHAT_HOME", str(tmp_path / "fresh"))
     assert cli.main(["restore", str(backup)]) == 0
+
+
+# ---- a backup copies bytes, and says which file failed -----------------------------------------------------------
+def test_a_log_holding_bytes_that_are_not_utf8_is_copied_byte_for_byte(home, tmp_path):
+    fill(home, 1)
+    raw = b'{"id": "x", "text": "ok"}\n\xff\xfe not UTF-8 \xc3\n'
+    log = home / "logs" / "2026-12-04_18.jsonl"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_bytes(raw)
+    create_backup(Paths.from_env(home), tmp_path / "out.zip")
+    with zipfile.ZipFile(tmp_path / "out.zip") as z:
+        assert z.read("data/logs/2026-12-04_18.jsonl") == raw
+
+
+def test_a_damaged_database_is_named_as_the_failure_and_nothing_is_left_beside_the_destination(home, tmp_path):
+    from monchat.core.errors import StorageError
+    fill(home, 1)
+    for extra in home.glob("monchat.db-*"):
+        extra.unlink()
+    (home / "monchat.db").write_bytes(b"not a database " * 1000)
+    out = tmp_path / "backups"
+    out.mkdir()
+    with pytest.raises(StorageError) as caught:
+        create_backup(Paths.from_env(home), out / "b.zip")
+    assert f"The database {home / 'monchat.db'} is damaged or unreadable" in caught.value.message
+    assert list(out.iterdir()) == []
