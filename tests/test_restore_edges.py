@@ -216,3 +216,38 @@ def test_a_damaged_database_is_named_as_the_failure_and_nothing_is_left_beside_t
         create_backup(Paths.from_env(home), out / "b.zip")
     assert f"The database {home / 'monchat.db'} is damaged or unreadable" in caught.value.message
     assert list(out.iterdir()) == []
+
+
+def test_a_link_in_the_data_folder_to_a_file_elsewhere_is_not_copied(home, tmp_path):
+    fill(home, 1)
+    outside = tmp_path / "outside-secret.txt"
+    outside.write_bytes(b"SECRET-WORDS from outside the data folder")
+    (home / "logs").mkdir(exist_ok=True)
+    (home / "logs" / "2026-12-04_18.jsonl").symlink_to(outside)
+    create_backup(Paths.from_env(home), tmp_path / "out.zip")
+    with zipfile.ZipFile(tmp_path / "out.zip") as z:
+        assert "data/logs/2026-12-04_18.jsonl" not in z.namelist()
+        assert not any(b"SECRET-WORDS" in z.read(n) for n in z.namelist())
+
+
+@pytest.mark.parametrize("inside", ["data", "config"])
+def test_a_backup_inside_either_folder_it_copies_is_refused(tmp_path, inside):
+    from monchat.core.errors import InputError
+    paths = Paths(data_dir=tmp_path / "data", config_dir=tmp_path / "config")
+    for folder in (paths.data_dir, paths.config_dir):
+        folder.mkdir()
+    with pytest.raises(InputError) as caught:
+        create_backup(paths, tmp_path / inside / "sub" / "b.zip")
+    assert caught.value.message == "A backup cannot be written into the data folder it copies."
+    assert caught.value.hint == f"Choose a file outside {paths.data_dir}."
+    assert not (tmp_path / inside / "sub").exists()
+
+
+def test_a_data_folder_without_a_database_is_backed_up_with_its_logs(tmp_path):
+    home = tmp_path / "home"
+    (home / "logs").mkdir(parents=True)
+    (home / "logs" / "2026-12-04_18.jsonl").write_bytes(b"")
+    report = create_backup(Paths.from_env(home), tmp_path / "out.zip")
+    assert report.counts == {} and report.files == 1
+    assert json.loads(z_manifest(tmp_path / "out.zip"))["counts"] == {}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home", "out.zip"]
