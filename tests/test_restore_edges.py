@@ -251,3 +251,44 @@ def test_a_data_folder_without_a_database_is_backed_up_with_its_logs(tmp_path):
     assert report.counts == {} and report.files == 1
     assert json.loads(z_manifest(tmp_path / "out.zip"))["counts"] == {}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["home", "out.zip"]
+
+
+def test_a_backup_is_packed_and_counts_every_file_it_holds(home, tmp_path):
+    fill(home, 2)
+    (home / "settings.toml").write_text("[gate]\nwarn_files = 3\n")
+    (home / "personas" / "surface").mkdir(parents=True, exist_ok=True)
+    (home / "personas" / "surface" / "mira.toml").write_text('name = "mira"\n')
+    (home / "logs").mkdir(exist_ok=True)
+    (home / "logs" / "2026-12-04_18.jsonl").write_bytes(b'{"id": "x"}\n' * 200)
+    report = create_backup(Paths.from_env(home), tmp_path / "out.zip")
+    with zipfile.ZipFile(tmp_path / "out.zip") as z:
+        infos = [i for i in z.infolist() if i.filename != "monchat-backup.json"]
+    assert report.files == len(infos) and {"config/settings.toml", "config/personas/surface/mira.toml"} <= {
+        i.filename for i in infos}
+    assert {i.compress_type for i in infos} == {zipfile.ZIP_DEFLATED}
+
+
+def test_a_log_being_appended_to_is_copied_only_once_the_append_is_done(home, tmp_path):
+    """The append holds an exclusive lock on the log; the backup reads it under a shared one, so it never copies
+    half a line."""
+    import fcntl
+    import threading
+    fill(home, 1)
+    log = home / "logs" / "2026-12-04_18.jsonl"
+    log.parent.mkdir(exist_ok=True)
+    done = threading.Event()
+    with open(log, "ab") as appending:
+        fcntl.flock(appending.fileno(), fcntl.LOCK_EX)
+        appending.write(b'{"id": "half')
+        appending.flush()
+        backup = threading.Thread(target=lambda: (create_backup(Paths.from_env(home), tmp_path / "out.zip"),
+                                                  done.set()))
+        backup.start()
+        assert not done.wait(0.5), "the backup copied the log while an append held it"
+        appending.write(b' a line"}\n')
+        appending.flush()
+        fcntl.flock(appending.fileno(), fcntl.LOCK_UN)
+    backup.join(10)
+    assert done.is_set()
+    with zipfile.ZipFile(tmp_path / "out.zip") as z:
+        assert z.read("data/logs/2026-12-04_18.jsonl") == b'{"id": "half a line"}\n'
