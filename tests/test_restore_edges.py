@@ -292,3 +292,25 @@ def test_a_log_being_appended_to_is_copied_only_once_the_append_is_done(home, tm
     assert done.is_set()
     with zipfile.ZipFile(tmp_path / "out.zip") as z:
         assert z.read("data/logs/2026-12-04_18.jsonl") == b'{"id": "half a line"}\n'
+
+
+def test_a_log_a_flush_removes_during_the_backup_is_skipped_and_the_files_after_it_are_copied(home, tmp_path,
+                                                                                              monkeypatch):
+    from monchat.core.transfer import backup
+    fill(home, 1)
+    (home / "logs").mkdir(exist_ok=True)
+    for name in ("2026-12-04_12.jsonl", "2026-12-04_18.jsonl"):
+        (home / "logs" / name).write_bytes(b"{}\n")
+    read = backup._read_locked
+
+    def flushed_first(path):
+        if path.name == "2026-12-04_12.jsonl":
+            path.unlink()  # a flush archived it and removed it just now
+        return read(path)
+
+    monkeypatch.setattr(backup, "_read_locked", flushed_first)
+    create_backup(Paths.from_env(home), tmp_path / "out.zip")
+    with zipfile.ZipFile(tmp_path / "out.zip") as z:
+        names = z.namelist()
+    assert "data/logs/2026-12-04_12.jsonl" not in names
+    assert {"data/logs/2026-12-04_18.jsonl", "data/monchat.db"} <= set(names)
