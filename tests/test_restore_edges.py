@@ -314,3 +314,15 @@ def test_a_log_a_flush_removes_during_the_backup_is_skipped_and_the_files_after_
         names = z.namelist()
     assert "data/logs/2026-12-04_12.jsonl" not in names
     assert {"data/logs/2026-12-04_18.jsonl", "data/monchat.db"} <= set(names)
+
+
+def test_a_restore_says_when_its_backup_was_made(home, tmp_path):
+    from datetime import datetime, timezone
+
+    from monchat.core.transfer.restore import restore_backup
+    fill(home, 1)
+    made = datetime(2026, 12, 4, 18, 30, tzinfo=timezone.utc)
+    create_backup(Paths.from_env(home), tmp_path / "out.zip", now=made)
+    report = restore_backup(tmp_path / "out.zip", Paths.from_env(tmp_path / "elsewhere"))
+    assert report.created_at.startswith("2026-12-04T18:30:00")
+    assert report.counts == {"messages": 1, "memories": 0} and report.files >= 1
