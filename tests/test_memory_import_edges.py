@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from datetime import timezone
+from pathlib import Path
 
 import pytest
 
@@ -156,3 +157,68 @@ def test_a_date_in_brackets_is_when_it_held_and_an_impossible_date_is_dropped():
 
 def test_the_same_memory_twice_in_a_list_is_one():
     assert pasted_items("Likes Barley Tea\n- likes  barley   tea\nＬｉｋｅｓ barley tea") == [("Likes Barley Tea", None)]
+
+
+# ---- what a user reads when a memory file cannot be used --------------------------------------------------------
+def test_a_file_of_the_size_limit_is_read_and_one_byte_more_is_refused_with_a_hint(tmp_path):
+    from monchat.core.transfer.memory_import import MAX_BYTES, read_text
+    path = tmp_path / "memory.txt"
+    path.write_bytes(b"\xef\xbb\xbf- Likes barley tea" + b" " * (MAX_BYTES - 21))
+    assert path.stat().st_size == MAX_BYTES
+    assert read_text(path).startswith("- Likes barley tea")  # the byte-order mark is not text
+    with open(path, "ab") as more:
+        more.write(b" ")
+    with pytest.raises(InputError) as caught:
+        read_text(path)
+    assert caught.value.message == f"{path} is larger than 20 MB: not a memory list."
+    assert caught.value.hint == "Export the memory again, or paste the list of memories only."
+
+
+def test_a_missing_or_undecodable_file_says_what_and_what_to_do(tmp_path):
+    from monchat.core.transfer.memory_import import read_text
+    with pytest.raises(InputError) as caught:
+        read_text(tmp_path / "gone.txt")
+    assert (caught.value.message, caught.value.hint) == (
+        f"Cannot read {tmp_path / 'gone.txt'}: No such file or directory.", "Check the path.")
+    (tmp_path / "latin1.txt").write_bytes("café au lait".encode("latin-1"))
+    with pytest.raises(InputError) as caught:
+        read_text(tmp_path / "latin1.txt")
+    assert (caught.value.message, caught.value.hint) == (
+        f"{tmp_path / 'latin1.txt'} is not UTF-8 text.", "Save the list as UTF-8 text and import it again.")
+
+
+def test_a_dash_reads_standard_input(monkeypatch):
+    import io
+
+    from monchat.core.transfer.memory_import import read_text
+    monkeypatch.setattr("sys.stdin", io.StringIO("- Likes barley tea\n"))
+    assert read_text(Path("-")) == "- Likes barley tea\n"
+
+
+@pytest.mark.parametrize("data", [
+    {"format": "monchat-memory", "memories": {"not": "a list"}},
+    {"format": "other", "memories": []},
+    {"memories": []},
+])
+def test_json_that_is_not_our_export_is_refused_with_the_way_to_import_a_conversation(data):
+    with pytest.raises(InputError) as caught:
+        parse(json.dumps(data))
+    assert caught.value.message == 'This JSON is not a monchat memory export (no "format": "monchat-memory").'
+    assert caught.value.hint == ("Export with `monchat export --memory json`; for a ChatGPT or Claude conversation "
+                                 "export use `monchat import FILE` (without --memory).")
+
+
+@pytest.mark.parametrize("version", [2, 0, "1", None])
+def test_an_export_of_another_version_is_refused_saying_which(version):
+    with pytest.raises(InputError) as caught:
+        parse(json.dumps({"format": FORMAT, "version": version, "memories": []}))
+    assert caught.value.message == (f"This memory export has version {json.dumps(version)}; this monchat reads "
+                                    "version 1, so nothing was imported.")
+    assert caught.value.hint == "Update monchat, or export again with this one."
+
+
+def test_the_markdown_form_counts_every_memory_it_leaves_out():
+    text = "\n".join([MARKDOWN_MARK, "", "## Lived in Sendai", "", "- state: superseded · slot: home/city · kind: "
+                      "explicit", "", "## Likes natto", "", "- state: rejected · slot: food/likes · kind: explicit",
+                      "", "## Odd", "", "- state: active · slot: x/y · kind: nonsense"])
+    assert parse(text)[1:] == ([], 3)
