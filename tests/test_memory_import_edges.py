@@ -118,9 +118,10 @@ def test_at_most_twenty_lines_are_quoted_in_the_files_order(fresh):
 
 
 def test_a_quoted_line_is_one_line_of_plain_text_at_most_4000_characters(fresh):
-    lines = quoted_of(fresh, said("user", "x" * 5000), said("user", "a\x1b[2J  b\n\tc\x07d"),
-                      said("user", "   "), said("user", 42), said("user", "\x1b\x07"))
-    assert [q["text"] for q in lines] == ["x" * 4000, "a[2J b cd"]
+    lines = quoted_of(fresh, said("user", "   "), said("user", 42), said("user", "\x1b\x07"),
+                      said("user", "x" * 5000), said("user", "a\x1b[2J  b\n\tc\x07d"), said("user", "\ud800"),
+                      said("user", "after them all"))
+    assert [q["text"] for q in lines] == ["x" * 4000, "a[2J b cd", "after them all"]
 
 
 def test_who_and_when_are_kept_as_the_file_gives_them_or_left_empty(fresh):
@@ -222,3 +223,10 @@ def test_the_markdown_form_counts_every_memory_it_leaves_out():
                       "explicit", "", "## Likes natto", "", "- state: rejected · slot: food/likes · kind: explicit",
                       "", "## Odd", "", "- state: active · slot: x/y · kind: nonsense"])
     assert parse(text)[1:] == ([], 3)
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_a_number_json_does_not_allow_is_named(constant):
+    with pytest.raises(InputError) as caught:
+        parse('{"format": "monchat-memory", "version": 1, "memories": [{"score": %s}]}' % constant)
+    assert caught.value.message == f"This memory file holds {constant}, which is not a number; nothing was imported."
