@@ -228,5 +228,5 @@ def test_the_markdown_form_counts_every_memory_it_leaves_out():
 @pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
 def test_a_number_json_does_not_allow_is_named(constant):
     with pytest.raises(InputError) as caught:
-        parse('{"format": "monchat-memory", "version": 1, "memories": [{"score": %s}]}' % constant)
+        parse('{"format": "monchat-memory", "version": 1, "memories": [{"score": ' + constant + "}]}")
     assert caught.value.message == f"This memory file holds {constant}, which is not a number; nothing was imported."
