@@ -230,3 +230,12 @@ def test_a_number_json_does_not_allow_is_named(constant):
     with pytest.raises(InputError) as caught:
         parse('{"format": "monchat-memory", "version": 1, "memories": [{"score": ' + constant + "}]}")
     assert caught.value.message == f"This memory file holds {constant}, which is not a number; nothing was imported."
+
+
+def test_a_memory_rejected_after_an_import_is_not_proposed_again_by_the_same_file(fresh):
+    text = export(memory("Likes natto", "active"))
+    import_memory(fresh, text=text)
+    fresh.memory.reject(str(fresh.memory.queue()[0].id))
+    again = import_memory(fresh, text=text)
+    assert (again.queued, again.already_known) == (0, 1)
+    assert fresh.memory.queue() == []
