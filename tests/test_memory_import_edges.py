@@ -239,3 +239,32 @@ def test_a_memory_rejected_after_an_import_is_not_proposed_again_by_the_same_fil
     again = import_memory(fresh, text=text)
     assert (again.queued, again.already_known) == (0, 1)
     assert fresh.memory.queue() == []
+
+
+@pytest.mark.parametrize("text, source, message, hint", [
+    ('{"format": "monchat-memory", ', "pasted",
+     "This file starts like JSON but cannot be read as JSON; nothing was imported.",
+     "Export the memory again with `monchat export --memory json`."),
+    ('{"format": "monchat-memory", "version": 1, "memories": [NaN]}', "pasted",
+     "This memory file holds NaN, which is not a number; nothing was imported.",
+     "Export the memory again with `monchat export --memory json`."),
+    ("Likes barley tea", "gemini", "'gemini' is not a source of pasted memories.", "Use one of: chatgpt, claude, pasted."),
+    ("```\n12\n```", "pasted", "No memories found: the text has no line that says something.",
+     "Paste the memories one per line (ChatGPT: Settings → Personalization → Manage memories)."),
+])
+def test_each_refusal_of_a_memory_file_word_for_word(text, source, message, hint):
+    with pytest.raises(InputError) as caught:
+        parse(text, source)
+    assert (caught.value.message, caught.value.hint) == (message, hint)
+
+
+def test_a_pasted_list_keeps_its_dates_its_source_and_leaves_nothing_out():
+    fmt, proposals, left_out = parse("Saved memories:\n[2026-03-01] Likes barley tea\n```json\nIs a cat person\n```")
+    assert (fmt, left_out) == ("pasted", 0)
+    assert [(p.text, p.slot, p.kind) for p in proposals] == [
+        ("Likes barley tea", "imported/pasted", "explicit"), ("Is a cat person", "imported/pasted", "explicit")]
+    assert proposals[0].valid_at.startswith("2026-03-01") and proposals[1].valid_at is None
+
+
+def test_json_after_white_space_is_still_read_as_json():
+    assert parse("\n\n   " + export(memory("Likes natto", "active")))[0] == "monchat-json"

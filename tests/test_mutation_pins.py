@@ -5,8 +5,9 @@ longer appears (the rule was reworded or moved) would be "NOT APPLIED" there —
 reads the lists and finds each snippet exactly once in the code as it is now, and each pinning test file on disk,
 in every run (it starts nothing: a few milliseconds). It also checks that each module of
 ``scripts/mutation-modules.toml`` has its files and tests, and a row in docs/testing.md's table of kept scores
-(``bash scripts/mutation --module NAME`` fails when its score falls below that row's figure). Running the mutations themselves is ``scripts/mutation-pins --guarantees`` (about 75 s of CPU:
-over the full run's budget, see docs/testing.md) and ``bash scripts/mutation --module NAME``.
+(``bash scripts/mutation --module NAME`` fails when its score falls below that row's figure). Running the
+mutations themselves is ``scripts/mutation-pins --guarantees`` (about 105 s of CPU: over the full run's budget,
+see docs/testing.md) and ``bash scripts/mutation --module NAME``.
 """
 
 from __future__ import annotations
