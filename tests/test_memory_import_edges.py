@@ -268,3 +268,28 @@ def test_a_pasted_list_keeps_its_dates_its_source_and_leaves_nothing_out():
 
 def test_json_after_white_space_is_still_read_as_json():
     assert parse("\n\n   " + export(memory("Likes natto", "active")))[0] == "monchat-json"
+
+
+@pytest.mark.parametrize("text, source, proposer", [
+    ("Likes barley tea", "chatgpt", "ChatGPT"), ("Likes barley tea", "claude", "Claude"),
+    ("Likes barley tea", "pasted", "pasted list"), (None, "pasted", "monchat export"),
+    ("\n".join([MARKDOWN_MARK, "", "## Likes barley tea", "", "- state: active · slot: drink/likes · kind: explicit"]),
+     "pasted", "monchat export"),
+])
+def test_the_review_says_where_an_imported_memory_came_from(fresh, text, source, proposer):
+    import_memory(fresh, text=text or export(memory("Likes barley tea", "active")), source=source)
+    item, = fresh.memory.queue()
+    assert item.proposers == [proposer] and item.held == "imported"
+    assert item.reason == f"imported from {proposer}: it becomes memory only if you approve it"
+
+
+def test_an_import_while_a_flush_runs_is_refused_and_queues_nothing(fresh):
+    from monchat.core.errors import FlushRunning
+    from monchat.core.paths import held_lock
+    with held_lock(fresh.paths.flush_lock) as held:
+        assert held
+        with pytest.raises(FlushRunning) as caught:
+            import_memory(fresh, text="Likes barley tea")
+    assert caught.value.message == "A flush is running in another monchat window or terminal."
+    assert caught.value.hint == "Import the memory when it has finished."
+    assert fresh.memory.queue() == []
