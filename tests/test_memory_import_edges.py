@@ -293,3 +293,17 @@ def test_an_import_while_a_flush_runs_is_refused_and_queues_nothing(fresh):
     assert caught.value.message == "A flush is running in another monchat window or terminal."
     assert caught.value.hint == "Import the memory when it has finished."
     assert fresh.memory.queue() == []
+
+
+@pytest.mark.parametrize("entry, why", [
+    ("not an object", "not an object"), ({"state": "active", "slot": "a/b", "kind": "explicit"}, "'text'"),
+    ({"state": "asleep", "text": "x", "slot": "a/b", "kind": "explicit"}, "'asleep' is not a valid State"),
+    ({"state": "active", "text": "x", "slot": "a/b", "kind": "rumour"}, "'rumour' is not a valid Kind"),
+])
+def test_a_memory_of_an_export_that_cannot_be_read_is_named_and_nothing_is_imported(entry, why):
+    good = memory("Likes natto", "active")
+    with pytest.raises(InputError) as caught:
+        parse(json.dumps({"format": FORMAT, "version": 1, "memories": [good, entry]}))
+    assert caught.value.message == f"Memory 2 of the export cannot be read ({why}); nothing was imported."
+    assert caught.value.hint == ("Export it again; a file edited by hand must keep the format of "
+                                 "docs/memory-export.md.")
