@@ -34,6 +34,8 @@ Knobs on the returned server object:
 
     server.reply_chunks      list of text pieces; streamed one per event,
                              joined for generateContent
+    server.structured_reply  None, or f(request body) -> the text of a structured (responseJsonSchema)
+                             generateContent reply (a model that reads the request)
     server.error             None, or (code, status) such as (429, "RESOURCE_EXHAUSTED"),
                              or (code, status, message), to answer every request
                              with that error
@@ -236,6 +238,9 @@ class Handler(BaseHTTPRequestHandler):
         cached_tokens = srv.caches[cached]["usageMetadata"]["totalTokenCount"] if cached else 0
 
         if action == "generateContent":
+            schema = (body.get("generationConfig") or {}).get("responseJsonSchema")
+            if schema is not None and srv.structured_reply is not None:  # a model that reads the request
+                return self._send_json(200, generate_response(srv.structured_reply(body)))
             return self._send_json(200, generate_response("".join(srv.reply_chunks), cached_tokens=cached_tokens,
                                                           thoughts_tokens=srv.thoughts_tokens))
         chunks = srv.reply_chunks
@@ -308,6 +313,7 @@ def start(host="127.0.0.1", port=0):
     """
     server = FakeGeminiServer(Handler, (host, port))
     server.reply_chunks = ["Hel", "lo!"]
+    server.structured_reply = None
     server.error = None
     server.mode = "ok"
     server.cache_min_tokens = None
