@@ -228,3 +228,17 @@ def test_an_import_left_unanswered_is_set_aside_never_left_to_the_views(source, 
         prune(fresh.memory.memories, fresh.settings.flush, later, None)
     assert {m.state for m in fresh.memory.memories.all()} == {State.PENDING}
     assert fresh.memory.queue() == [] and ShownStore(fresh.store).ids() == set()
+
+
+def test_a_claude_list_whose_first_line_is_dated_is_read_as_a_list_not_refused_as_json(fresh, tmp_path, capsys):
+    """Claude's dated lines (``[2026-03-01] Prefers tea``) start with ``[`` but are a pasted list: each line is a
+    memory and its date is kept as when it held. A file that really is broken JSON is still refused (above)."""
+    path = tmp_path / "claude.txt"
+    path.write_text("[2026-03-01] Prefers tea over coffee\n[2026-03-04] Lives in Kanazawa with a cat named Mochi.\n",
+                    encoding="utf-8")
+    report = import_memory(fresh, path, source="claude")
+    assert (report.format, report.queued) == ("claude", 2)
+    held = {m.text: m.valid_at[:10] for m in fresh.memory.memories.all()}
+    assert held == {"Prefers tea over coffee": "2026-03-01", "Lives in Kanazawa with a cat named Mochi.": "2026-03-04"}
+    assert cli.main(["import", "--memory", "--source", "claude", str(path)]) == 0
+    assert "claude: 2 of 2" in capsys.readouterr().out

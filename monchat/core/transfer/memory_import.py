@@ -101,7 +101,9 @@ def read_text(path: Path) -> str:
 def parse(text: str, source: str = "pasted") -> tuple[str, list[Proposal], int]:
     """``(format, proposals, left_out)`` of a memory file's text. Raises InputError."""
     stripped = text.lstrip()
-    if stripped.startswith(("{", "[")):  # JSON: ours or nothing (never read as a list of lines)
+    # JSON: ours or nothing (never read as a list of lines) — but a list whose first line is dated the way Claude
+    # dates its memories ("[2026-03-01] Prefers tea") is a pasted list: that can never be JSON (2026-03 is no number)
+    if stripped.startswith(("{", "[")) and not _DATED_FIRST_LINE.match(stripped):
         try:
             data = json.loads(stripped, parse_constant=_no_constant)
         except _NotANumber as exc:
@@ -188,6 +190,7 @@ def _from_markdown(text: str) -> tuple[list[Proposal], int]:
 
 
 _BULLET = re.compile(r"^(?:[-*+•・●▪‣◦]|\d{1,3}[.)．、]|[（(]\d{1,3}[)）])\s*")
+_DATED_FIRST_LINE = re.compile(r"\[\d{4}-\d{2}-\d{2}\][ \t]*[-–—:：]?[ \t]*[^\W\d_]")
 _DATE = re.compile(r"^\[?(\d{4}-\d{2}-\d{2})\]?\s*[-–—:：]?\s*")
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
 _HEADING = re.compile(r"^(?:#{1,6}\s+.*|\*\*[^*]+\*\*:?|__[^_]+__:?|[^.。!?]{1,60}[:：])$")
