@@ -57,13 +57,20 @@ _NEGATORS = frozenset("not no never don't doesn't didn't isn't aren't wasn't won
 _QUIET = frozenset("a an the it at all any more anymore".split())
 
 
+_CLAUSE_END = re.compile(r"[;,.:!?()\n]|\b(?:but|and then|so)\b")
+
+
 def negated(text: str, span: int = 3) -> set[str]:
-    """The words (folded) ``text`` says no to: the first words after "not", "no", "don't"… ("not green tea")."""
-    words = re.findall(r"[a-z']+", unicodedata.normalize("NFKC", text).casefold().replace("’", "'"))
+    """The words (folded) ``text`` says no to: the first ``span`` words after "not", "no", "don't"… ("not green tea";
+    short and quiet words not counted: "stopped going to the gym"), within its clause: "Quit coffee; drinks rooibos
+    tea" says no to coffee, not to rooibos."""
     found: set[str] = set()
-    for i, word in enumerate(words):
-        if word in _NEGATORS:
-            found.update(w[:5] for w in words[i + 1:i + 1 + span] if len(w) >= 3 and w not in _QUIET)
+    folded = unicodedata.normalize("NFKC", text).casefold().replace("’", "'")
+    for clause in _CLAUSE_END.split(folded):
+        words = re.findall(r"[a-z']+", clause)
+        for i, word in enumerate(words):
+            if word in _NEGATORS:
+                found.update([w[:5] for w in words[i + 1:] if len(w) >= 3 and w not in _QUIET][:span])
     return found
 
 
