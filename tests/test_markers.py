@@ -141,14 +141,14 @@ class _Item:
         return name if name in self.marks else None
 
 
-def test_the_heaviest_modules_start_first_and_a_modules_tests_stay_together_in_order():
+def test_the_heaviest_modules_start_first_the_windows_last_and_a_modules_tests_stay_together_in_order():
     from tests.support.markers import heaviest_first
     items = [_Item("tests/a.py::one"), _Item("tests/a.py::two"), _Item("tests/gui/b.py::one", "gui"),
              _Item("tests/c.py::one", "embedded", "slow"), _Item("tests/c.py::two"),
              _Item("tests/d.py::one", "llama_server", "embedded"), _Item("tests/e.py::one")]
     order = [item.nodeid for item in heaviest_first(items)]
-    assert order == ["tests/d.py::one", "tests/c.py::one", "tests/c.py::two", "tests/gui/b.py::one",
-                     "tests/a.py::one", "tests/a.py::two", "tests/e.py::one"]
+    assert order == ["tests/d.py::one", "tests/c.py::one", "tests/c.py::two", "tests/a.py::one", "tests/a.py::two",
+                     "tests/e.py::one", "tests/gui/b.py::one"]  # the window's modules last
 
 
 def test_xdist_keeps_that_order():

@@ -289,11 +289,20 @@ def heaviest_first(items: list) -> list:
     pytest-xdist's ``--dist loadscope`` hands each worker one module at a time in this order (``--no-loadscope-reorder``
     in pyproject keeps it; by default xdist orders modules by how many tests they have, which puts the real-model
     modules, a few long tests each, last). Started first, a module of a few minutes runs while the other worker
-    takes the many short ones, instead of running alone at the end of the run."""
+    takes the many short ones, instead of running alone at the end of the run. The window's modules (``gui``) come
+    after all the others, heaviest first among them: a worker that has run them holds Qt objects the garbage
+    collector may reach later, and a plain test that ran after them once crashed a worker (a segfault while
+    collecting) — so a worker runs no plain test after a window test, as before this order."""
     cost: dict[str, float] = {}
+    window: set[str] = set()
     for item in items:
+        if item.get_closest_marker("gui") is not None:
+            window.add(item.nodeid.split("::", 1)[0])
         marks = [COST[name] for name in COST if item.get_closest_marker(name) is not None]
         module = item.nodeid.split("::", 1)[0]
         cost[module] = cost.get(module, 0.0) + max(marks, default=PLAIN_COST)
     first_seen = {module: place for place, module in enumerate(dict.fromkeys(i.nodeid.split("::", 1)[0] for i in items))}
-    return sorted(items, key=lambda i: (-cost[i.nodeid.split("::", 1)[0]], first_seen[i.nodeid.split("::", 1)[0]]))
+    def key(item) -> tuple[bool, float, int]:
+        module = item.nodeid.split("::", 1)[0]
+        return module in window, -cost[module], first_seen[module]
+    return sorted(items, key=key)
