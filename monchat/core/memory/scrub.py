@@ -31,6 +31,7 @@ from ..paths import Paths, held_lock
 from ..store.message_traces import MessageTraces
 from ..store.messages import MessageArchive
 from ..store.scrub import WordScrub
+from .undo import forget_touching
 from .transitions import Transitions
 from .withdraw import EDITED_AWAY, Withdrawn, withdraw
 
@@ -134,6 +135,7 @@ def delete_memory(memory: MemoryService, chain: list[MemoryRecord]) -> list[str]
     then the text files beside the database and the WAL; returns the ids deleted."""
     with memory.change() as t:
         t.delete(chain)
+        forget_touching(memory.store, [m.id for m in chain])
     texts = [m.text for m in chain if m.text.strip()]
     if memory.logbook is not None and texts:
         for path in text_files(memory.paths, memory.logbook):

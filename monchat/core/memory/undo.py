@@ -103,3 +103,13 @@ def undo_last(memory: MemoryService) -> Decision:
         t.undo_decision(rows, changes, list(decision.queue_ids))
         memory.store.set_state(UNDO_KEY, None)
     return decision
+
+
+def forget_touching(store, memory_ids: list[str]) -> bool:
+    """A deleted memory never comes back by Undo, and its words do not stay in the undo record: the record of a
+    decision that touched any of ``memory_ids`` is forgotten (Undo then has nothing to undo). Returns whether it was."""
+    raw = store.get_state(UNDO_KEY)
+    if not raw or not any(memory_id in raw for memory_id in memory_ids):
+        return False
+    store.set_state(UNDO_KEY, None)
+    return True
