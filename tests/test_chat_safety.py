@@ -96,7 +96,7 @@ class CtrlCBackend(ScriptedBackend):
         self.history.append(("chat", system, list(turns), None))
         yield "途中まで"
         _thread.interrupt_main()
-        for _ in range(2000):  # the stop event ends this as soon as the main thread sets it
+        for _ in range(12000):  # the stop event ends this as soon as the main thread sets it (60 s: a busy machine)
             time.sleep(0.005)
             yield "…"
 

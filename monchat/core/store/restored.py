@@ -168,7 +168,7 @@ def _index_ok(conn: sqlite3.Connection, index: str) -> bool:
     try:
         conn.execute(f"INSERT INTO {index}({index}, rank) VALUES('integrity-check', 1)")
         return True
-    except sqlite3.DatabaseError:
+    except (sqlite3.DatabaseError, MemoryError):  # a bogus size in a damaged structure record: SQLITE_NOMEM
         return False
 
 
