@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import anyio
-import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
@@ -44,8 +43,7 @@ def test_the_snippet_names_the_setups_monchat_and_the_hosts_config_files_on_maco
 def test_the_snippets_command_serves_a_host_started_with_a_minimal_environment(home):
     entry = snippet()
     command = Path(sys.executable).parent / Path(entry["command"]).name  # <checkout>/.venv/bin/monchat
-    if not command.exists():
-        pytest.skip(f"{command} is not installed (scripts/setup makes it)")
+    assert command.exists(), f"{command}: installing monchat puts its command beside the Python that runs the tests"
     params = StdioServerParameters(command=str(command), args=entry["args"], env={"MONCHAT_HOME": str(home)})
     out = {}
 
