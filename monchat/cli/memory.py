@@ -131,7 +131,7 @@ def memory_queue(app, args) -> int:
             "said_again": again[row.memory_id]} for group in groups for row in group]
     if args.json:
         return print_json(out)
-    for line in _queue_lines(groups, again=again):
+    for line in _queue_lines(groups, again=again) or ["Nothing waits for your review."]:
         print(line)
     return 0
 
