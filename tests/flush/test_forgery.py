@@ -109,7 +109,7 @@ def test_placeholder_text_is_dropped_with_its_rule_never_queued(world_and_server
 
     assert not world.has("string") and world.queue() == [] and "string" not in world.prompt()
     assert {(d["text"], d["rule"]) for d in report.dropped_items} == {("string", rule)}
-    assert world.cli(capsys, "memory", "queue").strip() == ""
+    assert world.cli(capsys, "memory", "queue").strip() == "Nothing waits for your review."
 
 
 def test_a_distillation_in_the_users_words_is_approved_as_before(world_and_server):
