@@ -237,13 +237,17 @@ def _decide(app, args, approve: bool) -> int:
 
 
 def memory_undo(app, args) -> int:
-    """Reverse the last approve/reject (a batch counts as one), as the review queue's Undo does."""
+    """Reverse the last approve/reject (a batch counts as one) or merge of duplicates, as the windows' Undo does."""
     from ..core.memory.undo import undo_last
     done = undo_last(app.memory)
+    if done.merged and not done.queue_ids:
+        line = (f"undone: the merge of {len(done.merged)} memories (merged {done.at[:16]}); "
+                f"{', '.join(done.merged)} {'are' if len(done.merged) > 1 else 'is'} back as before")
+    else:
+        line = (f"undone: {done.approved} approved, {done.rejected} rejected (decided {done.at[:16]}); "
+                f"{'they wait' if len(done.queue_ids) > 1 else 'it waits'} for review again")
     return print_result({"approved": done.approved, "rejected": done.rejected, "queue": list(done.queue_ids),
-                         "decided_at": done.at}, args.json,
-                        [f"undone: {done.approved} approved, {done.rejected} rejected (decided {done.at[:16]}); "
-                         f"{'they wait' if len(done.queue_ids) > 1 else 'it waits'} for review again"])
+                         "merged": list(done.merged), "decided_at": done.at}, args.json, [line])
 
 
 def memory_merge_duplicates(app, args) -> int:

@@ -165,3 +165,47 @@ def test_undoing_an_unsure_same_takes_back_the_evidence_it_carried_over(world):
     assert len(world.ledger(world.mem(OSAKA).id)) == evidence + 1  # the statement's line, now the kept memory's
     undo_last(world.memory)
     assert _tables(world) == before
+
+
+def _two_wordings_kept(world) -> None:
+    world.oracle.rules = [Rule("猫", "Has two cats", "pets/cats", "explicit", 0.9)]
+    world.say("2026-11-23T21:00:00+09:00", "Remember: I have two cats 猫")
+    world.flush("2026-11-23T22:00:00+09:00")
+    world.oracle.rules = [Rule("猫", "The user has two cats.", "Pets/Cats", "explicit", 0.9)]
+    world.oracle.judgements = {("Has two cats", None): Judgement("COEXIST", 0.9)}
+    world.say("2026-11-24T21:00:00+09:00", "My two cats woke me up 猫")
+    world.flush("2026-11-24T22:00:00+09:00")
+    assert world.has("The user has two cats."), "the setup stores one sentence in two wordings (COEXIST)"
+
+
+def test_a_merge_of_duplicates_is_undone_exactly_through_the_cli(world, capsys):
+    _two_wordings_kept(world)
+    before, prompt = _tables(world), world.prompt()
+    [merged] = merge_duplicates(world.memory)
+    assert last_decision(world.app.store).merged == merged.merged
+    out = world.cli(capsys, "memory", "undo")
+    assert "the merge of 1 memories" in out and merged.merged[0] in out
+    assert _tables(world) == before  # both memories as they were, the kept one without the evidence it took
+    assert world.prompt() == prompt
+    assert [e["action"] for e in world.memory.events(merged.merged[0])][-1] == "undone"
+    with pytest.raises(NothingToUndo):
+        undo_last(world.memory)
+
+
+def test_a_merge_is_not_undone_when_a_flush_changed_a_merged_memory_since(world, capsys):
+    _two_wordings_kept(world)
+    [merged] = merge_duplicates(world.memory)
+    world.oracle.rules = [Rule("猫", "Has two cats", "pets/cats", "explicit", 0.9)]
+    world.say("2026-11-26T21:00:00+09:00", "My two cats again 猫")
+    world.flush("2026-11-26T22:00:00+09:00")  # reinforces the kept memory
+    with pytest.raises(UndoConflict, match="changed since that merge"):
+        undo_last(world.memory)
+    assert world.mem("The user has two cats.").superseded_by == merged.kept  # nothing changed
+
+
+def test_finding_nothing_to_merge_keeps_the_last_decision_to_undo(world):
+    _queued(world, 0, "よく眠れない")
+    [row] = world.queue()
+    world.memory.approve(str(row["id"]))
+    assert merge_duplicates(world.memory) == []
+    assert last_decision(world.app.store).approved == 1

@@ -10,6 +10,8 @@ Of each group one memory is kept — pinned first, then lasting (Layer 1), then 
 evidence, then the oldest — and each other one is merged into it through ``Transitions.merge_duplicate``: the kept memory
 takes its evidence, it becomes history superseded by the kept one (its audit trail says so). A kept memory that
 was not lasting while one of its duplicates was becomes lasting: merging never demotes what the user had.
+A merge is the last decision ``undo.py`` keeps: ``monchat memory undo`` (or the window's Undo) takes it back whole,
+while nothing changed the same memories since.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import TYPE_CHECKING
 from ..records.memory import MemoryRecord
 from ..vocabulary.states import SHOWN_STATES
 from .alike import change_key, group_alike
+from .undo import recorded
 
 if TYPE_CHECKING:
     from .service import MemoryService
@@ -46,9 +49,11 @@ def duplicate_groups(memory: MemoryService) -> list[list[MemoryRecord]]:
 
 
 def merge_duplicates(memory: MemoryService) -> list[Merged]:
-    """Merge every group of duplicates into its keeper, in one change; returns what was merged (empty: none)."""
+    """Merge every group of duplicates into its keeper, in one change, kept for Undo (``undo.py``); returns what
+    was merged (empty: none, and the last decision stays the one to undo)."""
     done: list[Merged] = []
-    with memory.change() as t:
+    merged_ids: list[str] = []
+    with memory.change() as t, recorded(memory.store, t.stamp, merged_ids):
         for group in duplicate_groups(memory):
             keeper, others = group[0], group[1:]
             for other in others:
@@ -56,4 +61,5 @@ def merge_duplicates(memory: MemoryService) -> list[Merged]:
             if not keeper.in_layer1 and any(m.in_layer1 for m in others):
                 keeper = t.activate(keeper)
             done.append(Merged(keeper.id, keeper.text, tuple(m.id for m in others)))
+            merged_ids.extend(m.id for m in others)
     return done

@@ -261,7 +261,9 @@ class Transitions(UserChanges):
         from now (``merge`` dates the end by the successor's start, which for an older keeper is before it began)."""
         kept = self.merge(duplicate, keeper)
         self.memories.update(duplicate.id, invalid_at=self.stamp)
-        return kept
+        self.memories.update(kept.id, updated_at=self.stamp, last_evidence_epoch=max(  # its newest line, either's
+            kept.last_evidence_epoch or 0, duplicate.last_evidence_epoch or 0) or None)  # (and undo sees it changed)
+        return self.refresh(kept)
 
     def fold_into(self, statement: MemoryRecord, target: MemoryRecord, verdict: str) -> None:
         """A proposal judged SAME as (or CONTRADICTing) a kept memory lives on only as that memory's evidence."""

@@ -1,4 +1,4 @@
-"""Undo the last review decision: an approve/reject (or a batch of them) reversed exactly.
+"""Undo the last review decision: an approve/reject (or a batch of them), or a merge of duplicates, reversed exactly.
 
 Every decision in ``MemoryService`` (approve, reject, ``decide_many``) runs inside ``recorded``: the rows it
 may change (``store/decisions.py``) are read before and after, and the difference kept as the last decision.
@@ -8,6 +8,8 @@ evidence carried over is gone. Only the last decision is kept, and only undone w
 same rows since (a flush that reinforced the approved memory, an edit): then undo refuses instead of guessing.
 An undone decision stays in the audit trail with an "undone" line, and no longer teaches the auto-approve rule
 (``learning.py`` counts a decision only while its item still stands decided that way).
+A merge of duplicates (``merge.py``) is recorded the same way (``recorded(..., merged=...)``): undoing it brings
+the merged memories back as they were and takes from the kept one the evidence it took over.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ class Decision:
     rejected: int
     at: str
     queue_ids: tuple[int, ...]
+    merged: tuple[str, ...] = ()  # for a merge of duplicates: the memories merged into their keepers
 
 
 class NothingToUndo(InputError):
@@ -46,10 +49,11 @@ class UndoConflict(InputError):
 
 
 @contextmanager
-def recorded(store: Store, at: str) -> Iterator[None]:
+def recorded(store: Store, at: str, merged: list[str] | None = None) -> Iterator[None]:
     """Keep what the decision made inside this block changed, as the one decision ``undo_last`` reverses.
 
-    Call it inside the decision's transaction; an error in the block keeps the previous decision as it was."""
+    Call it inside the decision's transaction; an error in the block keeps the previous decision as it was.
+    ``merged``: for a merge of duplicates, a list the block fills with the ids it merged (kept when not empty)."""
     rows = DecisionRows(store)
     before = rows.snapshot()
     yield
@@ -62,9 +66,10 @@ def recorded(store: Store, at: str) -> Iterator[None]:
                if before[table].get(key) != after[table].get(key)]
     decided = [(b["id"], a["status"]) for table, b, a in changes if table == "review_queue" and b and a
                and b["status"] == "open" and a["status"] in ("approved", "rejected")]
-    if not decided:
+    if not decided and not merged:
         return
-    store.set_state(UNDO_KEY, json.dumps({"at": at, "decided": decided, "changes": changes}, ensure_ascii=False))
+    store.set_state(UNDO_KEY, json.dumps({"at": at, "decided": decided, "merged": list(merged or []),
+                                          "changes": changes}, ensure_ascii=False))
 
 
 def last_decision(store: Store) -> Decision | None:
@@ -76,11 +81,12 @@ def last_decision(store: Store) -> Decision | None:
     decided = journal["decided"]
     return Decision(approved=sum(1 for _, status in decided if status == "approved"),
                     rejected=sum(1 for _, status in decided if status == "rejected"),
-                    at=journal["at"], queue_ids=tuple(queue_id for queue_id, _ in decided))
+                    at=journal["at"], queue_ids=tuple(queue_id for queue_id, _ in decided),
+                    merged=tuple(journal.get("merged", ())))
 
 
 def undo_last(memory: MemoryService) -> Decision:
-    """Reverse the last review decision exactly; returns what was undone.
+    """Reverse the last review decision (or merge of duplicates) exactly; returns what was undone.
 
     Raises:
         NothingToUndo: no decision is kept (none made, or the last one already undone).
@@ -89,7 +95,7 @@ def undo_last(memory: MemoryService) -> Decision:
     decision = last_decision(memory.store)
     if decision is None:
         raise NothingToUndo("There is no review decision to undo.",
-                            "Undo reverses the last approve or reject in the review queue, once.")
+                            "Undo reverses the last approve or reject, or the last merge of duplicates, once.")
     journal = json.loads(memory.store.get_state(UNDO_KEY) or "{}")
     changes = [(table, before, after) for table, before, after in journal["changes"]]
     rows = DecisionRows(memory.store)
@@ -97,8 +103,8 @@ def undo_last(memory: MemoryService) -> Decision:
         moved = [table for table, before, after in changes if rows.current(table, after or before) != after]
         if moved:
             raise UndoConflict(
-                "Memory changed since that decision (a flush, an edit or another change touched the same items), "
-                "so it cannot be undone exactly.",
+                f"Memory changed since that {'merge' if decision.merged and not decision.queue_ids else 'decision'} "
+                "(a flush, an edit or another change touched the same items), so it cannot be undone exactly.",
                 "Decide the items again in the review queue, or edit the memories in the Memory window.")
         t.undo_decision(rows, changes, list(decision.queue_ids))
         memory.store.set_state(UNDO_KEY, None)
