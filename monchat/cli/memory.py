@@ -76,7 +76,9 @@ def _queue_lines(groups: list[list[ReviewItem]], replaces: bool = False, again: 
         lines.append(f"#{row.id} {row.action:9} {row.memory_id}  {row.text}{was}{alike} — "
                      f"{row.reason}{_proposed_by(row)}")
         lines += _quoted_lines(row.quoted)
-        for line in (again or {}).get(row.memory_id, []):  # the user said it again while it waited
+        heard = {line["message_id"]: line for member in group  # any alike item's, each line once
+                 for line in (again or {}).get(member.memory_id, [])}
+        for line in sorted(heard.values(), key=lambda line: line["ts"]):  # the user said it again while it waited
             lines.append(f"    said again on {line['ts'][:10]}: “{line['text']}”")
     return lines
 

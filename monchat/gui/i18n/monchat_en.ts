@@ -358,6 +358,64 @@ Send to it? monchat asks only once for this address.</source>
     </message>
 </context>
 <context>
+    <name>DecisionLine</name>
+    <message>
+        <source>Undo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Put the last decision back as it was</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n approved</source>
+        <translation type="unfinished">
+            <numerusform>%n approved</numerusform>
+            <numerusform>%n approved</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rejected</source>
+        <translation type="unfinished">
+            <numerusform>%n rejected</numerusform>
+            <numerusform>%n rejected</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n memories merged into the one that says the same; their evidence is together now.</source>
+        <translation type="unfinished">
+            <numerusform>%n memory merged into the one that says the same; their evidence is together now.</numerusform>
+            <numerusform>%n memories merged into the one that says the same; their evidence is together now.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Undone: %n items wait for review again.</source>
+        <translation type="unfinished">
+            <numerusform>Undone: %n item waits for review again.</numerusform>
+            <numerusform>Undone: %n items wait for review again.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Undone: %n merged memories are back as they were.</source>
+        <translation type="unfinished">
+            <numerusform>Undone: %n merged memory is back as it was.</numerusform>
+            <numerusform>Undone: %n merged memories are back as they were.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>DoctorWords</name>
     <message>
         <source>server</source>
@@ -2422,10 +2480,6 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Undo</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>History (oldest first)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2435,10 +2489,6 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>▣ Summed up: the prompt carries its topic&apos;s summary instead</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Summed up as “%1”, with: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2474,59 +2524,7 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>State: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Kind: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Valid from %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>until %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Contradicted %1 times</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Level L%1 (1 day of use)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Level L%1 (%2 days of use)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Preference: %1, version %2 of %3, weight %4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Talked about: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Waiting for your review: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A proposed change to this memory waits for your review: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>v%1 ×%2: %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>From conversations with: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Saving…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2566,6 +2564,61 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>To read (Markdown)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MemoryFacts</name>
+    <message>
+        <source>State: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Valid from %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>until %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contradicted %1 times</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Level L%1 (1 day of use)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Level L%1 (%2 days of use)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preference: %1, version %2 of %3, weight %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Talked about: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Summed up as “%1”, with: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for your review: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A proposed change to this memory waits for your review: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From conversations with: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2980,13 +3033,6 @@ Open it in your browser?</source>
     <message>
         <source>Merge duplicates</source>
         <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>%n memories merged into the one that says the same; their evidence is together now.</source>
-        <translation>
-            <numerusform>%n memory merged into the one that says the same; their evidence is together now.</numerusform>
-            <numerusform>%n memories merged into the one that says the same; their evidence is together now.</numerusform>
-        </translation>
     </message>
 </context>
 <context>
@@ -3741,14 +3787,6 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Undo</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Put the last decision back: its items wait for review again</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Evidence: what you said</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3803,13 +3841,6 @@ Open it in your browser?</source>
         <source>Approve: %1</source>
         <translation type="unfinished"></translation>
     </message>
-    <message numerus="yes">
-        <source>Undone: %n items wait for review again.</source>
-        <translation>
-            <numerusform>Undone: %n item waits for review again.</numerusform>
-            <numerusform>Undone: %n items wait for review again.</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Nothing is waiting for review.</source>
         <translation type="unfinished"></translation>
@@ -3858,28 +3889,6 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>#%1 (%2): “%3”</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Saving…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>%n approved</source>
-        <translation>
-            <numerusform>%n approved</numerusform>
-            <numerusform>%n approved</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n rejected</source>
-        <translation>
-            <numerusform>%n rejected</numerusform>
-            <numerusform>%n rejected</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Done.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -362,6 +362,59 @@ Send to it? monchat asks only once for this address.</source>
     </message>
 </context>
 <context>
+    <name>DecisionLine</name>
+    <message>
+        <source>Undo</source>
+        <translation>元に戻す</translation>
+    </message>
+    <message>
+        <source>Put the last decision back as it was</source>
+        <translation>最後の操作を元の状態に戻します</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>保存中…</translation>
+    </message>
+    <message>
+        <source>Done.</source>
+        <translation>完了しました。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n approved</source>
+        <translation>
+            <numerusform>%n 件を承認</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rejected</source>
+        <translation>
+            <numerusform>%n 件を却下</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n memories merged into the one that says the same; their evidence is together now.</source>
+        <translation>
+            <numerusform>%n 件の記憶を、同じことを言う記憶にまとめました。根拠も一つになりました。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message numerus="yes">
+        <source>Undone: %n items wait for review again.</source>
+        <translation>
+            <numerusform>取り消しました: %n 件がまた確認を待っています。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Undone: %n merged memories are back as they were.</source>
+        <translation>
+            <numerusform>取り消しました: まとめた %n 件の記憶が元に戻りました。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>DoctorWords</name>
     <message>
         <source>server</source>
@@ -2407,10 +2460,6 @@ Open it in your browser?</source>
         <translation>この記憶の言葉を完全に消します（あなたが書いたメッセージは残ります）</translation>
     </message>
     <message>
-        <source>Undo</source>
-        <translation>元に戻す</translation>
-    </message>
-    <message>
         <source>History (oldest first)</source>
         <translation>履歴（古い順）</translation>
     </message>
@@ -2421,10 +2470,6 @@ Open it in your browser?</source>
     <message>
         <source>▣ Summed up: the prompt carries its topic&apos;s summary instead</source>
         <translation>▣ 要約に含まれています: プロンプトにはこの記憶の代わりに話題の要約が入ります</translation>
-    </message>
-    <message>
-        <source>Summed up as “%1”, with: %2</source>
-        <translation>要約「%1」に含まれています: %2</translation>
     </message>
     <message>
         <source>Talked about</source>
@@ -2459,60 +2504,8 @@ Open it in your browser?</source>
         <translation>プロンプトから外します（元に戻せます。履歴は残ります）</translation>
     </message>
     <message>
-        <source>State: %1</source>
-        <translation>状態: %1</translation>
-    </message>
-    <message>
-        <source>Kind: %1</source>
-        <translation>種類: %1</translation>
-    </message>
-    <message>
-        <source>Valid from %1</source>
-        <translation>%1 から有効</translation>
-    </message>
-    <message>
-        <source>until %1</source>
-        <translation>%1 まで</translation>
-    </message>
-    <message>
-        <source>Contradicted %1 times</source>
-        <translation>矛盾 %1 回</translation>
-    </message>
-    <message>
-        <source>Level L%1 (1 day of use)</source>
-        <translation>レベル L%1（使った日 1 日）</translation>
-    </message>
-    <message>
-        <source>Level L%1 (%2 days of use)</source>
-        <translation>レベル L%1（使った日 %2 日）</translation>
-    </message>
-    <message>
-        <source>Preference: %1, version %2 of %3, weight %4</source>
-        <translation>好み: %1、版 %2/%3、重み %4</translation>
-    </message>
-    <message>
-        <source>Talked about: %1</source>
-        <translation>話題にした時期: %1</translation>
-    </message>
-    <message>
-        <source>Waiting for your review: %1</source>
-        <translation>あなたの確認待ち: %1</translation>
-    </message>
-    <message>
-        <source>A proposed change to this memory waits for your review: %1</source>
-        <translation>この記憶への変更案が確認を待っています: %1</translation>
-    </message>
-    <message>
         <source>v%1 ×%2: %3</source>
         <translation>版%1 ×%2: %3</translation>
-    </message>
-    <message>
-        <source>From conversations with: %1</source>
-        <translation>元になった会話の相手: %1</translation>
-    </message>
-    <message>
-        <source>Saving…</source>
-        <translation>保存中…</translation>
     </message>
     <message>
         <source>Done.</source>
@@ -2552,6 +2545,61 @@ Open it in your browser?</source>
     <message>
         <source>To read (Markdown)</source>
         <translation>読む用（Markdown）</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryFacts</name>
+    <message>
+        <source>State: %1</source>
+        <translation>状態: %1</translation>
+    </message>
+    <message>
+        <source>Kind: %1</source>
+        <translation>種類: %1</translation>
+    </message>
+    <message>
+        <source>Valid from %1</source>
+        <translation>%1 から有効</translation>
+    </message>
+    <message>
+        <source>until %1</source>
+        <translation>%1 まで</translation>
+    </message>
+    <message>
+        <source>Contradicted %1 times</source>
+        <translation>矛盾 %1 回</translation>
+    </message>
+    <message>
+        <source>Level L%1 (1 day of use)</source>
+        <translation>レベル L%1（使った日 1 日）</translation>
+    </message>
+    <message>
+        <source>Level L%1 (%2 days of use)</source>
+        <translation>レベル L%1（使った日 %2 日）</translation>
+    </message>
+    <message>
+        <source>Preference: %1, version %2 of %3, weight %4</source>
+        <translation>好み: %1、版 %2/%3、重み %4</translation>
+    </message>
+    <message>
+        <source>Talked about: %1</source>
+        <translation>話題にした時期: %1</translation>
+    </message>
+    <message>
+        <source>Summed up as “%1”, with: %2</source>
+        <translation>要約「%1」に含まれています: %2</translation>
+    </message>
+    <message>
+        <source>Waiting for your review: %1</source>
+        <translation>あなたの確認待ち: %1</translation>
+    </message>
+    <message>
+        <source>A proposed change to this memory waits for your review: %1</source>
+        <translation>この記憶への変更案が確認を待っています: %1</translation>
+    </message>
+    <message>
+        <source>From conversations with: %1</source>
+        <translation>元になった会話の相手: %1</translation>
     </message>
 </context>
 <context>
@@ -2962,12 +3010,6 @@ Open it in your browser?</source>
     <message>
         <source>Merge duplicates</source>
         <translation>重複をまとめる</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n memories merged into the one that says the same; their evidence is together now.</source>
-        <translation>
-            <numerusform>%n 件の記憶を、同じことを言う記憶にまとめました。根拠も一つになりました。</numerusform>
-        </translation>
     </message>
 </context>
 <context>
@@ -3715,14 +3757,6 @@ Open it in your browser?</source>
         <translation>すべての項目を選び、まとめて承認または却下します</translation>
     </message>
     <message>
-        <source>Undo</source>
-        <translation>元に戻す</translation>
-    </message>
-    <message>
-        <source>Put the last decision back: its items wait for review again</source>
-        <translation>直前の判断を取り消します。その項目はまた確認を待ちます</translation>
-    </message>
-    <message>
         <source>Evidence: what you said</source>
         <translation>根拠: あなたの発言</translation>
     </message>
@@ -3772,12 +3806,6 @@ Open it in your browser?</source>
         <source>Approve: %1</source>
         <translation>承認: %1</translation>
     </message>
-    <message numerus="yes">
-        <source>Undone: %n items wait for review again.</source>
-        <translation>
-            <numerusform>取り消しました: %n 件がまた確認を待っています。</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Nothing is waiting for review.</source>
         <translation>確認待ちのものはありません。</translation>
@@ -3825,26 +3853,6 @@ Open it in your browser?</source>
     <message>
         <source>#%1 (%2): “%3”</source>
         <translation>#%1（%2）：「%3」</translation>
-    </message>
-    <message>
-        <source>Saving…</source>
-        <translation>保存中…</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n approved</source>
-        <translation>
-            <numerusform>%n 件を承認</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n rejected</source>
-        <translation>
-            <numerusform>%n 件を却下</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Done.</source>
-        <translation>完了しました。</translation>
     </message>
 </context>
 <context>

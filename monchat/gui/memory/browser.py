@@ -6,7 +6,9 @@ memory); Delete asks and removes the memory's words from memory for good.
 
 Reading happens on the GUI thread (SQLite in WAL mode lets it read while a
 flush writes); every change (approve, reject, edit, forget, pin) runs on a
-worker so a busy database never freezes the window.
+worker so a busy database never freezes the window. Approve, Reject and Merge duplicates say what they did
+("1 approved") with Undo, on the review queue's line (``decision_line.py``, ``core/memory/undo.py``); the facts
+under a memory are ``memory_facts.py``'s.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QHeaderVi
                                QWidget)
 
 from ...core.memory import Action, Kind, MemoryRecord, State, View
+from ...core.memory.undo import Decision, last_decision
 from ...core.memory.preferences import versions as preference_versions
 from ...core.memory.review_item import ReviewItem
 from ...core.memory.service import MemoryService
@@ -24,6 +27,8 @@ from ...core.personas.library import PersonaRegistry
 from ...core.settings import Settings
 from ...core.types import Clock
 from . import review_words as words
+from .decision_line import DecisionLine
+from .memory_facts import MemoryFacts
 from .memory_words import memory_words
 from .tier_words import tier_words
 from ..kit.confirm import ask_yes_no
@@ -118,15 +123,14 @@ class MemoryBrowser(QDialog):
             actions.addWidget(button)
         actions.addWidget(self.rating)
         actions.addStretch(1)
-        self.message = QLabel(self)
-        self.message.setWordWrap(True)
-        self.undo_button = QPushButton(self.tr("Undo"), self)
-        self.undo_button.hide()
-        self.undo_button.clicked.connect(self.undo_forget)
+        self.outcome = DecisionLine(memory, runner, self)  # what the last change did, with Undo
+        self.message, self.undo_button = self.outcome.message, self.outcome.undo_button
+        self.outcome.undo_started.connect(lambda: self._hold(True))
+        self.outcome.undone.connect(self._undone)
+        self.outcome.failed.connect(self._apply_failed)
         self._undo_id = ""
-        message_row = QHBoxLayout()
-        message_row.addWidget(self.message, 1)
-        message_row.addWidget(self.undo_button)
+        self._decision = False  # the change running is a review decision (Undo: ``core/memory/undo.py``)
+        self.facts_words = MemoryFacts(memory, settings, personas)
 
         detail = QWidget(self)
         col = QVBoxLayout(detail)
@@ -143,11 +147,11 @@ class MemoryBrowser(QDialog):
             side.addWidget(view, 1)
             sides.addLayout(side, share)
         col.addLayout(sides, 1)
-        col.addLayout(message_row)
+        col.addWidget(self.outcome)
         splitter = DetailSplitter(self.table, detail, self)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         close.rejected.connect(self.reject)
-        self.merge_button = MergeDuplicatesButton(memory, runner, self.message, self)  # says what it did there
+        self.merge_button = MergeDuplicatesButton(memory, runner, self.outcome, self)  # says what it did there
         close.addButton(self.merge_button, QDialogButtonBox.ButtonRole.ActionRole)
         self.merge_button.merged.connect(lambda: (self.refresh(self.merge_button.kept), self.memory_changed.emit()))
         self.merge_button.failed.connect(self._apply_failed)
@@ -241,40 +245,11 @@ class MemoryBrowser(QDialog):
         self.forget_button.setToolTip(self.tr("Put it back where it was") if forgotten else
                                       self.tr("Take it out of the prompt (you can undo it; its history is kept)"))
         self.forget_button.setEnabled((forgotten or not history_state) and not self.busy)
-        facts = [arg(self.tr("State: %1"), memory_words.state_name(record.state)),
-                 arg(self.tr("Kind: %1"), memory_words.kind_name(record.kind, record.slot)),
-                 memory_words.evidence_days(record.days)]
-        if record.valid_at:
-            facts.append(arg(self.tr("Valid from %1"), self.when(record.valid_at)))
-        if record.invalid_at:
-            facts.append(arg(self.tr("until %1"), self.when(record.invalid_at)))
-        if record.contradictions:
-            facts.append(arg(self.tr("Contradicted %1 times"), record.contradictions))
-        if record.kind == Kind.SKILL and (skill := self.memory.to_dict(record).get("skill")):
-            facts.append(arg(self.tr("Level L%1 (1 day of use)") if skill["uses"] == 1 else
-                             self.tr("Level L%1 (%2 days of use)"), skill["level"], skill["uses"]))
-        versions = {}
-        if record.kind == Kind.PREFERENCE:  # its place in the version chain: newer versions weigh more
-            pref = self.memory.to_dict(record)
-            facts.append(arg(self.tr("Preference: %1, version %2 of %3, weight %4"),
-                             memory_words.category_name(pref["category"]), pref["version"], pref["versions"],
-                             f"{pref['weight']:.2f}"))
-            versions = preference_versions(self.memory.history(record.id))
+        versions = (preference_versions(self.memory.history(record.id)) if record.kind == Kind.PREFERENCE
+                    else {})  # a preference's older versions weigh less
+        evidence = self.memory.evidence(record.id)
         tier = self.tiers.get(record.id) or self.memory.tier(record)
-        facts.append(arg(self.tr("Talked about: %1"), tier_words.name(tier["tier"])))
-        lines = [" · ".join(facts)]
-        if tier["digest"]:  # one-way: the digest stands for these memories; their rows stay as they were
-            covered = "; ".join(self.memory.get(mid).text for mid in tier["digest"]["covers"])
-            lines.append(arg(self.tr("Summed up as “%1”, with: %2"), tier["digest"]["text"], covered))
-        threshold = self.settings.flush.judge_confidence
-        for row in queue:
-            if row.memory_id == record.id:
-                lines.append(arg(self.tr("Waiting for your review: %1"),
-                                 " ".join(t for t in (words.reason(row, threshold), words.held(row)) if t)))
-            elif row.target_id == record.id:
-                lines.append(arg(self.tr("A proposed change to this memory waits for your review: %1"),
-                                 words.reason(row, threshold)))
-        self.facts.setText("\n".join(lines))
+        self.facts.setText(self.facts_words.text(record, tier, queue, evidence))
         for version in self.memory.history(record.id):
             item = QTreeWidgetItem(self.history, [version.text, memory_words.state_name(version.state),
                                                   self.when(version.valid_at), self.when(version.invalid_at)])
@@ -289,42 +264,52 @@ class MemoryBrowser(QDialog):
                 for column in range(4):
                     item.setFont(column, font)
                 item.setText(0, "▶ " + item.text(0))
-        evidence = self.memory.evidence(record.id)
         self.evidence.add_messages(evidence, record.text)
-        # Which surface personas' conversations it came from (role-play shows up here, if it was read).
-        sources = sorted({getattr(self.personas.surface.get(p), "name", p)
-                          for r in evidence if (p := r.get("surface_persona") or "")})
-        if sources:
-            self.facts.setText(self.facts.text() + "\n" + arg(self.tr("From conversations with: %1"),
-                                                              ", ".join(sources)))
 
     # ---- changing (off the GUI thread) -------------------------------------
-    def _apply(self, name: str, fn, select: str = "", undo_id: str = "") -> None:
+    def _apply(self, name: str, fn, select: str = "", undo_id: str = "", decision: bool = False) -> None:
+        """Run ``fn`` on a worker; ``undo_id``: the memory Undo restores after it (a Forget), ``decision``: it is a
+        review decision, said as the review queue says it ("1 approved") with its Undo."""
         if self.busy:
             return
-        self.busy = True
-        self._undo_id = undo_id  # what Undo restores after this change ("" : nothing to undo)
-        self.undo_button.hide()
-        self.show_detail()
-        self.message.setText(self.tr("Saving…"))
+        self._hold(True)
+        self._undo_id, self._decision = undo_id, decision
+        self.outcome.saving()
         self._select_after = select
-        self.runner.start(name, lambda _report: fn(), on_finished=self._applied, on_failed=self._apply_failed)
+        store = self.memory.store
+        self.runner.start(name, lambda _report: (fn(), last_decision(store) if decision else None),
+                          on_finished=self._applied, on_failed=self._apply_failed)
 
-    def _applied(self, result) -> None:
+    def _hold(self, busy: bool) -> None:
+        self.busy = busy
+        self.show_detail()
+
+    def _applied(self, done: tuple) -> None:
         if not alive(self):
             return
+        result, decision = done
         self.busy = False
-        self.message.setText(self.tr("Forgotten. Undo puts it back.") if self._undo_id else self.tr("Done."))
-        self.undo_button.setVisible(bool(self._undo_id))
+        if self._decision:
+            self.outcome.show_decision(decision)
+        elif self._undo_id:
+            self.outcome.say(self.tr("Forgotten. Undo puts it back."), undo=self.undo_forget)
+        else:
+            self.outcome.say(self.tr("Done."))
         new_id = (result.id if isinstance(result, MemoryRecord) else "") or self._select_after  # (not a ReviewItem's)
         self.refresh(new_id)
+        self.memory_changed.emit()
+
+    def _undone(self, decision: Decision) -> None:
+        """The last decision is back (``DecisionLine``): read the list again, where it was."""
+        self.busy = False
+        self.refresh()
         self.memory_changed.emit()
 
     def _apply_failed(self, failure: Failure) -> None:
         if not alive(self):
             return
         self.busy = False
-        self.message.setText(f"{headline(failure)}\n{explanation(failure)}")
+        self.outcome.say(f"{headline(failure)}\n{explanation(failure)}")
         self.show_detail()
         self.action_failed.emit(failure)
 
@@ -332,12 +317,12 @@ class MemoryBrowser(QDialog):
         """Approve the review waiting on the selected memory (its own, not one that targets it)."""
         memory, memory_id, row = self.memory, self.current_id(), self.review_row
         if memory_id and row is not None:
-            self._apply("approve", lambda: memory.approve(str(row.id)), memory_id)
+            self._apply("approve", lambda: memory.approve(str(row.id)), memory_id, decision=True)
 
     def reject_selected(self) -> None:
         memory, memory_id, row = self.memory, self.current_id(), self.review_row
         if memory_id and row is not None:
-            self._apply("reject", lambda: memory.reject(str(row.id)), memory_id)
+            self._apply("reject", lambda: memory.reject(str(row.id)), memory_id, decision=True)
 
     def edit_selected(self) -> None:
         memory, memory_id, text = self.memory, self.current_id(), self.text_edit.toPlainText()

@@ -1,16 +1,19 @@
 """The Memory window's "Merge duplicates…": memories already kept that say the same thing become one.
 
 ``core/memory/merge.py`` decides what is alike (the rule the flush and the queue fold by) and which one is kept;
-this button shows how many would merge, asks (never blocking), and merges on a worker.
+this button shows how many would merge, asks (never blocking), and merges on a worker; the window's decision line
+(``decision_line.py``) then says how many were merged, with Undo (``core/memory/undo.py``).
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QLabel, QMessageBox, QPushButton, QWidget
+from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
 
 from ...core.memory.merge import duplicate_groups, merge_duplicates
 from ...core.memory.service import MemoryService
+from ...core.memory.undo import last_decision
+from .decision_line import DecisionLine
 from ..kit.confirm import ask_yes_no
 from ..kit.lifetime import alive
 from ..kit.workers import TaskRunner
@@ -21,17 +24,17 @@ SHOWN_GROUPS = 6  # the question lists this many groups at most
 
 class MergeDuplicatesButton(QPushButton):
     """Signals:
-        merged(): memory changed (what was done is written in ``message``, the window's message line).
+        merged(): memory changed (what was done is written in ``outcome``, the window's decision line, with Undo).
         failed(Failure): the merge was refused.
     """
 
     merged = Signal()
     failed = Signal(object)
 
-    def __init__(self, memory: MemoryService, runner: TaskRunner, message: QLabel,
+    def __init__(self, memory: MemoryService, runner: TaskRunner, outcome: DecisionLine,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.message = message
+        self.outcome = outcome
         self.setText(self.tr("Merge duplicates…"))
         self.setToolTip(self.tr("Memories that say the same thing become one, with their evidence together"))
         self.memory = memory
@@ -43,7 +46,7 @@ class MergeDuplicatesButton(QPushButton):
         """Ask before merging (returns the question box), or merge when ``confirmed``."""
         groups = duplicate_groups(self.memory)
         if not groups:
-            self.message.setText(self.tr("No two memories say the same thing: nothing to merge."))
+            self.outcome.say(self.tr("No two memories say the same thing: nothing to merge."))
             return None
         if not confirmed:
             lines = [arg(self.tr("“%1” ×%2"), group[0].text, len(group)) for group in groups[:SHOWN_GROUPS]]
@@ -57,17 +60,21 @@ class MergeDuplicatesButton(QPushButton):
                               lambda: self.ask(confirmed=True))
         memory = self.memory
         self.setEnabled(False)
-        self.runner.start("merge duplicates", lambda _report: merge_duplicates(memory), on_finished=self._done,
-                          on_failed=self._failed)
+        self.outcome.saving()
+        self.runner.start("merge duplicates", lambda _report: (merge_duplicates(memory), last_decision(memory.store)),
+                          on_finished=self._done, on_failed=self._failed)
         return None
 
-    def _done(self, merged) -> None:
+    def _done(self, done) -> None:
         if not alive(self):
             return
+        merged, decision = done
         self.setEnabled(True)
         self.kept = merged[0].kept if merged else ""
-        self.message.setText(self.tr("%n memories merged into the one that says the same; their evidence is "
-                                     "together now.", "", sum(len(m.merged) for m in merged)))
+        if merged:
+            self.outcome.show_decision(decision)  # "2 memories merged …", with Undo
+        else:  # merged meanwhile (a flush, the CLI)
+            self.outcome.say(self.tr("No two memories say the same thing: nothing to merge."))
         self.merged.emit()
 
     def _failed(self, failure) -> None:

@@ -6,8 +6,8 @@ Several rows can be selected (Shift/Ctrl-click, Select all): Approve and Reject 
 in one transaction (``MemoryService.decide_many``), so eight junk items go with one selection and one click.
 Items that propose the same change (near-duplicates, ``MemoryService.queue_groups``: the rule the flush folds by)
 are one row, "×3", with each of them in the detail; deciding the row decides all of them.
-A decision says what it did ("8 approved, 5 rejected") with Undo (``core/memory/undo.py``), and the list keeps its
-place. Before deciding, the detail says what approving does to judge items among the chosen ones (the model's
+A decision says what it did ("8 approved, 5 rejected") with Undo (``core/memory/undo.py``; the line is
+``decision_line.py``'s, the Memory window's too), and the list keeps its place. Before deciding, the detail says what approving does to judge items among the chosen ones (the model's
 leaning) and when a decision teaches the auto-approve rule (``core/memory/learning.py``; imports never do).
 """
 
@@ -26,12 +26,13 @@ from ...core.memory.learning import LEARNED_ACTIONS, topic_of
 from ...core.memory.review_item import ReviewItem
 from ...core.memory.rules import leaning
 from ...core.memory.service import MemoryService
-from ...core.memory.undo import Decision, last_decision, undo_last
+from ...core.memory.undo import Decision, last_decision
 from ...core.store.messages import MessageArchive
 from ...core.vocabulary.states import FROM_OUTSIDE
 from ...core.personas.library import PersonaRegistry
 from ...core.settings import Settings
 from . import review_words as words
+from .decision_line import DecisionLine
 from .memory_words import memory_words
 from .review_said_again import show_said_again
 from ..failures import explanation, headline
@@ -111,12 +112,11 @@ class ReviewQueueDialog(QDialog):
         self.select_all_button.clicked.connect(self.table.selectAll)
         self.effect = QLabel(self)  # what the Approve button will do (for a judgement)
         self.effect.setWordWrap(True)
-        self.message = QLabel(self)  # what the last decision did ("8 approved, 5 rejected"), beside Undo
-        self.message.setWordWrap(True)
-        self.undo_button = QPushButton(self.tr("Undo"), self)
-        self.undo_button.setToolTip(self.tr("Put the last decision back: its items wait for review again"))
-        self.undo_button.clicked.connect(self.undo_last)
-        self.undo_button.setVisible(False)
+        self.outcome = DecisionLine(memory, runner, self)  # what the last decision did ("8 approved"), with Undo
+        self.message, self.undo_button = self.outcome.message, self.outcome.undo_button
+        self.outcome.undo_started.connect(self._undoing)
+        self.outcome.undone.connect(self._undone)
+        self.outcome.failed.connect(self._failed)
         buttons = QHBoxLayout()
         buttons.addWidget(self.approve_button)
         buttons.addWidget(self.other_verdict_button)
@@ -132,11 +132,7 @@ class ReviewQueueDialog(QDialog):
         col.addWidget(self.evidence, 1)
         col.addLayout(buttons)
         col.addWidget(self.effect)
-        outcome = QHBoxLayout()  # Undo right after the count it undoes
-        outcome.addWidget(self.message)
-        outcome.addWidget(self.undo_button)
-        outcome.addStretch(1)
-        col.addLayout(outcome)
+        col.addWidget(self.outcome)
         splitter = DetailSplitter(self.table, detail, self)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         close.rejected.connect(self.reject)
@@ -209,6 +205,7 @@ class ReviewQueueDialog(QDialog):
     def show_detail(self) -> None:
         row = self.current()
         self.evidence.clear()
+        self.evidence.setVisible(True)
         many = len(self.selected_rows())
         judge = row is not None and row.action == Action.JUDGE and many <= 1
         self.approve_button.setEnabled(row is not None and not self.busy)
@@ -249,10 +246,12 @@ class ReviewQueueDialog(QDialog):
             said += self._evidence_lines(row.target_id)
         self.evidence_label.setText(words.origin_heading(row, said) or (  # an import, another app: where from
             self.tr("Evidence: what you said") if said else self.tr("Evidence: nothing you said here")))
-        show_said_again(self.evidence, self.memory.memories, self.archive, row)  # waiting: not evidence yet
+        show_said_again(self.evidence, self.memory.memories, self.archive,
+                        *self.groups.get(row.id, [row]))  # each alike item's: waiting, not evidence yet
         if row.quoted:  # what the imported file quotes: shown apart, as the file's words, never as evidence
             self._evidence_heading(words.quoted_heading(row))
             self.evidence.add_messages([{"ts": q.get("said_at") or "", "text": q["text"]} for q in row.quoted])
+        self.evidence.setVisible(self.evidence.topLevelItemCount() > 0)  # the heading says there is nothing
 
     def deciding(self) -> list[ReviewItem]:
         """The items Approve and Reject would decide now."""
@@ -318,8 +317,7 @@ class ReviewQueueDialog(QDialog):
             return
         self.busy = True
         self.show_detail()
-        self.message.setText(self.tr("Saving…"))
-        self.undo_button.setVisible(False)
+        self.outcome.saving()
         store = self.memory.store
         self.runner.start(name, lambda _report: (fn(), last_decision(store))[1], on_finished=self._applied,
                           on_failed=self._failed)
@@ -330,46 +328,32 @@ class ReviewQueueDialog(QDialog):
         current = self.table.currentItem()
         return min(rows) if rows else self.table.indexOfTopLevelItem(current) if current is not None else 0
 
-    def decided_text(self, decision: Decision) -> str:
-        parts = [self.tr("%n approved", "", decision.approved) if decision.approved else "",
-                 self.tr("%n rejected", "", decision.rejected) if decision.rejected else ""]
-        return self.tr(", ").join(p for p in parts if p)
-
     def _applied(self, decision: Decision | None) -> None:
         if not alive(self):
             return
         self.busy = False
         self.refresh(self._place())
-        self.message.setText(self.decided_text(decision) if decision else self.tr("Done."))
-        self.undo_button.setVisible(decision is not None)
+        self.outcome.show_decision(decision)
         self.memory_changed.emit()
 
-    def undo_last(self) -> None:
-        """Reverse the last decision (``core/memory/undo.py``); its items come back, the first of them current."""
-        if self.busy:
-            return
+    def _undoing(self) -> None:
+        """Undo was clicked (``DecisionLine`` reverses the last decision): hold the buttons until it is done."""
         self.busy = True
-        self.undo_button.setVisible(False)
         self.show_detail()
-        memory = self.memory
-        self.runner.start("undo review", lambda _report: undo_last(memory), on_finished=self._undone,
-                          on_failed=self._failed)
 
     def _undone(self, decision: Decision) -> None:
-        if not alive(self):
-            return
+        """The last decision is back; its items come back, the first of them current."""
         self.busy = False
         self.refresh(self._place())
         if decision.queue_ids:
             self.select(decision.queue_ids[0])
-        self.message.setText(self.tr("Undone: %n items wait for review again.", "", len(decision.queue_ids)))
         self.memory_changed.emit()
 
     def _failed(self, failure: Failure) -> None:
         if not alive(self):
             return
         self.busy = False
-        self.message.setText(f"{headline(failure)}\n{explanation(failure)}")
+        self.outcome.say(f"{headline(failure)}\n{explanation(failure)}")
         self.show_detail()
         self.action_failed.emit(failure)
 

@@ -20,12 +20,16 @@ EXCERPT_CHARS = 160  # of a long line, the part around the item's words; the who
 
 
 def show_said_again(evidence: QTreeWidget, memories: MemoryStore, archive: MessageArchive | None,
-                    row: ReviewItem) -> int:
-    """Add the lines ``row``'s words were said again in to ``evidence``, oldest first; return how many."""
-    lines = said_again(memories, archive, row.memory_id) if archive is not None else []
-    for line in lines:
+                    *rows: ReviewItem) -> int:
+    """Add the lines any of ``rows`` (a folded row's alike items: each was heard said again on its own) was said
+    again in to ``evidence``, each line once, oldest first; return how many."""
+    found: dict[str, tuple[dict, ReviewItem]] = {}
+    for row in rows if archive is not None else ():
+        for line in said_again(memories, archive, row.memory_id):
+            found.setdefault(line["message_id"], (line, row))
+    for line, row in sorted(found.values(), key=lambda pair: (str(pair[0]["ts"]), pair[0]["message_id"])):
         shown = QTreeWidgetItem(evidence, [words.said_again(line["day"],
                                                             excerpt(line["text"], row.text or "", EXCERPT_CHARS))])
         shown.setFirstColumnSpanned(True)
         shown.setToolTip(0, line["text"])
-    return len(lines)
+    return len(found)

@@ -74,7 +74,10 @@ class ReviewWords:
         confidence = row.confidence
         number = isinstance(confidence, (int, float))
         sure = confidence_text(confidence)
-        if row.held == Held.IMPORTED:  # a proposal from outside: no evidence came together here
+        if row.held == Held.IMPORTED:  # a proposal from outside, said once: where from (``proposed_by`` adds nothing)
+            if row.proposers:
+                return arg(self.tr("Imported from %1."),
+                           self.tr(", ").join(memory_words.source_name(p) for p in row.proposers))
             return self.tr("Imported from another assistant's memory or a monchat export.")
         if row.held == Held.MCP:
             return self.tr("Proposed by another app through monchat's MCP server.")
@@ -114,8 +117,8 @@ class ReviewWords:
                 persona no longer exists, or the source's own words for an import or an MCP app).
         """
         proposers = row.proposers
-        if proposers and row.held == Held.IMPORTED:  # the file's source, not a persona of ours
-            return arg(self.tr("Imported from %1."), self.tr(", ").join(memory_words.source_name(p) for p in proposers))
+        if row.held == Held.IMPORTED:  # the file's source, not a persona of ours: ``reason`` names it, once
+            return ""
         return arg(self.tr("Proposed by %1."), self.tr(", ").join(name(p) for p in proposers)) if proposers else ""
 
     def quoted_heading(self, row: ReviewItem) -> str:
