@@ -7,7 +7,8 @@ more support ("repetition strengthens"), never more rows: the folded item has th
 the group, the union of its evidence and, with mixed kinds, the loosest kind (``memory/rules.py``).
 
 What is near-identical is ``memory/alike.py``'s rule (the review queue shows alike items as one row by
-the same rule): the same slot, the same kind family and the same words in the same order.
+the same rule): the same slot, the same kind family and the same words in the same order, beyond the sentence's frame
+(``alike_words``: "works as a nurse" is "is a nurse").
 
 Deliberately not folded:
 - Texts that share their words in another order or with one word more. A bag of words (what

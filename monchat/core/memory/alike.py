@@ -10,6 +10,9 @@ family (a retraction only with retractions, a preference only with preferences) 
 in the same order, where a word may differ in case, width, punctuation and ending (Latin words
 compare by the stem ``guard.units`` uses), a number may be written in figures, kanji or English words
 (猫を二匹 is 猫を2匹, "two cats" is "2 cats", 十二 is 12) and a leading "the user" / 「ユーザーは」 is no word.
+Near text is alike too (``alike_words.near_words``): the frame a sentence is built with (articles, the copula,
+"works as", 「として働いている」, 「の仕事をしている」) is no word, so "works as a nurse" is "is a nurse"; any other
+difference — a number, a negation, a time or tense, a name — keeps two rows.
 A text without any word is alike to nothing. An imported memory names no subject (its slot is
 ``imported/<source>``): it is alike to a proposal of any slot with the same words (``same_change``), so an
 import and the flush's proposal saying the same thing are one review row, and approving stores one memory.
@@ -22,6 +25,7 @@ import unicodedata
 from collections.abc import Callable, Hashable, Iterable
 from typing import TypeVar
 
+from .alike_words import near_words
 from .guard import units
 from .review_item import ReviewItem
 from ..vocabulary.states import Kind
@@ -37,6 +41,7 @@ KANJI_NUMBER = re.compile(r"[〇零一二三四五六七八九十]+")
 NUMBER_WORDS = {word: n for n, word in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty".split())}
+NUMBER_WORD = re.compile(r"\b(?:" + "|".join(NUMBER_WORDS) + r")\b")
 IMPORTED_SLOT = "imported/"  # the slot of a pasted list's memories (``transfer/memory_import.py``): no subject
 
 
@@ -76,14 +81,22 @@ def wording_key(text: str) -> tuple[str, ...]:
     return tuple(words)
 
 
+def prepared(text: str) -> str:
+    """``text`` as near text is read from: folded, without its leading subject, every number in figures."""
+    folded = unicodedata.normalize("NFKC", text).casefold().strip()
+    folded = LEADING_SUBJECT.sub("", folded)
+    folded = KANJI_NUMBER.sub(lambda m: kanji_figures(m.group()), folded)
+    return NUMBER_WORD.sub(lambda m: str(NUMBER_WORDS[m.group()]), folded)
+
+
 def family(kind: str) -> str:
     """Kinds that may fold together: a retraction takes back, a preference versions, the rest state."""
     return kind if kind in (Kind.RETRACTION, Kind.PREFERENCE) else "statement"
 
 
 def change_key(slot: str, kind: str, text: str) -> tuple:
-    """What two proposals must share to be one change."""
-    return slot_key(slot), family(kind), wording_key(text)
+    """What two proposals must share to be one change: the slot, the kind family and the words beyond the frame."""
+    return slot_key(slot), family(kind), near_words(prepared(text))
 
 
 def same_change(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
