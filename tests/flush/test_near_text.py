@@ -18,6 +18,7 @@ from tests.flush.conftest import Rule
 ALIKE = [
     ("看護師として働いている", "看護師の仕事をしている"),
     ("看護師として働いている", "看護師です。"),
+    ("看護師をしている", "看護師の仕事をしています"),
     ("Works as a nurse", "Is a nurse"),
     ("The user works as a nurse.", "is a nurse"),
     ("猫を二匹飼っている", "猫を2匹飼っている"),
@@ -41,6 +42,8 @@ APART = [  # one word beyond the frame differs: never one row
     ("Works on Mondays", "Works on Fridays"),
     ("看護師として働いている", "看護師として働いていた"),
     ("看護師として働いている", "去年から看護師として働いている"),
+    ("看護師をしている", "看護師をしていた"),
+    ("看護師をしている", "看護師をしていない"),
     ("Works as a nurse", "Works as a nurse at night"),
     ("Lives in Osaka", "Works in Osaka"),  # what the user does with it
     ("Likes cats", "Dislikes cats"),

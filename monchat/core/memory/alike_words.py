@@ -2,7 +2,7 @@
 
 Measured (issue 45): 「看護師として働いている」 and 「看護師の仕事をしている」, "works as a nurse" and "is a nurse",
 stayed two review rows and two memories. What they differ in is a *frame*: the words a sentence about an occupation
-is built with (works as, job is, として働いている, の仕事をしている, です), articles and the copula. ``near_words``
+is built with (works as, job is, として働いている, の仕事をしている, 〜をしている, です), articles and the copula. ``near_words``
 drops those and nothing else, so the words left must agree one for one, in order:
 
 * every other word counts, as written — a number (in figures: 二 and two are 2), a negation (not, never, no longer,
@@ -26,7 +26,7 @@ FRAMES_EN = re.compile(r"\b(?:works?|working|is employed|employed) as\b|\b(?:job
                        r"|\bby (?:profession|trade)\b")
 FRAMES_JA = re.compile(r"として(?:働いています|働いている|働く|勤務しています|勤務している|勤めている)"
                        r"|の仕事を(?:しています|している|する)|を(?:仕事|職業)にしている|の仕事です|の仕事"
-                       r"|が(?:仕事|職業)です|です$|である$|だ$")
+                       r"|が(?:仕事|職業)です|を(?:しています|している)$|です$|である$|だ$")
 # Words that add nothing a row could differ in: articles, the copula, the subject (the user, as ``alike`` drops it).
 EMPTY_EN = frozenset({"a", "an", "the", "is", "am", "are", "user", "users"})
 _RUN = re.compile(r"[a-z0-9']+|[^\W\da-z_]+")
