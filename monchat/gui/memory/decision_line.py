@@ -19,6 +19,9 @@ from ..kit.lifetime import alive
 from ..kit.workers import Failure, TaskRunner
 
 
+WIDEST = 900  # px: a longer line wraps (a refusal's explanation); a shorter one stays one line beside Undo
+
+
 class DecisionLine(QWidget):
     """Signals:
         undo_started(): Undo was clicked; the owner holds its buttons until ``undone`` or ``failed``.
@@ -42,12 +45,13 @@ class DecisionLine(QWidget):
         self.undo_button.setVisible(False)
         row = QHBoxLayout(self)  # Undo right after the words it undoes
         row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.message, 1)
+        row.addWidget(self.message)
         row.addWidget(self.undo_button)
+        row.addStretch(1)
 
     def say(self, text: str, undo: Callable[[], None] | None = None) -> None:
         """Show ``text``; with ``undo``, an Undo button that calls it (none without)."""
-        self.message.setText(text)
+        self._show(text)
         self._own_undo = undo
         self.undo_button.setVisible(undo is not None)
 
@@ -59,9 +63,16 @@ class DecisionLine(QWidget):
         if decision is None:
             self.say(self.tr("Done."))
             return
-        self.message.setText(self.decided_text(decision))
+        self._show(self.decided_text(decision))
         self._own_undo = None
         self.undo_button.setVisible(True)
+
+    def _show(self, text: str) -> None:
+        """A wrapping label is as narrow as it may be: give it its longest line's width (up to ``WIDEST``)."""
+        metrics = self.message.fontMetrics()
+        self.message.setMinimumWidth(min(max((metrics.horizontalAdvance(line) for line in text.splitlines()),
+                                             default=0) + 8, WIDEST))
+        self.message.setText(text)
 
     def decided_text(self, decision: Decision) -> str:
         parts = [self.tr("%n approved", "", decision.approved) if decision.approved else "",
