@@ -14,6 +14,7 @@ import json
 from ..core.errors import InputError
 from ..core.memory import Kind, State, Verdict
 from ..core.memory.review_item import ReviewItem
+from ..core.vocabulary.states import Held
 from .memory_cut import memory_cut, memory_queue_cut
 from .output import print_json, print_result
 from .words import RATING_WORDS, TIER_WORDS
@@ -61,6 +62,8 @@ def cmd_memory(app, args) -> int:
 
 def _proposed_by(row: ReviewItem) -> str:
     """Which filter personas proposed a review row (one row, however many proposed the same change)."""
+    if row.held == Held.IMPORTED:  # the reason names the source already ("imported from ChatGPT"): once
+        return ""
     return f" (proposed by {', '.join(row.proposers)})" if row.proposers else ""
 
 
@@ -220,9 +223,17 @@ def memory_reject(app, args) -> int:
     return _decide(app, args, approve=False)
 
 
+def _row_of(groups: list[list[ReviewItem]], ref: str) -> list[str]:
+    """The numbers of the items ``ref`` (a number or a memory id) is shown in one row with (itself alone if none)."""
+    group = next((g for g in groups if any(ref in (str(r.id), r.memory_id) for r in g)), None)
+    return [str(r.id) for r in group] if group else [ref]
+
+
 def _decide(app, args, approve: bool) -> int:
     memory = app.memory
     refs = [str(r.id) for r in memory.queue()] if args.all else [_need_id(args), *args.text]
+    if not args.all and args.verdict is None:  # a number decides its row: every alike item, as the window does
+        refs = list(dict.fromkeys(alike for ref in refs for alike in _row_of(memory.queue_groups(), ref)))
     if len(refs) == 1 and not args.all:
         rows = [memory.approve(refs[0], verdict=args.verdict) if approve else memory.reject(refs[0])]
     else:  # several at once (`monchat memory reject 3 4 5`, or --all): one transaction

@@ -87,3 +87,16 @@ def test_two_nurse_rows_are_one_row_and_approving_stores_one_memory(world, capsy
 def test_a_negated_nurse_row_stays_its_own_row(world):
     import_memory(world.app, text="- 看護師として働いている\n- 看護師として働いていない\n", source="chatgpt")
     assert len(world.memory.queue_groups()) == 2
+
+
+def test_the_cli_decides_a_row_with_its_alike_items_and_names_an_import_s_source_once(world, capsys):
+    import_memory(world.app, text="- 看護師として働いている\n- Has two cats\n", source="chatgpt")
+    import_memory(world.app, text="- 看護師の仕事をしている\n", source="claude")
+    queue = world.cli(capsys, "memory", "queue")
+    assert "proposed by" not in queue and queue.count("imported from ChatGPT") == 2  # once a row
+    [nurse] = [g for g in world.memory.queue_groups() if len(g) == 2]
+    out = world.cli(capsys, "memory", "approve", str(nurse[0].id))  # the row's number: both of its items
+    assert f"#{nurse[1].id}" in out
+    assert [g[0].text for g in world.memory.queue_groups()] == ["Has two cats"]
+    assert len([m for m in world.store.live() if "看護師" in m.text]) == 1
+    assert "undone: 2 approved" in world.cli(capsys, "memory", "undo")
