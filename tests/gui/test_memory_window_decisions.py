@@ -26,11 +26,11 @@ WORDS = {
     "en": {"approved": "1 approved", "rejected": "1 rejected", "undone": "Undone: 1 item waits for review again.",
            "merged": "1 memory merged into the one that says the same; their evidence is together now.",
            "unmerged": "Undone: 1 merged memory is back as it was.", "why": "Why: Imported from ChatGPT.",
-           "imported": "Imported"},
+           "imported": "Imported", "talked": "Talked about"},
     "ja": {"approved": "1 件を承認", "rejected": "1 件を却下", "undone": "取り消しました: 1 件がまた確認を待っています。",
            "merged": "1 件の記憶を、同じことを言う記憶にまとめました。根拠も一つになりました。",
            "unmerged": "取り消しました: まとめた 1 件の記憶が元に戻りました。",
-           "why": "理由: ChatGPT から取り込みました。", "imported": "取り込"},
+           "why": "理由: ChatGPT から取り込みました。", "imported": "取り込", "talked": "話題にした時期"},
 }
 
 
@@ -46,10 +46,12 @@ def test_the_memory_window_counts_a_decision_and_undoes_it(queued, make_window, 
     browser = window.memory_menu.open_memory()
     browser.set_view("all")
     browser.table.setCurrentItem(browser.table.topLevelItem(_texts(browser.table).index("朝はブラックコーヒー")))
+    assert browser.table.currentItem().text(6) == "" and words["talked"] not in browser.facts.text()  # not memory yet
     with qtbot.waitSignal(browser.memory_changed, timeout=5000):
         browser.approve_button.click()
     assert browser.message.text() == words["approved"] and browser.undo_button.isVisible()
     assert browser.current().text == "朝はブラックコーヒー"  # the list keeps its place
+    assert browser.table.currentItem().text(6) and words["talked"] in browser.facts.text()  # memory now
     assert len(queued.queue()) == 1
 
     with qtbot.waitSignal(browser.memory_changed, timeout=5000):

@@ -184,6 +184,7 @@ class MemoryBrowser(QDialog):
                 record.text, memory_words.topic(record.slot), memory_words.state_name(record.state),
                 f"{record.confidence:.2f}" if record.confidence is not None else "", str(record.days),
                 "📌" if record.pinned else "",
+                "" if record.state is State.QUEUED else  # waiting: not talked about as memory yet
                 tier_words.name(tier["tier"]) + (" ▣" if tier["digest"] else "")])
             item.setData(0, Qt.ItemDataRole.UserRole, record.id)
             item.setToolTip(0, record.text)

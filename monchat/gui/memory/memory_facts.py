@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from ...core.memory import Kind, MemoryRecord
+from ...core.memory import Kind, MemoryRecord, State
 from ...core.memory.review_item import ReviewItem
 from ...core.memory.service import MemoryService
 from ...core.personas.library import PersonaRegistry
@@ -52,7 +52,8 @@ class MemoryFacts:
             facts.append(arg(self.tr("Preference: %1, version %2 of %3, weight %4"),
                              memory_words.category_name(pref["category"]), pref["version"], pref["versions"],
                              f"{pref['weight']:.2f}"))
-        facts.append(arg(self.tr("Talked about: %1"), tier_words.name(tier["tier"])))
+        if record.state is not State.QUEUED:  # a waiting item is not memory yet: no tier of its own
+            facts.append(arg(self.tr("Talked about: %1"), tier_words.name(tier["tier"])))
         lines = [" · ".join(facts)]
         if tier["digest"]:  # one-way: the digest stands for these memories; their rows stay as they were
             covered = "; ".join(self.memory.get(mid).text for mid in tier["digest"]["covers"])
