@@ -201,6 +201,10 @@ def test_a_merge_is_not_undone_when_a_flush_changed_a_merged_memory_since(world,
     with pytest.raises(UndoConflict, match="changed since that merge"):
         undo_last(world.memory)
     assert world.mem("The user has two cats.").superseded_by == merged.kept  # nothing changed
+    from monchat.cli.main import main
+    capsys.readouterr()
+    assert main(["memory", "undo"]) == 2  # the terminal: refused in words, bad input, not our bug
+    assert "Memory changed since that merge" in capsys.readouterr().err
 
 
 def test_finding_nothing_to_merge_keeps_the_last_decision_to_undo(world):
