@@ -120,6 +120,7 @@ def test_a_folded_row_shows_what_was_said_again_for_each_of_its_items(app, make_
     said_again_for(app, group[1].memory_id, "My 2 cats, Miso and Kinako, woke me up", "2026-11-23T12:00:00+09:00")
     dialog = make_window("en").memory_menu.open_review_queue()
     assert dialog.table.topLevelItemCount() == 1
+    assert dialog.reason.text().startswith("Why: Imported from ChatGPT, Claude.\n")  # each alike item's source
     assert _texts(dialog.evidence) == ["Said again on 2026-11-23: “My 2 cats, Miso and Kinako, woke me up”"]
     dialog.close()
 

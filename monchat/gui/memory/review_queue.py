@@ -13,6 +13,7 @@ leaning) and when a decision teaches the auto-approve rule (``core/memory/learni
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from PySide6.QtCore import Qt, Signal
@@ -225,7 +226,8 @@ class ReviewQueueDialog(QDialog):
             self.reject_button.setText(self.tr("Reject %n selected", "", many))
         if row is None:
             return
-        why = arg(self.tr("Why: %1"), words.reason(row, self.settings.flush.judge_confidence))
+        sources = list(dict.fromkeys(p for r in self.groups.get(row.id, [row]) for p in r.proposers))  # every alike's
+        why = arg(self.tr("Why: %1"), words.reason(replace(row, proposers=sources), self.settings.flush.judge_confidence))
         self.reason.setText("\n".join(t for t in (why, words.held(row), words.proposed_by(row, self.proposer_name),
                                                   self.alike_text(row)) if t))
         if judge:
