@@ -31,14 +31,18 @@ ID_ROLE = Qt.ItemDataRole.UserRole
 SNIPPET_BEFORE = 40  # characters shown before the first match in the list
 
 
-def plain_text(message) -> str:
-    """What a message says, without a reply's Markdown marks (``**``, ``#``, fences), on one line."""
-    text = message.text[:4000]
+def plain_text(message, words: list[str] | tuple[str, ...] = ()) -> str:
+    """What a message says, without a reply's Markdown marks (``**``, ``#``, fences), on one line: 4,000
+    characters of it, from a little before the first of ``words`` when that is further in ("…" before)."""
+    pattern = "|".join(re.escape(w) for w in words if w)
+    found = re.search(pattern, message.text, re.I) if pattern else None
+    start = found.start() - SNIPPET_BEFORE if found is not None and found.start() > 4000 - SNIPPET_BEFORE else 0
+    text = message.text[start:start + 4000]
     if message.role == "assistant":
         document = QTextDocument()
         document.setMarkdown(text)
         text = document.toPlainText()
-    return " ".join(text.split())
+    return ("…" if start else "") + " ".join(text.split())
 
 
 def plain_text_lines(markdown: str) -> str:
@@ -219,7 +223,7 @@ class SearchDialog(QDialog):
         self.results.clear()
         self.conversation.clear()
         for m in found:
-            text = plain_text(m)  # a line of a list: never a 50 MB split (plain_text reads the first part)
+            text = plain_text(m, self.words)  # a line of a list: never a 50 MB split (4,000 characters of it)
             mark = self.mark(m, replaced)
             item = QTreeWidgetItem(self.results, [self.when(m), self.persona_name(m.persona), self.who(m),
                                                   mark + snippet(text, self.words)])
