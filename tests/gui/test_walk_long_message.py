@@ -67,6 +67,7 @@ def test_a_20000_character_message_is_sent_shown_flushed_and_found_whole(app, ma
         search.results.setCurrentItem(search.results.topLevelItem(0))
     shown = search.conversation.toPlainText()
     assert LAST_WORD[language] in shown  # the found message is shown where the words are, past its first 20,000
+    assert "500" in shown.replace(",", "").split(LAST_WORD[language])[-1]  # as long a part: 500 left out
     cursor = search.conversation.cursorForPosition(search.conversation.viewport().rect().center())
     assert cursor.position() > len(shown) // 2  # scrolled down to them
     search.close()

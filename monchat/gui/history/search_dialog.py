@@ -68,7 +68,7 @@ def part_with(text: str, words: list[str], shown: str, hidden: int) -> tuple[str
     found = re.search(pattern, text, re.I) if pattern and hidden else None
     if found is None or found.end() <= len(shown):
         return shown, hidden
-    start = max(0, found.start() - SNIPPET_BEFORE * 5)
+    start = max(0, min(found.start() - SNIPPET_BEFORE * 5, len(text) - len(shown)))  # as long, to the end at most
     part = text[start:start + len(shown)]
     return "…" + part, len(text) - len(part)
 
