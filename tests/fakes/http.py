@@ -78,6 +78,11 @@ class ModelSlots:
         self._admitted = 0  # tickets below this have their slot (or had it)
         self._busy = 0
 
+    @property
+    def busy(self) -> int:
+        """Requests being answered now."""
+        return self._busy
+
     @contextlib.contextmanager
     def serving(self, kind: str) -> Iterator[None]:
         with self._changed:

@@ -50,6 +50,10 @@ def chat_during_flush(world: World, server) -> tuple[int, int]:
     while "json" not in server.model.order and time.monotonic() < deadline:
         time.sleep(0.005)
     time.sleep(CALL_S / 3)  # the flush's other calls are sent meanwhile (to the server, or into our line)
+    line = call_turns(world.app.chat.backend_for(world.app.chat.persona("hana")))
+    settled = time.monotonic() + 5  # a moment when the one call let through is at the model, none on its way
+    while time.monotonic() < settled and not (server.model.busy == 1 and len(line._running) == 1):
+        time.sleep(0.001)
     asked_at = len(server.model.order)
     world.app.chat.send("今なにしてる？", persona_id="hana")
     flush.join(60)
