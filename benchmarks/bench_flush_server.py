@@ -114,7 +114,7 @@ def flush_once(days: int, per_day: int, every_min: int, latency: float, earlier_
             flush = FlushSettings()  # the retries a user's flush makes (``BackendRegistry.retry_policy``)
             retry = RetryPolicy(attempts=flush.retries + 1, base_delay_s=flush.retry_delay_s,
                                 jitter_s=flush.retry_delay_s)
-            backend = TimedOllama(MODEL, host=server.url, num_ctx=8192, retry=retry)
+            backend = TimedOllama(MODEL, host=server.url, num_ctx=8192, retry=retry, parallel=4)  # serves 4 at once
             clock = [HISTORY_START]
             app = build_app(home, pinned_backend=backend, clock=lambda: clock[0], tz=HISTORY_START.tzinfo)
             start = HISTORY_START

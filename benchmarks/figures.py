@@ -59,6 +59,21 @@ FIGURES: dict[str, tuple[str, str, str, str, str]] = {
                          "the same timer with the window idle (ms)", "ms"),
     "chat_during_flush_ratio": ("chat_first", "chat_during_flush_ratio", "chat_during_flush_baseline_call_s",
                                 "a chat turn with nothing else running, same one-call-at-a-time model (s)", "×"),
+    **{f"chat_during_flush_ratio_{kind}": ("chat_first", f"chat_during_flush_ratio_{kind}_now",
+                                           f"chat_during_flush_ratio_{kind}_before",
+                                           f"the same with the old parallelism ({old} calls sent to a one-slot "
+                                           f"stand-in {kind} server), same run", "×")
+       for kind, old in (("ollama", 4), ("openai", 2))},
+    **{f"flush_s_{kind}": ("chat_first", f"flush_s_{kind}_now", f"flush_s_{kind}_before",
+                           f"the same flush and chat turn with the old parallelism ({old} calls sent to the "
+                           f"one-slot {kind} stand-in), same run (s)", "s")
+       for kind, old in (("ollama", 4), ("openai", 2))},
+    "flush_s_four_slots": ("chat_first", "flush_s_four_slots_now", "flush_s_four_slots_before",
+                           "the same flush, 4 calls sent as before, to an Ollama answering 4 at once with "
+                           "ollama.parallel 4 (s)", "s"),
+    "flush_s_four_slots_untold": ("chat_first", "flush_s_four_slots_untold", "flush_s_four_slots_before",
+                                  "the same flush with the old parallelism, to an Ollama answering 4 at once whose "
+                                  "user left ollama.parallel at 1 (s)", "s"),
     "embedded_decode_tok_s": ("embedded", "embedded_decode_tok_s", "embedded_decode_baseline_llama_cpp_tok_s",
                               "llama-cpp-python's own streamed chat completion, same model (tok/s)", "tok/s"),
     "embedded_turn_s": ("embedded", "embedded_turn_s", "embedded_turn_baseline_first_turn_s",
@@ -113,7 +128,8 @@ def run_flush(size: str) -> dict:
 
 def run_chat_first(size: str) -> dict:
     from bench_chat_first import measure
-    return measure(size)
+    from bench_chat_first_servers import measure as measure_servers
+    return {**measure(size), **measure_servers(size)}
 
 
 def run_start(size: str) -> dict:

@@ -42,6 +42,7 @@ class OllamaSettings:
     num_ctx: int = 8192
     keep_alive: str = "30m"
     timeout_s: float = 120.0
+    parallel: int = 1  # calls at once: the server's OLLAMA_NUM_PARALLEL (Ollama's default 1); no more are sent
 
 
 @dataclass
@@ -53,6 +54,7 @@ class OpenAISettings:
     # auto: a JSON schema, and json_object (with the schema) once a server refuses one (remembered per address);
     # json_object: always, for a server known to take no schema (llama_cpp.server); json_schema: never fall back
     json_mode: str = "auto"
+    parallel: int = 0  # calls at once (llama-server --parallel); 0 → 1 on this machine or network, 4 elsewhere
 
 
 @dataclass
@@ -95,7 +97,8 @@ class FlushSettings:
     auto_approve_preferences: bool = False  # a new version of a preference is applied without asking (when sure)
     review_deadline_days: int = 7
     memory_token_budget: int = 1500
-    parallel: int = 0  # filter calls at once; 0 → the backend's own default (network 4, embedded 1)
+    parallel: int = 0  # a flush's calls at once; 0 → the backend's (ollama.parallel, openai.parallel, embedded 1,
+    # Gemini 4); a local server is never sent more than it answers at once, a cloud may be sent this many
     retries: int = 3  # a flush call failing transiently (429, 5xx, timeout) is asked again this many times
     retry_delay_s: float = 1.0  # the first wait before a retry; each later one doubles (with jitter)
 
@@ -205,6 +208,8 @@ CHECKS: dict[str, Callable[[Any], bool]] = {
     "openai.json_mode": lambda v: v in ("auto", "json_schema", "json_object"),
     "ollama.num_ctx": _between(512, 1_048_576),
     "ollama.timeout_s": _between(1, 3600),
+    "ollama.parallel": _between(1, 64),
+    "openai.parallel": _between(0, 64),
     "gemini.cache_ttl_s": _between(60, 7 * 24 * 3600),
     "gemini.timeout_s": _between(1, 3600),
     "gemini.api_version": lambda v: v in ("v1", "v1beta", "v1alpha"),

@@ -35,6 +35,9 @@ Knobs on the server object (set them before the request):
                                characters (a model writing token by token; "slow" spaces them)
     server.latency_s           seconds each structured reply takes; ``server.max_in_flight`` records
                                how many were being answered at once
+    server.model               a ``http.ModelSlots``: set ``model.size`` to serve that many /api/chat requests at
+                               once (Ollama's default OLLAMA_NUM_PARALLEL is 1), each taking ``model.seconds``;
+                               ``model.order`` says which kind ("chat", "json") got a slot, in order
     server.prompt_eval_count   value reported on the final chat line
     server.context_length      "<arch>.context_length" reported by /api/show
     server.parameter_size      the model's ``details.parameter_size`` in /api/show and /api/tags ("3.2B",
@@ -235,7 +238,8 @@ class Handler(BaseHTTPRequestHandler):
             if model not in srv.installed:
                 return self._not_found(model)
             self.body = body
-            return self._chat(model, streaming, structured="format" in body)
+            with srv.model.serving("json" if "format" in body else "chat"):
+                return self._chat(model, streaming, structured="format" in body)
 
         self._send_json(404, {"error": "not found"})
 
@@ -315,6 +319,7 @@ class FakeOllamaServer(http.LoopbackServer):
         self.latency_s = 0.0  # each structured reply takes this long; overlap is recorded
         self.in_flight = 0
         self.max_in_flight = 0
+        self.model = http.ModelSlots()  # the model's request slots (no limit unless ``model.size`` is set)
         self.prompt_counts: list[int] = []
         self.over_context: list[dict] = []
         self.chunk_delay_s = 0.05

@@ -51,6 +51,8 @@ Knobs on the server object (set them before the request):
     server.context_error       that 400's message, "{n_ctx}" filled in (a server naming no number)
     server.props               when set, ``GET /props`` answers it (llama-server: {"default_generation_settings":
                                {"n_ctx": N}}); else a 404
+    server.model               a ``http.ModelSlots``: set ``model.size`` to answer that many chat requests at once
+                               (llama-server --parallel 1, llama_cpp.server), each taking ``model.seconds``
     server.routes              {path: JSON}: ``GET`` (or ``POST``) of that path answers it (LM Studio's ``/api/v1/models``,
                                Ollama's ``/api/version``, ``/api/show``, ``/api/ps``, as their documentation shows)
     server.openapi_title       when set, ``GET /openapi.json`` answers {"info": {"title": it}} (llama_cpp.server:
@@ -178,6 +180,11 @@ class Handler(BaseHTTPRequestHandler):
         room = srv.n_ctx - prompt if srv.n_ctx else None
         if room is not None and len(content) > room:  # the answer gets what the context has left
             content, finish = content[:room], "length"
+        with srv.model.serving("json" if response_format else "chat"):
+            self._answer(model, content, body, finish)
+
+    def _answer(self, model, content, body, finish):
+        srv = self.server
         if body.get("stream"):
             return self._stream(model, content, body, finish)
         self._send_json(200, {
@@ -267,6 +274,7 @@ class FakeOpenAIServer(http.LoopbackServer):
         self.props: dict | None = None
         self.openapi_title: str | None = None
         self.routes: dict[str, dict] = {}
+        self.model = http.ModelSlots()  # the model's request slots (no limit unless ``model.size`` is set)
 
     @property
     def url(self) -> str:

@@ -10,6 +10,8 @@
   that hung up, ``ClientWentAway``, broken pipes and resets, is expected and not one).
 
 ``serving(server)`` runs one for a ``with`` block; ``dead_url()`` is an address where nothing listens.
+``ModelSlots`` plays a model server's request slots (Ollama's OLLAMA_NUM_PARALLEL, llama-server's --parallel):
+at most ``size`` requests answered at once, the rest waiting in the order they arrived.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import socket
 import struct
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Iterator, TypeVar
 
@@ -58,6 +61,47 @@ class LoopbackServer(ThreadingHTTPServer):
         with self.lock:
             self.errors.append(exc)
         super().handle_error(request, client_address)
+
+
+class ModelSlots:
+    """A model's request slots: at most ``size`` requests answered at once (0: as many as arrive), each held
+    ``seconds``; the others wait in arrival order (a server's queue). ``order`` records the kind of each request
+    as it got its slot ("chat" or "json"), ``most`` the most answered at once."""
+
+    def __init__(self) -> None:
+        self.size = 0
+        self.seconds = 0.0
+        self.order: list[str] = []
+        self.most = 0
+        self._changed = threading.Condition()
+        self._next = 0  # the next arrival's ticket
+        self._admitted = 0  # tickets below this have their slot (or had it)
+        self._busy = 0
+
+    @property
+    def busy(self) -> int:
+        """Requests being answered now."""
+        return self._busy
+
+    @contextlib.contextmanager
+    def serving(self, kind: str) -> Iterator[None]:
+        with self._changed:
+            ticket, self._next = self._next, self._next + 1
+            while ticket != self._admitted or (self.size and self._busy >= self.size):
+                self._changed.wait()
+            self._admitted += 1
+            self._busy += 1
+            self.most = max(self.most, self._busy)
+            self.order.append(kind)
+            self._changed.notify_all()
+        try:
+            if self.seconds:
+                time.sleep(self.seconds)
+            yield
+        finally:
+            with self._changed:
+                self._busy -= 1
+                self._changed.notify_all()
 
 
 Server = TypeVar("Server", bound=ThreadingHTTPServer)

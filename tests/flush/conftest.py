@@ -184,7 +184,7 @@ def ollama_world(home, num_ctx: int = 8192, background: bool = False) -> Iterato
     from tests.fakes.fake_ollama import running_fake_ollama
     with running_fake_ollama() as server:
         server.structured_content = json.dumps({"items": []})
-        backend = OllamaBackend("llama3.2", host=server.url, num_ctx=num_ctx, timeout_s=10)
+        backend = OllamaBackend("llama3.2", host=server.url, num_ctx=num_ctx, timeout_s=10, parallel=4)  # the fake serves 4
         world = World(home, oracle=backend, start="2026-11-23T08:00:00+09:00")
         world.app.store.set_state(LINE_ID_KEY, "00" * 16)
         world.app.settings.background.reflect = world.app.settings.background.diary = background

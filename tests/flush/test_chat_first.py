@@ -62,3 +62,21 @@ def test_a_stopped_chat_turn_leaves_the_line_without_a_call():
         waiter.join(5)
     assert got == [False]
     assert list(turns.served) == [BACKGROUND]
+
+
+def test_the_flushs_waiting_calls_start_in_the_order_they_came():
+    turns = CallTurns(1)
+    started: list[int] = []
+    waiters = []
+    with turns.hold(BACKGROUND):
+        for n in range(8):
+            def call(n=n):
+                with turns.hold(BACKGROUND):
+                    started.append(n)
+            waiters.append(threading.Thread(target=call))
+            waiters[-1].start()
+            while len(turns._background_line) <= n:  # this one is in line before the next comes
+                time.sleep(0.001)
+    for waiter in waiters:
+        waiter.join(5)
+    assert started == list(range(8))

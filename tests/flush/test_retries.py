@@ -45,7 +45,7 @@ def make_world(tmp_path, server, name: str, attempts: int = 4, parallel: int = 1
     One filter call at a time by default, so the server's ``faults`` meet the calls in a known order.
     """
     waits = Waits()
-    backend = OllamaBackend("llama3.2", host=server.url, timeout_s=5.0,
+    backend = OllamaBackend("llama3.2", host=server.url, timeout_s=5.0, parallel=parallel,
                             retry=RetryPolicy(attempts=attempts, base_delay_s=1.0, jitter_s=0.0, sleep=waits))
     world = World(tmp_path / name, oracle=backend)
     world.app.settings.flush.parallel = parallel

@@ -84,9 +84,13 @@ class Backend(ABC):
     # keeps an estimated request inside the context when the model's tokenizer counts more.
     ESTIMATE_MARGIN: ClassVar[float] = 1.15
     JSON_ANSWER_RESERVE: ClassVar[int] = 1024  # tokens kept free for a structured answer
-    # Structured calls a flush may have in flight at once (the setting flush.parallel overrides).
-    # A server queues what it cannot run at once; an in-process model runs one call at a time.
+    # Calls this backend is sent at once: what it answers at once (a server queues the rest, ahead of any chat
+    # turn asked later); an in-process model runs one call at a time. ``CallTurns`` holds the rest in our line.
     PARALLEL_CALLS: ClassVar[int] = 4
+    # A flush's calls ready at once (its stages side by side) where more than PARALLEL_CALLS: they wait in our
+    # line (CallTurns), where a chat turn goes first, and the server is never idle between two calls. 0: as many
+    # as PARALLEL_CALLS (an in-process model, whose calls are kept in the order asked).
+    FLUSH_LINE: ClassVar[int] = 0
     CONTEXT_SETTING: ClassVar[str] = ""  # the setting that gives requests more room, named in errors' hints
 
     def __init__(self, model: str, *, retry: RetryPolicy | None = None) -> None:

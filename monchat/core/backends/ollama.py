@@ -62,16 +62,27 @@ class OllamaBackend(Backend):
     TRUNCATION_MIN_ESTIMATE = 64  # tiny prompts: tokenizer differences dominate
     FULL_CONTEXT_MARGIN = 32  # this close to num_ctx counts as full
     PROBE_TIMEOUT_S = 1.5
+    FLUSH_LINE = 4  # a flush's calls ready at once; the server is sent PARALLEL_CALLS of them (base.py)
     DOCTOR_TIMEOUT_S = 5.0
 
     def __init__(self, model: str, *, host: str = "", num_ctx: int = 8192, keep_alive: str = "30m",
-                 timeout_s: float = 120.0, retry: RetryPolicy | None = None) -> None:
+                 timeout_s: float = 120.0, parallel: int = 1, retry: RetryPolicy | None = None) -> None:
         super().__init__(model, retry=retry)
+        self.parallel = max(1, parallel)
         self.host = ollama_host(host)
         self.num_ctx = num_ctx
         self.keep_alive = keep_alive
         self.timeout_s = timeout_s
         self._client = ollama.Client(host=self.host, timeout=timeout_s)  # no I/O until a call
+
+    @property
+    def PARALLEL_CALLS(self) -> int:  # type: ignore[override]  # noqa: N802 (the backend's class constant, per server)
+        """Calls in flight at once: what the server answers at once (``ollama.parallel``), no more. Ollama
+        answers ``OLLAMA_NUM_PARALLEL`` requests per loaded model at once and queues the rest; its default is
+        1 (envconfig ``NumParallel = Uint("OLLAMA_NUM_PARALLEL", 1)``; releases of 2024 chose 4 or 1 from the
+        free memory). A call sent beyond that waits in Ollama's queue, where a chat turn asked later lines up
+        behind it and ``CallTurns`` cannot put it first."""
+        return self.parallel
 
     def context_length(self) -> int:
         return self.num_ctx

@@ -53,6 +53,7 @@ from .stop_watch import close_on_stop
 
 log = logging.getLogger(__name__)
 
+LOCAL_PARALLEL, CLOUD_PARALLEL = 1, 4  # calls at once when openai.parallel is 0 (PARALLEL_CALLS)
 ONE_AT_A_TIME_KEY = "openai.one_at_a_time.{url}"  # "1": the server cuts a running reply off when another arrives
 SMALL_CONTEXT = 2048  # at most this: the answer room is the small one (SMALL_ANSWER_RESERVE)
 SMALL_ANSWER_RESERVE = 640  # as the embedded model's: the flush asks for shorter texts (asking/ask.py)
@@ -65,13 +66,15 @@ class OpenAICompatBackend(Backend):
     name = "openai"
     CONTEXT_SETTING = "openai.context_length"
     PROBE_TIMEOUT_S = 1.5
+    FLUSH_LINE = 4  # a flush's calls ready at once; the server is sent PARALLEL_CALLS of them (base.py)
     DOCTOR_TIMEOUT_S = 5.0
 
     def __init__(self, model: str, *, base_url: str = "", api_key: Callable[[], str | None] = lambda: None,
                  context_length: int = 0, timeout_s: float = 120.0, state=None, json_mode: str = "auto",
-                 retry: RetryPolicy | None = None) -> None:
+                 parallel: int = 0, retry: RetryPolicy | None = None) -> None:
         super().__init__(model, retry=retry)
         self.base_url = resolve_base_url(base_url)
+        self.parallel = parallel  # openai.parallel: 0 → LOCAL_PARALLEL here, CLOUD_PARALLEL elsewhere
         self._api_key = api_key
         self._context_setting = context_length
         self.timeout_s = timeout_s
@@ -91,10 +94,19 @@ class OpenAICompatBackend(Backend):
 
     @property
     def PARALLEL_CALLS(self) -> int:  # type: ignore[override]  # noqa: N802 (the backend's class constant, per server)
-        """A local server (LM Studio) often runs one request at a time and queues the rest: two in flight keep
-        it busy without a queued one waiting past the timeout. A server found to cut a running reply off when
-        another request arrives (llama_cpp.server) is asked one call at a time."""
-        return 1 if self._one_at_a_time else 2
+        """Calls in flight at once: what the server answers at once, no more, or a call sent beyond it waits in
+        the server's queue, where a chat turn asked later lines up behind it (``CallTurns`` cannot put it first).
+        ``openai.parallel`` when set; else 1 for a server on this machine or network: llama_cpp.server answers
+        one request at a time, llama-server answers ``-np/--parallel`` at once (1 in older builds; newer ones
+        default to "-1 = auto", 4 slots sharing one cache), LM Studio its "Max Concurrent Predictions" (4 by
+        default where offered): a server that answers more is told in ``openai.parallel``. A server elsewhere (OpenRouter, vLLM) serves many:
+        CLOUD_PARALLEL. A server found to cut a running reply off when another request arrives is asked one
+        call at a time whatever the setting."""
+        if self._one_at_a_time:
+            return 1
+        if self.parallel > 0:
+            return self.parallel
+        return LOCAL_PARALLEL if self.is_local() else CLOUD_PARALLEL
 
     def _stored(self, key: str) -> str | None:
         return self._state.get_state(key.format(url=self.base_url)) if self._state is not None else None

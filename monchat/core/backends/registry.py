@@ -87,7 +87,8 @@ class BackendRegistry:
         if name == "ollama":
             from .ollama import OllamaBackend
             ollama = OllamaBackend(model, host=s.ollama.host, num_ctx=s.ollama.num_ctx,
-                                   keep_alive=s.ollama.keep_alive, timeout_s=s.ollama.timeout_s, retry=retry)
+                                   keep_alive=s.ollama.keep_alive, timeout_s=s.ollama.timeout_s,
+                                   parallel=s.ollama.parallel, retry=retry)
             # Its chat, warm, list and pull go through one client: held while an Ollama elsewhere is not agreed to.
             ollama._client = HeldClient(ollama._client, lambda: self.refuse_if_held(ollama))  # type: ignore[assignment]
             return ollama
@@ -95,7 +96,8 @@ class BackendRegistry:
             from .openai_compat import OpenAICompatBackend
             adapter = OpenAICompatBackend(model, base_url=s.openai.base_url, api_key=self.secrets.openai_key,
                                           context_length=s.openai.context_length, timeout_s=s.openai.timeout_s,
-                                          state=self.state, json_mode=s.openai.json_mode, retry=retry)
+                                          state=self.state, json_mode=s.openai.json_mode,
+                                          parallel=s.openai.parallel, retry=retry)
             # Its one door to the network (``_client``) refuses while a server elsewhere is not agreed to, so no
             # caller — the window's meter, a model list, a background task — contacts it before a yes.
             adapter.hold = lambda: self.refuse_if_held(adapter)

@@ -7,7 +7,9 @@ waiting takes the next free slot, a flush call that has not started waits until 
 call already running finishes (a model call is not cut off halfway: its answer would be lost). A call
 sent beyond what the model serves at once would only queue at the server, ahead of any chat turn asked
 later, so the flush's own bound (``flush.parallel``, ``asking/slots.py``) widens this line only for a
-backend that is not local (a cloud serves many calls at once: ``widen``).
+backend that is not local (a cloud serves many calls at once: ``widen``). The flush's calls waiting here start
+in the order they arrived (the order ``CallSlots`` gave them their slots, the commit's path first), as they
+would have in the server's queue.
 
 ``chat_wait`` says how long a chat turn asked now would wait: what the running call has left, from how
 long this backend's calls took so far (the user reads it in the reply's bubble).
@@ -35,9 +37,11 @@ class CallTurns:
         self._changed = threading.Condition()
         self._running: dict[int, tuple[int, float]] = {}  # ticket -> (kind, started)
         self._chats_waiting = 0
+        self._background_line: deque[int] = deque()  # the waiting calls that can wait, in arrival order
         self._tickets = 0
         self._mine = threading.local()  # calls this thread holds (an adapter calling itself passes through)
         self.call_seconds: float | None = None  # how long a call that can wait took, smoothed
+        self.chat_seconds: float | None = None  # how long a chat reply took, smoothed (a first flush's estimate)
         self.served: deque[int] = deque(maxlen=SERVED_KEPT)  # the kinds, in the order their calls started (tests)
 
     def widen(self, size: int) -> None:
@@ -46,9 +50,9 @@ class CallTurns:
             self.size = max(self.size, size)
             self._changed.notify_all()
 
-    def _may_start(self, kind: int) -> bool:
-        if kind == BACKGROUND and self._chats_waiting:
-            return False  # the chat turn takes the next free slot
+    def _may_start(self, kind: int, place: int) -> bool:
+        if kind == BACKGROUND and (self._chats_waiting or self._background_line[0] != place):
+            return False  # the chat turn takes the next free slot; then the call that waited longest
         return len(self._running) < self.size
 
     @contextmanager
@@ -75,28 +79,35 @@ class CallTurns:
 
     def _take(self, kind: int, stop: threading.Event | None) -> int | None:
         with self._changed:
+            self._tickets += 1
+            place = self._tickets
             if kind == CHAT:
                 self._chats_waiting += 1
+            else:
+                self._background_line.append(place)
             try:
-                while not self._may_start(kind):
+                while not self._may_start(kind, place):
                     if stop is not None and stop.is_set():
                         return None
                     self._changed.wait(POLL_S if stop is not None else None)
             finally:
                 if kind == CHAT:
                     self._chats_waiting -= 1
-            self._tickets += 1
-            self._running[self._tickets] = (kind, self.clock())
+                else:
+                    self._background_line.remove(place)
+                self._changed.notify_all()  # the next in line may start (or its place moved up)
+            self._running[place] = (kind, self.clock())
             self.served.append(kind)
-            self._changed.notify_all()
-            return self._tickets
+            return place
 
     def _give(self, ticket: int) -> None:
         with self._changed:
             kind, started = self._running.pop(ticket)
+            took = self.clock() - started
             if kind == BACKGROUND:
-                took = self.clock() - started
                 self.call_seconds = took if self.call_seconds is None else 0.5 * self.call_seconds + 0.5 * took
+            else:
+                self.chat_seconds = took if self.chat_seconds is None else 0.5 * self.chat_seconds + 0.5 * took
             self._changed.notify_all()
 
     def chat_wait(self) -> float | None:
@@ -124,3 +135,12 @@ def call_turns(backend) -> CallTurns:
         with _MADE:
             turns = backend.__dict__.setdefault("_call_turns", CallTurns(backend.PARALLEL_CALLS))
     return turns
+
+
+def chat_pace(backend) -> tuple[float, int] | None:
+    """How long this backend's chat replies took (seconds, smoothed over the recent ones) and how many calls it is
+    sent at once: what a first flush, with no earlier flush to go by, is estimated from. None when no chat turn
+    was answered through it yet (in this process)."""
+    turns = call_turns(backend)
+    seconds = turns.chat_seconds
+    return None if seconds is None else (seconds, turns.size)

@@ -63,6 +63,15 @@ class _Tried(Exception):
         self.basis = basis
 
 
+def calls_at_once(setting: int, backend) -> int:
+    """A flush's calls ready at once (``CallSlots``): ``flush.parallel``, else the backend's ``FLUSH_LINE`` or
+    ``PARALLEL_CALLS``, whichever is more. A local backend is still sent only ``PARALLEL_CALLS`` at once (its
+    ``CallTurns`` is not widened): a call beyond that would wait in the server's own queue, where a chat turn
+    asked during the flush lines up behind it; in our line the chat turn goes first."""
+    inner = getattr(backend, "inner", backend)  # an answer cache in front: the backend behind it
+    return setting or max(backend.PARALLEL_CALLS, getattr(inner, "FLUSH_LINE", 0))
+
+
 def ask(ctx: FlushContext, *, orientation: Orientation, readable: list[Message], chosen: list,
         answers: AnswerCache) -> Asked:
     """Run the graph over ``readable`` (the messages filters may read) with the ``chosen`` personas; calls go
@@ -74,7 +83,7 @@ def ask(ctx: FlushContext, *, orientation: Orientation, readable: list[Message],
     if ctx.backend is None:
         raise ValueError("a flush that asks a model is given its backend (a bug of ours)")
     report, progress, now = ctx.report, ctx.progress, ctx.now
-    parallel = ctx.settings.flush.parallel or ctx.backend.PARALLEL_CALLS
+    parallel = calls_at_once(ctx.settings.flush.parallel, ctx.backend)
     slots = CallSlots(parallel, reserved=1)  # one slot kept for the commit's path until reflect asked
     if not ctx.backend.is_local():  # a cloud serves this many at once; a local model's line stays its own
         call_turns(ctx.backend).widen(parallel)

@@ -22,7 +22,7 @@ from .changes import fill_changes
 from .cut_button import SendCutButton
 from .layers import LayerRows
 from .fit import ScrollingLabel, fit_on_screen
-from .timing import FlushTiming, prior_estimate
+from .timing import FlushTiming
 from .words import FlushWords
 from ..kit.lifetime import alive
 from ..chat.small_model_words import small_model_warning
@@ -242,7 +242,7 @@ class FlushDialog(QDialog):
             bar.setFormat(self.tr("waiting"))
         self.status.setText(self.tr("Starting…"))
         self.status.show()
-        self.timing.start(prior_estimate(self.plan.last_run, self.plan.messages) if self.plan else None)
+        self.timing.begin(self.plan, self.flush.backend)
         self.runner.start("flush", lambda report: flush.run(dry_run=dry_run, progress=report, cancel=cancel,
                                                             accept_partial=accept_partial),
                           on_progress=self.show_progress, on_finished=self._finished, on_failed=self._failed)

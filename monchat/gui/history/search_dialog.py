@@ -31,14 +31,18 @@ ID_ROLE = Qt.ItemDataRole.UserRole
 SNIPPET_BEFORE = 40  # characters shown before the first match in the list
 
 
-def plain_text(message) -> str:
-    """What a message says, without a reply's Markdown marks (``**``, ``#``, fences), on one line."""
-    text = message.text[:4000]
+def plain_text(message, words: list[str] | tuple[str, ...] = ()) -> str:
+    """What a message says, without a reply's Markdown marks (``**``, ``#``, fences), on one line: 4,000
+    characters of it, from a little before the first of ``words`` when that is further in ("…" before)."""
+    pattern = "|".join(re.escape(w) for w in words if w)
+    found = re.search(pattern, message.text, re.I) if pattern else None
+    start = found.start() - SNIPPET_BEFORE if found is not None and found.start() > 4000 - SNIPPET_BEFORE else 0
+    text = message.text[start:start + 4000]
     if message.role == "assistant":
         document = QTextDocument()
         document.setMarkdown(text)
         text = document.toPlainText()
-    return " ".join(text.split())
+    return ("…" if start else "") + " ".join(text.split())
 
 
 def plain_text_lines(markdown: str) -> str:
@@ -55,6 +59,18 @@ def snippet(text: str, words: list[str], width: int = 200) -> str:
     start = max(0, min(found) - SNIPPET_BEFORE) if found else 0
     piece = text[start:start + width]
     return ("…" if start else "") + piece + ("…" if start + width < len(text) else "")
+
+
+def part_with(text: str, words: list[str], shown: str, hidden: int) -> tuple[str, int]:
+    """``shown`` (a bubble's part of ``text``, ``hidden`` characters left out), or, when the first of ``words`` lies
+    past it, as long a part from a little before them ("…" where cut) and what that leaves out."""
+    pattern = "|".join(re.escape(w) for w in words if w)
+    found = re.search(pattern, text, re.I) if pattern and hidden else None
+    if found is None or found.end() <= len(shown):
+        return shown, hidden
+    start = max(0, min(found.start() - SNIPPET_BEFORE * 5, len(text) - len(shown)))  # as long, to the end at most
+    part = text[start:start + len(shown)]
+    return "…" + part, len(text) - len(part)
 
 
 def highlighted(text: str, words: list[str], style: str) -> str:
@@ -219,7 +235,7 @@ class SearchDialog(QDialog):
         self.results.clear()
         self.conversation.clear()
         for m in found:
-            text = plain_text(m)  # a line of a list: never a 50 MB split (plain_text reads the first part)
+            text = plain_text(m, self.words)  # a line of a list: never a 50 MB split (4,000 characters of it)
             mark = self.mark(m, replaced)
             item = QTreeWidgetItem(self.results, [self.when(m), self.persona_name(m.persona), self.who(m),
                                                   mark + snippet(text, self.words)])
@@ -248,17 +264,24 @@ class SearchDialog(QDialog):
         found_style = (f"background-color: {palette.color(QPalette.ColorRole.Highlight).name()}; "
                        f"color: {palette.color(QPalette.ColorRole.HighlightedText).name()}; font-weight: bold;")
         parts = []
+        here, anchor = "found-here", message_id  # the pane scrolls to the words in the found message, else to it
         for m in messages:
             mark = mark_style if m.id == message_id else ""
             name = self.who(m) if m.role == "user" else self.persona_name(m.persona)
-            words = [] if mark else self.words  # the marked message is all highlight already
-            shown, hidden = shown_part(m.text)  # a huge message: its first part and a note, never laid out whole
+            # The found message is all highlight already: its words are underlined instead.
+            style = "text-decoration: underline; font-weight: bold;" if mark else found_style
+            shown, hidden = shown_part(m.text)  # a huge message: a part and a note, never laid out whole
+            if mark:  # from a little before the words when they lie past the part a bubble shows
+                shown, hidden = part_with(m.text, self.words, shown, hidden)
             text = shown if m.role == "user" else plain_text_lines(shown)
-            body = (html.escape(self.mark(m, replaced)) + highlighted(text, words, found_style)).replace("\n", "<br>")
+            body = (html.escape(self.mark(m, replaced)) + highlighted(text, self.words, style)).replace("\n", "<br>")
+            if mark and "<span" in body:
+                body = body.replace("<span", f'<a name="{here}"></a><span', 1)
+                anchor = here
             if hidden:
                 body += f"<br><i>{html.escape(hidden_note(hidden))}</i>"
             parts.append(f'<a name="{html.escape(m.id)}"></a><p{mark}><b>{html.escape(name)}</b> '
                          f'{html.escape(self.when(m))}<br>{body}</p>')
         self.conversation.setHtml("".join(parts))
-        self.conversation.scrollToAnchor(message_id)
+        self.conversation.scrollToAnchor(anchor)
         self.conversation_shown.emit(message_id)

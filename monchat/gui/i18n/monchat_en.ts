@@ -1196,7 +1196,15 @@ Send to it? monchat asks only once for this address.</source>
 <context>
     <name>FlushTiming</name>
     <message>
+        <source>Elapsed: %1 · no estimate yet (no flush or chat reply here to go by)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Elapsed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Elapsed: %1 · roughly %2 left (from how long your chat replies took)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3250,6 +3258,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Requests at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>OpenAI-compatible server</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4300,6 +4312,14 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>as the server says (else 4096)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 on this computer or network, 4 elsewhere</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How many requests the server answers at the same time (Ollama: OLLAMA_NUM_PARALLEL, 1 unless you set it; llama-server: --parallel). monchat sends no more, so your chat is answered next during a flush; a higher number than the server&apos;s makes chat wait behind the flush.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

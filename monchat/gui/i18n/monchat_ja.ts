@@ -1192,8 +1192,16 @@ Send to it? monchat asks only once for this address.</source>
 <context>
     <name>FlushTiming</name>
     <message>
+        <source>Elapsed: %1 · no estimate yet (no flush or chat reply here to go by)</source>
+        <translation>経過 %1 · 残り時間はまだわかりません（手がかりになる前回の整理もチャットの返事もありません）</translation>
+    </message>
+    <message>
         <source>Elapsed: %1</source>
         <translation>経過時間: %1</translation>
+    </message>
+    <message>
+        <source>Elapsed: %1 · roughly %2 left (from how long your chat replies took)</source>
+        <translation>経過 %1 · 残りざっと %2（チャットの返事にかかった時間から）</translation>
     </message>
     <message>
         <source>Elapsed: %1 · about %2 left (at the pace of the last flush)</source>
@@ -3224,6 +3232,10 @@ Open it in your browser?</source>
         <translation>読み込んだままにする時間</translation>
     </message>
     <message>
+        <source>Requests at once</source>
+        <translation>同時に受ける依頼の数</translation>
+    </message>
+    <message>
         <source>OpenAI-compatible server</source>
         <translation>OpenAI 互換サーバー</translation>
     </message>
@@ -4260,6 +4272,14 @@ Open it in your browser?</source>
     <message>
         <source>as the server says (else 4096)</source>
         <translation>サーバーの値（なければ 4096）</translation>
+    </message>
+    <message>
+        <source>1 on this computer or network, 4 elsewhere</source>
+        <translation>このパソコンや同じネットワーク内なら 1、それ以外は 4</translation>
+    </message>
+    <message>
+        <source>How many requests the server answers at the same time (Ollama: OLLAMA_NUM_PARALLEL, 1 unless you set it; llama-server: --parallel). monchat sends no more, so your chat is answered next during a flush; a higher number than the server&apos;s makes chat wait behind the flush.</source>
+        <translation>サーバーが同時に答えられる依頼の数です（Ollama は OLLAMA_NUM_PARALLEL で、設定しなければ 1。llama-server は --parallel）。monchat はこれより多くは送らないので、整理の最中でもチャットが次に答えられます。サーバーの実際の数より大きくすると、チャットが整理の後ろで待たされます。</translation>
     </message>
 </context>
 <context>

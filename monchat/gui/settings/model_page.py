@@ -31,7 +31,7 @@ from ..translation import arg
 from .doctor_words import automatic_lines, doctor_lines, doctor_results
 from .model_catalog import CatalogPicker
 from .model_tools import ModelField, PullControl, TypedKeys
-from .openai_fields import AnswerFormatBox, context_box
+from .openai_fields import AnswerFormatBox, at_once_box, context_box
 
 
 class ModelPage(QWidget):
@@ -87,11 +87,13 @@ class ModelPage(QWidget):
         self.ollama_ctx.setValue(s.ollama.num_ctx)
         self.ollama_keep = QLineEdit(s.ollama.keep_alive, self.ollama_group)
         self.ollama_keep.setToolTip(self.tr("How long Ollama keeps the model loaded, e.g. 30m or 24h"))
+        self.ollama_at_once = at_once_box(s.ollama.parallel, 1, self.ollama_group)
         form = QFormLayout(self.ollama_group)
         form.addRow(self.tr("Host"), self.ollama_host)
         form.addRow(self.tr("Model"), self.ollama_model)
         form.addRow(self.tr("Context length (tokens)"), self.ollama_ctx)
         form.addRow(self.tr("Keep loaded for"), self.ollama_keep)
+        form.addRow(self.tr("Requests at once"), self.ollama_at_once)
         form.addRow("", self.pull)
 
         self.openai_group = QGroupBox(self.tr("OpenAI-compatible server"), page)
@@ -102,6 +104,7 @@ class ModelPage(QWidget):
         self.openai_model.list_requested.connect(lambda: self.list_models("openai"))
         self.openai_ctx = context_box(s.openai.context_length, self.openai_group)
         self.openai_format = AnswerFormatBox(s.openai.json_mode, self.openai_group)
+        self.openai_at_once = at_once_box(s.openai.parallel, 0, self.openai_group)
         self.openai_key = QLineEdit(self.openai_group)
         self.openai_key.setEchoMode(QLineEdit.EchoMode.Password)
         self.openai_key.setPlaceholderText(self.tr("(a local server needs none)"))
@@ -110,6 +113,7 @@ class ModelPage(QWidget):
         form.addRow(self.tr("Model"), self.openai_model)
         form.addRow(self.tr("Context length (tokens)"), self.openai_ctx)
         form.addRow(self.tr("Answer format"), self.openai_format)
+        form.addRow(self.tr("Requests at once"), self.openai_at_once)
         form.addRow(self.tr("API key"), self.openai_key)
 
         self.gemini_group = QGroupBox(self.tr("Gemini"), page)
@@ -222,11 +226,11 @@ class ModelPage(QWidget):
         s.backend.name = self.backend_box.currentData()
         s.ollama = dataclasses.replace(s.ollama, host=self.ollama_host.text().strip(),
                                        model=self.ollama_model.text().strip(), num_ctx=self.ollama_ctx.value(),
-                                       keep_alive=self.ollama_keep.text().strip())
+                                       keep_alive=self.ollama_keep.text().strip(), parallel=self.ollama_at_once.value())
         s.gemini = dataclasses.replace(s.gemini, model=self.gemini_model.text().strip())
         s.openai = dataclasses.replace(s.openai, base_url=self.openai_url.text().strip(),
                                        model=self.openai_model.text().strip(), context_length=self.openai_ctx.value(),
-                                       json_mode=self.openai_format.value())
+                                       json_mode=self.openai_format.value(), parallel=self.openai_at_once.value())
         s.embedded = dataclasses.replace(s.embedded, model_path=self.embedded_path.text().strip(),
                                          n_ctx=self.embedded_ctx.value(), threads=self.embedded_threads.value(),
                                          max_tokens=self.embedded_max.value())

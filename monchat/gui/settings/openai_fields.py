@@ -1,4 +1,5 @@
-"""The OpenAI-compatible server's context length and answer format fields of the Settings dialog."""
+"""The OpenAI-compatible server's context length and answer format fields of the Settings dialog, and the
+requests a server answers at once (Ollama's and this server's)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,21 @@ def context_box(value: int, parent: QWidget) -> QSpinBox:
     box.setSingleStep(1024)
     box.setSpecialValueText(QCoreApplication.translate("SettingsDialog", "as the server says (else 4096)"))
     box.setValue(value)
+    return box
+
+
+def at_once_box(value: int, lowest: int, parent: QWidget) -> QSpinBox:
+    """``ollama.parallel`` (lowest 1) or ``openai.parallel`` (lowest 0: "1 here, 4 elsewhere"): how many requests
+    the server answers at once. monchat sends it no more, so a chat turn asked during a flush is its next."""
+    box = QSpinBox(parent)
+    box.setRange(lowest, 64)
+    if lowest == 0:
+        box.setSpecialValueText(QCoreApplication.translate("SettingsDialog", "1 on this computer or network, 4 elsewhere"))
+    box.setValue(value)
+    box.setToolTip(QCoreApplication.translate(
+        "SettingsDialog", "How many requests the server answers at the same time (Ollama: OLLAMA_NUM_PARALLEL, 1 unless "
+        "you set it; llama-server: --parallel). monchat sends no more, so your chat is answered next during a "
+        "flush; a higher number than the server's makes chat wait behind the flush."))
     return box
 
 
