@@ -1,0 +1,109 @@
+"""The rows of sync (issue 41, ``core/sync/``): this device, the deletions that travel, how far each file was read.
+
+A message's origin is the archive's ``origin`` column (m028): NULL for a message written on this device, else the
+id of the device whose journal it came from. Only the archive's one writer (``MessageArchive.archive``) sets it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..types import Message
+from .db import Store
+from .messages import _row_to_message
+
+
+@dataclass(frozen=True)
+class Device:
+    """This data folder as a device of a sync folder."""
+
+    id: str
+    name: str
+    folder: str
+    created_at: str
+
+
+@dataclass(frozen=True)
+class Tombstone:
+    message_id: str
+    device: str  # the device that deleted it
+    deleted_at: str
+    written: bool  # in this device's tombstone file (or read from another device's)
+
+
+@dataclass(frozen=True)
+class Offset:
+    offset: int  # bytes read: the end of the last whole line taken
+    tail: str  # a hash of the bytes just before ``offset``: a file rewritten since is read from its start
+
+
+class SyncStore:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    # ---- this device -----------------------------------------------------
+    def device(self) -> Device | None:
+        row = self.store.db.execute("SELECT id, name, folder, created_at FROM sync_device WHERE key = 1").fetchone()
+        return None if row is None else Device(*row)
+
+    def set_device(self, device: Device) -> None:
+        with self.store.atomic() as db:
+            db.execute("INSERT INTO sync_device(key, id, name, folder, created_at) VALUES(1, ?, ?, ?, ?) "
+                       "ON CONFLICT(key) DO UPDATE SET id = excluded.id, name = excluded.name, "
+                       "folder = excluded.folder, created_at = excluded.created_at",
+                       [device.id, device.name, device.folder, device.created_at])
+
+    # ---- what this device wrote -------------------------------------------
+    def unjournalled(self, limit: int = 2000) -> list[Message]:
+        """Archived messages written here (no origin) that this device's journal does not hold yet and no deletion
+        names, oldest first (at most ``limit``)."""
+        return [_row_to_message(r) for r in self.store.db.query(
+            "SELECT * FROM messages WHERE origin IS NULL AND id NOT IN (SELECT message_id FROM sync_journal) "
+            "AND id NOT IN (SELECT message_id FROM sync_tombstones) ORDER BY ts_epoch, id LIMIT ?", [limit])]
+
+    def journalled(self, ids: list[str], month: str) -> None:
+        """These messages are in this device's journal file of ``month``."""
+        with self.store.atomic() as db:
+            db.conn.executemany("INSERT OR IGNORE INTO sync_journal(message_id, month) VALUES(?, ?)",
+                                [[i, month] for i in ids])
+
+    def unjournal(self, ids: list[str]) -> None:
+        """Their lines left this device's journal (a deletion)."""
+        with self.store.atomic() as db:
+            db.conn.executemany("DELETE FROM sync_journal WHERE message_id = ?", [[i] for i in ids])
+
+    # ---- deletions ----------------------------------------------------------
+    def add_tombstones(self, ids: list[str], device: str, deleted_at: str, *, written: bool) -> int:
+        """Record deletions (an id already recorded keeps its row); return how many were new."""
+        return self.add_deletions([(i, deleted_at) for i in ids], device, written=written)
+
+    def add_deletions(self, rows: list[tuple[str, str]], device: str, *, written: bool) -> int:
+        """Record (id, deleted_at) deletions of ``device`` in one transaction; an id already recorded keeps its row."""
+        with self.store.atomic() as db:
+            return db.conn.executemany(
+                "INSERT OR IGNORE INTO sync_tombstones(message_id, device, deleted_at, written) VALUES(?, ?, ?, ?)",
+                [[i, device, at, int(written)] for i, at in rows]).rowcount
+
+    def tombstones(self, *, unwritten: bool = False) -> list[Tombstone]:
+        where = "WHERE written = 0 " if unwritten else ""
+        return [Tombstone(r[0], r[1], r[2], bool(r[3])) for r in self.store.db.execute(
+            f"SELECT message_id, device, deleted_at, written FROM sync_tombstones {where}ORDER BY deleted_at, "
+            f"message_id").fetchall()]
+
+    def tombstoned(self) -> set[str]:
+        return {r[0] for r in self.store.db.execute("SELECT message_id FROM sync_tombstones").fetchall()}
+
+    def mark_written(self, ids: list[str]) -> None:
+        with self.store.atomic() as db:
+            db.conn.executemany("UPDATE sync_tombstones SET written = 1 WHERE message_id = ?", [[i] for i in ids])
+
+    # ---- how far each file was read ---------------------------------------------
+    def offset(self, path: str) -> Offset | None:
+        row = self.store.db.execute("SELECT offset, tail FROM sync_offsets WHERE path = ?", [path]).fetchone()
+        return None if row is None else Offset(row[0], row[1] or "")
+
+    def set_offset(self, path: str, offset: Offset) -> None:
+        """Runs inside the caller's transaction (the messages read and the offset commit together)."""
+        with self.store.atomic() as db:
+            db.execute("INSERT INTO sync_offsets(path, offset, tail) VALUES(?, ?, ?) ON CONFLICT(path) DO UPDATE "
+                       "SET offset = excluded.offset, tail = excluded.tail", [path, offset.offset, offset.tail])
