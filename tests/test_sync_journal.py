@@ -220,3 +220,39 @@ def test_an_export_cut_short_is_finished_without_writing_a_line_twice(tmp_path, 
     a.app.store.db.execute("DELETE FROM sync_journal")  # killed after the append, before the table was written
     a.app.sync.run()
     assert sorted(line["text"] for line in journal_lines(shared)) == ["one", "two"]
+
+
+@pytest.mark.parametrize("damage", ["older copy", "line added", "removed"])
+def test_a_journal_file_a_sync_tool_changed_is_written_again_from_the_archive(tmp_path, shared, damage):
+    a, b = device(tmp_path, shared, "laptop"), device(tmp_path, shared, "desktop")
+    chat(a, "2026-11-23T21:00:00+09:00", "first")
+    a.app.sync.run()
+    own = SyncFolder(shared).journal_file(a.app.sync.device().id, "2026-11")
+    older = own.read_bytes()
+    chat(a, "2026-11-23T22:00:00+09:00", "second")
+    a.app.sync.run()
+    if damage == "older copy":  # the conflict's winner was the copy from before "second"
+        own.write_bytes(older)
+    elif damage == "line added":
+        forged = json.loads(older)
+        forged.update(id="0000000000aa00000009", text=WORD)
+        own.write_bytes(own.read_bytes() + json.dumps(forged).encode() + b"\n")
+    else:
+        own.unlink()
+    assert a.app.sync.run().repaired == 1
+    assert [line["text"] for line in journal_lines(shared)] == ["first", "second"]
+    b.app.sync.run()
+    assert sorted(archived(b).values()) == ["first", "second"]
+
+
+def test_a_device_that_sees_a_deletion_and_the_line_at_once_never_imports_it(tmp_path, shared):
+    a, b, c = (device(tmp_path, shared, name) for name in ("laptop", "desktop", "phone"))
+    gone, = chat(b, "2026-11-23T21:00:00+09:00", f"said on the desktop {WORD}")
+    b.app.sync.run()
+    a.app.sync.run()
+    a.app.messages.delete(gone)
+    a.app.sync.run()  # the desktop has not synced: its journal still holds the line
+    report = c.app.sync.run()
+    assert WORD not in " ".join(archived(c).values()) and report.imported == 0
+    waiting = sync_status(c.app.sync).deletions_waiting
+    assert [w.waiting_on for w in waiting] == [[b.app.sync.device().id]]  # the line is still in its journal

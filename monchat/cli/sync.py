@@ -46,6 +46,8 @@ def cmd_sync(app, args) -> int:
         lines.append(f"wrote {report.tombstones_written} deletion(s) for the other devices")
     if report.lines_scrubbed:
         lines.append(f"removed {report.lines_scrubbed} deleted line(s) from this device's journal")
+    if report.repaired:
+        lines.append(f"wrote again {report.repaired} journal file(s) of this device that were changed elsewhere")
     for path in report.torn:
         lines.append(f"not whole yet (read at a later sync): {path}")
     if report.bad_lines:

@@ -67,6 +67,15 @@ class SyncStore:
             db.conn.executemany("INSERT OR IGNORE INTO sync_journal(message_id, month) VALUES(?, ?)",
                                 [[i, month] for i in ids])
 
+    def journal_of(self, month: str) -> list[Message]:
+        """The archived messages this device's journal file of ``month`` holds, in the order they were written."""
+        return [_row_to_message(r) for r in self.store.db.query(
+            "SELECT m.* FROM sync_journal j JOIN messages m ON m.id = j.message_id WHERE j.month = ? "
+            "ORDER BY j.rowid", [month])]
+
+    def months(self) -> list[str]:
+        return [r[0] for r in self.store.db.execute("SELECT DISTINCT month FROM sync_journal ORDER BY month")]
+
     def unjournal(self, ids: list[str]) -> None:
         """Their lines left this device's journal (a deletion)."""
         with self.store.atomic() as db:

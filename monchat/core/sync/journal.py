@@ -6,6 +6,11 @@ month, synced to disk, and then recorded as journalled (``sync_journal``). A kil
 the table does not know: before appending, the month's file is read for ids already there, so a line is never
 written twice.
 
+**Repair.** After each sync the size and last bytes of each of this device's journal files are kept; a file found
+otherwise at the next sync was changed by someone else (a sync tool kept another copy as the file, a conflict's
+winner older than this device's last write, a line added from elsewhere, the file removed) and is written again
+from the archive: what this device wrote, exactly, and nothing else.
+
 **Deletions.** A deletion recorded here (``sync_tombstones``, ``written`` 0 — this device's own, or one read from
 another device) is done in this order, each step idempotent: the message leaves this archive and every place it
 reached (Delete message's path, given as ``delete``); its line leaves this device's journal (rewritten: temp file
@@ -19,9 +24,10 @@ import json
 from dataclasses import dataclass
 from typing import Callable
 
-from ..store.sync import SyncStore
+from ..paths import write_private
+from ..store.sync import Offset, SyncStore
 from ..types import Message
-from .folder import JOURNAL, JOURNAL_FILE, SyncFolder, append_lines, line_id, rewrite_without
+from .folder import JOURNAL, JOURNAL_FILE, TAIL_BYTES, SyncFolder, append_lines, line_id, rewrite_without, tail_of
 
 BATCH = 2000
 
@@ -94,3 +100,38 @@ def carry_out(sync: SyncStore, folder: SyncFolder, device_id: str, delete: Calla
     done.published = len(lines)
     sync.mark_written(sorted(ids))
     return done
+
+
+def _mark(path) -> Offset | None:
+    """A file's size and a hash of its last bytes (None: no file)."""
+    try:
+        with open(path, "rb") as f:
+            size = f.seek(0, 2)
+            f.seek(max(0, size - TAIL_BYTES))
+            return Offset(size, tail_of(f.read()))
+    except FileNotFoundError:
+        return None
+
+
+def _own_key(month: str) -> str:
+    return f"own/{month}"
+
+
+def remember(sync: SyncStore, folder: SyncFolder, device_id: str) -> None:
+    """Keep how this device left its journal files (``repair`` compares)."""
+    for month in sync.months():
+        mark = _mark(folder.journal_file(device_id, month))
+        sync.set_offset(_own_key(month), mark or Offset(-1, ""))
+
+
+def repair(sync: SyncStore, folder: SyncFolder, device_id: str) -> int:
+    """Write again each of this device's journal files someone else changed since its last sync; return how many."""
+    repaired = 0
+    for month in sync.months():
+        known = sync.offset(_own_key(month))
+        path = folder.journal_file(device_id, month)
+        if known is None or (_mark(path) or Offset(-1, "")) == known:
+            continue
+        write_private(path, "".join(m.to_json() + "\n" for m in sync.journal_of(month)))
+        repaired += 1
+    return repaired

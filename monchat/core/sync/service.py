@@ -27,7 +27,7 @@ from ..store.messages import MessageArchive
 from ..store.sync import Device, Offset, SyncStore
 from ..types import Message, format_ts
 from .folder import DEVICE_FILE, FORMAT, SyncFolder, read_whole_lines, write_device
-from .journal import carry_out, export
+from .journal import carry_out, export, remember, repair
 
 NOT_SET_UP = ("This monchat is not set up to sync.", "Choose a folder: `monchat sync setup FOLDER --name NAME`.")
 
@@ -45,11 +45,12 @@ class SyncReport:
     torn: list[str] = field(default_factory=list)  # files whose last line is not whole yet (read at a later sync)
     bad_lines: int = 0  # whole lines that are not messages: skipped
     conflicts: list[str] = field(default_factory=list)  # conflict copies found (never read)
+    repaired: int = 0  # journal files of this device someone else changed, written again from the archive
 
     @property
     def nothing(self) -> bool:
         return not (self.exported or self.imported or self.deletions_applied or self.lines_scrubbed
-                    or self.tombstones_written)
+                    or self.tombstones_written or self.repaired)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -132,7 +133,9 @@ class SyncService:
             if other.id != device.id:
                 for _month, path in sorted(other.journals.items()):
                     self._import(other.id, place, path, tombstoned, report)
+        report.repaired = repair(self.sync, place, device.id)
         report.exported = export(self.sync, place, device.id).messages
+        remember(self.sync, place, device.id)
         self._write_device(place, device, now)
         return report
 
