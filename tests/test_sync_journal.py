@@ -143,15 +143,15 @@ def test_a_deletion_leaves_the_other_archive_and_every_journal_file(tmp_path, sh
 
 def test_a_file_rewritten_by_its_writer_is_read_again_from_the_start(tmp_path, shared):
     a, b = device(tmp_path, shared, "laptop"), device(tmp_path, shared, "desktop")
-    gone, kept = chat(b, "2026-11-23T21:00:00+09:00", "first line of the desktop, a long one to shift bytes",
-                      "second")
+    gone, kept = chat(b, "2026-11-23T21:00:00+09:00", "first", "second")
     b.app.sync.run()
     a.app.sync.run()
     b.app.messages.delete(gone)
-    chat(b, "2026-11-23T22:00:00+09:00", "third, said after the deletion")
+    third = "third, said after the deletion, longer than the first line was, so an old offset falls inside it"
+    chat(b, "2026-11-23T22:00:00+09:00", third)
     b.app.sync.run()
-    a.app.sync.run()
-    assert sorted(archived(a).values()) == ["second", "third, said after the deletion"]
+    report = a.app.sync.run()
+    assert sorted(archived(a).values()) == ["second", third] and not report.torn and not report.bad_lines
 
 
 def test_a_conflict_copy_is_reported_and_never_read(tmp_path, shared):
@@ -256,3 +256,20 @@ def test_a_device_that_sees_a_deletion_and_the_line_at_once_never_imports_it(tmp
     assert WORD not in " ".join(archived(c).values()) and report.imported == 0
     waiting = sync_status(c.app.sync).deletions_waiting
     assert [w.waiting_on for w in waiting] == [[b.app.sync.device().id]]  # the line is still in its journal
+
+
+def test_words_edited_away_leave_the_other_device_too(tmp_path, shared):
+    a, b = device(tmp_path, shared, "laptop"), device(tmp_path, shared, "desktop")
+    a.clock.now = at("2026-11-23T21:00:00+09:00")
+    a.app.chat.send(f"my pin is {WORD}")
+    a.flush("2026-11-23T21:30:00+09:00")
+    for world in (a, b):
+        world.app.sync.run()
+    assert WORD in " ".join(archived(b).values())
+    a.clock.now = at("2026-11-23T22:00:00+09:00")
+    a.app.chat.edit_last("never mind")
+    a.flush("2026-11-23T22:30:00+09:00")
+    for world in (a, b):
+        world.app.sync.run()
+    assert WORD not in " ".join(archived(b).values()) and "never mind" in archived(b).values()
+    assert holding(shared, WORD) == []
