@@ -7,6 +7,8 @@ import json
 import pytest
 
 from monchat.cli.main import main
+from monchat.core.paths import held_lock
+from monchat.core.sync.service import SyncRunning
 from tests.flush.conftest import World
 
 
@@ -75,3 +77,14 @@ def test_status_lists_the_other_device_with_its_name_and_last_write(tmp_path, ca
     assert other["id"] == b.app.sync.device().id and other["name"] == "desktop" and other["last_write"]
     out = a.cli(capsys, "sync", "status")
     assert "this device: laptop" in out and "desktop" in out
+
+
+def test_a_second_sync_at_once_is_refused_with_words(tmp_path):
+    folder = tmp_path / "Sync"
+    folder.mkdir()
+    a = World(tmp_path / "a")
+    a.app.sync.setup(folder, "laptop")
+    with held_lock(a.app.paths.data_dir / "sync.lock"):  # a window's sync, say (a lock is per open file)
+        with pytest.raises(SyncRunning):
+            a.app.sync.run()
+    assert a.app.sync.run().nothing

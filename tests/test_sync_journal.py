@@ -273,3 +273,18 @@ def test_words_edited_away_leave_the_other_device_too(tmp_path, shared):
         world.app.sync.run()
     assert WORD not in " ".join(archived(b).values()) and "never mind" in archived(b).values()
     assert holding(shared, WORD) == []
+
+
+def test_a_deletion_waits_for_a_running_flush_and_nothing_deleted_comes_in_meanwhile(tmp_path, shared):
+    from monchat.core.paths import held_lock
+    a, b = device(tmp_path, shared, "laptop"), device(tmp_path, shared, "desktop")
+    gone, = chat(a, "2026-11-23T21:00:00+09:00", f"said {WORD}")
+    for world in (a, b):
+        world.app.sync.run()
+    a.app.messages.delete(gone)
+    a.app.sync.run()
+    with held_lock(b.app.paths.flush_lock):  # a flush runs on the desktop
+        report = b.app.sync.run()
+    assert report.deletions_deferred == 1 and WORD in " ".join(archived(b).values())
+    report = b.app.sync.run()
+    assert report.deletions_applied == 1 and WORD not in " ".join(archived(b).values())

@@ -46,6 +46,8 @@ def cmd_sync(app, args) -> int:
         lines.append(f"wrote {report.tombstones_written} deletion(s) for the other devices")
     if report.lines_scrubbed:
         lines.append(f"removed {report.lines_scrubbed} deleted line(s) from this device's journal")
+    if report.deletions_deferred:
+        lines.append(f"{report.deletions_deferred} deletion(s) wait for the running flush (done at the next sync)")
     if report.repaired:
         lines.append(f"wrote again {report.repaired} journal file(s) of this device that were changed elsewhere")
     for path in report.torn:

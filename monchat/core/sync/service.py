@@ -21,13 +21,20 @@ from pathlib import Path
 from typing import Callable
 
 from ..clock import Clock
-from ..errors import InputError
+from ..errors import FlushRunning, InputError, KnownError
+from ..paths import held_lock
 from ..store.db import Store
 from ..store.messages import MessageArchive
 from ..store.sync import Device, Offset, SyncStore
 from ..types import Message, format_ts
 from .folder import DEVICE_FILE, FORMAT, SyncFolder, read_whole_lines, write_device
 from .journal import carry_out, export, remember, repair
+
+class SyncRunning(KnownError):
+    """Another ``monchat sync`` (a window's, a terminal's) runs on this data folder now."""
+
+    code = "sync_running"
+
 
 NOT_SET_UP = ("This monchat is not set up to sync.", "Choose a folder: `monchat sync setup FOLDER --name NAME`.")
 
@@ -45,6 +52,7 @@ class SyncReport:
     torn: list[str] = field(default_factory=list)  # files whose last line is not whole yet (read at a later sync)
     bad_lines: int = 0  # whole lines that are not messages: skipped
     conflicts: list[str] = field(default_factory=list)  # conflict copies found (never read)
+    deletions_deferred: int = 0  # deletions that wait for a running flush to end (carried out at a later sync)
     repaired: int = 0  # journal files of this device someone else changed, written again from the archive
 
     @property
@@ -58,8 +66,10 @@ class SyncReport:
 
 class SyncService:
     def __init__(self, store: Store, archive: MessageArchive, clock: Clock,
-                 delete: Callable[[str], bool]) -> None:
-        """``delete(id)``: Delete message's path (``memory/takeback.py``); False when there was no such message."""
+                 delete: Callable[[str], bool], lock: Path) -> None:
+        """``delete(id)``: Delete message's path (``memory/takeback.py``); False when there was no such message.
+        ``lock``: held while a sync runs, so this device's files have one writer."""
+        self.lock = lock
         self.sync = SyncStore(store)
         self.store = store
         self.archive = archive
@@ -115,9 +125,16 @@ class SyncService:
 
         Raises:
             InputError: not set up, or the folder is missing or cannot be written.
-            FlushRunning: a deletion must wait for a flush that runs.
+            SyncRunning: another sync runs on this data folder.
         """
         device, place = self.ready()
+        with held_lock(self.lock) as held:
+            if not held:
+                raise SyncRunning("Another monchat sync is running on this data folder.",
+                                  "Let it finish; run `monchat sync` again then if it is still needed.")
+            return self._run(device, place)
+
+    def _run(self, device: Device, place: SyncFolder) -> SyncReport:
         report = SyncReport()
         layout = place.scan()
         report.conflicts = [str(p.relative_to(place.folder)) for p in layout.conflicts]
@@ -125,9 +142,12 @@ class SyncService:
         for other in layout.devices.values():  # first the deletions: nothing deleted is imported again
             if other.id != device.id:
                 self._read_tombstones(other, place, report)
-        done = carry_out(self.sync, place, device.id, self.delete)
-        report.deletions_applied, report.lines_scrubbed, report.tombstones_written = (
-            done.applied, done.scrubbed, done.published)
+        try:
+            done = carry_out(self.sync, place, device.id, self.delete)
+            report.deletions_applied, report.lines_scrubbed, report.tombstones_written = (
+                done.applied, done.scrubbed, done.published)
+        except FlushRunning:  # Delete message waits for a flush; nothing deleted is imported meanwhile
+            report.deletions_deferred = len(self.sync.tombstones(unwritten=True))
         tombstoned = self.sync.tombstoned()
         for other in layout.devices.values():
             if other.id != device.id:
