@@ -288,3 +288,27 @@ def test_a_deletion_waits_for_a_running_flush_and_nothing_deleted_comes_in_meanw
     assert report.deletions_deferred == 1 and WORD in " ".join(archived(b).values())
     report = b.app.sync.run()
     assert report.deletions_applied == 1 and WORD not in " ".join(archived(b).values())
+
+
+def test_a_copy_of_a_data_folder_restored_elsewhere_must_become_a_device_of_its_own(tmp_path, shared):
+    import sqlite3
+    from monchat.core.errors import InputError
+    a = device(tmp_path, shared, "laptop")
+    chat(a, "2026-11-23T21:00:00+09:00", "said on the laptop")
+    a.app.sync.run()
+    copy = World(tmp_path / "copy", start="2026-11-24T08:00:00+09:00")  # a backup restored on another computer
+    copy.app.store.close()
+    source = sqlite3.connect(a.app.paths.db_path)
+    source.backup(sqlite3.connect(copy.app.paths.db_path))
+    source.close()
+    a.clock.now = at("2026-11-24T09:00:00+09:00")
+    chat(a, "2026-11-24T09:00:00+09:00", "the laptop goes on")
+    a.app.sync.run()
+    with pytest.raises(InputError, match="Another monchat syncs as this device"):
+        copy.app.sync.run()
+    new = copy.app.sync.setup(shared, "desktop")
+    assert new.id != a.app.sync.device().id
+    copy.app.sync.run()
+    a.app.sync.run()
+    assert archived(copy) == archived(a)
+    assert a.app.sync.run().nothing and not copy.app.sync.run().imported

@@ -48,7 +48,7 @@ TEXT_COLUMNS: dict[str, dict[str, str]] = {
                  **_all(NONE, "id", "ts", "day", "session", "role", "persona", "backend", "model", "status",
                         "replaces", "archived_at", "usage", "memory_revision", "origin")},
     "kv": {"key": NONE, "value": WORDS},
-    "sync_device": _all(NONE, "id", "name", "folder", "created_at"),  # core/sync: this device
+    "sync_device": _all(NONE, "id", "name", "folder", "created_at", "last_sync"),  # core/sync: this device
     "sync_tombstones": _all(NONE, "message_id", "device", "deleted_at"),
     "sync_offsets": _all(NONE, "path", "tail"),
     "sync_journal": _all(NONE, "message_id", "month"),

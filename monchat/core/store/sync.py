@@ -21,6 +21,8 @@ class Device:
     name: str
     folder: str
     created_at: str
+    last_sync: str | None = None  # the end of its last sync, also in its device.json (a copy of this data
+    # folder, restored from a backup elsewhere, finds the file's newer than its own: another writer has this id)
 
 
 @dataclass(frozen=True)
@@ -43,15 +45,26 @@ class SyncStore:
 
     # ---- this device -----------------------------------------------------
     def device(self) -> Device | None:
-        row = self.store.db.execute("SELECT id, name, folder, created_at FROM sync_device WHERE key = 1").fetchone()
+        row = self.store.db.execute("SELECT id, name, folder, created_at, last_sync FROM sync_device WHERE key = 1"
+                                    ).fetchone()
         return None if row is None else Device(*row)
 
     def set_device(self, device: Device) -> None:
         with self.store.atomic() as db:
-            db.execute("INSERT INTO sync_device(key, id, name, folder, created_at) VALUES(1, ?, ?, ?, ?) "
+            db.execute("INSERT INTO sync_device(key, id, name, folder, created_at, last_sync) VALUES(1, ?, ?, ?, ?, ?) "
                        "ON CONFLICT(key) DO UPDATE SET id = excluded.id, name = excluded.name, "
-                       "folder = excluded.folder, created_at = excluded.created_at",
-                       [device.id, device.name, device.folder, device.created_at])
+                       "folder = excluded.folder, created_at = excluded.created_at, last_sync = excluded.last_sync",
+                       [device.id, device.name, device.folder, device.created_at, device.last_sync])
+
+    def become(self, device: Device) -> None:
+        """This data folder becomes a new device (a copy of another's): nothing is in its own journal yet, and its
+        own deletions are written again under its new id."""
+        with self.store.atomic() as db:
+            db.execute("UPDATE sync_tombstones SET device = ?, written = 0 WHERE device = "
+                       "(SELECT id FROM sync_device WHERE key = 1)", [device.id])
+            db.execute("DELETE FROM sync_journal")
+            db.execute("DELETE FROM sync_offsets WHERE path LIKE 'own/%'")
+            self.set_device(device)
 
     # ---- what this device wrote -------------------------------------------
     def unjournalled(self, limit: int = 2000) -> list[Message]:

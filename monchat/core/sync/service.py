@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -26,8 +26,8 @@ from ..paths import held_lock
 from ..store.db import Store
 from ..store.messages import MessageArchive
 from ..store.sync import Device, Offset, SyncStore
-from ..types import Message, format_ts
-from .folder import DEVICE_FILE, FORMAT, SyncFolder, read_whole_lines, write_device
+from ..types import Message, format_ts, parse_ts
+from .folder import DEVICE_FILE, FORMAT, SyncFolder, read_device, read_whole_lines, write_device
 from .journal import carry_out, export, remember, repair
 
 class SyncRunning(KnownError):
@@ -91,11 +91,27 @@ class SyncService:
             raise InputError("A device needs a name.", "Say which computer this is: `--name laptop`.")
         folder = _usable(folder.expanduser().absolute())
         known = self.sync.device()
-        device = Device(known.id if known else uuid.uuid4().hex, name, str(folder),
-                        known.created_at if known else format_ts(self.clock()))
-        self.sync.set_device(device)
-        self._write_device(SyncFolder(folder), device)
+        if known is not None and self._copied(SyncFolder(folder), known):  # a copy of another data folder
+            device = Device(uuid.uuid4().hex, name, str(folder), format_ts(self.clock()))
+            self.sync.become(device)
+        else:
+            device = Device(known.id if known else uuid.uuid4().hex, name, str(folder),
+                            known.created_at if known else format_ts(self.clock()), known.last_sync if known else None)
+            self.sync.set_device(device)
+        self._write_device(SyncFolder(folder), device, device.last_sync)
         return device
+
+    @staticmethod
+    def _copied(place: SyncFolder, device: Device) -> bool:
+        """Whether another data folder syncs with this device's id: its ``device.json`` says it synced after the
+        last sync this data folder made (a backup restored on another computer holds the same id)."""
+        said = read_device(place.device_dir(device.id) / DEVICE_FILE).get("last_sync")
+        try:
+            theirs = parse_ts(said) if isinstance(said, str) else None
+            ours = parse_ts(device.last_sync) if device.last_sync else None
+        except ValueError:
+            return False
+        return theirs is not None and (ours is None or theirs > ours)
 
     def record_deletion(self, ids: list[str]) -> None:
         """A message is being deleted here (``MessageDeletion``'s ``on_delete``): its deletion will travel."""
@@ -112,6 +128,10 @@ class SyncService:
             raise InputError(f"The sync folder {folder} does not hold this device's files.",
                              "Is it the right folder, and mounted? `monchat sync setup FOLDER --name NAME` "
                              "writes them again.")
+        if self._copied(place, device):
+            raise InputError("Another monchat syncs as this device (a copy of this data folder, restored from a "
+                             "backup?): two computers must not write one device's files.",
+                             "Make this one a device of its own: `monchat sync setup FOLDER --name NAME`.")
         return device, place
 
     def _write_device(self, place: SyncFolder, device: Device, last_sync: str | None = None) -> None:
@@ -156,6 +176,7 @@ class SyncService:
         report.repaired = repair(self.sync, place, device.id)
         report.exported = export(self.sync, place, device.id).messages
         remember(self.sync, place, device.id)
+        self.sync.set_device(replace(device, last_sync=now))  # here first, then the file: never the file alone
         self._write_device(place, device, now)
         return report
 
