@@ -312,3 +312,15 @@ def test_a_copy_of_a_data_folder_restored_elsewhere_must_become_a_device_of_its_
     a.app.sync.run()
     assert archived(copy) == archived(a)
     assert a.app.sync.run().nothing and not copy.app.sync.run().imported
+
+
+def test_a_journal_line_is_the_log_line_of_the_message_byte_for_byte():
+    from monchat.core.sync.journal import journal_line
+    from monchat.core.types import ReplyStatus
+    plain = Message(id="0000000000aa0000000a", ts="2026-11-23T21:00:00.000+09:00", role="user", text="日本語 \"q\"")
+    full = Message(id="0000000000aa0000000b", ts="2026-11-23T21:00:00.000+09:00", role="assistant", text="x",
+                   persona="hana", backend="ollama", model="m", status=ReplyStatus.PARTIAL,
+                   replaces="0000000000aa0000000c", usage={"prompt": 3, "output": 4}, memory_revision="r1",
+                   off_record=True)
+    for message in (plain, full):
+        assert journal_line(message) == message.to_json()

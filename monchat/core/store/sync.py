@@ -67,12 +67,22 @@ class SyncStore:
             self.set_device(device)
 
     # ---- what this device wrote -------------------------------------------
-    def unjournalled(self, limit: int = 2000) -> list[Message]:
-        """Archived messages written here (no origin) that this device's journal does not hold yet and no deletion
-        names, oldest first (at most ``limit``)."""
-        return [_row_to_message(r) for r in self.store.db.query(
-            "SELECT * FROM messages WHERE origin IS NULL AND id NOT IN (SELECT message_id FROM sync_journal) "
-            "AND id NOT IN (SELECT message_id FROM sync_tombstones) ORDER BY ts_epoch, id LIMIT ?", [limit])]
+    def unjournalled_ids(self) -> list[str]:
+        """Ids of archived messages written here (no origin) that this device's journal does not hold yet and no
+        deletion names, oldest first."""
+        return [r[0] for r in self.store.db.execute(
+            "SELECT id FROM messages WHERE origin IS NULL AND id NOT IN (SELECT message_id FROM sync_journal) "
+            "AND id NOT IN (SELECT message_id FROM sync_tombstones) ORDER BY ts_epoch, id")]
+
+    def messages(self, ids: list[str]) -> list[Message]:
+        """These archived messages, whole, in the order of ``ids`` (asked in slices)."""
+        found: dict[str, Message] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start:start + 500]
+            marks = ",".join("?" * len(part))
+            found.update((r["id"], _row_to_message(r)) for r in self.store.db.query(
+                f"SELECT * FROM messages WHERE id IN ({marks})", part))
+        return [found[i] for i in ids if i in found]
 
     def journalled(self, ids: list[str], month: str) -> None:
         """These messages are in this device's journal file of ``month``."""

@@ -21,12 +21,13 @@ already there); then it is marked written.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Callable
 
 from ..paths import write_private
 from ..store.sync import Offset, SyncStore
 from ..types import Message
+from ..vocabulary.states import ReplyStatus
 from .folder import JOURNAL, JOURNAL_FILE, TAIL_BYTES, SyncFolder, append_lines, line_id, rewrite_without, tail_of
 
 BATCH = 2000
@@ -41,22 +42,34 @@ class Exported:
 def export(sync: SyncStore, folder: SyncFolder, device_id: str) -> Exported:
     """Append what this device archived and its journal does not hold yet."""
     done = Exported()
-    while True:
-        rows = sync.unjournalled(BATCH)
-        if not rows:
-            return done
+    there: dict[str, set[str]] = {}  # month → ids its file holds (read once a run)
+    pending = sync.unjournalled_ids()
+    for start in range(0, len(pending), BATCH):
         by_month: dict[str, list[Message]] = {}
-        for message in rows:
+        for message in sync.messages(pending[start:start + BATCH]):
             by_month.setdefault(message.ts[:7], []).append(message)
         for month, messages in sorted(by_month.items()):
             path = folder.journal_file(device_id, month)
-            there = _ids_in(path)
-            append_lines(path, [m.to_json() for m in messages if m.id not in there])
+            if month not in there:
+                there[month] = _ids_in(path)
+            new = [m for m in messages if m.id not in there[month]]
+            append_lines(path, [journal_line(m) for m in new])
+            there[month].update(m.id for m in new)
             sync.journalled([m.id for m in messages], month)
-            done.messages += sum(1 for m in messages if m.id not in there)
+            done.messages += len(new)
             done.files += 1
-        if len(rows) < BATCH:
-            return done
+    return done
+
+
+def journal_line(message: Message) -> str:
+    """``message.to_json()``, without ``asdict``'s deep copy (two thirds of an export's time for 20,000 lines):
+    the same bytes (``tests/test_sync_journal.py``)."""
+    data = {f.name: getattr(message, f.name) for f in fields(message)}
+    for optional, empty in (("status", ReplyStatus.OK), ("replaces", ""), ("usage", {}), ("memory_revision", ""),
+                             ("off_record", False)):
+        if data[optional] == empty:
+            del data[optional]
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def _ids_in(path) -> set[str]:
@@ -132,6 +145,6 @@ def repair(sync: SyncStore, folder: SyncFolder, device_id: str) -> int:
         path = folder.journal_file(device_id, month)
         if known is None or (_mark(path) or Offset(-1, "")) == known:
             continue
-        write_private(path, "".join(m.to_json() + "\n" for m in sync.journal_of(month)))
+        write_private(path, "".join(journal_line(m) + "\n" for m in sync.journal_of(month)))
         repaired += 1
     return repaired
