@@ -115,7 +115,10 @@ def write_device(path: Path, info: dict) -> None:
 
 
 def append_lines(path: Path, lines: list[str]) -> None:
-    """Append whole lines and sync them to disk (a torn last line a crash left is ended first)."""
+    """Append whole lines to a file of this device's own and sync them to disk.
+
+    A torn last line there is what this device's own crash left mid-append (it is the file's one writer): it is cut
+    off first, so the file holds whole lines only. No reader took it (they read up to the last whole line)."""
     if not lines:
         return
     payload = "".join(line + "\n" for line in lines).encode("utf-8")
@@ -125,13 +128,25 @@ def append_lines(path: Path, lines: list[str]) -> None:
     try:
         size = os.fstat(fd).st_size
         if size and os.pread(fd, 1, size - 1) != b"\n":
-            payload = b"\n" + payload
+            os.ftruncate(fd, _end_of_last_line(fd, size))
         write_all(fd, payload)
         os.fsync(fd)
     finally:
         os.close(fd)
     if created:
         fsync_folder(path.parent)
+
+
+def _end_of_last_line(fd: int, size: int) -> int:
+    """The offset after the file's last newline (0 when it has none), read backwards."""
+    end = size
+    while end > 0:
+        start = max(0, end - 65536)
+        found = os.pread(fd, end - start, start).rfind(b"\n")
+        if found >= 0:
+            return start + found + 1
+        end = start
+    return 0
 
 
 def rewrite_without(path: Path, ids: set[str]) -> int:
