@@ -193,16 +193,26 @@ class WholeLines:
 
 
 def read_whole_lines(path: Path, offset: int, tail: str) -> WholeLines:
-    """The whole lines of ``path`` after ``offset`` (from the start when the file was rewritten since)."""
-    data = path.read_bytes()
-    if offset > len(data) or tail_of(data[:offset]) != tail:
-        offset = 0  # shorter, or other bytes before the offset: a deletion rewrote it (ids dedupe what is read again)
+    """The whole lines of ``path`` after ``offset`` (from the start when the file was rewritten since). Only the
+    bytes from just before ``offset`` are read, unless the file was rewritten."""
+    with open(path, "rb") as f:
+        size = f.seek(0, 2)
+        start = max(0, offset - TAIL_BYTES) if offset <= size else 0
+        f.seek(start)
+        data = f.read()
+        if offset > size or tail_of(data[:offset - start]) != tail:
+            # shorter, or other bytes before the offset: a deletion rewrote it (ids dedupe what is read again)
+            offset = 0
+            if start:
+                f.seek(0)
+                data, start = f.read(), 0
+    first = offset - start  # where the unread lines begin in ``data``
     end = data.rfind(b"\n") + 1
     torn = end < len(data)
-    lines = data[offset:end].splitlines(keepends=True) if end > offset else []
+    lines = data[first:end].splitlines(keepends=True) if end > first else []
     records: list[dict] = []
     bad = 0
-    position = offset
+    position = first
     for n, line in enumerate(lines):
         try:
             record = json.loads(line)
@@ -217,5 +227,5 @@ def read_whole_lines(path: Path, offset: int, tail: str) -> WholeLines:
         else:
             records.append(record)
         position += len(line)
-    end = max(end, offset)
-    return WholeLines(records, end, tail_of(data[:end]), torn, bad)
+    end = max(end, first)
+    return WholeLines(records, start + end, tail_of(data[:end]), torn, bad)
