@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # the flush machinery is imported when it is first used, not 
     from .core.memory.takeback import MessageDeletion
     from .core.memory.never import NeverRules
     from .core.models.service import Models
+    from .core.sync.service import SyncService
     from .core.transfer.service import Transfer
 
 log = logging.getLogger(__name__)
@@ -57,9 +58,13 @@ def scrub_text_files(paths, logbook, texts: list[str]) -> object:
     return scrub_text_files(paths, logbook, texts)
 
 
-def take_back_edited(logbook, archive, memory, paths, ids: list[str]) -> object:
-    """What an edit replaced, out of every file (``core/memory/scrub.py``, imported at the first edit)."""
+def take_back_edited(logbook, archive, memory, paths, ids: list[str], store=None, clock=None) -> object:
+    """What an edit replaced, out of every file (``core/memory/scrub.py``, imported at the first edit); its deletion
+    travels to the other devices (``core/sync``)."""
     from .core.memory.scrub import Scrubber
+    if store is not None and clock is not None:
+        from .core.sync.service import record_deletion
+        record_deletion(store, clock, ids)
     return Scrubber(logbook, archive, memory, paths).take_back_edited(ids)
 
 
@@ -134,7 +139,24 @@ class App:
     def messages(self) -> "MessageDeletion":
         """Delete message (``core/memory/takeback.py``), for the window and ``monchat message delete``."""
         from .core.memory.takeback import MessageDeletion
-        return MessageDeletion(self.logbook, self.archive, self.memory, self.paths)
+        return MessageDeletion(self.logbook, self.archive, self.memory, self.paths,
+                               on_delete=lambda ids: self.sync.record_deletion(ids))  # deletions travel (core/sync)
+
+    @cached_property
+    def sync(self) -> "SyncService":
+        """One history on every device through a synced folder (``core/sync/``): ``monchat sync``."""
+        from .core.sync.service import SyncService
+        return SyncService(self.store, self.archive, self.logbook, self.clock, self._delete_quietly,
+                           self.paths.data_dir / "sync.lock")
+
+    def _delete_quietly(self, message_id: str) -> bool:
+        """Delete message for sync: another device deleted it; False when it is not here."""
+        from .core.errors import NotFound
+        try:
+            self.messages.delete(message_id)
+        except NotFound:
+            return False
+        return True
 
     @cached_property
     def pause(self) -> MemoryPause:
@@ -254,7 +276,7 @@ def build_app(home: str | None = None, *, backend: str | None = None, model: str
     built: list = []  # the flush service, once built: while it (or one in another process) runs, chat stays open
     chat = ChatService(settings, logbook, archive, personas, prompts, backends, memory=memory, clock=clock,
                        flush_running=lambda: (bool(built) and built[0].running) or is_marked(paths.flush_running),
-                       take_back=lambda ids: take_back_edited(logbook, archive, memory, paths, ids))
+                       take_back=lambda ids: take_back_edited(logbook, archive, memory, paths, ids, store, clock))
 
     def make_flush() -> "FlushService":
         from .core.flush.service import FlushService

@@ -25,7 +25,8 @@ WRITER = "core/store/messages.py"
 # Writes of message rows allowed besides the writer: a released migration (never edited) fills the columns it adds.
 ALLOWED_SQL = {WRITER, "core/store/migrations.py", "core/store/early_migrations.py"}
 # Who may hand messages to the writer: the flush archives the log files' lines (typed here or a history import).
-ARCHIVE_CALLERS = {"core/flush/commit.py"}
+ARCHIVE_CALLERS = {"core/flush/commit.py",
+                   "core/sync/service.py"}  # another device's journal: its messages, marked with their origin
 WRITE_SQL = re.compile(r"\b(INSERT(\s+OR\s+\w+)?\s+INTO|REPLACE\s+INTO|UPDATE(\s+OR\s+\w+)?)\s+[\"'`\[]?messages\b(?!_)",
                        re.IGNORECASE)
 SQLITE_UTILS_WRITES = {"insert", "insert_all", "upsert", "upsert_all", "update", "lookup"}

@@ -122,7 +122,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # What the faces call: the flush (its stages and its one commit), a chat turn, history in and out,
     # status and doctor.
     ("services", ("monchat.core.flush", "monchat.core.chat", "monchat.core.transfer", "monchat.core.status",
-                  "monchat.core.doctor")),
+                  "monchat.core.doctor",
+                  "monchat.core.sync")),  # sync (issue 41): journals in a synced folder, over the archive and memory
     # Measuring the services: ``monchat eval`` runs sets through the flush and the chat (issue 42).
     ("measures", ("monchat.core.evaluation",)),
     # The composition root: builds each service once and wires what a lower layer tells a higher one.

@@ -72,6 +72,7 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
     from . import evaluate  # monchat eval: a memory score (issue 42)
     from . import (chat, feedback, flush, history, inbox, lint, memory, message, models, personas, portable, privacy,
                    settings, status)
+    from . import sync  # monchat sync: one history on every device (issue 41)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
     parser.set_defaults(command="gui", **{**COMMON, **gui.DEFAULTS})  # `monchat` alone opens the window
     # in the order `monchat --help` lists them
@@ -94,6 +95,7 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
     models.register(sub)
     privacy.register(sub)
     evaluate.register(sub)
+    sync.register(sub)
     return parser
 
 

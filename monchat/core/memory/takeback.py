@@ -20,6 +20,7 @@ It runs under the flush lock, so no flush reads the message while it goes.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from ..errors import FlushRunning, NotFound
 from ..logs.files import LogBook
@@ -71,11 +72,13 @@ class Deleted:
 class MessageDeletion:
     """Delete message, for the window and ``monchat message delete`` alike."""
 
-    def __init__(self, logbook: LogBook, archive: MessageArchive, memory: MemoryService, paths: Paths) -> None:
+    def __init__(self, logbook: LogBook, archive: MessageArchive, memory: MemoryService, paths: Paths,
+                 on_delete: Callable[[list[str]], None] | None = None) -> None:
         self.logbook = logbook
         self.archive = archive
         self.memory = memory
         self.paths = paths
+        self.on_delete = on_delete  # told the ids before they go (app.py: sync records the deletion, core/sync)
 
     def plan(self, message_id: str) -> DeletionPlan:
         """The message, its earlier versions, and the memories deleting it would retract or weaken.
@@ -126,6 +129,8 @@ class MessageDeletion:
                 raise FlushRunning("A flush is running in another monchat window or terminal.",
                                    "Delete the message when it has finished.")
             plan = self.plan(message_id)
+            if self.on_delete is not None:  # first: a deletion that began travels even if it is cut short
+                self.on_delete(plan.ids)
             done = Scrubber(self.logbook, self.archive, self.memory, self.paths).take_back(
                 plan.ids, [m.text for m in plan.versions], DELETED)
         return Deleted(plan.message.id, plan.message.role, plan.ids, done.log_lines, done.archived, done.memory,

@@ -52,7 +52,8 @@ class BackgroundStore(StoreView):
     def user_messages_on_day(self, day: str) -> list[dict]:
         """The day's archived user messages, but those an edit replaced (the user took them back)."""
         return list(self.db.query("SELECT id, ts, ts_epoch, persona, text FROM messages "
-                                  "WHERE day = ? AND role = 'user' AND id NOT IN (SELECT replaces FROM messages "
+                                  "WHERE day = ? AND role = 'user' AND origin IS NULL "  # another device's: its own flush reads it
+                                  "AND id NOT IN (SELECT replaces FROM messages "
                                   "WHERE replaces IS NOT NULL AND replaces != '') ORDER BY ts_epoch, id", [day]))
 
     def superseded_per_slot(self) -> dict[str, int]:

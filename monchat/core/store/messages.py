@@ -41,9 +41,10 @@ class MessageArchive:
         self.store = store
         self.tz = tz
 
-    def archive(self, messages: list[Message], archived_at: datetime | None = None) -> int:
+    def archive(self, messages: list[Message], archived_at: datetime | None = None, origin: str | None = None) -> int:
         """Insert messages not yet archived; return how many were new.
 
+        ``origin``: the device whose sync journal they came from (``core/sync/``), None for messages said here.
         Runs inside the caller's transaction when there is one.
         """
         stamp = format_ts(archived_at or local_now())
@@ -57,6 +58,7 @@ class MessageArchive:
                 "model": m.model, "status": m.status, "replaces": m.replaces, "archived_at": stamp,
                 "usage": json.dumps(m.usage) if m.usage else None,
                 "memory_revision": m.memory_revision or None, **long_text_columns(m.text),
+                **({"origin": origin} if origin else {}),
             })
         if not rows:
             return 0

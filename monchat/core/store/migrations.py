@@ -210,3 +210,22 @@ def m027_flush_accounting(db: Database) -> None:
     its filters answered and what became of each — kept, folded, recalls, and the drops by reason — as JSON
     (``{"proposals", "kept", "folded", "recalls", "dropped": {category: n}}``). NULL for a run before this."""
     db["flush_runs"].add_column("accounting", str)
+
+
+@migrations()
+def m028_sync(db: Database) -> None:
+    """One history on every device (issue 41, ``core/sync/``): this data folder's device (``sync_device``: one row,
+    its stable id, name, sync folder and the end of its last sync), a message's origin (``messages.origin``: the
+    device that wrote it, NULL for this one), the deletions that travel (``sync_tombstones``: ``written`` 0 until
+    carried out here and, for this device's own, written to its tombstone file) and how far each other device's file was read (``sync_offsets``:
+    the offset after the last whole line and a hash of the bytes before it, so a rewritten file is read again) and
+    which messages this device's journal holds (``sync_journal``)."""
+    db["sync_device"].create({"key": int, "id": str, "name": str, "folder": str, "created_at": str,
+                              "last_sync": str}, pk="key")
+    db["messages"].add_column("origin", str)
+    # what this device wrote, by id alone: a sync finds what its journal lacks without reading every row's text
+    db.execute("CREATE INDEX messages_written_here ON messages(id) WHERE origin IS NULL")
+    db["sync_tombstones"].create({"message_id": str, "device": str, "deleted_at": str, "written": int},
+                                 pk="message_id", not_null={"device", "deleted_at", "written"})
+    db["sync_offsets"].create({"path": str, "offset": int, "tail": str}, pk="path")
+    db["sync_journal"].create({"message_id": str, "month": str}, pk="message_id")  # in this device's journal

@@ -46,8 +46,12 @@ TEXT_COLUMNS: dict[str, dict[str, str]] = {
     "_sqlite_migrations": _all(NONE, "migration_set", "name", "applied_at"),
     "messages": {**_all(ROW, "text", "text_head"),
                  **_all(NONE, "id", "ts", "day", "session", "role", "persona", "backend", "model", "status",
-                        "replaces", "archived_at", "usage", "memory_revision")},
+                        "replaces", "archived_at", "usage", "memory_revision", "origin")},
     "kv": {"key": NONE, "value": WORDS},
+    "sync_device": _all(NONE, "id", "name", "folder", "created_at", "last_sync"),  # core/sync: this device
+    "sync_tombstones": _all(NONE, "message_id", "device", "deleted_at"),
+    "sync_offsets": _all(NONE, "path", "tail"),
+    "sync_journal": _all(NONE, "message_id", "month"),
     "memories": {**_all(MEMORY, "text"),
                  **_all(NONE, "id", "slot", "kind", "state", "persona", "style", "valid_at", "invalid_at",
                         "superseded_by", "superseded_at", "created_at", "updated_at")},

@@ -36,7 +36,7 @@ VERSION = 1
 DB_NAME = "monchat.db"
 CONFIG_ENTRIES = ("settings.toml", "personas")
 SKIP_NAMES = {DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm", f"{DB_NAME}-journal", f"{DB_NAME}.lock",
-              "flush.lock", "flush.running", "crash", "off_record"}  # off-the-record logs are never kept beyond their hours
+              "flush.lock", "flush.running", "sync.lock", "crash", "off_record"}  # off-the-record logs are never kept beyond their hours
 
 
 @dataclass

@@ -1,0 +1,75 @@
+"""``monchat sync``, ``monchat sync setup FOLDER --name NAME``, ``monchat sync status [--json]``: one history on
+every device through a synced folder (``core/sync/``, ``docs/sync.md``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .output import print_result
+
+
+def register(sub) -> None:
+    p = sub.add_parser("sync", help="one history on every device through a synced folder: import what other "
+                                    "devices wrote, export what this one wrote (setup, status)")
+    p.add_argument("--json", action="store_true", help="print what was done as JSON")
+    p.set_defaults(run=cmd_sync)
+    actions = p.add_subparsers(dest="sync_action", metavar="ACTION")
+    setup = actions.add_parser("setup", help="sync through FOLDER (a Syncthing or Dropbox folder, a USB stick)")
+    setup.add_argument("folder", metavar="FOLDER", help="the synced folder (it must exist)")
+    setup.add_argument("--name", required=True, help="this device's name, as the others show it (e.g. laptop)")
+    setup.add_argument("--json", action="store_true")
+    setup.set_defaults(run=cmd_setup)
+    status = actions.add_parser("status", help="this device, the others, deletions waiting, conflict copies")
+    status.add_argument("--json", action="store_true")
+    status.set_defaults(run=cmd_status)
+
+
+def cmd_setup(app, args) -> int:
+    device = app.sync.setup(Path(args.folder), args.name)
+    return print_result({"id": device.id, "name": device.name, "folder": device.folder}, args.json,
+                        [f"This device is {device.name!r} ({device.id}), syncing through {device.folder}.",
+                         "Run `monchat sync` to export this device's history and import the others'."])
+
+
+def cmd_sync(app, args) -> int:
+    report = app.sync.run()
+    lines = []
+    if report.nothing:
+        lines.append("Nothing to do: this device and the folder are in step.")
+    if report.exported:
+        lines.append(f"exported {report.exported} message(s) to this device's journal")
+    for device, count in sorted(report.from_devices.items()):
+        lines.append(f"imported {count} message(s) from device {device}")
+    if report.deletions_applied:
+        lines.append(f"deleted {report.deletions_applied} message(s) another device deleted")
+    if report.tombstones_written:
+        lines.append(f"wrote {report.tombstones_written} deletion(s) for the other devices")
+    if report.lines_scrubbed:
+        lines.append(f"removed {report.lines_scrubbed} deleted line(s) from this device's journal")
+    if report.deletions_deferred:
+        lines.append(f"{report.deletions_deferred} deletion(s) wait for the running flush (done at the next sync)")
+    if report.repaired:
+        lines.append(f"wrote again {report.repaired} journal file(s) of this device that were changed elsewhere")
+    for path in report.torn:
+        lines.append(f"not whole yet (read at a later sync): {path}")
+    if report.bad_lines:
+        lines.append(f"skipped {report.bad_lines} line(s) that are not messages")
+    for path in report.conflicts:
+        lines.append(f"conflict copy (never read): {path}")
+    return print_result(report.as_dict(), args.json, lines)
+
+
+def cmd_status(app, args) -> int:
+    from ..core.sync.status import sync_status
+    status = sync_status(app.sync)
+    lines = [f"this device: {status.device['name']} ({status.device['id']})", f"folder: {status.folder} "
+             f"({status.folder_size:,} bytes)"]
+    if not status.devices:
+        lines.append("no other device has written to the folder yet")
+    for device in status.devices:
+        lines.append(f"device {device.name or '?'} ({device.id}): last wrote {device.last_write or 'never'}")
+    for waiting in status.deletions_waiting:
+        lines.append(f"deletion of {waiting.id} ({waiting.deleted_at}) waits on: {', '.join(waiting.waiting_on)}")
+    for path in status.conflict_copies:
+        lines.append(f"conflict copy (never read): {path}")
+    return print_result(status.as_dict(), args.json, lines)
