@@ -58,8 +58,6 @@ def test_an_edit_on_both_sides_while_apart_leaves_a_real_conflict_copy_on_both(p
         an_hour_ago = time.time() - 3600
         os.utime(live_b, (an_hour_ago, an_hour_ago))  # b's edit is the older one: it loses, whatever the clock says
         live_a.write_text('{"line": 1}\n{"line": "a"}\n', encoding="utf-8")
-        pair.a.scan()
-        pair.b.scan()
     pair.wait_synced()
 
     copies = {side.name: [p.relative_to(side.folder) for p in side.conflict_copies()] for side in (pair.a, pair.b)}

@@ -8,8 +8,8 @@ listens on a free loopback port with a random API key; the folder (``sendreceive
 few seconds, but the helpers ask for a scan themselves rather than wait for one.
 
 ``SyncthingPair.wait_synced()`` asks both REST APIs, not a clock: it returns once both sides are connected, idle,
-need nothing, see the other as 100 % complete and hold the same global state, twice in a row. ``paused()`` cuts the
-connection both ways (to make a real conflict copy). The pair is shut down through ``/rest/system/shutdown``; its
+need nothing, see the other as 100 % complete and hold the same global state, twice in a row. ``paused()`` pauses the shared
+folder on both sides (to make a real conflict copy). The pair is shut down through ``/rest/system/shutdown``; its
 process groups are killed if one lingers, so no process outlives the ``with``.
 """
 
@@ -135,11 +135,12 @@ class SyncthingInstance:
 
     # ---- REST ---------------------------------------------------------------------------------------------
 
-    def rest(self, method: str, path: str, timeout: float = 10.0, **params: str):
-        """One REST call; the parsed JSON answer (None for an empty one)."""
+    def rest(self, method: str, path: str, timeout: float = 10.0, body: dict | None = None, **params: str):
+        """One REST call (``body`` sent as JSON); the parsed JSON answer (None for an empty one)."""
         query = f"?{urllib.parse.urlencode(params)}" if params else ""
-        request = urllib.request.Request(f"http://127.0.0.1:{self.gui_port}{path}{query}", method=method,
-                                         headers={"X-API-Key": self.api_key})
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(f"http://127.0.0.1:{self.gui_port}{path}{query}", method=method, data=data,
+                                         headers={"X-API-Key": self.api_key, "Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=timeout) as answer:
             body = answer.read()
         return json.loads(body) if body.strip() else None
@@ -160,6 +161,9 @@ class SyncthingInstance:
     def connected_to(self, other: SyncthingInstance) -> bool:
         connections = self.rest("GET", "/rest/system/connections")["connections"]
         return bool(connections.get(other.device_id, {}).get("connected"))
+
+    def set_folder_paused(self, paused: bool) -> None:
+        self.rest("PATCH", f"/rest/config/folders/{FOLDER_ID}", body={"paused": paused})
 
     def scan(self) -> None:
         """Scan the shared folder now (the answer comes when the scan is done)."""
@@ -231,11 +235,16 @@ class SyncthingPair:
     def wait_synced(self, timeout: float = 15.0) -> None:
         """Scan both copies now, then poll both REST APIs until they agree on the folder, twice in a row."""
         deadline = time.monotonic() + timeout
-        for me in (self.a, self.b):
-            me.scan()
+        unscanned = [self.a, self.b]
         last = None
         while True:
-            view = self._view()
+            for me in unscanned[:]:
+                try:
+                    me.scan()
+                    unscanned.remove(me)
+                except urllib.error.HTTPError:  # a folder just resumed is not running yet: scan it at the next poll
+                    pass
+            view = None if unscanned else self._view()
             if view is not None and view == last:
                 return
             last = view
@@ -243,19 +252,20 @@ class SyncthingPair:
 
     @contextlib.contextmanager
     def paused(self) -> Iterator[None]:
-        """Each side pauses the other: no connection while the ``with`` runs; connected again after it."""
-        for me, other in self.sides():
-            me.rest("POST", "/rest/system/pause", device=other.device_id)
+        """The shared folder paused on both sides: nothing passes while the ``with`` runs; on leaving, both scan
+        what changed meanwhile and exchange it. (The devices stay connected: pausing a device instead left the two
+        unconnected for 5 s, once for over 15, while Syncthing's dialer waited out its back-off.)"""
+        for me in (self.a, self.b):
+            me.set_folder_paused(True)
         deadline = time.monotonic() + 15.0
-        while any(me.connected_to(other) for me, other in self.sides()):
-            _until(deadline, "the two syncthings disconnected", self.a, self.b)
+        while any(me.status()["state"] not in ("", "paused") for me in (self.a, self.b)):  # 1.19: "" when paused
+            _until(deadline, "the shared folder paused on both sides", self.a, self.b)
         try:
             yield
         finally:
-            for me, other in self.sides():
+            for me in (self.a, self.b):
                 if me.alive():
-                    me.rest("POST", "/rest/system/resume", device=other.device_id)
-        self.wait_connected()
+                    me.set_folder_paused(False)
 
     def stop(self) -> None:
         for me in (self.a, self.b):
@@ -271,7 +281,9 @@ def _env() -> dict[str, str]:
 def _until(deadline: float, what: str, *instances: SyncthingInstance, pause: float = 0.05) -> None:
     """Sleep a poll's pause, or fail with both logs' tails once ``deadline`` has passed."""
     if time.monotonic() > deadline:
-        tails = "\n".join(f"--- {i.name} ---\n{i.log_tail()}" for i in instances)
+        tails = "\n".join(f"--- {i.name} ({'running' if i.alive() else 'exited'}"
+                           f"{'' if i.process is None else f', pid {i.process.pid}, code {i.process.poll()}'}) ---\n"
+                           f"{i.log_tail()}" for i in instances)
         raise AssertionError(f"timed out waiting for {what}\n{tails}")
     time.sleep(pause)
 
