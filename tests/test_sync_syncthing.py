@@ -22,9 +22,11 @@ import subprocess
 import sys
 import time
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -34,6 +36,7 @@ from tests.support.syncthing import CONFLICT_NAME, MISSING, SyncthingPair, insta
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not installed(), reason=MISSING)]
 
+T = TypeVar("T")
 JST = timezone(timedelta(hours=9))
 SENDAI, TEA, CURRY = "仙台に住んでいる", "緑茶を飲む", "cooks curry for family"
 RULES = [
@@ -122,11 +125,16 @@ def _history_file(path: Path, lines) -> Path:
     return path
 
 
+def both(on_a: Callable[[], T], on_b: Callable[[], T]) -> dict[str, T]:
+    """Run something on each device at once, as two computers would: {"a": what A gave, "b": what B gave}."""
+    with ThreadPoolExecutor(2) as pool:
+        done = {"a": pool.submit(on_a), "b": pool.submit(on_b)}
+        return {side: future.result() for side, future in done.items()}
+
+
 def sync_both(a: Device, b: Device) -> None:
-    """``monchat sync`` on both at once, as two computers would; each must exit 0."""
-    running = [(a.start("sync"), ("sync", a.name)), (b.start("sync"), ("sync", b.name))]
-    for process, args in running:
-        _finished(process, args)
+    """``monchat sync`` on both at once; each must exit 0."""
+    both(lambda: a.run("sync"), lambda: b.run("sync"))
 
 
 def converge(pair: SyncthingPair, a: Device, b: Device, rounds: int = 1) -> None:
@@ -211,27 +219,28 @@ def story(tmp_path_factory):
             converge(pair, a, b, rounds)
             seen["model_calls_in_sync"] += len(server.requests) - calls
 
-        for device in (a, b):  # B has a backend too: a model call made by a sync would reach the counted server
+        def prepare(device: Device, chat) -> None:  # B has a backend too: a sync's model call would be counted
             device.run("settings", "set", "backend.name", "ollama")
             device.run("settings", "set", "ollama.model", "llama3.2")
             device.run("sync", "setup", str(device.folder), "--name", device.name)
-        a.chats(CHAT_A, "chat")
-        b.chats(CHAT_B, "chat")
+            device.chats(chat, "chat")
+
+        both(lambda: prepare(a, CHAT_A), lambda: prepare(b, CHAT_B))
         seen["flush_a"] = a.json("flush", "--seed", "7")
 
         with seen.stage("first sync"):
             synced()
-            seen["before_b_flush"] = {"a": a.memory(), "b": b.memory()}
+            seen["before_b_flush"] = both(a.memory, b.memory)
 
         with seen.stage("flush on B"):
             calls = len(server.requests)
             seen["flush_b"] = b.json("flush", "--seed", "7")
             seen["b_flush_requests"] = server.requests[calls:]
             synced()
-            seen["after_flushes"] = {"a": (a.archive(), a.memory()), "b": (b.archive(), b.memory())}
+            seen["after_flushes"] = both(lambda: (a.archive(), a.memory()), lambda: (b.archive(), b.memory()))
 
         with seen.stage("status"):
-            seen["status"] = {"a": a.status(), "b": b.status()}
+            seen["status"] = both(a.status, b.status)
             seen["device_dirs"] = {"a": device_dir_of(pair.a.folder, CHAT_A[0][3]).name,
                                    "b": device_dir_of(pair.a.folder, CHAT_B[0][3]).name}
 
@@ -240,14 +249,14 @@ def story(tmp_path_factory):
             tea = {m[0]: mid for mid, m in b.memory().items()}[TEA]
             b.run("memory", "approve", tea)
             synced()
-            seen["after_approval"] = {"a": (a.memory(), a.json("memory", "queue")),
-                                      "b": (b.memory(), b.json("memory", "queue"))}
+            seen["after_approval"] = both(lambda: (a.memory(), a.json("memory", "queue")),
+                                          lambda: (b.memory(), b.json("memory", "queue")))
 
         with seen.stage("deletion on A"):
             [deleted] = [m for m in a.json("search", "Kyoto") if m["text"] == DELETED]
             a.run("message", "delete", deleted["id"], "--yes")
             synced()
-            seen["after_deletion"] = {"a": a.archive(), "b": b.archive(),
+            seen["after_deletion"] = {**both(a.archive, b.archive),
                                       "files": [p for where in (a.home, b.home, pair.a.folder, pair.b.folder)
                                                 for p in files_holding(where, DELETED)]}
 
@@ -262,11 +271,10 @@ def story(tmp_path_factory):
                 a.run("sync")
             synced()
             seen["conflict_copies"] = {"a": pair.a.conflict_copies(), "b": pair.b.conflict_copies()}
-            seen["after_conflict"] = {"a": (a.archive(), a.memory(), a.status()),
-                                      "b": (b.archive(), b.memory(), b.status())}
+            seen["after_conflict"] = both(lambda: (a.archive(), a.status()), lambda: (b.archive(), b.status()))
 
         with seen.stage("nothing to do"):
-            seen["final_sync"] = {"a": a.run("sync"), "b": b.run("sync")}
+            seen["final_sync"] = both(lambda: a.run("sync"), lambda: b.run("sync"))
         print("stage times (s):", seen["times"])  # shown with -s: what the story costs
         yield seen
 
@@ -355,7 +363,7 @@ def test_a_real_conflict_copy_is_reported_on_both_and_never_read(story):
     [copy] = copies["a"]
     assert CONFLICT_NAME.match(copy.name)["stem"] == story["forged_into"].stem
     for me in ("a", "b"):
-        archive, _, status = story["after_conflict"][me]
+        archive, status = story["after_conflict"][me]
         assert any(copy.name in said for said in strings(status)), (me, status)
         assert FORGED not in texts(archive)
         assert LATER_A[0][3] in texts(archive)  # A's own words written meanwhile are not lost

@@ -194,8 +194,9 @@ class SyncthingInstance:
                 self.process.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 pass
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.process.pid, signal.SIGKILL)  # its own session: anything it left behind goes too
+        if self.process.poll() is None:  # not reaped yet, so its group id is still its own (--no-restart: no child)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait(timeout=5)
 
 
@@ -273,7 +274,7 @@ class SyncthingPair:
 
 
 def _env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ST")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ST")}  # no STTRACE, STGUIADDRESS… from outside
     env.update(STHASHING="minio", STNOUPGRADE="1", STNORESTART="1", STNODEFAULTFOLDER="1", GOMAXPROCS="2")
     return env
 
