@@ -4,8 +4,8 @@ Two data folders (``MONCHAT_HOME``) A and B, each with its own Syncthing (``test
 ``syncthing`` twice on 127.0.0.1) and its own copy of the shared folder, run the issue's interface exactly as a
 script would: ``monchat sync setup FOLDER --name NAME``, ``monchat sync``, ``monchat sync status --json``. Chats are
 put in with ``monchat import``; A's are flushed through a loopback Ollama playing the model (``tests/support/oracle``),
-B decides on A's memory, a message is deleted, and a real Syncthing conflict copy of A's journal is made while the
-two are apart. After each step both sides run ``monchat sync`` until Syncthing says the copies agree (REST, not a
+B decides on A's memory, a message is deleted, a line of A's journal reaches B torn in half (A "crashed" mid-append),
+and a real Syncthing conflict copy of A's journal is made while the two are apart. After each step both sides run ``monchat sync`` until Syncthing says the copies agree (REST, not a
 clock), and the two archives and memories are compared.
 
 The fixture runs the story once; each test checks one promise of it. JSON keys of ``sync status`` the issue does
