@@ -151,6 +151,35 @@ def test_the_judge_wording_reads_as_designed(translators):
     assert names == ["同じこと", "まとめる", "置き換え", "食い違い", "別のこと"]
 
 
+def test_an_item_sent_from_what_the_limit_cut_says_so(translators, app, backend, clock):
+    """A flush whose persona's limit cut what it proposed past three; the user sent the cut ones to review (the
+    window's "Send what was cut to review"). Their "Why" used to read "Enough evidence has come together", as if
+    the flush had chosen them (seen in a 40-item queue at 1366x768)."""
+    from monchat.core.flush.cut import queue_cut
+    from tests.support.oracle import Rule
+    app.settings.flush.ask_before_layer1 = True
+    said = ["朝はコーヒーを飲む", "猫を二匹飼っている", "仙台に住んでいる", "ピアノを習っている", "納豆が苦手"]
+    slots = ["drink/morning", "pet/cat", "home/city", "hobby/piano", "food/dislikes"]
+    backend.rules = [Rule(text, text, slot, "explicit", 0.9) for text, slot in zip(said, slots)]
+    for n, text in enumerate(said):
+        scenes.say(app, DAY1 + timedelta(minutes=n), text)
+    report = scenes.flush(app, clock, DAY1 + timedelta(hours=12))
+    assert report.accounting["dropped"]["limit"] == 2 and len(app.memory.queue()) == 3
+    queue_cut(app.memory, app.archive, report.run_id)
+    queue = app.memory.queue()
+    sent = [row for row in queue if row.sent_from_cut]
+    assert len(queue) == 5 and len(sent) == 2
+    translators.install("ja")
+    assert {review_words.reason(row) for row in sent} == {
+        "フラッシュでペルソナの上限を超えて外れ、あなたがここへ送りました。承認すると長期の記憶になります（確信度 0.90）"}
+    kept = {review_words.reason(row) for row in queue if not row.sent_from_cut}
+    assert kept == {"根拠が十分にそろったので長期の記憶にします（確信度 0.90）"}
+    translators.install("en")
+    assert {review_words.reason(row) for row in sent} == {
+        "The flush left this out (over its persona's limit) and you sent it here. Approve keeps it as lasting memory "
+        "(confidence 0.90)."}
+
+
 # ---- the memory browser with a history -------------------------------------------
 def test_the_memory_browser_shows_history_evidence_and_reasons_in_japanese(app, clock, make_window):
     app.settings.flush.ask_before_layer1 = False

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 
 from ..errors import InputError, NotFound
+from ..memory.review_item import CUT_PREFIX
 from ..memory.service import MemoryService
 from ..records.memory import MemoryRecord
 from ..store.messages import MessageArchive
@@ -43,7 +44,7 @@ def cut_items(memory: MemoryService, run_id: int) -> list[dict]:
 
 def cut_memory_id(entry: dict) -> str:
     key = "\x1f".join([entry["slot"], entry.get("kind") or "", entry["text"], *entry["evidence"]])
-    return "cut-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:10]
+    return CUT_PREFIX + hashlib.sha256(key.encode("utf-8")).hexdigest()[:10]
 
 
 def queue_cut(memory: MemoryService, archive: MessageArchive, run_id: int,

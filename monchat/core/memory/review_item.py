@@ -14,6 +14,8 @@ from typing import Any
 from ..store.quoted import quoted_lines
 from ..vocabulary.states import Action, Held, Origin
 
+CUT_PREFIX = "cut-"  # the id of a memory the user sent to review from what a persona's limit cut
+
 # The proposer ``core/transfer/memory_import.py`` records for each kind of file.
 IMPORT_ORIGINS = {"monchat export": Origin.MONCHAT_EXPORT, "ChatGPT": Origin.CHATGPT, "Claude": Origin.CLAUDE,
                   "pasted list": Origin.PASTED}
@@ -50,6 +52,11 @@ class ReviewItem:
         values["proposers"] = json.loads(row["proposers"]) if row.get("proposers") else []
         values["quoted"] = quoted_lines(row.get("quoted"))
         return cls(**values)
+
+    @property
+    def sent_from_cut(self) -> bool:
+        """The user sent it here from what a persona's limit left out of a flush (``flush/cut.py``)."""
+        return self.memory_id.startswith(CUT_PREFIX)
 
     @property
     def origin(self) -> Origin:

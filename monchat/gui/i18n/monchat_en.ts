@@ -3983,6 +3983,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The flush left this out (over its persona&apos;s limit) and you sent it here. Approve keeps it as lasting memory (confidence %1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Enough evidence has come together, so this becomes lasting memory (confidence %1).</source>
         <translation type="unfinished"></translation>
     </message>

@@ -3946,6 +3946,10 @@ Open it in your browser?</source>
         <translation>monchat には、これがあなたの言葉なのか確かではありません。あなたが話したことと見比べてください。</translation>
     </message>
     <message>
+        <source>The flush left this out (over its persona&apos;s limit) and you sent it here. Approve keeps it as lasting memory (confidence %1).</source>
+        <translation>フラッシュでペルソナの上限を超えて外れ、あなたがここへ送りました。承認すると長期の記憶になります（確信度 %1）</translation>
+    </message>
+    <message>
         <source>Enough evidence has come together, so this becomes lasting memory (confidence %1).</source>
         <translation>根拠が十分にそろったので長期の記憶にします（確信度 %1）</translation>
     </message>

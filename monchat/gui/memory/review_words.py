@@ -83,6 +83,9 @@ class ReviewWords:
             return self.tr("Proposed by another app through monchat's MCP server.")
         if row.held == Held.UNSURE_WORDS:  # the guard was not sure (core/memory/guard_unsure.py)
             return self.tr("monchat is not sure these are your words: compare them with what you said.")
+        if action == Action.LAYER1 and row.sent_from_cut:
+            return arg(self.tr("The flush left this out (over its persona's limit) and you sent it here. Approve "
+                               "keeps it as lasting memory (confidence %1)."), sure)
         if action == Action.LAYER1:
             return arg(self.tr("Enough evidence has come together, so this becomes lasting memory "
                                "(confidence %1)."), sure)
