@@ -90,6 +90,7 @@ class MainWindow(QMainWindow):
         from .personas.picker import PersonaPicker
         from .kit.workers import TaskRunner
         from .settings.model_help import ModelHelp
+        from .sync_runner import BackgroundSync
         from .user_guide import UserGuide
         from .window_menus import MainMenu
 
@@ -144,7 +145,7 @@ class MainWindow(QMainWindow):
         for part in (self.backend_label, self.meter, self.controls.paused_label):
             self.statusBar().addPermanentWidget(part)
         self._connect()
-
+        self.sync = BackgroundSync.for_window(self)  # at start, after each flush, on a timer (gui/sync_runner.py)
         self.gate_timer = QTimer(self, interval=GATE_POLL_MS, timeout=self.refresh_gate)
         self.show_send_key()
         self.reload_personas()
@@ -342,7 +343,7 @@ class MainWindow(QMainWindow):
         from .settings.dialog import SettingsDialog
         app = self.app
         dialog = SettingsDialog(app.settings, app.paths, app.personas, app.secrets, app.backends,
-                                app.learning, self.runner, self)
+                                app.learning, self.runner, self, sync=self.sync)
         dialog.saved.connect(self._settings_saved)
         return self.dialogs.open(dialog)
 
@@ -356,8 +357,7 @@ class MainWindow(QMainWindow):
 
     def open_surface_personas(self):
         from .personas.surface_editor import SurfacePersonaDialog
-        dialog = SurfacePersonaDialog(self.app.personas, self.app.settings.chat.persona, self,
-                                      chat=self.app.settings.chat)
+        dialog = SurfacePersonaDialog(self.app.personas, self.app.settings.chat.persona, self, chat=self.app.settings.chat)
         dialog.personas_changed.connect(self._personas_changed)
         dialog.chat_persona_changed.connect(self.save_settings)
         return self.dialogs.open(dialog)
