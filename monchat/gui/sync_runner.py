@@ -2,8 +2,8 @@
 
 ``BackgroundSync`` runs ``SyncService.run`` on the window's task runner (``kit/workers.py``), one at a time: a
 request while one runs is kept and run once after it (a flush that ended meanwhile is exported then). Another
-process's sync (``monchat sync`` in a terminal) holds ``sync.lock``: that is no failure, the next tick tries
-again. Nothing runs until this monchat is set up to sync (Settings → Sync). Its state is a short line in the status
+process's sync (``monchat sync`` in a terminal) holds ``sync.lock``: that is no failure, the timer's next sync does
+the work. Nothing runs until this monchat is set up to sync (Settings → Sync). Its state is a short line in the status
 bar ("Synced 2 min ago", "Syncing…", "Sync: folder not found"); the full words are its tooltip and the Sync page.
 """
 
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QLabel
 
 from .kit.lifetime import alive
@@ -67,52 +67,56 @@ class BackgroundSync(QObject):
 
     started, synced, problem, history_changed = Signal(), Signal(object), Signal(object), Signal()
 
-    def __init__(self, service: Callable[[], SyncService], runner: TaskRunner, *,
-                 closing: Callable[[], bool] = lambda: False, interval_ms: int = SYNC_EVERY_MS,
-                 parent: QObject | None = None) -> None:
-        """``service``: returns the app's ``SyncService`` (built on first use); ``closing``: no sync starts then."""
+    def __init__(self, service: Callable[[], SyncService], runner: TaskRunner, wait: Callable[[], Any],
+                 parent: QObject | None = None, interval_ms: int = SYNC_EVERY_MS) -> None:
+        """Starts at once: the first sync shortly after, then every ``interval_ms``.
+
+        Args:
+            service: returns the app's ``SyncService`` (built on first use).
+            wait: true while no sync may start nor the conversation be shown again (the window closes, a reply is
+                being written); what was asked meanwhile happens at the next ``after_gate`` (each turn ends with
+                one) or tick.
+        """
         super().__init__(parent)
-        self.service, self.runner, self.closing = service, runner, closing
-        self.running = self.again = False
+        self.service, self.runner, self.wait = service, runner, wait
+        self.running = self.again = self.reload = False
         self.last_sync: float | None = None  # time.monotonic() of the last sync that ended well
         self.last_report: Any = None
         self.last_problem: Problem | None = None
-        self.label = QLabel()  # the status bar's line; empty while not set up
+        self.label = QLabel()  # the status bar's line (the window adds it); empty while not set up
         self.label.setObjectName("sync_state")
+        self.label.setVisible(False)
         self.timer = QTimer(self, interval=interval_ms, timeout=self.sync_now)
-        self.tick = QTimer(self, interval=TICK_MS, timeout=self.show_state)
+        self.tick = QTimer(self, interval=TICK_MS, timeout=self._tick)
         self._flushing, self._files = False, None
-
-    @classmethod
-    def for_window(cls, window, interval_ms: int = SYNC_EVERY_MS) -> "BackgroundSync":
-        """Wired to the main window: its status bar, its flushes (the gate's ``flushing`` ends, or the log files
-        it counts go down), its conversation; the first sync shortly after start, then every ``interval_ms``."""
-        app = window.app
-        sync = cls(lambda: app.sync, window.runner, closing=lambda: window.closing, interval_ms=interval_ms,
-                   parent=window)
-        window.statusBar().addPermanentWidget(sync.label)
-        sync.show_state()  # nothing said before the first sync
-        window.gate_changed.connect(sync.after_gate)
-        sync.history_changed.connect(lambda: _reload(window))
-        sync.timer.start()
-        sync.tick.start()
-        QTimer.singleShot(START_DELAY_MS, sync, sync.sync_now)
-        return sync
+        self.timer.start()
+        self.tick.start()
+        QTimer.singleShot(START_DELAY_MS, self, self.sync_now)
 
     # ---- when ------------------------------------------------------------------
     def after_gate(self, gate) -> None:
-        """The gate was read again: a flush that ended (here or in another process) is followed by a sync."""
+        """The gate was read again (the window connects ``gate_changed``): a flush that ended, here or in another
+        process, is followed by a sync; what waited for a reply to end happens now."""
         ended = self._flushing and not gate.flushing
         archived = self._files is not None and gate.unflushed_files < self._files
         self._flushing, self._files = gate.flushing, gate.unflushed_files
-        if ended or archived:
+        if ended or archived or self.again:
+            self.sync_now()
+        self._show_history()
+
+    def _tick(self) -> None:
+        self.show_state()
+        if self.again:
             self.sync_now()
 
+    def _show_history(self) -> None:
+        if self.reload and not self.wait():
+            self.reload = False
+            self.history_changed.emit()
+
     def sync_now(self) -> None:
-        """Start a sync in the background, unless one runs (then once more after it) or the window closes."""
-        if self.closing():
-            return
-        if self.running:
+        """Start a sync in the background, unless one runs or the window waits (then once more afterwards)."""
+        if self.running or self.wait():
             self.again = True
             return
         self.running, self.again = True, False
@@ -129,17 +133,17 @@ class BackgroundSync(QObject):
             return
         self.running = False
         if isinstance(outcome, Problem):
-            if outcome.kind != "running":  # another process syncs now: not a failure, the next tick tries again
+            if outcome.kind != "running":  # another process syncs now: not a failure, the timer tries again
                 self.last_problem = outcome
                 self.problem.emit(outcome)
         elif outcome is not None:
             self.last_sync, self.last_report, self.last_problem = time.monotonic(), outcome, None
-            if outcome.imported or outcome.deletions_applied:
-                self.history_changed.emit()
+            self.reload = self.reload or bool(outcome.imported or outcome.deletions_applied)
+            self._show_history()
             self.synced.emit(outcome)
         self.show_state()
         if self.again:
-            self.sync_now()
+            QTimer.singleShot(0, self, self.sync_now)
 
     def _failed(self, failure: Failure) -> None:
         """A bug (or a disk fault the core words): shown in the line and its tooltip, the window goes on."""
@@ -179,13 +183,3 @@ class BackgroundSync(QObject):
             tip = ""
         self.label.setToolTip(tip)
 
-
-def _reload(window) -> None:
-    """Messages came or went: the conversation is shown again (after the reply being written, if one is)."""
-    if window.closing:
-        return
-    if window.turns.current is None:
-        window.reload_conversation()
-    else:
-        window.turn_finished.connect(lambda _r: window.reload_conversation(),
-                                     type=Qt.ConnectionType.SingleShotConnection)

@@ -141,3 +141,57 @@ def test_the_status_bar_speaks_japanese(make_window, app, shared, qtbot):
     window = make_window("ja")
     qtbot.waitUntil(lambda: window.sync.last_report is not None, timeout=8000)
     assert window.sync.label.text() == "同期しました（たった今）"
+
+
+@pytest.fixture
+def background(app, qtbot):
+    """A BackgroundSync of its own (no window): ``busy[0]`` plays a reply being written."""
+    from monchat.gui.kit.workers import TaskRunner
+    from monchat.gui.sync_runner import BackgroundSync
+    runner = TaskRunner()
+    busy = [False]
+    sync = BackgroundSync(lambda: app.sync, runner, lambda: busy[0])
+    sync.busy = busy
+    yield sync
+    sync.timer.stop()
+    assert runner.drain(10000)
+
+
+def test_one_sync_at_a_time_and_a_request_meanwhile_runs_after_it(app, shared, background, qtbot):
+    app.sync.setup(shared, "laptop")
+    starts = []
+    background.started.connect(lambda: starts.append(background.running))
+    background.sync_now()
+    qtbot.waitUntil(lambda: background.last_report is not None, timeout=5000)
+    background.sync_now()
+    assert background.label.text() == "Syncing…"
+    background.sync_now()  # while it runs: kept, not a second one at once
+    assert background.again and len(starts) == 2
+    qtbot.waitUntil(lambda: len(starts) == 3 and not background.running, timeout=5000)
+    assert background.label.text() == "Synced just now"
+
+
+def test_messages_that_came_during_a_reply_show_after_it(app, other, shared, background, qtbot):
+    app.sync.setup(shared, "laptop")
+    said_elsewhere(other, "while a reply was written")
+    shown = []
+    background.history_changed.connect(lambda: shown.append(True))
+    background.sync_now()
+    qtbot.waitUntil(lambda: background.last_report is not None, timeout=5000)
+    assert shown == [True]
+    said_elsewhere(other, "a second one")
+    background.busy[0] = True  # a reply is being written: no sync starts, the conversation is not reloaded
+    background.sync_now()
+    assert not background.running and background.again
+    background.busy[0] = False
+    background.after_gate(FlushGate(0, 10, 20))  # the turn ended: the window read the gate again
+    qtbot.waitUntil(lambda: len(shown) == 2, timeout=5000)
+    assert "a second one" in archived_texts(app)
+    said_elsewhere(other, "a third one")
+    background.sync_now()
+    background.busy[0] = True  # a reply began while the sync runs: what it brings waits for the reply's end
+    qtbot.waitUntil(lambda: not background.running, timeout=5000)
+    assert "a third one" in archived_texts(app) and len(shown) == 2
+    background.busy[0] = False
+    background.after_gate(FlushGate(0, 10, 20))
+    assert len(shown) == 3
