@@ -68,8 +68,8 @@ class BackgroundSync(QObject):
     started, synced, problem, history_changed = Signal(), Signal(object), Signal(object), Signal()
 
     def __init__(self, service: Callable[[], SyncService], runner: TaskRunner, wait: Callable[[], Any],
-                 parent: QObject | None = None, interval_ms: int = SYNC_EVERY_MS) -> None:
-        """Starts at once: the first sync shortly after, then every ``interval_ms``.
+                 parent: QObject | None = None, interval_ms: int = SYNC_EVERY_MS, first_ms: int = START_DELAY_MS) -> None:
+        """Starts at once: the first sync ``first_ms`` later, then every ``interval_ms``.
 
         Args:
             service: returns the app's ``SyncService`` (built on first use).
@@ -91,7 +91,7 @@ class BackgroundSync(QObject):
         self._flushing, self._files = False, None
         self.timer.start()
         self.tick.start()
-        QTimer.singleShot(START_DELAY_MS, self, self.sync_now)
+        QTimer.singleShot(first_ms, self, self.sync_now)
 
     # ---- when ------------------------------------------------------------------
     def after_gate(self, gate) -> None:

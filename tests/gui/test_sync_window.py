@@ -83,6 +83,8 @@ def test_a_sync_at_start_imports_another_devices_message_and_the_status_bar_says
     qtbot.waitUntil(lambda: "guitar practice on the desktop" in archived_texts(app), timeout=8000)
     qtbot.waitUntil(lambda: window.sync.label.text() == "Synced just now", timeout=5000)
     assert window.sync.label.isVisible()
+    qtbot.waitUntil(lambda: "guitar practice on the desktop" in [b.text() for b in window.chat_view.bubbles],
+                    timeout=5000)  # the conversation shows what came
 
 
 def test_a_flush_that_ends_is_followed_by_a_sync(make_window, app, other, shared, qtbot):
@@ -150,7 +152,7 @@ def background(app, qtbot):
     from monchat.gui.sync_runner import BackgroundSync
     runner = TaskRunner()
     busy = [False]
-    sync = BackgroundSync(lambda: app.sync, runner, lambda: busy[0])
+    sync = BackgroundSync(lambda: app.sync, runner, lambda: busy[0], first_ms=600_000)  # each test says when
     sync.busy = busy
     yield sync
     sync.timer.stop()
@@ -167,7 +169,7 @@ def test_one_sync_at_a_time_and_a_request_meanwhile_runs_after_it(app, shared, b
     assert background.label.text() == "Syncing…"
     background.sync_now()  # while it runs: kept, not a second one at once
     assert background.again and len(starts) == 2
-    qtbot.waitUntil(lambda: len(starts) == 3 and not background.running, timeout=5000)
+    qtbot.waitUntil(lambda: len(starts) == 3 and not background.running, timeout=5000)  # at once, not at a tick
     assert background.label.text() == "Synced just now"
 
 
@@ -185,6 +187,7 @@ def test_messages_that_came_during_a_reply_show_after_it(app, other, shared, bac
     assert not background.running and background.again
     background.busy[0] = False
     background.after_gate(FlushGate(0, 10, 20))  # the turn ended: the window read the gate again
+    assert background.running, "what was asked during the reply runs now"
     qtbot.waitUntil(lambda: len(shown) == 2, timeout=5000)
     assert "a second one" in archived_texts(app)
     said_elsewhere(other, "a third one")
