@@ -8,6 +8,7 @@ import pytest
 
 from monchat.cli.main import main
 from monchat.core.paths import held_lock
+from monchat.core.sync.folder import SyncFolder
 from monchat.core.sync.service import SyncRunning
 from tests.flush.conftest import World
 
@@ -88,3 +89,17 @@ def test_a_second_sync_at_once_is_refused_with_words(tmp_path):
         with pytest.raises(SyncRunning):
             a.app.sync.run()
     assert a.app.sync.run().nothing
+
+
+def test_a_sync_of_this_folder_that_ended_a_moment_ago_is_no_copy(tmp_path):
+    """The database is written before device.json: read in that order by a second look, the two always agree."""
+    folder = tmp_path / "Sync"
+    folder.mkdir()
+    a = World(tmp_path / "a")
+    a.app.sync.setup(folder, "laptop")
+    a.app.sync.run()
+    device = a.app.sync.device()
+    assert not a.app.sync._copied(SyncFolder(folder), device.id)
+    a.clock.now = a.clock.now.replace(year=2027)  # the file says a later sync than this database knows
+    a.app.sync._write_device(SyncFolder(folder), device, a.clock().isoformat())
+    assert a.app.sync._copied(SyncFolder(folder), device.id)

@@ -203,14 +203,16 @@ def test_a_bad_line_in_the_middle_is_skipped_and_the_rest_is_read(tmp_path, shar
     assert sorted(archived(a).values()) == ["line 6", "line 7"] and report.bad_lines == 1 and not report.torn
 
 
-def test_an_append_after_a_torn_line_starts_on_a_line_of_its_own(tmp_path, shared):
-    a = device(tmp_path, shared, "laptop")
-    own = SyncFolder(shared).journal_file(a.app.sync.device().id, "2026-11")
-    own.parent.mkdir(parents=True)
-    own.write_text('{"id": "0000000000aa0000')  # a crash mid-append
-    chat(a, "2026-11-23T21:00:00+09:00", "after the crash")
-    a.app.sync.run()
-    assert own.read_text().splitlines()[-1].startswith('{"id":"') and "after the crash" in own.read_text()
+def test_an_append_after_its_own_torn_line_cuts_the_fragment_off(tmp_path):
+    from monchat.core.sync.folder import append_lines
+    own = tmp_path / "2026-11.jsonl"
+    whole = '{"id": "0000000000aa0000000d"}\n'
+    own.write_text(whole + '{"id": "0000000000aa0000')  # this device's own crash mid-append
+    append_lines(own, ['{"id": "0000000000aa0000000e"}'])
+    assert own.read_text() == whole + '{"id": "0000000000aa0000000e"}\n'
+    own.write_text('{"id": "00000')  # a fragment and nothing before it
+    append_lines(own, ["{}"])
+    assert own.read_text() == "{}\n"
 
 
 def test_an_export_cut_short_is_finished_without_writing_a_line_twice(tmp_path, shared):

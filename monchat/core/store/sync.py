@@ -70,9 +70,17 @@ class SyncStore:
     def unjournalled_ids(self) -> list[str]:
         """Ids of archived messages written here (no origin) that this device's journal does not hold yet and no
         deletion names, oldest first."""
-        return [r[0] for r in self.store.db.execute(
+        ids = [r[0] for r in self.store.db.execute(  # the partial index messages_written_here (m028): ids only
             "SELECT id FROM messages WHERE origin IS NULL AND id NOT IN (SELECT message_id FROM sync_journal) "
-            "AND id NOT IN (SELECT message_id FROM sync_tombstones) ORDER BY ts_epoch, id")]
+            "AND id NOT IN (SELECT message_id FROM sync_tombstones)")]
+        if not ids:
+            return []
+        order: dict[str, float] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start:start + 500]
+            marks = ",".join("?" * len(part))
+            order.update(self.store.db.execute(f"SELECT id, ts_epoch FROM messages WHERE id IN ({marks})", part))
+        return sorted(ids, key=lambda i: (order[i], i))
 
     def messages(self, ids: list[str]) -> list[Message]:
         """These archived messages, whole, in the order of ``ids`` (asked in slices)."""

@@ -115,7 +115,10 @@ def write_device(path: Path, info: dict) -> None:
 
 
 def append_lines(path: Path, lines: list[str]) -> None:
-    """Append whole lines and sync them to disk (a torn last line a crash left is ended first)."""
+    """Append whole lines to a file of this device's own and sync them to disk.
+
+    A torn last line there is what this device's own crash left mid-append (it is the file's one writer): it is cut
+    off first, so the file holds whole lines only. No reader took it (they read up to the last whole line)."""
     if not lines:
         return
     payload = "".join(line + "\n" for line in lines).encode("utf-8")
@@ -125,13 +128,25 @@ def append_lines(path: Path, lines: list[str]) -> None:
     try:
         size = os.fstat(fd).st_size
         if size and os.pread(fd, 1, size - 1) != b"\n":
-            payload = b"\n" + payload
+            os.ftruncate(fd, _end_of_last_line(fd, size))
         write_all(fd, payload)
         os.fsync(fd)
     finally:
         os.close(fd)
     if created:
         fsync_folder(path.parent)
+
+
+def _end_of_last_line(fd: int, size: int) -> int:
+    """The offset after the file's last newline (0 when it has none), read backwards."""
+    end = size
+    while end > 0:
+        start = max(0, end - 65536)
+        found = os.pread(fd, end - start, start).rfind(b"\n")
+        if found >= 0:
+            return start + found + 1
+        end = start
+    return 0
 
 
 def rewrite_without(path: Path, ids: set[str]) -> int:
@@ -178,16 +193,26 @@ class WholeLines:
 
 
 def read_whole_lines(path: Path, offset: int, tail: str) -> WholeLines:
-    """The whole lines of ``path`` after ``offset`` (from the start when the file was rewritten since)."""
-    data = path.read_bytes()
-    if offset > len(data) or tail_of(data[:offset]) != tail:
-        offset = 0  # shorter, or other bytes before the offset: a deletion rewrote it (ids dedupe what is read again)
+    """The whole lines of ``path`` after ``offset`` (from the start when the file was rewritten since). Only the
+    bytes from just before ``offset`` are read, unless the file was rewritten."""
+    with open(path, "rb") as f:
+        size = f.seek(0, 2)
+        start = max(0, offset - TAIL_BYTES) if offset <= size else 0
+        f.seek(start)
+        data = f.read()
+        if offset > size or tail_of(data[:offset - start]) != tail:
+            # shorter, or other bytes before the offset: a deletion rewrote it (ids dedupe what is read again)
+            offset = 0
+            if start:
+                f.seek(0)
+                data, start = f.read(), 0
+    first = offset - start  # where the unread lines begin in ``data``
     end = data.rfind(b"\n") + 1
     torn = end < len(data)
-    lines = data[offset:end].splitlines(keepends=True) if end > offset else []
+    lines = data[first:end].splitlines(keepends=True) if end > first else []
     records: list[dict] = []
     bad = 0
-    position = offset
+    position = first
     for n, line in enumerate(lines):
         try:
             record = json.loads(line)
@@ -202,5 +227,5 @@ def read_whole_lines(path: Path, offset: int, tail: str) -> WholeLines:
         else:
             records.append(record)
         position += len(line)
-    end = max(end, offset)
-    return WholeLines(records, end, tail_of(data[:end]), torn, bad)
+    end = max(end, first)
+    return WholeLines(records, start + end, tail_of(data[:end]), torn, bad)

@@ -87,14 +87,17 @@ class Deletions:
     published: int = 0  # this device's deletions written to its tombstone file
 
 
-def carry_out(sync: SyncStore, folder: SyncFolder, device_id: str, delete: Callable[[str], bool]) -> Deletions:
-    """Carry out every deletion not done here yet (the module's docstring)."""
+def carry_out(sync: SyncStore, folder: SyncFolder, device_id: str, delete: Callable[[str], bool],
+              present: Callable[[list[str]], set[str]]) -> Deletions:
+    """Carry out every deletion not done here yet (the module's docstring). ``present(ids)``: which of them this
+    data folder holds (the archive, the logs): only those are handed to Delete message, which reads every log."""
     done = Deletions()
     pending = sync.tombstones(unwritten=True)
     if not pending:
         return done
+    here = present([t.message_id for t in pending])
     for tombstone in pending:
-        if delete(tombstone.message_id):
+        if tombstone.message_id in here and delete(tombstone.message_id):
             done.applied += 1
     pending = sync.tombstones(unwritten=True)  # the deletions above recorded the earlier versions they took
     ids = {t.message_id for t in pending}
@@ -133,8 +136,9 @@ def _own_key(month: str) -> str:
 def remember(sync: SyncStore, folder: SyncFolder, device_id: str) -> None:
     """Keep how this device left its journal files (``repair`` compares)."""
     for month in sync.months():
-        mark = _mark(folder.journal_file(device_id, month))
-        sync.set_offset(_own_key(month), mark or Offset(-1, ""))
+        mark = _mark(folder.journal_file(device_id, month)) or Offset(-1, "")
+        if sync.offset(_own_key(month)) != mark:
+            sync.set_offset(_own_key(month), mark)
 
 
 def repair(sync: SyncStore, folder: SyncFolder, device_id: str) -> int:

@@ -22,6 +22,7 @@ from typing import Callable
 
 from ..clock import Clock
 from ..errors import FlushRunning, InputError, KnownError
+from ..logs.files import LogBook
 from ..paths import held_lock
 from ..store.db import Store
 from ..store.messages import MessageArchive
@@ -65,11 +66,12 @@ class SyncReport:
 
 
 class SyncService:
-    def __init__(self, store: Store, archive: MessageArchive, clock: Clock,
+    def __init__(self, store: Store, archive: MessageArchive, logbook: LogBook, clock: Clock,
                  delete: Callable[[str], bool], lock: Path) -> None:
         """``delete(id)``: Delete message's path (``memory/takeback.py``); False when there was no such message.
         ``lock``: held while a sync runs, so this device's files have one writer."""
         self.lock = lock
+        self.logbook = logbook
         self.sync = SyncStore(store)
         self.store = store
         self.archive = archive
@@ -91,7 +93,7 @@ class SyncService:
             raise InputError("A device needs a name.", "Say which computer this is: `--name laptop`.")
         folder = _usable(folder.expanduser().absolute())
         known = self.sync.device()
-        if known is not None and self._copied(SyncFolder(folder), known):  # a copy of another data folder
+        if known is not None and self._copied(SyncFolder(folder), known.id):  # a copy of another data folder
             device = Device(uuid.uuid4().hex, name, str(folder), format_ts(self.clock()))
             self.sync.become(device)
         else:
@@ -101,11 +103,15 @@ class SyncService:
         self._write_device(SyncFolder(folder), device, device.last_sync)
         return device
 
-    @staticmethod
-    def _copied(place: SyncFolder, device: Device) -> bool:
+    def _copied(self, place: SyncFolder, device_id: str) -> bool:
         """Whether another data folder syncs with this device's id: its ``device.json`` says it synced after the
-        last sync this data folder made (a backup restored on another computer holds the same id)."""
-        said = read_device(place.device_dir(device.id) / DEVICE_FILE).get("last_sync")
+        last sync this data folder made (a backup restored on another computer holds the same id). The file is
+        read first, then the database: a sync of this data folder writes the database first, so one ending
+        meanwhile never looks like a copy."""
+        said = read_device(place.device_dir(device_id) / DEVICE_FILE).get("last_sync")
+        device = self.sync.device()
+        if device is None:
+            return False
         try:
             theirs = parse_ts(said) if isinstance(said, str) else None
             ours = parse_ts(device.last_sync) if device.last_sync else None
@@ -128,7 +134,7 @@ class SyncService:
             raise InputError(f"The sync folder {folder} does not hold this device's files.",
                              "Is it the right folder, and mounted? `monchat sync setup FOLDER --name NAME` "
                              "writes them again.")
-        if self._copied(place, device):
+        if self._copied(place, device.id):
             raise InputError("Another monchat syncs as this device (a copy of this data folder, restored from a "
                              "backup?): two computers must not write one device's files.",
                              "Make this one a device of its own: `monchat sync setup FOLDER --name NAME`.")
@@ -147,12 +153,17 @@ class SyncService:
             InputError: not set up, or the folder is missing or cannot be written.
             SyncRunning: another sync runs on this data folder.
         """
-        device, place = self.ready()
         with held_lock(self.lock) as held:
             if not held:
                 raise SyncRunning("Another monchat sync is running on this data folder.",
                                   "Let it finish; run `monchat sync` again then if it is still needed.")
+            device, place = self.ready()  # under the lock: a sync of this folder ending now is no copy's
             return self._run(device, place)
+
+    def _present(self, ids: list[str]) -> set[str]:
+        """Which of ``ids`` this data folder holds: archived, or in a log file (off the record too)."""
+        logged = self.logbook.ids() | (self.logbook.off_record.ids() if self.logbook.off_record else set())
+        return self.archive.known_ids(ids) | (set(ids) & logged)
 
     def _run(self, device: Device, place: SyncFolder) -> SyncReport:
         report = SyncReport()
@@ -163,7 +174,7 @@ class SyncService:
             if other.id != device.id:
                 self._read_tombstones(other, place, report)
         try:
-            done = carry_out(self.sync, place, device.id, self.delete)
+            done = carry_out(self.sync, place, device.id, self.delete, self._present)
             report.deletions_applied, report.lines_scrubbed, report.tombstones_written = (
                 done.applied, done.scrubbed, done.published)
         except FlushRunning:  # Delete message waits for a flush; nothing deleted is imported meanwhile
@@ -208,6 +219,8 @@ class SyncService:
                 continue
             if message.id not in tombstoned and not message.off_record:
                 messages.append(message)
+        if not messages and known == Offset(lines.end, lines.tail):
+            return  # nothing new in the file
         with self.store.atomic():  # the messages and how far the file was read: together or not at all
             new = self.archive.archive(messages, self.clock(), origin=origin)
             self.sync.set_offset(key, Offset(lines.end, lines.tail))
