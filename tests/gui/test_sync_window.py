@@ -198,3 +198,23 @@ def test_messages_that_came_during_a_reply_show_after_it(app, other, shared, bac
     background.busy[0] = False
     background.after_gate(FlushGate(0, 10, 20))
     assert len(shown) == 3
+
+
+def test_a_copied_data_folder_is_refused_in_plain_words_and_the_page_makes_it_a_device_of_its_own(
+        make_window, app, shared, qtbot):
+    import json
+    device = app.sync.setup(shared, "laptop")
+    app.archive.archive([Message(id=new_message_id(), ts=format_ts(app.clock()), role="user", text="said here",
+                                 persona="hana")], app.clock())
+    info = shared / "monchat" / "devices" / device.id / "device.json"
+    data = json.loads(info.read_text(encoding="utf-8"))
+    info.write_text(json.dumps({**data, "last_sync": "2099-01-01T00:00:00+00:00"}), encoding="utf-8")  # a copy synced
+    window = make_window("en")
+    qtbot.waitUntil(lambda: window.sync.label.text() == "Sync stopped (Settings → Sync)", timeout=8000)
+    assert "Another monchat syncs as this device" in window.sync.label.toolTip()
+    dialog, page = open_sync_page(window)
+    assert "The last sync did not run:\nAnother monchat syncs as this device" in page.message.text()
+    page.set_up.click()  # the page's folder and name, as they were: this computer becomes a device of its own
+    qtbot.waitUntil(lambda: window.sync.label.text() == "Synced just now", timeout=8000)
+    assert app.sync.device().id != device.id and archived_texts(app) == {"said here"}
+    dialog.reject()

@@ -75,6 +75,8 @@ class SyncPage(QWidget):
         self.sync_button.setEnabled(device is not None)
         self.sync.synced.connect(lambda _report: self.refresh())
         self.sync.problem.connect(self._sync_problem)
+        if sync.last_problem is not None:  # what the status bar says, in full
+            self._sync_problem(sync.last_problem)
         self.refresh()
 
     @classmethod
@@ -158,7 +160,8 @@ class SyncPage(QWidget):
 
     def words(self, status: SyncStatus) -> str:
         """The state, plainly worded, one fact a line."""
-        lines = [arg(self.tr("This device: %1 (id %2)"), status.device["name"], status.device["id"][:8]),
+        lines = [self.sync.state_text()] if self.sync.state_text() else []  # "Synced 2 min ago", as the status bar
+        lines += [arg(self.tr("This device: %1 (id %2)"), status.device["name"], status.device["id"][:8]),
                  arg(self.tr("Folder: %1 (%2 KB)"), status.folder, f"{(status.folder_size + 1023) // 1024:,}")]
         if not status.devices:
             lines.append(self.tr("No other device has written to the folder yet."))
