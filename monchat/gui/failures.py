@@ -48,6 +48,7 @@ def headline(failure: Failure) -> str:
             "Failures", "The flush was cancelled; nothing was changed."),
         "flush_running": QCoreApplication.translate(
             "Failures", "A flush is already running."),
+        "sync_running": QCoreApplication.translate("Failures", "A sync is already running."),
         "keyring": QCoreApplication.translate(
             "Failures", "This computer's keyring cannot store the key."),
         "cloud_consent": QCoreApplication.translate(
@@ -111,6 +112,7 @@ def advice(code: str) -> str:
             "Failures", "Run it again when you are ready; the logs are still there."),
         "flush_running": QCoreApplication.translate(
             "Failures", "Wait for it to finish; its summary shows what changed."),
+        "sync_running": QCoreApplication.translate("Failures", "Wait a moment; the window syncs again by itself."),
         "storage_full": QCoreApplication.translate(
             "Failures", "Free some disk space, then send again; your text is still in the box."),
         "download": QCoreApplication.translate(

@@ -90,6 +90,7 @@ class MainWindow(QMainWindow):
         from .personas.picker import PersonaPicker
         from .kit.workers import TaskRunner
         from .settings.model_help import ModelHelp
+        from .sync_runner import BackgroundSync
         from .user_guide import UserGuide
         from .window_menus import MainMenu
 
@@ -141,10 +142,10 @@ class MainWindow(QMainWindow):
             column.addWidget(part, stretch)
         self.setCentralWidget(central)
         self.addToolBar(self.menus.toolbar(self.persona_box, self))
-        for part in (self.backend_label, self.meter, self.controls.paused_label):
+        self.sync = BackgroundSync(lambda: app.sync, self.runner, lambda: self.closing or self.turns.current, self)
+        for part in (self.backend_label, self.meter, self.controls.paused_label, self.sync.label):
             self.statusBar().addPermanentWidget(part)
         self._connect()
-
         self.gate_timer = QTimer(self, interval=GATE_POLL_MS, timeout=self.refresh_gate)
         self.show_send_key()
         self.reload_personas()
@@ -195,11 +196,11 @@ class MainWindow(QMainWindow):
                 (self.turn_finished, memory.after_turn), (self.turn_failed, memory.after_turn),
                 (self.gate_bar.flush_requested, memory.open_flush), (view.older_requested, self.load_older),
                 (view.link_requested, self.links.request), (view.show_all_requested, self.long_messages.show_bubble),
-                (self.persona_box.picked, self._persona_picked),
+                (self.persona_box.picked, self._persona_picked), (self.sync.history_changed, self.reload_conversation),
                 (self.persona_box.currentIndexChanged, controls.refresh, self.refresh_gate),
                 (files.history_imported, self.reload_conversation, self.refresh_gate, self.refresh_meter),
                 (files.memory_imported, self.refresh_meter), (memory.memory_changed, self.refresh_meter),
-                (files.review_queue_requested, memory.open_review_queue),
+                (files.review_queue_requested, memory.open_review_queue), (self.gate_changed, self.sync.after_gate),
                 (memory.gate_moved, self.refresh_gate), (memory.conversation_changed, self.reload_conversation),
                 (memory.review_count_changed, menus.queue_action.setText),
                 (controls.title_changed, self.setWindowTitle), (controls.said, self.say),
@@ -342,7 +343,7 @@ class MainWindow(QMainWindow):
         from .settings.dialog import SettingsDialog
         app = self.app
         dialog = SettingsDialog(app.settings, app.paths, app.personas, app.secrets, app.backends,
-                                app.learning, self.runner, self)
+                                app.learning, self.runner, self, sync=self.sync)
         dialog.saved.connect(self._settings_saved)
         return self.dialogs.open(dialog)
 
@@ -356,8 +357,7 @@ class MainWindow(QMainWindow):
 
     def open_surface_personas(self):
         from .personas.surface_editor import SurfacePersonaDialog
-        dialog = SurfacePersonaDialog(self.app.personas, self.app.settings.chat.persona, self,
-                                      chat=self.app.settings.chat)
+        dialog = SurfacePersonaDialog(self.app.personas, self.app.settings.chat.persona, self, chat=self.app.settings.chat)
         dialog.personas_changed.connect(self._personas_changed)
         dialog.chat_persona_changed.connect(self.save_settings)
         return self.dialogs.open(dialog)

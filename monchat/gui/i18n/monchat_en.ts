@@ -82,6 +82,47 @@ Settings folder: %2</source>
     </message>
 </context>
 <context>
+    <name>BackgroundSync</name>
+    <message>
+        <source>Syncing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sync: folder not found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sync: folder cannot be written</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sync stopped (Settings → Sync)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Synced just now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Synced %n min ago</source>
+        <translation>
+            <numerusform>Synced %n min ago</numerusform>
+            <numerusform>Synced %n min ago</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n conflict copies</source>
+        <translation>
+            <numerusform>%n conflict copy</numerusform>
+            <numerusform>%n conflict copies</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Conflict copies are files a sync tool made; monchat never reads them. Settings → Sync lists them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>BackupDialog</name>
     <message>
         <source>Back up and restore</source>
@@ -681,6 +722,10 @@ Send to it? monchat asks only once for this address.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>A sync is already running.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>This computer&apos;s keyring cannot store the key.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -786,6 +831,10 @@ Send to it? monchat asks only once for this address.</source>
     </message>
     <message>
         <source>Wait for it to finish; its summary shows what changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wait a moment; the window syncs again by itself.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4445,6 +4494,119 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SyncPage</name>
+    <message>
+        <source>Use your history on another computer through a folder a sync tool keeps in step (Syncthing, Dropbox, a USB stick). Only your messages and their deletions go there; settings, keys and the database never do. Each computer picks the same folder and its own name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A folder your sync tool shares</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. laptop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sync through this folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sync now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sync folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This device&apos;s name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sync</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the sync folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a folder first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Setting up…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This computer syncs as “%1” through %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not set up:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The last sync did not run:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This computer does not sync yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sync folder cannot be read now:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This device: %1 (id %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder: %1 (%2 KB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No other device has written to the folder yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Other device: %1, last wrote %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n deletions wait for a device that has not synced since.</source>
+        <translation>
+            <numerusform>%n deletion waits for a device that has not synced since.</numerusform>
+            <numerusform>%n deletions wait for a device that has not synced since.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No deletion is waiting.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n conflict copies found. A sync tool made them when two computers changed one file; monchat never reads them. You may delete them:</source>
+        <translation>
+            <numerusform>%n conflict copy found. A sync tool made it when two computers changed one file; monchat never reads it. You may delete it:</numerusform>
+            <numerusform>%n conflict copies found. A sync tool made them when two computers changed one file; monchat never reads them. You may delete them:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No conflict copies.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

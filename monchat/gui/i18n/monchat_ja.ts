@@ -85,6 +85,45 @@ Settings folder: %2</source>
     </message>
 </context>
 <context>
+    <name>BackgroundSync</name>
+    <message>
+        <source>Syncing…</source>
+        <translation>同期中…</translation>
+    </message>
+    <message>
+        <source>Sync: folder not found</source>
+        <translation>同期：フォルダーが見つかりません</translation>
+    </message>
+    <message>
+        <source>Sync: folder cannot be written</source>
+        <translation>同期：フォルダーに書き込めません</translation>
+    </message>
+    <message>
+        <source>Sync stopped (Settings → Sync)</source>
+        <translation>同期が止まっています（設定 → 同期）</translation>
+    </message>
+    <message>
+        <source>Synced just now</source>
+        <translation>同期しました（たった今）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Synced %n min ago</source>
+        <translation>
+            <numerusform>%n 分前に同期しました</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n conflict copies</source>
+        <translation>
+            <numerusform>競合コピー %n 件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Conflict copies are files a sync tool made; monchat never reads them. Settings → Sync lists them.</source>
+        <translation>競合コピーは同期ツールが作ったファイルで、monchat は読みません。一覧は 設定 → 同期 にあります。</translation>
+    </message>
+</context>
+<context>
     <name>BackupDialog</name>
     <message>
         <source>Back up and restore</source>
@@ -680,6 +719,10 @@ Send to it? monchat asks only once for this address.</source>
         <translation>整理はすでに実行中です。</translation>
     </message>
     <message>
+        <source>A sync is already running.</source>
+        <translation>同期はすでに実行中です。</translation>
+    </message>
+    <message>
         <source>This computer&apos;s keyring cannot store the key.</source>
         <translation>このコンピューターのキーリングには鍵を保存できません。</translation>
     </message>
@@ -786,6 +829,10 @@ Send to it? monchat asks only once for this address.</source>
     <message>
         <source>Wait for it to finish; its summary shows what changed.</source>
         <translation>終わるまでお待ちください。終わると何が変わったかが表示されます。</translation>
+    </message>
+    <message>
+        <source>Wait a moment; the window syncs again by itself.</source>
+        <translation>少し待ってください。ウィンドウがまた自動で同期します。</translation>
     </message>
     <message>
         <source>Free some disk space, then send again; your text is still in the box.</source>
@@ -4405,6 +4452,117 @@ Open it in your browser?</source>
     <message>
         <source>All files (*)</source>
         <translation>すべてのファイル (*)</translation>
+    </message>
+</context>
+<context>
+    <name>SyncPage</name>
+    <message>
+        <source>Use your history on another computer through a folder a sync tool keeps in step (Syncthing, Dropbox, a USB stick). Only your messages and their deletions go there; settings, keys and the database never do. Each computer picks the same folder and its own name.</source>
+        <translation>同期ツールがそろえているフォルダー（Syncthing、Dropbox、USB メモリーなど）を通して、ほかのコンピューターでも履歴を使えます。そこに置かれるのはメッセージとその削除だけで、設定・キー・データベースは置かれません。どのコンピューターでも同じフォルダーを選び、それぞれに名前を付けてください。</translation>
+    </message>
+    <message>
+        <source>A folder your sync tool shares</source>
+        <translation>同期ツールが共有しているフォルダー</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>選択…</translation>
+    </message>
+    <message>
+        <source>e.g. laptop</source>
+        <translation>例：ノートPC</translation>
+    </message>
+    <message>
+        <source>Sync through this folder</source>
+        <translation>このフォルダーで同期する</translation>
+    </message>
+    <message>
+        <source>Sync now</source>
+        <translation>今すぐ同期</translation>
+    </message>
+    <message>
+        <source>Sync folder</source>
+        <translation>同期フォルダー</translation>
+    </message>
+    <message>
+        <source>This device&apos;s name</source>
+        <translation>このコンピューターの名前</translation>
+    </message>
+    <message>
+        <source>Sync</source>
+        <translation>同期</translation>
+    </message>
+    <message>
+        <source>Choose the sync folder</source>
+        <translation>同期フォルダーを選択</translation>
+    </message>
+    <message>
+        <source>Choose a folder first.</source>
+        <translation>先にフォルダーを選んでください。</translation>
+    </message>
+    <message>
+        <source>Setting up…</source>
+        <translation>設定中…</translation>
+    </message>
+    <message>
+        <source>This computer syncs as “%1” through %2.</source>
+        <translation>このコンピューターは「%1」として %2 で同期します。</translation>
+    </message>
+    <message>
+        <source>Not set up:</source>
+        <translation>設定できませんでした：</translation>
+    </message>
+    <message>
+        <source>The last sync did not run:</source>
+        <translation>前回の同期は行われませんでした：</translation>
+    </message>
+    <message>
+        <source>This computer does not sync yet.</source>
+        <translation>このコンピューターはまだ同期していません。</translation>
+    </message>
+    <message>
+        <source>The sync folder cannot be read now:</source>
+        <translation>同期フォルダーを今は読めません：</translation>
+    </message>
+    <message>
+        <source>This device: %1 (id %2)</source>
+        <translation>このコンピューター：%1（ID %2）</translation>
+    </message>
+    <message>
+        <source>Folder: %1 (%2 KB)</source>
+        <translation>フォルダー：%1（%2 KB）</translation>
+    </message>
+    <message>
+        <source>No other device has written to the folder yet.</source>
+        <translation>ほかのコンピューターはまだこのフォルダーに書き込んでいません。</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>まだなし</translation>
+    </message>
+    <message>
+        <source>Other device: %1, last wrote %2</source>
+        <translation>ほかのコンピューター：%1（最後の書き込み：%2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n deletions wait for a device that has not synced since.</source>
+        <translation>
+            <numerusform>%n 件の削除が、まだ同期していないコンピューターを待っています。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No deletion is waiting.</source>
+        <translation>待っている削除はありません。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n conflict copies found. A sync tool made them when two computers changed one file; monchat never reads them. You may delete them:</source>
+        <translation>
+            <numerusform>競合コピーが %n 件あります。2 台のコンピューターが同じファイルを変えたときに同期ツールが作ったもので、monchat は読みません。削除してかまいません：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No conflict copies.</source>
+        <translation>競合コピーはありません。</translation>
     </message>
 </context>
 <context>

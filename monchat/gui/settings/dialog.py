@@ -32,6 +32,7 @@ from .chat import ChatPage
 from .controls import YourControlsBox
 from .growing import GrowingMemoryPage, McpSwitch
 from .model_page import ModelPage
+from .sync_page import SyncPage
 
 RESTART_SECTIONS = ("backend", "ollama", "openai", "gemini", "embedded")
 
@@ -49,7 +50,7 @@ class SettingsDialog(QDialog):
 
     def __init__(self, settings: Settings, paths: Paths, personas: PersonaRegistry, secrets: SecretStore,
                  backends: BackendRegistry, learning: ReviewLearning, runner: TaskRunner,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, sync=None) -> None:
         """Args:
             settings: the running settings, changed in place on Save (every service shares the object).
             paths: where settings.toml is saved, embedded models go and the MCP access log is read.
@@ -83,6 +84,7 @@ class SettingsDialog(QDialog):
         tabs.addTab(scrolled(self._memory_tab(s)), self.tr("Memory"))
         self.growing = GrowingMemoryPage(s, self)  # background, preferences, tiers, graph (gui/settings/growing.py)
         tabs.addTab(scrolled(self.growing), self.tr("Growing memory"))
+        self.sync_page = SyncPage.add_to(tabs, sync, self)  # Settings → Sync: the window's BackgroundSync (issue 41)
         self.tabs = tabs
         keep_tails(tabs.tabBar())
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self)
