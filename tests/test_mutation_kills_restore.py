@@ -1,0 +1,150 @@
+"""Restore: what a user relies on that the mutmut run of ``core/transfer/restore.py`` found unpinned (issue 44).
+
+Each test was seen failing with the mutant it names in ``docs/testing.md`` ("Mutation testing per guarantee
+module"): a refusal that names the backup it refused, a manifest without counts, the restored files private,
+an entry streamed and never held whole, a hostile name shown cut, the disk's margin on each side of its edge,
+and a full disk worded for the restore.
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+import json
+import os
+import shutil
+import tracemalloc
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from monchat.core.errors import StorageError, StorageFull
+from monchat.core.paths import Paths
+from monchat.core.transfer import restore
+from monchat.core.transfer.restore import restore_backup
+from monchat.core.transfer.backup import create_backup
+from tests.test_restore_hostile import entries, fill, make_zip, manifest_of, refused, with_db, with_manifest
+
+
+@pytest.fixture(scope="module")
+def good(tmp_path_factory) -> bytes:
+    home = tmp_path_factory.mktemp("kills") / "home"
+    fill(home)
+    dest = home.parent / "good.zip"
+    create_backup(Paths.from_env(home), dest)
+    return dest.read_bytes()
+
+
+def without_database(good: bytes) -> bytes:
+    items = entries(good)
+    del items["data/monchat.db"]
+    return make_zip(items)
+
+
+def other_counts(good: bytes) -> bytes:
+    manifest = manifest_of(good)
+    manifest["counts"]["messages"] += 1
+    return with_manifest(good, manifest)
+
+
+# ---- a refusal names the file it refused -------------------------------------------------------------------
+@pytest.mark.parametrize("make", [
+    without_database,  # no database though the manifest counts messages
+    other_counts,  # the database holds other counts than the manifest
+    "foreign",  # a database this monchat's migrations do not make
+], ids=["no database", "other counts", "foreign database"])
+def test_a_refused_backup_is_named_in_the_refusal(good, tmp_path, monkeypatch, capsys, make):
+    raw = with_db(good, tmp_path, "CREATE TABLE planted(x);") if make == "foreign" else make(good)
+    err = refused(tmp_path, monkeypatch, capsys, raw)
+    assert f"{tmp_path / 'hostile.zip'} is not a usable monchat backup" in err
+
+
+# ---- a manifest without counts: a clear refusal (exit 2) when there is a database, a restore when there is none --
+def test_a_manifest_without_counts_over_a_database_is_refused(good, tmp_path, monkeypatch, capsys):
+    manifest = manifest_of(good)
+    del manifest["counts"]
+    assert "does not hold what its manifest says" in refused(tmp_path, monkeypatch, capsys,
+                                                             with_manifest(good, manifest))
+
+
+def test_a_backup_without_database_or_counts_restores(good, tmp_path):
+    items = entries(good)
+    del items["data/monchat.db"]
+    manifest = manifest_of(good)
+    del manifest["counts"]
+    items["monchat-backup.json"] = json.dumps(manifest).encode()
+    (tmp_path / "b.zip").write_bytes(make_zip(items))
+    report = restore_backup(tmp_path / "b.zip", Paths.from_env(tmp_path / "home"))
+    assert report.counts == {} and report.files == len(items) - 1
+
+
+# ---- what a restore writes is private ----------------------------------------------------------------------
+def test_every_restored_file_is_readable_by_its_owner_only(good, tmp_path):
+    (tmp_path / "b.zip").write_bytes(good)
+    home = tmp_path / "home"
+    restore_backup(tmp_path / "b.zip", Paths.from_env(home))
+    modes = {str(p.relative_to(home)): oct(p.stat().st_mode & 0o777) for p in home.rglob("*") if p.is_file()}
+    assert modes and set(modes.values()) == {"0o600"}, modes
+
+
+# ---- an entry is streamed, never held whole ------------------------------------------------------------------
+def test_a_large_entry_is_unpacked_in_pieces_never_held_whole(good, tmp_path):
+    big = os.urandom(8 * 2**20).hex().encode()  # 16 MiB, packs about 2x: no zip bomb
+    (tmp_path / "b.zip").write_bytes(make_zip({**entries(good), "data/logs/big.jsonl": big}))
+    tracemalloc.start()
+    try:
+        restore_backup(tmp_path / "b.zip", Paths.from_env(tmp_path / "home"))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert (tmp_path / "home" / "logs" / "big.jsonl").stat().st_size == len(big)
+    assert peak < len(big) // 2, f"peak {peak} bytes for a {len(big)}-byte entry"  # streamed: some 5 MB
+
+
+# ---- a hostile name is shown cut ----------------------------------------------------------------------------------
+def test_a_damaged_entry_is_named_by_its_first_120_characters_only(good, tmp_path, monkeypatch, capsys):
+    name = "data/" + "n" * 200 + ".bin"
+    raw = bytearray(make_zip({**entries(good), name: b"A" * 4000}))
+    with zipfile.ZipFile(io.BytesIO(bytes(raw))) as archive:
+        info = archive.getinfo(name)
+    raw[info.header_offset + 30 + len(name.encode())] = 0xFF  # deflate block type 3: zlib's error names no file
+    err = refused(tmp_path, monkeypatch, capsys, bytes(raw))
+    assert f"{name[:120]} is damaged" in err
+    assert name[:121] not in err
+
+
+# ---- room on the disk: what it unpacks to, plus 1 MiB ------------------------------------------------------------
+@pytest.mark.parametrize("free, fits", [(5_000_000 + 2**20, True), (5_000_000 + 2**20 - 1, False)])
+def test_a_restore_needs_room_for_what_it_unpacks_and_one_mib_more(tmp_path, monkeypatch, free, fits):
+    monkeypatch.setattr(shutil, "disk_usage", lambda folder: shutil._ntuple_diskusage(10**12, 10**12 - free, free))
+    if fits:
+        restore._check_room(tmp_path / "b.zip", tmp_path, 5_000_000)
+    else:
+        with pytest.raises(StorageFull, match=r"it unpacks to 5\.0 MB and 6\.0 MB are free"):
+            restore._check_room(tmp_path / "b.zip", tmp_path, 5_000_000)
+
+
+# ---- a disk error while unpacking is worded for the restore, never with the hidden copy's path ------------------
+def test_a_full_disk_while_unpacking_says_so_for_the_restore(tmp_path):
+    paths = Paths.from_env(tmp_path / "home")
+    hidden = tmp_path / ".home-restore-x" / "logs" / "a.jsonl"
+    error = restore._restore_error(OSError(errno.ENOSPC, "No space left on device", str(hidden)), Path("b.zip"),
+                                   paths)
+    assert isinstance(error, StorageFull)
+    assert error.message == (f"There is no room to restore b.zip into {tmp_path} (the disk is full or a file-size "
+                             "limit was reached). Nothing was restored.")
+    assert error.hint == "Free some disk space, or restore into a folder on another disk (MONCHAT_HOME=…)."
+
+
+@pytest.mark.parametrize("code", [errno.EACCES, errno.EIO])
+def test_another_disk_error_while_unpacking_names_the_folder_not_the_hidden_copy(tmp_path, code):
+    paths = Paths.from_env(tmp_path / "home")
+    hidden = tmp_path / ".home-restore-x" / "logs" / "a.jsonl"
+    error = restore._restore_error(OSError(code, "refused", str(hidden)), Path("b.zip"), paths)
+    assert isinstance(error, StorageError) and not isinstance(error, StorageFull)
+    assert str(tmp_path) in error.message and ".home-restore-x" not in error.message
+
+
+def test_an_error_that_is_not_the_disks_is_left_as_it_is(tmp_path):
+    assert restore._restore_error(OSError(errno.EINVAL, "bad"), Path("b.zip"), Paths.from_env(tmp_path)) is None
