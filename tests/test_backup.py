@@ -311,3 +311,30 @@ def test_backup_help_says_models_are_not_in_it(capsys):
         cli.main(["backup", "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
     assert "models are not in it" in help_text and "downloaded again" in help_text
+
+
+def test_a_forced_restore_keeps_a_model_that_is_a_link_as_a_link_and_lets_an_older_backups_copy_win(
+        filled, tmp_path, capsys, monkeypatch, caplog):
+    backup = tmp_path / "b.zip"
+    assert cli.main(["backup", str(backup)]) == 0
+    older = tmp_path / "older.zip"
+    with zipfile.ZipFile(backup) as source, zipfile.ZipFile(older, "w") as target:
+        for info in source.infolist():
+            target.writestr(info, source.read(info))
+        target.writestr(f"data/{MODEL_FILE}", b"GGUF from the backup")
+    other = tmp_path / "other"
+    monkeypatch.setenv("MONCHAT_HOME", str(other))
+    assert cli.main(["chat", "-m", "別の家の話"], pinned_backend=ScriptedBackend(default_reply="はい")) == 0
+    (other / MODEL_FILE).parent.mkdir(parents=True)
+    (other / MODEL_FILE).write_bytes(b"GGUF here")
+    elsewhere = tmp_path / "big-disk" / "qwen.gguf"
+    elsewhere.parent.mkdir()
+    elsewhere.write_bytes(b"GGUF elsewhere")
+    (other / "models" / "qwen").mkdir()
+    (other / "models" / "qwen" / "qwen.gguf").symlink_to(elsewhere)
+    caplog.set_level("WARNING")
+    assert cli.main(["restore", "--force", str(older)]) == 0
+    assert (other / MODEL_FILE).read_bytes() == b"GGUF from the backup"
+    assert "could not keep" not in caplog.text  # the backup's copy is no failure to report
+    link = other / "models" / "qwen" / "qwen.gguf"
+    assert link.is_symlink() and link.resolve() == elsewhere.resolve()

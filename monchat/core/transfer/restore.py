@@ -227,17 +227,17 @@ def _check_database(source: Path, stage: Path, manifest: dict) -> dict[str, int]
 
 
 def _keep_left_out(data_dir: Path, stage: Path) -> None:
-    """Hard-link the downloaded models of the folder being replaced into its copy (a backup leaves them out;
-    one that holds them, made before, wins). Links take no room, and the folder replaced keeps its own."""
+    """Hard-link the downloaded models of the folder being replaced into its copy (a backup leaves them out; a
+    file an older backup holds wins). Links take no room, and the folder replaced keeps its own until the swap."""
     for name in LEFT_OUT:
-        if (stage / name).exists() or not (data_dir / name).is_dir():
-            continue
-        for folder, _dirs, files in os.walk(data_dir / name):
+        for folder, _dirs, files in os.walk(data_dir / name):  # nothing when there is none
             kept = stage / Path(folder).relative_to(data_dir)
             make_private_dir(kept)
             for file in files:
+                if os.path.lexists(kept / file):
+                    continue  # the backup's own copy
                 try:
-                    os.link(Path(folder, file), kept / file, follow_symlinks=False)
+                    os.link(Path(folder, file), kept / file, follow_symlinks=False)  # a link stays a link
                 except OSError as exc:  # a file system without links: that model is downloaded again
                     log.warning("could not keep the downloaded model %s: %s", Path(folder, file), exc)
 
