@@ -110,7 +110,7 @@ def test_a_damaged_entry_is_named_by_its_first_120_characters_only(good, tmp_pat
         info = archive.getinfo(name)
     raw[info.header_offset + 30 + len(name.encode())] = 0xFF  # deflate block type 3: zlib's error names no file
     err = refused(tmp_path, monkeypatch, capsys, bytes(raw))
-    assert f"{name[:120]} is damaged" in err
+    assert f"{tmp_path / 'hostile.zip'} is not a usable monchat backup: {name[:120]} is damaged" in err
     assert name[:121] not in err
 
 
@@ -148,3 +148,23 @@ def test_another_disk_error_while_unpacking_names_the_folder_not_the_hidden_copy
 
 def test_an_error_that_is_not_the_disks_is_left_as_it_is(tmp_path):
     assert restore._restore_error(OSError(errno.EINVAL, "bad"), Path("b.zip"), Paths.from_env(tmp_path)) is None
+
+
+# ---- each refusal of an entry says which rule refused it, and names the entry ----------------------------------
+@pytest.mark.parametrize("name, why", [
+    ("/etc/evil", "an unexpected entry"),  # an absolute path
+    ("data/x\\..\\evil", "an unexpected entry"),  # a backslash
+    ("config/other.toml", "an unexpected entry"),  # config/ holds settings.toml and personas/ only
+    ("data/" + "n" * 256, "an entry whose name is longer than a file name can be"),
+    ("data/monchat.log.1", "a file a backup never holds"),
+    ("data/monchat.db/inside", "a file a backup never holds"),  # a folder named as the database, one level in
+])
+def test_a_refused_entry_is_named_with_the_rule_that_refused_it(good, tmp_path, monkeypatch, capsys, name, why):
+    items = entries(good)
+    if name.startswith("data/monchat.db/"):
+        del items["data/monchat.db"]
+        manifest = manifest_of(good)
+        manifest["counts"] = {}
+        items["monchat-backup.json"] = json.dumps(manifest).encode()
+    err = refused(tmp_path, monkeypatch, capsys, make_zip({**items, name: b"planted"}))
+    assert f"it holds {why} ({name[:120]!r})" in err
