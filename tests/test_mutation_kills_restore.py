@@ -115,14 +115,17 @@ def test_a_damaged_entry_is_named_by_its_first_120_characters_only(good, tmp_pat
 
 
 # ---- room on the disk: what it unpacks to, plus 1 MiB ------------------------------------------------------------
-@pytest.mark.parametrize("free, fits", [(5_000_000 + 2**20, True), (5_000_000 + 2**20 - 1, False)])
+@pytest.mark.parametrize("free, fits", [(10**12 + 2**20, True), (10**12 + 2**20 - 1, False)])
 def test_a_restore_needs_room_for_what_it_unpacks_and_one_mib_more(tmp_path, monkeypatch, free, fits):
-    monkeypatch.setattr(shutil, "disk_usage", lambda folder: shutil._ntuple_diskusage(10**12, 10**12 - free, free))
+    monkeypatch.setattr(shutil, "disk_usage", lambda folder: shutil._ntuple_diskusage(10**13, 10**13 - free, free))
     if fits:
-        restore._check_room(tmp_path / "b.zip", tmp_path, 5_000_000)
-    else:
-        with pytest.raises(StorageFull, match=r"it unpacks to 5\.0 MB and 6\.0 MB are free"):
-            restore._check_room(tmp_path / "b.zip", tmp_path, 5_000_000)
+        restore._check_room(tmp_path / "b.zip", tmp_path, 10**12)
+        return
+    with pytest.raises(StorageFull) as caught:
+        restore._check_room(tmp_path / "b.zip", tmp_path, 10**12)
+    assert caught.value.message == (f"There is no room to restore {tmp_path / 'b.zip'} into {tmp_path}: it unpacks "
+                                    "to 1000000.0 MB and 1000001.0 MB are free. Nothing was restored.")
+    assert caught.value.hint == "Free some disk space, or restore into a folder on another disk (MONCHAT_HOME=…)."
 
 
 # ---- a disk error while unpacking is worded for the restore, never with the hidden copy's path ------------------

@@ -207,16 +207,13 @@ def _check_database(source: Path, stage: Path, manifest: dict) -> dict[str, int]
         if any(stated.values()):
             raise _not_a_backup(source, f"it has no database though its manifest counts {stated}")
         return {}
-    try:
+    try:  # a database that is not this monchat's, or whose search index cannot be rebuilt: one refusal
         found = verify_restored(db)
-    except ForeignDatabase as exc:
-        raise _not_a_backup(source, str(exc)) from None
-    differ = {k: (v, found[k]) for k, v in stated.items() if k in found and found[k] != v}
-    if differ or not set(found) <= set(stated):
-        raise _not_a_backup(source, f"its database does not hold what its manifest says (manifest {stated}, "
-                                    f"database {found})")
-    forget_state(db, CONSENT_KEY.format(where=""))
-    try:
+        differ = {k: (v, found[k]) for k, v in stated.items() if k in found and found[k] != v}
+        if differ or not set(found) <= set(stated):
+            raise _not_a_backup(source, f"its database does not hold what its manifest says (manifest {stated}, "
+                                        f"database {found})")
+        forget_state(db, CONSENT_KEY.format(where=""))
         rebuilt = check_search_indexes(db)
     except ForeignDatabase as exc:
         raise _not_a_backup(source, str(exc)) from None
