@@ -165,3 +165,57 @@ def test_a_stopped_download_leaves_no_partial_file(tmp_path):
     (cache / "a.gguf.lock").write_bytes(b"")
     download._remove_partial(tmp_path / "tiny")
     assert sorted(p.name for p in cache.iterdir()) == ["a.gguf.lock"]
+
+
+def test_the_checksum_progress_counts_every_byte_once_and_ends_at_the_files_size(tmp_path, monkeypatch):
+    source = catalog(tmp_path, monkeypatch)
+    big = tmp_path / "tiny" / source.name
+    big.parent.mkdir()
+    data = os.urandom(4 * 1024 * 1024 + 3)  # one full block of the check and three bytes more
+    big.write_bytes(data)
+    from dataclasses import replace
+    model = replace(find_model("tiny"), size_bytes=len(data), sha256=hashlib.sha256(data).hexdigest())
+    seen: list[Progress] = []
+    download._verify(model, big.parent, big, seen.append)
+    assert [(p.done, p.total, p.verifying) for p in seen] == [(4 * 1024 * 1024, len(data), True),
+                                                              (len(data), len(data), True)]
+    assert json.loads((big.parent / VERIFIED).read_text())["size_bytes"] == len(data)
+
+
+# ---- each block against the catalog's size and the disk, at the edges ----------------------------------------------
+def bounds(tmp_path: Path, monkeypatch, free: int = PLENTY):
+    catalog(tmp_path, monkeypatch)
+    model = find_model("tiny")  # 4096 bytes
+    return model, download._bounds(model, tmp_path / "models" / "tiny", tmp_path / "models", lambda folder: free)
+
+
+def test_a_stream_may_reach_the_declared_size_plus_the_overrun_and_not_one_byte_more(tmp_path, monkeypatch):
+    model, check = bounds(tmp_path, monkeypatch)
+    limit = model.size_bytes + download.OVERRUN_BYTES
+    check(limit - 1000, 1000)  # exactly at the limit: taken
+    check(0, limit)
+    with pytest.raises(DownloadError) as caught:
+        check(limit - 1000, 1001)
+    assert caught.value.message == ("The server sent more than the 4.1 kB the catalog declares for tiny; the "
+                                    "download was stopped and its partial file removed.")
+    assert caught.value.hint == ("The server (or HF_ENDPOINT) serves another file than the catalog names; "
+                                 "check HF_ENDPOINT, then pull again.")
+
+
+@pytest.mark.parametrize("done, free, stops", [
+    (0, 4096 + download.RESERVE_BYTES, False), (0, 4096 + download.RESERVE_BYTES - 1, True),
+    (1096, 3000 + download.RESERVE_BYTES, False), (1096, 3000 + download.RESERVE_BYTES - 1, True),
+    (4096, download.RESERVE_BYTES, False), (4096, download.RESERVE_BYTES - 1, True),  # the overrun: nothing left
+])
+def test_each_block_needs_what_is_left_plus_the_reserve(tmp_path, monkeypatch, done, free, stops):
+    _model, check = bounds(tmp_path, monkeypatch, free)
+    if not stops:
+        check(done, 10)
+        return
+    with pytest.raises(download.NoDiskSpace) as caught:
+        check(done, 10)
+    left = download._size(4096 - done)
+    assert caught.value.message == (f"The disk ran short of space while downloading tiny ({download._size(free)} "
+                                    f"free, {left} still to come); the download was stopped and its partial file "
+                                    "removed.")
+    assert caught.value.hint == f"Free some space on the disk that holds {tmp_path / 'models'}, then pull again."
