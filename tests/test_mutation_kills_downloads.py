@@ -219,3 +219,30 @@ def test_each_block_needs_what_is_left_plus_the_reserve(tmp_path, monkeypatch, d
                                     f"free, {left} still to come); the download was stopped and its partial file "
                                     "removed.")
     assert caught.value.hint == f"Free some space on the disk that holds {tmp_path / 'models'}, then pull again."
+
+
+# ---- a whole pull, against the loopback Hub ----------------------------------------------------------------------------
+def test_a_pull_reports_the_download_then_the_checksum_to_its_end(tmp_path, monkeypatch):
+    from tests.fakes.fake_hub import running_fake_hub
+    source = catalog(tmp_path, monkeypatch)
+    seen: list[Progress] = []
+    with running_fake_hub(source, "test-org/tiny-GGUF", source.name) as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        pull(find_model("tiny"), tmp_path / "models", on_progress=seen.append, free_space=lambda folder: PLENTY)
+    assert seen and seen[-1].verifying and (seen[-1].done, seen[-1].total) == (4096, 4096)
+
+
+def test_a_disk_short_during_a_pull_names_the_models_folder_to_free(tmp_path, monkeypatch):
+    from tests.fakes.fake_hub import running_fake_hub
+    source = catalog(tmp_path, monkeypatch)
+    calls: list[Path] = []
+
+    def disk(folder: Path) -> int:  # room to start, then short of the reserve
+        calls.append(folder)
+        return PLENTY if len(calls) == 1 else 0
+
+    with running_fake_hub(source, "test-org/tiny-GGUF", source.name) as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        with pytest.raises(download.NoDiskSpace) as caught:
+            pull(find_model("tiny"), tmp_path / "models", free_space=disk)
+    assert caught.value.hint == f"Free some space on the disk that holds {tmp_path / 'models'}, then pull again."
