@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from monchat.cli import main as cli
 from monchat.core.errors import StorageError, StorageFull
 from monchat.core.paths import Paths
 from monchat.core.transfer import restore
@@ -171,3 +172,28 @@ def test_a_refused_entry_is_named_with_the_rule_that_refused_it(good, tmp_path, 
         items["monchat-backup.json"] = json.dumps(manifest).encode()
     err = refused(tmp_path, monkeypatch, capsys, make_zip({**items, name: b"planted"}))
     assert f"it holds {why} ({name[:120]!r})" in err
+
+
+# ---- a damaged search index whose structure record claims a huge size (found while measuring, 2026-12-04) --------
+def test_a_search_index_whose_damage_reads_as_out_of_memory_is_rebuilt_not_an_internal_error(tmp_path, monkeypatch,
+                                                                                              capsys):
+    """These 21 bytes as the index's structure record make FTS5 answer SQLITE_NOMEM to 'rebuild' (Python's
+    MemoryError): the restore exited 70 ("internal error") about one run in 30 of the random-block test."""
+    import sqlite3
+
+    from tests.test_restore_search_index import backup_with, found
+
+    def structure(conn):
+        conn.execute("UPDATE messages_fts_data SET block = ? WHERE id = 10",
+                     [bytes.fromhex("26341adf776c0652eabbf603d8f01647183de1cb8e")])
+
+    bad = backup_with(tmp_path, monkeypatch, structure)
+    monkeypatch.setenv("MONCHAT_HOME", str(tmp_path / "home"))
+    capsys.readouterr()
+    assert cli.main(["restore", str(bad)]) == 0
+    assert sorted(found(capsys, "message")) == [f"message {k}" for k in range(4)]
+    conn = sqlite3.connect(tmp_path / "home" / "monchat.db")
+    try:
+        conn.execute("INSERT INTO messages_fts(messages_fts, rank) VALUES('integrity-check', 1)")
+    finally:
+        conn.close()
