@@ -327,6 +327,7 @@ def test_a_forced_restore_keeps_a_model_that_is_a_link_as_a_link_and_lets_an_old
     assert cli.main(["chat", "-m", "別の家の話"], pinned_backend=ScriptedBackend(default_reply="はい")) == 0
     (other / MODEL_FILE).parent.mkdir(parents=True)
     (other / MODEL_FILE).write_bytes(b"GGUF here")
+    (other / MODEL_FILE).with_name("verified.json").write_text("{}")  # after the backup's file: kept all the same
     elsewhere = tmp_path / "big-disk" / "qwen.gguf"
     elsewhere.parent.mkdir()
     elsewhere.write_bytes(b"GGUF elsewhere")
@@ -335,6 +336,7 @@ def test_a_forced_restore_keeps_a_model_that_is_a_link_as_a_link_and_lets_an_old
     caplog.set_level("WARNING")
     assert cli.main(["restore", "--force", str(older)]) == 0
     assert (other / MODEL_FILE).read_bytes() == b"GGUF from the backup"
-    assert "could not keep" not in caplog.text  # the backup's copy is no failure to report
+    assert "could not keep" not in caplog.text
+    assert (other / MODEL_FILE).with_name("verified.json").read_text() == "{}"  # the backup's copy is no failure to report
     link = other / "models" / "qwen" / "qwen.gguf"
     assert link.is_symlink() and link.resolve() == elsewhere.resolve()

@@ -230,7 +230,7 @@ def _keep_left_out(data_dir: Path, stage: Path) -> None:
         for folder, _dirs, files in os.walk(data_dir / name):  # nothing when there is none
             kept = stage / Path(folder).relative_to(data_dir)
             make_private_dir(kept)
-            for file in files:
+            for file in sorted(files):
                 if os.path.lexists(kept / file):
                     continue  # the backup's own copy
                 try:
