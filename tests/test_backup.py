@@ -241,3 +241,102 @@ def test_a_restore_killed_part_way_is_undone_by_the_next_one(filled, tmp_path, c
     assert cli.main(["restore", str(backup)]) == 2  # the old folder is back, so it is not empty
     assert not aside.exists() and not staged.exists()
     assert state(capsys, filled, monkeypatch) == before
+
+
+# Downloaded models (data/models/, gigabytes each) are not the user's chats or memory: `monchat models pull`
+# gets them again, so a backup leaves them out, says so, and a restore neither misses them nor deletes them.
+
+MODEL_FILE = "models/smollm2-135m/smollm2-135m.gguf"
+
+
+def test_a_backup_leaves_the_downloaded_models_out_and_says_so(filled, tmp_path, capsys, monkeypatch):
+    (filled / MODEL_FILE).parent.mkdir(parents=True)
+    (filled / MODEL_FILE).write_bytes(b"GGUF" + bytes(4096))
+    before = state(capsys, filled, monkeypatch)
+    backup = tmp_path / "b.zip"
+    assert cli.main(["backup", str(backup)]) == 0
+    out = capsys.readouterr().out
+    assert "models are not in it" in out and "monchat models pull" in out
+    with zipfile.ZipFile(backup) as archive:
+        names = archive.namelist()
+        manifest = json.loads(archive.read("monchat-backup.json"))
+    assert not [n for n in names if n.startswith("data/models")], names
+    assert [n for n in names if n.startswith("data/logs/")]  # the rest of the data folder is there
+    assert manifest["left_out"] == ["data/models/"]
+
+    empty = tmp_path / "restored"
+    monkeypatch.setenv("MONCHAT_HOME", str(empty))
+    assert cli.main(["restore", str(backup)]) == 0
+    restored = capsys.readouterr()
+    assert "missing" not in restored.out + restored.err and restored.err == ""
+    assert state(capsys, empty, monkeypatch) == before
+    assert not (empty / "models").exists()
+
+
+def test_a_backup_without_models_says_nothing_of_them(filled, tmp_path, capsys):
+    assert cli.main(["backup", str(tmp_path / "b.zip")]) == 0
+    assert "not in it" not in capsys.readouterr().out
+
+
+def test_a_forced_restore_keeps_the_models_already_downloaded_here(filled, tmp_path, capsys, monkeypatch):
+    backup = tmp_path / "b.zip"
+    assert cli.main(["backup", str(backup)]) == 0
+    other = tmp_path / "other"
+    monkeypatch.setenv("MONCHAT_HOME", str(other))
+    assert cli.main(["chat", "-m", "別の家の話"], pinned_backend=ScriptedBackend(default_reply="はい")) == 0
+    (other / MODEL_FILE).parent.mkdir(parents=True)
+    (other / MODEL_FILE).write_bytes(b"GGUF mine")
+    assert cli.main(["restore", "--force", str(backup)]) == 0
+    assert (other / MODEL_FILE).read_bytes() == b"GGUF mine"
+    assert state(capsys, other, monkeypatch) == state(capsys, filled, monkeypatch)
+    assert not [p for p in tmp_path.iterdir() if "-restore-" in p.name or "-old-" in p.name]
+
+
+def test_an_older_backup_holding_models_still_restores_them(filled, tmp_path, capsys, monkeypatch):
+    backup = tmp_path / "b.zip"
+    assert cli.main(["backup", str(backup)]) == 0
+    older = tmp_path / "older.zip"
+    with zipfile.ZipFile(backup) as source, zipfile.ZipFile(older, "w") as target:
+        for info in source.infolist():
+            target.writestr(info, source.read(info))
+        target.writestr(f"data/{MODEL_FILE}", b"GGUF old")  # what backups made before this change hold
+    empty = tmp_path / "restored"
+    monkeypatch.setenv("MONCHAT_HOME", str(empty))
+    assert cli.main(["restore", str(older)]) == 0
+    assert (empty / MODEL_FILE).read_bytes() == b"GGUF old"
+
+
+def test_backup_help_says_models_are_not_in_it(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["backup", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "models are not in it" in help_text and "downloaded again" in help_text
+
+
+def test_a_forced_restore_keeps_a_model_that_is_a_link_as_a_link_and_lets_an_older_backups_copy_win(
+        filled, tmp_path, capsys, monkeypatch, caplog):
+    backup = tmp_path / "b.zip"
+    assert cli.main(["backup", str(backup)]) == 0
+    older = tmp_path / "older.zip"
+    with zipfile.ZipFile(backup) as source, zipfile.ZipFile(older, "w") as target:
+        for info in source.infolist():
+            target.writestr(info, source.read(info))
+        target.writestr(f"data/{MODEL_FILE}", b"GGUF from the backup")
+    other = tmp_path / "other"
+    monkeypatch.setenv("MONCHAT_HOME", str(other))
+    assert cli.main(["chat", "-m", "別の家の話"], pinned_backend=ScriptedBackend(default_reply="はい")) == 0
+    (other / MODEL_FILE).parent.mkdir(parents=True)
+    (other / MODEL_FILE).write_bytes(b"GGUF here")
+    (other / MODEL_FILE).with_name("verified.json").write_text("{}")  # after the backup's file: kept all the same
+    elsewhere = tmp_path / "big-disk" / "qwen.gguf"
+    elsewhere.parent.mkdir()
+    elsewhere.write_bytes(b"GGUF elsewhere")
+    (other / "models" / "qwen").mkdir()
+    (other / "models" / "qwen" / "qwen.gguf").symlink_to(elsewhere)
+    caplog.set_level("WARNING")
+    assert cli.main(["restore", "--force", str(older)]) == 0
+    assert (other / MODEL_FILE).read_bytes() == b"GGUF from the backup"
+    assert "could not keep" not in caplog.text
+    assert (other / MODEL_FILE).with_name("verified.json").read_text() == "{}"  # the backup's copy is no failure to report
+    link = other / "models" / "qwen" / "qwen.gguf"
+    assert link.is_symlink() and link.resolve() == elsewhere.resolve()

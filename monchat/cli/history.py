@@ -50,7 +50,10 @@ def register(sub) -> None:
                                      "persona; chatgpt / claude; for SillyTavern the persona named like the character)")
     p.set_defaults(run=cmd_import)
 
-    p = sub.add_parser("backup", help="copy the whole data folder into one file (safe while monchat runs)")
+    p = sub.add_parser("backup", help="copy the whole data folder into one file (safe while monchat runs)",
+                       description="Copy the whole data folder (chats, memory, settings, personas, logs) into one "
+                                   "file, safely while monchat runs. Downloaded models are not in it: they are "
+                                   "downloaded again (`monchat models pull`, or Settings → Model).")
     p.add_argument("file", type=Path)
     p.set_defaults(run=cmd_backup)
 
@@ -208,6 +211,8 @@ def cmd_backup(app: App, args) -> int:
     report = create_backup(app.paths, args.file, now=app.clock())
     print(f"wrote {report.path}: {report.files} file(s), {report.counts.get('messages', 0)} archived "
           f"message(s), {report.counts.get('memories', 0)} memories")
+    if report.left_out:
+        print("downloaded models are not in it: on another computer, `monchat models pull` gets them again")
     return 0
 
 

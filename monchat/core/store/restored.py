@@ -189,7 +189,7 @@ def _rebuild(path: Path, index: str) -> None:
         with conn:
             conn.execute(f"INSERT INTO {index}({index}) VALUES('rebuild')")
         return
-    except sqlite3.DatabaseError:
+    except (sqlite3.DatabaseError, MemoryError):  # as in _index_ok: a bogus size in the structure record
         pass
     finally:
         conn.close()

@@ -6,7 +6,8 @@ the log files are copied first, each under the lock an append takes, and the dat
 through SQLite's backup API — a flush that commits in between only moves messages from a log
 file into the archive, so every message is in the copy at least once (and the archive's copy
 wins on reading, as in ``core/logs/history.py``). Lock files, the app's log and crash reports are
-left out.
+left out, and so are the downloaded models (``models/``, gigabytes that ``monchat models pull`` gets
+again): the manifest's ``left_out`` names them, and a restore keeps the models of the folder it replaces.
 
 A killed backup leaves its temp files beside the destination (``.NAME.PID.tmp`` and the
 database's copy ``.NAME-db.PID.tmp``, never in the system's temp folder); the next backup into that
@@ -37,6 +38,7 @@ DB_NAME = "monchat.db"
 CONFIG_ENTRIES = ("settings.toml", "personas")
 SKIP_NAMES = {DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm", f"{DB_NAME}-journal", f"{DB_NAME}.lock",
               "flush.lock", "flush.running", "sync.lock", "crash", "off_record"}  # off-the-record logs are never kept beyond their hours
+LEFT_OUT = ("models",)  # downloaded again, never the user's words; a restore still takes them from an older backup
 
 
 @dataclass
@@ -44,6 +46,7 @@ class BackupReport:
     path: Path
     files: int = 0
     counts: dict[str, int] = field(default_factory=dict)
+    left_out: list[str] = field(default_factory=list)  # the data folder's LEFT_OUT entries that were there
 
 
 def skipped_in_backup(rel: PurePosixPath) -> bool:
@@ -85,7 +88,7 @@ def create_backup(paths: Paths, dest: Path, now: datetime | None = None) -> Back
     if paths.data_dir in dest.parents or paths.config_dir in dest.parents:
         raise InputError("A backup cannot be written into the data folder it copies.",
                          "Choose a file outside " + str(paths.data_dir) + ".")
-    report = BackupReport(dest)
+    report = BackupReport(dest, left_out=[f"data/{name}/" for name in LEFT_OUT if (paths.data_dir / name).exists()])
     scratch_of = dest.with_name(f"{dest.name}-db")  # the database's copy: .NAME-db.PID.tmp
     tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
     db_copy = scratch_of.with_name(f".{scratch_of.name}.{os.getpid()}.tmp")
@@ -100,7 +103,7 @@ def create_backup(paths: Paths, dest: Path, now: datetime | None = None) -> Back
                 report.files += 1
             same = paths.config_dir == paths.data_dir
             for path, rel in _walk(paths.data_dir):
-                if skipped_in_backup(rel) or (same and rel.parts[0] in CONFIG_ENTRIES):
+                if skipped_in_backup(rel) or rel.parts[0] in LEFT_OUT or (same and rel.parts[0] in CONFIG_ENTRIES):
                     continue
                 try:
                     data = _read_locked(path) if rel.parts[0] == "logs" else path.read_bytes()
@@ -115,7 +118,7 @@ def create_backup(paths: Paths, dest: Path, now: datetime | None = None) -> Back
                 report.files += 1
             archive.writestr(MANIFEST, json.dumps({
                 "format": FORMAT, "version": VERSION, "created_at": format_ts(now or local_now()),
-                "counts": report.counts}, indent=2))
+                "counts": report.counts, "left_out": [f"data/{name}/" for name in LEFT_OUT]}, indent=2))
         with open(tmp, "rb") as handle:
             os.fsync(handle.fileno())
         os.replace(tmp, dest)

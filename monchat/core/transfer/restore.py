@@ -16,7 +16,8 @@ Then each entry is streamed (never read whole) into a hidden copy beside the fol
 checked; the database must be exactly what this monchat's migrations make, intact, with the counts
 the manifest states (``store/restored.py``); its search indexes pass FTS5's own check or are rebuilt
 from the messages they index; consent to a cloud is removed from it (it is asked again on this
-machine). Only then does ``core/transfer/swap.py`` rename the copies into place. Any refusal is
+machine); the downloaded models of the folder it replaces are linked into the copy (a backup leaves them
+out). Only then does ``core/transfer/swap.py`` rename the copies into place. Any refusal is
 ``InputError`` (exit 2), leaves the folder as it was and removes the copy; no restore (done, refused,
 failed) leaves its lock, journal or copy beside the folder (``swap.restore_lock``).
 """
@@ -34,7 +35,7 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from .backup import CONFIG_ENTRIES, DB_NAME, FORMAT, MANIFEST, VERSION, skipped_in_backup
+from .backup import CONFIG_ENTRIES, DB_NAME, FORMAT, LEFT_OUT, MANIFEST, VERSION, skipped_in_backup
 from ..errors import InputError, StorageFull, storage_error
 from ..paths import Paths, make_private_dir, write_all
 from ..privacy.cloud import CONSENT_KEY
@@ -206,16 +207,13 @@ def _check_database(source: Path, stage: Path, manifest: dict) -> dict[str, int]
         if any(stated.values()):
             raise _not_a_backup(source, f"it has no database though its manifest counts {stated}")
         return {}
-    try:
+    try:  # a database that is not this monchat's, or whose search index cannot be rebuilt: one refusal
         found = verify_restored(db)
-    except ForeignDatabase as exc:
-        raise _not_a_backup(source, str(exc)) from None
-    differ = {k: (v, found[k]) for k, v in stated.items() if k in found and found[k] != v}
-    if differ or not set(found) <= set(stated):
-        raise _not_a_backup(source, f"its database does not hold what its manifest says (manifest {stated}, "
-                                    f"database {found})")
-    forget_state(db, CONSENT_KEY.format(where=""))
-    try:
+        differ = {k: (v, found[k]) for k, v in stated.items() if k in found and found[k] != v}
+        if differ or not set(found) <= set(stated):
+            raise _not_a_backup(source, f"its database does not hold what its manifest says (manifest {stated}, "
+                                        f"database {found})")
+        forget_state(db, CONSENT_KEY.format(where=""))
         rebuilt = check_search_indexes(db)
     except ForeignDatabase as exc:
         raise _not_a_backup(source, str(exc)) from None
@@ -223,6 +221,22 @@ def _check_database(source: Path, stage: Path, manifest: dict) -> dict[str, int]
         log.warning("the search index of %s was damaged (%s) and was rebuilt from its messages",
                     source, ", ".join(rebuilt))
     return found
+
+
+def _keep_left_out(data_dir: Path, stage: Path) -> None:
+    """Hard-link the downloaded models of the folder being replaced into its copy (a backup leaves them out; a
+    file an older backup holds wins). Links take no room, and the folder replaced keeps its own until the swap."""
+    for name in LEFT_OUT:
+        for folder, _dirs, files in os.walk(data_dir / name):  # nothing when there is none
+            kept = stage / Path(folder).relative_to(data_dir)
+            make_private_dir(kept)
+            for file in sorted(files):
+                if os.path.lexists(kept / file):
+                    continue  # the backup's own copy
+                try:
+                    os.link(Path(folder, file), kept / file, follow_symlinks=False)  # a link stays a link
+                except OSError as exc:  # a file system without links: that model is downloaded again
+                    log.warning("could not keep the downloaded model %s: %s", Path(folder, file), exc)
 
 
 def _restore_error(exc: OSError | sqlite3.Error, source: Path, paths: Paths) -> Exception | None:
@@ -275,6 +289,7 @@ def restore_backup(source: Path, paths: Paths, force: bool = False) -> RestoreRe
                     _unpack(source, archive, info, roots[root].joinpath(*inner.parts))
                     report.files += 1
                 report.counts = _check_database(source, stages[paths.data_dir], manifest)
+                _keep_left_out(paths.data_dir, stages[paths.data_dir])
             swap_in(paths, stages)
             stages = {}
         except zipfile.BadZipFile as exc:
