@@ -1,0 +1,175 @@
+"""The log files around the gate, from the survivors of ``--module gate`` (issue 44).
+
+``bash scripts/mutation --module gate`` found most of ``core/logs/files.py`` run by no fast test of its row:
+placing imported messages (each once, in its slot), Delete message (a line out for good, every other line kept
+byte for byte, an unreadable one too), taking removed words out of a text log, cutting a file back after a
+failed write, and reading a window of messages whole or cut. Each test says what the user gets, on both sides.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from monchat.core.errors import StorageError, StorageFull
+from monchat.core.logs import files
+from monchat.core.logs.files import LogBook, rewrite_without_words
+from monchat.core.records.long_text import TURN_TEXT_CHARS
+from monchat.core.types import Message, format_ts
+
+UTC = timezone.utc
+NOW = datetime(2026, 12, 4, 13, 0, tzinfo=UTC)
+
+
+def said(mid: str, at: datetime, text: str = "hello") -> Message:
+    return Message(id=mid, ts=format_ts(at), role="user", text=text, persona="mira")
+
+
+@pytest.fixture
+def book(tmp_path) -> LogBook:
+    return LogBook(tmp_path / "logs", tmp_path / "quarantine", tz=UTC)
+
+
+def lines_of(book: LogBook) -> dict[str, list[str]]:
+    return {p.name: [m.id for m in book.read(p).messages] for p in book.files()}
+
+
+# ---- importing messages ------------------------------------------------------------------------------------------
+def test_imported_messages_go_each_once_into_their_slots_in_time_order(book):
+    book.append(said("known", NOW))
+    batch = [said("later", NOW + timedelta(hours=1)), said("known", NOW), said("earlier", NOW - timedelta(hours=7, minutes=30)),
+             said("first", NOW - timedelta(hours=9)), said("later", NOW + timedelta(hours=1))]
+    assert book.import_messages(batch) == 3
+    assert lines_of(book) == {"2026-12-04_00.jsonl": ["first", "earlier"],
+                              "2026-12-04_12.jsonl": ["known", "later"]}
+    assert book.import_messages(batch) == 0  # again: every id is there
+    assert book.ids() == {"known", "later", "earlier", "first"}
+
+
+def test_a_message_is_found_by_its_id_in_any_file(book):
+    book.append(said("old", NOW - timedelta(days=1), "yesterday"))
+    book.append(said("new", NOW, "today"))
+    assert book.find("old").text == "yesterday"
+    assert book.find("new").text == "today"
+    assert book.find("none") is None
+
+
+# ---- Delete message ----------------------------------------------------------------------------------------------
+def test_a_deleted_message_leaves_every_other_line_byte_for_byte(book):
+    for mid in ("a", "b", "c"):
+        book.append(said(mid, NOW))
+    book.append(said("d", NOW - timedelta(days=1)))
+    [older, path] = book.files()
+    with path.open("ab") as handle:
+        handle.write(b"{not json at all\n")  # an unreadable line stays where it is
+    before = path.read_bytes().split(b"\n")
+    assert book.remove_messages({"b", "d", "nowhere"}) == 2
+    assert path.read_bytes().split(b"\n") == [before[0], before[2], before[3], b""]
+    assert not older.exists()  # a file left with no line is removed
+    assert lines_of(book) == {path.name: ["a", "c"]}
+
+
+def test_deleting_nothing_there_leaves_the_files_alone(book):
+    book.append(said("a", NOW))
+    [path] = book.files()
+    inode, data = path.stat().st_ino, path.read_bytes()
+    assert book.remove_messages({"z"}) == 0
+    assert path.stat().st_ino == inode and path.read_bytes() == data
+
+
+def test_deleting_the_last_lines_of_several_files_counts_them_all(book):
+    book.append(said("a", NOW - timedelta(days=1)))
+    book.append(said("b", NOW))
+    book.append(said("c", NOW))
+    assert book.remove_messages({"a", "b", "c"}) == 3
+    assert book.files() == []
+
+
+def test_a_file_the_disk_will_not_let_go_is_a_storage_error_naming_it(book, monkeypatch):
+    book.append(said("a", NOW))
+    [path] = book.files()
+    unlink = Path.unlink
+
+    def refuse(self, missing_ok=False):
+        if self == path:
+            raise OSError(errno.EROFS, "Read-only file system")
+        return unlink(self, missing_ok=missing_ok)
+
+    monkeypatch.setattr(Path, "unlink", refuse)
+    with pytest.raises(StorageError) as refused:
+        book.remove_messages({"a"})
+    assert str(path) in refused.value.message
+
+
+# ---- words taken out of a text log ---------------------------------------------------------------------------
+def test_the_lines_holding_a_removed_word_go_and_the_rest_stay_as_they_were(tmp_path):
+    log = tmp_path / "monchat.log"
+    log.write_bytes(b"one: said hello\r\ntwo: \xe7\x8c\xab\xe3\x81\x8c\xe5\xa5\xbd\xe3\x81\x8d\nthree: nothing\nfour")
+    assert rewrite_without_words(log, ["猫", "  ", ""]) == 1
+    assert log.read_bytes() == b"one: said hello\r\nthree: nothing\nfour"
+    assert rewrite_without_words(log, ["hello", "four"]) == 2
+    assert log.read_bytes() == b"three: nothing\n"
+    inode = log.stat().st_ino
+    assert rewrite_without_words(log, ["absent"]) == 0
+    assert log.stat().st_ino == inode  # nothing to drop: not rewritten
+    assert rewrite_without_words(tmp_path / "never-written.log", ["hello"]) == 0
+
+
+def test_a_text_log_that_cannot_be_read_is_a_storage_error(tmp_path):
+    folder = tmp_path / "monchat.log"
+    folder.mkdir()  # something in the way
+    with pytest.raises(StorageError) as refused:
+        rewrite_without_words(folder, ["hello"])
+    assert str(folder) in refused.value.message
+
+
+# ---- a failed write is cut back --------------------------------------------------------------------------------
+def half_then_full(fd: int, data: bytes) -> None:
+    os.write(fd, data[: len(data) // 2])
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_a_write_the_disk_refuses_halfway_leaves_the_file_as_it_was(book, monkeypatch):
+    book.append(said("a", NOW))
+    [path] = book.files()
+    data = path.read_bytes()
+    monkeypatch.setattr(files, "write_all", half_then_full)
+    with pytest.raises(StorageFull):
+        book.append(said("b", NOW, "a longer message that does not fit"))
+    assert path.read_bytes() == data
+
+
+def test_a_cut_back_that_fails_too_is_logged_with_the_size(book, monkeypatch, caplog):
+    book.append(said("a", NOW))
+    [path] = book.files()
+    size = path.stat().st_size
+    monkeypatch.setattr(files, "write_all", half_then_full)
+
+    def no_truncate(fd, length):
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(files.os, "ftruncate", no_truncate)
+    with caplog.at_level(logging.ERROR, logger="monchat.core.logs.files"), pytest.raises(StorageFull):
+        book.append(said("b", NOW, "a longer message"))
+    assert f"could not cut a log file back to {size} bytes after a failed write" in caplog.text
+
+
+# ---- a window of messages, whole or as a turn sends it -------------------------------------------------------
+def test_the_window_reads_messages_whole_and_a_turn_reads_a_long_one_cut(book):
+    long = "y" * (TURN_TEXT_CHARS + 1000)
+    book.append(said("old", NOW - timedelta(minutes=10), "short"))
+    book.append(said("long", NOW - timedelta(minutes=5), long))
+    book.append(said("new", NOW, "after"))
+    edge = NOW.timestamp()
+    assert [m.id for m in book.before(edge, 1)] == ["long"]
+    assert [m.id for m in book.before(edge, 5)] == ["old", "long"]
+    assert book.before(edge, 5)[1].text == long
+    cut = book.before(edge, 5, cut=True)[1].text
+    assert cut.startswith("y" * TURN_TEXT_CHARS) and len(cut) < len(long)
+    assert [m.text for m in book.since((NOW - timedelta(minutes=5)).timestamp())] == [long, "after"]
+    assert book.since(0, cut=True)[1].text == cut
