@@ -173,3 +173,67 @@ def test_the_window_reads_messages_whole_and_a_turn_reads_a_long_one_cut(book):
     assert cut.startswith("y" * TURN_TEXT_CHARS) and len(cut) < len(long)
     assert [m.text for m in book.since((NOW - timedelta(minutes=5)).timestamp())] == [long, "after"]
     assert book.since(0, cut=True)[1].text == cut
+
+
+# ---- a line whose id an archived message has with another text ---------------------------------------------------
+def test_a_line_reusing_an_archived_id_with_another_text_is_set_aside_and_reported(book):
+    reused = said("m1", NOW, "a different text")
+    same = said("m2", NOW, "the archived text")
+    fresh = said("m3", NOW, "not archived")
+    bad = book.conflicts([reused, same, fresh], {"m1": "the archived text", "m2": "the archived text"})
+    assert [(b.file, b.line_no, b.reason) for b in bad] == [
+        ("2026-12-04_12.jsonl", 0, "reuses the id m1 of an archived message with a different text")]
+    assert bad[0].raw == reused.to_json().encode("utf-8")
+    [copy] = book.quarantined()
+    assert copy.read_bytes() == bad[0].raw and copy.name.startswith("2026-12-04_12.jsonl.line0.")
+    assert book.conflicts([same, fresh], {"m2": "the archived text"}) == []
+
+
+# ---- after a flush, reading bad lines ----------------------------------------------------------------------------
+def test_a_flush_removes_only_the_files_whose_every_message_it_archived(book):
+    book.append(said("a", NOW - timedelta(days=1)))
+    book.append(said("b", NOW))
+    book.append(said("c", NOW))  # said while the flush ran: not archived
+    older, newer = book.files()
+    gone = book.logs_dir / "2026-12-01_00.jsonl"  # listed by the flush, removed by another one meanwhile
+    assert book.remove_flushed([gone, older, newer], {"a", "b"}) == [newer]
+    assert book.files() == [newer]
+    assert book.remove_flushed([newer], {"b", "c", "d"}) == [] and book.files() == []
+
+
+def test_an_id_reused_in_a_later_file_with_another_text_is_set_aside(book):
+    book.append(said("m1", NOW - timedelta(days=1), "first words"))
+    book.append(said("m1", NOW, "other words"))
+    book.append(said("m2", NOW, "fine"))
+    read = book.read_all()
+    assert [(m.id, m.text) for m in read.messages] == [("m1", "first words"), ("m2", "fine")]
+    assert [b.reason for b in read.bad_lines] == ["reuses the id m1 of an earlier line with a different text"]
+    assert len(book.quarantined()) == 1
+
+
+def test_reading_goes_on_when_the_disk_refuses_to_set_bad_lines_aside(book, monkeypatch):
+    book.append(said("a", NOW))
+    [path] = book.files()
+    with path.open("ab") as handle:
+        handle.write(b"{broken\n")
+
+    def full(bad):
+        raise StorageFull("no room", "free some")
+
+    monkeypatch.setattr(book, "quarantine", full)
+    read = book.read(path)
+    assert [m.id for m in read.messages] == ["a"] and len(read.bad_lines) == 1
+    assert book.try_quarantine(read.bad_lines, path.name) is False
+    monkeypatch.undo()
+    assert book.try_quarantine(read.bad_lines, path.name) is True and len(book.quarantined()) == 1
+    assert book.try_quarantine([], path.name) is True
+
+
+@pytest.mark.parametrize("raw, reason", [
+    (b'{"id": "x", "text": "\xff"}', "not valid UTF-8"),
+    (b'{"id": "x", "te', "not valid JSON (Unterminated string starting at)"),
+    (b"[" * 200_000 + b"]" * 200_000, "nested too deeply to read"),
+])
+def test_each_unreadable_line_says_why(raw, reason):
+    bad = files.parse_line("2026-12-04_12.jsonl", 7, raw)
+    assert (bad.file, bad.line_no, bad.reason, bad.raw) == ("2026-12-04_12.jsonl", 7, reason, raw)
