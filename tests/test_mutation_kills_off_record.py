@@ -111,6 +111,7 @@ def test_the_files_are_named_in_the_log_books_time_not_the_machines(tmp_path):
     off.append(said(cut - timedelta(minutes=30), "older, in the cut's slot"))
     off.append(said(cut + timedelta(minutes=30), "younger, in the cut's slot"))
     off.append(said(cut - timedelta(hours=7), "a whole slot before"))
+    assert [p.name for p in off.files()] == ["2026-12-03_06.jsonl", "2026-12-03_12.jsonl"]
     assert off.expire(now, 24) == 2
     assert [m.text for m in off.read_all().messages] == ["younger, in the cut's slot"]
 
