@@ -74,6 +74,28 @@ def test_a_deleted_message_leaves_every_other_line_byte_for_byte(book):
     assert lines_of(book) == {path.name: ["a", "c"]}
 
 
+def test_deleting_goes_on_past_a_file_removed_meanwhile(book, monkeypatch):
+    book.append(said("a", NOW))
+    [path] = book.files()
+    gone = book.logs_dir / "2026-12-01_00.jsonl"  # listed, then removed by a flush before we reach it
+    monkeypatch.setattr(book, "files", lambda: [gone, path])
+    assert book.remove_messages({"a"}) == 1
+    assert not path.exists()
+
+
+def test_a_file_replaced_while_waiting_for_its_lock_is_read_again(book, monkeypatch):
+    book.append(said("a", NOW))
+    book.append(said("b", NOW))
+    same_file, answers = files._same_file, [False]
+
+    def replaced_once(fd, path):  # another Delete message renamed a new file over it meanwhile
+        return answers.pop() if answers else same_file(fd, path)
+
+    monkeypatch.setattr(files, "_same_file", replaced_once)
+    assert book.remove_messages({"a"}) == 1
+    assert book.ids() == {"b"}
+
+
 def test_deleting_nothing_there_leaves_the_files_alone(book):
     book.append(said("a", NOW))
     [path] = book.files()
@@ -156,7 +178,8 @@ def test_a_cut_back_that_fails_too_is_logged_with_the_size(book, monkeypatch, ca
     monkeypatch.setattr(files.os, "ftruncate", no_truncate)
     with caplog.at_level(logging.ERROR, logger="monchat.core.logs.files"), pytest.raises(StorageFull):
         book.append(said("b", NOW, "a longer message"))
-    assert f"could not cut a log file back to {size} bytes after a failed write" in caplog.text
+    assert [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR] == [
+        f"could not cut a log file back to {size} bytes after a failed write"]
 
 
 # ---- a window of messages, whole or as a turn sends it -------------------------------------------------------
