@@ -161,9 +161,22 @@ def test_a_write_the_disk_refuses_halfway_leaves_the_file_as_it_was(book, monkey
     [path] = book.files()
     data = path.read_bytes()
     monkeypatch.setattr(files, "write_all", half_then_full)
-    with pytest.raises(StorageFull):
+    with pytest.raises(StorageFull) as full:
         book.append(said("b", NOW, "a longer message that does not fit"))
     assert path.read_bytes() == data
+    assert str(path) in full.value.message  # the file, not just "the data folder"
+
+
+def test_a_message_said_while_a_flush_removes_its_file_is_written_to_a_fresh_one(book, monkeypatch):
+    book.append(said("a", NOW))
+    same_file, answers = files._same_file, [False]
+
+    def removed_once(fd, path):  # the flush archived and removed the file between our open and our lock
+        return answers.pop() if answers else same_file(fd, path)
+
+    monkeypatch.setattr(files, "_same_file", removed_once)
+    book.append(said("b", NOW, "never lost"))
+    assert book.find("b").text == "never lost"
 
 
 def test_a_cut_back_that_fails_too_is_logged_with_the_size(book, monkeypatch, caplog):
