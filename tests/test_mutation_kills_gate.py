@@ -287,3 +287,25 @@ def test_reading_goes_on_when_the_disk_refuses_to_set_bad_lines_aside(book, monk
 def test_each_unreadable_line_says_why(raw, reason):
     bad = files.parse_line("2026-12-04_12.jsonl", 7, raw)
     assert (bad.file, bad.line_no, bad.reason, bad.raw) == ("2026-12-04_12.jsonl", 7, reason, raw)
+
+
+def test_a_message_said_as_a_flush_removes_its_file_is_not_written_into_the_removed_file(book, monkeypatch):
+    book.append(said("a", NOW))
+    [path] = book.files()
+    flock, first = files.fcntl.flock, [True]
+
+    def flush_removes_first(fd, operation):  # the flush archived and removed the file before we got the lock
+        if first and first.pop():
+            path.unlink()
+        return flock(fd, operation)
+
+    monkeypatch.setattr(files.fcntl, "flock", flush_removes_first)
+    book.append(said("b", NOW, "never lost"))
+    assert book.find("b").text == "never lost"
+
+
+def test_two_different_unreadable_lines_at_the_same_place_are_both_set_aside(book):
+    one = files.BadLine("2026-12-04_12.jsonl", 3, "not valid JSON", b"{one")
+    other = files.BadLine("2026-12-04_12.jsonl", 3, "not valid JSON", b"{other")  # the file rewritten meanwhile
+    assert len(set(book.quarantine([one, other, one]))) == 2
+    assert sorted(p.read_bytes() for p in book.quarantined()) == [b"{one", b"{other"]
