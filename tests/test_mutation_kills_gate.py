@@ -309,3 +309,12 @@ def test_two_different_unreadable_lines_at_the_same_place_are_both_set_aside(boo
     other = files.BadLine("2026-12-04_12.jsonl", 3, "not valid JSON", b"{other")  # the file rewritten meanwhile
     assert len(set(book.quarantine([one, other, one]))) == 2
     assert sorted(p.read_bytes() for p in book.quarantined()) == [b"{one", b"{other"]
+
+
+def test_a_file_a_flush_removed_before_it_was_read_reads_as_nothing(book):
+    book.append(said("a", NOW))
+    [path] = book.files()
+    gone = book.logs_dir / "2026-12-01_00.jsonl"
+    read = book.read(gone)
+    assert (read.messages, read.bad_lines) == ([], [])
+    assert [m.id for m in book.read_all([gone, path]).messages] == ["a"]
