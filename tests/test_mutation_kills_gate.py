@@ -257,7 +257,8 @@ def test_an_id_reused_in_a_later_file_with_another_text_is_set_aside(book):
     book.append(said("m2", NOW, "fine"))
     read = book.read_all()
     assert [(m.id, m.text) for m in read.messages] == [("m1", "first words"), ("m2", "fine")]
-    assert [b.reason for b in read.bad_lines] == ["reuses the id m1 of an earlier line with a different text"]
+    assert [(b.file, b.line_no, b.reason) for b in read.bad_lines] == [
+        ("2026-12-04_12.jsonl", 1, "reuses the id m1 of an earlier line with a different text")]
     assert len(book.quarantined()) == 1
 
 
