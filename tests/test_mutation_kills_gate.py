@@ -259,7 +259,16 @@ def test_an_id_reused_in_a_later_file_with_another_text_is_set_aside(book):
     assert [(m.id, m.text) for m in read.messages] == [("m1", "first words"), ("m2", "fine")]
     assert [(b.file, b.line_no, b.reason) for b in read.bad_lines] == [
         ("2026-12-04_12.jsonl", 1, "reuses the id m1 of an earlier line with a different text")]
-    assert len(book.quarantined()) == 1
+    [copy] = book.quarantined()
+    assert copy.read_bytes() == read.bad_lines[0].raw == said("m1", NOW, "other words").to_json().encode("utf-8")
+
+
+def test_a_flush_reads_only_the_files_it_was_given(book):
+    book.append(said("a", NOW - timedelta(days=1)))
+    book.append(said("b", NOW))
+    older, newer = book.files()
+    assert [m.id for m in book.read_all([older]).messages] == ["a"]
+    assert [m.id for m in book.read_all().messages] == ["a", "b"]
 
 
 def test_reading_goes_on_when_the_disk_refuses_to_set_bad_lines_aside(book, monkeypatch):
