@@ -17,7 +17,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest
 
 from tests.support import markers
-from tests.support.db_template import use_migrated_template
+from tests.support.db_template import discard_template, use_migrated_template
 
 # Substrings of skip reasons that stay skips under CI=true. None today: every skip in the suite is
 # a missing dependency that scripts/setup installs.
@@ -127,6 +127,10 @@ def _isolated_home(request, tmp_path, monkeypatch):
     for name in ("GEMINI_API_KEY", "GOOGLE_API_KEY", "OLLAMA_HOST"):
         monkeypatch.delenv(name, raising=False)
     yield home
+
+
+def pytest_sessionfinish(session):
+    discard_template()  # each xdist worker made its own, and removes it
 
 
 @pytest.fixture
