@@ -17,7 +17,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # set here, before a test's `importorskip("llama_cpp")` loads the library in this process (OpenMP reads it once, at
 # load) and before the tests start llama_cpp.server. Waiting actively, they spun: two 2-thread runs side by side (the
 # two workers) took 42-47 s of CPU for what took 4.9 s passively (128 tokens of SmolLM2, load 8), and one real-server
-# flush of test_llama_server took 18 minutes at load 8-9.
+# flush of test_llama_server took 13 minutes at load 8-9.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import pytest
