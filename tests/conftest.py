@@ -13,11 +13,17 @@ import sys
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# llama.cpp's OpenMP threads wait passively, as monchat sets before it loads llama.cpp (core/backends/llama_support.py):
+# set here, before a test's `importorskip("llama_cpp")` loads the library in this process (OpenMP reads it once, at
+# load) and before the tests start llama_cpp.server. Waiting actively, they spun: two 2-thread runs side by side (the
+# two workers) took 42-47 s of CPU for what took 4.9 s passively (128 tokens of SmolLM2, load 8), and one real-server
+# flush of test_llama_server took 13 minutes at load 8-9.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import pytest
 
 from tests.support import markers
-from tests.support.db_template import use_migrated_template
+from tests.support.db_template import discard_template, use_migrated_template
 
 # Substrings of skip reasons that stay skips under CI=true. None today: every skip in the suite is
 # a missing dependency that scripts/setup installs.
@@ -108,6 +114,11 @@ def pytest_runtest_teardown(item):
 for _name in ("GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_ENTERPRISE", "GOOGLE_GENAI_API_VERSION",
               "GEMINI_API_KEY", "GOOGLE_API_KEY", "OLLAMA_HOST"):
     os.environ.pop(_name, None)
+# The interpreters the tests start (xdist's workers, every `python -m monchat`) keep Python's bytecode cache
+# (__pycache__, ignored by git) even where PYTHONDONTWRITEBYTECODE is set (the shared 2-core machine sets it): without
+# the cache every one of them compiled monchat's modules afresh. `-m subprocess` of test_slash_everywhere and test_cli
+# took 33.3 s of CPU without it, 23.1 s with it (2026-12-04, load 7-9).
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 os.environ["NO_PROXY"] = "127.0.0.1,localhost"
 os.environ["no_proxy"] = "127.0.0.1,localhost"
 
@@ -127,6 +138,10 @@ def _isolated_home(request, tmp_path, monkeypatch):
     for name in ("GEMINI_API_KEY", "GOOGLE_API_KEY", "OLLAMA_HOST"):
         monkeypatch.delenv(name, raising=False)
     yield home
+
+
+def pytest_sessionfinish(session):
+    discard_template()  # each xdist worker made its own, and removes it
 
 
 @pytest.fixture

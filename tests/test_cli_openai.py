@@ -147,6 +147,8 @@ def test_status_and_doctor_say_a_chosen_cloud_is_not_local(home):
     status = run(home, "--backend", "gemini", "status", env=env)
     assert "privacy:   your memory is sent to gemini (gemini-2.5-flash) at https://generativelanguage" \
         in status.stdout and "NOT local" in status.stdout
+    from tests.support.machine_probe import remember_a_probe
+    remember_a_probe(home)  # doctor's machine probe is not this test's point (it loads SmolLM2)
     doctor = run(home, "--backend", "gemini", "doctor", "--json",
                  env=dict(env, OLLAMA_HOST=dead_url(), OPENAI_BASE_URL=dead_url() + "/v1"))
     privacy = next(s for s in json.loads(doctor.stdout)["sections"] if s["title"] == "privacy")

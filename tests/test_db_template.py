@@ -64,3 +64,14 @@ def test_a_file_already_there_is_never_replaced(tmp_path, monkeypatch):
     with pytest.raises(StorageCorrupt):
         Store(path)
     assert path.read_bytes() == b"not a database"
+
+
+def test_the_template_is_removed_at_the_sessions_end(tmp_path, monkeypatch):
+    """tests/conftest.py calls discard_template when a session ends: runs leave no monchat-db-template-* behind."""
+    from tests.support import db_template
+
+    monkeypatch.setattr(db_template, "_template", None)  # this test's own template, not the session's
+    folder = db_template.migrated_template().parent
+    assert folder.name.startswith("monchat-db-template-") and folder.is_dir()
+    db_template.discard_template()
+    assert not folder.exists() and db_template._template is None

@@ -17,7 +17,7 @@ from monchat.cli import main as cli
 from monchat.core.memory.review_item import ReviewItem
 from monchat.core.transfer.mcp_server import MemoryPort
 from monchat.core.vocabulary.states import Origin
-from tests.fakes.fake_ollama import running_fake_ollama
+from tests.support.quiet_ollama import quiet_ollama, run_json
 
 OLLAMA = ["--backend", "ollama", "--model", "llama3.2"]
 CHATGPT = "- Has two cats named Miso and Kinako\n- Works as a nurse in Sapporo\n"
@@ -30,18 +30,7 @@ EXPORT = {"format": "monchat-memory", "version": 1, "exported_at": "2026-11-01T1
 
 @pytest.fixture
 def ollama(home):
-    with running_fake_ollama() as server:
-        server.structured_content = json.dumps({"items": []})
-        for key, value in (("ollama.host", server.url), ("background.diary", "false"),
-                           ("background.reflect", "false"), ("background.lint_llm", "false")):
-            assert cli.main(["settings", "set", key, value]) == 0
-        yield server
-
-
-def run_json(capsys, *argv) -> dict | list:
-    capsys.readouterr()
-    assert cli.main([*argv, "--json"]) == 0
-    return json.loads(capsys.readouterr().out)
+    yield from quiet_ollama()
 
 
 def test_imported_rows_say_where_they_came_from_and_keep_the_files_confidence(home, tmp_path, capsys):

@@ -84,6 +84,8 @@ def test_a_flush_with_default_settings_archives_every_message_and_opens_the_gate
 def test_a_flush_with_default_settings_at_a_server_context_of_2048_learns_it_and_works(home, server_2048):
     report, status = _flushed(home, server_2048)  # no openai.context_length; diary and lint on
     _every_message_archived(home, report, status)
+    from tests.support.machine_probe import remember_a_probe
+    remember_a_probe(home)  # doctor's machine probe is not this test's point (it loads SmolLM2)
     state = json.loads(run(home, "--backend", "openai", "--model", MODEL_ALIAS, "doctor", "--json").stdout)
     section = next(s for s in state["sections"] if s.get("backend") == "openai")
     context = next(c for c in section["checks"] if c["name"] == "context")

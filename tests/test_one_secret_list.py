@@ -161,6 +161,8 @@ def test_an_openai_key_echoed_with_the_headers_never_leaves(home, tmp_path, sour
     with running_echo_server("openai", 400) as server:
         assert run(home, "settings", "set", "openai.base_url", f"{server.url}/v1").returncode == 0
         chat = run(home, "--backend", "openai", "--model", "m", "--verbose", "chat", "-m", "hello", env=env)
+        from tests.support.machine_probe import remember_a_probe
+        remember_a_probe(home)  # doctor's machine probe is not this test's point (it loads SmolLM2)
         doctor = run(home, "--backend", "openai", "--model", "m", "doctor", "--json", env=env)
         sent = [h.get("authorization") for _, _, h in server.requests]
     assert f"Bearer {key}" in sent  # it was sent, and echoed
@@ -176,6 +178,8 @@ def test_a_gemini_key_echoed_with_the_headers_never_leaves(home, variable):
         assert run(home, "settings", "set", "gemini.base_url", server.url).returncode == 0
         agree_to_cloud(home, "gemini")
         chat = run(home, "--backend", "gemini", "--verbose", "chat", "-m", "hello", env=env)
+        from tests.support.machine_probe import remember_a_probe
+        remember_a_probe(home)  # doctor's machine probe is not this test's point (it loads SmolLM2)
         doctor = run(home, "--backend", "gemini", "doctor", "--json", env=env)
         sent = [h.get("x-goog-api-key") for _, _, h in server.requests]
     assert key in sent

@@ -193,6 +193,8 @@ def test_a_chat_reply_cut_off_by_the_server_is_logged_partial_and_exits_4(home, 
 def test_doctor_checks_the_model_given_with_model(home, fake):
     from tests.test_cli_backends import run
     assert run(home, "settings", "set", "openai.base_url", fake.url).returncode == 0
+    from tests.support.machine_probe import remember_a_probe
+    remember_a_probe(home)  # doctor's machine probe is not this test's point (it loads SmolLM2)
     done = run(home, "--backend", "openai", "--model", "nosuch", "doctor", "--json")
     section = next(s for s in json.loads(done.stdout)["sections"] if s.get("backend") == "openai")
     assert section["title"] == "backend openai (nosuch)"
@@ -205,6 +207,8 @@ def test_doctor_with_backend_openai_and_the_server_down_exits_1_and_names_no_emp
     from tests.fakes.fake_ollama import dead_url
     from tests.test_cli_backends import run
     assert run(home, "settings", "set", "openai.base_url", dead_url() + "/v1").returncode == 0
+    from tests.support.machine_probe import remember_a_probe
+    remember_a_probe(home)  # doctor's machine probe is not this test's point (it loads SmolLM2)
     done = run(home, "--backend", "openai", "doctor")
     assert done.returncode == 1
     assert "backend openai (no model set: the server's first)" in done.stdout and "openai ()" not in done.stdout

@@ -91,6 +91,8 @@ def test_a_small_model_served_by_an_openai_compatible_server_puts_nothing_into_l
     assert run(home, "import", str(source)).returncode == 0
     use = ("--backend", "openai", "--model", SMOL)
 
+    from tests.support.machine_probe import remember_a_probe
+    remember_a_probe(home)  # doctor's machine probe is not this test's point (it loads SmolLM2)
     assert "135M parameters: a small model" in run(home, *use, "doctor").stdout
     status = json.loads(run(home, *use, "status", "--json").stdout)
     assert status["model_size"] == {"parameters": 135_000_000, "label": "135M", "small": True}

@@ -117,6 +117,8 @@ def test_chat_without_a_terminal_is_held_before_any_connection(restored):
 
 def test_doctor_does_not_contact_a_destination_not_agreed_to(restored):
     home, seen = restored
+    from tests.support.machine_probe import remember_a_probe
+    remember_a_probe(home)  # doctor's machine probe is not this test's point (it loads SmolLM2)
     done = guarded(home, seen, "doctor", "--json")
     assert "Traceback" not in done.stderr
     report = json.loads(done.stdout)
@@ -200,6 +202,8 @@ def restored_once(tmp_path_factory) -> tuple[Path, Path]:
     assert guarded(tmp / "source", seen, "backup", str(tmp / "real.zip")).returncode == 0
     plant(tmp / "real.zip", tmp / "planted.zip")
     assert guarded(tmp / "home", seen, "restore", str(tmp / "planted.zip")).returncode == 0
+    from tests.support.machine_probe import remember_a_probe
+    remember_a_probe(tmp / "home")  # doctor's machine probe is not this test's point (it loads SmolLM2)
     return tmp / "home", seen
 
 

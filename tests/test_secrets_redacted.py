@@ -35,6 +35,8 @@ def test_a_key_echoed_in_a_401_is_hidden_from_stderr_the_log_and_doctor(home, ec
     assert run(home, "settings", "set", "openai.base_url", echoing.url).returncode == 0
     env = {"OPENAI_API_KEY": KEY}
     chat = run(home, "--backend", "openai", "--model", MODEL, "--verbose", "chat", "-m", "聞こえる？", env=env)
+    from tests.support.machine_probe import remember_a_probe
+    remember_a_probe(home)  # doctor's machine probe is not this test's point (it loads SmolLM2)
     doctor = run(home, "--backend", "openai", "--model", MODEL, "doctor", "--json", env=env)
     status = run(home, "--backend", "openai", "--model", MODEL, "status", env=env)
 

@@ -21,7 +21,7 @@ from hypothesis import given, strategies as st
 from monchat.cli import main as cli
 from monchat.cli.slash import Command, Said, read_line
 from monchat.core.errors import InputError
-from tests.fakes.fake_ollama import running_fake_ollama
+from tests.support.quiet_ollama import quiet_ollama
 
 REPO = Path(__file__).resolve().parents[1]
 OLLAMA = ["--backend", "ollama", "--model", "llama3.2"]
@@ -31,12 +31,7 @@ WORD = SECRET.split()[0].encode()
 
 @pytest.fixture
 def ollama(home):
-    with running_fake_ollama() as server:
-        server.structured_content = json.dumps({"items": []})
-        for key, value in (("ollama.host", server.url), ("background.diary", "false"),
-                           ("background.reflect", "false"), ("background.lint_llm", "false")):
-            assert cli.main(["settings", "set", key, value]) == 0
-        yield server
+    yield from quiet_ollama()
 
 
 def monchat(home: Path, *argv: str, stdin: str = "") -> subprocess.CompletedProcess:

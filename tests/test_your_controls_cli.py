@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from monchat.cli import main as cli
-from tests.fakes.fake_ollama import running_fake_ollama
+from tests.support.quiet_ollama import quiet_ollama, run_json
 
 REPO = Path(__file__).resolve().parents[1]
 OLLAMA = ["--backend", "ollama", "--model", "llama3.2"]
@@ -25,18 +25,7 @@ SECRET = "I am secretly planning to quit my job at Hanamaru"
 
 @pytest.fixture
 def ollama(home):
-    with running_fake_ollama() as server:
-        server.structured_content = json.dumps({"items": []})
-        for key, value in (("ollama.host", server.url), ("background.diary", "false"),
-                           ("background.reflect", "false"), ("background.lint_llm", "false")):
-            assert cli.main(["settings", "set", key, value]) == 0
-        yield server
-
-
-def run_json(capsys, *argv) -> dict | list:
-    capsys.readouterr()
-    assert cli.main([*argv, "--json"]) == 0
-    return json.loads(capsys.readouterr().out)
+    yield from quiet_ollama()
 
 
 def test_chat_off_record_then_flush_sends_none_of_it(ollama, home, capsys):

@@ -7,7 +7,8 @@ migration makes (``tests/test_db_template.py`` compares them), with the same mod
 ``Store`` then finds every migration applied, as it does on any later start. Only a file that does not exist
 is copied over, so a test that puts its own file there first (a damaged one, one from a newer monchat) gets
 what it wrote; a folder the copy cannot be written to falls back to ``Store``'s own creation, and its error.
-A new process (``python -m monchat``) migrates for itself.
+A new process (``python -m monchat``) migrates for itself. The template's folder is removed at the session's end
+(``discard_template``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,15 @@ def migrated_template() -> Path:
         store.close()
         _template = path
     return _template
+
+
+def discard_template() -> None:
+    """Remove this process's template and its folder (tests/conftest.py, at the session's end): a run leaves
+    nothing in the temporary folder."""
+    global _template
+    if _template is not None:
+        shutil.rmtree(_template.parent, ignore_errors=True)
+        _template = None
 
 
 def _copy_template(path: Path) -> None:
