@@ -143,3 +143,15 @@ def growing(app, clock: Clock, day: datetime) -> dict:
     row = next(r for r in app.memory.queue() if r.action == "supersede" and r.text == DETAIL)
     app.memory.approve(str(row.id))
     return {"preference": row.memory_id}
+
+
+def two_cat_wordings(app, backend: Oracle, clock: Clock, day1: datetime) -> None:
+    """One sentence kept in two wordings (the judge says COEXIST): 猫を二匹飼っている and ユーザーは猫を二匹飼っている。,
+    from two days' flushes: what Merge duplicates… is for."""
+    backend.rules = [Rule("二匹", "猫を二匹飼っている", "pet/cat", "explicit", 0.95)]
+    say(app, day1.replace(hour=12), "うちは猫を二匹飼っている")
+    flush(app, clock, day1.replace(hour=22))
+    backend.rules = [Rule("二匹", "ユーザーは猫を二匹飼っている。", "Pet/Cat", "explicit", 0.95)]
+    backend.judgements = {("猫を二匹飼っている", "ユーザーは猫を二匹飼っている。"): Judgement("COEXIST", 0.9)}
+    say(app, day1.replace(hour=12) + timedelta(days=1), "猫を二匹飼ってると大変")
+    flush(app, clock, day1.replace(hour=22) + timedelta(days=1))

@@ -24,7 +24,7 @@ from monchat.gui.translation import Translators
 from tests.gui import memory_scenes as scenes
 from tests.gui.screenshot_main import WINDOW_H, WINDOW_W, use_dark
 from tests.gui.test_review_said_again import said_again_for
-from tests.support.oracle import Judgement, Rule
+from tests.support.oracle import Rule
 
 JST = timezone(timedelta(hours=9))
 DAY1 = datetime(2026, 11, 23, 8, 0, tzinfo=JST)
@@ -46,13 +46,7 @@ def main(home: str, out: str, language: str, theme: str = "light") -> int:
     app = build_app(home, pinned_backend=oracle, clock=clock, tz=JST)
     app.settings.chat.language = language
     # Two wordings of one sentence kept (COEXIST), and a proposal waiting for review.
-    oracle.rules = [Rule("二匹", "猫を二匹飼っている", "pet/cat", "explicit", 0.95)]
-    scenes.say(app, DAY1.replace(hour=12), "うちは猫を二匹飼っている")
-    scenes.flush(app, clock, DAY1.replace(hour=22))
-    oracle.rules = [Rule("二匹", "ユーザーは猫を二匹飼っている。", "Pet/Cat", "explicit", 0.95)]
-    oracle.judgements = {("猫を二匹飼っている", "ユーザーは猫を二匹飼っている。"): Judgement("COEXIST", 0.9)}
-    scenes.say(app, DAY1.replace(hour=12) + timedelta(days=1), "猫を二匹飼ってると大変")
-    scenes.flush(app, clock, DAY1.replace(hour=22) + timedelta(days=1))
+    scenes.two_cat_wordings(app, oracle, clock, DAY1)
     app.settings.flush.ask_before_layer1 = True
     oracle.rules = [Rule("仙台", scenes.SENDAI, "home/city", "explicit", 0.9)]
     oracle.judgements = {}

@@ -18,7 +18,6 @@ from monchat.app import build_app
 from tests.gui import memory_scenes as scenes
 from tests.gui.test_memory_views import queued  # noqa: F401 (fixture)
 from tests.gui.test_review_said_again import said_again_for
-from tests.support.oracle import Judgement, Rule
 
 JST = timezone(timedelta(hours=9))
 DAY1 = datetime(2026, 11, 23, 8, 0, tzinfo=JST)
@@ -79,16 +78,10 @@ def test_a_merge_from_the_memory_window_is_undone_from_its_line(home, translator
     from monchat.gui.memory.browser import MemoryBrowser
     clock = scenes.Clock(DAY1)
     oracle = scenes.oracle()
-    oracle.rules = [Rule("二匹", "猫を二匹飼っている", "pet/cat", "explicit", 0.95)]
     app = build_app(str(home / language), pinned_backend=oracle, clock=clock, tz=JST)
     runner = TaskRunner()
     try:
-        scenes.say(app, DAY1.replace(hour=12), "うちは猫を二匹飼っている")
-        scenes.flush(app, clock, DAY1.replace(hour=22))
-        oracle.rules = [Rule("二匹", "ユーザーは猫を二匹飼っている。", "Pet/Cat", "explicit", 0.95)]
-        oracle.judgements = {("猫を二匹飼っている", "ユーザーは猫を二匹飼っている。"): Judgement("COEXIST", 0.9)}
-        scenes.say(app, DAY1.replace(hour=12) + timedelta(days=1), "猫を二匹飼ってると大変")
-        scenes.flush(app, clock, DAY1.replace(hour=22) + timedelta(days=1))
+        scenes.two_cat_wordings(app, oracle, clock, DAY1)
         before = sorted(m.text for m in app.memory.list() if "二匹" in m.text)
         assert len(before) == 2, "the setup stores one sentence in two wordings (COEXIST)"
         translators.install(language)
