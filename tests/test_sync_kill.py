@@ -74,10 +74,13 @@ def _sync(home: Path, kill_after: float | None) -> int | None:
 
 def test_sigkill_during_sync_loses_nothing_and_a_rerun_finishes(tmp_path):
     home, folder, mine, theirs, deleted = _prepare(tmp_path)
-    killed, delay = 0, 0.8
-    while killed < 12 and _sync(home, delay) == -signal.SIGKILL:  # later each time, until one run ends by itself
+    # Later each time, until one run ends by itself; growing by a third, so the kills land inside the sync on a
+    # quiet machine (where the whole sync once ended before a first kill at 0.8 s, in a clean-clone CI run) and
+    # on a busy one (3.3 s a sync at load 8) alike.
+    killed, delay = 0, 0.2
+    while killed < 12 and _sync(home, delay) == -signal.SIGKILL:
         killed += 1
-        delay += 0.35
+        delay *= 1.35
     assert killed >= 2  # the process was really stopped part-way, more than once
     _sync(home, None)
     app = build_app(str(home))

@@ -30,7 +30,7 @@ def test_export_then_import_a_pasted_list_from_the_file_menu(app, make_window, q
     assert {m.state for m in waiting} == {State.QUEUED} and len(waiting) == 2
     from monchat.gui.memory import review_words
     row = next(r for r in app.memory.queue() if r.text == "Has a cat named Mochi.")
-    assert review_words.reason(row) == "Imported from another assistant's memory or a monchat export."
+    assert review_words.reason(row) == "Imported from ChatGPT."  # its source, named once (issue 45)
     assert review_words.held(row) == "It becomes memory only if you approve it."
 
 

@@ -298,13 +298,15 @@ def running_syncthing_pair(root: Path, names: tuple[str, str] = ("a", "b")) -> I
     try:
         for me in (a, b):
             me.generate()
+        deadline = time.monotonic() + 15.0
+        # One after the other: b starts once a listens, so b's first dial finds a. Started together, both first
+        # dials could fail, and Syncthing's next dial comes after a back-off that grows to a minute (seen once in
+        # a clean-clone CI run: both up, never connected within 15 s).
         for me, other in ((a, b), (b, a)):
             me.configure(other)
             me.start()
-        deadline = time.monotonic() + 15.0
-        for me in (a, b):
             me.wait_up(deadline)
-        pair.wait_connected()
+        pair.wait_connected(timeout=60.0)
         pair.started_s = time.monotonic() - began
         yield pair
     finally:
