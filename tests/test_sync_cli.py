@@ -103,3 +103,20 @@ def test_a_sync_of_this_folder_that_ended_a_moment_ago_is_no_copy(tmp_path):
     a.clock.now = a.clock.now.replace(year=2027)  # the file says a later sync than this database knows
     a.app.sync._write_device(SyncFolder(folder), device, a.clock().isoformat())
     assert a.app.sync._copied(SyncFolder(folder), device.id)
+
+
+def test_sync_names_the_device_it_imported_from(tmp_path, capsys):
+    """"imported 1 message(s) from desktop (<id>)": the name its owner gave, not only a 32-digit id (seen walking
+    two data folders through one folder by hand)."""
+    from monchat.core.types import Message
+    folder = tmp_path / "Sync"
+    folder.mkdir()
+    a, b = World(tmp_path / "a"), World(tmp_path / "b")
+    a.app.sync.setup(folder, "laptop")
+    b.app.sync.setup(folder, "desktop")
+    b.app.archive.archive([Message(id="i" + "0" * 19, ts="2026-11-28T20:20:00.000+09:00", role="user",
+                                   text="I only drink green tea", persona="hana")])
+    b.app.sync.run()
+    out = a.cli(capsys, "sync")
+    assert f"imported 1 message(s) from desktop ({b.app.sync.device().id})" in out
+

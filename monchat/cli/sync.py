@@ -38,8 +38,11 @@ def cmd_sync(app, args) -> int:
         lines.append("Nothing to do: this device and the folder are in step.")
     if report.exported:
         lines.append(f"exported {report.exported} message(s) to this device's journal")
-    for device, count in sorted(report.from_devices.items()):
-        lines.append(f"imported {count} message(s) from device {device}")
+    if report.from_devices:  # named as their owners named them (device.json), the id beside the name
+        from ..core.sync.status import sync_status
+        names = {other.id: other.name for other in sync_status(app.sync).devices}
+        for device, count in sorted(report.from_devices.items()):
+            lines.append(f"imported {count} message(s) from {names.get(device) or 'device'} ({device})")
     if report.deletions_applied:
         lines.append(f"deleted {report.deletions_applied} message(s) another device deleted")
     if report.tombstones_written:
