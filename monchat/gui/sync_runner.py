@@ -119,8 +119,10 @@ class BackgroundSync(QObject):
         if self.running or self.wait():
             self.again = True
             return
-        self.running, self.again = True, False
         service = self.service()
+        if self.last_report is None and self.last_problem is None and service.device() is None:
+            return  # not set up (one small read): no task on the pool, so a window that never syncs starts none
+        self.running, self.again = True, False
         self.runner.start("sync", lambda _report: sync_once(service), on_finished=self._ended,
                           on_failed=self._failed)
         if self.last_report is not None or self.last_problem is not None:  # set up: the first run says nothing
