@@ -12,7 +12,6 @@ import errno
 import logging
 import os
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 
 import pytest
 
@@ -21,6 +20,7 @@ from monchat.core.logs import files
 from monchat.core.logs.files import LogBook, rewrite_without_words
 from monchat.core.records.long_text import TURN_TEXT_CHARS
 from monchat.core.types import Message, format_ts
+from tests.support.disk_faults import refuse_unlink
 
 UTC = timezone.utc
 NOW = datetime(2026, 12, 4, 13, 0, tzinfo=UTC)
@@ -115,14 +115,7 @@ def test_deleting_the_last_lines_of_several_files_counts_them_all(book):
 def test_a_file_the_disk_will_not_let_go_is_a_storage_error_naming_it(book, monkeypatch):
     book.append(said("a", NOW))
     [path] = book.files()
-    unlink = Path.unlink
-
-    def refuse(self, missing_ok=False):
-        if self == path:
-            raise OSError(errno.EROFS, "Read-only file system")
-        return unlink(self, missing_ok=missing_ok)
-
-    monkeypatch.setattr(Path, "unlink", refuse)
+    refuse_unlink(monkeypatch, path)
     with pytest.raises(StorageError) as refused:
         book.remove_messages({"a"})
     assert str(path) in refused.value.message

@@ -7,7 +7,6 @@ not off the record; clearing never fails because an unreadable line went meanwhi
 
 from __future__ import annotations
 
-import errno
 import os
 import json
 from datetime import datetime, timedelta, timezone
@@ -21,6 +20,7 @@ from monchat.core.logs.files import LogBook
 from monchat.core.logs.off_record import OffRecordLog, is_off_record
 from monchat.core.records.long_text import TURN_TEXT_CHARS
 from monchat.core.types import Message, format_ts
+from tests.support.disk_faults import refuse_unlink
 
 UTC = timezone.utc
 NOW = datetime(2026, 12, 4, 13, 0, tzinfo=UTC)
@@ -145,14 +145,7 @@ def test_a_file_another_process_removed_meanwhile_is_not_counted(off, monkeypatc
 def test_a_file_the_disk_will_not_let_go_is_a_storage_error_naming_it(off, monkeypatch):
     off.append(said(NOW - timedelta(days=3), "old"))
     [path] = off.files()
-    unlink = Path.unlink
-
-    def refuse(self, missing_ok=False):
-        if self == path:
-            raise OSError(errno.EROFS, "Read-only file system")
-        return unlink(self, missing_ok=missing_ok)
-
-    monkeypatch.setattr(Path, "unlink", refuse)
+    refuse_unlink(monkeypatch, path)
     with pytest.raises(StorageError) as refused:
         off.expire(NOW, 24)
     assert str(path) in refused.value.message
