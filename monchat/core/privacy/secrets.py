@@ -22,6 +22,8 @@ GEMINI_KEY_NAME = "gemini_api_key"
 GEMINI_ENV = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
 OPENAI_KEY_NAME = "openai_api_key"
 OPENAI_ENV = ("OPENAI_API_KEY",)
+SYNC_PASSPHRASE_NAME = "sync_passphrase"  # one a device: sync_passphrase/<device-id> (core/sync/crypto.py)
+SYNC_PASSPHRASE_ENV = ("MONCHAT_SYNC_PASSPHRASE",)
 
 
 class SecretStore:
@@ -46,6 +48,14 @@ class SecretStore:
     def set_openai_key(self, key: str | None) -> None:
         """Store (or with None, remove) the key in the OS keyring. Raises KeyringUnavailable."""
         _set_key(OPENAI_KEY_NAME, key, "OPENAI_API_KEY")
+
+    def sync_passphrase(self, device_id: str) -> str | None:
+        """An encrypted sync folder's passphrase from ``MONCHAT_SYNC_PASSPHRASE`` or the keyring (None: neither)."""
+        return _key(SYNC_PASSPHRASE_ENV, f"{SYNC_PASSPHRASE_NAME}/{device_id}")
+
+    def set_sync_passphrase(self, device_id: str, passphrase: str | None) -> None:
+        """Store (or with None, remove) it in the OS keyring. Raises KeyringUnavailable."""
+        _set_key(f"{SYNC_PASSPHRASE_NAME}/{device_id}", passphrase, SYNC_PASSPHRASE_ENV[0])
 
     def keyring_usable(self) -> bool:
         """Whether this machine has a keyring that keeps secrets (not the "null" or "fail" stand-in)."""

@@ -28,7 +28,7 @@ from ..paths import write_private
 from ..store.sync import Offset, SyncStore
 from ..types import Message
 from ..vocabulary.states import ReplyStatus
-from .folder import JOURNAL, JOURNAL_FILE, TAIL_BYTES, SyncFolder, append_lines, line_id, rewrite_without, tail_of
+from .folder import JOURNAL, JOURNAL_FILE, TAIL_BYTES, SyncFolder, append_lines, ids_in, rewrite_without, tail_of
 
 BATCH = 2000
 
@@ -51,9 +51,9 @@ def export(sync: SyncStore, folder: SyncFolder, device_id: str) -> Exported:
         for month, messages in sorted(by_month.items()):
             path = folder.journal_file(device_id, month)
             if month not in there:
-                there[month] = _ids_in(path)
+                there[month] = ids_in(path, folder.codec)
             new = [m for m in messages if m.id not in there[month]]
-            append_lines(path, [journal_line(m) for m in new])
+            append_lines(path, [journal_line(m) for m in new], codec=folder.codec)
             there[month].update(m.id for m in new)
             sync.journalled([m.id for m in messages], month)
             done.messages += len(new)
@@ -70,14 +70,6 @@ def journal_line(message: Message) -> str:
         if data[optional] == empty:
             del data[optional]
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-
-
-def _ids_in(path) -> set[str]:
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return set()
-    return {i for i in map(line_id, data.splitlines()) if i}
 
 
 @dataclass
@@ -105,14 +97,14 @@ def carry_out(sync: SyncStore, folder: SyncFolder, device_id: str, delete: Calla
     if journal.is_dir():
         for path in sorted(journal.iterdir()):
             if JOURNAL_FILE.match(path.name):
-                done.scrubbed += rewrite_without(path, ids)
+                done.scrubbed += rewrite_without(path, ids, codec=folder.codec)
     sync.unjournal(sorted(ids))
     own = [t for t in pending if t.device == device_id]
     tombstones = folder.device_dir(device_id) / "tombstones.jsonl"
-    there = _ids_in(tombstones)
+    there = ids_in(tombstones, folder.codec)
     lines = [json.dumps({"id": t.message_id, "device": t.device, "deleted_at": t.deleted_at},
                         ensure_ascii=False, sort_keys=True) for t in own if t.message_id not in there]
-    append_lines(tombstones, lines)
+    append_lines(tombstones, lines, codec=folder.codec)
     done.published = len(lines)
     sync.mark_written(sorted(ids))
     return done
@@ -149,6 +141,6 @@ def repair(sync: SyncStore, folder: SyncFolder, device_id: str) -> int:
         path = folder.journal_file(device_id, month)
         if known is None or (_mark(path) or Offset(-1, "")) == known:
             continue
-        write_private(path, "".join(journal_line(m) + "\n" for m in sync.journal_of(month)))
+        write_private(path, "".join(folder.codec.seal(journal_line(m), path) + "\n" for m in sync.journal_of(month)))
         repaired += 1
     return repaired

@@ -24,10 +24,12 @@ from ..clock import Clock
 from ..errors import FlushRunning, InputError, KnownError
 from ..logs.files import LogBook
 from ..paths import held_lock
+from ..privacy.secrets import SecretStore
 from ..store.db import Store
 from ..store.messages import MessageArchive
 from ..store.sync import Device, Offset, SyncStore
 from ..types import Message, format_ts, parse_ts
+from .crypto import folder_codec, keep_passphrase, remember_encryption, setup_codec
 from .folder import DEVICE_FILE, FORMAT, SyncFolder, read_device, read_whole_lines, write_device
 from .journal import carry_out, export, remember, repair
 
@@ -52,6 +54,7 @@ class SyncReport:
     tombstones_written: int = 0  # this device's deletions written to its tombstone file
     torn: list[str] = field(default_factory=list)  # files whose last line is not whole yet (read at a later sync)
     bad_lines: int = 0  # whole lines that are not messages: skipped
+    refused: int = 0  # sealed lines that do not open as their file's (moved from another file, damaged): not read
     conflicts: list[str] = field(default_factory=list)  # conflict copies found (never read)
     deletions_deferred: int = 0  # deletions that wait for a running flush to end (carried out at a later sync)
     repaired: int = 0  # journal files of this device someone else changed, written again from the archive
@@ -67,7 +70,7 @@ class SyncReport:
 
 class SyncService:
     def __init__(self, store: Store, archive: MessageArchive, logbook: LogBook, clock: Clock,
-                 delete: Callable[[str], bool], lock: Path) -> None:
+                 delete: Callable[[str], bool], lock: Path, secrets: SecretStore | None = None) -> None:
         """``delete(id)``: Delete message's path (``memory/takeback.py``); False when there was no such message.
         ``lock``: held while a sync runs, so this device's files have one writer."""
         self.lock = lock
@@ -77,30 +80,39 @@ class SyncService:
         self.archive = archive
         self.clock = clock
         self.delete = delete
+        self.secrets = secrets or SecretStore()  # an encrypted folder's passphrase (core/sync/crypto.py)
+        self.passphrase: str | None = None  # typed in this process (setup): kept in memory only
+        self.passphrase_kept = ""  # after setup: "keyring", "environment", "session"; "" not encrypted
 
     # ---- this device ----------------------------------------------------------
     def device(self) -> Device | None:
         return self.sync.device()
 
-    def setup(self, folder: Path, name: str) -> Device:
+    def setup(self, folder: Path, name: str, passphrase: str | None = None) -> Device:
         """Give this data folder its device id (kept if it has one) and a name, and write its ``device.json``.
+        ``passphrase``: encrypt a new folder, or join an encrypted one (``crypto.py``); it is kept in the OS keyring.
 
         Raises:
-            InputError: the folder is missing or cannot be written, or the name is empty.
+            InputError: the folder is missing or cannot be written, or the name is empty; an encrypted folder and
+                no or a wrong passphrase, or encryption asked of a folder with unencrypted devices' files.
         """
         name = " ".join(name.split())
         if not name:
             raise InputError("A device needs a name.", "Say which computer this is: `--name laptop`.")
         folder = _usable(folder.expanduser().absolute())
         known = self.sync.device()
-        if known is not None and self._copied(SyncFolder(folder), known.id):  # a copy of another data folder
+        codec, key, used = setup_codec(self.sync, self.secrets, folder, known, passphrase)  # checked before any write
+        if known is not None and self._copied(SyncFolder(folder, codec), known.id):  # a copy of another data folder
             device = Device(uuid.uuid4().hex, name, str(folder), format_ts(self.clock()))
             self.sync.become(device)
         else:
             device = Device(known.id if known else uuid.uuid4().hex, name, str(folder),
                             known.created_at if known else format_ts(self.clock()), known.last_sync if known else None)
             self.sync.set_device(device)
-        self._write_device(SyncFolder(folder), device, device.last_sync)
+        remember_encryption(self.sync, key)  # a folder whose encryption.json goes or changes is refused
+        self.passphrase = used
+        self.passphrase_kept = keep_passphrase(self.secrets, device.id, used) if used else ""
+        self._write_device(SyncFolder(folder, codec), device, device.last_sync)
         return device
 
     def _copied(self, place: SyncFolder, device_id: str) -> bool:
@@ -108,7 +120,7 @@ class SyncService:
         last sync this data folder made (a backup restored on another computer holds the same id). The file is
         read first, then the database: a sync of this data folder writes the database first, so one ending
         meanwhile never looks like a copy."""
-        said = read_device(place.device_dir(device_id) / DEVICE_FILE).get("last_sync")
+        said = read_device(place.device_dir(device_id) / DEVICE_FILE, place.codec).get("last_sync")
         device = self.sync.device()
         if device is None:
             return False
@@ -129,7 +141,7 @@ class SyncService:
         if device is None:
             raise InputError(*NOT_SET_UP)
         folder = _usable(Path(device.folder))
-        place = SyncFolder(folder)
+        place = SyncFolder(folder, folder_codec(self.sync, self.secrets, folder, device, self.passphrase))
         if not (place.device_dir(device.id) / DEVICE_FILE).is_file():
             raise InputError(f"The sync folder {folder} does not hold this device's files.",
                              "Is it the right folder, and mounted? `monchat sync setup FOLDER --name NAME` "
@@ -143,7 +155,7 @@ class SyncService:
     def _write_device(self, place: SyncFolder, device: Device, last_sync: str | None = None) -> None:
         info = {"id": device.id, "name": device.name, "created_at": device.created_at, "format": FORMAT,
                 "last_sync": last_sync}
-        write_device(place.device_dir(device.id) / DEVICE_FILE, info)
+        write_device(place.device_dir(device.id) / DEVICE_FILE, info, place.codec)
 
     # ---- one sync ---------------------------------------------------------------
     def run(self) -> SyncReport:
@@ -194,10 +206,11 @@ class SyncService:
     def _read_tombstones(self, other, place: SyncFolder, report: SyncReport) -> None:
         if not other.tombstones.is_file():
             return
-        lines = read_whole_lines(other.tombstones, 0, "")
+        lines = read_whole_lines(other.tombstones, 0, "", codec=place.codec)
         if lines.torn:
             report.torn.append(str(other.tombstones.relative_to(place.folder)))
         report.bad_lines += lines.bad
+        report.refused += lines.refused
         known = self.sync.tombstoned()
         rows = {r["id"]: str(r.get("deleted_at") or "") for r in lines.records
                 if isinstance(r.get("id"), str) and r["id"] not in known}
@@ -206,10 +219,11 @@ class SyncService:
     def _import(self, origin: str, place: SyncFolder, path: Path, tombstoned: set[str], report: SyncReport) -> None:
         key = str(path.relative_to(place.folder))
         known = self.sync.offset(key) or Offset(0, "")
-        lines = read_whole_lines(path, known.offset, known.tail)
+        lines = read_whole_lines(path, known.offset, known.tail, codec=place.codec)
         if lines.torn:
             report.torn.append(key)
         report.bad_lines += lines.bad
+        report.refused += lines.refused
         messages: list[Message] = []
         for record in lines.records:
             try:

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
 from ..types import parse_ts
-from .folder import DeviceFiles
+from .folder import PLAIN, Codec, DeviceFiles, opened_bytes
 from .service import SyncService
 
 
@@ -39,6 +39,7 @@ class SyncStatus:
     deletions_waiting: list[Waiting] = field(default_factory=list)
     conflict_copies: list[str] = field(default_factory=list)  # relative to the folder; never read
     folder_size: int = 0  # bytes under <FOLDER>/monchat
+    encrypted: bool = False  # the folder's files are sealed with a passphrase (core/sync/crypto.py)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -51,11 +52,11 @@ def _when(text: str | None) -> datetime | None:
         return None
 
 
-def _journal_bytes(files: DeviceFiles) -> bytes:
+def _journal_bytes(files: DeviceFiles, codec: Codec = PLAIN) -> bytes:
     chunks = []
     for path in files.journals.values():
         try:
-            chunks.append(path.read_bytes())
+            chunks.append(opened_bytes(path, codec))
         except OSError:
             continue
     return b"".join(chunks)
@@ -67,12 +68,12 @@ def sync_status(service: SyncService) -> SyncStatus:
     layout = place.scan()
     status = SyncStatus({"id": device.id, "name": device.name}, device.folder,
                         conflict_copies=[str(p.relative_to(place.folder)) for p in layout.conflicts],
-                        folder_size=layout.size)
+                        folder_size=layout.size, encrypted=place.codec.encrypted)
     others = [d for d in layout.devices.values() if d.id != device.id]
     for other in others:
         status.devices.append(OtherDevice(other.id, str(other.info.get("name") or ""),
                                           other.info.get("last_sync") or None))
-    journals = {other.id: _journal_bytes(other) for other in others}
+    journals = {other.id: _journal_bytes(other, place.codec) for other in others}
     for tombstone in service.sync.tombstones():
         at = _when(tombstone.deleted_at)
         waiting = [] if tombstone.written else [device.id]
