@@ -3,6 +3,8 @@ every device through a synced folder (``core/sync/``, ``docs/sync.md``)."""
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 from .output import print_result
@@ -17,6 +19,10 @@ def register(sub) -> None:
     setup = actions.add_parser("setup", help="sync through FOLDER (a Syncthing or Dropbox folder, a USB stick)")
     setup.add_argument("folder", metavar="FOLDER", help="the synced folder (it must exist)")
     setup.add_argument("--name", required=True, help="this device's name, as the others show it (e.g. laptop)")
+    setup.add_argument("--encrypt", action="store_true",
+                       help="encrypt everything this device writes to the folder with a passphrase (asked twice on a "
+                            "terminal, read from stdin or MONCHAT_SYNC_PASSPHRASE; kept in the OS keyring); to join "
+                            "an encrypted folder, the passphrase it was encrypted with")
     setup.add_argument("--json", action="store_true")
     setup.set_defaults(run=cmd_setup)
     status = actions.add_parser("status", help="this device, the others, deletions waiting, conflict copies")
@@ -25,10 +31,40 @@ def register(sub) -> None:
 
 
 def cmd_setup(app, args) -> int:
-    device = app.sync.setup(Path(args.folder), args.name)
-    return print_result({"id": device.id, "name": device.name, "folder": device.folder}, args.json,
-                        [f"This device is {device.name!r} ({device.id}), syncing through {device.folder}.",
-                         "Run `monchat sync` to export this device's history and import the others'."])
+    folder = Path(args.folder)
+    device = app.sync.setup(folder, args.name, _passphrase(folder) if args.encrypt else None)
+    kept = app.sync.passphrase_kept
+    lines = [f"This device is {device.name!r} ({device.id}), syncing through {device.folder}."]
+    if kept:
+        lines.append("Everything this device writes to the folder is encrypted with the passphrase. Keep it "
+                     "somewhere safe: without it no computer can read the folder (each keeps its own history).")
+        lines.append("The passphrase is kept in the OS keyring." if kept == "keyring" else
+                     "This computer has no OS keyring that keeps the passphrase: set MONCHAT_SYNC_PASSPHRASE for "
+                     "each `monchat sync` (and before starting the window), or type it in Settings → Sync.")
+    lines.append("Run `monchat sync` to export this device's history and import the others'.")
+    return print_result({"id": device.id, "name": device.name, "folder": device.folder, "encrypted": bool(kept),
+                         "passphrase": kept or None}, args.json, lines)
+
+
+def _passphrase(folder: Path) -> str:
+    """``--encrypt``'s passphrase: ``MONCHAT_SYNC_PASSPHRASE``, else typed (twice for a new encryption) on a
+    terminal, else a line of stdin."""
+    from ..core.errors import InputError
+    from ..core.sync.crypto import PASSPHRASE_ENV, read_key_file
+    if os.environ.get(PASSPHRASE_ENV):
+        return os.environ[PASSPHRASE_ENV]
+    if sys.stdin.isatty():
+        import getpass
+        joining = read_key_file(folder.expanduser()) is not None
+        typed = getpass.getpass("The sync folder's passphrase (not shown): " if joining else
+                                "A passphrase to encrypt the sync folder (not shown): ")
+        if not joining and typed and getpass.getpass("The same passphrase again: ") != typed:
+            raise InputError("The two passphrases differ.", "Run the setup again and type the same one twice.")
+    else:
+        typed = sys.stdin.readline().rstrip("\r\n")
+    if not typed:
+        raise InputError("No passphrase was given.", f"Type it when asked, pipe it on stdin, or set {PASSPHRASE_ENV}.")
+    return typed
 
 
 def cmd_sync(app, args) -> int:
@@ -57,6 +93,9 @@ def cmd_sync(app, args) -> int:
         lines.append(f"not whole yet (read at a later sync): {path}")
     if report.bad_lines:
         lines.append(f"skipped {report.bad_lines} line(s) that are not messages")
+    if report.refused:
+        lines.append(f"refused {report.refused} sealed line(s) that do not belong to the file holding them "
+                     "(moved from another file, or damaged): never read")
     for path in report.conflicts:
         lines.append(f"conflict copy (never read): {path}")
     return print_result(report.as_dict(), args.json, lines)
@@ -66,7 +105,7 @@ def cmd_status(app, args) -> int:
     from ..core.sync.status import sync_status
     status = sync_status(app.sync)
     lines = [f"this device: {status.device['name']} ({status.device['id']})", f"folder: {status.folder} "
-             f"({status.folder_size:,} bytes)"]
+             f"({status.folder_size:,} bytes{', encrypted' if status.encrypted else ''})"]
     if not status.devices:
         lines.append("no other device has written to the folder yet")
     for device in status.devices:
