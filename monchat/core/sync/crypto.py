@@ -41,7 +41,7 @@ PASSPHRASE_ENV = "MONCHAT_SYNC_PASSPHRASE"
 
 
 class WrongPassphrase(InputError):
-    code = "sync_passphrase"
+    """The passphrase does not open the folder's check value (exit 2, code "input": bad input, not our bug)."""
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from ..store.db import Store
 from ..store.messages import MessageArchive
 from ..store.sync import Device, Offset, SyncStore
 from ..types import Message, format_ts, parse_ts
-from .crypto import folder_codec, keep_passphrase, remember_encryption, setup_codec
+from .crypto import folder_codec, keep_passphrase, known_fingerprint, remember_encryption, setup_codec
 from .folder import DEVICE_FILE, FORMAT, SyncFolder, read_device, read_whole_lines, write_device
 from .journal import carry_out, export, remember, repair
 
@@ -87,6 +87,13 @@ class SyncService:
     # ---- this device ----------------------------------------------------------
     def device(self) -> Device | None:
         return self.sync.device()
+
+    def needs_passphrase(self) -> bool:
+        """Set up on an encrypted folder, and no passphrase here: none typed in this process, no
+        ``MONCHAT_SYNC_PASSPHRASE``, none in the OS keyring (Settings → Sync asks for it)."""
+        device = self.sync.device()
+        return (device is not None and known_fingerprint(self.sync) is not None
+                and not (self.passphrase or self.secrets.sync_passphrase(device.id)))
 
     def setup(self, folder: Path, name: str, passphrase: str | None = None) -> Device:
         """Give this data folder its device id (kept if it has one) and a name, and write its ``device.json``.

@@ -4516,6 +4516,14 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Optional: encrypts everything written to the folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The same passphrase again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Sync through this folder</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4532,6 +4540,14 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Passphrase</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Passphrase again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Sync</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4540,7 +4556,15 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The sync folder is encrypted, and this computer does not hold its passphrase (the OS keyring lacks it). Type it in Passphrase, twice, and press “Sync through this folder”; until then nothing is synced.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Choose a folder first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The two passphrases differ: type the same one twice.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4549,6 +4573,18 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>This computer syncs as “%1” through %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Everything it writes there is encrypted with the passphrase. Keep the passphrase somewhere safe: without it no computer can read the folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The passphrase is kept in the OS keyring.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This computer&apos;s keyring cannot keep the passphrase: this window remembers it until it closes. Set MONCHAT_SYNC_PASSPHRASE before starting monchat, or type it here again.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4607,6 +4643,10 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>No conflict copies.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The folder is encrypted: it holds no readable words.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -4473,6 +4473,14 @@ Open it in your browser?</source>
         <translation>例：ノートPC</translation>
     </message>
     <message>
+        <source>Optional: encrypts everything written to the folder</source>
+        <translation>任意: フォルダーに書くものをすべて暗号化します</translation>
+    </message>
+    <message>
+        <source>The same passphrase again</source>
+        <translation>同じパスフレーズをもう一度</translation>
+    </message>
+    <message>
         <source>Sync through this folder</source>
         <translation>このフォルダーで同期する</translation>
     </message>
@@ -4489,6 +4497,14 @@ Open it in your browser?</source>
         <translation>このコンピューターの名前</translation>
     </message>
     <message>
+        <source>Passphrase</source>
+        <translation>パスフレーズ</translation>
+    </message>
+    <message>
+        <source>Passphrase again</source>
+        <translation>パスフレーズ(確認)</translation>
+    </message>
+    <message>
         <source>Sync</source>
         <translation>同期</translation>
     </message>
@@ -4497,8 +4513,16 @@ Open it in your browser?</source>
         <translation>同期フォルダーを選択</translation>
     </message>
     <message>
+        <source>The sync folder is encrypted, and this computer does not hold its passphrase (the OS keyring lacks it). Type it in Passphrase, twice, and press “Sync through this folder”; until then nothing is synced.</source>
+        <translation>同期フォルダーは暗号化されていますが、このコンピューターはそのパスフレーズを持っていません(OS のキーリングにありません)。「パスフレーズ」に 2 回入力して「このフォルダーで同期する」を押してください。それまでは何も同期されません。</translation>
+    </message>
+    <message>
         <source>Choose a folder first.</source>
         <translation>先にフォルダーを選んでください。</translation>
+    </message>
+    <message>
+        <source>The two passphrases differ: type the same one twice.</source>
+        <translation>2 つのパスフレーズが違います。同じものを 2 回入力してください。</translation>
     </message>
     <message>
         <source>Setting up…</source>
@@ -4507,6 +4531,18 @@ Open it in your browser?</source>
     <message>
         <source>This computer syncs as “%1” through %2.</source>
         <translation>このコンピューターは「%1」として %2 で同期します。</translation>
+    </message>
+    <message>
+        <source>Everything it writes there is encrypted with the passphrase. Keep the passphrase somewhere safe: without it no computer can read the folder.</source>
+        <translation>そこに書くものはすべてパスフレーズで暗号化されます。パスフレーズは安全な場所に控えてください。なくすと、どのコンピューターもフォルダーを読めません。</translation>
+    </message>
+    <message>
+        <source>The passphrase is kept in the OS keyring.</source>
+        <translation>パスフレーズは OS のキーリングに保管されています。</translation>
+    </message>
+    <message>
+        <source>This computer&apos;s keyring cannot keep the passphrase: this window remembers it until it closes. Set MONCHAT_SYNC_PASSPHRASE before starting monchat, or type it here again.</source>
+        <translation>このコンピューターのキーリングはパスフレーズを保管できません。このウィンドウが閉じるまではウィンドウが覚えています。monchat を起動する前に MONCHAT_SYNC_PASSPHRASE を設定するか、ここでもう一度入力してください。</translation>
     </message>
     <message>
         <source>Not set up:</source>
@@ -4563,6 +4599,10 @@ Open it in your browser?</source>
     <message>
         <source>No conflict copies.</source>
         <translation>競合コピーはありません。</translation>
+    </message>
+    <message>
+        <source>The folder is encrypted: it holds no readable words.</source>
+        <translation>フォルダーは暗号化されています。読める言葉は入っていません。</translation>
     </message>
 </context>
 <context>

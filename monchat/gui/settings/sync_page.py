@@ -4,7 +4,9 @@ Setting up takes effect at once (the device lives in the database, not settings.
 it) and is followed by a sync. The status is read off the GUI thread (``core/sync/status.py`` reads the folder):
 this device, the other devices and when each last wrote, deletions still waiting, conflict copies found. A folder
 missing or not writable, or a copied data folder the core refuses, is said in plain words; the fields keep what
-was typed.
+was typed. A passphrase typed there (twice) encrypts a new folder or joins an encrypted one (``core/sync/crypto.py``);
+it goes to the OS keyring, or, where the keyring keeps nothing, stays in this window's memory until it closes; the
+page says which, and says when this computer is set up on an encrypted folder whose passphrase it lacks.
 """
 
 from __future__ import annotations
@@ -46,6 +48,12 @@ class SyncPage(QWidget):
         row.addWidget(self.choose)
         self.name = QLineEdit(self)
         self.name.setPlaceholderText(self.tr("e.g. laptop"))
+        self.passphrase = QLineEdit(self)
+        self.passphrase.setEchoMode(QLineEdit.EchoMode.Password)
+        self.passphrase.setPlaceholderText(self.tr("Optional: encrypts everything written to the folder"))
+        self.passphrase_again = QLineEdit(self)
+        self.passphrase_again.setEchoMode(QLineEdit.EchoMode.Password)
+        self.passphrase_again.setPlaceholderText(self.tr("The same passphrase again"))
         self.set_up = QPushButton(self.tr("Sync through this folder"), self)
         self.set_up.clicked.connect(self.setup)
         self.sync_button = QPushButton(self.tr("Sync now"), self)
@@ -62,6 +70,8 @@ class SyncPage(QWidget):
         form = QFormLayout()
         form.addRow(self.tr("Sync folder"), row)
         form.addRow(self.tr("This device's name"), self.name)
+        form.addRow(self.tr("Passphrase"), self.passphrase)
+        form.addRow(self.tr("Passphrase again"), self.passphrase_again)
         column = QVBoxLayout(self)
         for part in (intro, form, buttons, self.message, self.status):
             column.addLayout(part) if isinstance(part, (QFormLayout, QHBoxLayout)) else column.addWidget(part)
@@ -77,6 +87,8 @@ class SyncPage(QWidget):
         self.sync.problem.connect(self._sync_problem)
         if sync.last_problem is not None:  # what the status bar says, in full
             self._sync_problem(sync.last_problem)
+        if device is not None and sync.service().needs_passphrase():
+            self.message.setText(self.missing_passphrase())
         self.refresh()
 
     @classmethod
@@ -101,17 +113,26 @@ class SyncPage(QWidget):
         if chosen:
             self.folder.setText(chosen)
 
+    def missing_passphrase(self) -> str:
+        return self.tr("The sync folder is encrypted, and this computer does not hold its passphrase (the OS keyring "
+                       "lacks it). Type it in Passphrase, twice, and press “Sync through this folder”; until then "
+                       "nothing is synced.")
+
     def setup(self) -> None:
         """Give this monchat its device in the chosen folder (off the GUI thread), then sync."""
         from pathlib import Path
         folder, name = self.folder.text().strip(), self.name.text().strip()
+        passphrase = self.passphrase.text() or None
         if not folder:
             self.message.setText(self.tr("Choose a folder first."))
+            return
+        if self.passphrase.text() != self.passphrase_again.text():
+            self.message.setText(self.tr("The two passphrases differ: type the same one twice."))
             return
         service = self.sync.service()
         self.set_up.setEnabled(False)
         self.message.setText(self.tr("Setting up…"))
-        self.sync.runner.start("sync setup", lambda _report: service.setup(Path(folder), name),
+        self.sync.runner.start("sync setup", lambda _report: service.setup(Path(folder), name, passphrase),
                                on_finished=self._set_up, on_failed=self._setup_failed)
 
     def _set_up(self, device) -> None:
@@ -121,7 +142,20 @@ class SyncPage(QWidget):
         self.sync_button.setEnabled(True)
         self.folder.setText(device.folder)
         self.name.setText(device.name)
-        self.message.setText(arg(self.tr("This computer syncs as “%1” through %2."), device.name, device.folder))
+        words = [arg(self.tr("This computer syncs as “%1” through %2."), device.name, device.folder)]
+        kept = self.sync.service().passphrase_kept
+        if kept:
+            words.append(self.tr("Everything it writes there is encrypted with the passphrase. Keep the passphrase "
+                                 "somewhere safe: without it no computer can read the folder."))
+        if kept == "keyring":
+            words.append(self.tr("The passphrase is kept in the OS keyring."))
+        elif kept:
+            words.append(self.tr("This computer's keyring cannot keep the passphrase: this window remembers it "
+                                 "until it closes. Set MONCHAT_SYNC_PASSPHRASE before starting monchat, or type it "
+                                 "here again."))
+        self.passphrase.clear()
+        self.passphrase_again.clear()
+        self.message.setText("\n".join(words))
         self.sync.sync_now()  # its journal goes to the folder, the others' messages come here
         self.refresh()
 
@@ -178,4 +212,6 @@ class SyncPage(QWidget):
             lines.extend("  " + path for path in status.conflict_copies)
         else:
             lines.append(self.tr("No conflict copies."))
+        if status.encrypted:
+            lines.append(self.tr("The folder is encrypted: it holds no readable words."))
         return "\n".join(lines)
