@@ -1,6 +1,7 @@
 """Sync figures (issue 41): two data folders through one folder, in one process (no LLM, no sync tool).
 
-Run: .venv/bin/python benchmarks/bench_sync.py [MESSAGES]
+Run: .venv/bin/python benchmarks/bench_sync.py [MESSAGES] [--encrypt]
+(``--encrypt``: the folder sealed with a passphrase, ``core/sync/crypto.py``.)
 Each device archives MESSAGES of its own; then the first export, the import of the other's, a sync with nothing
 to do, a deletion carried to the other device and ``sync status`` are timed. The baseline of the same run: the
 archive's own insert of as many messages (what a flush pays to archive them). Nothing here asserts a time.
@@ -32,15 +33,15 @@ def timed(label: str, fn) -> object:
     return result
 
 
-def main(count: int) -> None:
+def main(count: int, passphrase: str | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         a, b = build_app(str(root / "a")), build_app(str(root / "b"))
         (root / "Sync").mkdir()
         timed(f"baseline: archive {count} messages", lambda: a.archive.archive([message(n, "a") for n in range(count)]))
         b.archive.archive([message(count + n, "b") for n in range(count)])
-        a.sync.setup(root / "Sync", "a")
-        b.sync.setup(root / "Sync", "b")
+        timed("a: setup", lambda: a.sync.setup(root / "Sync", "a", passphrase))
+        b.sync.setup(root / "Sync", "b", passphrase)
         timed(f"a: first sync (export {count})", a.sync.run)
         timed(f"b: first sync (import {count}, export {count})", b.sync.run)
         timed(f"a: import {count}", a.sync.run)
@@ -55,4 +56,5 @@ def main(count: int) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 50_000)
+    numbers = [a for a in sys.argv[1:] if a.isdigit()]
+    main(int(numbers[0]) if numbers else 50_000, "bench passphrase" if "--encrypt" in sys.argv else None)
