@@ -14,7 +14,7 @@ import pytest
 
 from monchat.core.errors import InputError
 from monchat.core.sync.crypto import ENCRYPTION_FILE, WrongPassphrase, open_folder, read_key_file
-from monchat.core.sync.folder import SyncFolder
+from monchat.core.sync.folder import SyncFolder, read_device, write_device
 from monchat.core.sync.status import sync_status
 from tests.flush.conftest import World, at
 from tests.test_sync_journal import archived, chat
@@ -140,6 +140,21 @@ def test_a_line_moved_from_another_devices_file_is_refused_not_read(tmp_path, sh
     report = b.app.sync.run()
     assert report.refused == 1 and report.imported == 1
     assert moved not in archived(b) and list(archived(b).values()) == ["the laptop's own line"]
+    assert a.app.sync.run().repaired == 1  # the laptop writes its own file again, sealed, without the stranger
+    assert [line["text"] for line in opened(shared, path)] == ["the laptop's own line"]
+
+
+def test_a_copy_of_an_encrypted_data_folder_is_found_through_its_sealed_device_file(tmp_path, shared):
+    a = device(tmp_path, shared, "laptop")
+    a.app.sync.run()
+    folder = SyncFolder(shared, open_folder(read_key_file(shared), PASSPHRASE))
+    info = folder.device_dir(a.app.sync.device().id) / "device.json"
+    written = read_device(info, folder.codec)
+    assert written["name"] == "laptop" and read_device(info) == {}  # sealed: unreadable as plain JSON
+    write_device(info, {**written, "last_sync": "2099-01-01T00:00:00+00:00"}, folder.codec)  # a copy synced
+    with pytest.raises(InputError) as copied:
+        a.app.sync.run()
+    assert "Another monchat syncs as this device" in copied.value.message
 
 
 def test_the_scrub_of_a_deleted_message_removes_its_sealed_line(tmp_path, shared):
