@@ -44,7 +44,7 @@ def atomic(self):
 
 
 def appending(original):
-    def append_lines(path, lines):
+    def append_lines(path, lines, **codec):
         if lines and reached("append"):
             if mode == "torn":
                 payload = "".join(line + "\n" for line in lines).encode("utf-8")
@@ -54,7 +54,7 @@ def appending(original):
                     out.flush()
                     os.fsync(out.fileno())
             die()
-        return original(path, lines)
+        return original(path, lines, **codec)
     return append_lines
 
 
