@@ -218,3 +218,45 @@ def test_an_encrypted_folder_whose_encryption_file_is_gone_gets_no_word_in_clear
     with pytest.raises(InputError):  # setup again without a passphrase does not turn it off either
         a.app.sync.setup(shared, "laptop")
     assert holding(shared, WORD) == []
+
+
+@pytest.fixture
+def ring():
+    """A keyring that keeps what it is given (this process only), through keyring's own ``set_keyring``."""
+    import keyring
+    from keyring.backend import KeyringBackend
+
+    class MemoryKeyring(KeyringBackend):
+        priority = 1
+
+        def __init__(self):
+            super().__init__()
+            self.values: dict[tuple[str, str], str] = {}
+
+        def get_password(self, service, username):
+            return self.values.get((service, username))
+
+        def set_password(self, service, username, password):
+            self.values[(service, username)] = password
+
+        def delete_password(self, service, username):
+            self.values.pop((service, username), None)
+
+    kept, previous = MemoryKeyring(), keyring.get_keyring()
+    keyring.set_keyring(kept)
+    yield kept
+    keyring.set_keyring(previous)
+
+
+def test_the_passphrase_goes_to_the_keyring_one_a_device_and_to_no_file(tmp_path, shared, ring, monkeypatch):
+    monkeypatch.delenv("MONCHAT_SYNC_PASSPHRASE", raising=False)
+    a = device(tmp_path, shared, "laptop")
+    assert a.app.sync.passphrase_kept == "keyring"
+    assert ring.values == {("monchat", f"sync_passphrase/{a.app.sync.device().id}"): PASSPHRASE}
+    a.app.sync.passphrase = None  # a new start: read from the keyring
+    chat(a, "2026-11-23T21:00:00+09:00", "sukiyaki tonight")
+    assert not a.app.sync.needs_passphrase() and a.app.sync.run().exported == 1
+    for folder in (shared, tmp_path / "laptop"):
+        assert holding(folder, PASSPHRASE) == []
+    ring.values.clear()  # the keyring lost it
+    assert a.app.sync.needs_passphrase()
