@@ -109,14 +109,17 @@ class SyncService:
         folder = _usable(folder.expanduser().absolute())
         known = self.sync.device()
         codec, key, used = setup_codec(self.sync, self.secrets, folder, known, passphrase)  # checked before any write
-        if known is not None and self._copied(SyncFolder(folder, codec), known.id):  # a copy of another data folder
-            device = Device(uuid.uuid4().hex, name, str(folder), format_ts(self.clock()))
-            self.sync.become(device)
-        else:
-            device = Device(known.id if known else uuid.uuid4().hex, name, str(folder),
-                            known.created_at if known else format_ts(self.clock()), known.last_sync if known else None)
-            self.sync.set_device(device)
-        remember_encryption(self.sync, key)  # a folder whose encryption.json goes or changes is refused
+        copied = known is not None and self._copied(SyncFolder(folder, codec), known.id)
+        with self.store.atomic():  # the device and its folder's encryption: together or not at all
+            if copied:  # a copy of another data folder
+                device = Device(uuid.uuid4().hex, name, str(folder), format_ts(self.clock()))
+                self.sync.become(device)
+            else:
+                device = Device(known.id if known else uuid.uuid4().hex, name, str(folder),
+                                known.created_at if known else format_ts(self.clock()),
+                                known.last_sync if known else None)
+                self.sync.set_device(device)
+            remember_encryption(self.sync, key)  # a folder whose encryption.json goes or changes is refused
         self.passphrase = used
         self.passphrase_kept = keep_passphrase(self.secrets, device.id, used) if used else ""
         self._write_device(SyncFolder(folder, codec), device, device.last_sync)
