@@ -126,6 +126,20 @@ def test_a_torn_sealed_line_is_read_once_it_is_whole(tmp_path, shared):
     assert report.imported == 1 and not report.torn and sorted(archived(b).values()) == ["first", "second"]
 
 
+def test_a_whole_last_line_that_does_not_open_yet_waits_and_is_read_once_it_does(tmp_path, shared):
+    a, b = device(tmp_path, shared, "laptop"), device(tmp_path, shared, "desktop")
+    chat(a, "2026-11-23T21:00:00+09:00", "first", "second")
+    a.app.sync.run()
+    path = journal(shared, a)
+    whole = path.read_bytes()
+    first = whole.index(b"\n") + 1
+    path.write_bytes(whole[:first] + b"A" * (len(whole) - first - 1) + b"\n")  # a sync tool's file, half filled
+    report = b.app.sync.run()
+    assert report.imported == 1 and report.torn and not report.refused
+    path.write_bytes(whole)
+    assert b.app.sync.run().imported == 1 and sorted(archived(b).values()) == ["first", "second"]
+
+
 def test_a_line_moved_from_another_devices_file_is_refused_not_read(tmp_path, shared):
     a, x = device(tmp_path, shared, "laptop"), device(tmp_path, shared, "tablet")
     chat(a, "2026-11-23T21:00:00+09:00", "the laptop's own line")
