@@ -1,0 +1,174 @@
+"""Other devices' decisions, replayed here in clock order (issue 41; what an event is: ``decisions.py``).
+
+**Read.** Each other device's ``decisions/YYYY-MM.jsonl`` is read up to its last whole line (a torn line waits,
+as in the message journal), from where the last sync stopped; each new event is kept in ``sync_events`` (by id:
+a file read again changes nothing) and its clock observed, so this device's next decision comes after it. An event
+citing a message deleted here (a tombstone) is never kept.
+
+**Apply.** The events not applied yet, in clock order, inside one change of memory (``MemoryService.change``:
+one transaction, then the prompt and memory.md rebuilt):
+
+- its ``after`` is this memory's state already → nothing to do (``same``): the two devices agree;
+- this memory is in its ``base`` state → made ``after`` (``Transitions.replay``; ``applied``);
+- else both devices changed the memory from the same state → a **conflict**: this device's version stays and one
+  review item holds both (``Transitions.conflict``); never the later writer's silently;
+- a ``resolve`` (the user chose between two versions on another device) is applied when this memory is one of the
+  two, unless the user here chose the other one: then a conflict again;
+- ``never_add``/``never_remove``: the rule is added (and the memories it covers forgotten, as adding it does) or
+  removed.
+
+An event whose evidence cites a message this archive does not hold yet (the other device's journal not synced
+here yet) **waits**, and so does every later event about the same memory: it is applied at a later sync.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import NotFound
+from ..memory.never import NeverRules, fold
+from ..store.db import Store
+from ..store.messages import MessageArchive
+from ..store.sync import Offset, SyncStore
+from ..store.sync_events import SyncEvents, cited
+from .decisions import DECISIONS, agreed_rules, digest, set_agreed_rules, states
+from .folder import JOURNAL_FILE, DeviceFiles, SyncFolder, read_whole_lines
+from .hlc import HybridClock, Stamp
+
+KINDS = ("flush", "approve", "reject", "edit", "forget", "restore", "pin", "unpin", "rate", "undo", "resolve",
+         "change", "delete", "never_add", "never_remove")
+
+
+@dataclass
+class Replayed:
+    read: int = 0  # new events read from other devices' files
+    applied: int = 0
+    same: int = 0
+    conflicts: int = 0
+    waiting: int = 0  # wait for their evidence to arrive
+    torn: list[str] = field(default_factory=list)
+    bad_lines: int = 0
+
+
+def read_decisions(store: Store, place: SyncFolder, other: DeviceFiles, clock: HybridClock, done: Replayed) -> None:
+    """Keep the new events of ``other``'s decisions files (above)."""
+    folder = other.folder / DECISIONS
+    if not folder.is_dir():
+        return
+    sync, events = SyncStore(store), SyncEvents(store)
+    for path in sorted(folder.iterdir()):
+        if not JOURNAL_FILE.match(path.name) or not path.is_file():
+            continue
+        key = str(path.relative_to(place.folder))
+        known = sync.offset(key) or Offset(0, "")
+        lines = read_whole_lines(path, known.offset, known.tail)
+        if lines.torn:
+            done.torn.append(key)
+        done.bad_lines += lines.bad
+        good = [r for r in lines.records if _event(r, other.id)]
+        done.bad_lines += len(lines.records) - len(good)
+        deleted = sync.tombstoned()
+        good = [r for r in good if not set(cited(r)) & deleted]
+        if not good and known == Offset(lines.end, lines.tail):
+            continue
+        with store.atomic():  # the events and how far the file was read: together or not at all
+            done.read += events.add_events(good, own=False, status="new")
+            sync.set_offset(key, Offset(lines.end, lines.tail))
+        for record in good:
+            clock.observe(record["hlc"])
+
+
+def _event(record: dict, device: str) -> bool:
+    try:
+        Stamp.parse(str(record.get("hlc")))
+    except ValueError:
+        return False
+    return (isinstance(record.get("id"), str) and record.get("device") == device and record.get("kind") in KINDS
+            and (record["kind"].startswith("never_") or isinstance(record.get("memory_id"), str)))
+
+
+def apply_decisions(store: Store, memory, archive: MessageArchive, clock, done: Replayed) -> None:
+    """Apply the events not applied yet (above). ``memory``: the ``MemoryService``."""
+    events = SyncEvents(store)
+    pending = events.waiting()
+    if not pending:
+        return
+    blocked: set[str] = set()
+    with memory.change() as t:
+        for event in pending:
+            memory_id = str(event.get("memory_id"))
+            if event["kind"].startswith("never_"):
+                _rule(store, memory, clock, t, event)
+                events.set_status(event["id"], "applied")
+                done.applied += 1
+                continue
+            needed = cited(event)
+            if memory_id in blocked or len(archive.known_ids(needed)) < len(needed):
+                blocked.add(memory_id)
+                done.waiting += 1
+                continue
+            status = _apply(events, t, event)
+            events.set_status(event["id"], status)
+            done.applied += status == "applied"
+            done.same += status == "same"
+            done.conflicts += status == "conflict"
+
+
+def _apply(events: SyncEvents, t, event: dict) -> str:
+    memory_id, after = event["memory_id"], event.get("after")
+    local = states(events, [memory_id]).get(memory_id)
+    mine, theirs = digest(local), digest(after)
+    why = {"event": event["id"], "device": event["device"], "kind": event["kind"]}
+    if mine == theirs:
+        _settle(events, t, memory_id, theirs)
+        return "same"
+    if event["kind"] == "resolve":
+        versions = set(event.get("versions") or [])
+        chose_other = any(set(own.get("versions") or []) == versions for own in events.own_resolutions(memory_id))
+        if mine in versions and not chose_other:
+            t.replay(memory_id, after, why)
+            _settle(events, t, memory_id, theirs)
+            return "applied"
+    elif mine == event.get("base"):
+        t.replay(memory_id, after, why)
+        events.set_agreed(memory_id, theirs)
+        return "applied"
+    t.conflict(memory_id, local, after, event, _reason(local, after))
+    return "conflict"
+
+
+def _settle(events: SyncEvents, t, memory_id: str, agreed: str | None) -> None:
+    """Both devices hold this version now: it is agreed, and a conflict open about the memory is over."""
+    events.set_agreed(memory_id, agreed)
+    found = events.open_conflict(memory_id)
+    if found is not None:
+        t.memories.queue_resolve(found["queue_id"], "withdrawn", t.stamp)
+
+
+def _reason(local: dict | None, after: dict | None) -> str:
+    def said(state: dict | None) -> str:
+        if state is None:
+            return "deleted"
+        row = state["row"]
+        return f"{row.get('state')}{', pinned' if row.get('pinned') else ''}: {row.get('text')!r}"
+    return (f"changed on two devices from the same version. Approve takes the other device's ({said(after)}); "
+            f"reject keeps this device's ({said(local)}).")
+
+
+def _rule(store: Store, memory, clock, t, event: dict) -> None:
+    text = str(event.get("text") or "")
+    rules = NeverRules(store, memory, clock)
+    agreed = agreed_rules(store)
+    if event["kind"] == "never_add":
+        if fold(text).strip("/ "):
+            rules.add(text)
+            for found, _rule_text in rules.matching([text]):
+                t.forget(t.memories.get(found.id) or found)
+            agreed[fold(text)] = text
+    else:
+        try:
+            rules.remove(text)
+        except NotFound:
+            pass
+        agreed.pop(fold(text), None)
+    set_agreed_rules(store, agreed)

@@ -1,0 +1,228 @@
+"""Decisions travel (issue 41, points 2 and 3): a flush runs once and is replayed on every device with no model
+call; approvals, rejections, edits, pins and never-remember rules travel; two devices changing one memory become a
+conflict item in the review queue, never the later writer's silently.
+
+Two data folders share one folder in one test (``test_sync_journal.py``'s setup). Device A flushes with the oracle
+(a scripted backend); device B's only backend is a ``ScriptedBackend`` with nothing queued, which fails the call if
+anything asks it — and the test checks it was never asked.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from monchat.core.store.sync_events import CONFLICT
+from monchat.core.sync.folder import SyncFolder
+from tests.flush.conftest import World, at
+from tests.support.oracle import Oracle, Rule
+from tests.support.scripted import ScriptedBackend
+
+SUKIYAKI, GUITAR, TEA = "cooks sukiyaki", "plays the guitar", "drinks green tea"
+RULES = [Rule("sukiyaki", SUKIYAKI, "food/cooking", "explicit", 0.9),
+         Rule("guitar", GUITAR, "hobby/music", "explicit", 0.9, persona="lifestyle"),
+         Rule("green tea", TEA, "drink/daily", "fact", 0.9, persona="lifestyle")]
+NOW = at("2026-11-24T12:00:00+09:00").timestamp()
+
+
+@pytest.fixture
+def shared(tmp_path) -> Path:
+    folder = tmp_path / "Sync"
+    folder.mkdir()
+    return folder
+
+
+def device(tmp_path, shared: Path, name: str, backend=None) -> World:
+    world = World(tmp_path / name, oracle=backend, start="2026-11-23T20:00:00+09:00")
+    world.app.sync.setup(shared, name)
+    return world
+
+
+def pair(tmp_path, shared: Path, ask_first: bool = False) -> tuple[World, World]:
+    """A (flushes with the oracle) and B (a backend that fails if called)."""
+    a = device(tmp_path, shared, "laptop", Oracle(rules=list(RULES)))
+    b = device(tmp_path, shared, "desktop", ScriptedBackend())
+    if ask_first:  # every Layer 1 change waits for the user: review items to decide
+        a.settings.ask_before_layer1 = True
+    return a, b
+
+
+def chat_and_flush(world: World, *texts: str) -> None:
+    for n, text in enumerate(texts):
+        world.say(f"2026-11-23T21:{n:02d}:00+09:00", text)
+    world.flush("2026-11-23T23:30:00+09:00")
+
+
+def sync(*worlds: World, rounds: int = 2) -> None:
+    for _ in range(rounds):
+        for world in worlds:
+            world.app.sync.run()
+
+
+def dump(world: World) -> dict:
+    """What a device decided about memory: every memory (history too), its ledger, the review items about it."""
+    memories = {}
+    for m in world.store.all():
+        ledger = tuple((r["message_id"], r["day"], r["kind"], r["contradicts"]) for r in world.ledger(m.id))
+        memories[m.id] = (m.text, m.slot, m.kind, str(m.state), m.layer(NOW), m.pinned, m.superseded_by,
+                          round(m.confidence, 6), round(m.score, 6), m.layer2_until, ledger)
+    queue = sorted((r["memory_id"], r["action"], r["text"], r["status"], r["reason"])
+                   for r in world.rows("review_queue") if r["held"] != CONFLICT)
+    return {"memories": memories, "queue": queue}
+
+
+def conflicts(world: World) -> list[dict]:
+    return [item.as_dict() for item in world.memory.queue() if item.held == CONFLICT]
+
+
+def test_a_flush_on_a_is_replayed_on_b_with_no_model_call(tmp_path, shared):
+    a, b = pair(tmp_path, shared)
+    chat_and_flush(a, "I made sukiyaki tonight", "then I played guitar")
+    assert a.has(SUKIYAKI) and a.has(GUITAR)
+    first = a.app.sync.run()
+    assert first.decisions_exported >= 2
+    report = b.app.sync.run()
+    assert report.imported == 2 and report.decisions_applied >= 2 and report.conflicts_opened == 0
+    assert dump(b) == dump(a) and dump(b)["memories"]
+    assert b.oracle.history == []  # no model call on B: the flush ran once, on A
+    assert SUKIYAKI in b.prompt()  # the replayed memory is in B's prompt
+    for world in (a, b):  # idempotent: a second sync changes nothing, on either side
+        again = world.app.sync.run()
+        assert again.nothing and again.decisions_applied == 0 and again.decisions_exported == 0
+    assert dump(b) == dump(a)
+
+
+def test_approve_on_b_and_reject_on_a_of_different_items_converge(tmp_path, shared):
+    a, b = pair(tmp_path, shared, ask_first=True)
+    chat_and_flush(a, "I made sukiyaki tonight", "then I played guitar")
+    items = {item.text: item for item in a.memory.queue()}
+    assert set(items) >= {SUKIYAKI, GUITAR}
+    sync(a, b)
+    on_b = {item.text: item for item in b.memory.queue()}
+    assert set(on_b) == set(items)  # B holds the same review items (numbered its own way)
+    b.memory.approve(str(on_b[SUKIYAKI].id))
+    a.memory.reject(str(items[GUITAR].id))
+    sync(a, b)
+    assert dump(a) == dump(b)
+    assert a.layer(SUKIYAKI) == 1 and str(b.mem(GUITAR).state) == "rejected"
+    assert not a.memory.queue() and not b.memory.queue() and not conflicts(a)
+    assert b.oracle.history == []
+
+
+def test_both_devices_edit_one_memory_a_conflict_item_on_both_and_the_choice_converges(tmp_path, shared):
+    a, b = pair(tmp_path, shared)
+    chat_and_flush(a, "I made sukiyaki tonight")
+    sync(a, b)
+    mid = a.mem(SUKIYAKI).id
+    a.memory.pin(mid)  # both change one memory from the same version while apart
+    b.memory.forget(mid)
+    sync(a, b)
+    on_a, on_b = conflicts(a), conflicts(b)
+    assert len(on_a) == 1 and len(on_b) == 1
+    assert a.mem(SUKIYAKI).pinned and str(b.mem(SUKIYAKI).state) == "forgotten"  # each kept its own: none lost
+    assert "forgotten" in on_a[0]["reason"] and "active, pinned" in on_a[0]["reason"]
+    b.memory.approve(str(on_b[0]["id"]))  # B takes A's version: pinned
+    sync(a, b)
+    assert not conflicts(a) and not conflicts(b)
+    assert dump(a) == dump(b) and b.mem(SUKIYAKI).pinned and str(b.mem(SUKIYAKI).state) == "active"
+    assert b.oracle.history == []
+
+
+def test_keeping_this_devices_version_converges_too(tmp_path, shared):
+    a, b = pair(tmp_path, shared)
+    chat_and_flush(a, "I made sukiyaki tonight")
+    sync(a, b)
+    mid = a.mem(SUKIYAKI).id
+    a.memory.pin(mid)
+    b.memory.forget(mid)
+    sync(a, b)
+    a.memory.reject(str(conflicts(a)[0]["id"]))  # A keeps its own: pinned
+    sync(a, b)
+    assert not conflicts(a) and not conflicts(b)
+    assert dump(a) == dump(b) and b.mem(SUKIYAKI).pinned
+
+
+def test_an_edit_on_b_travels_to_a(tmp_path, shared):
+    a, b = pair(tmp_path, shared)
+    chat_and_flush(a, "I made sukiyaki tonight")
+    sync(a, b)
+    b.memory.edit(b.mem(SUKIYAKI).id, "cooks sukiyaki with a sweet sauce")
+    sync(a, b)
+    assert a.layer("cooks sukiyaki with a sweet sauce") == 1 and str(a.mem(SUKIYAKI).state) == "superseded"
+    assert dump(a) == dump(b) and not conflicts(a)
+
+
+def test_a_never_remember_rule_added_on_a_forgets_on_b(tmp_path, shared):
+    a, b = pair(tmp_path, shared)
+    chat_and_flush(a, "I made sukiyaki tonight", "then I played guitar")
+    sync(a, b)
+    a.app.never.add("guitar")
+    a.app.never.forget_matching()
+    sync(a, b)
+    assert "guitar" in b.app.never.texts()
+    assert str(b.mem(GUITAR).state) == "forgotten" and GUITAR not in b.prompt()
+    assert dump(a) == dump(b) and not conflicts(a) and not conflicts(b)
+    a.app.never.remove("guitar")
+    sync(a, b)
+    assert b.app.never.texts() == []
+
+
+def test_a_decision_whose_messages_have_not_arrived_waits_and_is_applied_later(tmp_path, shared):
+    a, b = pair(tmp_path, shared)
+    chat_and_flush(a, "I made sukiyaki tonight")
+    a.app.sync.run()
+    journal = next(shared.rglob("journal/*.jsonl"))
+    held = journal.read_bytes()
+    journal.write_bytes(b"")  # the messages have not reached B yet (a sync tool copied the decisions first)
+    report = b.app.sync.run()
+    assert report.decisions_waiting >= 1 and not b.has(SUKIYAKI)
+    journal.write_bytes(held)
+    report = b.app.sync.run()
+    assert report.decisions_applied >= 1 and dump(a) == dump(b)
+
+
+def test_a_torn_decisions_line_is_read_once_whole(tmp_path, shared):
+    a, b = pair(tmp_path, shared)
+    chat_and_flush(a, "I made sukiyaki tonight", "then I played guitar")
+    a.app.sync.run()
+    [path] = list(shared.rglob("decisions/*.jsonl"))
+    data = path.read_bytes()
+    cut = len(data) - 40
+    path.write_bytes(data[:cut])
+    report = b.app.sync.run()
+    assert report.torn and report.bad_lines == 0
+    path.write_bytes(data)
+    b.app.sync.run()
+    assert dump(a) == dump(b)
+    assert b.app.sync.run().decisions_read == 0  # each event read once
+
+
+def test_a_deleted_message_leaves_the_decisions_that_quote_it(tmp_path, shared):
+    a, b = pair(tmp_path, shared)
+    chat_and_flush(a, "I made sukiyaki tonight", "then I played guitar")
+    sync(a, b)
+    said = next(m for m in a.app.archive.all() if "sukiyaki" in m.text)
+    a.app.messages.delete(said.id)
+    sync(a, b)
+    for world in (a, b):
+        rows = world.app.store.db.execute("SELECT body FROM sync_events").fetchall()
+        assert not [r for r in rows if said.id in r[0] or "sukiyaki tonight" in r[0]]
+    files = [p for p in shared.rglob("decisions/*.jsonl") if said.id.encode() in p.read_bytes()]
+    assert files == []
+    assert dump(a)["memories"].keys() == dump(b)["memories"].keys()
+
+
+def test_decision_lines_are_events_with_a_clock_and_the_whole_state(tmp_path, shared):
+    a, _b = pair(tmp_path, shared)
+    chat_and_flush(a, "I made sukiyaki tonight")
+    a.app.sync.run()
+    device_id = a.app.sync.device().id
+    [path] = list((SyncFolder(shared).device_dir(device_id) / "decisions").glob("*.jsonl"))
+    events = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    flushed = [e for e in events if e["kind"] == "flush"]
+    assert flushed and all(e["device"] == device_id and e["base"] is None for e in flushed)
+    assert [e["hlc"] for e in events] == sorted(e["hlc"] for e in events)
+    assert {e["after"]["row"]["text"] for e in flushed} == {SUKIYAKI}
+    assert flushed[0]["after"]["evidence"] and flushed[0]["runs"]
