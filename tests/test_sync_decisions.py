@@ -211,7 +211,8 @@ def test_a_deleted_message_leaves_the_decisions_that_quote_it(tmp_path, shared):
         assert not [r for r in rows if said.id in r[0] or "sukiyaki tonight" in r[0]]
     files = [p for p in shared.rglob("decisions/*.jsonl") if said.id.encode() in p.read_bytes()]
     assert files == []
-    assert dump(a)["memories"].keys() == dump(b)["memories"].keys()
+    # both took the memory back on their own (each at its own time): the same decision, no conflict
+    assert dump(a) == dump(b) and not conflicts(a) and not conflicts(b)
 
 
 def test_decision_lines_are_events_with_a_clock_and_the_whole_state(tmp_path, shared):
@@ -226,3 +227,52 @@ def test_decision_lines_are_events_with_a_clock_and_the_whole_state(tmp_path, sh
     assert [e["hlc"] for e in events] == sorted(e["hlc"] for e in events)
     assert {e["after"]["row"]["text"] for e in flushed} == {SUKIYAKI}
     assert flushed[0]["after"]["evidence"] and flushed[0]["runs"]
+
+
+def test_a_rule_from_a_forgets_a_memory_only_b_holds(tmp_path, shared):
+    a = device(tmp_path, shared, "laptop", Oracle(rules=list(RULES)))
+    b = device(tmp_path, shared, "desktop", Oracle(rules=list(RULES)))
+    chat_and_flush(b, "then I played guitar")  # B's own memory, which A has not seen yet
+    a.app.never.add("guitar")
+    a.app.sync.run()
+    b.app.sync.run()
+    assert str(b.mem(GUITAR).state) == "forgotten" and GUITAR not in b.prompt()
+    sync(a, b)
+    assert str(a.mem(GUITAR).state) == "forgotten" and dump(a) == dump(b)
+
+
+def test_choosing_differently_on_both_devices_is_a_conflict_again_not_a_swap(tmp_path, shared):
+    a, b = pair(tmp_path, shared)
+    chat_and_flush(a, "I made sukiyaki tonight")
+    sync(a, b)
+    mid = a.mem(SUKIYAKI).id
+    a.memory.pin(mid)
+    b.memory.forget(mid)
+    sync(a, b)
+    a.memory.reject(str(conflicts(a)[0]["id"]))  # each keeps its own version, while apart
+    b.memory.reject(str(conflicts(b)[0]["id"]))
+    sync(a, b)
+    assert a.mem(SUKIYAKI).pinned and str(b.mem(SUKIYAKI).state) == "forgotten"  # neither took the other's
+    assert len(conflicts(a)) == 1 and len(conflicts(b)) == 1
+    b.memory.approve(str(conflicts(b)[0]["id"]))
+    sync(a, b)
+    assert not conflicts(a) and not conflicts(b) and dump(a) == dump(b)
+
+
+def test_a_decision_citing_a_message_deleted_here_is_never_kept(tmp_path, shared):
+    a, b = pair(tmp_path, shared)
+    chat_and_flush(a, "I made sukiyaki tonight")
+    a.app.sync.run()
+    [decisions] = list(shared.rglob("decisions/*.jsonl"))
+    held = decisions.read_bytes()
+    decisions.unlink()  # the messages reach B before the decisions do
+    b.app.sync.run()
+    said = next(m for m in b.app.archive.all() if "sukiyaki" in m.text)
+    b.app.messages.delete(said.id)  # B deletes A's message before A's flush outcome arrives
+    b.app.sync.run()
+    decisions.write_bytes(held)
+    b.app.sync.run()
+    rows = b.app.store.db.execute("SELECT body FROM sync_events WHERE own = 0").fetchall()
+    assert not [r for r in rows if said.id in r[0]] and not b.has(SUKIYAKI)
+    sync(a, b)
+    assert dump(a)["memories"].keys() == dump(b)["memories"].keys()

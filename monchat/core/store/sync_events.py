@@ -100,10 +100,11 @@ class SyncEvents(StoreView):
     def set_status(self, event_id: str, status: str) -> None:
         self.db.execute("UPDATE sync_events SET status = ? WHERE id = ?", [status, event_id])
 
-    def own_resolutions(self, memory_id: str) -> list[dict]:
-        return [json.loads(r[0]) for r in self.db.execute(
-            "SELECT body FROM sync_events WHERE own = 1 AND kind = 'resolve' AND memory_id = ? ORDER BY hlc",
-            [memory_id])]
+    def choices(self, memory_id: str) -> list[dict]:
+        """The conflicts about this memory the user decided here (written for the others or not yet)."""
+        return [_conflict(r) for r in self.db.query(
+            "SELECT queue_id, memory_id, mine, theirs, event_id, chosen FROM sync_conflicts WHERE memory_id = ? "
+            "AND chosen IS NOT NULL ORDER BY queue_id", [memory_id])]
 
     def counts(self) -> dict[str, int]:
         return {r[0]: r[1] for r in self.db.execute("SELECT status, COUNT(*) FROM sync_events GROUP BY status")}

@@ -124,7 +124,8 @@ def _apply(events: SyncEvents, t, event: dict) -> str:
         return "same"
     if event["kind"] == "resolve":
         versions = set(event.get("versions") or [])
-        chose_other = any(set(own.get("versions") or []) == versions for own in events.own_resolutions(memory_id))
+        chose_other = any({str(digest(c["mine"])), str(digest(c["theirs"]))} == versions
+                          for c in events.choices(memory_id))  # the user here chose between the same two
         if mine in versions and not chose_other:
             t.replay(memory_id, after, why)
             _settle(events, t, memory_id, theirs)
