@@ -52,7 +52,8 @@ def test_setup_sync_and_status(home, tmp_path, capsys):
     assert main(["sync", "status", "--json"]) == 0
     status = json.loads(capsys.readouterr().out)
     assert status["device"] == {"id": device["id"], "name": "work laptop"}
-    assert set(status) == {"device", "folder", "devices", "deletions_waiting", "conflict_copies", "folder_size"}
+    assert set(status) == {"device", "folder", "devices", "deletions_waiting", "conflict_copies", "folder_size",
+                           "decisions_waiting", "conflicts_open"}  # the decisions replay's (core/sync/replaying.py)
     assert status["folder_size"] > 0
 
 

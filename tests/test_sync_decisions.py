@@ -276,3 +276,37 @@ def test_a_decision_citing_a_message_deleted_here_is_never_kept(tmp_path, shared
     assert not [r for r in rows if said.id in r[0]] and not b.has(SUKIYAKI)
     sync(a, b)
     assert dump(a)["memories"].keys() == dump(b)["memories"].keys()
+
+
+def test_monchat_sync_says_what_travelled_and_status_counts_open_conflicts(tmp_path, shared, capsys):
+    a, b = pair(tmp_path, shared)
+    chat_and_flush(a, "I made sukiyaki tonight")
+    assert "decision(s) about memory for the other devices" in a.cli(capsys, "sync")
+    report = b.cli_json(capsys, "sync")
+    assert report["decisions_applied"] >= 1 and report["conflicts_opened"] == 0
+    mid = a.mem(SUKIYAKI).id
+    a.memory.pin(mid)
+    b.memory.forget(mid)
+    a.app.sync.run()
+    assert "decide them in the review queue" in b.cli(capsys, "sync")
+    status = b.cli_json(capsys, "sync", "status")
+    assert status["conflicts_open"] == 1 and status["decisions_waiting"] == 0
+    assert "wait in the review queue" in b.cli(capsys, "sync", "status")
+
+
+def test_both_devices_edit_one_memory_no_words_are_lost_and_the_choice_converges(tmp_path, shared):
+    a, b = pair(tmp_path, shared)
+    chat_and_flush(a, "I made sukiyaki tonight")
+    sync(a, b)
+    mid = a.mem(SUKIYAKI).id
+    a.memory.edit(mid, "cooks sukiyaki on Sundays")
+    b.memory.edit(mid, "cooks sukiyaki for friends")
+    sync(a, b)
+    for world in (a, b):  # each edit is a new version on both devices; the old one is the conflict
+        assert world.has("cooks sukiyaki on Sundays") and world.has("cooks sukiyaki for friends")
+        [item] = conflicts(world)
+        assert item["memory_id"] == mid
+    b.memory.reject(str(conflicts(b)[0]["id"]))  # B keeps its own: the old version superseded by B's edit
+    sync(a, b)
+    assert not conflicts(a) and not conflicts(b) and dump(a) == dump(b)
+    assert a.mem(SUKIYAKI).superseded_by == b.mem("cooks sukiyaki for friends").id
