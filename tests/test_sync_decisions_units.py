@@ -84,3 +84,10 @@ def test_what_each_device_writes_with_its_own_clock_or_keeps_for_itself_is_not_c
     assert digest(resolved) == same
     assert digest(_state(state="forgotten")) != same and digest(_state(pinned=1)) != same
     assert digest(None) is None
+
+
+def test_many_stamps_at_once_are_in_order_and_the_last_is_kept():
+    kept = Kept(wall=5)
+    stamps = kept.clock(A).ticks(3)
+    assert stamps == [Stamp(5, 0, A), Stamp(5, 1, A), Stamp(5, 2, A)] and kept.text == str(stamps[-1])
+    assert kept.clock(A).ticks(0) == [] and kept.clock(A).tick() == Stamp(5, 3, A)

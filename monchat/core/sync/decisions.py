@@ -102,8 +102,8 @@ def export_decisions(store: Store, folder: SyncFolder, device_id: str, clock: Hy
     agreed_now: dict[str, str | None] = {}
 
     def add(kind: str, memory_id: str | None, **fields) -> None:
-        out.append({"id": uuid.uuid4().hex, "hlc": str(clock.tick()), "device": device_id, "kind": kind,
-                    "memory_id": memory_id, **fields})
+        out.append({"id": uuid.uuid4().hex, "hlc": "", "device": device_id, "kind": kind, "memory_id": memory_id,
+                    **fields})
 
     now = states(events)
     for choice in events.unwritten_choices():  # the user's choices first: the state they leave is agreed
@@ -131,6 +131,8 @@ def export_decisions(store: Store, folder: SyncFolder, device_id: str, clock: Hy
         add(_kind(seen, after), memory_id, base=base.get(memory_id), after=after,
             actions=[a for a, _run in seen], runs=sorted({r for _a, r in seen if r is not None}))
         agreed_now[memory_id] = digest(after)
+    for event, stamp in zip(out, clock.ticks(len(out))):  # in the order made; the clock kept once, first
+        event["hlc"] = str(stamp)
     by_month: dict[str, list[dict]] = {}
     for event in out:
         by_month.setdefault(month_of(Stamp.parse(event["hlc"])), []).append(event)

@@ -55,16 +55,24 @@ class HybridClock:
 
     def tick(self) -> Stamp:
         """The next stamp of this device: later than every stamp it gave or observed."""
+        return self.ticks(1)[0]
+
+    def ticks(self, count: int) -> list[Stamp]:
+        """The next ``count`` stamps, in order, kept once (the last) before any is handed out."""
         now = self.wall_ms()
         last = self._last()
-        if last is None or now > last.wall_ms:
-            stamp = Stamp(now, 0, self.device)
-        elif last.counter < MAX_COUNTER:
-            stamp = Stamp(last.wall_ms, last.counter + 1, self.device)
-        else:  # ten thousand stamps in one millisecond: borrow the next millisecond
-            stamp = Stamp(last.wall_ms + 1, 0, self.device)
-        self.save(str(stamp))
-        return stamp
+        stamps: list[Stamp] = []
+        for _ in range(count):
+            if last is None or now > last.wall_ms:
+                last = Stamp(now, 0, self.device)
+            elif last.counter < MAX_COUNTER:
+                last = Stamp(last.wall_ms, last.counter + 1, self.device)
+            else:  # ten thousand stamps in one millisecond: borrow the next millisecond
+                last = Stamp(last.wall_ms + 1, 0, self.device)
+            stamps.append(last)
+        if stamps:
+            self.save(str(stamps[-1]))
+        return stamps
 
     def observe(self, seen: str) -> None:
         """A stamp read from another device: this device's next stamp comes after it."""

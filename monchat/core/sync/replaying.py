@@ -74,8 +74,8 @@ def read_decisions(store: Store, place: SyncFolder, other: DeviceFiles, clock: H
         with store.atomic():  # the events and how far the file was read: together or not at all
             done.read += events.add_events(good, own=False, status="new")
             sync.set_offset(key, Offset(lines.end, lines.tail))
-        for record in good:
-            clock.observe(record["hlc"])
+        if good:  # the latest only: each observation is a write of monchat.db
+            clock.observe(max(record["hlc"] for record in good))
 
 
 def _event(record: dict, device: str) -> bool:
