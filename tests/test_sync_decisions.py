@@ -74,7 +74,7 @@ def dump(world: World) -> dict:
 
 
 def conflicts(world: World) -> list[dict]:
-    return [item.as_dict() for item in world.memory.queue() if item.held == CONFLICT]
+    return [item.as_dict() for item in world.memory.queue() if item.sync_conflict]
 
 
 def test_a_flush_on_a_is_replayed_on_b_with_no_model_call(tmp_path, shared):

@@ -6,7 +6,8 @@ device's tombstones), imports the messages other devices' journals hold that thi
 this device archived (``journal.py``). A message from another device is archived with its ``origin``: it is
 history here (search, the history views, the chat window), and no flush of this device reads it (the diary's
 day reads only this device's messages; the filters read only the log files) — its memory comes from the device
-that said it (the decisions replay, not built yet: ``docs/sync.md``).
+that said it: after the messages, ``run`` replays the other devices' decisions about memory and writes this
+device's (``replaying.py``, ``decisions.py``; ``docs/sync.md``, Decisions).
 
 Settings, keys, ``monchat.db`` and the model files never enter the sync folder: only the files of
 ``folder.py``'s layout are written there.
