@@ -310,3 +310,81 @@ def test_both_devices_edit_one_memory_no_words_are_lost_and_the_choice_converges
     sync(a, b)
     assert not conflicts(a) and not conflicts(b) and dump(a) == dump(b)
     assert a.mem(SUKIYAKI).superseded_by == b.mem("cooks sukiyaki for friends").id
+
+
+def test_killed_after_appending_before_noting_the_rerun_writes_again_and_b_converges(tmp_path, shared):
+    a, b = pair(tmp_path, shared)
+    chat_and_flush(a, "I made sukiyaki tonight", "then I played guitar")
+    a.app.sync.run()
+    with a.app.store.atomic() as db:  # as if killed after the append, before monchat.db noted the events
+        db.execute("DELETE FROM sync_events")
+        db.execute("DELETE FROM sync_event_messages")
+        db.execute("DELETE FROM sync_memory")
+    [path] = list(shared.rglob("decisions/*.jsonl"))
+    before = path.read_text(encoding="utf-8").splitlines()
+    again = a.app.sync.run()
+    assert again.decisions_exported == len(before)  # the same changes, written again under new ids
+    report = b.app.sync.run()
+    assert report.decisions_applied == len(before) and report.decisions_same == len(before)
+    assert report.conflicts_opened == 0 and dump(a) == dump(b) and b.oracle.history == []
+
+
+def test_a_memory_deleted_for_real_on_a_leaves_b_too(tmp_path, shared):
+    a, b = pair(tmp_path, shared)
+    chat_and_flush(a, "I made sukiyaki tonight", "then I played guitar")
+    sync(a, b)
+    a.memory.delete(a.mem(GUITAR).id)
+    sync(a, b)
+    assert not b.has(GUITAR) and b.has(SUKIYAKI) and dump(a) == dump(b) and not conflicts(b)
+
+
+def test_a_later_decision_about_a_memory_waits_behind_its_earlier_one(tmp_path, shared):
+    a, b = pair(tmp_path, shared)
+    chat_and_flush(a, "I made sukiyaki tonight")
+    a.app.sync.run()
+    a.memory.pin(a.mem(SUKIYAKI).id)
+    a.app.sync.run()
+    journal = next(shared.rglob("journal/*.jsonl"))
+    held = journal.read_bytes()
+    journal.write_bytes(b"")  # the flush's message has not reached B: its outcome waits, and so does the pin
+    report = b.app.sync.run()
+    assert report.decisions_waiting == 2 and not b.has(SUKIYAKI) and report.conflicts_opened == 0
+    journal.write_bytes(held)
+    b.app.sync.run()
+    assert b.mem(SUKIYAKI).pinned and dump(a) == dump(b) and not conflicts(b)
+
+
+def test_an_edit_of_an_item_waiting_for_review_takes_its_review_item_along_on_the_other_device(tmp_path, shared):
+    a, b = pair(tmp_path, shared, ask_first=True)
+    chat_and_flush(a, "I made sukiyaki tonight")
+    sync(a, b)
+    b.memory.edit(b.mem(SUKIYAKI).id, "cooks sukiyaki with a sweet sauce")  # the edit is the approval
+    sync(a, b)
+    assert not a.memory.queue() and a.layer("cooks sukiyaki with a sweet sauce") == 1
+    assert dump(a) == dump(b)
+
+
+def test_a_decision_waiting_for_its_evidence_holds_back_the_later_ones_about_the_same_memory(tmp_path, shared):
+    """Forged by a third device (C): its first event cites a message that has not arrived, its second one cites
+    only what has; applied out of order the second would find the memory missing and open a conflict."""
+    from monchat.core.sync.decisions import digest
+    a, b = pair(tmp_path, shared)
+    chat_and_flush(a, "I made sukiyaki tonight")
+    a.app.sync.run()
+    [flushed] = [e for e in (json.loads(x) for x in next(shared.rglob("decisions/*.jsonl")).read_text().splitlines())
+                 if e["kind"] == "flush"]
+    ghost = {**flushed["after"]["evidence"][0], "message_id": "g" * 20}
+    first = {**flushed["after"], "evidence": [*flushed["after"]["evidence"], ghost]}
+    second = {**flushed["after"], "row": {**flushed["after"]["row"], "pinned": 1}}
+    c = "c" * 32
+    folder = SyncFolder(shared).device_dir(c)
+    (folder / "decisions").mkdir(parents=True)
+    (folder / "device.json").write_text(json.dumps({"id": c, "name": "phone"}))
+    events = [{"id": "e1", "hlc": f"{1:016d}-0000-{c}", "device": c, "kind": "flush", "memory_id": flushed["memory_id"],
+               "base": None, "after": first},
+              {"id": "e2", "hlc": f"{2:016d}-0000-{c}", "device": c, "kind": "pin", "memory_id": flushed["memory_id"],
+               "base": digest(first), "after": second}]
+    (folder / "decisions" / "2026-11.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+    (SyncFolder(shared).device_dir(a.app.sync.device().id) / "decisions").rename(tmp_path / "a-decisions")
+    report = b.app.sync.run()
+    assert report.decisions_waiting == 2 and report.conflicts_opened == 0 and not b.has(SUKIYAKI)
