@@ -388,3 +388,16 @@ def test_a_decision_waiting_for_its_evidence_holds_back_the_later_ones_about_the
     (SyncFolder(shared).device_dir(a.app.sync.device().id) / "decisions").rename(tmp_path / "a-decisions")
     report = b.app.sync.run()
     assert report.decisions_waiting == 2 and report.conflicts_opened == 0 and not b.has(SUKIYAKI)
+
+
+def test_no_decision_is_made_while_a_flush_runs_here_they_wait_for_the_next_sync(tmp_path, shared):
+    from monchat.core.paths import held_lock
+    a, b = pair(tmp_path, shared)
+    chat_and_flush(a, "I made sukiyaki tonight")
+    a.app.sync.run()
+    with held_lock(b.app.paths.flush_lock) as held:  # a flush of B's holds it (another window, a terminal)
+        assert held
+        report = b.app.sync.run()
+    assert report.decisions_deferred >= 1 and report.decisions_applied == 0 and not b.has(SUKIYAKI)
+    assert report.imported == 1  # the messages came all the same
+    assert b.app.sync.run().decisions_applied >= 1 and dump(a) == dump(b)

@@ -59,6 +59,8 @@ def cmd_sync(app, args) -> int:
         lines.append(f"made {report.decisions_applied} decision(s) the other devices made about memory")
     if report.decisions_waiting:
         lines.append(f"{report.decisions_waiting} decision(s) wait for the messages they rest on (a later sync)")
+    if report.decisions_deferred:
+        lines.append(f"{report.decisions_deferred} decision(s) wait for the running flush (made at the next sync)")
     if report.conflicts_opened:
         lines.append(f"{report.conflicts_opened} memory change(s) made on two devices at once: decide them in the "
                      "review queue (`monchat memory queue`)")

@@ -18,7 +18,8 @@ one transaction, then the prompt and memory.md rebuilt):
   removed.
 
 An event whose evidence cites a message this archive does not hold yet (the other device's journal not synced
-here yet) **waits**, and so does every later event about the same memory: it is applied at a later sync.
+here yet) **waits**, and so does every later event about the same memory: it is applied at a later sync. While a
+flush runs (it holds the flush lock, as Delete message and lint wait for it) nothing is applied: at a later sync.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from dataclasses import dataclass, field
 
 from ..errors import NotFound
 from ..memory.never import NeverRules, fold
+from ..paths import held_lock
 from ..store.db import Store
 from ..store.messages import MessageArchive
 from ..store.sync import Offset, SyncStore
@@ -46,6 +48,7 @@ class Replayed:
     same: int = 0
     conflicts: int = 0
     waiting: int = 0  # wait for their evidence to arrive
+    deferred: int = 0  # wait for a running flush to end (applied at a later sync)
     torn: list[str] = field(default_factory=list)
     bad_lines: int = 0
 
@@ -93,6 +96,15 @@ def apply_decisions(store: Store, memory, archive: MessageArchive, clock, done: 
     pending = events.waiting()
     if not pending:
         return
+    with held_lock(memory.paths.flush_lock) as held:  # as Delete message and lint: not while a flush decides
+        if not held:
+            done.deferred = len(pending)
+            return
+        _apply_all(store, memory, archive, clock, pending, done)
+
+
+def _apply_all(store: Store, memory, archive: MessageArchive, clock, pending: list[dict], done: Replayed) -> None:
+    events = SyncEvents(store)
     blocked: set[str] = set()
     with memory.change() as t:
         for event in pending:

@@ -63,6 +63,7 @@ class SyncReport:
     decisions_applied: int = 0  # other devices' decisions made here (``core/sync/replaying.py``)
     decisions_same: int = 0  # other devices' decisions this device held already
     decisions_waiting: int = 0  # decisions that wait for the messages they cite (applied at a later sync)
+    decisions_deferred: int = 0  # decisions that wait for a running flush to end (applied at a later sync)
     conflicts_opened: int = 0  # two devices changed one memory: a conflict item in the review queue
     conflicts_decided: int = 0  # the user's choices between two versions, written for the other devices
     decisions_scrubbed: int = 0  # decision lines that cited a deleted message, removed from this device's files
@@ -218,6 +219,7 @@ class SyncService:
         apply_decisions(self.store, self.memory, self.archive, self.clock, done)
         report.decisions_read, report.decisions_applied, report.decisions_same = done.read, done.applied, done.same
         report.decisions_waiting, report.conflicts_opened = done.waiting, done.conflicts
+        report.decisions_deferred = done.deferred
         report.torn += done.torn
         report.bad_lines += done.bad_lines
         if report.deletions_applied or report.tombstones_written or report.lines_scrubbed:
