@@ -333,9 +333,15 @@ def test_a_memory_deleted_for_real_on_a_leaves_b_too(tmp_path, shared):
     a, b = pair(tmp_path, shared)
     chat_and_flush(a, "I made sukiyaki tonight", "then I played guitar")
     sync(a, b)
+    b.memory.pin(b.mem(GUITAR).id)  # B's own decision about it: a line of B's file quoting its words
+    sync(a, b)
     a.memory.delete(a.mem(GUITAR).id)
     sync(a, b)
     assert not b.has(GUITAR) and b.has(SUKIYAKI) and dump(a) == dump(b) and not conflicts(b)
+    # its words left every decision, in both databases and in every file of the folder
+    assert [p for p in shared.rglob("*") if p.is_file() and GUITAR.encode() in p.read_bytes()] == []
+    for world in (a, b):
+        assert not world.app.store.db.execute("SELECT 1 FROM sync_events WHERE instr(body, ?)", [GUITAR]).fetchall()
 
 
 def test_a_later_decision_about_a_memory_waits_behind_its_earlier_one(tmp_path, shared):

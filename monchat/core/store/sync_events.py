@@ -115,6 +115,14 @@ class SyncEvents(StoreView):
             "SELECT DISTINCT e.id, e.own FROM sync_events e JOIN sync_event_messages c ON c.event_id = e.id "
             "WHERE c.message_id IN (SELECT message_id FROM sync_tombstones)")]
 
+    def about_deleted_memories(self) -> list[tuple[str, int]]:
+        """(event id, own) of every event about a memory deleted for real (a ``delete`` event names it, and it is
+        not here): its words must not outlive it. Conflicts whose review item went with it go too."""
+        self.db.execute("DELETE FROM sync_conflicts WHERE queue_id NOT IN (SELECT id FROM review_queue)")
+        return [(r[0], r[1]) for r in self.db.execute(
+            "SELECT id, own FROM sync_events WHERE kind != 'delete' AND memory_id IN "
+            "(SELECT memory_id FROM sync_events WHERE kind = 'delete') AND memory_id NOT IN (SELECT id FROM memories)")]
+
     def own_ids(self) -> set[str]:
         return {r[0] for r in self.db.execute("SELECT id FROM sync_events WHERE own = 1")}
 

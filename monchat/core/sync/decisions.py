@@ -162,14 +162,19 @@ def _kind(actions: list[tuple[str, int | None]], after: dict | None) -> str:
     return "change"
 
 
-def scrub_decisions(store: Store, folder: SyncFolder, device_id: str) -> int:
-    """A deleted message's words leave the decisions too: every event citing it goes from ``sync_events``, and
-    every line of this device's decisions files whose event is no longer kept (cited a deleted message, or quoted
-    deleted words: ``WordScrub``) is removed from the file (rewritten, temp file and rename). Returns lines removed."""
+def scrub_decisions(store: Store, folder: SyncFolder, device_id: str, deletions: bool) -> int:
+    """A deleted message's words leave the decisions too, and so do a memory's deleted for real: every event citing
+    such a message, or about such a memory (its delete event aside), goes from ``sync_events``; then every line of
+    this device's decisions files whose event is no longer kept (those, or one that quoted deleted words:
+    ``WordScrub``) is removed from the file (rewritten, temp file and rename). The files are read only when
+    something went (``deletions``: messages were deleted this sync). Returns the lines removed."""
     from .folder import JOURNAL_FILE, line_id, rewrite_without
     events = SyncEvents(store)
     with store.atomic():
-        events.drop_events([event_id for event_id, _own in events.citing_deleted()])
+        dropped = events.citing_deleted() + events.about_deleted_memories()
+        events.drop_events(sorted({event_id for event_id, _own in dropped}))
+    if not deletions and not any(own for _id, own in dropped):
+        return 0
     kept = events.own_ids()
     removed = 0
     own = folder.device_dir(device_id) / DECISIONS

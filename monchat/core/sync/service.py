@@ -222,10 +222,11 @@ class SyncService:
         report.decisions_deferred = done.deferred
         report.torn += done.torn
         report.bad_lines += done.bad_lines
-        if report.deletions_applied or report.tombstones_written or report.lines_scrubbed:
-            report.decisions_scrubbed = scrub_decisions(self.store, place, device.id)
         written = export_decisions(self.store, place, device.id, clock)
         report.decisions_exported, report.conflicts_decided = written.events, written.conflicts_decided
+        report.decisions_scrubbed = scrub_decisions(  # after the export: a memory deleted here is in it
+            self.store, place, device.id, bool(report.deletions_applied or report.tombstones_written
+                                               or report.lines_scrubbed))
 
     def _read_tombstones(self, other, place: SyncFolder, report: SyncReport) -> None:
         if not other.tombstones.is_file():
