@@ -407,3 +407,18 @@ def test_no_decision_is_made_while_a_flush_runs_here_they_wait_for_the_next_sync
     assert report.decisions_deferred >= 1 and report.decisions_applied == 0 and not b.has(SUKIYAKI)
     assert report.imported == 1  # the messages came all the same
     assert b.app.sync.run().decisions_applied >= 1 and dump(a) == dump(b)
+
+
+def test_two_devices_that_flush_while_apart_keep_both_flushes_and_read_no_message_twice(tmp_path, shared):
+    a = device(tmp_path, shared, "laptop", Oracle(rules=list(RULES)))
+    b = device(tmp_path, shared, "desktop", Oracle(rules=list(RULES)))
+    chat_and_flush(a, "I made sukiyaki tonight")
+    chat_and_flush(b, "then I played guitar")
+    asked = {"a": len(a.oracle.history), "b": len(b.oracle.history)}
+    sync(a, b)
+    assert {"a": len(a.oracle.history), "b": len(b.oracle.history)} == asked  # no model call in any sync
+    for world in (a, b):
+        assert world.layer(SUKIYAKI) == 1 and world.layer(GUITAR) == 1 and not conflicts(world)
+    assert dump(a) == dump(b)
+    a.flush("2026-11-24T23:30:00+09:00")  # nothing new said on A: B's message is not A's to read
+    assert "guitar" not in str([call for call in a.oracle.history[asked["a"]:]])

@@ -168,7 +168,7 @@ def scrub_decisions(store: Store, folder: SyncFolder, device_id: str, deletions:
     this device's decisions files whose event is no longer kept (those, or one that quoted deleted words:
     ``WordScrub``) is removed from the file (rewritten, temp file and rename). The files are read only when
     something went (``deletions``: messages were deleted this sync). Returns the lines removed."""
-    from .folder import JOURNAL_FILE, line_id, rewrite_without
+    from .folder import JOURNAL_FILE, read_whole_lines, rewrite_without
     events = SyncEvents(store)
     with store.atomic():
         dropped = events.citing_deleted() + events.about_deleted_memories()
@@ -181,7 +181,8 @@ def scrub_decisions(store: Store, folder: SyncFolder, device_id: str, deletions:
     if own.is_dir():
         for path in sorted(own.iterdir()):
             if JOURNAL_FILE.match(path.name) and path.is_file():
-                gone = {i for i in map(line_id, path.read_bytes().splitlines()) if i and i not in kept}
+                ids = {r.get("id") for r in read_whole_lines(path, 0, "").records}  # through folder.py: its format
+                gone = {i for i in ids if isinstance(i, str) and i not in kept}
                 if gone:
                     removed += rewrite_without(path, gone)
     return removed
