@@ -422,3 +422,22 @@ def test_two_devices_that_flush_while_apart_keep_both_flushes_and_read_no_messag
     assert dump(a) == dump(b)
     a.flush("2026-11-24T23:30:00+09:00")  # nothing new said on A: B's message is not A's to read
     assert "guitar" not in str([call for call in a.oracle.history[asked["a"]:]])
+
+
+def test_a_decision_line_that_is_not_a_whole_event_is_skipped_and_counted_never_a_crash(tmp_path, shared):
+    a, b = pair(tmp_path, shared)
+    chat_and_flush(a, "I made sukiyaki tonight")
+    a.app.sync.run()
+    [path] = list(shared.rglob("decisions/*.jsonl"))
+    device_id = a.app.sync.device().id
+    hlc = f"{1:016d}-0000-{device_id}"
+    broken = [{"id": "x1", "hlc": hlc, "device": device_id, "kind": "pin", "memory_id": "mem-x", "base": None,
+               "after": {"row": {"text": "t", "slot": "s", "kind": "fact", "state": "no such state"},
+                         "evidence": [], "reviews": []}},
+              {"id": "x2", "hlc": hlc, "device": device_id, "kind": "pin", "memory_id": "mem-y", "base": None,
+               "after": {"row": {"text": "t"}, "evidence": [], "reviews": []}},
+              {"id": "x3", "hlc": "yesterday", "device": device_id, "kind": "pin", "memory_id": "mem-z"}]
+    with path.open("a", encoding="utf-8") as out:
+        out.writelines(json.dumps(e) + "\n" for e in broken)
+    report = b.app.sync.run()
+    assert report.bad_lines == 3 and report.conflicts_opened == 0 and dump(a) == dump(b)

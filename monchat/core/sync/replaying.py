@@ -33,10 +33,12 @@ from ..store.db import Store
 from ..store.messages import MessageArchive
 from ..store.sync import Offset, SyncStore
 from ..store.sync_events import SyncEvents, cited
+from ..vocabulary.states import Action, State
 from .decisions import DECISIONS, agreed_rules, digest, set_agreed_rules, states
 from .folder import JOURNAL_FILE, DeviceFiles, SyncFolder, read_whole_lines
 from .hlc import HybridClock, Stamp
 
+STATES, ACTIONS = {str(s) for s in State}, {str(a) for a in Action}
 KINDS = ("flush", "approve", "reject", "edit", "forget", "restore", "pin", "unpin", "rate", "undo", "resolve",
          "change", "delete", "never_add", "never_remove")
 
@@ -86,8 +88,25 @@ def _event(record: dict, device: str) -> bool:
         Stamp.parse(str(record.get("hlc")))
     except ValueError:
         return False
-    return (isinstance(record.get("id"), str) and record.get("device") == device and record.get("kind") in KINDS
-            and (record["kind"].startswith("never_") or isinstance(record.get("memory_id"), str)))
+    if not (isinstance(record.get("id"), str) and record.get("device") == device and record.get("kind") in KINDS):
+        return False
+    if record["kind"].startswith("never_"):
+        return isinstance(record.get("text"), str)
+    return isinstance(record.get("memory_id"), str) and all(_state(record.get(k)) for k in ("after", "mine"))
+
+
+def _state(state) -> bool:
+    """A memory's state as ``decisions.state_of`` writes it (or None: deleted), with what replaying it needs."""
+    if state is None:
+        return True
+    if not isinstance(state, dict) or not isinstance(state.get("row"), dict):
+        return False
+    row, evidence, reviews = state["row"], state.get("evidence"), state.get("reviews")
+    return (all(isinstance(row.get(k), str) for k in ("text", "slot", "kind")) and row.get("state") in STATES
+            and isinstance(evidence, list) and all(isinstance(e, dict) and isinstance(e.get("message_id"), str)
+                                                   for e in evidence)
+            and isinstance(reviews, list) and all(isinstance(r, dict) and r.get("action") in ACTIONS
+                                                  for r in reviews))
 
 
 def apply_decisions(store: Store, memory, archive: MessageArchive, clock, done: Replayed) -> None:
