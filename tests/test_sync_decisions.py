@@ -441,3 +441,31 @@ def test_a_decision_line_that_is_not_a_whole_event_is_skipped_and_counted_never_
         out.writelines(json.dumps(e) + "\n" for e in broken)
     report = b.app.sync.run()
     assert report.bad_lines == 3 and report.conflicts_opened == 0 and dump(a) == dump(b)
+
+
+def test_a_memory_deleted_for_real_on_a_while_b_pinned_it_is_gone_on_both_not_a_conflict(tmp_path, shared):
+    a, b = pair(tmp_path, shared)
+    chat_and_flush(a, "I made sukiyaki tonight", "then I played guitar")
+    sync(a, b)
+    a.memory.delete(a.mem(GUITAR).id)  # while apart: A takes the words back, B pins them
+    b.memory.pin(b.mem(GUITAR).id)
+    sync(b, a)  # B's pin reaches A after A deleted it; A's deletion reaches B after B pinned it
+    assert not a.has(GUITAR) and not b.has(GUITAR) and not conflicts(a) and not conflicts(b)
+    assert dump(a) == dump(b)
+    assert [p for p in shared.rglob("*") if p.is_file() and GUITAR.encode() in p.read_bytes()] == []
+
+
+def test_a_change_that_crossed_a_deletion_written_already_is_dropped_too(tmp_path, shared):
+    a, b = pair(tmp_path, shared)
+    chat_and_flush(a, "I made sukiyaki tonight", "then I played guitar")
+    sync(a, b)
+    a.memory.delete(a.mem(GUITAR).id)
+    b.memory.pin(b.mem(GUITAR).id)
+    a.app.sync.run()  # A writes its deletion ...
+    decisions = SyncFolder(shared).device_dir(a.app.sync.device().id) / "decisions"
+    decisions.rename(tmp_path / "in-flight")  # ... which has not reached B when B writes its pin
+    b.app.sync.run()
+    (tmp_path / "in-flight").rename(decisions)
+    sync(a, b)
+    assert not a.has(GUITAR) and not b.has(GUITAR) and not conflicts(a) and not conflicts(b)
+    assert dump(a) == dump(b)

@@ -123,6 +123,11 @@ class SyncEvents(StoreView):
             "SELECT id, own FROM sync_events WHERE kind != 'delete' AND memory_id IN "
             "(SELECT memory_id FROM sync_events WHERE kind = 'delete') AND memory_id NOT IN (SELECT id FROM memories)")]
 
+    def deleted(self, memory_id: str) -> bool:
+        """Whether a device deleted this memory for real (a ``delete`` event names it)."""
+        return self.db.execute("SELECT 1 FROM sync_events WHERE kind = 'delete' AND memory_id = ? LIMIT 1",
+                               [memory_id]).fetchone() is not None
+
     def own_ids(self) -> set[str]:
         return {r[0] for r in self.db.execute("SELECT id FROM sync_events WHERE own = 1")}
 
@@ -136,6 +141,10 @@ class SyncEvents(StoreView):
     # ---- what all devices agreed on -------------------------------------------------
     def agreed(self) -> dict[str, str]:
         return {r[0]: r[1] for r in self.db.execute("SELECT memory_id, digest FROM sync_memory")}
+
+    def agreed_of(self, memory_id: str) -> str | None:
+        row = self.db.execute("SELECT digest FROM sync_memory WHERE memory_id = ?", [memory_id]).fetchone()
+        return None if row is None else row[0]
 
     def set_agreed(self, memory_id: str, digest: str | None) -> None:
         if digest is None:

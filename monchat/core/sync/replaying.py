@@ -14,6 +14,9 @@ one transaction, then the prompt and memory.md rebuilt):
   review item holds both (``Transitions.conflict``); never the later writer's silently;
 - a ``resolve`` (the user chose between two versions on another device) is applied when this memory is one of the
   two, unless the user here chose the other one: then a conflict again;
+- a memory **deleted for real** (``delete``) is deleted here whatever was changed here meanwhile, and a change made
+  elsewhere to a memory deleted here is dropped: a deletion is the user's take-back of the words (as a message's
+  tombstone is), not a decision to weigh against another;
 - ``never_add``/``never_remove``: the rule is added (and the memories it covers forgotten, as adding it does) or
   removed.
 
@@ -153,6 +156,12 @@ def _apply(events: SyncEvents, t, event: dict) -> str:
     if mine == theirs:
         _settle(events, t, memory_id, theirs)
         return "same"
+    if after is None and event["kind"] == "delete":  # deleted for real there: the user's take-back, everywhere
+        t.replay(memory_id, None, why)
+        _settle(events, t, memory_id, None)
+        return "applied"
+    if local is None and (events.deleted(memory_id) or events.agreed_of(memory_id) is not None):
+        return "dropped"  # deleted for real here (its delete written, or about to be): a change made there is moot
     if event["kind"] == "resolve":
         versions = set(event.get("versions") or [])
         chose_other = any({str(digest(c["mine"])), str(digest(c["theirs"]))} == versions
