@@ -147,7 +147,7 @@ class App:
         """One history on every device through a synced folder (``core/sync/``): ``monchat sync``."""
         from .core.sync.service import SyncService
         return SyncService(self.store, self.archive, self.logbook, self.clock, self._delete_quietly,
-                           self.paths.data_dir / "sync.lock")
+                           self.paths.data_dir / "sync.lock", memory=self.memory)  # decisions replay here
 
     def _delete_quietly(self, message_id: str) -> bool:
         """Delete message for sync: another device deleted it; False when it is not here."""

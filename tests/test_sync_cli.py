@@ -53,7 +53,8 @@ def test_setup_sync_and_status(home, tmp_path, capsys):
     status = json.loads(capsys.readouterr().out)
     assert status["device"] == {"id": device["id"], "name": "work laptop"}
     assert set(status) == {"device", "folder", "devices", "deletions_waiting", "conflict_copies", "folder_size",
-                           "encrypted"}
+                           "encrypted",
+                           "decisions_waiting", "conflicts_open"}  # the decisions replay's (core/sync/replaying.py)
     assert status["folder_size"] > 0
 
 

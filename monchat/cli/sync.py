@@ -89,6 +89,19 @@ def cmd_sync(app, args) -> int:
         lines.append(f"{report.deletions_deferred} deletion(s) wait for the running flush (done at the next sync)")
     if report.repaired:
         lines.append(f"wrote again {report.repaired} journal file(s) of this device that were changed elsewhere")
+    if report.decisions_exported:
+        lines.append(f"wrote {report.decisions_exported} decision(s) about memory for the other devices")
+    if report.decisions_applied:
+        lines.append(f"made {report.decisions_applied} decision(s) the other devices made about memory")
+    if report.decisions_waiting:
+        lines.append(f"{report.decisions_waiting} decision(s) wait for the messages they rest on (a later sync)")
+    if report.decisions_deferred:
+        lines.append(f"{report.decisions_deferred} decision(s) wait for the running flush (made at the next sync)")
+    if report.conflicts_opened:
+        lines.append(f"{report.conflicts_opened} memory change(s) made on two devices at once: decide them in the "
+                     "review queue (`monchat memory queue`)")
+    if report.decisions_scrubbed:
+        lines.append(f"removed {report.decisions_scrubbed} decision line(s) that quoted a deleted message")
     for path in report.torn:
         lines.append(f"not whole yet (read at a later sync): {path}")
     if report.bad_lines:
@@ -114,4 +127,8 @@ def cmd_status(app, args) -> int:
         lines.append(f"deletion of {waiting.id} ({waiting.deleted_at}) waits on: {', '.join(waiting.waiting_on)}")
     for path in status.conflict_copies:
         lines.append(f"conflict copy (never read): {path}")
+    if status.conflicts_open:
+        lines.append(f"{status.conflicts_open} memory change(s) made on two devices wait in the review queue")
+    if status.decisions_waiting:
+        lines.append(f"{status.decisions_waiting} decision(s) wait for the messages they rest on")
     return print_result(status.as_dict(), args.json, lines)

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..store.quoted import quoted_lines
+from ..store.sync_events import CONFLICT
 from ..vocabulary.states import Action, Held, Origin
 
 CUT_PREFIX = "cut-"  # the id of a memory the user sent to review from what a persona's limit cut
@@ -57,6 +58,12 @@ class ReviewItem:
     def sent_from_cut(self) -> bool:
         """The user sent it here from what a persona's limit left out of a flush (``flush/cut.py``)."""
         return self.memory_id.startswith(CUT_PREFIX)
+
+    @property
+    def sync_conflict(self) -> bool:
+        """Two devices changed its memory from the same version (``core/sync/replaying.py``): ``text`` is the other
+        device's version, ``old_text`` this one's; approve takes the other's, reject keeps this one's."""
+        return self.held == CONFLICT
 
     @property
     def origin(self) -> Origin:

@@ -253,7 +253,7 @@ class MemoryService:
         else:
             if target is not None and not target.superseded_by:
                 t.supersede(target, memory)
-            t.approve(memory)
+            t.chose(row, theirs=True) or t.approve(memory)  # two devices' versions (core/sync): approve takes theirs
         t.event(memory.id, "approved", {"queue": row.id, "action": row.action,
                                         "verdict": str(chosen) if chosen else None})
 
@@ -265,7 +265,8 @@ class MemoryService:
         return row
 
     def _reject_row(self, t: Transitions, row: ReviewItem) -> None:
-        t.reject(self.get(row.memory_id))
+        if not t.chose(row, theirs=False):  # two devices' versions of one memory (core/sync): reject keeps ours
+            t.reject(self.get(row.memory_id))
         self.memories.queue_resolve(row.id, "rejected", t.stamp)
         t.event(row.memory_id, "rejected", {"queue": row.id, "action": row.action})
 

@@ -9,12 +9,13 @@ from typing import TYPE_CHECKING, Iterable
 
 from ..records.memory import MemoryRecord
 from ..vocabulary.states import Action, State
+from .replay import Replay
 
 if TYPE_CHECKING:
     from ..store.memories import MemoryStore
 
 
-class UserChanges:
+class UserChanges(Replay):
     """Mixed into ``Transitions``: uses its store (``memories``), time stamp and event log."""
 
     # What Transitions provides (there: set in __init__, defined as methods), named here for the type checker.

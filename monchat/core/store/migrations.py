@@ -229,3 +229,21 @@ def m028_sync(db: Database) -> None:
                                  pk="message_id", not_null={"device", "deleted_at", "written"})
     db["sync_offsets"].create({"path": str, "offset": int, "tail": str}, pk="path")
     db["sync_journal"].create({"message_id": str, "month": str}, pk="message_id")  # in this device's journal
+
+
+@migrations()
+def m029_sync_decisions(db: Database) -> None:
+    """Decisions travel (issue 41, ``core/sync/decisions.py``, ``store/sync_events.py``): every decision event this
+    device wrote or read (``sync_events``, its JSON line in ``body``; ``sync_event_messages``: the messages it cites),
+    each memory's state as the devices last agreed on it (``sync_memory``, a digest) and the review items that hold
+    two devices' contradicting versions of one memory (``sync_conflicts``: which one the user chose, and whether that
+    choice is in this device's decisions journal yet)."""
+    db["sync_events"].create({"id": str, "hlc": str, "device": str, "kind": str, "memory_id": str, "body": str,
+                              "own": int, "status": str}, pk="id", not_null={"hlc", "device", "kind", "body"})
+    db["sync_events"].create_index(["own", "status", "hlc"])
+    db["sync_events"].create_index(["memory_id"])
+    db["sync_event_messages"].create({"event_id": str, "message_id": str}, pk=("event_id", "message_id"))
+    db["sync_event_messages"].create_index(["message_id"])
+    db["sync_memory"].create({"memory_id": str, "digest": str}, pk="memory_id")
+    db["sync_conflicts"].create({"queue_id": int, "memory_id": str, "mine": str, "theirs": str, "event_id": str,
+                                 "chosen": str, "written": int}, pk="queue_id")  # chosen: "mine" or "theirs"

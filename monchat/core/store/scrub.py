@@ -52,6 +52,12 @@ TEXT_COLUMNS: dict[str, dict[str, str]] = {
     "sync_tombstones": _all(NONE, "message_id", "device", "deleted_at"),
     "sync_offsets": _all(NONE, "path", "tail"),
     "sync_journal": _all(NONE, "message_id", "month"),
+    # decisions replay (core/sync/decisions.py): an event's JSON and a conflict's two versions quote memory words;
+    # a row quoting deleted words goes whole (the events citing a deleted message go too, and from the folder)
+    "sync_events": {**_all(NONE, "id", "hlc", "device", "kind", "memory_id", "status"), "body": QUOTE},
+    "sync_event_messages": _all(NONE, "event_id", "message_id"),
+    "sync_memory": _all(NONE, "memory_id", "digest"),
+    "sync_conflicts": {**_all(NONE, "memory_id", "event_id", "chosen"), **_all(QUOTE, "mine", "theirs")},
     "memories": {**_all(MEMORY, "text"),
                  **_all(NONE, "id", "slot", "kind", "state", "persona", "style", "valid_at", "invalid_at",
                         "superseded_by", "superseded_at", "created_at", "updated_at")},

@@ -2,5 +2,7 @@
 
 ``service.py`` (SyncService: setup, run), ``journal.py`` (this device's files: export, deletions), ``folder.py``
 (the layout, conflict copies, whole lines), ``status.py`` (``monchat sync status``), ``crypto.py`` (an encrypted
-folder: every line sealed with a passphrase). See ``docs/sync.md``.
+folder: every line sealed with a passphrase); decisions about memory as
+events: ``hlc.py`` (the clock they are ordered by), ``decisions.py`` (a memory's state, export), ``replaying.py``
+(reading and applying the others'). See ``docs/sync.md``.
 """

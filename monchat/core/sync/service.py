@@ -6,7 +6,8 @@ device's tombstones), imports the messages other devices' journals hold that thi
 this device archived (``journal.py``). A message from another device is archived with its ``origin``: it is
 history here (search, the history views, the chat window), and no flush of this device reads it (the diary's
 day reads only this device's messages; the filters read only the log files) — its memory comes from the device
-that said it (the decisions replay, not built yet: ``docs/sync.md``).
+that said it: after the messages, ``run`` replays the other devices' decisions about memory and writes this
+device's (``replaying.py``, ``decisions.py``; ``docs/sync.md``, Decisions).
 
 Settings, keys, ``monchat.db`` and the model files never enter the sync folder: only the files of
 ``folder.py``'s layout are written there.
@@ -32,6 +33,8 @@ from ..types import Message, format_ts, parse_ts
 from .crypto import folder_codec, keep_passphrase, known_fingerprint, remember_encryption, setup_codec
 from .folder import DEVICE_FILE, FORMAT, SyncFolder, read_device, read_whole_lines, write_device
 from .journal import carry_out, export, remember, repair
+from .decisions import export_decisions, hybrid_clock, scrub_decisions
+from .replaying import Replayed, apply_decisions, read_decisions
 
 class SyncRunning(KnownError):
     """Another ``monchat sync`` (a window's, a terminal's) runs on this data folder now."""
@@ -58,11 +61,22 @@ class SyncReport:
     conflicts: list[str] = field(default_factory=list)  # conflict copies found (never read)
     deletions_deferred: int = 0  # deletions that wait for a running flush to end (carried out at a later sync)
     repaired: int = 0  # journal files of this device someone else changed, written again from the archive
+    decisions_exported: int = 0  # decision events appended to this device's decisions journal
+    decisions_read: int = 0  # other devices' decision events read (kept to apply)
+    decisions_applied: int = 0  # other devices' decisions made here (``core/sync/replaying.py``)
+    decisions_same: int = 0  # other devices' decisions this device held already
+    decisions_waiting: int = 0  # decisions that wait for the messages they cite (applied at a later sync)
+    decisions_deferred: int = 0  # decisions that wait for a running flush to end (applied at a later sync)
+    conflicts_opened: int = 0  # two devices changed one memory: a conflict item in the review queue
+    conflicts_decided: int = 0  # the user's choices between two versions, written for the other devices
+    decisions_scrubbed: int = 0  # decision lines that cited a deleted message, removed from this device's files
 
     @property
     def nothing(self) -> bool:
         return not (self.exported or self.imported or self.deletions_applied or self.lines_scrubbed
-                    or self.tombstones_written or self.repaired)
+                    or self.tombstones_written or self.repaired
+                    or self.decisions_exported or self.decisions_applied or self.conflicts_opened
+                    or self.decisions_scrubbed)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -70,9 +84,12 @@ class SyncReport:
 
 class SyncService:
     def __init__(self, store: Store, archive: MessageArchive, logbook: LogBook, clock: Clock,
-                 delete: Callable[[str], bool], lock: Path, secrets: SecretStore | None = None) -> None:
+                 delete: Callable[[str], bool], lock: Path, secrets: SecretStore | None = None,
+                 memory=None) -> None:
         """``delete(id)``: Delete message's path (``memory/takeback.py``); False when there was no such message.
-        ``lock``: held while a sync runs, so this device's files have one writer."""
+        ``lock``: held while a sync runs, so this device's files have one writer. ``memory``: the
+        ``MemoryService`` other devices' decisions are replayed through (None: messages only)."""
+        self.memory = memory
         self.lock = lock
         self.logbook = logbook
         self.sync = SyncStore(store)
@@ -206,12 +223,34 @@ class SyncService:
             if other.id != device.id:
                 for _month, path in sorted(other.journals.items()):
                     self._import(other.id, place, path, tombstoned, report)
+        if self.memory is not None:  # after the messages: the decisions cite them
+            self._decisions(device, place, layout, report)
         report.repaired = repair(self.sync, place, device.id)
         report.exported = export(self.sync, place, device.id).messages
         remember(self.sync, place, device.id)
         self.sync.set_device(replace(device, last_sync=now))  # here first, then the file: never the file alone
         self._write_device(place, device, now)
         return report
+
+    def _decisions(self, device: Device, place: SyncFolder, layout, report: SyncReport) -> None:
+        """Replay the other devices' decisions, then write this device's (``decisions.py``, ``replaying.py``)."""
+        clock = hybrid_clock(self.store, device.id, lambda: int(self.clock().timestamp() * 1000))
+        done = Replayed()
+        for other in layout.devices.values():
+            if other.id != device.id:
+                read_decisions(self.store, place, other, clock, done)
+        apply_decisions(self.store, self.memory, self.archive, self.clock, done)
+        report.decisions_read, report.decisions_applied, report.decisions_same = done.read, done.applied, done.same
+        report.decisions_waiting, report.conflicts_opened = done.waiting, done.conflicts
+        report.decisions_deferred = done.deferred
+        report.torn += done.torn
+        report.bad_lines += done.bad_lines
+        report.refused += done.refused
+        written = export_decisions(self.store, place, device.id, clock)
+        report.decisions_exported, report.conflicts_decided = written.events, written.conflicts_decided
+        report.decisions_scrubbed = scrub_decisions(  # after the export: a memory deleted here is in it
+            self.store, place, device.id, bool(report.deletions_applied or report.tombstones_written
+                                               or report.lines_scrubbed))
 
     def _read_tombstones(self, other, place: SyncFolder, report: SyncReport) -> None:
         if not other.tombstones.is_file():

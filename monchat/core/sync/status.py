@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
+from ..store.sync_events import SyncEvents
 from ..types import parse_ts
 from .folder import PLAIN, Codec, DeviceFiles, opened_bytes
 from .service import SyncService
@@ -40,6 +41,8 @@ class SyncStatus:
     conflict_copies: list[str] = field(default_factory=list)  # relative to the folder; never read
     folder_size: int = 0  # bytes under <FOLDER>/monchat
     encrypted: bool = False  # the folder's files are sealed with a passphrase (core/sync/crypto.py)
+    decisions_waiting: int = 0  # other devices' decisions waiting here for the messages they cite
+    conflicts_open: int = 0  # review items holding two devices' versions of one memory (core/sync/replaying.py)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -69,6 +72,8 @@ def sync_status(service: SyncService) -> SyncStatus:
     status = SyncStatus({"id": device.id, "name": device.name}, device.folder,
                         conflict_copies=[str(p.relative_to(place.folder)) for p in layout.conflicts],
                         folder_size=layout.size, encrypted=place.codec.encrypted)
+    events = SyncEvents(service.store)
+    status.decisions_waiting, status.conflicts_open = events.counts().get("new", 0), events.open_conflicts()
     others = [d for d in layout.devices.values() if d.id != device.id]
     for other in others:
         status.devices.append(OtherDevice(other.id, str(other.info.get("name") or ""),
