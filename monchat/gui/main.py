@@ -135,6 +135,8 @@ def open_window(build) -> int:
     """
     qapp = ensure_qapplication()
     previous_interval = tune_interpreter_for_gui()
+    from .kit.collector import GuiThreadCollector
+    collector = GuiThreadCollector(qapp)  # cycles holding Qt objects are freed on this thread only
     paths = Paths.from_env()
     translators = Translators()
     language = resolve_language(settings_language(paths.settings_path))
@@ -175,6 +177,7 @@ def open_window(build) -> int:
         window.close()
         translators.remove()
         sys.excepthook = sys.__excepthook__
+        collector.stop()
         restore_interpreter(previous_interval)
     if failed:
         raise failed[0]

@@ -34,6 +34,43 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.qt_log_ignore(PLATFORM_NOISE))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def collect_on_gui_thread(qapp):
+    """As ``open_window`` does: cycles holding Qt objects (windows of earlier tests) are freed on the GUI thread,
+    never by a worker thread that happens to allocate (``gui/kit/collector.py``)."""
+    from monchat.gui.kit.collector import GuiThreadCollector
+    collector = GuiThreadCollector()
+    yield collector
+    collector.stop()
+
+
+def loops_run() -> bool:
+    """False when ``QCoreApplication.exit()`` ran outside the application's own ``exec()`` (a test's nested
+    loop, or no loop at all): Qt then returns at once from every later ``QEventLoop.exec()`` — every
+    ``qtbot.wait``, ``waitUntil`` and ``waitSignal`` of the tests after it — until ``exec()`` runs again."""
+    from PySide6.QtCore import QEventLoop, QTimer
+    loop = QEventLoop()
+    QTimer.singleShot(0, loop, loop.quit)
+    return loop.exec() == 0
+
+
+@pytest.fixture(autouse=True)
+def event_loops_left_running(qapp):
+    """Each test starts with event loops that run, whatever the one before left.
+
+    The window's own ``exec()`` runs once per process in the app; here the tests that open the window through
+    ``open_window`` run it many times in one worker, and when one of them left ``QCoreApplication`` exiting
+    (seen once in ten runs of the GUI suite on two workers, after a start that failed on a damaged database), every
+    later test's waits returned at once: their windows' context meters never counted (``waitUntil`` timed out
+    after 5 s in CI). ``exec()`` clears Qt's "quit now" at its start and its end, so a short one does it here.
+    """
+    yield
+    if not loops_run():
+        from PySide6.QtCore import QTimer
+        QTimer.singleShot(0, qapp.quit)
+        qapp.exec()
+
+
 @pytest.fixture(autouse=True)
 def gui_interpreter():
     """The interpreter tuned as ``run_gui`` tunes it (the GIL hand-over interval, background work below the window)."""

@@ -7,6 +7,7 @@ import sys
 from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QApplication
 
+from monchat.gui.kit.collector import GuiThreadCollector
 from monchat.gui.main import ensure_qapplication, run_gui
 from monchat.gui.main_window import MainWindow
 
@@ -23,12 +24,14 @@ def test_run_gui_shows_the_window_and_returns(app, qapp, qtbot):
         seen["hook"] = sys.excepthook is not sys.__excepthook__
         seen["interval"] = sys.getswitchinterval()
         seen["icon"] = not windows[0].windowIcon().isNull()
+        seen["collector"] = sum(c.timer.isActive() for c in qapp.findChildren(GuiThreadCollector))
         QCoreApplication.exit(0)
 
     QTimer.singleShot(300, look_and_quit)
     assert ensure_qapplication() is qapp  # one QApplication, reused
     assert run_gui(app) == 0
-    assert seen == {"windows": 1, "title": "設定…", "hook": True, "interval": 0.001, "icon": True}
+    assert seen == {"windows": 1, "title": "設定…", "hook": True, "interval": 0.001, "icon": True, "collector": 1}
+    assert not any(c.timer.isActive() for c in qapp.findChildren(GuiThreadCollector))
     assert sys.excepthook is sys.__excepthook__ and sys.getswitchinterval() == 0.005
     assert QCoreApplication.translate("MainWindow", "Settings…") == "Settings…"  # translators removed
     assert not any(isinstance(w, MainWindow) and w.isVisible() for w in QApplication.topLevelWidgets())
