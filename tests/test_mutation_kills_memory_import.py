@@ -194,3 +194,37 @@ def test_an_export_read_from_standard_input_is_imported(fresh, monkeypatch):
     monkeypatch.setattr("sys.stdin", Stdin(export(memory("Likes natto", "active")).encode()))
     report = import_memory(fresh, path=Path("-"))
     assert (report.format, report.queued) == ("monchat-json", 1)
+
+
+# ---- each limit on both sides of its edge (issue 44, point 3) -------------------------------------------------
+@pytest.mark.parametrize("length, kept", [(2000, 2000), (2001, 2000), (3000, 2000)])
+def test_a_memory_of_2000_characters_is_kept_whole_and_a_longer_one_is_cut_there(length, kept):
+    line = "x" + "y" * (length - 1)  # no sentence end: one memory however long
+    (text, _), = pasted_items(line)
+    assert text == line[:kept]
+    _fmt, (proposal,), _ = parse(export(memory(line, "active")))
+    assert proposal.text == line[:kept]
+
+
+@pytest.mark.parametrize("lines", [19, 20, 21])
+def test_twenty_lines_are_quoted_and_the_twenty_first_is_not(fresh, lines):
+    evidence = [said("user", f"line number {k} about Kanazawa") for k in range(lines)]
+    report = import_memory(fresh, text=export(memory("Lives in Kanazawa", "active", evidence=evidence)))
+    assert report.quoted == min(lines, 20)
+    assert len(fresh.transfer.quoted(fresh.memory.queue()[0].memory_id)) == min(lines, 20)
+
+
+@pytest.mark.parametrize("length", [3999, 4000, 4001])
+def test_a_quoted_line_of_4000_characters_is_kept_whole_and_a_longer_one_is_cut_there(fresh, length):
+    words = "k" * length
+    import_memory(fresh, text=export(memory("Lives in Kanazawa", "active", evidence=[said("user", words)])))
+    quoted, = fresh.transfer.quoted(fresh.memory.queue()[0].memory_id)
+    assert quoted["text"] == words[:4000]
+
+
+@pytest.mark.parametrize("length", [39, 40, 41])
+def test_a_quoted_lines_persona_is_kept_to_40_characters(fresh, length):
+    import_memory(fresh, text=export(memory("Lives in Kanazawa", "active",
+                                            evidence=[said("user", "moved", persona="m" * length)])))
+    quoted, = fresh.transfer.quoted(fresh.memory.queue()[0].memory_id)
+    assert quoted["persona"] == "m" * min(length, 40)
