@@ -161,3 +161,25 @@ def test_a_finished_backup_leaves_only_itself_beside_its_destination(home, earli
     report = create_backup(Paths.from_env(home), earlier)
     assert left_beside(earlier) == ["b.zip"] and report.path == earlier
     assert zipfile.is_zipfile(earlier)
+
+
+# ---- the config folder's entries, one by one -------------------------------------------------------------------
+@pytest.mark.parametrize("entry, files", [("settings.toml", ["settings.toml"]),
+                                          ("personas", ["personas/surface/mira.toml", "personas/deep/a/b.toml"])])
+def test_each_entry_of_the_config_folder_is_in_the_backup_once_under_config(tmp_path, entry, files):
+    """The platform's own folders (config apart from data) and MONCHAT_HOME (one folder): either way each config
+    entry is in the backup, under ``config/`` only; nothing else of the config folder is."""
+    for paths in (Paths(data_dir=tmp_path / "data", config_dir=tmp_path / "config"), Paths.from_env(tmp_path / "one")):
+        for rel in files:
+            (paths.config_dir / rel).parent.mkdir(parents=True, exist_ok=True)
+            (paths.config_dir / rel).write_text(f"# {rel}\n")
+        (paths.config_dir / "notes.txt").write_text("not monchat's\n")
+        paths.data_dir.mkdir(exist_ok=True)
+        dest = tmp_path / f"{paths.config_dir.name}.zip"
+        report = create_backup(paths, dest)
+        with zipfile.ZipFile(dest) as z:
+            names = set(z.namelist())
+            assert {f"config/{rel}" for rel in files} <= names
+            assert all(z.read(f"config/{rel}") == f"# {rel}\n".encode() for rel in files)
+        assert not {f"data/{rel}" for rel in files} & names and "config/notes.txt" not in names
+        assert report.files == len(names) - 1  # all but the manifest (one folder: notes.txt is the data folder's)
