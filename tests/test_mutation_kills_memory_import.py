@@ -181,6 +181,22 @@ def test_standard_input_of_the_size_limit_is_read_and_one_byte_more_is_refused(m
     assert caught.value.hint == "Export the memory again, or paste the list of memories only."
 
 
+class Endless:
+    """Standard input that never ends (``yes | monchat import --memory -``): a read to its end never returns."""
+
+    def read(self, size=-1):
+        assert size is not None and size >= 0, "standard input read to its end"
+        return b"y\n" * (size // 2) + b"y" * (size % 2)
+
+
+def test_endless_standard_input_is_read_one_byte_past_the_limit_and_refused(monkeypatch):
+    stdin = Stdin(b"")
+    stdin.buffer = Endless()
+    monkeypatch.setattr("sys.stdin", stdin)
+    with pytest.raises(InputError, match="The standard input is larger than 20 MB"):
+        read_text(Path("-"))
+
+
 def test_the_cli_refuses_standard_input_that_is_not_utf8_with_exit_2(tmp_path, monkeypatch, capsys):
     from monchat.cli import main as cli
     monkeypatch.setenv("MONCHAT_HOME", str(tmp_path / "home"))
