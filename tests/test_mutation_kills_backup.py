@@ -183,3 +183,19 @@ def test_each_entry_of_the_config_folder_is_in_the_backup_once_under_config(tmp_
             assert all(z.read(f"config/{rel}") == f"# {rel}\n".encode() for rel in files)
         assert not {f"data/{rel}" for rel in files} & names and "config/notes.txt" not in names
         assert report.files == len(names) - 1  # all but the manifest (one folder: notes.txt is the data folder's)
+
+
+# ---- what a killed backup left, the next one removes (in process; tests/test_backup_faults.py kills one) -----------
+def test_the_temp_files_of_a_killed_backup_are_removed_by_the_next_one_and_a_running_ones_are_kept(home, tmp_path):
+    """Found by a hand-written probe after the mutmut runs: either ``remove_stale_temps`` taken out passed every fast
+    test. Process 1 is alive; a pid past ``pid_max`` never is."""
+    fill(home, 1)
+    dest = tmp_path / "out" / "b.zip"
+    dest.parent.mkdir()
+    gone, alive = 4_194_305, 1  # above Linux's largest pid_max (2**22): no such process
+    left = [f".b.zip.{gone}.tmp", f".b.zip-db.{gone}.tmp"]
+    running = [f".b.zip.{alive}.tmp", f".b.zip-db.{alive}.tmp", ".other.zip.4194305.tmp"]
+    for name in left + running:
+        (dest.parent / name).write_bytes(b"half a backup")
+    create_backup(Paths.from_env(home), dest)
+    assert left_beside(dest) == sorted(["b.zip", *running])

@@ -244,3 +244,34 @@ def test_a_quoted_lines_persona_is_kept_to_40_characters(fresh, length):
                                             evidence=[said("user", "moved", persona="m" * length)])))
     quoted, = fresh.transfer.quoted(fresh.memory.queue()[0].memory_id)
     assert quoted["persona"] == "m" * min(length, 40)
+
+
+def test_memory_md_lists_an_imported_memory_as_waiting_for_review(fresh):
+    """Found by a hand-written probe after the mutmut runs (the rebuild taken out: every test passed)."""
+    import_memory(fresh, text="- Likes barley tea")
+    shown = fresh.paths.memory_md.read_text(encoding="utf-8")
+    assert "## Waiting for your review" in shown
+    assert "- [queued 2026-12-05] Likes barley tea ^imp-8b3bbab0dcce" in shown
+
+
+def test_an_import_that_fails_part_way_queues_nothing(fresh, monkeypatch):
+    """One transaction: the disk failing at the second memory's quoted lines leaves the first unqueued too (found by a
+    hand-written probe after the mutmut runs: the transaction taken out passed every fast test)."""
+    import sqlite3
+
+    from monchat.core.store.quoted import QuotedStore
+    keep, calls = QuotedStore.keep, []
+
+    def failing_second(self, queue_id, lines):
+        calls.append(queue_id)
+        if len(calls) == 2:
+            raise sqlite3.OperationalError("disk I/O error")
+        return keep(self, queue_id, lines)
+
+    monkeypatch.setattr(QuotedStore, "keep", failing_second)
+    text = export(*[memory(f"Lives in town {k}", "active", evidence=[said("user", f"I live in town {k}")])
+                    for k in (1, 2, 3)])
+    with pytest.raises(sqlite3.OperationalError):
+        import_memory(fresh, text=text)
+    assert len(calls) == 2
+    assert fresh.memory.queue() == [] and fresh.memory.memories.all() == []
