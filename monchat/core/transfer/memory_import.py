@@ -84,18 +84,26 @@ def read_text(path: Path) -> str:
     """A file's text (``-``: standard input). Raises InputError."""
     import sys
     if str(path) == "-":
-        return sys.stdin.read()
-    try:
-        if path.stat().st_size > MAX_BYTES:
-            raise InputError(f"{path} is larger than {MAX_BYTES // 1_000_000} MB: not a memory list.",
+        stream = getattr(sys.stdin, "buffer", None)  # its bytes, judged as a file's: the locale's reader made bytes
+        if stream is None:                           # that are not UTF-8 lone surrogates (exit 70); a text stream
+            return sys.stdin.read()                  # (a test's) is text already
+        where, data = "The standard input", stream.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise InputError(f"{where} is larger than {MAX_BYTES // 1_000_000} MB: not a memory list.",
                              "Export the memory again, or paste the list of memories only.")
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"Cannot read {path}: {exc.strerror}.", "Check the path.") from exc
+    else:
+        where = str(path)
+        try:
+            if path.stat().st_size > MAX_BYTES:
+                raise InputError(f"{path} is larger than {MAX_BYTES // 1_000_000} MB: not a memory list.",
+                                 "Export the memory again, or paste the list of memories only.")
+            data = path.read_bytes()
+        except OSError as exc:
+            raise InputError(f"Cannot read {path}: {exc.strerror}.", "Check the path.") from exc
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise InputError(f"{path} is not UTF-8 text.", "Save the list as UTF-8 text and import it again.") from None
+        raise InputError(f"{where} is not UTF-8 text.", "Save the list as UTF-8 text and import it again.") from None
 
 
 def parse(text: str, source: str = "pasted") -> tuple[str, list[Proposal], int]:
