@@ -122,6 +122,8 @@ ROWS = [item(**fields) for fields in [
     *({"action": "judge", "text": "緑茶ばかり", "old_text": "緑茶を飲む", "confidence": 0.3, "verdict": v}
       for v in ("SAME", "MERGE", "SUPERSEDE", "CONTRADICT", "COEXIST")),
     {"action": "judge", "text": "緑茶ばかり", "old_text": "緑茶を飲む", "confidence": 0.0, "verdict": "COEXIST"},
+    {"action": "merge", "text": "猫を二匹飼う", "old_text": "猫を飼う", "confidence": None, "held": "sync_conflict"},
+    {"action": "merge", "text": "猫を飼う", "old_text": "猫を飼う", "confidence": None, "held": "sync_conflict"},
 ]]
 
 
@@ -230,3 +232,26 @@ def test_the_memory_browser_approves_a_waiting_judgement_with_its_leaning(app, c
         browser.approve_button.click()
     assert memory_record(app, scenes.GREEN).superseded_by == row.memory_id
     browser.close()
+
+
+def test_a_conflict_between_two_devices_says_which_choice_keeps_which_version(translators, tmp_path):
+    """Two devices changed one memory while apart (``core/sync/replaying.py``): the review queue says that, and
+    which of Approve and Reject keeps which device's version — not "Merges the lasting memory" (its action)."""
+    from tests.test_sync_decisions import SUKIYAKI, chat_and_flush, conflicts, pair, sync
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    a, b = pair(tmp_path, shared)
+    chat_and_flush(a, "I made sukiyaki tonight")
+    sync(a, b)
+    a.memory.pin(a.mem(SUKIYAKI).id)
+    b.memory.forget(a.mem(SUKIYAKI).id)
+    sync(a, b)
+    [row] = [item for item in b.memory.queue() if item.sync_conflict]
+    assert conflicts(b)
+    translators.install("en")
+    words = f"“{row.text}”"
+    assert review_words.reason(row) == (f"Two of your devices did different things with {words} while they were "
+                                        "apart. Approve takes what the other device did; reject keeps what this "
+                                        "one did.")
+    translators.install("ja")
+    assert f"「{row.text}」" in review_words.reason(row) and "承認" in review_words.reason(row)

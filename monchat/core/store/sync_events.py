@@ -16,8 +16,9 @@ from __future__ import annotations
 import json
 
 from .db import StoreView
+from ..vocabulary.states import Held
 
-CONFLICT = "sync_conflict"  # review_queue.held of a conflict between two devices' decisions
+CONFLICT = Held.SYNC_CONFLICT  # review_queue.held of a conflict between two devices' decisions
 EVIDENCE = ("message_id", "day", "session", "kind", "contradicts", "persona")
 REVIEW = ("action", "target_id", "text", "old_text", "reason", "confidence", "created_at", "deadline_epoch",
           "status", "resolved_at", "verdict", "merged_text", "proposers", "held", "quoted")

@@ -91,6 +91,7 @@ class Held(StrEnum):
     IMPORTED = "imported"  # from a memory file or a pasted list (core/transfer/memory_import.py)
     MCP = "mcp"  # proposed by another app through ``monchat mcp`` (core/transfer/mcp_server.py)
     UNSURE_WORDS = "unsure_words"  # the guard was not sure these are the user's words (core/memory/guard_unsure.py)
+    SYNC_CONFLICT = "sync_conflict"  # two devices changed its memory from one version while apart (core/sync/replaying.py)
 
 
 class Origin(StrEnum):

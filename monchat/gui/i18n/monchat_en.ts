@@ -4028,6 +4028,14 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Two of your devices did different things with “%1” while they were apart. Approve takes what the other device did; reject keeps what this one did.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Changed on two of your devices while they were apart. Approve takes the other device&apos;s “%1”; reject keeps this one&apos;s “%2”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>monchat is not sure these are your words: compare them with what you said.</source>
         <translation type="unfinished"></translation>
     </message>

@@ -3989,6 +3989,14 @@ Open it in your browser?</source>
         <translation>ほかのアプリが monchat の MCP サーバーを通して提案したものです。</translation>
     </message>
     <message>
+        <source>Two of your devices did different things with “%1” while they were apart. Approve takes what the other device did; reject keeps what this one did.</source>
+        <translation>離れていたあいだに、2台の端末が「%1」に別々のことをしました。承認するともう一方の端末での変更を取り入れ、却下するとこの端末での変更を残します。</translation>
+    </message>
+    <message>
+        <source>Changed on two of your devices while they were apart. Approve takes the other device&apos;s “%1”; reject keeps this one&apos;s “%2”.</source>
+        <translation>離れていたあいだに2台の端末で変更されました。承認するともう一方の端末の「%1」を取り入れ、却下するとこの端末の「%2」を残します。</translation>
+    </message>
+    <message>
         <source>monchat is not sure these are your words: compare them with what you said.</source>
         <translation>monchat には、これがあなたの言葉なのか確かではありません。あなたが話したことと見比べてください。</translation>
     </message>

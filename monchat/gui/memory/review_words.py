@@ -81,6 +81,12 @@ class ReviewWords:
             return self.tr("Imported from another assistant's memory or a monchat export.")
         if row.held == Held.MCP:
             return self.tr("Proposed by another app through monchat's MCP server.")
+        if row.held == Held.SYNC_CONFLICT:  # text: the other device's version; old_text: this one's
+            if new == old:  # the words agree; what each device did with them does not (pinned, forgotten…)
+                return arg(self.tr("Two of your devices did different things with “%1” while they were apart. "
+                                   "Approve takes what the other device did; reject keeps what this one did."), new)
+            return arg(self.tr("Changed on two of your devices while they were apart. Approve takes the other "
+                               "device's “%1”; reject keeps this one's “%2”."), new, old)
         if row.held == Held.UNSURE_WORDS:  # the guard was not sure (core/memory/guard_unsure.py)
             return self.tr("monchat is not sure these are your words: compare them with what you said.")
         if action == Action.LAYER1 and row.sent_from_cut:
