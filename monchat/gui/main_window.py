@@ -202,7 +202,7 @@ class MainWindow(QMainWindow):
                 (files.memory_imported, self.refresh_meter), (memory.memory_changed, self.refresh_meter),
                 (files.review_queue_requested, memory.open_review_queue), (self.gate_changed, self.sync.after_gate),
                 (memory.gate_moved, self.refresh_gate), (memory.conversation_changed, self.reload_conversation),
-                (memory.review_count_changed, menus.queue_action.setText),
+                (memory.review_count_changed, menus.queue_action.setText), (self.sync.memory_changed, memory.changed),
                 (controls.title_changed, self.setWindowTitle), (controls.said, self.say),
                 (controls.conversation_changed, self.reload_conversation, self.refresh_meter, self.refresh_gate),
                 (controls.memory_changed, self.refresh_meter), (self.gate_changed, controls.refresh),

@@ -63,9 +63,12 @@ class BackgroundSync(QObject):
         synced(SyncReport): a sync ended.
         problem(Problem): a sync could not run (not emitted for another process's running sync).
         history_changed(): a sync imported or deleted messages (the conversation is shown again).
+        memory_changed(): a sync replayed other devices' decisions or opened a conflict (the review count
+            again).
     """
 
-    started, synced, problem, history_changed = Signal(), Signal(object), Signal(object), Signal()
+    started, synced, problem = Signal(), Signal(object), Signal(object)
+    history_changed, memory_changed = Signal(), Signal()
 
     def __init__(self, service: Callable[[], SyncService], runner: TaskRunner, wait: Callable[[], Any],
                  parent: QObject | None = None, interval_ms: int = SYNC_EVERY_MS, first_ms: int = START_DELAY_MS) -> None:
@@ -142,6 +145,8 @@ class BackgroundSync(QObject):
             self.last_sync, self.last_report, self.last_problem = time.monotonic(), outcome, None
             self.reload = self.reload or bool(outcome.imported or outcome.deletions_applied)
             self._show_history()
+            if outcome.decisions_applied or outcome.conflicts_opened or outcome.conflicts_decided:
+                self.memory_changed.emit()
             self.synced.emit(outcome)
         self.show_state()
         if self.again:

@@ -232,3 +232,22 @@ def test_a_window_that_does_not_sync_starts_no_sync_task(window, app, qtbot):
     qtbot.wait(50)
     assert app.sync.device() is None and "sync" not in started and not window.sync.running
 
+
+
+def test_a_conflict_a_sync_opens_reaches_the_memory_menus_review_count(make_window, app, other, shared, qtbot):
+    """Both computers changed one memory while apart: the window's sync opens a conflict item
+    (``core/sync/replaying.py``) and the Memory menu counts it at once, as after a dialog's change."""
+    other.transfer.import_memory(text="- Plays the violin on Sundays")
+    [item] = other.memory.queue()
+    other.memory.approve(str(item.id))
+    other.sync.run()
+    app.sync.setup(shared, "laptop")
+    app.sync.run()
+    [memory] = [m for m in app.memory.list() if "violin" in m.text]
+    other.memory.forget(memory.id)  # apart: forgotten there…
+    other.sync.run()
+    app.memory.pin(memory.id)  # …pinned here
+    window = make_window("en")
+    qtbot.waitUntil(lambda: window.sync.last_report is not None, timeout=8000)  # the sync at start
+    assert window.sync.last_report.conflicts_opened == 1
+    qtbot.waitUntil(lambda: window.menus.queue_action.text() == "Review queue (1)…", timeout=5000)

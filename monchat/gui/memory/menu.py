@@ -82,7 +82,7 @@ class MemoryMenu(QObject):
         dialog.flush_finished.connect(self._flushed)
         dialog.flush_failed.connect(lambda _failure: self.gate_moved.emit())
         dialog.review_requested.connect(self.open_review_queue)
-        dialog.cut_button.sent.connect(lambda _count: self._memory_changed())  # the queue's count again
+        dialog.cut_button.sent.connect(lambda _count: self.changed())  # the queue's count again
         self.flush_dialogs.append(dialog)
         return self.dialogs.open(dialog, modal=False)
 
@@ -106,7 +106,7 @@ class MemoryMenu(QObject):
     def open_memory(self):
         from .browser import MemoryBrowser
         dialog = MemoryBrowser(self.memory, self.settings, self.personas, self.clock, self.runner, self.parent_widget)
-        dialog.memory_changed.connect(self._memory_changed)
+        dialog.memory_changed.connect(self.changed)
         return self.dialogs.open(dialog, modal=False)
 
     def open_review_queue(self):
@@ -118,15 +118,17 @@ class MemoryMenu(QObject):
                 return old
         dialog = ReviewQueueDialog(self.memory, self.personas, self.settings, self.runner, self.parent_widget,
                                    archive=self.chat.archive)
-        dialog.memory_changed.connect(self._memory_changed)
+        dialog.memory_changed.connect(self.changed)
         return self.dialogs.open(dialog, modal=False)
 
     def open_inbox(self):
         from .inbox import InboxDialog
         dialog = InboxDialog(self.inbox(), self.parent_widget, self.runner, self.lint())
-        dialog.memory_changed.connect(self._memory_changed)
+        dialog.memory_changed.connect(self.changed)
         return self.dialogs.open(dialog, modal=False)
 
-    def _memory_changed(self) -> None:
+    def changed(self) -> None:
+        """Memories changed (a dialog here, or another device's decisions a sync replayed): the meter and the review
+        count again."""
         self.memory_changed.emit()
         self.refresh_review_count()
