@@ -469,3 +469,27 @@ def test_a_change_that_crossed_a_deletion_written_already_is_dropped_too(tmp_pat
     sync(a, b)
     assert not a.has(GUITAR) and not b.has(GUITAR) and not conflicts(a) and not conflicts(b)
     assert dump(a) == dump(b)
+
+
+def test_through_an_encrypted_folder_the_memory_travels_and_no_decision_is_readable(tmp_path, shared):
+    """The decisions files are sealed like the journals (``core/sync/crypto.py``): the words of a memory and the
+    ids it cites are in no readable form in the folder, and B still replays A's flush with no model call."""
+    from tests.test_sync_crypto import PASSPHRASE, holding
+    a = World(tmp_path / "laptop", oracle=Oracle(rules=list(RULES)), start="2026-11-23T20:00:00+09:00")
+    b = World(tmp_path / "desktop", oracle=ScriptedBackend(), start="2026-11-23T20:00:00+09:00")
+    a.app.sync.setup(shared, "laptop", PASSPHRASE)
+    b.app.sync.setup(shared, "desktop", PASSPHRASE)
+    chat_and_flush(a, "I made sukiyaki tonight", "I practised the guitar")
+    sync(a, b)
+    assert b.has(SUKIYAKI) and b.has(GUITAR) and dump(a) == dump(b) and b.oracle.history == []
+    files = sorted(p.relative_to(shared).parts[-2] for p in shared.rglob("*.jsonl"))
+    assert files.count("decisions") == 1  # A's: B decided nothing
+    memory_id = a.mem(SUKIYAKI).id
+    assert holding(shared, "sukiyaki", "guitar", SUKIYAKI, GUITAR, memory_id, "approve", "flush") == []
+    said = next(m for m in a.app.archive.all() if "sukiyaki" in m.text)
+    [decisions] = shared.rglob("decisions/*.jsonl")
+    before = decisions.read_bytes().count(b"\n")
+    a.app.messages.delete(said.id)
+    sync(a, b)
+    assert not b.has(SUKIYAKI) and b.has(GUITAR)
+    assert decisions.read_bytes().count(b"\n") < before  # its writer removed the sealed lines that cite it
