@@ -1,9 +1,10 @@
 """The diary's rules where the mutmut run of ``core/background/diary.py`` found them unpinned (issue 44).
 
 Which of a day's lines the diary is shown (a persona the flush does not read, a line the user took back, a line a
-never-remember rule covers, another day's line and the assistant's stay out) and when a capitalised word a page
-adds is a name (only inside a sentence: the first word after a full stop is not). docs/testing.md lists the
-survivors these kill and the ones that are equivalent.
+never-remember rule covers, another day's line and the assistant's stay out); when a capitalised word a page adds
+is a name (only inside a sentence: the first word after a full stop is not); and one day's call (a stand-in
+backend, no server): what the request shows, the page's room on a small model, a day or a line too long for the
+request, each refusal's words and the notes. docs/testing.md lists the survivors these kill and the rest.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import pytest
 
 from monchat.app import build_app
 from monchat.core.asking.ask import MIN_TEXT, text_room
+from monchat.core.asking.fit import RequestTooLarge
 from monchat.core.background.diary import (CITED_MAX, LINE_MAX, PAGE_MAX, DayCall, _ask_day, _name_or_number,
                                            day_messages, unfounded)
 from monchat.core.paths import resource_dir
@@ -174,3 +176,81 @@ def test_an_answer_not_in_the_shape_asked_for_is_an_error_and_the_day_owed():
     assert _ask_day(backend, PROMPTS, DAY, EVENING, [], MOVING, "English", call) is None
     assert call.errors == [f"diary {DAY} (scripted:scripted-1): The model's answer is not JSON. The next flush asks "
                            "for that page again."]
+
+
+AGAIN = "the next flush asks for that page again."
+WHO = f"diary {DAY} (scripted:scripted-1)"
+LONG_DAY = ("Morning rain over the harbour, coffee at the corner bakery, then a long train ride north past rice fields "
+            "and small stations; lunch was cold soba near the castle, the afternoon went to the museum of lacquer, "
+            "where an old craftsman explained gold leaf, brushes and patience; later a walk by the river, a bookshop "
+            "selling maps, a phone call with my brother about his new flat, and dinner alone with grilled fish, "
+            "pickles and miso soup before the last bus home through quiet streets under lanterns.")
+
+
+def answered(answer, messages=EVENING, assistant_lines=()):
+    backend = ScriptedBackend().enqueue(answer)
+    call = DayCall()
+    page = _ask_day(backend, PROMPTS, DAY, messages, ["food"], MOVING, "English", call, assistant_lines)
+    return page, call
+
+
+@pytest.mark.parametrize("answer, assistant, error", [
+    ({"text": "  ", "cited": ["d1"]}, (), f"{WHO}: the model wrote no page; {AGAIN}"),
+    ({"cited": ["d1"]}, (), f"{WHO}: the model wrote no page; {AGAIN}"),
+    ({"text": "1.", "cited": ["d1"]}, (),
+     f"{WHO}: the page says nothing (a number, punctuation or one repeated syllable); {AGAIN}"),
+    ({"text": "Cooked curry. " + "Ate it all. " * 12, "cited": ["d1"]}, (),
+     f"{WHO}: the page says one sentence over and over (a model's loop); {AGAIN}"),
+    ({"text": "You should rest and drink warm tea with honey tonight.", "cited": ["d1"]},
+     ("You should rest and drink warm tea with honey tonight.",),
+     f"{WHO}: the page is in the assistant's words, not the user's; {AGAIN}"),
+    ({"text": "Cooked curry with too much ginger.", "cited": ["d9"]}, (),
+     f"{WHO}: the page cites none of the day's messages; {AGAIN}"),
+    ({"text": "Cooked curry with Hiroshi, Aiko, Ken, Mari, Yuki, Taro and Jiro.", "cited": ["d1"]}, (),
+     f"{WHO}: the page says what the messages it cites do not (hiroshi, aiko, ken, mari, yuki, taro); {AGAIN}"),
+])
+def test_each_refused_page_says_why_and_that_the_day_is_asked_for_again(answer, assistant, error):
+    page, call = answered(answer, assistant_lines=assistant)
+    assert page is None and call.errors == [error]
+
+
+def test_a_page_keeps_the_days_topics_and_language():
+    page, _call = answered({"text": "Cooked curry with too much ginger.", "cited": ["d1"]})
+    assert page is not None and (page.topics, page.language, page.messages) == (["food"], "English", ["msg-a"])
+
+
+def test_a_page_over_its_bound_is_cut_to_it_with_a_note_and_one_at_it_is_not():
+    day = [{"id": "msg-l", "ts": "2026-12-04T22:00:00+09:00", "text": LONG_DAY}]
+    assert len(LONG_DAY) > PAGE_MAX
+    page, call = answered({"text": LONG_DAY, "cited": ["d1"]}, day)
+    assert page is not None and page.text == LONG_DAY[:PAGE_MAX]
+    assert call.notes == [f"the diary of {DAY} was {len(LONG_DAY)} characters long and was cut to {PAGE_MAX}."]
+    page, call = answered({"text": LONG_DAY[:PAGE_MAX], "cited": ["d1"]}, day)
+    assert page is not None and page.text == LONG_DAY[:PAGE_MAX] and call.notes == []
+
+
+def test_ids_the_page_was_not_shown_are_left_out_with_a_note():
+    page, call = answered({"text": "Cooked curry with too much ginger.", "cited": ["d1", "d7", "m3"]})
+    assert page is not None and page.messages == ["msg-a"]
+    assert call.notes == [f"the diary of {DAY} cited 2 message id(s) it was not shown; they are left out."]
+
+
+def test_cited_ids_not_in_a_list_cite_nothing():
+    page, call = answered({"text": "Cooked curry with too much ginger.", "cited": {"d1": "yes"}})
+    assert page is None and call.errors == [f"{WHO}: the page cites none of the day's messages; {AGAIN}"]
+    assert call.notes == [f"the diary of {DAY} names no list of the messages it cites; it cites none."]
+
+
+class TinyModel(SmallModel):
+    """A model whose context the diary's instructions alone fill, with a setting that gives it more."""
+
+    CONTEXT_SETTING = "ollama.num_ctx"
+
+    def context_length(self) -> int:
+        return 300
+
+
+def test_a_context_the_instructions_alone_fill_names_the_setting_that_gives_more():
+    with pytest.raises(RequestTooLarge) as refused:
+        ask(TinyModel(), EVENING)
+    assert refused.value.hint.startswith("Raise ollama.num_ctx in settings")
