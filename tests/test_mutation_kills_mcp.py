@@ -4,7 +4,8 @@
 The one hook: a never-remember rule hides what holds its words, and a message (which has no slot) only by its
 words. The access log: each entry's fields by name, a client's name as written, a new log private to the user
 (0600), the bound's edge (a log of exactly its bound is kept whole, one past it keeps its newest half), and a log
-a crash left damaged still read past the damage. docs/testing.md lists the survivors these kill and the rest.
+a crash left damaged still read past the damage. A history search's results: their fields and their limit.
+docs/testing.md lists the survivors these kill and the rest.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from datetime import timezone
 import pytest
 
 from monchat.app import build_app
-from monchat.core.transfer.mcp_server import ACCESS_LOG, AccessLog, visible_to_clients
+from monchat.core.transfer.mcp_server import ACCESS_LOG, PROFILE_URI, AccessLog, MemoryPort, visible_to_clients
+from monchat.core.types import Message
+from tests.support.memory_seed import seed
 
 UTC = timezone.utc
 
@@ -75,3 +78,36 @@ def test_a_damaged_log_is_read_past_its_damage(tmp_path):
         handle.write(b'{"at": "2026-12-04T2\xff\n{"cut off\n')  # bytes that are not UTF-8, a line cut short
     log.write("host", "search_memory", "", 2)
     assert [e["event"] for e in log.read()] == ["connected", "search_memory"]
+
+
+@pytest.fixture
+def seeded(app):
+    seed(app)
+    return app
+
+
+def test_a_message_handed_out_says_only_who_when_and_what(seeded):
+    [hit] = MemoryPort(seeded).search_history("Kanazawa")
+    assert sorted(hit) == ["id", "persona", "role", "text", "ts"]  # not whether it was off the record
+
+
+def test_a_history_search_hands_out_at_most_the_limit_and_at_least_one(seeded):
+    seeded.archive.archive([Message(id=f"u-more-{n}", ts=f"2026-11-30T19:0{n}:00.000+09:00", role="user",
+                                    text=f"Kanazawa again, day {n}", persona="mira") for n in range(3)])
+    port = MemoryPort(seeded)
+    assert len(port.search_history("Kanazawa")) == 4
+    assert len(port.search_history("Kanazawa", limit=1)) == 1
+    assert len(port.search_history("Kanazawa", limit=0)) == 1
+
+
+def test_each_read_is_logged_with_its_client_its_name_and_its_count_only(seeded):
+    port = MemoryPort(seeded)
+    port.client = "host 1.2"
+    port.search_history("Kanazawa")
+    port.search_memory("Kanazawa")
+    port.profile()
+    entries = [{k: v for k, v in e.items() if k != "at"} for e in port.log.read()]
+    assert entries == [{"client": "host 1.2", "event": "search_history", "what": "", "results": 1},
+                       {"client": "host 1.2", "event": "search_memory", "what": "", "results": 1},
+                       {"client": "host 1.2", "event": "read", "what": PROFILE_URI, "results": entries[2]["results"]}]
+    assert entries[2]["results"] > 0
