@@ -111,3 +111,10 @@ def test_each_read_is_logged_with_its_client_its_name_and_its_count_only(seeded)
                        {"client": "host 1.2", "event": "search_memory", "what": "", "results": 1},
                        {"client": "host 1.2", "event": "read", "what": PROFILE_URI, "results": entries[2]["results"]}]
     assert entries[2]["results"] > 0
+
+
+def test_a_memory_handed_out_says_what_where_of_which_kind_in_which_state_and_since_when(seeded):
+    [hit] = MemoryPort(seeded).search_memory("Kanazawa")
+    [memory] = [m for m in seeded.memory.memories.live() if m.text == "Lives in Kanazawa"]
+    assert hit == {"id": memory.id, "text": "Lives in Kanazawa", "slot": "home/city", "kind": memory.kind,
+                   "state": str(memory.state), "since": memory.valid_at}
