@@ -4508,7 +4508,7 @@ Open it in your browser?</source>
 <context>
     <name>SyncPage</name>
     <message>
-        <source>Use your history on another computer through a folder a sync tool keeps in step (Syncthing, Dropbox, a USB stick). Only your messages and their deletions go there; settings, keys and the database never do. Each computer picks the same folder and its own name.</source>
+        <source>Use your history on another computer through a folder a sync tool keeps in step (Syncthing, Dropbox, a USB stick). Only your messages, their deletions and what was decided about your memory go there; settings, keys and the database never do. Each computer picks the same folder and its own name.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4652,6 +4652,20 @@ Open it in your browser?</source>
     <message>
         <source>No conflict copies.</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n memories were changed on two devices while they were apart: choose in the review queue which version to keep.</source>
+        <translation>
+            <numerusform>%n memory was changed on two devices while they were apart: choose in the review queue which version to keep.</numerusform>
+            <numerusform>%n memories were changed on two devices while they were apart: choose in the review queue which version to keep.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n decisions about memory wait for the messages they rest on to arrive.</source>
+        <translation>
+            <numerusform>%n decision about memory waits for the messages it rests on to arrive.</numerusform>
+            <numerusform>%n decisions about memory wait for the messages they rest on to arrive.</numerusform>
+        </translation>
     </message>
     <message>
         <source>The folder is encrypted: it holds no readable words.</source>

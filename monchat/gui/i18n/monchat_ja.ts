@@ -4465,8 +4465,8 @@ Open it in your browser?</source>
 <context>
     <name>SyncPage</name>
     <message>
-        <source>Use your history on another computer through a folder a sync tool keeps in step (Syncthing, Dropbox, a USB stick). Only your messages and their deletions go there; settings, keys and the database never do. Each computer picks the same folder and its own name.</source>
-        <translation>同期ツールがそろえているフォルダー（Syncthing、Dropbox、USB メモリーなど）を通して、ほかのコンピューターでも履歴を使えます。そこに置かれるのはメッセージとその削除だけで、設定・キー・データベースは置かれません。どのコンピューターでも同じフォルダーを選び、それぞれに名前を付けてください。</translation>
+        <source>Use your history on another computer through a folder a sync tool keeps in step (Syncthing, Dropbox, a USB stick). Only your messages, their deletions and what was decided about your memory go there; settings, keys and the database never do. Each computer picks the same folder and its own name.</source>
+        <translation>同期ツールがそろえているフォルダー（Syncthing、Dropbox、USB メモリーなど）を通して、ほかのコンピューターでも履歴を使えます。そこに置かれるのはメッセージとその削除、記憶について決めたことだけで、設定・キー・データベースは置かれません。どのコンピューターでも同じフォルダーを選び、それぞれに名前を付けてください。</translation>
     </message>
     <message>
         <source>A folder your sync tool shares</source>
@@ -4607,6 +4607,18 @@ Open it in your browser?</source>
     <message>
         <source>No conflict copies.</source>
         <translation>競合コピーはありません。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n memories were changed on two devices while they were apart: choose in the review queue which version to keep.</source>
+        <translation>
+            <numerusform>%n 件の記憶が、離れていたあいだに 2 台の端末で変更されました。どちらを残すか、レビュー待ちで選んでください。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n decisions about memory wait for the messages they rest on to arrive.</source>
+        <translation>
+            <numerusform>記憶についての %n 件の決定が、もとになるメッセージの到着を待っています。</numerusform>
+        </translation>
     </message>
     <message>
         <source>The folder is encrypted: it holds no readable words.</source>

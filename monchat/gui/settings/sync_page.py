@@ -36,8 +36,9 @@ class SyncPage(QWidget):
         self.sync = sync
         intro = QLabel(self.tr(
             "Use your history on another computer through a folder a sync tool keeps in step (Syncthing, "
-            "Dropbox, a USB stick). Only your messages and their deletions go there; settings, keys and the "
-            "database never do. Each computer picks the same folder and its own name."), self)
+            "Dropbox, a USB stick). Only your messages, their deletions and what was decided about your memory go "
+            "there; settings, keys and the database never do. Each computer picks the same folder and its own "
+            "name."), self)
         intro.setWordWrap(True)
         self.folder = QLineEdit(self)
         self.folder.setPlaceholderText(self.tr("A folder your sync tool shares"))
@@ -212,6 +213,12 @@ class SyncPage(QWidget):
             lines.extend("  " + path for path in status.conflict_copies)
         else:
             lines.append(self.tr("No conflict copies."))
+        if status.conflicts_open:
+            lines.append(self.tr("%n memories were changed on two devices while they were apart: choose in the "
+                                 "review queue which version to keep.", "", status.conflicts_open))
+        if status.decisions_waiting:
+            lines.append(self.tr("%n decisions about memory wait for the messages they rest on to arrive.", "",
+                                 status.decisions_waiting))
         if status.encrypted:
             lines.append(self.tr("The folder is encrypted: it holds no readable words."))
         return "\n".join(lines)
