@@ -99,15 +99,25 @@ KILL_SYNC = Path(__file__).resolve().parent / "support" / "kill_sync.py"
 
 
 def _small_world(root: Path) -> tuple[Path, Path]:
-    """A data folder with messages of its own (one deleted here, one the phone deleted) and a phone's journal
-    with messages and a torn last line, in ``root``."""
+    """A data folder with messages of its own (one deleted here, one the phone deleted) and memories decided here
+    (two approved, one of them then pinned), a phone's journal with messages and a torn last line, and a tablet
+    that synced a memory it approved (its decisions file), in ``root``."""
     home, folder = root / "home", root / "Sync"
     folder.mkdir(parents=True)
+    tablet = build_app(str(root / "tablet"))
+    try:
+        tablet.sync.setup(folder, "tablet")
+        _approve(tablet, "- Plays the cello on Sundays")
+        tablet.sync.run()
+    finally:
+        tablet.close()
     app = build_app(str(home))
     try:
         app.archive.archive([_message(n, "said here") for n in range(4)])
         app.sync.setup(folder, "laptop")
         app.messages.delete(f"{0:020x}")
+        _approve(app, "- Drinks green tea every morning\n- Lives in Sendai")
+        app.memory.pin(next(m.id for m in app.memory.list() if "tea" in m.text))
     finally:
         app.close()
     other = folder / "monchat" / "devices" / OTHER
@@ -122,6 +132,13 @@ def _small_world(root: Path) -> tuple[Path, Path]:
     return home, folder
 
 
+def _approve(app, text: str) -> None:
+    """Memories decided here with no model: a pasted list imported and approved."""
+    app.transfer.import_memory(text=text)
+    for item in app.memory.queue():
+        app.memory.approve(str(item.id))
+
+
 def _state(home: Path, folder: Path) -> dict:
     app = build_app(str(home))
     try:
@@ -130,8 +147,11 @@ def _state(home: Path, folder: Path) -> dict:
         own = folder / "monchat" / "devices" / app.sync.device().id
         lines = [line for path in sorted(own.glob("journal/*.jsonl")) for line in path.read_text().splitlines()]
         tombstones = sorted(json.loads(line)["id"] for line in (own / "tombstones.jsonl").read_text().splitlines())
+        decided = {json.loads(line)["memory_id"] for path in sorted(own.glob("decisions/*.jsonl"))
+                   for line in path.read_text().splitlines() if "memory_id" in json.loads(line)}
+        memories = sorted((m.id, m.text, str(m.state), m.pinned) for m in app.memory.list(all=True))
         return {"archive": sorted(app.archive.ids()), "journal": sorted(lines), "lines": len(lines),
-                "tombstones": tombstones}
+                "tombstones": tombstones, "memories": memories, "decided": sorted(decided)}
     finally:
         app.close()
 
@@ -152,6 +172,9 @@ def test_sigkill_at_every_write_of_a_sync_then_a_rerun_ends_as_an_uninterrupted_
     kinds = counted.stdout.split()
     expected = _state(run / "home", run / "Sync")
     assert expected["archive"] and len(expected["tombstones"]) == 1 and len(kinds) > 10 and "append" in kinds
+    texts = {text for _id, text, state, _pinned in expected["memories"] if state == "active"}
+    assert {"Drinks green tea every morning", "Lives in Sendai", "Plays the cello on Sundays"} <= texts, expected
+    assert len(expected["decided"]) == 2  # this device's two memories, in its decisions file
     points = [f"before-{n}" for n in range(1, len(kinds) + 1)]
     points += [f"torn-{n}" for n, kind in enumerate(kinds, start=1) if kind == "append"]  # half a line on disk
     for point in points:

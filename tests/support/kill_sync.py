@@ -12,7 +12,7 @@ from contextlib import contextmanager
 
 from monchat.app import build_app
 from monchat.core.store import db as store_db
-from monchat.core.sync import folder, journal
+from monchat.core.sync import decisions, folder, journal
 
 home, point = sys.argv[1], sys.argv[2]
 mode, _, at = point.partition("-")
@@ -68,6 +68,7 @@ def rewriting(original):
 
 store_db.Store.atomic = atomic  # type: ignore[method-assign]
 journal.append_lines = appending(journal.append_lines)
+decisions.append_lines = appending(decisions.append_lines)  # the decisions journal's appends: a kill point each
 journal.write_private = rewriting(journal.write_private)
 folder.write_private = rewriting(folder.write_private)
 
