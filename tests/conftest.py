@@ -19,6 +19,13 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # two workers) took 42-47 s of CPU for what took 4.9 s passively (128 tokens of SmolLM2, load 8), and one real-server
 # flush of test_llama_server took 13 minutes at load 8-9.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# Every HTTP client the tests build (ollama's, openai's: httpx) reads a trust store at construction: the machine's
+# 144 roots (or certifi's 117) took 16-20 ms of CPU a client, and a flush through a loopback server builds several
+# (test_hostile_background: 42-46 s of CPU before, 25-29 s after). No test speaks TLS (nothing may need the network),
+# so the tests and the interpreters they start trust one certificate whose key was thrown away
+# (tests/data/tls/no-one.pem): a TLS connection a test made by mistake would fail its verification, not quietly
+# succeed. Set over the machine's own SSL_CERT_FILE (the shared machine sets one; httpx reads it before certifi).
+os.environ["SSL_CERT_FILE"] = str(Path(__file__).resolve().parent / "data" / "tls" / "no-one.pem")
 
 import pytest
 
