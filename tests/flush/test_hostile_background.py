@@ -86,14 +86,26 @@ def running_oracle_openai(oracle) -> Iterator:
         yield srv
 
 
-@pytest.fixture(params=["ollama", "openai"])
-def server(request):
+@pytest.fixture(scope="module", params=["ollama", "openai"])
+def shared_server(request):
+    """One loopback server per client for the module: the oracle answers by what it is asked, and every test
+    counts the requests it made from its own start."""
     oracle = Oracle([RAMEN, SUSHI, TENNIS, CAT])
     oracle.lint = first_pair
     running = running_oracle_ollama if request.param == "ollama" else running_oracle_openai
     with running(oracle) as srv:
         srv.client = request.param
         yield srv
+
+
+@pytest.fixture
+def server(shared_server):
+    """The module's server with no spoiled kind and no faults waiting, before and after each test."""
+    for knobs in (shared_server.tamper, shared_server.kind_faults):
+        knobs.clear()
+    yield shared_server
+    for knobs in (shared_server.tamper, shared_server.kind_faults):
+        knobs.clear()
 
 
 def september(tmp_path, server, name: str, attempts: int = 3) -> tuple[World, Waits]:
@@ -141,9 +153,11 @@ def memory_state(world) -> dict:
     return state
 
 
-@pytest.fixture
-def reference(tmp_path, server):
-    world, waits = september(tmp_path, server, "reference")
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory, shared_server):
+    """The September flush with every answer good, once per client: what each test's flush is compared with."""
+    server = shared_server
+    world, waits = september(tmp_path_factory.mktemp("reference"), server, "reference")
     before = {kind: len(sent(server, kind)) for kind in STAGES}
     report = world.flush("2026-09-10T22:00:00+09:00")
     result = outcome(world)
