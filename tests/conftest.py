@@ -31,6 +31,11 @@ import pytest
 
 from tests.support import markers
 from tests.support.db_template import discard_template, use_migrated_template
+from tests.support.ram_tmp import use_ram_disk
+
+# Temporary files (every tmp_path, the database template, what the interpreters tests start write) on /dev/shm when
+# it has room, before pytest picks its tmp_path root: syncs cost nothing there (tests/support/ram_tmp.py).
+RAM_DISK = use_ram_disk()
 
 # Substrings of skip reasons that stay skips under CI=true. None today: every skip in the suite is
 # a missing dependency that scripts/setup installs.
