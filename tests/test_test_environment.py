@@ -26,6 +26,7 @@ def test_the_tests_and_what_they_start_trust_only_a_certificate_nobody_can_sign_
 def test_temporary_files_go_to_the_ram_disk_when_it_has_room_and_the_user_chose_no_other(tmp_path):
     assert ram_disk_for_temporary_files({}, tmp_path, room=1) == tmp_path
     assert ram_disk_for_temporary_files({"TMPDIR": "/elsewhere"}, tmp_path, room=1) is None  # the user's choice
+    assert ram_disk_for_temporary_files({"TMPDIR": str(tmp_path)}, tmp_path, room=1) == tmp_path  # an xdist worker
     assert ram_disk_for_temporary_files({}, tmp_path / "missing", room=1) is None
     assert ram_disk_for_temporary_files({}, tmp_path, room=2**62) is None  # too little room: the disk
     if conftest.RAM_DISK is not None:  # this run: every temporary file on it, here and in what tests start

@@ -24,8 +24,8 @@ ROOM = 4 * 2**30  # bytes free on the RAM disk before the tests use it
 
 def ram_disk_for_temporary_files(environ, ram_disk: Path = RAM_DISK, room: int = ROOM) -> Path | None:
     """The folder the tests' temporary files should go to instead of the system's, or None (leave it)."""
-    if environ.get("TMPDIR"):
-        return None
+    if environ.get("TMPDIR") and environ["TMPDIR"] != str(ram_disk):  # one the user chose (an xdist worker
+        return None  # inherits the RAM disk from the process that started it)
     try:
         free = shutil.disk_usage(ram_disk).free
     except OSError:
