@@ -19,11 +19,23 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # two workers) took 42-47 s of CPU for what took 4.9 s passively (128 tokens of SmolLM2, load 8), and one real-server
 # flush of test_llama_server took 13 minutes at load 8-9.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# Every HTTP client the tests build (ollama's, openai's: httpx) reads a trust store at construction: the machine's
+# 144 roots (or certifi's 117) took 16-20 ms of CPU a client, and a flush through a loopback server builds several
+# (test_hostile_background: 42-46 s of CPU before, 25-29 s after). No test speaks TLS (nothing may need the network),
+# so the tests and the interpreters they start trust one certificate whose key was thrown away
+# (tests/data/tls/no-one.pem): a TLS connection a test made by mistake would fail its verification, not quietly
+# succeed. Set over the machine's own SSL_CERT_FILE (the shared machine sets one; httpx reads it before certifi).
+os.environ["SSL_CERT_FILE"] = str(Path(__file__).resolve().parent / "data" / "tls" / "no-one.pem")
 
 import pytest
 
 from tests.support import markers
 from tests.support.db_template import discard_template, use_migrated_template
+from tests.support.ram_tmp import use_ram_disk
+
+# Temporary files (every tmp_path, the database template, what the interpreters tests start write) on /dev/shm when
+# it has room, before pytest picks its tmp_path root: syncs cost nothing there (tests/support/ram_tmp.py).
+RAM_DISK = use_ram_disk()
 
 # Substrings of skip reasons that stay skips under CI=true. None today: every skip in the suite is
 # a missing dependency that scripts/setup installs.

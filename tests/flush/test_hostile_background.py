@@ -15,6 +15,8 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import shutil
+from pathlib import Path
 from typing import Iterator
 
 import pytest
@@ -86,8 +88,10 @@ def running_oracle_openai(oracle) -> Iterator:
         yield srv
 
 
-@pytest.fixture(params=["ollama", "openai"])
-def server(request):
+@pytest.fixture(scope="module", params=["ollama", "openai"])
+def shared_server(request):
+    """One loopback server per client for the module: the oracle answers by what it is asked, and every test
+    counts the requests it made from its own start."""
     oracle = Oracle([RAMEN, SUSHI, TENNIS, CAT])
     oracle.lint = first_pair
     running = running_oracle_ollama if request.param == "ollama" else running_oracle_openai
@@ -96,8 +100,22 @@ def server(request):
         yield srv
 
 
-def september(tmp_path, server, name: str, attempts: int = 3) -> tuple[World, Waits]:
-    """A home on the loopback server after the June flush, with September's lines logged (not flushed)."""
+@pytest.fixture
+def server(shared_server):
+    """The module's server with no spoiled kind and no faults waiting, before and after each test."""
+    for knobs in (shared_server.tamper, shared_server.kind_faults):
+        knobs.clear()
+    yield shared_server
+    for knobs in (shared_server.tamper, shared_server.kind_faults):
+        knobs.clear()
+
+
+def september(tmp_path, server, name: str, attempts: int = 3, june: Path | None = None,
+              only_june: bool = False) -> tuple[World, Waits]:
+    """A home on the loopback server after the June flush, with September's lines logged (not flushed).
+
+    With ``june`` (the ``june`` fixture's home, flushed once for the module) the home starts as a copy of it, as
+    after a restart, instead of flushing June again; ``only_june`` stops after the June flush."""
     waits = Waits()
     retry = RetryPolicy(attempts=attempts, base_delay_s=1.0, jitter_s=0.0, sleep=waits)
     if server.client == "ollama":
@@ -105,12 +123,17 @@ def september(tmp_path, server, name: str, attempts: int = 3) -> tuple[World, Wa
     else:
         backend = OpenAICompatBackend("qwen2.5-7b-instruct", base_url=server.url, context_length=8192, timeout_s=5.0,
                                 retry=retry)
+    if june is not None:
+        shutil.copytree(june, tmp_path / name)
     world = World(tmp_path / name, oracle=backend)
     world.app.settings.flush.parallel = 1
-    world.say("2026-06-01T12:00:00+09:00", "覚えておいて：ラーメンが好き")
-    world.say("2026-06-01T12:05:00+09:00", "覚えておいて：寿司も好き")
-    world.say("2026-06-01T12:10:00+09:00", "覚えておいて：猫を飼っている")
-    world.flush("2026-06-01T22:00:00+09:00")
+    if june is None:
+        world.say("2026-06-01T12:00:00+09:00", "覚えておいて：ラーメンが好き")
+        world.say("2026-06-01T12:05:00+09:00", "覚えておいて：寿司も好き")
+        world.say("2026-06-01T12:10:00+09:00", "覚えておいて：猫を飼っている")
+        world.flush("2026-06-01T22:00:00+09:00")
+    if only_june:
+        return world, waits
     world.say("2026-09-10T12:00:00+09:00", "テニスを始めた")
     world.say("2026-09-10T12:01:00+09:00", ASSISTANT, role="assistant")
     return world, waits
@@ -141,9 +164,11 @@ def memory_state(world) -> dict:
     return state
 
 
-@pytest.fixture
-def reference(tmp_path, server):
-    world, waits = september(tmp_path, server, "reference")
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory, shared_server):
+    """The September flush with every answer good, once per client: what each test's flush is compared with."""
+    server = shared_server
+    world, waits = september(tmp_path_factory.mktemp("reference"), server, "reference")
     before = {kind: len(sent(server, kind)) for kind in STAGES}
     report = world.flush("2026-09-10T22:00:00+09:00")
     result = outcome(world)
@@ -156,6 +181,16 @@ def reference(tmp_path, server):
     assert all(result[kind] for kind in STAGES), result
     assert [d for d, _t, _m in result["diary"]] == ["2026-06-01", "2026-09-10"]
     return result
+
+
+@pytest.fixture(scope="module")
+def june(tmp_path_factory, shared_server) -> Path:
+    """A home after the June flush on this module's server, closed: each test's home starts as a copy of it (the
+    reference above flushed June itself, so a copy that lost anything would differ from it)."""
+    world, _ = september(tmp_path_factory.mktemp("june"), shared_server, "home", only_june=True)
+    assert world.log_files() == []  # every June line archived
+    world.app.close()
+    return world.home
 
 
 # ---- what a hostile model answers --------------------------------------------------------
@@ -227,8 +262,8 @@ def said_something(report, kind: str) -> bool:
 
 @pytest.mark.parametrize("kind,hostility", CASES)
 def test_a_hostile_answer_to_one_stage_is_refused_with_a_note_and_the_flush_completes(
-        tmp_path, server, reference, kind, hostility):
-    world, _ = september(tmp_path, server, f"{kind}-{hostility}")
+        tmp_path, server, reference, june, kind, hostility):
+    world, _ = september(tmp_path, server, f"{kind}-{hostility}", june=june)
     server.tamper[kind] = unshown_real_ids(world) if hostility == "unshown_real_ids" else HOSTILE[hostility]
     try:
         report = world.flush("2026-09-10T22:00:00+09:00")
@@ -267,8 +302,8 @@ def test_a_hostile_answer_to_one_stage_is_refused_with_a_note_and_the_flush_comp
 @pytest.mark.parametrize("faults", [[BUSY, BUSY], [("reset",), BUSY]], ids=["503-twice", "reset-then-503"])
 @pytest.mark.parametrize("kind", STAGES)
 def test_a_stage_answered_503_twice_is_retried_and_the_flush_is_as_if_nothing_happened(
-        tmp_path, server, reference, kind, faults):
-    world, waits = september(tmp_path, server, f"busy-{kind}")
+        tmp_path, server, reference, june, kind, faults):
+    world, waits = september(tmp_path, server, f"busy-{kind}", june=june)
     before = len(sent(server, kind))
     server.kind_faults[kind] = list(faults)
 
@@ -280,8 +315,8 @@ def test_a_stage_answered_503_twice_is_retried_and_the_flush_is_as_if_nothing_ha
 
 @pytest.mark.parametrize("kind", STAGES)
 def test_a_stage_whose_server_stays_down_stops_the_flush_with_nothing_changed_and_the_rerun_pays_only_for_it(
-        tmp_path, server, reference, kind):
-    world, _ = september(tmp_path, server, f"down-{kind}", attempts=2)
+        tmp_path, server, reference, june, kind):
+    world, _ = september(tmp_path, server, f"down-{kind}", attempts=2, june=june)
     state = memory_state(world)
     counts = {k: len(sent(server, k)) for k in (*STAGES, "filter", "judge")}
     server.kind_faults[kind] = [BUSY] * 2
@@ -302,8 +337,8 @@ def test_a_stage_whose_server_stays_down_stops_the_flush_with_nothing_changed_an
     assert outcome(world) == reference
 
 
-def test_a_day_whose_page_was_refused_is_asked_for_again_at_the_next_flush(tmp_path, server, reference):
-    world, _ = september(tmp_path, server, "owed")
+def test_a_day_whose_page_was_refused_is_asked_for_again_at_the_next_flush(tmp_path, server, reference, june):
+    world, _ = september(tmp_path, server, "owed", june=june)
     server.tamper["diary"] = HOSTILE["cut_off"]
     report = world.flush("2026-09-10T22:00:00+09:00")
     server.tamper.clear()
