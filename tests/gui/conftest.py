@@ -66,9 +66,14 @@ def event_loops_left_running(qapp):
     """
     yield
     if not loops_run():
-        from PySide6.QtCore import QTimer
-        QTimer.singleShot(0, qapp.quit)
+        from PySide6.QtCore import QCoreApplication, QTimer
+        timer = QTimer()  # a timer of its own, stopped after: no exit left queued for a later test's loop
+        timer.setSingleShot(True)
+        timer.timeout.connect(lambda: QCoreApplication.exit(0))
+        timer.start(0)
         qapp.exec()
+        timer.stop()
+        assert loops_run(), "the application's exec() did not clear Qt's quit-now"
 
 
 @pytest.fixture(autouse=True)
