@@ -16,7 +16,8 @@ from monchat.core import redact as redact_module
 from monchat.core.redact import HIDDEN, MIN_KEY_CHARS, redact, redact_last_resort, redact_tree, register
 
 # The variables docs/guarantees.md names, written out: a name dropped from SECRET_VARIABLES fails its own case.
-DOCUMENTED = ["OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN"]
+DOCUMENTED = ["OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN",
+              "MONCHAT_SYNC_PASSPHRASE"]
 
 
 @pytest.fixture(autouse=True)

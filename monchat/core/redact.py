@@ -37,7 +37,8 @@ import re
 import threading
 
 SECRET_VARIABLES = ("OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY",  # the chat backends' keys
-                    "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")  # what huggingface_hub sends to the Hub or HF_ENDPOINT
+                    "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN",  # what huggingface_hub sends to the Hub or HF_ENDPOINT
+                    "MONCHAT_SYNC_PASSPHRASE")  # an encrypted sync folder's (core/sync/crypto.py)
 KEY_VARIABLES = SECRET_VARIABLES  # the older name
 SECRET_HEADERS = ("authorization", "proxy-authorization", "api-key", "x-api-key", "x-goog-api-key")
 MIN_KEY_CHARS = 8
