@@ -10,6 +10,7 @@ from monchat.cli.main import main
 from monchat.core.paths import held_lock
 from monchat.core.sync.folder import SyncFolder
 from monchat.core.sync.service import SyncRunning
+from monchat.core.types import parse_ts
 from tests.flush.conftest import World
 
 
@@ -80,6 +81,8 @@ def test_status_lists_the_other_device_with_its_name_and_last_write(tmp_path, ca
     assert other["id"] == b.app.sync.device().id and other["name"] == "desktop" and other["last_write"]
     out = a.cli(capsys, "sync", "status")
     assert "this device: laptop" in out and "desktop" in out
+    written = parse_ts(other["last_write"]).astimezone(a.app.clock().tzinfo)  # shown on this computer's clock
+    assert f"last wrote {written:%Y-%m-%d %H:%M}" in out and other["last_write"] not in out
 
 
 def test_a_second_sync_at_once_is_refused_with_words(tmp_path):

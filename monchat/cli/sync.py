@@ -114,6 +114,17 @@ def cmd_sync(app, args) -> int:
     return print_result(report.as_dict(), args.json, lines)
 
 
+def _shown(app, when: str | None) -> str:
+    """A time another device wrote (ISO, its own zone) as this computer's clock reads it; ``--json`` keeps ISO."""
+    from ..core.types import parse_ts
+    if not when:
+        return "never"
+    try:
+        return parse_ts(when).astimezone(app.clock().tzinfo).strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return when  # as the device wrote it: not ours to refuse
+
+
 def cmd_status(app, args) -> int:
     from ..core.sync.status import sync_status
     status = sync_status(app.sync)
@@ -122,7 +133,7 @@ def cmd_status(app, args) -> int:
     if not status.devices:
         lines.append("no other device has written to the folder yet")
     for device in status.devices:
-        lines.append(f"device {device.name or '?'} ({device.id}): last wrote {device.last_write or 'never'}")
+        lines.append(f"device {device.name or '?'} ({device.id}): last wrote {_shown(app, device.last_write)}")
     for waiting in status.deletions_waiting:
         lines.append(f"deletion of {waiting.id} ({waiting.deleted_at}) waits on: {', '.join(waiting.waiting_on)}")
     for path in status.conflict_copies:
