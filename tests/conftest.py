@@ -161,6 +161,14 @@ def home(_isolated_home):
     return _isolated_home
 
 
+@pytest.fixture
+def shared(tmp_path) -> Path:
+    """The folder a sync tool keeps in step between two devices (a USB stick, Dropbox, Syncthing's folder)."""
+    folder = tmp_path / "Sync"
+    folder.mkdir()
+    return folder
+
+
 @pytest.fixture(autouse=True)
 def _no_leftover_log_handlers():
     """`monchat.cli.main` run in-process adds a file handler under that test's home; drop it after."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 
 from monchat.core.store.sync_events import CONFLICT
 from monchat.core.sync.folder import SyncFolder
@@ -25,13 +24,6 @@ RULES = [Rule("sukiyaki", SUKIYAKI, "food/cooking", "explicit", 0.9),
          Rule("guitar", GUITAR, "hobby/music", "explicit", 0.9, persona="lifestyle"),
          Rule("green tea", TEA, "drink/daily", "fact", 0.9, persona="lifestyle")]
 NOW = at("2026-11-24T12:00:00+09:00").timestamp()
-
-
-@pytest.fixture
-def shared(tmp_path) -> Path:
-    folder = tmp_path / "Sync"
-    folder.mkdir()
-    return folder
 
 
 def device(tmp_path, shared: Path, name: str, backend=None) -> World:

@@ -20,13 +20,6 @@ from tests.flush.conftest import World, at
 WORD = "plumquistbarrow"
 
 
-@pytest.fixture
-def shared(tmp_path) -> Path:
-    folder = tmp_path / "Sync"
-    folder.mkdir()
-    return folder
-
-
 def device(tmp_path, shared: Path, name: str) -> World:
     world = World(tmp_path / name, start="2026-11-23T20:00:00+09:00")
     world.app.sync.setup(shared, name)

@@ -4,7 +4,6 @@ the page says the window remembers the passphrase until it closes."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
@@ -15,13 +14,6 @@ from tests.support.scripted import ScriptedBackend
 pytestmark = pytest.mark.usefixtures("qapp")
 
 PASSPHRASE = "correct horse battery staple"
-
-
-@pytest.fixture
-def shared(tmp_path) -> Path:
-    folder = tmp_path / "Sync"
-    folder.mkdir()
-    return folder
 
 
 @pytest.fixture

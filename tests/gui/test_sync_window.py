@@ -8,7 +8,6 @@ would through a USB stick or Dropbox (``tests/test_sync_journal.py`` does the sa
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -19,13 +18,6 @@ from monchat.core.types import Message, format_ts, new_message_id
 from tests.support.scripted import ScriptedBackend
 
 pytestmark = pytest.mark.usefixtures("qapp")
-
-
-@pytest.fixture
-def shared(tmp_path) -> Path:
-    folder = tmp_path / "Sync"
-    folder.mkdir()
-    return folder
 
 
 @pytest.fixture
