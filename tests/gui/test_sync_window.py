@@ -243,6 +243,9 @@ def test_a_conflict_a_sync_opens_reaches_the_memory_menus_review_count(make_wind
     qtbot.waitUntil(lambda: window.sync.last_report is not None, timeout=8000)  # the sync at start
     assert window.sync.last_report.conflicts_opened == 1
     qtbot.waitUntil(lambda: window.menus.queue_action.text() == "Review queue (1)…", timeout=5000)
+    queue = window.memory_menu.open_review_queue()  # the row names what the choice is, not the merge it is held as
+    assert queue.table.topLevelItem(0).text(2) == "Choose a device's version"
+    queue.close()
     dialog, page = open_sync_page(window)  # and Settings → Sync says what waits, and where
     qtbot.waitUntil(lambda: "1 memory was changed on two devices while they were apart: choose in the review queue "
                             "which version to keep." in page.status.text(), timeout=5000)

@@ -3856,6 +3856,10 @@ Open it in your browser?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Choose a device&apos;s version</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1  ×%2</source>
         <translation type="unfinished"></translation>
     </message>

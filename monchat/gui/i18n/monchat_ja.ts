@@ -3824,6 +3824,10 @@ Open it in your browser?</source>
         <translation>判断（傾き: %1）</translation>
     </message>
     <message>
+        <source>Choose a device&apos;s version</source>
+        <translation>どちらの版を残すか選ぶ</translation>
+    </message>
+    <message>
         <source>%1  ×%2</source>
         <translation>%1  ×%2</translation>
     </message>
@@ -3990,11 +3994,11 @@ Open it in your browser?</source>
     </message>
     <message>
         <source>Two of your devices did different things with “%1” while they were apart. Approve takes what the other device did; reject keeps what this one did.</source>
-        <translation>離れていたあいだに、2台の端末が「%1」に別々のことをしました。承認するともう一方の端末での変更を取り入れ、却下するとこの端末での変更を残します。</translation>
+        <translation>離れていたあいだに、2 台のコンピューターが「%1」に別々のことをしました。承認するともう一方のコンピューターでの変更を取り入れ、却下するとこのコンピューターでの変更を残します。</translation>
     </message>
     <message>
         <source>Changed on two of your devices while they were apart. Approve takes the other device&apos;s “%1”; reject keeps this one&apos;s “%2”.</source>
-        <translation>離れていたあいだに2台の端末で変更されました。承認するともう一方の端末の「%1」を取り入れ、却下するとこの端末の「%2」を残します。</translation>
+        <translation>離れていたあいだに 2 台のコンピューターで変更されました。承認するともう一方のコンピューターの「%1」を取り入れ、却下するとこのコンピューターの「%2」を残します。</translation>
     </message>
     <message>
         <source>monchat is not sure these are your words: compare them with what you said.</source>
@@ -4611,7 +4615,7 @@ Open it in your browser?</source>
     <message numerus="yes">
         <source>%n memories were changed on two devices while they were apart: choose in the review queue which version to keep.</source>
         <translation>
-            <numerusform>%n 件の記憶が、離れていたあいだに 2 台の端末で変更されました。どちらを残すか、レビュー待ちで選んでください。</numerusform>
+            <numerusform>%n 件の記憶が、離れていたあいだに 2 台のコンピューターで変更されました。どちらを残すか、レビュー待ちで選んでください。</numerusform>
         </translation>
     </message>
     <message numerus="yes">

@@ -147,6 +147,8 @@ class ReviewQueueDialog(QDialog):
         action = row.action
         if action == Action.JUDGE:
             return arg(self.tr("Decide (leaning: %1)"), words.verdict_name(words.leaning(row)))
+        if row.sync_conflict:  # held as a merge, but nothing is merged: the user picks one device's version
+            return self.tr("Choose a device's version")
         return words.action_name(action)
 
     def refresh(self, at_row: int = 0) -> None:
