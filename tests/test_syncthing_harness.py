@@ -95,6 +95,21 @@ def test_both_run_on_loopback_with_every_outside_service_off(pair):
         assert remote["addresses"] == [other.address]
 
 
+def test_wait_synced_brings_two_apart_back_together(tmp_path):
+    """Two left apart (here b refuses a; in CI once a dropped connection waited out Syncthing's back-off) are told to
+    dial each other, and what was written meanwhile crosses."""
+    with running_syncthing_pair(tmp_path) as pair:
+        pair.b.rest("PATCH", f"/rest/config/devices/{pair.a.device_id}", body={"paused": True})
+        deadline = time.monotonic() + 15.0
+        while pair.connected():
+            assert time.monotonic() < deadline, "b never let go of a"
+            time.sleep(0.05)
+        (pair.a.folder / "while-apart.txt").write_text("written while apart\n", encoding="utf-8")
+        pair.wait_synced()
+        assert pair.connected()
+        assert (pair.b.folder / "while-apart.txt").read_text(encoding="utf-8") == "written while apart\n"
+
+
 def test_the_pair_stops_and_leaves_no_process(tmp_path):
     with running_syncthing_pair(tmp_path) as pair:
         pids = [pair.a.process.pid, pair.b.process.pid]
