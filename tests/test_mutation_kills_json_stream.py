@@ -11,12 +11,12 @@ survivors these kill and the ones that are equivalent.
 from __future__ import annotations
 
 import io
-import re
 
 import pytest
 
 from monchat.core.errors import InputError
-from monchat.core.transfer.json_stream import (StreamError, _Buffer, _item, array_items, conversations, first_char,
+from monchat.core.transfer.json_stream import (StreamError, _Buffer, _item, array_items, conversations, first_bad_byte,
+                                               first_char,
                                                jsonl_lines)
 
 CUT_OFF = "the document ends in the middle (the file is cut off)"
@@ -48,17 +48,14 @@ def test_a_document_starting_with_a_letter_is_told_by_that_letter(tmp_path):
 
 @pytest.mark.parametrize("chunk", [1000, 4096])
 @pytest.mark.parametrize("before", [b"1, " * 3000, b'"' + b"a" * 9000], ids=["small-items", "inside-one-item"])
-def test_a_file_that_is_not_utf8_says_where_within_the_chunks_it_read(tmp_path, chunk, before):
-    # Python decodes a file in blocks of 8,192 bytes: the bad byte, past the 9,000th character, is in the second
-    # block; the place named is where the text read so far ends, before it and at most two chunks from it.
+def test_a_file_that_is_not_utf8_says_the_byte_and_line_of_the_first_bad_byte(tmp_path, chunk, before):
+    # Python decodes a file in blocks of 8,192 bytes: the bad byte, past the 9,000th, is in the second block, and
+    # the text reader says only that a block held one. The place named is the byte itself, counted from 1.
     path = tmp_path / "conversations.json"
     path.write_bytes(b"[" + before + b"\xff]")
     with pytest.raises(StreamError) as caught:
         list(array_items(path, chunk=chunk))
-    found = re.fullmatch(r"the file is not UTF-8 text near character ([0-9,]+)", str(caught.value))
-    assert found, str(caught.value)
-    bad = len(before) + 2
-    assert bad - 2 * chunk <= int(found.group(1).replace(",", "")) < bad
+    assert str(caught.value) == f"the file is not UTF-8 text at byte {len(before) + 2:,}, line 1"
 
 
 def test_a_file_that_is_not_utf8_is_named_to_the_user(tmp_path):
@@ -66,7 +63,15 @@ def test_a_file_that_is_not_utf8_is_named_to_the_user(tmp_path):
     path.write_bytes(b"[\xff]")
     with pytest.raises(InputError) as caught:
         list(conversations(path))
-    assert caught.value.message.startswith(f"{path} cannot be read: the file is not UTF-8 text near character ")
+    assert caught.value.message == f"{path} cannot be read: the file is not UTF-8 text at byte 2, line 1."
+
+
+@pytest.mark.parametrize("block", [4, 5, 6, 7, 64])
+def test_the_first_bad_byte_is_found_across_blocks_and_lines(tmp_path, block):
+    # "é" is two bytes and "日" three: a small block cuts them, and a cut character is not a bad byte.
+    path = tmp_path / "export.json"
+    path.write_bytes('[\n"é日",\n"ok"\n'.encode() + b'"\xc3"]')
+    assert first_bad_byte(path, block) == "byte 18, line 4"
 
 
 def test_a_number_too_long_to_read_says_so_and_where(tmp_path):

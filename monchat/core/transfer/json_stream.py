@@ -93,6 +93,29 @@ def first_char(path: Path) -> str:
     return ""
 
 
+def first_bad_byte(path: Path | str, block: int = 1 << 16) -> str:
+    """Where the file's first byte that is not UTF-8 is: ``byte 3,001, line 2``, both counted from 1.
+
+    Python's text reader says only that a block it decoded held one; this reads the bytes again to say where."""
+    base, line, carry = 0, 1, b""  # base: the file offset of carry's first byte
+    with open(path, "rb") as raw:
+        while True:
+            piece = raw.read(block)
+            data = carry + piece
+            try:
+                data.decode("utf-8")
+                good = len(data)
+            except UnicodeDecodeError as exc:
+                if not (piece and exc.end == len(data) and exc.reason == "unexpected end of data"):
+                    line += data.count(b"\n", 0, exc.start)
+                    return f"byte {base + exc.start + 1:,}, line {line:,}"
+                good = exc.start  # a character cut by the block's end: decoded with the next block
+            line += data.count(b"\n", 0, good)
+            base, carry = base + good, data[good:]
+            if not piece:
+                return f"byte {base + 1:,}, line {line:,}"  # not reached: the text reader failed on these bytes
+
+
 class _Buffer:
     """The file's text from ``start`` on, read in chunks."""
 
@@ -110,7 +133,7 @@ class _Buffer:
         try:
             piece = self.handle.read(want)
         except UnicodeDecodeError:
-            raise StreamError(f"the file is not UTF-8 text near character {self.offset + len(self.text):,}") from None
+            raise StreamError(f"the file is not UTF-8 text at {first_bad_byte(self.handle.name)}") from None
         if not piece:
             self.eof = True
             return False
