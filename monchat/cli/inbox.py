@@ -56,7 +56,8 @@ def cmd_profile(app, args) -> int:
     if args.json:
         return print_json(data)
     if data["day"] is None:
-        print("No profile yet: it is written at the next flush.")
+        print("No profile yet: it counts your messages behind the memories shown, and is drawn at a flush and "
+              "when you approve a memory.")
         return 0
     print(f"Interest profile of {data['day']}")
     for window, entries in data["windows"].items():

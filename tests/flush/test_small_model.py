@@ -208,3 +208,19 @@ def test_the_flush_plan_names_the_embedded_model_small_before_anything_is_asked(
         assert backend.loads == 0
     finally:
         app.close()
+
+
+def test_the_interest_profile_is_drawn_when_the_user_approves_what_a_first_flush_held(world, capsys):
+    # The first flush with a small model shows nothing yet, so it draws no profile; the user's yes shows a memory
+    # and draws it then, not a flush later.
+    world.oracle.size_label = "135M"
+    _remember_sendai(world)
+    world.clock.now = world.clock.now.replace(hour=22)
+    world.cli(capsys, "flush", "--seed", "7")
+    assert world.cli_json(capsys, "profile")["day"] is None
+    assert "No profile yet: it counts your messages behind the memories shown" in world.cli(capsys, "profile")
+
+    [row] = world.queue()
+    world.memory.approve(str(row["id"]))
+    profile = world.cli_json(capsys, "profile")
+    assert profile["day"] == "2026-11-23" and [e["topic"] for e in profile["windows"]["7"]] == ["home"]

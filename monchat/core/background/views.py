@@ -65,8 +65,7 @@ def rebuild(store: Store, settings: Settings, now: datetime, tz: tzinfo | None, 
     background = BackgroundStore(store)
     with store.atomic():
         day = f"{now.astimezone(tz):%Y-%m-%d}"
-        if background.latest_snapshot()[0] is not None:  # no flush yet: no profile to rebuild
-            background.replace_snapshot(day, [r.row(run_id) for r in profile_rows(background, now, day)])
+        background.replace_snapshot(day, [r.row(run_id) for r in profile_rows(background, now, day)])
         at = now.isoformat(timespec="seconds")
         skills.update(background, now.timestamp(), settings.background.skill_half_life_days, run_id, at)
         if settings.graph.enabled:

@@ -1984,7 +1984,7 @@ Send to it? monchat asks only once for this address.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>No profile yet: the next flush draws it.</source>
+        <source>No profile yet: a flush draws it, and so does approving a memory.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -1958,8 +1958,8 @@ Send to it? monchat asks only once for this address.</source>
         <translation>話題：%1。引用したメッセージ：%2 件。</translation>
     </message>
     <message>
-        <source>No profile yet: the next flush draws it.</source>
-        <translation>関心のグラフはまだありません。次の整理で描かれます。</translation>
+        <source>No profile yet: a flush draws it, and so does approving a memory.</source>
+        <translation>関心のグラフはまだありません。整理のときと、記憶を承認したときに描かれます。</translation>
     </message>
     <message>
         <source>Topics you talked about, as of %1 (bars: share of the window).</source>

@@ -251,7 +251,7 @@ class InboxDialog(QDialog):
 
     def _fill_profile(self, profile: dict) -> None:
         if profile["day"] is None:
-            self.profile_day.setText(self.tr("No profile yet: the next flush draws it."))
+            self.profile_day.setText(self.tr("No profile yet: a flush draws it, and so does approving a memory."))
         else:
             self.profile_day.setText(arg(self.tr("Topics you talked about, as of %1 (bars: share of the window)."),
                                          profile["day"]))
