@@ -6,6 +6,8 @@
   within the same pull); a pull that fails or is cancelled deletes its partial file (huggingface_hub 2.x
   keeps none between runs), so the next pull starts over. It honours ``HF_ENDPOINT`` (a mirror; read at
   each pull) and ``HF_HUB_OFFLINE`` (a clear error here, before anything is asked).
+- One connection to the server is tried first (not through a proxy): a pull without a network fails at once,
+  not after huggingface_hub's five retries (23 s).
 - The free disk space is checked before starting (what is left to fetch, plus a margin), and again at each
   block received: a disk that fills meanwhile stops the download (``NoDiskSpace``) before it is full.
 - The catalog's size bounds the stream: a server that sends more than it declares (plus ``OVERRUN_BYTES``),
@@ -27,8 +29,11 @@ import json
 import logging
 import os
 import shutil
+import socket
 import threading
 import time
+import urllib.parse
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -45,6 +50,7 @@ RESERVE_BYTES = MARGIN_BYTES // 2  # during it: what else the disk may lose befo
 # The catalog's size is exact (the SHA-256 is checked after), so any byte past it is already a wrong file; the
 # margin of one network read only keeps the rule from hanging on how a server frames its last bytes.
 OVERRUN_BYTES = 64 * 1024
+CONNECT_TIMEOUT_S = 10.0  # the first connection's wait (huggingface_hub waits as long for its first answer)
 
 
 class DownloadError(KnownError):
@@ -108,6 +114,7 @@ def pull(model: CatalogModel, models_dir: Path, *, on_progress: Callable[[Progre
     if free < needed:
         raise NoDiskSpace(f"{model.name} needs {_size(needed)} of free disk space; {_size(free)} is free.",
                           f"Free some space on the disk that holds {models_dir}, then pull again.")
+    _reachable(model, os.environ.get("HF_ENDPOINT") or None)
     folder.mkdir(parents=True, exist_ok=True)
     path = _fetch(model, folder, on_progress, cancel, _bounds(model, folder, models_dir, free_space))
     _verify(model, folder, path, on_progress)
@@ -141,6 +148,36 @@ def _bounds(model: CatalogModel, folder: Path, models_dir: Path,
                               "removed.", f"Free some space on the disk that holds {models_dir}, then pull again.")
 
     return check
+
+
+def probe_target(url: str) -> tuple[str, int] | None:
+    """The host and port a download from ``url`` connects to first; None when a proxy the environment names (or
+    a URL without a host) leaves the way to huggingface_hub, whose HTTP client honours the proxy."""
+    parts = urllib.parse.urlsplit(url)
+    if not parts.hostname:
+        return None
+    proxies = urllib.request.getproxies()
+    if (proxies.get(parts.scheme) or proxies.get("all")) and not urllib.request.proxy_bypass(parts.hostname):
+        return None
+    return parts.hostname, parts.port or (443 if parts.scheme == "https" else 80)
+
+
+def _reachable(model: CatalogModel, endpoint: str | None) -> None:
+    """Fail at once when the server cannot be reached at all: its name unknown, nothing listening, no route.
+
+    huggingface_hub retries a failed connection five times, 1 + 2 + 4 + 8 + 8 s apart: a pull without a network
+    took 23 s to fail, printing "Retrying in 8s" meanwhile. One connection is tried here first."""
+    from huggingface_hub import constants
+    target = probe_target(endpoint or constants.ENDPOINT)
+    if target is None:
+        return
+    try:
+        with socket.create_connection(target, timeout=CONNECT_TIMEOUT_S):
+            pass
+    except OSError as exc:
+        why = exc.strerror or str(exc) or type(exc).__name__
+        raise DownloadError(f"{model.name} could not be downloaded: {target[0]} cannot be reached ({why}).",
+                            "Check the internet connection (or HF_ENDPOINT) and pull again.") from exc
 
 
 def _fetch(model: CatalogModel, folder: Path, on_progress, cancel, check) -> Path:
