@@ -12,7 +12,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 
+from monchat.core.memory.undo import UndoConflict, undo_last
 from monchat.core.store.sync_events import CONFLICT
 from monchat.core.sync.folder import SyncFolder
 from tests.flush.conftest import World, at
@@ -485,3 +487,61 @@ def test_through_an_encrypted_folder_the_memory_travels_and_no_decision_is_reada
     sync(a, b)
     assert not b.has(SUKIYAKI) and b.has(GUITAR)
     assert not [e for e in opened(shared, decisions) if said.id in json.dumps(e)]  # its writer removed those lines
+
+
+def test_a_conflict_choice_undone_before_the_sync_is_not_sent_and_can_be_made_again(tmp_path, shared):
+    a, b = pair(tmp_path, shared)
+    chat_and_flush(a, "I made sukiyaki tonight")
+    sync(a, b)
+    mid = a.mem(SUKIYAKI).id
+    a.memory.pin(mid)
+    b.memory.forget(mid)
+    sync(a, b)
+    [item] = conflicts(b)
+    b.memory.approve(str(item["id"]))  # B takes A's version (pinned) ...
+    assert b.mem(SUKIYAKI).pinned
+    undo_last(b.memory)  # ... and takes it back before any sync
+    assert str(b.mem(SUKIYAKI).state) == "forgotten" and [c["id"] for c in conflicts(b)] == [item["id"]]
+    sync(a, b)
+    assert len(conflicts(a)) == 1 and len(conflicts(b)) == 1  # nothing was chosen: both still ask
+    assert a.mem(SUKIYAKI).pinned and str(b.mem(SUKIYAKI).state) == "forgotten"
+    b.memory.approve(str(conflicts(b)[0]["id"]))  # chosen again, for good
+    sync(a, b)
+    assert not conflicts(a) and not conflicts(b)
+    assert dump(a) == dump(b) and b.mem(SUKIYAKI).pinned
+
+
+def test_taking_the_other_devices_version_with_fewer_ledger_lines_is_a_choice_not_a_crash(tmp_path, shared):
+    a, b = pair(tmp_path, shared)
+    chat_and_flush(a, "I made sukiyaki tonight")
+    sync(a, b)
+    mid = a.mem(SUKIYAKI).id
+    b.memory.forget(mid)  # B forgets it while A's next flush hears it again (one more line in its ledger)
+    a.say("2026-11-24T21:00:00+09:00", "I made sukiyaki again")
+    a.flush("2026-11-24T23:30:00+09:00")
+    assert len(a.ledger(mid)) == 2
+    sync(a, b)
+    [item] = conflicts(a)
+    a.memory.approve(str(item["id"]))  # A takes B's version: forgotten, with the one line B knew
+    assert str(a.mem(SUKIYAKI).state) == "forgotten"
+    undo_last(a.memory)
+    assert str(a.mem(SUKIYAKI).state) == "active" and len(a.ledger(mid)) == 2
+    a.memory.approve(str(conflicts(a)[0]["id"]))
+    sync(a, b)
+    assert not conflicts(a) and not conflicts(b) and dump(a) == dump(b)
+
+
+def test_a_conflict_choice_a_sync_has_written_is_not_undone_here_alone(tmp_path, shared):
+    a, b = pair(tmp_path, shared)
+    chat_and_flush(a, "I made sukiyaki tonight")
+    sync(a, b)
+    mid = a.mem(SUKIYAKI).id
+    a.memory.pin(mid)
+    b.memory.forget(mid)
+    sync(a, b)
+    b.memory.approve(str(conflicts(b)[0]["id"]))
+    b.app.sync.run()  # the choice is written for A
+    with pytest.raises(UndoConflict, match="already written for your other devices"):
+        undo_last(b.memory)
+    sync(a, b)
+    assert not conflicts(a) and not conflicts(b) and dump(a) == dump(b) and b.mem(SUKIYAKI).pinned

@@ -58,9 +58,8 @@ def recorded(store: Store, at: str, merged: list[str] | None = None) -> Iterator
     before = rows.snapshot()
     yield
     after = rows.snapshot()
-    for table in GROWS_ONLY:  # the ledger: what was added, against nothing before
-        after[table] = rows.added_since(table, before[table][""])
-        before[table] = {}
+    for table in GROWS_ONLY:  # the ledger: what was added (and a conflicted memory's rows, before and after)
+        before[table], after[table] = rows.changed_since(table, before[table][""])
     changes = [(table, before[table].get(key), after[table].get(key))
                for table in TABLES for key in sorted(set(before[table]) | set(after[table]))
                if before[table].get(key) != after[table].get(key)]
@@ -101,6 +100,11 @@ def undo_last(memory: MemoryService) -> Decision:
     rows = DecisionRows(memory.store)
     with memory.change() as t:
         moved = [table for table, before, after in changes if rows.current(table, after or before) != after]
+        if set(moved) == {"sync_conflicts"}:
+            raise UndoConflict("That choice between two devices' versions was already written for your other devices "
+                               "by a sync, so it cannot be undone here alone.",
+                               "To change it, change the memory itself in the Memory window (forget, restore, pin or edit it): "
+                               "that travels too.")
         if moved:
             raise UndoConflict(
                 f"Memory changed since that {'merge' if decision.merged and not decision.queue_ids else 'decision'} "
