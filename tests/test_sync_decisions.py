@@ -71,6 +71,18 @@ def conflicts(world: World) -> list[dict]:
     return [item.as_dict() for item in world.memory.queue() if item.sync_conflict]
 
 
+def pinned_on_a_forgotten_on_b(tmp_path, shared: Path) -> tuple[World, World]:
+    """A pinned the memory and B forgot it while apart: a conflict item on each."""
+    a, b = pair(tmp_path, shared)
+    chat_and_flush(a, "I made sukiyaki tonight")
+    sync(a, b)
+    mid = a.mem(SUKIYAKI).id
+    a.memory.pin(mid)
+    b.memory.forget(mid)
+    sync(a, b)
+    return a, b
+
+
 def test_a_flush_on_a_is_replayed_on_b_with_no_model_call(tmp_path, shared):
     a, b = pair(tmp_path, shared)
     chat_and_flush(a, "I made sukiyaki tonight", "then I played guitar")
@@ -125,13 +137,7 @@ def test_both_devices_edit_one_memory_a_conflict_item_on_both_and_the_choice_con
 
 
 def test_keeping_this_devices_version_converges_too(tmp_path, shared):
-    a, b = pair(tmp_path, shared)
-    chat_and_flush(a, "I made sukiyaki tonight")
-    sync(a, b)
-    mid = a.mem(SUKIYAKI).id
-    a.memory.pin(mid)
-    b.memory.forget(mid)
-    sync(a, b)
+    a, b = pinned_on_a_forgotten_on_b(tmp_path, shared)
     a.memory.reject(str(conflicts(a)[0]["id"]))  # A keeps its own: pinned
     sync(a, b)
     assert not conflicts(a) and not conflicts(b)
@@ -236,13 +242,7 @@ def test_a_rule_from_a_forgets_a_memory_only_b_holds(tmp_path, shared):
 
 
 def test_choosing_differently_on_both_devices_is_a_conflict_again_not_a_swap(tmp_path, shared):
-    a, b = pair(tmp_path, shared)
-    chat_and_flush(a, "I made sukiyaki tonight")
-    sync(a, b)
-    mid = a.mem(SUKIYAKI).id
-    a.memory.pin(mid)
-    b.memory.forget(mid)
-    sync(a, b)
+    a, b = pinned_on_a_forgotten_on_b(tmp_path, shared)
     a.memory.reject(str(conflicts(a)[0]["id"]))  # each keeps its own version, while apart
     b.memory.reject(str(conflicts(b)[0]["id"]))
     sync(a, b)
@@ -490,13 +490,7 @@ def test_through_an_encrypted_folder_the_memory_travels_and_no_decision_is_reada
 
 
 def test_a_conflict_choice_undone_before_the_sync_is_not_sent_and_can_be_made_again(tmp_path, shared):
-    a, b = pair(tmp_path, shared)
-    chat_and_flush(a, "I made sukiyaki tonight")
-    sync(a, b)
-    mid = a.mem(SUKIYAKI).id
-    a.memory.pin(mid)
-    b.memory.forget(mid)
-    sync(a, b)
+    a, b = pinned_on_a_forgotten_on_b(tmp_path, shared)
     [item] = conflicts(b)
     b.memory.approve(str(item["id"]))  # B takes A's version (pinned) ...
     assert b.mem(SUKIYAKI).pinned
@@ -532,13 +526,7 @@ def test_taking_the_other_devices_version_with_fewer_ledger_lines_is_a_choice_no
 
 
 def test_a_conflict_choice_a_sync_has_written_is_not_undone_here_alone(tmp_path, shared):
-    a, b = pair(tmp_path, shared)
-    chat_and_flush(a, "I made sukiyaki tonight")
-    sync(a, b)
-    mid = a.mem(SUKIYAKI).id
-    a.memory.pin(mid)
-    b.memory.forget(mid)
-    sync(a, b)
+    a, b = pinned_on_a_forgotten_on_b(tmp_path, shared)
     b.memory.approve(str(conflicts(b)[0]["id"]))
     b.app.sync.run()  # the choice is written for A
     with pytest.raises(UndoConflict, match="already written for your other devices"):
