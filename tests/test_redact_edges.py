@@ -110,3 +110,24 @@ def test_what_logging_prints_before_monchats_handler_hides_keys(monkeypatch):
     assert handler.formatter is formatter
     record = logging.LogRecord("x", logging.WARNING, __file__, 1, "key %s", ("lastresortkeyvalue",), None)
     assert handler.format(record) == f"key {HIDDEN}"
+
+
+NEVER = "never-registered-credential-4711"
+
+
+@pytest.mark.parametrize("name", ["key", "api_key", "access_token", "token"])
+@pytest.mark.parametrize("joined_by", ["?", "&"])
+def test_each_secret_query_parameter_is_hidden_by_its_own_name(name, joined_by):
+    # A URL a server echoes in its error ("GET /v1/x?access_token=…"): each name of the list, first or later.
+    url = f"GET /v1/models{'?page=2' if joined_by == '&' else ''}{joined_by}{name}={NEVER}&x=1 HTTP/1.1"
+    assert redact(url) == url.replace(NEVER, HIDDEN)
+
+
+@pytest.mark.parametrize("name", ["Authorization", "Proxy-Authorization", "api-key", "X-Api-Key", "x-goog-api-key"])
+def test_each_secret_header_is_hidden_by_its_own_name(name):
+    assert redact(f"{name}: {NEVER}") == f"{name}: {HIDDEN}"
+    assert redact(f"{name}: Bearer {NEVER}") == f"{name}: Bearer {HIDDEN}"
+
+
+def test_a_parameter_that_only_ends_like_a_secret_one_is_left_alone():
+    assert redact("GET /search?monkey=banana&tokens=3 HTTP/1.1") == "GET /search?monkey=banana&tokens=3 HTTP/1.1"
