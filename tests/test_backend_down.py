@@ -23,6 +23,7 @@ def test_status_names_a_forced_ollama_that_does_not_answer_as_not_running(home, 
     assert cli.main(["--backend", "ollama", "status", "--json"]) == 0
     status = json.loads(capsys.readouterr().out)
     assert status["backend_running"] is False
+    assert status["context_length"] is None and status["context_source"] == ""  # not asked of a server that is down
     assert "Ollama is not running" in status["backend_problem"]["message"]
     assert "ollama serve" in status["backend_problem"]["hint"]
     assert cli.main(["--backend", "ollama", "status"]) == 0

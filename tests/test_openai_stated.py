@@ -119,3 +119,18 @@ def test_a_server_restarted_with_a_smaller_context_is_relearned_at_the_first_ref
     with pytest.raises(ContextShrank) as caught:
         backend.complete_json(SYSTEM, long_turns(3000), SCHEMA)
     assert caught.value.context == 2048 and make(state=state).context_length() == 2048
+
+
+def test_status_shows_the_context_and_where_it_comes_from(home, fake, capsys):  # noqa: F811 (a fixture)
+    import json
+
+    from monchat.cli import main as cli
+    fake.routes = {"/api/v1/models": LM_STUDIO_V1}
+    assert cli.main(["settings", "set", "openai.base_url", fake.url]) == 0
+    capsys.readouterr()
+    use = ["--backend", "openai", "--model", MODEL]
+    assert cli.main([*use, "status", "--json"]) == 0
+    status = json.loads(capsys.readouterr().out)
+    assert status["context_length"] == 16384 and "LM Studio's loaded context" in status["context_source"]
+    assert cli.main([*use, "status"]) == 0
+    assert f"context:   16,384 tokens — {status['context_source']}\n" in capsys.readouterr().out

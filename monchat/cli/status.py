@@ -35,6 +35,9 @@ def cmd_status(app, args) -> int:
     if status["backend_problem"]:
         problem = status["backend_problem"]
         print(f"warning:   not running: {problem['message']} {problem['hint']}".rstrip())
+    if status["context_length"]:
+        source = f" — {status['context_source']}" if status["context_source"] else ""
+        print(f"context:   {status['context_length']:,} tokens{source}")
     if size and size["small"]:
         from ..core.backends.model_size import SUGGESTION
         print(f"warning:   a small model: memory built with it will be unreliable, and a flush puts nothing into "

@@ -35,6 +35,7 @@ class StatusService:
         held = self.backends.held(backend)
         down = None if held else backend.not_running()  # a forced backend that does not answer is named so
         size = None if held else backend.model_size()  # asking may name the model (a server's first)
+        context = None if held or down is not None else backend.context_length()  # may ask the server once
         goes_to = {**destination(backend).to_dict(), "contacted": not held, "held": held}
         return {
             "backend": name,
@@ -44,6 +45,10 @@ class StatusService:
             # False: its server does not answer now ("Ollama is not running at …"); None: not contacted (held)
             "backend_running": None if held else down is None,
             "backend_problem": {"message": down.message, "hint": down.hint} if down is not None else None,
+            # the context a turn and a flush's requests are sized for, in tokens, and where the figure comes from;
+            # None (and ""): not contacted (held) or not running
+            "context_length": context,
+            "context_source": backend.context_source() if context is not None else "",
             # who is sent the persona, your memory and the recent conversation, whether it is local, and
             # whether it is held ("not agreed yet": status did not contact it)
             "memory_goes_to": goes_to,

@@ -185,6 +185,10 @@ class Backend(ABC):
         """The context the backend is asked to use, in tokens."""
         return 8192
 
+    def context_source(self) -> str:
+        """Where ``context_length`` comes from, in words ("" when there is nothing to say): status shows it."""
+        return ""
+
     # ---- sizing requests -------------------------------------------------
     # A flush request must fit the context as sent, or a server cuts its start silently.
     # Adapters that add text to a request (a schema line, a chat template) or know the

@@ -112,6 +112,9 @@ class EmbeddedBackend(Backend):
     def context_length(self) -> int:
         return self.n_ctx
 
+    def context_source(self) -> str:
+        return "embedded.n_ctx, or less when the model file was trained for less"
+
     def render_prompt(self, system: str, turns: list[Turn]) -> str:
         """The prompt as the model's own chat template renders it (what doctor and the tests show)."""
         with self._holding():

@@ -87,6 +87,9 @@ class OllamaBackend(Backend):
     def context_length(self) -> int:
         return self.num_ctx
 
+    def context_source(self) -> str:
+        return "ollama.num_ctx, sent with every request"
+
     def where(self) -> str:
         return self.host
 
