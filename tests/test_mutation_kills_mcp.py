@@ -211,3 +211,16 @@ def test_a_history_search_hands_out_20_by_default(app):
                                  text=f"fired the kiln again, batch {n}", persona="mira") for n in range(21)])
     assert len(MemoryPort(app).search_history("kiln")) == 20
 
+
+def test_messages_hidden_from_other_apps_do_not_crowd_out_the_ones_it_may_read(app):
+    """The search reads a few candidates per result; those the hook hides must not leave the result empty while an
+    older message the app may read holds the words (``search_history`` 18, 24: its candidate count)."""
+    app.archive.archive([Message(id="u-zebra-old", ts="2026-11-28T19:00:00.000+09:00", role="user",
+                                 text="saw a zebra at the zoo", persona="mira")])
+    for n in range(8):
+        app.logbook.off_record.append(Message(id=f"u-zebra-off-{n}", ts=f"2026-11-29T20:0{n}:00.000+09:00",
+                                              role="user", text=f"off the record: zebra {n}", persona="mira",
+                                              off_record=True))
+    port = MemoryPort(app)
+    assert [h["id"] for h in port.search_history("zebra", limit=1)] == ["u-zebra-old"]
+    assert [h["id"] for h in port.search_history("zebra", limit=2)] == ["u-zebra-old"]
