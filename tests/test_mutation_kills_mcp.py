@@ -224,3 +224,15 @@ def test_messages_hidden_from_other_apps_do_not_crowd_out_the_ones_it_may_read(a
     port = MemoryPort(app)
     assert [h["id"] for h in port.search_history("zebra", limit=1)] == ["u-zebra-old"]
     assert [h["id"] for h in port.search_history("zebra", limit=2)] == ["u-zebra-old"]
+
+
+def test_more_hidden_messages_than_one_search_reads_still_leave_the_readable_one_found(app):
+    """Past ``SearchService``'s 200 (its default count): the search reads on, however many the hook hides."""
+    from monchat.core.logs.search import DEFAULT_LIMIT
+    app.archive.archive([Message(id="u-zebra-old", ts="2026-11-28T19:00:00.000+09:00", role="user",
+                                 text="saw a zebra at the zoo", persona="mira")]
+                        + [Message(id=f"u-zebra-{n:03}", ts=f"2026-11-29T{n // 60:02}:{n % 60:02}:00.000+09:00",
+                                   role="user", text=f"the zebra password is {n}", persona="mira")
+                           for n in range(DEFAULT_LIMIT + 1)])
+    app.never.add("password")
+    assert [h["id"] for h in MemoryPort(app).search_history("zebra", limit=1)] == ["u-zebra-old"]
