@@ -236,3 +236,21 @@ def test_more_hidden_messages_than_one_search_reads_still_leave_the_readable_one
                            for n in range(DEFAULT_LIMIT + 1)])
     app.never.add("password")
     assert [h["id"] for h in MemoryPort(app).search_history("zebra", limit=1)] == ["u-zebra-old"]
+
+
+def test_the_access_log_reads_a_clients_name_as_written_whatever_the_locale(tmp_path):
+    """The log is written in UTF-8; read in the locale's encoding (Windows' cp1252 or cp932, a C locale), a client's
+    non-ASCII name would show garbled in ``monchat mcp log`` and Settings (``read`` 2, 4)."""
+    import locale
+    import sys
+    if sys.flags.utf8_mode:
+        pytest.skip("Python's UTF-8 mode reads every file as UTF-8 whatever the locale")
+    log = AccessLog(tmp_path / ACCESS_LOG)
+    log.write("クロード 1.0", "connected")
+    kept = locale.setlocale(locale.LC_CTYPE)
+    try:
+        locale.setlocale(locale.LC_CTYPE, "C")  # a locale whose encoding is ASCII
+        assert locale.getpreferredencoding(False).casefold() not in ("utf-8", "utf8")
+        assert [e["client"] for e in log.read()] == ["クロード 1.0"]
+    finally:
+        locale.setlocale(locale.LC_CTYPE, kept)
