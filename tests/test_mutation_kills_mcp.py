@@ -19,11 +19,13 @@ from datetime import timezone
 import pytest
 
 from monchat.app import build_app
+from monchat.core.errors import InputError
 from monchat.core.memory.prompt import PromptItem, PromptSelection, save_selection
 from monchat.core.memory.transitions import Transitions
 from monchat.core.records.memory import MemoryRecord
 from monchat.core.transfer import mcp_server
-from monchat.core.transfer.mcp_server import ACCESS_LOG, PROFILE_URI, AccessLog, MemoryPort, visible_to_clients
+from monchat.core.transfer.mcp_server import (ACCESS_LOG, MAX_LIMIT, PROFILE_URI, AccessLog, MemoryPort,
+                                              visible_to_clients)
 from monchat.core.types import Message
 from tests.support.memory_seed import NOW, seed
 
@@ -84,6 +86,7 @@ def test_a_damaged_log_is_read_past_its_damage(tmp_path):
     log.write("host", "connected")
     with open(log.path, "ab") as handle:
         handle.write(b'{"at": "2026-12-04T2\xff\n{"cut off\n')  # bytes that are not UTF-8, a line cut short
+        handle.write(b'[1, 2]\n"a text"\n42\nnull\n')  # JSON, but no entry: `monchat mcp log` would stop at it
     log.write("host", "search_memory", "", 2)
     assert [e["event"] for e in log.read()] == ["connected", "search_memory"]
 
@@ -196,25 +199,37 @@ def test_a_memory_search_puts_the_memory_holding_more_of_the_words_first(app):
     assert [m["id"] for m in MemoryPort(app).search_memory("pottery wheel")] == ["m-b", "m-a"]
 
 
-def test_a_memory_search_hands_out_20_by_default_and_at_least_one(app):
-    rows = [(f"m-kiln-{n:02}", f"Fires the kiln, batch {n}", f"kiln/batch{n:02}") for n in range(21)]
+def test_a_memory_search_hands_out_20_by_default_at_least_one_and_at_most_50(app):
+    rows = [(f"m-kiln-{n:02}", f"Fires the kiln, batch {n}", f"kiln/batch{n:02}") for n in range(MAX_LIMIT + 1)]
     remembered(app, *rows)
     carried(app, rows, [])
     port = MemoryPort(app)
     assert len(port.search_memory("kiln")) == 20
     assert len(port.search_memory("kiln", limit=1)) == 1
     assert len(port.search_memory("kiln", limit=0)) == 1
+    assert len(port.search_memory("kiln", limit=1000)) == MAX_LIMIT  # another app reads a bounded handful at a time
 
 
-def test_a_history_search_hands_out_20_by_default(app):
+def test_a_history_search_hands_out_20_by_default_and_at_most_50(app):
     app.archive.archive([Message(id=f"u-kiln-{n:02}", ts=f"2026-11-30T19:{n:02}:00.000+09:00", role="user",
-                                 text=f"fired the kiln again, batch {n}", persona="mira") for n in range(21)])
-    assert len(MemoryPort(app).search_history("kiln")) == 20
+                                 text=f"fired the kiln again, batch {n}", persona="mira") for n in range(MAX_LIMIT + 1)])
+    port = MemoryPort(app)
+    assert len(port.search_history("kiln")) == 20
+    assert len(port.search_history("kiln", limit=1000)) == MAX_LIMIT
+
+
+def test_an_empty_search_is_refused_in_words_another_app_can_act_on(app):
+    port = MemoryPort(app)
+    for search in (port.search_memory, port.search_history):
+        with pytest.raises(InputError) as caught:
+            search("  ")
+        assert (caught.value.message, caught.value.hint) == ("The search is empty.",
+                                                             "Type a word or part of a sentence to look for.")
 
 
 def test_messages_hidden_from_other_apps_do_not_crowd_out_the_ones_it_may_read(app):
     """The search reads a few candidates per result; those the hook hides must not leave the result empty while an
-    older message the app may read holds the words (``search_history`` 18, 24: its candidate count)."""
+    older message the app may read holds the words (the survivors of its candidate count showed it)."""
     app.archive.archive([Message(id="u-zebra-old", ts="2026-11-28T19:00:00.000+09:00", role="user",
                                  text="saw a zebra at the zoo", persona="mira")])
     for n in range(8):
