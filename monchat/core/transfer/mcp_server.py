@@ -215,10 +215,16 @@ class MemoryPort:
         from ..logs.search import SearchService
         limit = max(1, min(int(limit), MAX_LIMIT))
         _terms(query)
-        hits = SearchService(self.app.logbook, self.app.archive).search(query, limit * 4)
-        rows = [{"id": h.id, "ts": h.ts, "role": h.role, "persona": h.persona, "text": h.text,
-                 "off_record": h.off_record} for h in hits if not h.replaced]  # what the user took back is not handed out
-        found = [{k: v for k, v in r.items() if k != "off_record"} for r in self._visible("message", rows)][:limit]
+        search = SearchService(self.app.logbook, self.app.archive)
+        wanted = limit * 4  # candidates read: the hook and the taken back hide some; read more until enough are left
+        while True:
+            hits = search.search(query, wanted)
+            rows = [{"id": h.id, "ts": h.ts, "role": h.role, "persona": h.persona, "text": h.text,
+                     "off_record": h.off_record} for h in hits if not h.replaced]  # what the user took back is not handed out
+            found = [{k: v for k, v in r.items() if k != "off_record"} for r in self._visible("message", rows)][:limit]
+            if len(found) >= limit or len(hits) < wanted:  # enough, or every message holding the words was read
+                break
+            wanted *= 4
         self.log.write(self.client, "search_history", "", len(found))
         return found
 
