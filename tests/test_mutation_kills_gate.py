@@ -321,3 +321,22 @@ def test_a_file_a_flush_removed_before_it_was_read_reads_as_nothing(book):
     read = book.read(gone)
     assert (read.messages, read.bad_lines) == ([], [])
     assert [m.id for m in book.read_all([gone, path]).messages] == ["a"]
+
+
+def test_the_warning_when_the_disk_refuses_to_set_lines_aside_says_whose_lines(book, monkeypatch, caplog):
+    """monchat.log names the file whose unreadable lines are not copied out yet (or "the log files" for a conflict)."""
+    book.append(said("a", NOW))
+    [path] = book.files()
+    with path.open("ab") as handle:
+        handle.write(b"{broken\n")
+
+    def full(bad):
+        raise StorageFull("no room", "free some")
+
+    monkeypatch.setattr(book, "quarantine", full)
+    with caplog.at_level(logging.WARNING, logger="monchat.core.logs.files"):
+        book.read(path)
+        book.conflicts([said("a", NOW, "another text")], {"a": "hello"})
+    assert [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING] == [
+        f"could not quarantine 1 bad line(s) of {path.name}: no room",
+        "could not quarantine 1 bad line(s) of the log files: no room"]
