@@ -297,3 +297,19 @@ def test_a_page_in_the_users_own_words_the_assistant_echoed_is_kept():
     page, call = answered({"text": told, "cited": ["d1", "d2", "d3"]}, day,
                           assistant_lines=("Cooked curry, ginger again, Kanazawa rain: what a cozy evening.",))
     assert page is not None and page.text == told and call.errors == []
+
+
+# ---- what a page cites (a hand-written probe after the mutmut run) ------------------------------------------------
+def test_a_page_citing_a_message_twice_lists_it_once():
+    page, call = answered({"text": "Cooked curry with too much ginger.", "cited": ["d1", "d1", "d2", "d1"]})
+    assert page is not None and page.messages == ["msg-a", "msg-b"] and call.notes == []
+
+
+def test_a_page_of_a_day_read_in_part_cannot_cite_a_line_it_was_not_sent():
+    """The lines left out to fit the context are not the page's ground, whatever ids the model names."""
+    backend = SmallModel().enqueue({"text": "Line 0: walked along the river and talked about the trip to Kanazawa "
+                                            "next week.", "cited": ["d1", "d7"]})
+    call = DayCall()
+    page = _ask_day(backend, PROMPTS, DAY, day_of_lines(8), [], MOVING, "English", call)
+    assert page is not None and page.messages == ["msg-0"]
+    assert call.notes[-1] == f"the diary of {DAY} cited 1 message id(s) it was not shown; they are left out."
