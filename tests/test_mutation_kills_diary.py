@@ -16,7 +16,7 @@ import pytest
 
 from monchat.app import build_app
 from monchat.core.asking.ask import MIN_TEXT, text_room
-from monchat.core.asking.fit import RequestTooLarge
+from monchat.core.asking.fit import SLACK, RequestTooLarge
 from monchat.core.background.diary import (CITED_MAX, LINE_MAX, PAGE_MAX, DayCall, _ask_day, _name_or_number,
                                            day_messages, unfounded)
 from monchat.core.paths import resource_dir
@@ -254,3 +254,62 @@ def test_a_context_the_instructions_alone_fill_names_the_setting_that_gives_more
     with pytest.raises(RequestTooLarge) as refused:
         ask(TinyModel(), EVENING)
     assert refused.value.hint.startswith("Raise ollama.num_ctx in settings")
+
+
+# ---- the whole day's request at the edge of the model's context ------------------------------------------------
+class Counted(ScriptedBackend):
+    """A model that keeps what it was asked to count; ``extra`` tokens added to each count place a day's
+    request exactly where a test wants it."""
+
+    def __init__(self, extra: int = 0) -> None:
+        super().__init__()
+        self.extra, self.counted, self.costs = extra, [], []
+
+    def count_json_request(self, system, turns, schema):
+        self.counted.append((system, [(t.role, t.content) for t in turns], schema))
+        self.costs.append(super().count_json_request(system, turns, schema) + self.extra)
+        return self.costs[-1]
+
+
+def test_the_request_counted_is_the_request_sent():
+    backend = Counted()
+    _page, call, system, user, schema = ask(backend, EVENING)
+    assert backend.counted[0] == (system, [("user", user)], schema) and call.notes == []
+
+
+def test_a_whole_day_is_sent_in_one_request_up_to_its_limit_less_the_slack_and_packed_past_it():
+    natural = Counted()
+    ask(natural, day_of_lines(3))
+    edge = natural.json_prompt_limit() - SLACK - natural.costs[0]  # the whole day's request exactly at the edge
+    _page, call, _system, user, _schema = ask(Counted(edge), day_of_lines(3))
+    assert [json.loads(raw)["id"] for raw in user.splitlines() if raw.startswith("{")] == ["d1", "d2", "d3"]
+    assert call.notes == []
+    _page, call, _system, user, _schema = ask(Counted(edge + 1), day_of_lines(3))
+    assert [json.loads(raw)["id"] for raw in user.splitlines() if raw.startswith("{")] == ["d1", "d2"]
+    assert call.notes == [f"the diary of {DAY} read 2 of 3 message(s) to fit the model's context."]
+
+
+def test_a_page_in_the_users_own_words_the_assistant_echoed_is_kept():
+    """The user's lines are compared as lines: a word at one's end or the next one's start is still theirs."""
+    day = [{"id": f"msg-{n}", "ts": f"2026-12-04T2{n}:00:00+09:00", "text": text}
+           for n, text in enumerate(["Cooked curry", "Ginger again", "Kanazawa rain"])]
+    told = "Cooked curry, ginger again, Kanazawa rain."
+    page, call = answered({"text": told, "cited": ["d1", "d2", "d3"]}, day,
+                          assistant_lines=("Cooked curry, ginger again, Kanazawa rain: what a cozy evening.",))
+    assert page is not None and page.text == told and call.errors == []
+
+
+# ---- what a page cites (a hand-written probe after the mutmut run) ------------------------------------------------
+def test_a_page_citing_a_message_twice_lists_it_once():
+    page, call = answered({"text": "Cooked curry with too much ginger.", "cited": ["d1", "d1", "d2", "d1"]})
+    assert page is not None and page.messages == ["msg-a", "msg-b"] and call.notes == []
+
+
+def test_a_page_of_a_day_read_in_part_cannot_cite_a_line_it_was_not_sent():
+    """The lines left out to fit the context are not the page's ground, whatever ids the model names."""
+    backend = SmallModel().enqueue({"text": "Line 0: walked along the river and talked about the trip to Kanazawa "
+                                            "next week.", "cited": ["d1", "d7"]})
+    call = DayCall()
+    page = _ask_day(backend, PROMPTS, DAY, day_of_lines(8), [], MOVING, "English", call)
+    assert page is not None and page.messages == ["msg-0"]
+    assert call.notes[-1] == f"the diary of {DAY} cited 1 message id(s) it was not shown; they are left out."

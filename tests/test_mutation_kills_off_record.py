@@ -16,6 +16,7 @@ from types import SimpleNamespace
 import pytest
 
 from monchat.core.errors import StorageError
+from monchat.core.logs import off_record
 from monchat.core.logs.files import LogBook
 from monchat.core.logs.off_record import OffRecordLog, is_off_record
 from monchat.core.records.long_text import TURN_TEXT_CHARS
@@ -170,3 +171,15 @@ def test_expiry_does_not_fail_when_another_process_removes_an_old_unreadable_lin
     monkeypatch.setattr(Path, "unlink", raced)
     assert off.expire(NOW, 24) == 0
     assert off.quarantined() == []
+
+
+def test_a_removed_off_the_record_file_stays_removed_after_a_power_cut(off, monkeypatch):
+    """Expiry and clear sync the folder after removing a file (a hand-written probe: its removal unsynced passed)."""
+    off.append(said(NOW - timedelta(days=3), "old"))
+    synced = []
+    monkeypatch.setattr(off_record, "fsync_folder", synced.append)
+    assert off.expire(NOW, 24) == 1 and synced == [off.logs_dir]
+    monkeypatch.undo()
+    off.append(said(NOW, "now"))
+    monkeypatch.setattr(off_record, "fsync_folder", synced.append)
+    assert off.clear() == 1 and synced == [off.logs_dir, off.logs_dir]
