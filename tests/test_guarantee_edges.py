@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from monchat.app import build_app
 from monchat.core.errors import BackendError, InputError
 from monchat.core.flush.records import FlushCancelled
 from monchat.core.flush.runner import Stage, run_stages
@@ -28,21 +27,13 @@ from monchat.core.models.download import MARGIN_BYTES, RESERVE_BYTES, NoDiskSpac
 from monchat.core.transfer.json_stream import StreamError, array_items
 from monchat.core.transfer.mcp_server import MemoryPort, visible_to_clients
 from monchat.core.vocabulary.states import GateState
-from tests.support.memory_seed import seed
+from tests.support.memory_seed import seed, seeded_app  # noqa: F401 (seeded_app: the app fixture)
 
 UTC = timezone.utc
 MIB = 1024 * 1024
 
 
 # ---- MCP: a never-remember rule on a slot keeps the memory from other apps ----------------------------------
-@pytest.fixture
-def app(home):
-    app = build_app(str(home), tz=UTC)
-    seed(app)
-    yield app
-    app.close()
-
-
 def test_a_rule_matching_only_a_memorys_slot_hides_it_from_other_apps(app):
     """"Lives in Kanazawa" is kept in home/city: the rule "city" names its slot, not its words."""
     port = MemoryPort(app)

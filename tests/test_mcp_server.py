@@ -18,18 +18,10 @@ from monchat.app import build_app
 from monchat.core.transfer import mcp_server
 from monchat.core.errors import InputError
 from monchat.core.transfer.mcp_server import PROFILE_URI, MemoryPort, access_log
-from tests.support.memory_seed import seed
+from tests.support.memory_seed import seed, seeded_app  # noqa: F401 (seeded_app: the app fixture)
 
 UTC = timezone.utc
 ROOT = Path(__file__).parents[1]
-
-
-@pytest.fixture
-def app(home):
-    app = build_app(str(home), tz=UTC)
-    seed(app)
-    yield app
-    app.close()
 
 
 def params(home: Path) -> StdioServerParameters:

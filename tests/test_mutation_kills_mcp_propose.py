@@ -17,26 +17,17 @@ from datetime import timezone
 
 import pytest
 
-from monchat.app import build_app
 from monchat.cli import main as cli
 from monchat.core.errors import FlushRunning, InputError, KnownError
 from monchat.core.paths import held_lock, running_mark
 from monchat.core.transfer import mcp_server
 from monchat.core.transfer.mcp_server import BUSY, FLUSHING, MemoryPort
 from monchat.core.vocabulary.states import Held
-from tests.support.memory_seed import seed
+from tests.support.memory_seed import seed, seeded_app  # noqa: F401 (seeded_app: the app fixture)
 
 UTC = timezone.utc
 CLIENT = "host 1.2"
 NOTE = "It waits for the user's review; nothing is remembered unless the user approves it."
-
-
-@pytest.fixture
-def app(home):
-    app = build_app(str(home), tz=UTC)
-    seed(app)
-    yield app
-    app.close()
 
 
 @pytest.fixture

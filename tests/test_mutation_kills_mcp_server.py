@@ -24,23 +24,14 @@ from mcp import Client
 from mcp.types import Implementation
 
 from monchat import __version__
-from monchat.app import build_app
 from monchat.core.errors import InputError
 from monchat.core.transfer.mcp_server import (ACCESS_LOG, INSTRUCTIONS, PROFILE_URI, UNNAMED, MemoryPort, _Recorder,
                                               build_server, client_name, recent_clients, serve)
 from monchat.core.transfer.mcp_stdio import CLOSED
-from tests.support.memory_seed import seed
+from tests.support.memory_seed import seed, seeded_app  # noqa: F401 (seeded_app: the app fixture)
 
 UTC = timezone.utc
 HOST = Implementation(name="test-host", version="1.2")
-
-
-@pytest.fixture
-def app(home):
-    app = build_app(str(home), tz=UTC)
-    seed(app)
-    yield app
-    app.close()
 
 
 def logged(app) -> list[tuple[str, str]]:

@@ -13,11 +13,10 @@ from datetime import timezone
 
 import pytest
 
-from monchat.app import build_app
 from monchat.core.errors import InputError, NotFound
 from monchat.core.memory import never_match
 from monchat.core.memory.never import MAX_RULE_CHARS, NEVER_RULE, matches_never, never_rules, told
-from tests.support.memory_seed import seed
+from tests.support.memory_seed import seed, seeded_app  # noqa: F401 (seeded_app: the app fixture)
 
 UTC = timezone.utc
 
@@ -31,14 +30,6 @@ def fresh_matcher():
     yield
     never_match._compile.cache_clear()
     never_match._rule_lemmas.cache_clear()
-
-
-@pytest.fixture
-def app(home):
-    app = build_app(str(home), tz=UTC)
-    seed(app)
-    yield app
-    app.close()
 
 
 # ---- adding a rule --------------------------------------------------------------------------------------------

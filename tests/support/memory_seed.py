@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+import pytest
+
+from monchat.app import build_app
 from monchat.core.records.memory import MemoryRecord
 from monchat.core.vocabulary.states import Action, State
 from monchat.core.memory.transitions import Transitions
@@ -52,3 +55,13 @@ def seed(app) -> None:
                        _rows(app, ["u-tea"], "habit"))
         t.queue(tea, Action.LAYER1, "test: waits for review", 0.5)
     app.memory.rebuild()
+
+
+@pytest.fixture(name="app")
+def seeded_app(home):
+    """An App on the test's ``home`` (UTC) holding ``seed``'s memories; closed after the test. A module takes it as its
+    ``app`` fixture by importing ``seeded_app``."""
+    app = build_app(str(home), tz=timezone.utc)
+    seed(app)
+    yield app
+    app.close()
