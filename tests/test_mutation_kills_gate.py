@@ -266,7 +266,8 @@ def test_a_flush_reads_only_the_files_it_was_given(book):
     assert [m.id for m in book.read_all().messages] == ["a", "b"]
 
 
-def test_reading_goes_on_when_the_disk_refuses_to_set_bad_lines_aside(book, monkeypatch):
+def _a_line_the_disk_will_not_set_aside(book, monkeypatch):
+    """A log file holding one message and one unreadable line, on a disk that refuses to set lines aside."""
     book.append(said("a", NOW))
     [path] = book.files()
     with path.open("ab") as handle:
@@ -276,6 +277,11 @@ def test_reading_goes_on_when_the_disk_refuses_to_set_bad_lines_aside(book, monk
         raise StorageFull("no room", "free some")
 
     monkeypatch.setattr(book, "quarantine", full)
+    return path
+
+
+def test_reading_goes_on_when_the_disk_refuses_to_set_bad_lines_aside(book, monkeypatch):
+    path = _a_line_the_disk_will_not_set_aside(book, monkeypatch)
     read = book.read(path)
     assert [m.id for m in read.messages] == ["a"] and len(read.bad_lines) == 1
     assert book.try_quarantine(read.bad_lines, path.name) is False
@@ -327,15 +333,7 @@ def test_a_file_a_flush_removed_before_it_was_read_reads_as_nothing(book):
 
 def test_the_warning_when_the_disk_refuses_to_set_lines_aside_says_whose_lines(book, monkeypatch, caplog):
     """monchat.log names the file whose unreadable lines are not copied out yet (or "the log files" for a conflict)."""
-    book.append(said("a", NOW))
-    [path] = book.files()
-    with path.open("ab") as handle:
-        handle.write(b"{broken\n")
-
-    def full(bad):
-        raise StorageFull("no room", "free some")
-
-    monkeypatch.setattr(book, "quarantine", full)
+    path = _a_line_the_disk_will_not_set_aside(book, monkeypatch)
     with caplog.at_level(logging.WARNING, logger="monchat.core.logs.files"):
         book.read(path)
         book.conflicts([said("a", NOW, "another text")], {"a": "hello"})
