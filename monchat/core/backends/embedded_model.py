@@ -56,9 +56,11 @@ def bundled_file_unimported() -> Path | None:
 
 
 def context_to_load(model_path: str, cap: int) -> int:
-    """``cap`` (``embedded.n_ctx``), or less when the file's header says the model was trained for less."""
+    """``cap`` (``embedded.n_ctx``), or less when the file's header says the model was trained for less. The
+    bundled file is found without importing its package (``status`` asks this, and imports no model's code)."""
+    path = Path(model_path).expanduser() if model_path else bundled_file_unimported()
     try:
-        trained = trained_context_of(gguf_metadata(model_file(model_path)))
+        trained = trained_context_of(gguf_metadata(path)) if path is not None and path.is_file() else None
     except BackendUnavailable:
         trained = None
     return min(cap, trained) if trained else cap
