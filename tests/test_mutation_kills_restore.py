@@ -20,12 +20,13 @@ from pathlib import Path
 import pytest
 
 from monchat.cli import main as cli
-from monchat.core.errors import StorageError, StorageFull
+from monchat.core.errors import InputError, StorageError, StorageFull
 from monchat.core.paths import Paths
 from monchat.core.transfer import restore
 from monchat.core.transfer.restore import restore_backup
 from monchat.core.transfer.backup import create_backup
-from tests.test_restore_hostile import entries, fill, make_zip, manifest_of, refused, with_db, with_manifest
+from tests.test_restore_hostile import (entries, files, fill, make_zip, manifest_of, patched_header, refused, with_db,
+                                       with_manifest)
 
 
 @pytest.fixture(scope="module")
@@ -197,3 +198,119 @@ def test_a_search_index_whose_damage_reads_as_out_of_memory_is_rebuilt_not_an_in
         conn.execute("INSERT INTO messages_fts(messages_fts, rank) VALUES('integrity-check', 1)")
     finally:
         conn.close()
+
+
+# ---- plan_entries (run 2026-12-05): each refusal of the zip's directory names the backup, and cuts a hostile name ------
+LONG = "data/logs/" + "n" * 200 + ".jsonl"
+
+
+def planned(path: Path, raw: bytes) -> str:
+    """"" when ``plan_entries`` takes the zip, else its refusal's whole message."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+            restore.plan_entries(path, archive)
+    except InputError as exc:
+        return exc.message
+    return ""
+
+
+@pytest.mark.parametrize("make, why", [
+    (lambda good: make_zip({**entries(good), "data/logs/../../evil": b"x"}), "it holds an unexpected entry"),
+    (lambda good: patched_header(make_zip({**entries(good), LONG: b"x"}), LONG, flags=0x1),
+     f"{LONG[:120]} is encrypted"),
+    (lambda good: patched_header(make_zip({**entries(good), LONG: b"x"}, zipfile.ZIP_STORED), LONG, method=6),
+     f"{LONG[:120]} is packed with compression method 6"),
+    (lambda good: make_zip(list(entries(good).items()) + [(LONG, b"x"), (LONG, b"y")]), f"it holds {LONG[:120]!r} twice"),
+    (lambda good: make_zip({**entries(good), "data/logs": b"x", "data/logs/y.jsonl": b"{}"}),
+     "it holds a file and a folder of the same name. Nothing was restored."),
+], ids=["a climbing entry", "encrypted", "another packing", "twice", "a file and a folder"])
+def test_a_refused_entry_names_the_backup_and_at_most_120_characters_of_its_name(good, tmp_path, make, why):
+    err = planned(tmp_path / "b.zip", make(good))
+    assert err.startswith(f"{tmp_path / 'b.zip'} is not a usable monchat backup: {why}"), err
+    assert LONG[:121] not in err
+
+
+class Directory:
+    """A zip's directory as ``plan_entries`` reads it (sizes set by hand: the packed size of an edge case)."""
+
+    def __init__(self, *infos: zipfile.ZipInfo) -> None:
+        self.infos = [zipfile.ZipInfo("monchat-backup.json"), *infos]
+
+    def infolist(self) -> list[zipfile.ZipInfo]:
+        return self.infos
+
+
+def packed(name: str, size: int, compressed: int) -> zipfile.ZipInfo:
+    info = zipfile.ZipInfo(name)
+    info.file_size, info.compress_size, info.compress_type = size, compressed, zipfile.ZIP_DEFLATED
+    return info
+
+
+def test_an_entry_may_unpack_to_exactly_200_times_its_packed_size_and_not_one_byte_more(tmp_path):
+    restore.plan_entries(tmp_path / "b.zip", Directory(packed("data/logs/a.jsonl", 200 * 10_000, 10_000)))
+    with pytest.raises(InputError) as caught:
+        restore.plan_entries(tmp_path / "b.zip", Directory(packed(LONG, 200 * 10_000 + 1, 10_000)))
+    assert caught.value.message == (f"{tmp_path / 'b.zip'} is not a usable monchat backup: {LONG[:120]} unpacks to "
+                                    "2000001 bytes from 10000 (more than 200 times: a zip bomb). Nothing was "
+                                    "restored.")
+
+
+def test_what_a_backup_unpacks_to_is_the_sum_of_its_entries_bounded_at_the_limit(tmp_path, monkeypatch):
+    monkeypatch.setattr(restore, "MAX_TOTAL_BYTES", 3000)
+    plan = restore.plan_entries(tmp_path / "b.zip", Directory(packed("data/a", 1000, 900), packed("data/b", 2000, 900)))
+    assert plan.total == 3000
+    with pytest.raises(InputError) as caught:
+        restore.plan_entries(tmp_path / "b.zip", Directory(packed("data/a", 1001, 900), packed("data/b", 2000, 900)))
+    assert caught.value.message == (f"{tmp_path / 'b.zip'} is not a usable monchat backup: it unpacks to 3001 bytes "
+                                    "(at most 3000). Nothing was restored.")
+
+
+@pytest.mark.parametrize("files_held, taken", [(3, True), (4, False)])
+def test_a_backup_may_hold_as_many_files_as_the_limit_besides_its_manifest_and_not_one_more(tmp_path, monkeypatch,
+                                                                                            files_held, taken):
+    monkeypatch.setattr(restore, "MAX_MEMBERS", 3)
+    raw = make_zip({"monchat-backup.json": b"{}", **{f"data/logs/{k}.jsonl": b"" for k in range(files_held)}})
+    err = planned(tmp_path / "b.zip", raw)
+    if taken:
+        assert err == ""
+    else:
+        assert err == (f"{tmp_path / 'b.zip'} is not a usable monchat backup: it holds {files_held + 1} entries (a "
+                       "backup holds at most 3). Nothing was restored.")
+
+
+def test_folder_entries_in_the_zip_are_passed_over_and_every_file_after_them_restored(good, tmp_path):
+    """``zip -r`` writes an entry for each folder before its files: none may end the judging or the unpacking."""
+    items = {"data/": b"", "data/logs/": b"", "data/logs/2026-12-04_18.jsonl": b"{}\n", "config/": b"",
+             **entries(good)}
+    (tmp_path / "b.zip").write_bytes(make_zip(items))
+    report = restore_backup(tmp_path / "b.zip", Paths.from_env(tmp_path / "home"))
+    assert report.files == 2 and report.counts["messages"] == 4
+    assert (tmp_path / "home" / "logs" / "2026-12-04_18.jsonl").read_bytes() == b"{}\n"
+
+
+# ---- where the data and config folders are apart (platformdirs' default), each entry goes to its own -------------
+CONFIG_ITEMS = {"config/settings.toml": b"[ui]\nlanguage = \"en\"\n", "config/personas/surface/mira.toml": b"x"}
+
+
+def test_settings_and_personas_go_to_the_config_folder_and_the_rest_to_the_data_folder(good, tmp_path):
+    items = {**entries(good), **CONFIG_ITEMS, "data/logs/2026-12-04_18.jsonl": b"{}\n", "data/memory.md": b"# m\n"}
+    (tmp_path / "b.zip").write_bytes(make_zip(items))
+    paths = Paths(data_dir=tmp_path / "share" / "monchat", config_dir=tmp_path / "config" / "monchat")
+    report = restore_backup(tmp_path / "b.zip", paths)
+    assert report.files == 5 and report.data_dir == paths.data_dir
+    assert files(paths.config_dir) == {"settings.toml": CONFIG_ITEMS["config/settings.toml"],
+                                       "personas/surface/mira.toml": b"x"}
+    assert sorted(files(paths.data_dir)) == ["logs/2026-12-04_18.jsonl", "memory.md", "monchat.db"]
+
+
+# ---- restore_backup ------------------------------------------------------------------------------------------------
+def test_without_force_a_restore_refuses_a_folder_that_is_not_empty_and_leaves_it(good, tmp_path):
+    """The GUI's restore passes no ``force``: a folder the user picked that holds anything is never replaced."""
+    (tmp_path / "b.zip").write_bytes(good)
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "notes.txt").write_bytes(b"mine")
+    with pytest.raises(InputError) as caught:
+        restore_backup(tmp_path / "b.zip", Paths.from_env(home))
+    assert caught.value.message == f"{home} is not empty; restoring would replace what is there."
+    assert files(home) == {"notes.txt": b"mine"}
