@@ -55,7 +55,9 @@ def other_counts(good: bytes) -> bytes:
     without_database,  # no database though the manifest counts messages
     other_counts,  # the database holds other counts than the manifest
     "foreign",  # a database this monchat's migrations do not make
-], ids=["no database", "other counts", "foreign database"])
+    lambda good: with_manifest(good, {**manifest_of(good), "version": 2}),  # refused by its manifest
+    lambda good: make_zip({**entries(good), "data/logs/../../evil": b"x"}),  # refused by the zip's directory
+], ids=["no database", "other counts", "foreign database", "a future version", "a climbing entry"])
 def test_a_refused_backup_is_named_in_the_refusal(good, tmp_path, monkeypatch, capsys, make):
     raw = with_db(good, tmp_path, "CREATE TABLE planted(x);") if make == "foreign" else make(good)
     err = refused(tmp_path, monkeypatch, capsys, raw)
@@ -313,4 +315,122 @@ def test_without_force_a_restore_refuses_a_folder_that_is_not_empty_and_leaves_i
     with pytest.raises(InputError) as caught:
         restore_backup(tmp_path / "b.zip", Paths.from_env(home))
     assert caught.value.message == f"{home} is not empty; restoring would replace what is there."
+    assert caught.value.hint == ("Restore into an empty folder (MONCHAT_HOME=…), or add --force to replace it (quit "
+                                 "monchat first).")
     assert files(home) == {"notes.txt": b"mine"}
+
+
+def test_a_backup_that_is_not_there_or_not_a_zip_says_so(tmp_path):
+    paths = Paths.from_env(tmp_path / "home")
+    with pytest.raises(InputError) as caught:
+        restore_backup(tmp_path / "gone.zip", paths)
+    assert (caught.value.message, caught.value.hint) == (f"{tmp_path / 'gone.zip'} does not exist.", "Check the path.")
+    (tmp_path / "notes.zip").write_bytes(b"not a zip at all")
+    with pytest.raises(InputError) as caught:
+        restore_backup(tmp_path / "notes.zip", paths)
+    assert caught.value.message == (f"{tmp_path / 'notes.zip'} is not a usable monchat backup: not a zip file (File is "
+                                    "not a zip file). Nothing was restored.")
+    assert caught.value.hint == ("Choose a file made by `monchat backup` (or File → Back up…); a damaged copy cannot "
+                                 "be used.")
+    assert not (tmp_path / "home").exists() or files(tmp_path / "home") == {}
+
+
+def test_the_report_says_what_was_restored_when_the_backup_was_made_and_whether_a_folder_was_replaced(good, tmp_path):
+    (tmp_path / "b.zip").write_bytes(make_zip({**entries(good), "data/memory.md": b"# m\n"}))
+    home = tmp_path / "deeper" / "home"  # its parent not made yet
+    first = restore_backup(tmp_path / "b.zip", Paths.from_env(home))
+    assert (first.data_dir, first.files, first.replaced) == (home, 2, False)
+    assert first.created_at == manifest_of(good)["created_at"] and first.counts == manifest_of(good)["counts"]
+    again = restore_backup(tmp_path / "b.zip", Paths.from_env(home), force=True)
+    assert (again.files, again.replaced) == (2, True)
+    assert oct((tmp_path / "deeper").stat().st_mode & 0o777) == "0o700"
+
+
+# ---- read_manifest: each refusal in its words, each limit on both sides of its edge --------------------------------
+def manifest_says(tmp_path: Path, manifest) -> str | dict:
+    """What ``read_manifest`` makes of a zip holding only ``manifest`` (an object, or bytes as they are)."""
+    raw = manifest if isinstance(manifest, bytes) else json.dumps(manifest).encode()
+    with zipfile.ZipFile(io.BytesIO(make_zip({"monchat-backup.json": raw}))) as archive:
+        try:
+            return restore.read_manifest(tmp_path / "b.zip", archive)
+        except InputError as exc:
+            assert exc.message.startswith(f"{tmp_path / 'b.zip'} is not a usable monchat backup: "), exc.message
+            assert exc.message.endswith(". Nothing was restored.")
+            return exc.message[len(f"{tmp_path / 'b.zip'} is not a usable monchat backup: "):-len(". Nothing was "
+                                                                                                    "restored.")]
+
+
+OURS = {"format": "monchat-backup", "version": 1}
+SHAPE = "its manifest's time or counts are not what a backup writes"
+
+
+@pytest.mark.parametrize("manifest, why", [
+    ([OURS], "its manifest is not a monchat backup's"),
+    ({**OURS, "format": "monchat-backup2"}, "its manifest is not a monchat backup's"),
+    ({"version": 1}, "its manifest is not a monchat backup's"),
+    ({**OURS, "version": 0}, "it is format version 0; this monchat reads up to 1"),
+    ({**OURS, "version": 2}, "it is format version 2; this monchat reads up to 1"),
+    ({**OURS, "version": True}, "it is format version True; this monchat reads up to 1"),
+    ({**OURS, "version": "1"}, "it is format version '1'; this monchat reads up to 1"),
+    ({**OURS, "version": 10**18}, f"it is format version {10**18}; this monchat reads up to 1"),  # 19 digits: shown
+    ({**OURS, "version": 10**19}, "it is format version unknown; this monchat reads up to 1"),  # 20: not
+    ({**OURS, "version": 1.0}, "it is format version unknown; this monchat reads up to 1"),
+    ({"format": "monchat-backup"}, "it is format version unknown; this monchat reads up to 1"),
+    ({**OURS, "created_at": "x" * 65}, SHAPE),
+    ({**OURS, "created_at": 2026}, SHAPE),
+    ({**OURS, "counts": []}, SHAPE),
+    ({**OURS, "counts": {"messages": -1}}, SHAPE),
+    ({**OURS, "counts": {"messages": 10**12 + 1}}, SHAPE),
+    ({**OURS, "counts": {"messages": True}}, SHAPE),
+    ({**OURS, "counts": {"messages": 1.0}}, SHAPE),
+    ({**OURS, "counts": {"messages": 4, "memories": "4"}}, SHAPE),
+])
+def test_a_manifest_not_of_our_shape_is_refused_in_words_that_say_why(tmp_path, manifest, why):
+    assert manifest_says(tmp_path, manifest) == why
+
+
+@pytest.mark.parametrize("manifest", [
+    OURS,
+    {**OURS, "created_at": "x" * 64, "counts": {"messages": 0, "memories": 10**12}},
+    {**OURS, "counts": {}},
+])
+def test_a_manifest_at_each_edge_of_its_shape_is_read(tmp_path, manifest):
+    assert manifest_says(tmp_path, manifest) == manifest
+
+
+def test_a_zip_without_a_manifest_says_so(tmp_path):
+    with zipfile.ZipFile(io.BytesIO(make_zip({"data/memory.md": b"# m\n"}))) as archive:
+        with pytest.raises(InputError) as caught:
+            restore.read_manifest(tmp_path / "b.zip", archive)
+    assert caught.value.message == (f"{tmp_path / 'b.zip'} is not a usable monchat backup: it has no manifest. "
+                                    "Nothing was restored.")
+
+
+def test_a_manifest_too_large_says_its_size(tmp_path):
+    assert manifest_says(tmp_path, b" " * (restore.MAX_MANIFEST_BYTES + 1)) == \
+        f"its manifest is {restore.MAX_MANIFEST_BYTES + 1} bytes, more than a manifest ever is"
+
+
+def test_a_manifest_that_is_not_json_shows_the_first_80_characters_of_why(tmp_path):
+    raw = b"{" + b"\n" * 1000 + b"x"
+    try:
+        json.loads(raw)
+    except ValueError as exc:
+        why = str(exc)
+    assert len(why) > 80
+    assert manifest_says(tmp_path, raw) == f"its manifest is not plain JSON ({why[:80]})"
+    assert manifest_says(tmp_path, b'{"format": "monchat-backup", "version": -Infinity}') == \
+        "its manifest is not plain JSON (-Infinity is not a number JSON allows)"
+    assert manifest_says(tmp_path, b"[" * 60_000) == "its manifest is nested too deeply"
+
+
+def test_a_damaged_manifest_says_so(tmp_path):
+    raw = bytearray(make_zip({"monchat-backup.json": json.dumps(OURS).encode() * 10}))
+    with zipfile.ZipFile(io.BytesIO(bytes(raw))) as archive:
+        info = archive.getinfo("monchat-backup.json")
+    raw[info.header_offset + 30 + len(info.filename)] = 0xFF  # deflate block type 3
+    with zipfile.ZipFile(io.BytesIO(bytes(raw))) as archive:
+        with pytest.raises(InputError) as caught:
+            restore.read_manifest(tmp_path / "b.zip", archive)
+    assert caught.value.message.startswith(f"{tmp_path / 'b.zip'} is not a usable monchat backup: its manifest is "
+                                           "damaged (Error -3 while decompressing data")
