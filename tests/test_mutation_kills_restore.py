@@ -434,3 +434,59 @@ def test_a_damaged_manifest_says_so(tmp_path):
             restore.read_manifest(tmp_path / "b.zip", archive)
     assert caught.value.message.startswith(f"{tmp_path / 'b.zip'} is not a usable monchat backup: its manifest is "
                                            "damaged (Error -3 while decompressing data")
+
+
+def test_a_manifest_without_a_time_reports_none_not_a_word(good, tmp_path):
+    manifest = manifest_of(good)
+    del manifest["created_at"]
+    (tmp_path / "b.zip").write_bytes(with_manifest(good, manifest))
+    assert restore_backup(tmp_path / "b.zip", Paths.from_env(tmp_path / "home")).created_at == ""
+
+
+def test_the_hidden_copies_are_made_beside_each_folder_under_the_name_recovery_looks_for(good, tmp_path, monkeypatch):
+    """A copy elsewhere (the system's temp folder) may be on another disk, and one a kill leaves would never be found
+    again by ``swap.recover_locked``, which looks for ``.NAME-restore-*`` beside the folder."""
+    staged: list[Path] = []
+    real = restore.swap_in
+    monkeypatch.setattr(restore, "swap_in", lambda paths, stages: staged.extend(stages.values()) or real(paths, stages))
+    (tmp_path / "b.zip").write_bytes(make_zip({**entries(good), **CONFIG_ITEMS}))
+    paths = Paths(data_dir=tmp_path / "share" / "monchat", config_dir=tmp_path / "config" / "monchat")
+    restore_backup(tmp_path / "b.zip", paths)
+    assert [(p.parent, p.name.startswith(".monchat-restore-")) for p in staged] == [(tmp_path / "share", True),
+                                                                                    (tmp_path / "config", True)]
+
+
+def test_too_little_room_for_a_restore_names_the_backup(good, tmp_path, monkeypatch):
+    (tmp_path / "b.zip").write_bytes(good)
+    monkeypatch.setattr(shutil, "disk_usage", lambda folder: shutil._ntuple_diskusage(10**9, 10**9, 0))
+    with pytest.raises(StorageFull) as caught:
+        restore_backup(tmp_path / "b.zip", Paths.from_env(tmp_path / "home"))
+    assert caught.value.message.startswith(f"There is no room to restore {tmp_path / 'b.zip'} into {tmp_path}: ")
+
+
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EDQUOT])
+def test_a_disk_that_fills_while_unpacking_is_a_full_disk_for_the_restore_and_leaves_nothing(good, tmp_path,
+                                                                                            monkeypatch, code):
+    def full(fd, data):
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr(restore, "write_all", full)
+    (tmp_path / "b.zip").write_bytes(good)
+    home = tmp_path / "home"
+    with pytest.raises(StorageFull) as caught:
+        restore_backup(tmp_path / "b.zip", Paths.from_env(home))
+    assert caught.value.message.startswith(f"There is no room to restore {tmp_path / 'b.zip'} into {tmp_path} (the "
+                                           "disk is full")
+    assert files(home) == {} and [p.name for p in tmp_path.iterdir()] == ["b.zip"]
+
+
+def test_an_error_while_unpacking_that_is_not_the_disks_is_left_as_it_is(good, tmp_path, monkeypatch):
+    def odd(fd, data):
+        raise OSError(errno.EINVAL, "odd")
+
+    monkeypatch.setattr(restore, "write_all", odd)
+    (tmp_path / "b.zip").write_bytes(good)
+    with pytest.raises(OSError) as caught:
+        restore_backup(tmp_path / "b.zip", Paths.from_env(tmp_path / "home"))
+    assert type(caught.value) is OSError and caught.value.errno == errno.EINVAL
+    assert [p.name for p in tmp_path.iterdir()] == ["b.zip"]
