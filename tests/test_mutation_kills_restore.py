@@ -490,3 +490,8 @@ def test_an_error_while_unpacking_that_is_not_the_disks_is_left_as_it_is(good, t
         restore_backup(tmp_path / "b.zip", Paths.from_env(tmp_path / "home"))
     assert type(caught.value) is OSError and caught.value.errno == errno.EINVAL
     assert [p.name for p in tmp_path.iterdir()] == ["b.zip"]
+
+
+def test_a_reason_ending_in_a_full_stop_is_not_given_two():
+    assert restore._not_a_backup(Path("b.zip"), "  it is odd.").message == \
+        "b.zip is not a usable monchat backup:   it is odd. Nothing was restored."
