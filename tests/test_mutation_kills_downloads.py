@@ -340,7 +340,8 @@ def test_the_hub_token_from_its_file_is_registered_as_a_secret_before_it_is_sent
     """``HF_TOKEN`` is on redact's list by name; a token in huggingface_hub's token file is known only once read."""
     import huggingface_hub.constants
     from monchat.core import redact
-    token = "hf_killsDownloadsTokenFile0a9B8c7D6"
+    token = "hf_killsDownloadsTokenFile" + os.urandom(8).hex()  # new each run: a process forked after an earlier
+    # run of this test (mutmut's) must not know it already
     (tmp_path / "token").write_text(token)
     for variable in ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN"):
         monkeypatch.delenv(variable, raising=False)
