@@ -388,3 +388,30 @@ def test_a_transport_failure_of_huggingface_hubs_client_is_one_a_pull_turns_into
     assert issubclass(client.ReadError, download._transport_errors())
     assert issubclass(client.ConnectError, download._transport_errors())
 
+
+
+class Clock:
+    """``time`` for ``download`` alone: each reading is 10^8 s after the one before."""
+
+    def __init__(self) -> None:
+        self.readings = 0
+
+    def monotonic(self) -> float:
+        self.readings += 1
+        return (self.readings - 1) * 1e8
+
+
+def test_a_download_slower_than_a_byte_a_second_still_says_the_time_left(tmp_path, monkeypatch):
+    from tests.fakes.fake_hub import running_fake_hub
+    data = os.urandom(10 * 2**20 + 4096)
+    source = catalog(tmp_path, monkeypatch, size_bytes=len(data), sha256=hashlib.sha256(data).hexdigest())
+    source.write_bytes(data)
+    monkeypatch.setattr(download, "time", Clock())
+    seen: list[Progress] = []
+    with running_fake_hub(source, "test-org/tiny-GGUF", source.name) as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        pull(find_model("tiny"), tmp_path / "models", on_progress=seen.append, free_space=lambda folder: PLENTY)
+    first = [p for p in seen if not p.verifying][0]
+    assert first.done == 10 * 2**20 and first.speed == pytest.approx(first.done / 1e8)  # 0.1 B/s
+    assert first.seconds_left == pytest.approx(4096 / first.speed)
+    assert first.text().endswith(", 0 B/s, 10 h 51 min left")
