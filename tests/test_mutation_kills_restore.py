@@ -495,3 +495,11 @@ def test_an_error_while_unpacking_that_is_not_the_disks_is_left_as_it_is(good, t
 def test_a_reason_ending_in_a_full_stop_is_not_given_two():
     assert restore._not_a_backup(Path("b.zip"), "  it is odd.").message == \
         "b.zip is not a usable monchat backup:   it is odd. Nothing was restored."
+
+
+@pytest.mark.parametrize("flags", [0x1, 0x20, 0x40], ids=["encrypted", "patched data", "strong encryption"])
+def test_each_flag_a_backup_never_sets_is_refused(good, tmp_path, flags):
+    """Found by a hand-written probe after the mutmut runs (2026-12-05): ``& 0x61`` made ``& 0x01`` passed every test."""
+    raw = patched_header(good, "data/monchat.db", flags=flags)
+    assert planned(tmp_path / "b.zip", raw) == (f"{tmp_path / 'b.zip'} is not a usable monchat backup: data/monchat.db "
+                                                "is encrypted. Nothing was restored.")
