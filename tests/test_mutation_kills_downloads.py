@@ -4,6 +4,12 @@ The progress line (sizes, speed, time left, each unit at its edge), the offline 
 huggingface_hub takes, the disk asked about when the models folder does not exist yet, removing a model, and
 the refusals that come before any connection: a bundled model, a catalog entry without a checksum, a model
 already installed. None of these connects anywhere (``HF_ENDPOINT`` points at a closed port).
+
+Against the loopback Hub (tests/fakes/fake_hub.py, a 4 KiB model; written from the mutmut run of ``_verify``,
+``_fetch``, ``_progress_bar`` and ``_transport_errors``, 2026-12-05): a file that is not the catalog's removed and
+never installed, the record a verified model gets, a pinned revision, a cancel, a server's refusal and its first
+line, the token of huggingface_hub's token file registered as a secret, no progress bar printed, the progress's
+speed and time left, and the transport errors of the client huggingface_hub uses.
 """
 
 from __future__ import annotations
@@ -246,3 +252,166 @@ def test_a_disk_short_during_a_pull_names_the_models_folder_to_free(tmp_path, mo
         with pytest.raises(download.NoDiskSpace) as caught:
             pull(find_model("tiny"), tmp_path / "models", free_space=disk)
     assert caught.value.hint == f"Free some space on the disk that holds {tmp_path / 'models'}, then pull again."
+
+
+# ---- _verify and _fetch (run 2026-12-05): a file that is not the catalog's, a cancel, a refusal, the record kept ---
+def hub_pull(tmp_path: Path, monkeypatch, *, revision: str = "main", **knobs):
+    """Pull "tiny" from the loopback Hub (its knobs set first); the model, its folder and the Hub."""
+    from tests.fakes.fake_hub import running_fake_hub
+    source = catalog(tmp_path, monkeypatch, revision=revision)
+    model = find_model("tiny")
+    with running_fake_hub(source, "test-org/tiny-GGUF", source.name, revision) as hub:
+        for name, value in knobs.items():
+            setattr(hub, name, value)
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        try:
+            return model, pull(model, tmp_path / "models", free_space=lambda folder: PLENTY), hub
+        except Exception as exc:  # noqa: BLE001 — handed to the test
+            return model, exc, hub
+
+
+def kept(models: Path) -> list[str]:
+    return sorted(str(p.relative_to(models)) for p in models.rglob("*") if p.is_file() and not p.name.endswith(".lock"))
+
+
+def test_a_downloaded_file_that_is_not_the_catalogs_is_removed_and_never_installed(tmp_path, monkeypatch):
+    model, error, _hub = hub_pull(tmp_path, monkeypatch, served=os.urandom(4096))  # the size right, the bytes not
+    assert isinstance(error, DownloadError)
+    assert error.message == ("The downloaded tiny is not the file the catalog names (its checksum differs); it was "
+                             "removed and will not be used.")
+    assert error.hint == "Pull again; if it fails again, the server (or HF_ENDPOINT) serves another file."
+    assert installed_file(tmp_path / "models", model) is None
+    assert not any(name.endswith((".gguf", VERIFIED, ".incomplete")) for name in kept(tmp_path / "models"))
+
+
+def test_a_file_of_the_right_checksum_but_another_size_than_the_catalogs_is_not_kept(tmp_path, monkeypatch):
+    from dataclasses import replace
+    source = catalog(tmp_path, monkeypatch)
+    folder = tmp_path / "models" / "tiny"
+    folder.mkdir(parents=True)
+    shutil.copy(source, folder / source.name)
+    with pytest.raises(DownloadError, match="not the file the catalog names"):
+        download._verify(replace(find_model("tiny"), size_bytes=4097), folder, folder / source.name, None)
+    assert list(folder.iterdir()) == []
+
+
+def test_a_verified_model_is_recorded_with_its_checksum_size_and_source(tmp_path, monkeypatch):
+    model, path, _hub = hub_pull(tmp_path, monkeypatch)
+    assert path == tmp_path / "models" / "tiny" / model.file
+    record = json.loads((path.parent / VERIFIED).read_text(encoding="utf-8"))
+    assert record.pop("verified_at") and record == {"sha256": model.sha256, "size_bytes": 4096,
+                                                    "repo": "test-org/tiny-GGUF", "file": model.file}
+    assert not (path.parent / (VERIFIED + ".tmp")).exists()
+    assert installed_file(tmp_path / "models", model) == path
+
+
+def test_a_model_of_a_pinned_revision_is_fetched_at_that_revision(tmp_path, monkeypatch):
+    model, path, hub = hub_pull(tmp_path, monkeypatch, revision="v1.2")
+    assert installed_file(tmp_path / "models", model) == path
+    assert any("/resolve/v1.2/" in request[1] for request in hub.requests)
+
+
+def test_a_cancelled_download_says_so_and_leaves_nothing(tmp_path, monkeypatch):
+    import threading
+    from tests.fakes.fake_hub import running_fake_hub
+    source = catalog(tmp_path, monkeypatch)
+    model, cancel = find_model("tiny"), threading.Event()
+    cancel.set()
+    with running_fake_hub(source, "test-org/tiny-GGUF", source.name) as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        with pytest.raises(download.DownloadCancelled) as caught:
+            pull(model, tmp_path / "models", cancel=cancel, free_space=lambda folder: PLENTY)
+    assert caught.value.message == "The download of tiny was cancelled; nothing was installed."
+    assert caught.value.hint == "Pull it again when you want it."
+    assert installed_file(tmp_path / "models", model) is None
+    assert not any(name.endswith((".gguf", VERIFIED, ".incomplete")) for name in kept(tmp_path / "models"))
+
+
+def test_a_server_that_refuses_is_a_download_error_with_its_first_line(tmp_path, monkeypatch):
+    model, error, _hub = hub_pull(tmp_path, monkeypatch, refuse=(404, "resolve"))
+    assert isinstance(error, DownloadError), repr(error)
+    cause = error.__cause__
+    assert cause is not None and error.message == f"tiny could not be downloaded ({str(cause).strip()[:200]})."
+    assert error.hint == "Check the internet connection (or HF_ENDPOINT) and pull again."
+    assert installed_file(tmp_path / "models", model) is None
+
+
+def test_the_hub_token_from_its_file_is_registered_as_a_secret_before_it_is_sent(tmp_path, monkeypatch):
+    """``HF_TOKEN`` is on redact's list by name; a token in huggingface_hub's token file is known only once read."""
+    import huggingface_hub.constants
+    from monchat.core import redact
+    token = "hf_killsDownloadsTokenFile" + os.urandom(8).hex()  # new each run: a process forked after an earlier
+    # run of this test (mutmut's) must not know it already
+    (tmp_path / "token").write_text(token)
+    for variable in ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setattr(huggingface_hub.constants, "HF_TOKEN_PATH", str(tmp_path / "token"))
+    _model, error, hub = hub_pull(tmp_path, monkeypatch, refuse=(401, "resolve"))
+    assert f"Bearer {token}" in [h.get("authorization") for h in hub.headers]
+    assert token in redact.secrets() and token not in str(error)
+
+
+# ---- _progress_bar: what huggingface_hub's bar would print goes nowhere; the callback gets the numbers ---------------
+def test_a_pull_prints_no_progress_bar_of_its_own(tmp_path, monkeypatch, capfd):
+    capfd.readouterr()
+    model, path, _hub = hub_pull(tmp_path, monkeypatch)
+    assert installed_file(tmp_path / "models", model) == path
+    assert capfd.readouterr() == ("", "")
+
+
+def test_the_download_progress_gives_done_of_total_its_speed_and_the_time_left(tmp_path, monkeypatch):
+    import math
+    import time
+    from tests.fakes.fake_hub import running_fake_hub
+    data = os.urandom(10 * 2**20 + 4096)  # huggingface_hub hands on 10 MiB at a time: two steps, one mid-way
+    source = catalog(tmp_path, monkeypatch, size_bytes=len(data), sha256=hashlib.sha256(data).hexdigest())
+    source.write_bytes(data)
+    seen: list[Progress] = []
+    with running_fake_hub(source, "test-org/tiny-GGUF", source.name) as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        started = time.monotonic()
+        pull(find_model("tiny"), tmp_path / "models", on_progress=seen.append, free_space=lambda folder: PLENTY)
+        took = time.monotonic() - started
+    fetched = [p for p in seen if not p.verifying]
+    assert len(fetched) >= 2 and fetched[-1].done == fetched[-1].total == len(data)
+    for step in fetched:
+        assert step.speed >= step.done / took  # bytes over the seconds since the bar began, never more seconds
+        assert step.seconds_left is not None
+        assert math.isclose(step.seconds_left, (len(data) - step.done) / step.speed), (step, len(data))
+
+
+def test_a_transport_failure_of_huggingface_hubs_client_is_one_a_pull_turns_into_a_download_error():
+    """huggingface_hub talks through httpx2 (2.x) or httpx (older): a connection that breaks for good raises that
+    client's ``HTTPError`` family, which ``_fetch`` must catch (else a dropped network ends in an internal error)."""
+    from huggingface_hub import file_download
+    client = getattr(file_download, "httpx2", None) or file_download.httpx
+    assert issubclass(client.ReadError, download._transport_errors())
+    assert issubclass(client.ConnectError, download._transport_errors())
+
+
+
+class Clock:
+    """``time`` for ``download`` alone: each reading is 10^8 s after the one before."""
+
+    def __init__(self) -> None:
+        self.readings = 0
+
+    def monotonic(self) -> float:
+        self.readings += 1
+        return (self.readings - 1) * 1e8
+
+
+def test_a_download_slower_than_a_byte_a_second_still_says_the_time_left(tmp_path, monkeypatch):
+    from tests.fakes.fake_hub import running_fake_hub
+    data = os.urandom(10 * 2**20 + 4096)
+    source = catalog(tmp_path, monkeypatch, size_bytes=len(data), sha256=hashlib.sha256(data).hexdigest())
+    source.write_bytes(data)
+    monkeypatch.setattr(download, "time", Clock())
+    seen: list[Progress] = []
+    with running_fake_hub(source, "test-org/tiny-GGUF", source.name) as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        pull(find_model("tiny"), tmp_path / "models", on_progress=seen.append, free_space=lambda folder: PLENTY)
+    first = [p for p in seen if not p.verifying][0]
+    assert first.done == 10 * 2**20 and first.speed == pytest.approx(first.done / 1e8)  # 0.1 B/s
+    assert first.seconds_left == pytest.approx(4096 / first.speed)
+    assert first.text().endswith(", 0 B/s, 10 h 51 min left")
