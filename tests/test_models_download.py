@@ -130,6 +130,15 @@ def test_no_network_is_a_clear_error_at_once(hub, tmp_path, monkeypatch, capsys)
     assert not (tmp_path / "models" / "smol").exists() and "Retrying" not in capsys.readouterr().err
 
 
+def test_an_endpoint_with_a_port_out_of_range_is_a_clear_error_not_a_crash(hub, tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:99999")
+    with pytest.raises(DownloadError) as caught:
+        pull(find_model("smol"), tmp_path / "models")
+    assert caught.value.message == ("smol could not be downloaded: http://127.0.0.1:99999 is not a server's address "
+                                    "(Port out of range 0-65535).")
+    assert caught.value.hint == "Check HF_ENDPOINT, then pull again."
+
+
 def test_the_first_connection_goes_where_the_download_goes(monkeypatch):
     for name in ("http_proxy", "https_proxy", "all_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY",
                  "NO_PROXY"):
@@ -138,6 +147,9 @@ def test_the_first_connection_goes_where_the_download_goes(monkeypatch):
     assert probe_target("http://mirror.example:8080/hf") == ("mirror.example", 8080)
     assert probe_target("http://mirror.example") == ("mirror.example", 80)
     assert probe_target("file:///srv/models") is None
+    for not_a_url in ("http://mirror.example:99999", "http://[::1", "http://mirror.example:port"):
+        with pytest.raises(ValueError):
+            probe_target(not_a_url)
     monkeypatch.setenv("HTTPS_PROXY", "http://proxy.example:3128")  # a proxy carries it: huggingface_hub's way
     assert probe_target("https://huggingface.co") is None
     assert probe_target("http://mirror.example") == ("mirror.example", 80)  # a proxy for https only

@@ -152,14 +152,19 @@ def _bounds(model: CatalogModel, folder: Path, models_dir: Path,
 
 def probe_target(url: str) -> tuple[str, int] | None:
     """The host and port a download from ``url`` connects to first; None when a proxy the environment names (or
-    a URL without a host) leaves the way to huggingface_hub, whose HTTP client honours the proxy."""
+    a URL without a host) leaves the way to huggingface_hub, whose HTTP client honours the proxy.
+
+    Raises:
+        ValueError: ``url`` is no URL (a port out of range, a bracket not closed).
+    """
     parts = urllib.parse.urlsplit(url)
+    port = parts.port  # a port out of range or not a number: ValueError
     if not parts.hostname:
         return None
     proxies = urllib.request.getproxies()
     if (proxies.get(parts.scheme) or proxies.get("all")) and not urllib.request.proxy_bypass(parts.hostname):
         return None
-    return parts.hostname, parts.port or (443 if parts.scheme == "https" else 80)
+    return parts.hostname, port or (443 if parts.scheme == "https" else 80)
 
 
 def _reachable(model: CatalogModel, endpoint: str | None) -> None:
@@ -168,7 +173,11 @@ def _reachable(model: CatalogModel, endpoint: str | None) -> None:
     huggingface_hub retries a failed connection five times, 1 + 2 + 4 + 8 + 8 s apart: a pull without a network
     took 23 s to fail, printing "Retrying in 8s" meanwhile. One connection is tried here first."""
     from huggingface_hub import constants
-    target = probe_target(endpoint or constants.ENDPOINT)
+    try:
+        target = probe_target(endpoint or constants.ENDPOINT)
+    except ValueError as exc:  # huggingface_hub would retry it for 23 s before saying so
+        raise DownloadError(f"{model.name} could not be downloaded: {endpoint or constants.ENDPOINT} is not a "
+                            f"server's address ({exc}).", "Check HF_ENDPOINT, then pull again.") from exc
     if target is None:
         return
     try:
