@@ -397,29 +397,8 @@ def test_the_app_without_a_display_says_how_to_open_it(home):
 
 
 def test_the_gemini_key_goes_to_the_keyring_and_never_to_a_file(in_process, home, monkeypatch, capsys):
-    import keyring
-    from keyring.backend import KeyringBackend
-
-    class MemoryKeyring(KeyringBackend):
-        priority = 1
-
-        def __init__(self):
-            super().__init__()
-            self.values = {}
-
-        def get_password(self, service, username):
-            return self.values.get((service, username))
-
-        def set_password(self, service, username, password):
-            self.values[(service, username)] = password
-
-        def delete_password(self, service, username):
-            self.values.pop((service, username), None)
-
-    ring = MemoryKeyring()
-    previous = keyring.get_keyring()
-    keyring.set_keyring(ring)
-    try:
+    from tests.fakes.fake_keyring import memory_keyring
+    with memory_keyring() as ring:
         monkeypatch.setattr(sys, "stdin", io.StringIO("AIza-secret-key\n"))
         assert in_process(["settings", "gemini-key"]) == 0
         assert ring.values[("monchat", "gemini_api_key")] == "AIza-secret-key"
@@ -429,8 +408,6 @@ def test_the_gemini_key_goes_to_the_keyring_and_never_to_a_file(in_process, home
         assert build_app(str(home)).secrets.gemini_key() == "AIza-secret-key"
         assert in_process(["settings", "forget-gemini-key"]) == 0
         assert ("monchat", "gemini_api_key") not in ring.values
-    finally:
-        keyring.set_keyring(previous)
 
 
 def test_without_a_keyring_the_key_command_says_to_use_the_environment(in_process, monkeypatch, capsys):

@@ -16,6 +16,7 @@ from monchat.core.errors import InputError
 from monchat.core.sync.crypto import ENCRYPTION_FILE, WrongPassphrase, open_folder, read_key_file
 from monchat.core.sync.folder import SyncFolder, read_device, write_device
 from monchat.core.sync.status import sync_status
+from tests.fakes.fake_keyring import memory_keyring
 from tests.flush.conftest import World, at
 from tests.test_sync_journal import archived, chat
 
@@ -230,29 +231,8 @@ def test_an_encrypted_folder_whose_encryption_file_is_gone_gets_no_word_in_clear
 @pytest.fixture
 def ring():
     """A keyring that keeps what it is given (this process only), through keyring's own ``set_keyring``."""
-    import keyring
-    from keyring.backend import KeyringBackend
-
-    class MemoryKeyring(KeyringBackend):
-        priority = 1
-
-        def __init__(self):
-            super().__init__()
-            self.values: dict[tuple[str, str], str] = {}
-
-        def get_password(self, service, username):
-            return self.values.get((service, username))
-
-        def set_password(self, service, username, password):
-            self.values[(service, username)] = password
-
-        def delete_password(self, service, username):
-            self.values.pop((service, username), None)
-
-    kept, previous = MemoryKeyring(), keyring.get_keyring()
-    keyring.set_keyring(kept)
-    yield kept
-    keyring.set_keyring(previous)
+    with memory_keyring() as kept:
+        yield kept
 
 
 def test_the_passphrase_goes_to_the_keyring_one_a_device_and_to_no_file(tmp_path, shared, ring, monkeypatch):
